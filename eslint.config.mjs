@@ -1,0 +1,21 @@
+// Lint rules: typescript-eslint's recommended set, strict about unused code and floating promises.
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", "dist/", "artifacts/", "cache/", "typechain-types/"] },
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-explicit-any": "error",
+      "no-constant-condition": ["error", { checkLoops: false }],
+    },
+  },
+  {
+    files: ["test/**/*.ts"],
+    rules: { "@typescript-eslint/no-unused-expressions": "off" },
+  },
+);

@@ -1,0 +1,80 @@
+/**
+ * The module seam in block production (Cosmos begin-block / end-block analogue).
+ *
+ * Every block runs: beginBlock(ctx) of each module in registration order → the block's transactions →
+ * endBlock(ctx) of each module → commit. Anything a module does to EVM state through `ctx.systemCall`
+ * lands in the same block and reverts with it; module store writes commit in the block's batch.
+ */
+import type { ModuleStore } from "../storage/module-store";
+
+/** A Cosmos-style event: a type and ordered string attributes. */
+export interface ModuleEvent {
+  type: string;
+  attributes: Array<{ key: string; value: string }>;
+  /** Logs emitted by EVM code run for this event (hook calls); formatted by the RPC layer. */
+  logs?: SystemCallLog[];
+}
+
+export interface SystemCallLog {
+  address: Uint8Array;
+  topics: Uint8Array[];
+  data: Uint8Array;
+}
+
+export interface SystemCallResult {
+  /** True when the call neither reverted nor ran out of gas. */
+  success: boolean;
+  gasUsed: bigint;
+  returnValue: Uint8Array;
+  logs: SystemCallLog[];
+  /** Why the call failed: "execution reverted: <reason>", "out of gas", … */
+  error?: string;
+}
+
+export interface SystemCallArgs {
+  caller: Uint8Array;
+  to: Uint8Array;
+  data: Uint8Array;
+  gasLimit: bigint;
+}
+
+export type BlockPhase = "begin_block" | "end_block";
+
+export interface BlockContext {
+  readonly height: bigint;
+  /** The block's own header timestamp, whole Unix seconds. */
+  readonly timestamp: bigint;
+  readonly phase: BlockPhase;
+  /** The module's own versioned store. */
+  readonly store: ModuleStore;
+  /** Records an event of this block in the current phase. */
+  emit(event: ModuleEvent): void;
+  /**
+   * Runs EVM code outside any transaction (no receipt, no gas charged, not in gasUsed).
+   * Isolated: a failed call leaves no state change; a successful one is kept in the block.
+   */
+  systemCall(args: SystemCallArgs): Promise<SystemCallResult>;
+  /** Reads a storage slot (32-byte key) of an account in the block's current state; 32 bytes, zero when unset. */
+  getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Context for genesis: no events, block 0. */
+export interface GenesisContext {
+  readonly height: bigint;
+  readonly timestamp: bigint;
+  readonly store: ModuleStore;
+}
+
+export interface BlockModule {
+  readonly name: string;
+  /** Writes the module's genesis state into its store (block 0). */
+  initGenesis?(ctx: GenesisContext): Promise<void> | void;
+  beginBlock?(ctx: BlockContext): Promise<void> | void;
+  endBlock?(ctx: BlockContext): Promise<void> | void;
+}
+
+/** Events of one block, by phase, in emission order. */
+export interface BlockEvents {
+  begin: ModuleEvent[];
+  end: ModuleEvent[];
+}

@@ -1,0 +1,52 @@
+/** JSON-RPC 2.0 wire types and the dispatcher interface every transport calls. */
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id?: JsonRpcId;
+  method: string;
+  params?: unknown;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type JsonRpcResponse =
+  | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }
+  | { jsonrpc: "2.0"; id: JsonRpcId; error: JsonRpcErrorObject };
+
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params: { subscription: string; result: unknown };
+}
+
+/** A long-lived connection (WebSocket) that can receive subscription notifications. */
+export interface Connection {
+  readonly id: number;
+  notify(message: JsonRpcNotification): void;
+  /** Called by the transport when the socket closes; subscriptions of this connection end. */
+  onClose(listener: () => void): void;
+}
+
+export interface RequestContext {
+  /** Which transport the request came over; the in-process provider is trusted. */
+  transport: "in-process" | "http" | "ws";
+  /** True when the caller presented the bearer token (always true in-process). */
+  authenticated: boolean;
+  /** Present on WebSocket, where eth_subscribe works. */
+  connection?: Connection;
+}
+
+export interface Dispatcher {
+  /**
+   * Handles one parsed JSON body: a request object or a batch array.
+   * Returns the response (an array for a batch), or undefined when nothing is owed
+   * (a notification request without id, or a batch of only those).
+   */
+  handle(body: unknown, ctx: RequestContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>;
+}

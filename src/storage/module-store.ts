@@ -1,0 +1,155 @@
+/**
+ * A module's key-value store (Cosmos KVStore analogue), versioned per block height.
+ *
+ * The working set lives in memory (module stores are small: epochs holds one record per timer).
+ * Each committed block writes only the keys that changed, as a change log keyed by height, inside
+ * the block's own batch; `loadAt(h)` rebuilds the set as of block h (snapshots, debug_setHead,
+ * restarts) and `rewindOps(h)` deletes the log above h.
+ *
+ * Layout in the KVStore: "m/" ‖ module ‖ "/" ‖ height (8 bytes, big-endian) ‖ key → 0x01 ‖ value, or 0x00 (deleted).
+ */
+import { type BatchOp, type KVStore, compareBytes, prefixEnd } from "./kv";
+
+const enc = new TextEncoder();
+const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
+const unhex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, "hex"));
+
+function heightBytes(h: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, h);
+  return out;
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** Read/write view of one module's store, as begin/end-block code and keepers see it. */
+export interface ModuleStore {
+  get(key: Uint8Array): Uint8Array | undefined;
+  set(key: Uint8Array, value: Uint8Array): void;
+  delete(key: Uint8Array): void;
+  /** Entries whose key starts with `prefix`, in ascending key-byte order (descending with reverse). */
+  entries(prefix?: Uint8Array, reverse?: boolean): Array<[Uint8Array, Uint8Array]>;
+}
+
+export class VersionedModuleStore implements ModuleStore {
+  private _committed = new Map<string, Uint8Array>();
+  /** Uncommitted changes of the block being built; `undefined` marks a deletion. */
+  private _dirty = new Map<string, Uint8Array | undefined>();
+  /** Branches for isolated work (a hook): each records the previous dirty values it overwrote. */
+  private _branches: Array<Map<string, Uint8Array | undefined | typeof ABSENT>> = [];
+  private readonly _prefix: Uint8Array;
+
+  constructor(
+    private readonly _kv: KVStore,
+    readonly moduleName: string,
+  ) {
+    this._prefix = enc.encode(`m/${moduleName}/`);
+  }
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    const k = hex(key);
+    if (this._dirty.has(k)) return this._dirty.get(k);
+    return this._committed.get(k);
+  }
+
+  set(key: Uint8Array, value: Uint8Array): void {
+    this._write(hex(key), Uint8Array.from(value));
+  }
+
+  delete(key: Uint8Array): void {
+    this._write(hex(key), undefined);
+  }
+
+  entries(prefix: Uint8Array = new Uint8Array(), reverse = false): Array<[Uint8Array, Uint8Array]> {
+    const p = hex(prefix);
+    const merged = new Map(this._committed);
+    for (const [k, v] of this._dirty) {
+      if (v === undefined) merged.delete(k);
+      else merged.set(k, v);
+    }
+    const out: Array<[Uint8Array, Uint8Array]> = [];
+    for (const [k, v] of merged) if (k.startsWith(p)) out.push([unhex(k), v]);
+    out.sort((a, b) => compareBytes(a[0], b[0]));
+    if (reverse) out.reverse();
+    return out;
+  }
+
+  /** Starts an isolated branch: writes after this can be undone alone with `revertBranch`. */
+  branch(): void {
+    this._branches.push(new Map());
+  }
+
+  commitBranch(): void {
+    const top = this._branches.pop();
+    if (top === undefined) throw new Error("no open branch");
+    const parent = this._branches[this._branches.length - 1];
+    if (parent !== undefined) for (const [k, prev] of top) if (!parent.has(k)) parent.set(k, prev);
+  }
+
+  revertBranch(): void {
+    const top = this._branches.pop();
+    if (top === undefined) throw new Error("no open branch");
+    for (const [k, prev] of top) {
+      if (prev === ABSENT) this._dirty.delete(k);
+      else this._dirty.set(k, prev);
+    }
+  }
+
+  /** Batch operations that record this block's changes at `height` and make them the committed set. */
+  commitOps(height: bigint): BatchOp[] {
+    if (this._branches.length > 0) throw new Error(`module store ${this.moduleName}: branch left open`);
+    const ops: BatchOp[] = [];
+    const h = heightBytes(height);
+    for (const [k, v] of this._dirty) {
+      const key = concat(this._prefix, h, unhex(k));
+      ops.push({ type: "put", key, value: v === undefined ? new Uint8Array([0]) : concat(new Uint8Array([1]), v) });
+      if (v === undefined) this._committed.delete(k);
+      else this._committed.set(k, v);
+    }
+    this._dirty.clear();
+    return ops;
+  }
+
+  /** Drops uncommitted changes (a block that failed to build). */
+  discard(): void {
+    this._dirty.clear();
+    this._branches = [];
+  }
+
+  /** Rebuilds the committed set as of block `height` (the latest change at or below it per key). */
+  async loadAt(height: bigint): Promise<void> {
+    const set = new Map<string, Uint8Array>();
+    const lt = concat(this._prefix, heightBytes(height + 1n));
+    for await (const [key, value] of this._kv.range({ gte: this._prefix, lt })) {
+      const k = hex(key.subarray(this._prefix.length + 8));
+      if (value[0] === 1) set.set(k, value.subarray(1));
+      else set.delete(k);
+    }
+    this._committed = set;
+    this.discard();
+  }
+
+  /** Batch operations that delete every change recorded above `height`. */
+  async rewindOps(height: bigint): Promise<BatchOp[]> {
+    const ops: BatchOp[] = [];
+    const gte = concat(this._prefix, heightBytes(height + 1n));
+    for await (const [key] of this._kv.range({ gte, lt: prefixEnd(this._prefix) })) ops.push({ type: "del", key });
+    return ops;
+  }
+
+  private _write(k: string, v: Uint8Array | undefined): void {
+    const top = this._branches[this._branches.length - 1];
+    if (top !== undefined && !top.has(k)) top.set(k, this._dirty.has(k) ? this._dirty.get(k) : ABSENT);
+    this._dirty.set(k, v);
+  }
+}
+
+const ABSENT: unique symbol = Symbol("absent");
