@@ -1,0 +1,30 @@
+/**
+ * Transactions the node signs for callers: with a dev account's key, or — for an impersonated
+ * account (hardhat_impersonateAccount) — with a throwaway key while the VM is told the real sender.
+ */
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { Address } from "@ethereumjs/util";
+import { keccak256 } from "../utils/keccak";
+import { type CallRequest, transactionFrom } from "./execution";
+import { ChainError, type Node } from "./node";
+
+// A fixed key that only gives impersonated transactions a signature, hence a hash.
+const IMPERSONATION_KEY = keccak256(new TextEncoder().encode("hardhat-epochs impersonation"));
+
+export function canSign(node: Node, from: Address): boolean {
+  const a = from.toString();
+  return node.keys.has(a) || node.impersonated.has(a);
+}
+
+/** Builds and signs a transaction from `from` with `req`'s fields, gas and nonce already decided. */
+export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
+  const a = from.toString();
+  const key = node.keys.get(a);
+  const unsigned = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
+  if (key !== undefined) return unsigned.sign(key);
+  if (!node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
+  const signed = unsigned.sign(IMPERSONATION_KEY);
+  Object.defineProperty(signed, "getSenderAddress", { value: () => from });
+  return signed;
+}
+

@@ -1,0 +1,235 @@
+/**
+ * Produces one block: header → beginBlock of every module → transactions → endBlock of every
+ * module → roots and seal. Everything runs inside one EVM journal checkpoint: on any throw the
+ * checkpoint reverts and module stores discard their writes (the single revert path).
+ *
+ * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
+ * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
+ */
+import { type Block, type HeaderData, createBlock, genRequestsRoot, genTransactionsTrieRoot } from "@ethereumjs/block";
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { RLP } from "@ethereumjs/rlp";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { Address, KECCAK256_RLP, bytesToHex, createAddressFromBigInt } from "@ethereumjs/util";
+import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
+import { createHash } from "node:crypto";
+import type { VersionedModuleStore } from "../storage/module-store";
+import type { StoredReceipt } from "./chain-store";
+import type { BlockContext, BlockEvents, BlockModule, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
+
+export interface ProduceBlockArgs {
+  vm: VM;
+  parent: Block;
+  header: { timestamp: bigint; gasLimit: bigint; baseFeePerGas: bigint; coinbase: Uint8Array; extraData: Uint8Array; mixHash: Uint8Array };
+  /** Candidate transactions in mining order, with their senders. */
+  candidates: Array<{ tx: TypedTransaction; sender: Address }>;
+  modules: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+}
+
+export interface ProducedBlock {
+  block: Block;
+  receipts: StoredReceipt[];
+  results: RunTxResult[];
+  events: BlockEvents;
+  /** Candidates left out, with the reason (invalid nonce, does not fit, …). */
+  skipped: Array<{ tx: TypedTransaction; reason: string; invalid: boolean }>;
+}
+
+export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBlock> {
+  const { vm, parent, modules } = args;
+  const common = vm.common;
+  const headerData: HeaderData = {
+    parentHash: parent.hash(),
+    number: parent.header.number + 1n,
+    timestamp: args.header.timestamp,
+    gasLimit: args.header.gasLimit,
+    coinbase: args.header.coinbase,
+    extraData: args.header.extraData,
+    mixHash: args.header.mixHash,
+    difficulty: 0n,
+    nonce: new Uint8Array(8),
+  };
+  if (common.isActivatedEIP(1559)) headerData.baseFeePerGas = args.header.baseFeePerGas;
+  if (common.isActivatedEIP(4895)) headerData.withdrawalsRoot = KECCAK256_RLP;
+  if (common.isActivatedEIP(4844)) {
+    headerData.excessBlobGas = parent.header.calcNextExcessBlobGas(common);
+    headerData.blobGasUsed = 0n;
+  }
+  if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = new Uint8Array(32);
+  // A Cosmos chain has no execution-layer requests: the hash of the empty list.
+  if (common.isActivatedEIP(7685)) headerData.requestsHash = genRequestsRoot([], sha256);
+  const execBlock = createBlock({ header: headerData, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
+
+  const events: BlockEvents = { begin: [], end: [] };
+  await vm.evm.journal.checkpoint();
+  try {
+    await runPhase("begin_block", vm, execBlock, modules, events.begin);
+
+    const included: TypedTransaction[] = [];
+    const senders: Address[] = [];
+    const results: RunTxResult[] = [];
+    const skipped: ProducedBlock["skipped"] = [];
+    let gasUsed = 0n;
+    for (const { tx, sender } of args.candidates) {
+      if (tx.gasLimit > args.header.gasLimit - gasUsed) {
+        skipped.push({ tx, reason: "transaction does not fit in the block's remaining gas", invalid: false });
+        continue;
+      }
+      try {
+        const result = await runTx(vm, { tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        included.push(tx);
+        senders.push(sender);
+        results.push(result);
+        gasUsed += result.blockGasSpent;
+      } catch (err) {
+        skipped.push({ tx, reason: errorText(err), invalid: true });
+      }
+    }
+
+    await runPhase("end_block", vm, execBlock, modules, events.end);
+    await vm.evm.journal.commit();
+    const stateRoot = await vm.stateManager.getStateRoot();
+
+    const bloom = new Bloom(undefined, common);
+    const receiptTrie = new MerklePatriciaTrie({ common });
+    const receipts: StoredReceipt[] = [];
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
+      bloom.or(r.bloom);
+      await receiptTrie.put(RLP.encode(i), encodeReceipt(r.receipt, included[i].type));
+      const status = "status" in r.receipt ? r.receipt.status : 1;
+      receipts.push({
+        status,
+        cumulativeGasUsed: r.receipt.cumulativeBlockGasUsed,
+        gasUsed: r.totalGasSpent,
+        effectiveGasPrice: effectiveGasPrice(included[i], args.header.baseFeePerGas),
+        from: senders[i].bytes,
+        contractAddress: r.createdAddress?.bytes,
+        logs: r.receipt.logs.map(([address, topics, data]) => ({ address, topics, data })),
+      });
+    }
+    const block = createBlock(
+      {
+        header: {
+          ...headerData,
+          stateRoot,
+          gasUsed,
+          logsBloom: bloom.bitvector,
+          transactionsTrie: await genTransactionsTrieRoot(included, new MerklePatriciaTrie({ common })),
+          receiptTrie: results.length === 0 ? KECCAK256_RLP : receiptTrie.root(),
+        },
+        transactions: included,
+        withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
+      },
+      { common },
+    );
+    return { block, receipts, results, events, skipped };
+  } catch (err) {
+    await vm.evm.journal.revert();
+    for (const m of modules) m.store.discard();
+    throw err;
+  }
+}
+
+function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
+  if ("maxFeePerGas" in tx) {
+    const tip = tx.maxFeePerGas - baseFee < tx.maxPriorityFeePerGas ? tx.maxFeePerGas - baseFee : tx.maxPriorityFeePerGas;
+    return baseFee + tip;
+  }
+  return (tx as { gasPrice: bigint }).gasPrice;
+}
+
+async function runPhase(
+  phase: BlockPhase,
+  vm: VM,
+  block: Block,
+  modules: ProduceBlockArgs["modules"],
+  sink: ModuleEvent[],
+): Promise<void> {
+  for (const { module, store } of modules) {
+    const fn = phase === "begin_block" ? module.beginBlock : module.endBlock;
+    if (fn === undefined) continue;
+    const ctx: BlockContext = {
+      height: block.header.number,
+      timestamp: block.header.timestamp,
+      phase,
+      store,
+      emit: (e) => sink.push(e),
+      systemCall: (a) => systemCall(vm, block, a),
+      getStorage: async (address, key) => {
+        const v = await vm.stateManager.getStorage(new Address(address), key);
+        const out = new Uint8Array(32);
+        out.set(v, 32 - v.length);
+        return out;
+      },
+    };
+    await fn.call(module, ctx);
+  }
+}
+
+/**
+ * A call outside any transaction: no nonce, no fee, no receipt. Its own checkpoint makes it
+ * isolated: a failing call leaves nothing behind, a successful one stays in the block.
+ */
+export async function systemCall(vm: VM, block: Block, a: SystemCallArgs): Promise<SystemCallResult> {
+  await vm.evm.journal.checkpoint();
+  try {
+    const res = await vm.evm.runCall({
+      caller: new Address(a.caller),
+      origin: new Address(a.caller),
+      to: new Address(a.to),
+      data: a.data,
+      gasLimit: a.gasLimit,
+      gasPrice: 0n,
+      value: 0n,
+      block,
+      skipBalance: true,
+      skipNonceIncrement: true,
+    });
+    const ex = res.execResult;
+    const logs = (ex.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
+    if (ex.exceptionError !== undefined) {
+      await vm.evm.journal.revert();
+      return { success: false, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs: [], error: describeFailure(ex.exceptionError.error, ex.returnValue) };
+    }
+    await vm.evm.journal.commit();
+    return { success: true, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs };
+  } catch (err) {
+    await vm.evm.journal.revert();
+    return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: errorText(err) };
+  } finally {
+    // warm/cold tracking of a system call must not leak into the next transaction
+    vm.evm.journal.cleanJournal();
+  }
+}
+
+/** "execution reverted: <reason>" for Error(string) reverts, else the VM's error text. */
+export function describeFailure(vmError: string, returnValue: Uint8Array): string {
+  if (vmError !== "revert") return vmError;
+  const reason = decodeRevertReason(returnValue);
+  return reason === undefined ? "execution reverted" : `execution reverted: ${reason}`;
+}
+
+const ERROR_SELECTOR = "0x08c379a0";
+
+export function decodeRevertReason(data: Uint8Array): string | undefined {
+  if (data.length < 68 || bytesToHex(data.subarray(0, 4)) !== ERROR_SELECTOR) return undefined;
+  try {
+    const body = data.subarray(4);
+    const offset = Number(BigInt(bytesToHex(body.subarray(0, 32))));
+    const len = Number(BigInt(bytesToHex(body.subarray(offset, offset + 32))));
+    return new TextDecoder().decode(body.subarray(offset + 32, offset + 32 + len));
+  } catch {
+    return undefined;
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export const ZERO_ADDRESS = createAddressFromBigInt(0n);
+
+function sha256(data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash("sha256").update(data).digest());
+}

@@ -1,0 +1,253 @@
+/**
+ * Blocks, receipts, the transaction index and per-block module events over one KVStore.
+ * A block and everything derived from it are written by `commitBlockOps` into the caller's single
+ * batch, so a block is either fully stored or not at all. Decoded blocks are cached.
+ *
+ * Keys: "H"‖number(8) → hash · "B"‖hash → block RLP · "R"‖number(8) → receipts RLP ·
+ *       "T"‖txHash → RLP[number, index] · "E"‖number(8) → module events JSON · "head" → number(8)
+ */
+import { type Block, createBlockFromRLP } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from "@ethereumjs/util";
+import type { BatchOp, KVStore } from "../storage/kv";
+import type { BlockEvents } from "./module";
+
+export interface StoredLog {
+  address: Uint8Array;
+  topics: Uint8Array[];
+  data: Uint8Array;
+}
+
+export interface StoredReceipt {
+  /** 1 success, 0 failure (spec §4.7). */
+  status: number;
+  cumulativeGasUsed: bigint;
+  gasUsed: bigint;
+  effectiveGasPrice: bigint;
+  from: Uint8Array;
+  contractAddress?: Uint8Array;
+  logs: StoredLog[];
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const P_HASH = enc.encode("H");
+const P_BLOCK = enc.encode("B");
+const P_RECEIPTS = enc.encode("R");
+const P_TX = enc.encode("T");
+const P_EVENTS = enc.encode("E");
+const K_HEAD = enc.encode("head");
+
+function num8(n: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, n);
+  return out;
+}
+
+function key(prefix: Uint8Array, rest: Uint8Array): Uint8Array {
+  const out = new Uint8Array(prefix.length + rest.length);
+  out.set(prefix);
+  out.set(rest, prefix.length);
+  return out;
+}
+
+function encodeReceipts(receipts: StoredReceipt[]): Uint8Array {
+  return RLP.encode(
+    receipts.map((r) => [
+      bigIntToUnpaddedBytes(BigInt(r.status)),
+      bigIntToUnpaddedBytes(r.cumulativeGasUsed),
+      bigIntToUnpaddedBytes(r.gasUsed),
+      bigIntToUnpaddedBytes(r.effectiveGasPrice),
+      r.from,
+      r.contractAddress ?? new Uint8Array(),
+      r.logs.map((l) => [l.address, l.topics, l.data]),
+    ]),
+  );
+}
+
+function decodeReceipts(bytes: Uint8Array): StoredReceipt[] {
+  const rows = RLP.decode(bytes) as unknown as Array<[Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Array<[Uint8Array, Uint8Array[], Uint8Array]>]>;
+  return rows.map(([status, cumulative, gasUsed, price, from, contract, logs]) => ({
+    status: Number(bytesToBigInt(status)),
+    cumulativeGasUsed: bytesToBigInt(cumulative),
+    gasUsed: bytesToBigInt(gasUsed),
+    effectiveGasPrice: bytesToBigInt(price),
+    from,
+    contractAddress: contract.length > 0 ? contract : undefined,
+    logs: logs.map(([address, topics, data]) => ({ address, topics, data })),
+  }));
+}
+
+export interface TxLocation {
+  blockNumber: bigint;
+  index: number;
+}
+
+export class ChainStore {
+  private readonly _blocks = new Map<bigint, Block>();
+  private readonly _receipts = new Map<bigint, StoredReceipt[]>();
+  private readonly _hashToNumber = new Map<string, bigint>();
+  private _head = -1n;
+
+  constructor(
+    readonly kv: KVStore,
+    private readonly _common: Common,
+    /** How many decoded blocks to keep in memory when the KVStore is on disk. */
+    private readonly _cacheSize = 4096,
+  ) {}
+
+  get head(): bigint {
+    return this._head;
+  }
+
+  /** Loads the head pointer; returns it, or -1n for an empty store. */
+  async open(): Promise<bigint> {
+    const h = await this.kv.get(K_HEAD);
+    this._head = h === undefined ? -1n : new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0);
+    return this._head;
+  }
+
+  /** Batch operations storing `block` as the new head, with its receipts and events. */
+  commitBlockOps(block: Block, receipts: StoredReceipt[], events: BlockEvents): BatchOp[] {
+    const n = block.header.number;
+    const hash = block.hash();
+    const ops: BatchOp[] = [
+      { type: "put", key: key(P_HASH, num8(n)), value: hash },
+      { type: "put", key: key(P_BLOCK, hash), value: block.serialize() },
+      { type: "put", key: key(P_RECEIPTS, num8(n)), value: encodeReceipts(receipts) },
+      { type: "put", key: K_HEAD, value: num8(n) },
+    ];
+    block.transactions.forEach((tx, i) => {
+      ops.push({ type: "put", key: key(P_TX, tx.hash()), value: RLP.encode([bigIntToUnpaddedBytes(n), bigIntToUnpaddedBytes(BigInt(i))]) });
+    });
+    if (events.begin.length > 0 || events.end.length > 0) {
+      ops.push({ type: "put", key: key(P_EVENTS, num8(n)), value: enc.encode(JSON.stringify(events, eventReplacer)) });
+    }
+    return ops;
+  }
+
+  /** Call after the batch from `commitBlockOps` was written. */
+  didCommit(block: Block, receipts: StoredReceipt[]): void {
+    const n = block.header.number;
+    this._blocks.set(n, block);
+    this._receipts.set(n, receipts);
+    this._hashToNumber.set(bytesToHex(block.hash()), n);
+    this._head = n;
+    this._evict();
+  }
+
+  /** Batch operations removing blocks above `n` (evm_revert, debug_setHead); head becomes `n`. */
+  async rewindOps(n: bigint): Promise<BatchOp[]> {
+    const ops: BatchOp[] = [];
+    for (let i = this._head; i > n; i--) {
+      const block = await this.getBlock(i);
+      if (block === undefined) continue;
+      ops.push({ type: "del", key: key(P_HASH, num8(i)) });
+      ops.push({ type: "del", key: key(P_BLOCK, block.hash()) });
+      ops.push({ type: "del", key: key(P_RECEIPTS, num8(i)) });
+      ops.push({ type: "del", key: key(P_EVENTS, num8(i)) });
+      for (const tx of block.transactions) ops.push({ type: "del", key: key(P_TX, tx.hash()) });
+    }
+    ops.push({ type: "put", key: K_HEAD, value: num8(n) });
+    return ops;
+  }
+
+  didRewind(n: bigint): void {
+    for (let i = this._head; i > n; i--) {
+      const b = this._blocks.get(i);
+      if (b !== undefined) this._hashToNumber.delete(bytesToHex(b.hash()));
+      this._blocks.delete(i);
+      this._receipts.delete(i);
+    }
+    this._head = n;
+  }
+
+  async getBlock(n: bigint): Promise<Block | undefined> {
+    if (n < 0n || n > this._head) return undefined;
+    const cached = this._blocks.get(n);
+    if (cached !== undefined) return cached;
+    const hash = await this.kv.get(key(P_HASH, num8(n)));
+    if (hash === undefined) return undefined;
+    return this._loadBlock(hash, n);
+  }
+
+  async getBlockByHash(hash: Uint8Array): Promise<Block | undefined> {
+    const n = await this.getBlockNumber(hash);
+    return n === undefined ? undefined : this.getBlock(n);
+  }
+
+  async getBlockNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    const known = this._hashToNumber.get(bytesToHex(hash));
+    if (known !== undefined) return known;
+    const raw = await this.kv.get(key(P_BLOCK, hash));
+    if (raw === undefined) return undefined;
+    const block = createBlockFromRLP(raw, { common: this._common, setHardfork: false });
+    const n = block.header.number;
+    if (n > this._head) return undefined;
+    this._cache(n, block);
+    return n;
+  }
+
+  async getReceipts(n: bigint): Promise<StoredReceipt[] | undefined> {
+    if (n < 0n || n > this._head) return undefined;
+    const cached = this._receipts.get(n);
+    if (cached !== undefined) return cached;
+    const raw = await this.kv.get(key(P_RECEIPTS, num8(n)));
+    if (raw === undefined) return undefined;
+    const receipts = decodeReceipts(raw);
+    if (this._blocks.has(n)) this._receipts.set(n, receipts);
+    return receipts;
+  }
+
+  async getTxLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    const raw = await this.kv.get(key(P_TX, txHash));
+    if (raw === undefined) return undefined;
+    const [n, i] = RLP.decode(raw) as Uint8Array[];
+    const blockNumber = bytesToBigInt(n);
+    if (blockNumber > this._head) return undefined;
+    return { blockNumber, index: Number(bytesToBigInt(i)) };
+  }
+
+  async getEvents(n: bigint): Promise<BlockEvents> {
+    const raw = n >= 0n && n <= this._head ? await this.kv.get(key(P_EVENTS, num8(n))) : undefined;
+    if (raw === undefined) return { begin: [], end: [] };
+    return JSON.parse(dec.decode(raw), eventReviver) as BlockEvents;
+  }
+
+  private async _loadBlock(hash: Uint8Array, n: bigint): Promise<Block | undefined> {
+    const raw = await this.kv.get(key(P_BLOCK, hash));
+    if (raw === undefined) return undefined;
+    const block = createBlockFromRLP(raw, { common: this._common, setHardfork: false });
+    this._cache(n, block);
+    return block;
+  }
+
+  private _cache(n: bigint, block: Block): void {
+    this._blocks.set(n, block);
+    this._hashToNumber.set(bytesToHex(block.hash()), n);
+    this._evict();
+  }
+
+  private _evict(): void {
+    if (this.kv.inMemory) return;
+    while (this._blocks.size > this._cacheSize) {
+      const oldest = this._blocks.keys().next().value as bigint;
+      const b = this._blocks.get(oldest);
+      if (b !== undefined) this._hashToNumber.delete(bytesToHex(b.hash()));
+      this._blocks.delete(oldest);
+      this._receipts.delete(oldest);
+    }
+  }
+}
+
+// Byte arrays inside event logs travel through JSON as hex.
+function eventReplacer(_k: string, v: unknown): unknown {
+  return v instanceof Uint8Array ? { $bytes: bytesToHex(v) } : v;
+}
+function eventReviver(_k: string, v: unknown): unknown {
+  if (v !== null && typeof v === "object" && "$bytes" in v && typeof (v as { $bytes: unknown }).$bytes === "string") {
+    return new Uint8Array(Buffer.from((v as { $bytes: string }).$bytes.slice(2), "hex"));
+  }
+  return v;
+}

@@ -1,0 +1,89 @@
+/**
+ * The chain's resolved configuration. The Hardhat layer maps `networks.hardhat` settings users
+ * already write (chainId, accounts, mining, initialBaseFeePerGas, blockGasLimit, hardfork, …) onto it.
+ */
+import { HDNodeWallet, Mnemonic } from "ethers";
+
+export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
+export const DEFAULT_HD_PATH = "m/44'/60'/0'/0";
+export const DEFAULT_ACCOUNT_BALANCE = 10_000n * 10n ** 18n;
+/** spec §4.4: eth_sendTransaction without gas. */
+export const DEFAULT_SEND_GAS = 2_020_020n;
+
+export interface GenesisAccount {
+  privateKey: Uint8Array;
+  balance: bigint;
+}
+
+export interface MiningConfig {
+  /** One block per transaction (Hardhat's automine). */
+  auto: boolean;
+  /** Interval mining in ms: 0 = off; a pair = a random interval in [min, max]. */
+  interval: number | [number, number];
+  /** "priority" orders the pool by fee like Hardhat; "fifo" by arrival. */
+  order: "priority" | "fifo";
+}
+
+export interface ChainConfig {
+  chainId: bigint;
+  hardfork: string;
+  blockGasLimit: bigint;
+  initialBaseFeePerGas: bigint;
+  accounts: GenesisAccount[];
+  mining: MiningConfig;
+  coinbase: Uint8Array;
+  allowUnlimitedContractSize: boolean;
+  /** Timestamp of the genesis block; later blocks follow the (movable) clock. */
+  initialDate?: Date;
+  /** Node minimum gas price (wei per gas), the `minimum-gas-prices` setting. */
+  minGasPrice: bigint;
+  /** Gas used by eth_sendTransaction when the caller gives none. */
+  defaultSendGas: bigint;
+  /** eth_call / eth_estimateGas gas cap (`gas-cap`; 0 = no cap). */
+  gasCap: bigint;
+  allowBlocksWithSameTimestamp: boolean;
+  /** Throw on a failed transaction sent through eth_sendTransaction/eth_sendRawTransaction when automining. */
+  throwOnTransactionFailures: boolean;
+}
+
+export function defaultChainConfig(): ChainConfig {
+  return {
+    chainId: 9000n,
+    hardfork: "osaka",
+    blockGasLimit: 60_000_000n,
+    initialBaseFeePerGas: 1_000_000_000n,
+    accounts: deriveAccounts(DEFAULT_MNEMONIC, DEFAULT_HD_PATH, 20, 0, DEFAULT_ACCOUNT_BALANCE),
+    mining: { auto: true, interval: 0, order: "priority" },
+    coinbase: new Uint8Array(Buffer.from("c014ba5ec014ba5ec014ba5ec014ba5ec014ba5e", "hex")),
+    allowUnlimitedContractSize: false,
+    minGasPrice: 0n,
+    defaultSendGas: DEFAULT_SEND_GAS,
+    gasCap: 25_000_000n,
+    allowBlocksWithSameTimestamp: false,
+    throwOnTransactionFailures: true,
+  };
+}
+
+const derivedCache = new Map<string, Uint8Array[]>();
+
+/** Hardhat's HD accounts: `path/initialIndex+i` of the mnemonic, each funded with `balance`. */
+export function deriveAccounts(
+  mnemonic: string,
+  path: string,
+  count: number,
+  initialIndex: number,
+  balance: bigint,
+  passphrase = "",
+): GenesisAccount[] {
+  const cacheKey = `${mnemonic}|${path}|${count}|${initialIndex}|${passphrase}`;
+  let keys = derivedCache.get(cacheKey);
+  if (keys === undefined) {
+    const root = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(mnemonic, passphrase), path);
+    keys = [];
+    for (let i = 0; i < count; i++) {
+      keys.push(new Uint8Array(Buffer.from(root.deriveChild(initialIndex + i).privateKey.slice(2), "hex")));
+    }
+    derivedCache.set(cacheKey, keys);
+  }
+  return keys.map((privateKey) => ({ privateKey, balance }));
+}

@@ -1,0 +1,20 @@
+/**
+ * Native secp256k1 for sender recovery: pure-JS recovery costs ~2.6 ms per transaction
+ * (refs/stack-notes.md), the `secp256k1` package's binary a small fraction of that.
+ */
+import type { CustomCrypto } from "@ethereumjs/common";
+import secp256k1 from "secp256k1";
+
+export function nativeCrypto(): CustomCrypto {
+  return {
+    ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+      const recovery = chainId !== undefined && v > 28n ? v - (2n * chainId + 35n) : v - 27n;
+      if (recovery !== 0n && recovery !== 1n) throw new Error("Invalid signature v value");
+      const sig = new Uint8Array(64);
+      sig.set(r.subarray(Math.max(0, r.length - 32)), 32 - Math.min(32, r.length));
+      sig.set(s.subarray(Math.max(0, s.length - 32)), 64 - Math.min(32, s.length));
+      const pub = secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false);
+      return pub.subarray(1);
+    },
+  };
+}

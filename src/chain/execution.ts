@@ -1,0 +1,175 @@
+/**
+ * Calls that create no transaction (eth_call, eth_estimateGas): run a transaction from an arbitrary
+ * sender against a block's state inside a journal checkpoint that is always reverted.
+ */
+import { createBlock } from "@ethereumjs/block";
+import { type TypedTransaction, type TypedTxData, createTx } from "@ethereumjs/tx";
+import { Address, createAccount, createZeroAddress } from "@ethereumjs/util";
+import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
+import { ChainError, type Node } from "./node";
+
+export interface CallRequest {
+  from?: Uint8Array;
+  to?: Uint8Array;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+  nonce?: bigint;
+  accessList?: Array<{ address: Uint8Array; storageKeys: Uint8Array[] }>;
+  authorizationList?: Array<{ chainId: bigint; address: Uint8Array; nonce: bigint; yParity: bigint; r: bigint; s: bigint }>;
+}
+
+/** geth's state override set (eth_call's third parameter). */
+export type StateOverride = Map<
+  string,
+  { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<string, Uint8Array>; stateDiff?: Map<string, Uint8Array> }
+>;
+
+/** EIP-7825's per-transaction gas cap, when the hardfork has it. */
+export function txGasCap(node: Node): bigint {
+  return node.common.isActivatedEIP(7825) ? BigInt(node.common.param("maxTransactionGasLimit")) : 2n ** 63n;
+}
+
+/** Gas a call gets when it names none: the smallest of the gas cap, the block gas limit and EIP-7825's cap. */
+export function defaultCallGas(node: Node): bigint {
+  let gas = node.settings.gasLimit;
+  if (node.config.gasCap > 0n && node.config.gasCap < gas) gas = node.config.gasCap;
+  const cap = txGasCap(node);
+  return gas < cap ? gas : cap;
+}
+
+/** Builds an unsigned transaction whose sender is `from` (used for calls and impersonated accounts). */
+export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
+  const base = {
+    nonce,
+    gasLimit: gas,
+    to: req.to,
+    value: req.value ?? 0n,
+    data: req.data ?? new Uint8Array(),
+  };
+  let txData: TypedTxData;
+  const accessList = (req.accessList ?? []).map((e) => ({ address: new Address(e.address).toString(), storageKeys: e.storageKeys.map((k) => `0x${Buffer.from(k).toString("hex")}` as `0x${string}`) }));
+  if (req.authorizationList !== undefined) {
+    txData = {
+      ...base,
+      type: 4,
+      maxFeePerGas: req.maxFeePerGas ?? req.gasPrice ?? 0n,
+      maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n,
+      accessList,
+      authorizationList: req.authorizationList.map((a) => ({
+        chainId: `0x${a.chainId.toString(16)}`,
+        address: new Address(a.address).toString(),
+        nonce: `0x${a.nonce.toString(16)}`,
+        yParity: `0x${a.yParity.toString(16)}`,
+        r: `0x${a.r.toString(16)}`,
+        s: `0x${a.s.toString(16)}`,
+      })),
+    } as TypedTxData;
+  } else if (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined) {
+    txData = { ...base, type: 2, maxFeePerGas: req.maxFeePerGas ?? req.maxPriorityFeePerGas ?? 0n, maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n, accessList };
+  } else if (req.accessList !== undefined) {
+    txData = { ...base, type: 1, gasPrice: req.gasPrice ?? 0n, accessList };
+  } else {
+    txData = { ...base, type: 0, gasPrice: req.gasPrice ?? 0n };
+  }
+  const tx = createTx(txData, { common: node.common, freeze: false });
+  const sender = new Address(req.from ?? new Uint8Array(20));
+  // The VM asks the transaction for its sender; an unsigned one answers with the caller we were given.
+  Object.defineProperty(tx, "getSenderAddress", { value: () => sender });
+  return tx;
+}
+
+export class CallFailure extends Error {
+  constructor(readonly result: RunTxResult) {
+    super(result.execResult.exceptionError?.error ?? "failed");
+  }
+}
+
+/**
+ * Runs `req` against block `n`'s state (the live state for the head), with optional state overrides,
+ * and returns the VM result. Nothing it does is kept. Invalid transactions (fees, balance) throw ChainError.
+ */
+export async function runCall(node: Node, req: CallRequest, n: bigint, overrides?: StateOverride, gasOverride?: bigint): Promise<RunTxResult> {
+  const block = n === node.headNumber ? node.head : await node.getBlock(n);
+  if (block === undefined) throw new ChainError("header not found");
+  const vm: VM = n >= node.headNumber ? node.vm : await historicalVm(node, block.header.stateRoot);
+  const from = new Address(req.from ?? createZeroAddress().bytes);
+  const noFee = (req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n;
+  // geth runs calls without a fee with no base fee; BASEFEE then reads 0 here.
+  const execBlock = createBlock(
+    { header: { ...block.header.toJSON(), baseFeePerGas: noFee && block.header.baseFeePerGas !== undefined ? 0n : block.header.baseFeePerGas } },
+    { common: node.common, skipConsensusFormatValidation: true },
+  );
+  await vm.evm.journal.checkpoint();
+  try {
+    if (overrides !== undefined) await applyOverrides(vm, overrides);
+    const nonce = req.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
+    const gas = gasOverride ?? req.gas ?? defaultCallGas(node);
+    const tx = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
+    try {
+      return await runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+    } catch (err) {
+      throw new ChainError(cleanVmError(err));
+    }
+  } finally {
+    await vm.evm.journal.revert();
+  }
+}
+
+/** Smallest gas with which `req` succeeds (binary search, as geth does), or the failure at the cap. */
+export async function estimateGas(node: Node, req: CallRequest, n: bigint, overrides?: StateOverride): Promise<bigint> {
+  let hi = req.gas ?? defaultCallGas(node);
+  const first = await runCall(node, req, n, overrides, hi);
+  if (first.execResult.exceptionError !== undefined) throw new CallFailure(first);
+  let lo = first.totalGasSpent - 1n;
+  // Most calls succeed with what they used plus the 1/64 retained by CALLs; try that first.
+  const guess = (first.totalGasSpent * 64n) / 63n + 2300n;
+  if (guess < hi) {
+    const r = await runCall(node, req, n, overrides, guess);
+    if (r.execResult.exceptionError === undefined) hi = guess;
+    else lo = guess;
+  }
+  while (lo + 1n < hi) {
+    const mid = (lo + hi) / 2n;
+    const r = await runCall(node, req, n, overrides, mid).catch(() => undefined);
+    if (r !== undefined && r.execResult.exceptionError === undefined) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+async function historicalVm(node: Node, stateRoot: Uint8Array): Promise<VM> {
+  const vm = await node.vm.shallowCopy(false);
+  await vm.stateManager.setStateRoot(stateRoot);
+  return vm;
+}
+
+async function applyOverrides(vm: VM, overrides: StateOverride): Promise<void> {
+  const sm = vm.stateManager;
+  for (const [addr, o] of overrides) {
+    const address = new Address(new Uint8Array(Buffer.from(addr.slice(2), "hex")));
+    const acc = (await sm.getAccount(address)) ?? createAccount({});
+    if (o.balance !== undefined) acc.balance = o.balance;
+    if (o.nonce !== undefined) acc.nonce = o.nonce;
+    await sm.putAccount(address, acc);
+    if (o.code !== undefined) await sm.putCode(address, o.code);
+    if (o.state !== undefined) {
+      await sm.clearStorage(address);
+      for (const [k, v] of o.state) await sm.putStorage(address, hexToBytes32(k), v);
+    }
+    if (o.stateDiff !== undefined) for (const [k, v] of o.stateDiff) await sm.putStorage(address, hexToBytes32(k), v);
+  }
+}
+
+function hexToBytes32(h: string): Uint8Array {
+  return new Uint8Array(Buffer.from(h.slice(2).padStart(64, "0"), "hex"));
+}
+
+/** EthereumJS appends block and tx dumps to its messages; keep the first clause only. */
+export function cleanVmError(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split(" -> ")[0].replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "").trim();
+}

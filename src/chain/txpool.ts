@@ -1,0 +1,211 @@
+/**
+ * The transaction pool: per sender, `pending` holds the transactions whose nonces follow the
+ * account's nonce without a gap; `queued` holds those behind a gap (geth's model; Evmos refuses gaps).
+ */
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { bytesToHex } from "@ethereumjs/util";
+
+export interface PooledTx {
+  tx: TypedTransaction;
+  hash: string;
+  sender: string;
+  /** Arrival order, for FIFO mining and stable ordering. */
+  seq: number;
+}
+
+export class TxPoolError extends Error {}
+
+/** Max fee the sender offers per gas (legacy gasPrice or 1559 maxFeePerGas). */
+export function maxFeeOf(tx: TypedTransaction): bigint {
+  return "maxFeePerGas" in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
+}
+
+/** Tip the block producer gets per gas at `baseFee`. */
+export function effectiveTip(tx: TypedTransaction, baseFee: bigint): bigint {
+  if ("maxFeePerGas" in tx) {
+    const room = tx.maxFeePerGas - baseFee;
+    return room < tx.maxPriorityFeePerGas ? room : tx.maxPriorityFeePerGas;
+  }
+  return (tx as { gasPrice: bigint }).gasPrice - baseFee;
+}
+
+export class TxPool {
+  private _pending = new Map<string, PooledTx[]>();
+  private _queued = new Map<string, Map<bigint, PooledTx>>();
+  private _byHash = new Map<string, PooledTx>();
+  private _seq = 0;
+
+  get size(): { pending: number; queued: number } {
+    let pending = 0;
+    let queued = 0;
+    for (const list of this._pending.values()) pending += list.length;
+    for (const m of this._queued.values()) queued += m.size;
+    return { pending, queued };
+  }
+
+  get(hash: string): PooledTx | undefined {
+    return this._byHash.get(hash);
+  }
+
+  /** The nonce the sender's next transaction would take, given its account nonce. */
+  nextNonce(sender: string, accountNonce: bigint): bigint {
+    const list = this._pending.get(sender);
+    return list === undefined || list.length === 0 ? accountNonce : list[list.length - 1].tx.nonce + 1n;
+  }
+
+  /**
+   * Adds a transaction. Replaces one with the same sender and nonce when it pays more
+   * (both fee fields strictly higher), like Hardhat. Returns "pending" or "queued".
+   */
+  add(tx: TypedTransaction, sender: string, accountNonce: bigint): "pending" | "queued" {
+    if (tx.nonce < accountNonce) throw new TxPoolError(`nonce too low: address ${sender}, tx: ${tx.nonce} state: ${accountNonce}`);
+    const hash = bytesToHex(tx.hash());
+    if (this._byHash.has(hash)) throw new TxPoolError(`known transaction: ${hash.slice(2)}`);
+    const entry: PooledTx = { tx, hash, sender, seq: this._seq++ };
+    const pending = this._pending.get(sender) ?? [];
+    const idx = pending.findIndex((p) => p.tx.nonce === tx.nonce);
+    if (idx >= 0) {
+      this._replace(pending[idx], entry);
+      pending[idx] = entry;
+      return "pending";
+    }
+    const queued = this._queued.get(sender) ?? new Map<bigint, PooledTx>();
+    const old = queued.get(tx.nonce);
+    if (old !== undefined) {
+      this._replace(old, entry);
+      queued.set(tx.nonce, entry);
+      return "queued";
+    }
+    const expected = pending.length === 0 ? accountNonce : pending[pending.length - 1].tx.nonce + 1n;
+    this._byHash.set(hash, entry);
+    if (tx.nonce === expected) {
+      pending.push(entry);
+      this._pending.set(sender, pending);
+      this._promote(sender);
+      return "pending";
+    }
+    queued.set(tx.nonce, entry);
+    this._queued.set(sender, queued);
+    return "queued";
+  }
+
+  /** Pending transactions in mining order: by tip (priority) or arrival (fifo), each sender's in nonce order. */
+  ordered(baseFee: bigint, order: "priority" | "fifo"): PooledTx[] {
+    const heads = [...this._pending.values()].map((l) => ({ list: l, i: 0 })).filter((h) => h.list.length > 0);
+    const out: PooledTx[] = [];
+    const better = (a: PooledTx, b: PooledTx): boolean => {
+      if (order === "priority") {
+        const ta = effectiveTip(a.tx, baseFee);
+        const tb = effectiveTip(b.tx, baseFee);
+        if (ta !== tb) return ta > tb;
+      }
+      return a.seq < b.seq;
+    };
+    while (heads.length > 0) {
+      let best = 0;
+      for (let k = 1; k < heads.length; k++) if (better(heads[k].list[heads[k].i], heads[best].list[heads[best].i])) best = k;
+      const h = heads[best];
+      out.push(h.list[h.i++]);
+      if (h.i >= h.list.length) heads.splice(best, 1);
+    }
+    return out;
+  }
+
+  pending(): PooledTx[] {
+    return [...this._pending.values()].flat();
+  }
+
+  queued(): PooledTx[] {
+    return [...this._queued.values()].flatMap((m) => [...m.values()]);
+  }
+
+  /** Drops a transaction (one that cannot be mined); later nonces of its sender wait behind the gap. */
+  remove(hash: string): void {
+    const e = this._byHash.get(hash);
+    if (e === undefined) return;
+    const list = this._pending.get(e.sender);
+    const base = list !== undefined && list.length > 0 ? list[0].tx.nonce : e.tx.nonce;
+    this._byHash.delete(hash);
+    this._pending.set(e.sender, (list ?? []).filter((p) => p !== e));
+    this._queued.get(e.sender)?.delete(e.tx.nonce);
+    this._rebuild(e.sender, base);
+  }
+
+  /** After a block: drops transactions below each sender's new nonce and promotes queued ones. */
+  async update(accountNonce: (sender: string) => Promise<bigint>): Promise<void> {
+    const senders = new Set([...this._pending.keys(), ...this._queued.keys()]);
+    for (const s of senders) this._rebuild(s, await accountNonce(s));
+  }
+
+  /** Re-splits a sender's transactions: the gap-free run from `nonce` is pending, the rest queued. */
+  private _rebuild(sender: string, nonce: bigint): void {
+    const all = new Map<bigint, PooledTx>();
+    for (const p of this._pending.get(sender) ?? []) all.set(p.tx.nonce, p);
+    for (const p of this._queued.get(sender)?.values() ?? []) all.set(p.tx.nonce, p);
+    this._pending.delete(sender);
+    this._queued.delete(sender);
+    for (const [n, p] of all) {
+      if (n < nonce) {
+        all.delete(n);
+        this._byHash.delete(p.hash);
+      }
+    }
+    const list: PooledTx[] = [];
+    for (let n = nonce; all.has(n); n++) {
+      list.push(all.get(n) as PooledTx);
+      all.delete(n);
+    }
+    if (list.length > 0) this._pending.set(sender, list);
+    if (all.size > 0) this._queued.set(sender, all);
+  }
+
+  clear(): void {
+    this._pending.clear();
+    this._queued.clear();
+    this._byHash.clear();
+  }
+
+  snapshot(): PooledTx[] {
+    return [...this._byHash.values()];
+  }
+
+  restore(entries: PooledTx[], accountNonce: (sender: string) => Promise<bigint>): Promise<void> {
+    this.clear();
+    for (const e of entries) {
+      this._byHash.set(e.hash, e);
+      const q = this._queued.get(e.sender) ?? new Map<bigint, PooledTx>();
+      q.set(e.tx.nonce, e);
+      this._queued.set(e.sender, q);
+    }
+    return this.update(accountNonce);
+  }
+
+  private _promote(sender: string): void {
+    const q = this._queued.get(sender);
+    if (q === undefined) return;
+    const list = this._pending.get(sender) ?? [];
+    if (list.length === 0) return;
+    let next = list[list.length - 1].tx.nonce + 1n;
+    while (q.has(next)) {
+      list.push(q.get(next) as PooledTx);
+      q.delete(next);
+      next++;
+    }
+    if (list.length > 0) this._pending.set(sender, list);
+    if (q.size === 0) this._queued.delete(sender);
+  }
+
+  private _replace(old: PooledTx, entry: PooledTx): void {
+    const oldFee = maxFeeOf(old.tx);
+    const newFee = maxFeeOf(entry.tx);
+    const oldTip = "maxPriorityFeePerGas" in old.tx ? old.tx.maxPriorityFeePerGas : oldFee;
+    const newTip = "maxPriorityFeePerGas" in entry.tx ? entry.tx.maxPriorityFeePerGas : newFee;
+    if (newFee <= oldFee || newTip <= oldTip) {
+      throw new TxPoolError(
+        `replacement transaction underpriced: new transaction must pay more than ${oldFee} per gas (max fee) and ${oldTip} (tip)`,
+      );
+    }
+    this._byHash.delete(old.hash);
+    this._byHash.set(entry.hash, entry);
+  }
+}

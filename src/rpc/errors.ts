@@ -1,0 +1,67 @@
+/**
+ * Errors that reach the wire. Each has the code and text geth and Evmos use (refs/jsonrpc-reference.md §5);
+ * anything else thrown by a handler becomes -32603 without internal details.
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export class ParseError extends RpcError {
+  constructor() {
+    super(-32700, "parse error");
+  }
+}
+
+export class InvalidRequestError extends RpcError {
+  constructor(message = "invalid request") {
+    super(-32600, message);
+  }
+}
+
+export class MethodNotFoundError extends RpcError {
+  constructor(method: string) {
+    super(-32601, `the method ${method} does not exist/is not available`);
+  }
+}
+
+export class InvalidParamsError extends RpcError {
+  constructor(message: string) {
+    super(-32602, message);
+  }
+}
+
+export class InternalError extends RpcError {
+  constructor(message = "internal error") {
+    super(-32603, message);
+  }
+}
+
+/** -32000: execution and state errors, with the chain's own text. */
+export class ServerError extends RpcError {
+  constructor(message: string, data?: unknown) {
+    super(-32000, message, data);
+  }
+}
+
+/** A revert: code 3 with the revert data when there is data (geth), -32000 "execution reverted" without. */
+export class RevertError extends RpcError {
+  constructor(message: string, data: string) {
+    super(data === "0x" ? -32000 : 3, message, data);
+  }
+}
+
+/** EIP-1193 4100: a private method called without the bearer token. */
+export class UnauthorizedError extends RpcError {
+  constructor(method: string) {
+    super(4100, `unauthorized: ${method} needs the bearer token`);
+  }
+}
+
+/** A method the spec names that has no meaning on this chain (PoW-only, whisper, les, …). */
+export class NotSupportedError extends ServerError {}

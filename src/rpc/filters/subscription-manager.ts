@@ -1,0 +1,119 @@
+/**
+ * WebSocket subscriptions (eth_subscribe). Each belongs to the connection that made it and ends with
+ * it. Kinds: newHeads (the real header: its hash is eth_getBlockByNumber's), logs (one log per
+ * notification), newPendingTransactions (on entry into the pool), syncing (a dev node never syncs,
+ * so it never notifies); modules add their own kinds (epochs) through `registerKind`.
+ */
+import { randomBytes } from "node:crypto";
+import type { MinedBlock, Node } from "../../chain/node";
+import type { LogFilter } from "../objects";
+import type { Json } from "../format";
+import { formatHeader, formatTransaction } from "../format";
+import { blockLogs } from "../log-matcher";
+import type { Connection } from "../types";
+
+export interface SubscriptionKind {
+  /** Parses the kind's optional argument (throws a ParamError-like Error for a bad one). */
+  parse(arg: unknown): unknown;
+  /** Starts delivering to `send`; returns the function that stops it. */
+  start(arg: unknown, send: (result: Json) => void): () => void;
+}
+
+interface Sub {
+  connection: Connection;
+  stop: () => void;
+}
+
+export class SubscriptionManager {
+  private readonly _subs = new Map<string, Sub>();
+  private readonly _kinds = new Map<string, SubscriptionKind>();
+  private readonly _watched = new WeakSet<Connection>();
+
+  constructor(node: Node, parseLogCriteria: (arg: unknown) => LogFilter) {
+    this.registerKind("newHeads", {
+      parse: (arg) => {
+        if (arg !== undefined && (arg === null || typeof arg !== "object")) throw new Error("invalid argument 1: want {includeTransactions: bool}");
+        return (arg as { includeTransactions?: unknown } | undefined)?.includeTransactions === true;
+      },
+      start: (full, send) => {
+        const on = ({ block, receipts }: MinedBlock) => {
+          const header = formatHeader(block) as Record<string, Json>;
+          if (full === true) header.transactions = block.transactions.map((tx, i) => formatTransaction(tx, receipts[i].from, { block, index: i }));
+          send(header);
+        };
+        node.on("block", on);
+        return () => node.off("block", on);
+      },
+    });
+    this.registerKind("logs", {
+      parse: (arg) => parseLogCriteria(arg ?? {}),
+      start: (criteria, send) => {
+        const on = ({ block, receipts }: MinedBlock) => {
+          for (const log of blockLogs(block, receipts, criteria as LogFilter)) send(log);
+        };
+        node.on("block", on);
+        return () => node.off("block", on);
+      },
+    });
+    this.registerKind("newPendingTransactions", {
+      parse: (arg) => arg === true,
+      start: (full, send) => {
+        const on = (hash: string) => {
+          const p = node.pool.get(hash);
+          send(full === true && p !== undefined ? formatTransaction(p.tx, p.tx.getSenderAddress().bytes) : hash);
+        };
+        node.on("pendingTransaction", on);
+        return () => node.off("pendingTransaction", on);
+      },
+    });
+    this.registerKind("syncing", { parse: () => undefined, start: () => () => undefined });
+  }
+
+  registerKind(name: string, kind: SubscriptionKind): void {
+    this._kinds.set(name, kind);
+  }
+
+  kinds(): string[] {
+    return [...this._kinds.keys()];
+  }
+
+  has(name: string): boolean {
+    return this._kinds.has(name);
+  }
+
+  subscribe(connection: Connection, name: string, arg: unknown): string {
+    const kind = this._kinds.get(name);
+    if (kind === undefined) throw new Error(`no "${name}" subscription in eth namespace`);
+    const parsed = kind.parse(arg);
+    const id = `0x${randomBytes(16).toString("hex")}`;
+    const stop = kind.start(parsed, (result) => connection.notify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: id, result } }));
+    this._subs.set(id, { connection, stop });
+    if (!this._watched.has(connection)) {
+      this._watched.add(connection);
+      connection.onClose(() => this.closeConnection(connection));
+    }
+    return id;
+  }
+
+  /** True when `id` was a subscription of this connection (it is then ended). */
+  unsubscribe(connection: Connection, id: string): boolean {
+    const sub = this._subs.get(id.toLowerCase());
+    if (sub === undefined || sub.connection !== connection) return false;
+    sub.stop();
+    this._subs.delete(id.toLowerCase());
+    return true;
+  }
+
+  closeConnection(connection: Connection): void {
+    for (const [id, sub] of this._subs) {
+      if (sub.connection === connection) {
+        sub.stop();
+        this._subs.delete(id);
+      }
+    }
+  }
+
+  get size(): number {
+    return this._subs.size;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Domain → JSON-RPC objects in geth's shapes (spec §2.6). Every number leaves as a hex quantity and
+ * every byte array as 0x data, so no bigint ever reaches JSON.stringify.
+ */
+import type { Block } from "@ethereumjs/block";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { bytesToHex } from "@ethereumjs/util";
+import { keccak256 } from "../utils/keccak";
+import { Bloom } from "@ethereumjs/vm";
+import type { StoredLog, StoredReceipt } from "../chain/chain-store";
+
+export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
+
+export function q(n: bigint | number): string {
+  return `0x${n.toString(16)}`;
+}
+
+export function hex(b: Uint8Array): string {
+  return bytesToHex(b);
+}
+
+const EMPTY_UNCLES = "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347";
+
+export interface TxLocation {
+  block: Block;
+  index: number;
+  from: Uint8Array;
+}
+
+/** A transaction object; `loc` absent for a pending transaction (null block fields). */
+export function formatTransaction(tx: TypedTransaction, from: Uint8Array, loc?: { block: Block; index: number }): Json {
+  const out: Record<string, Json> = {
+    blockHash: loc ? hex(loc.block.hash()) : null,
+    blockNumber: loc ? q(loc.block.header.number) : null,
+    from: hex(from),
+    gas: q(tx.gasLimit),
+    gasPrice: q(gasPriceOf(tx, loc?.block.header.baseFeePerGas)),
+    hash: hex(tx.hash()),
+    input: hex(tx.data),
+    nonce: q(tx.nonce),
+    to: tx.to ? tx.to.toString() : null,
+    transactionIndex: loc ? q(loc.index) : null,
+    value: q(tx.value),
+    type: q(tx.type),
+  };
+  if ("maxFeePerGas" in tx) {
+    out.maxFeePerGas = q(tx.maxFeePerGas);
+    out.maxPriorityFeePerGas = q(tx.maxPriorityFeePerGas);
+  }
+  if ("accessList" in tx) {
+    out.accessList = (tx.accessList as Array<[Uint8Array, Uint8Array[]]>).map(([a, keys]) => ({
+      address: hex(a),
+      storageKeys: keys.map(hex),
+    }));
+  }
+  if (tx.type !== 0 || tx.supports(155)) out.chainId = q(tx.common.chainId());
+  if ("authorizationList" in tx) {
+    out.authorizationList = (tx.authorizationList as Uint8Array[][]).map(([chainId, address, nonce, yParity, r, s]) => ({
+      chainId: q(bytesToBig(chainId)),
+      address: hex(address),
+      nonce: q(bytesToBig(nonce)),
+      yParity: q(bytesToBig(yParity)),
+      r: q(bytesToBig(r)),
+      s: q(bytesToBig(s)),
+    }));
+  }
+  out.v = q(tx.v ?? 0n);
+  out.r = q(tx.r ?? 0n);
+  out.s = q(tx.s ?? 0n);
+  if (tx.type !== 0) out.yParity = q(tx.v ?? 0n);
+  return out;
+}
+
+function bytesToBig(b: Uint8Array): bigint {
+  return b.length === 0 ? 0n : BigInt(bytesToHex(b));
+}
+
+/** Legacy gasPrice; for 1559 transactions the effective price in a mined block, the max fee while pending. */
+function gasPriceOf(tx: TypedTransaction, baseFee?: bigint): bigint {
+  if (!("maxFeePerGas" in tx)) return (tx as { gasPrice: bigint }).gasPrice;
+  if (baseFee === undefined) return tx.maxFeePerGas;
+  const tip = tx.maxFeePerGas - baseFee < tx.maxPriorityFeePerGas ? tx.maxFeePerGas - baseFee : tx.maxPriorityFeePerGas;
+  return baseFee + tip;
+}
+
+/** A block object; with `full`, transactions are objects (their senders from the receipts). */
+export function formatBlock(block: Block, full: boolean, receipts: StoredReceipt[] | undefined): Json {
+  const h = block.header;
+  const out: Record<string, Json> = {
+    number: q(h.number),
+    hash: hex(block.hash()),
+    parentHash: hex(h.parentHash),
+    mixHash: hex(h.mixHash),
+    nonce: hex(h.nonce),
+    sha3Uncles: hex(h.uncleHash),
+    logsBloom: hex(h.logsBloom),
+    transactionsRoot: hex(h.transactionsTrie),
+    stateRoot: hex(h.stateRoot),
+    receiptsRoot: hex(h.receiptTrie),
+    miner: hex(h.coinbase.bytes),
+    difficulty: q(h.difficulty),
+    totalDifficulty: "0x0",
+    extraData: hex(h.extraData),
+    size: q(block.serialize().length),
+    gasLimit: q(h.gasLimit),
+    gasUsed: q(h.gasUsed),
+    timestamp: q(h.timestamp),
+    transactions: block.transactions.map((tx, i) =>
+      full ? formatTransaction(tx, receipts?.[i]?.from ?? tx.getSenderAddress().bytes, { block, index: i }) : hex(tx.hash()),
+    ),
+    uncles: [],
+  };
+  if (h.baseFeePerGas !== undefined) out.baseFeePerGas = q(h.baseFeePerGas);
+  if (h.withdrawalsRoot !== undefined) {
+    out.withdrawalsRoot = hex(h.withdrawalsRoot);
+    out.withdrawals = [];
+  }
+  if (h.blobGasUsed !== undefined) out.blobGasUsed = q(h.blobGasUsed);
+  if (h.excessBlobGas !== undefined) out.excessBlobGas = q(h.excessBlobGas);
+  if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = hex(h.parentBeaconBlockRoot);
+  if (h.requestsHash !== undefined) out.requestsHash = hex(h.requestsHash);
+  if (out.sha3Uncles === "0x") out.sha3Uncles = EMPTY_UNCLES;
+  return out;
+}
+
+/** Header fields only (newHeads), the same values as the block object. */
+export function formatHeader(block: Block): Json {
+  const b = formatBlock(block, false, []) as Record<string, Json>;
+  delete b.transactions;
+  delete b.uncles;
+  delete b.size;
+  delete b.totalDifficulty;
+  delete b.withdrawals;
+  return b;
+}
+
+export function formatLog(log: StoredLog, block: Block, txIndex: number, logIndex: number): Json {
+  return {
+    address: hex(log.address),
+    topics: log.topics.map(hex),
+    data: hex(log.data),
+    blockNumber: q(block.header.number),
+    transactionHash: hex(block.transactions[txIndex].hash()),
+    transactionIndex: q(txIndex),
+    blockHash: hex(block.hash()),
+    logIndex: q(logIndex),
+    removed: false,
+  };
+}
+
+/** The receipt of transaction `index` of `block`; log indexes count across the block. */
+export function formatReceipt(block: Block, receipts: StoredReceipt[], index: number): Json {
+  const r = receipts[index];
+  const tx = block.transactions[index];
+  let firstLog = 0;
+  for (let i = 0; i < index; i++) firstLog += receipts[i].logs.length;
+  const bloom = new Bloom(undefined, tx.common);
+  for (const l of r.logs) {
+    bloom.add(l.address);
+    for (const t of l.topics) bloom.add(t);
+  }
+  return {
+    transactionHash: hex(tx.hash()),
+    transactionIndex: q(index),
+    blockHash: hex(block.hash()),
+    blockNumber: q(block.header.number),
+    from: hex(r.from),
+    to: tx.to ? tx.to.toString() : null,
+    cumulativeGasUsed: q(r.cumulativeGasUsed),
+    gasUsed: q(r.gasUsed),
+    contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
+    logs: r.logs.map((l, i) => formatLog(l, block, index, firstLog + i)),
+    logsBloom: hex(bloom.bitvector),
+    type: q(tx.type),
+    status: q(r.status),
+    effectiveGasPrice: q(r.effectiveGasPrice),
+  };
+}
+
+export function keccakHex(data: Uint8Array): string {
+  return hex(keccak256(data));
+}

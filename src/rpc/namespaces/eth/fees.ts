@@ -1,0 +1,87 @@
+/** Fee suggestions and history (EIP-1559). */
+import type { RpcDeps } from "../../deps";
+import { InvalidParamsError, ServerError } from "../../errors";
+import { q } from "../../format";
+import { method } from "../../method";
+import { ParamError, arrayOf, blockNumberOrTag, codec, numberOrQuantity } from "../../params";
+import { resolveHeight } from "../../resolve";
+import { effectiveTip } from "../../../chain/txpool";
+import { DEFAULT_PRIORITY_FEE } from "./transactions";
+
+const percentiles = codec(
+  arrayOf((v) => {
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) throw new ParamError(`invalid reward percentile ${JSON.stringify(v)}`);
+    return v;
+  }, "rewardPercentiles"),
+);
+
+export function feeMethods({ node, settings }: RpcDeps) {
+  return [
+    method({
+      name: "eth_gasPrice",
+      params: [],
+      doc: "Suggested legacy gas price: the next block's base fee plus the default tip, and at least the node's minimum gas price.",
+      handler: () => {
+        const p = node.nextBaseFee() + DEFAULT_PRIORITY_FEE;
+        return q(p > node.settings.minGasPrice ? p : node.settings.minGasPrice);
+      },
+    }),
+    method({
+      name: "eth_maxPriorityFeePerGas",
+      params: [],
+      doc: "Suggested tip per gas for EIP-1559 transactions (1 gwei).",
+      handler: () => q(DEFAULT_PRIORITY_FEE),
+    }),
+    method({
+      name: "eth_feeHistory",
+      params: [numberOrQuantity, blockNumberOrTag, percentiles.opt()],
+      doc: "Base fees, gas-used ratios and (with percentiles) effective tips of up to feehistory-cap blocks ending at newestBlock.",
+      async handler([count, newest, pcts]) {
+        if (count < 1n) throw new InvalidParamsError("invalid argument 0: blockCount must be at least 1");
+        if (count > BigInt(settings.feeHistoryCap)) throw new ServerError(`FeeHistory user block count ${count} higher than ${settings.feeHistoryCap}`);
+        for (let i = 1; i < (pcts?.length ?? 0); i++) {
+          if ((pcts as number[])[i] < (pcts as number[])[i - 1]) throw new InvalidParamsError("invalid argument 2: reward percentiles must be ascending");
+        }
+        const last = await resolveHeight(node, newest);
+        if (last === undefined) throw new ServerError(`newest block ${"number" in newest ? newest.number : "?"} is above the head ${node.headNumber}`);
+        const first = last - count + 1n < 0n ? 0n : last - count + 1n;
+        const baseFees: string[] = [];
+        const ratios: number[] = [];
+        const rewards: string[][] = [];
+        for (let n = first; n <= last; n++) {
+          const block = await node.getBlock(n);
+          if (block === undefined) break;
+          const h = block.header;
+          const baseFee = h.baseFeePerGas ?? 0n;
+          baseFees.push(q(baseFee));
+          ratios.push(h.gasLimit === 0n ? 0 : Number(h.gasUsed) / Number(h.gasLimit));
+          if (pcts !== undefined) {
+            const receipts = (await node.store.getReceipts(n)) ?? [];
+            const tips = block.transactions
+              .map((tx, i) => ({ tip: effectiveTip(tx, baseFee), gas: receipts[i]?.gasUsed ?? 0n }))
+              .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+            rewards.push(pcts.map((p) => q(percentileTip(tips, h.gasUsed, p))));
+          }
+          if (n === last) {
+            baseFees.push(q(n === node.headNumber ? node.nextBaseFee() : ((await node.getBlock(n + 1n))?.header.baseFeePerGas ?? 0n)));
+          }
+        }
+        const out: Record<string, unknown> = { oldestBlock: q(first), baseFeePerGas: baseFees, gasUsedRatio: ratios };
+        if (pcts !== undefined) out.reward = rewards;
+        return out;
+      },
+    }),
+  ];
+}
+
+function percentileTip(tips: Array<{ tip: bigint; gas: bigint }>, gasUsed: bigint, p: number): bigint {
+  if (tips.length === 0) return 0n;
+  const threshold = (Number(gasUsed) * p) / 100;
+  let sum = 0;
+  for (const t of tips) {
+    sum += Number(t.gas);
+    if (sum >= threshold) return t.tip;
+  }
+  return tips[tips.length - 1].tip;
+}
+

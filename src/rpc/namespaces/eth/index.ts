@@ -1,0 +1,20 @@
+/** The eth namespace, grouped by concern. Filters and subscriptions are added by the server layer. */
+import type { RpcDeps } from "../../deps";
+import type { MethodSpec } from "../../method";
+import { blockMethods } from "./blocks";
+import { feeMethods } from "./fees";
+import { logMethods } from "./logs";
+import { miscMethods } from "./misc";
+import { stateMethods } from "./state";
+import { transactionMethods } from "./transactions";
+
+export function ethMethods(deps: RpcDeps): MethodSpec[] {
+  return [
+    ...stateMethods(deps),
+    ...blockMethods(deps),
+    ...transactionMethods(deps),
+    ...feeMethods(deps),
+    ...logMethods(deps),
+    ...miscMethods(deps),
+  ];
+}

@@ -1,0 +1,57 @@
+/** Chain identity, accounts, and the spec's methods that have no meaning on a proof-of-stake dev chain. */
+import { Address } from "@ethereumjs/util";
+import { getAddress } from "ethers";
+import type { RpcDeps } from "../../deps";
+import { NotSupportedError } from "../../errors";
+import { q } from "../../format";
+import { type MethodSpec, method } from "../../method";
+import { any } from "../../params";
+
+/** A method the spec lists that cannot work here: answers -32000 with why, never "method not found". */
+function unsupported(name: string, why: string): MethodSpec {
+  return method({
+    name,
+    params: [any.opt(), any.opt(), any.opt()],
+    doc: `Not available: ${why}.`,
+    handler: () => {
+      throw new NotSupportedError(`${name} is not available: ${why}`);
+    },
+  });
+}
+
+const POW = "this chain has no proof of work";
+const COMPILERS = "the node has no built-in compilers (compile with Hardhat)";
+
+export function miscMethods({ node }: RpcDeps) {
+  return [
+    method({ name: "eth_chainId", params: [], doc: "EIP-155 chain id.", handler: () => q(node.config.chainId) }),
+    method({
+      name: "eth_accounts",
+      params: [],
+      doc: "The dev accounts whose keys the node holds (funded at genesis).",
+      handler: () => [...node.keys.keys()],
+    }),
+    method({
+      name: "eth_coinbase",
+      params: [],
+      doc: "The address that receives block fees (miner_setEtherbase / hardhat_setCoinbase change it), checksummed as Evmos answers.",
+      handler: () => getAddress(new Address(node.settings.coinbase).toString()),
+    }),
+    method({
+      name: "eth_mining",
+      params: [],
+      doc: "True while the node produces blocks (automine or interval mining, not paused by miner_stop).",
+      handler: () => !node.settings.paused && (node.settings.automine || node.settings.intervalMs !== 0),
+    }),
+    method({ name: "eth_hashrate", params: [], doc: "Always 0x0: no proof of work.", handler: () => "0x0" }),
+    method({ name: "eth_syncing", params: [], doc: "Always false: a single dev node is always in sync.", handler: () => false }),
+    method({ name: "eth_protocolVersion", params: [], doc: "Ethereum wire protocol version, 0x41 (65) as Evmos answers.", handler: () => "0x41" }),
+    unsupported("eth_getWork", POW),
+    unsupported("eth_submitWork", POW),
+    unsupported("eth_submitHashrate", POW),
+    unsupported("eth_getCompilers", COMPILERS),
+    unsupported("eth_compileLLL", COMPILERS),
+    unsupported("eth_compileSolidity", COMPILERS),
+    unsupported("eth_compileSerpent", COMPILERS),
+  ];
+}

@@ -1,0 +1,129 @@
+/** eth_* methods that read account state at a block, and calls that create no transaction. */
+import { getMerkleStateProof } from "@ethereumjs/statemanager";
+import { Address, setLengthLeft } from "@ethereumjs/util";
+import type { RunTxResult } from "@ethereumjs/vm";
+import { describeFailure } from "../../../chain/block-producer";
+import { CallFailure, type CallRequest, type StateOverride, estimateGas, runCall } from "../../../chain/execution";
+import type { Node } from "../../../chain/node";
+import type { RpcDeps } from "../../deps";
+import { RevertError, ServerError } from "../../errors";
+import { hex, q } from "../../format";
+import { method } from "../../method";
+import { address, arrayOf, blockId, codec, parseHash, parseQuantity } from "../../params";
+import { stateOverride, txRequest } from "../../objects";
+import { requireHeight } from "../../resolve";
+
+/** A storage position: a hex quantity or 32-byte data (clients send both). */
+const storageSlot = codec((v): Uint8Array => {
+  if (typeof v === "string" && v.length === 66) return parseHash(v);
+  return setLengthLeft(bigToBytes(parseQuantity(v)), 32);
+});
+
+function bigToBytes(n: bigint): Uint8Array {
+  const h = n.toString(16);
+  return new Uint8Array(Buffer.from(h.length % 2 === 0 ? h : `0${h}`, "hex"));
+}
+
+/** Turns a failed execution into the wire error: code 3 + data for a revert with data, else -32000. */
+export function executionError(result: RunTxResult): Error {
+  const ex = result.execResult;
+  const err = ex.exceptionError?.error ?? "execution failed";
+  if (err === "revert") return new RevertError(describeFailure(err, ex.returnValue), hex(ex.returnValue));
+  return new ServerError(err);
+}
+
+async function callWithTimeout(deps: RpcDeps, node: Node, req: CallRequest, n: bigint, overrides?: StateOverride): Promise<RunTxResult> {
+  const run = runCall(node, req, n, overrides);
+  const ms = deps.settings.evmTimeoutMs;
+  if (ms <= 0) return run;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServerError(`execution aborted (timeout = ${ms / 1000}s)`)), ms);
+  });
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function stateMethods(deps: RpcDeps) {
+  const { node } = deps;
+  return [
+    method({
+      name: "eth_getBalance",
+      params: [address, blockId.opt()],
+      doc: "Balance of an account in wei at a block (default latest).",
+      async handler([addr, block]) {
+        const sm = await node.stateAt(await requireHeight(node, block));
+        return q((await sm.getAccount(new Address(addr)))?.balance ?? 0n);
+      },
+    }),
+    method({
+      name: "eth_getTransactionCount",
+      params: [address, blockId.opt()],
+      doc: "Nonce of an account at a block; with `pending`, counting its transactions waiting in the pool.",
+      async handler([addr, block]) {
+        const a = new Address(addr);
+        if (block !== undefined && "tag" in block && block.tag === "pending") {
+          return q(node.pool.nextNonce(a.toString(), await node.getNonce(a)));
+        }
+        const sm = await node.stateAt(await requireHeight(node, block));
+        return q((await sm.getAccount(a))?.nonce ?? 0n);
+      },
+    }),
+    method({
+      name: "eth_getCode",
+      params: [address, blockId.opt()],
+      doc: "Code of an account at a block (0x when none).",
+      async handler([addr, block]) {
+        const sm = await node.stateAt(await requireHeight(node, block));
+        return hex(await sm.getCode(new Address(addr)));
+      },
+    }),
+    method({
+      name: "eth_getStorageAt",
+      params: [address, storageSlot, blockId.opt()],
+      doc: "The 32-byte value of a storage slot of an account at a block.",
+      async handler([addr, slot, block]) {
+        const sm = await node.stateAt(await requireHeight(node, block));
+        return hex(setLengthLeft(await sm.getStorage(new Address(addr), slot), 32));
+      },
+    }),
+    method({
+      name: "eth_call",
+      params: [txRequest, blockId.opt(), stateOverride.opt()],
+      doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. A revert answers code 3 with the revert data.",
+      async handler([req, block, overrides]) {
+        const n = await requireHeight(node, block);
+        const result = await callWithTimeout(deps, node, req, n, overrides);
+        if (result.execResult.exceptionError !== undefined) throw executionError(result);
+        return hex(result.execResult.returnValue);
+      },
+    }),
+    method({
+      name: "eth_estimateGas",
+      params: [txRequest, blockId.opt(), stateOverride.opt()],
+      doc: "The smallest gas limit with which the transaction succeeds (binary search over real executions).",
+      async handler([req, block, overrides]) {
+        const n = await requireHeight(node, block);
+        try {
+          return q(await estimateGas(node, req, n, overrides));
+        } catch (err) {
+          if (err instanceof CallFailure) throw executionError(err.result);
+          throw err;
+        }
+      },
+    }),
+    method({
+      name: "eth_getProof",
+      params: [address, codec(arrayOf(parseHash, "storageKeys")), blockId.opt()],
+      doc: "Merkle proof of an account and some of its storage slots at a block, verifiable against the block's stateRoot.",
+      async handler([addr, keys, block]) {
+        const sm = await node.stateAt(await requireHeight(node, block));
+        return getMerkleStateProof(sm, new Address(addr), keys);
+      },
+    }),
+  ];
+}
+

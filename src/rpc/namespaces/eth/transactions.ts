@@ -1,0 +1,191 @@
+/** Sending, signing and looking up transactions. */
+import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
+import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
+import { SigningKey, TypedDataEncoder } from "ethers";
+import { signAs } from "../../../chain/accounts";
+import { defaultCallGas, txGasCap } from "../../../chain/execution";
+import type { MinedBlock, Node } from "../../../chain/node";
+import type { RpcDeps } from "../../deps";
+import { RevertError, ServerError } from "../../errors";
+import { formatReceipt, formatTransaction, hex } from "../../format";
+import { method } from "../../method";
+import { address, any, data, hash } from "../../params";
+import { type TxRequest, txRequest } from "../../objects";
+import { describeFailure } from "../../../chain/block-producer";
+
+/** Tip the node suggests and uses by default (Hardhat's default priority fee). */
+export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
+
+/** Fills the defaults of eth_sendTransaction (geth/Evmos order) and signs. */
+export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigint): Promise<TypedTransaction> {
+  if (req.from === undefined) throw new ServerError("missing from: the sender of eth_sendTransaction is required");
+  const from = new Address(req.from);
+  if (req.chainId !== undefined && req.chainId !== node.config.chainId) {
+    throw new ServerError(`chainId does not match node's (have=${req.chainId}, want=${node.config.chainId})`);
+  }
+  if (req.to === undefined && (req.data === undefined || req.data.length === 0)) throw new ServerError("contract creation without any data provided");
+  const nonce = req.nonce ?? node.pool.nextNonce(from.toString(), await node.getNonce(from));
+  const gas = req.gas ?? (defaultGas < txGasCap(node) ? defaultGas : defaultCallGas(node));
+  const filled = { ...req };
+  const legacy = req.gasPrice !== undefined || req.type === 0n || req.type === 1n;
+  if (legacy) {
+    filled.gasPrice = req.gasPrice ?? node.nextBaseFee() + DEFAULT_PRIORITY_FEE;
+  } else {
+    const tip = req.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE;
+    filled.maxPriorityFeePerGas = tip;
+    filled.maxFeePerGas = req.maxFeePerGas ?? tip + 2n * node.nextBaseFee();
+    if (filled.maxFeePerGas < tip) throw new ServerError(`maxFeePerGas (${filled.maxFeePerGas}) < maxPriorityFeePerGas (${tip})`);
+  }
+  return signAs(node, from, filled, gas, nonce);
+}
+
+export function transactionMethods(deps: RpcDeps) {
+  const { node } = deps;
+
+  /** Submits; with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
+  const submit = async (tx: TypedTransaction): Promise<string> => {
+    const sender = tx.getSenderAddress();
+    const { hash: h, mined, result } = await node.submit(tx, sender);
+    if (mined !== undefined && result !== undefined && node.config.throwOnTransactionFailures) {
+      const ex = result.execResult;
+      if (ex.exceptionError !== undefined) {
+        const message = describeFailure(ex.exceptionError.error, ex.returnValue);
+        const returnData = hex(ex.returnValue);
+        if (ex.exceptionError.error === "revert") throw new RevertError(message, returnData);
+        throw new ServerError(message, returnData);
+      }
+    }
+    return h;
+  };
+
+  const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
+    const loc = await node.store.getTxLocation(h);
+    if (loc !== undefined) {
+      const block = await node.getBlock(loc.blockNumber);
+      const receipts = await node.store.getReceipts(loc.blockNumber);
+      if (block !== undefined && receipts !== undefined) {
+        return { tx: block.transactions[loc.index], from: receipts[loc.index].from, mined: { block, index: loc.index } };
+      }
+    }
+    const pooled = node.pool.get(bytesToHex(h));
+    if (pooled === undefined) return undefined;
+    return { tx: pooled.tx, from: pooled.tx.getSenderAddress().bytes };
+  };
+
+  return [
+    method({
+      name: "eth_sendTransaction",
+      params: [txRequest],
+      doc: "Signs with the node's key of `from` (a dev account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce.",
+      handler: async ([req]) => submit(await buildSignedTx(node, req, node.config.defaultSendGas)),
+    }),
+    method({
+      name: "eth_sendRawTransaction",
+      params: [data],
+      doc: "Submits a signed transaction (legacy or typed envelope); answers its hash.",
+      async handler([raw]) {
+        let tx: TypedTransaction;
+        try {
+          tx = createTxFromRLP(raw, { common: node.common });
+        } catch (err) {
+          throw new ServerError(`invalid transaction: ${(err as Error).message.split(" (")[0]}`);
+        }
+        if (!tx.isSigned()) throw new ServerError("invalid transaction: not signed");
+        if (tx.type === 0 && !tx.supports(155) && !deps.settings.allowUnprotectedTxs) {
+          throw new ServerError("only replay-protected (EIP-155) transactions allowed over RPC");
+        }
+        try {
+          tx.getSenderAddress();
+        } catch {
+          throw new ServerError("invalid sender: the signature does not recover");
+        }
+        return submit(tx);
+      },
+    }),
+    method({
+      name: "eth_signTransaction",
+      params: [txRequest],
+      doc: "Fills and signs a transaction with the node's key of `from` without sending it; answers the raw signed bytes.",
+      handler: async ([req]) => hex((await buildSignedTx(node, req, node.config.defaultSendGas)).serialize()),
+    }),
+    method({
+      name: "eth_sign",
+      params: [address, data],
+      doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + message) with the key of a dev account; ethers.verifyMessage accepts it.",
+      handler: ([addr, message]) => signMessage(node, new Address(addr), message),
+    }),
+    method({
+      name: "eth_signTypedData_v4",
+      params: [address, any],
+      doc: "EIP-712 signature of typed data (an object or its JSON text) with the key of a dev account.",
+      handler: ([addr, typed]) => signTypedData(node, new Address(addr), typed),
+    }),
+    method({
+      name: "eth_signTypedData",
+      params: [address, any],
+      doc: "EIP-712 signature of typed data (Evmos's name for eth_signTypedData_v4).",
+      handler: ([addr, typed]) => signTypedData(node, new Address(addr), typed),
+    }),
+    method({
+      name: "eth_getTransactionByHash",
+      params: [hash],
+      doc: "Transaction with a hash, mined or pending (null block fields); null when unknown.",
+      async handler([h]) {
+        const found = await lookup(h);
+        return found === undefined ? null : formatTransaction(found.tx, found.from, found.mined);
+      },
+    }),
+    method({
+      name: "eth_getTransactionReceipt",
+      params: [hash],
+      doc: "Receipt of a mined transaction; null when unknown or still pending.",
+      async handler([h]) {
+        const loc = await node.store.getTxLocation(h);
+        if (loc === undefined) return null;
+        const block = await node.getBlock(loc.blockNumber);
+        const receipts = await node.store.getReceipts(loc.blockNumber);
+        return block === undefined || receipts === undefined ? null : formatReceipt(block, receipts, loc.index);
+      },
+    }),
+    method({
+      name: "eth_getPendingTransactions",
+      params: [],
+      doc: "Every transaction waiting in the pool that can be mined next (pending, not queued).",
+      handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, p.tx.getSenderAddress().bytes)),
+    }),
+  ];
+}
+
+function keyOf(node: Node, from: Address): Uint8Array {
+  const key = node.keys.get(from.toString());
+  if (key === undefined) throw new ServerError(`unknown account ${from.toString()}: the node holds no key for it`);
+  return key;
+}
+
+export function signMessage(node: Node, from: Address, message: Uint8Array): string {
+  const digest = hashPersonalMessage(message);
+  return new SigningKey(keyOf(node, from)).sign(digest).serialized;
+}
+
+export function signTypedData(node: Node, from: Address, typed: unknown): string {
+  let obj: unknown = typed;
+  if (typeof typed === "string") {
+    try {
+      obj = JSON.parse(typed);
+    } catch {
+      throw new ServerError("invalid argument 1: typed data is not valid JSON");
+    }
+  }
+  if (obj === null || typeof obj !== "object") throw new ServerError("invalid argument 1: typed data must be an object");
+  const { domain, types, message } = obj as { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; message: Record<string, unknown> };
+  if (types === undefined || message === undefined) throw new ServerError("invalid argument 1: typed data needs types, domain and message");
+  const { EIP712Domain: _omit, ...rest } = types;
+  let digest: string;
+  try {
+    digest = TypedDataEncoder.hash(domain ?? {}, rest, message);
+  } catch (err) {
+    throw new ServerError(`invalid typed data: ${(err as Error).message.split(" (")[0]}`);
+  }
+  return new SigningKey(keyOf(node, from)).sign(digest).serialized;
+}
+

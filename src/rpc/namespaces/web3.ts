@@ -1,0 +1,25 @@
+/** web3_*: client version and Keccak-256. */
+import { keccak256 } from "../../utils/keccak";
+import type { RpcDeps } from "../deps";
+import { hex } from "../format";
+import { method } from "../method";
+import { data } from "../params";
+
+export function web3Methods({ settings }: RpcDeps) {
+  return [
+    method({
+      name: "web3_clientVersion",
+      params: [],
+      doc: "HardhatNetwork/<hardhat version>/hardhat-epochs/<version>: the network helpers accept only a version starting with HardhatNetwork.",
+      concurrent: true,
+      handler: () => settings.clientVersion,
+    }),
+    method({
+      name: "web3_sha3",
+      params: [data],
+      doc: "Keccak-256 (not SHA3-256) of the hex-decoded input (Evmos wrongly hashes the hex text).",
+      concurrent: true,
+      handler: ([input]) => hex(keccak256(input)),
+    }),
+  ];
+}

@@ -1,0 +1,70 @@
+/**
+ * Builds a running chain and the dispatcher that serves it: the one entry point for the Hardhat
+ * plugin (in-process provider), `npx hardhat node` (HTTP/WS server) and tests.
+ */
+import type { ChainConfig } from "../chain/config";
+import type { BlockModule } from "../chain/module";
+import { Node, type PrecompileContext } from "../chain/node";
+import type { CustomPrecompile } from "@ethereumjs/evm";
+import type { KVStore } from "../storage/kv";
+import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "./deps";
+import { RpcDispatcher } from "./dispatcher";
+import type { MethodSpec } from "./method";
+import { ethMethods } from "./namespaces/eth";
+import { type FilterServices, createFilterServices, filterMethods } from "./namespaces/eth/filters";
+import { evmMethods } from "./namespaces/evm";
+import { hardhatMethods } from "./namespaces/hardhat";
+import { netMethods } from "./namespaces/net";
+import { web3Methods } from "./namespaces/web3";
+import type { RequestContext } from "./types";
+
+export interface RuntimeOptions {
+  chain: ChainConfig;
+  /** Storage backend; in memory when absent. */
+  kv?: KVStore;
+  clientVersion: string;
+  rpc?: Partial<RpcSettings>;
+  /** Namespaces served (the `json-rpc.api` setting); all when absent. */
+  enabledNamespaces?: ReadonlySet<string>;
+  maxBatch?: number;
+  /** Extra block modules and their precompiles (the epochs module). */
+  modules?: BlockModule[];
+  precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Extra namespaces built over the same deps. */
+  namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
+  /** Clock of filter deadlines (tests move it). */
+  now?: () => number;
+  onRequest?: (method: string, ctx: RequestContext) => void;
+  onInternalError?: (method: string, err: unknown) => void;
+}
+
+export interface Runtime {
+  node: Node;
+  dispatcher: RpcDispatcher;
+  deps: RpcDeps;
+  services: FilterServices;
+  close(): Promise<void>;
+}
+
+/** Every namespace this node has (the default of `--json-rpc.api`). */
+export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat"] as const;
+
+export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules: opts.modules, precompiles: opts.precompiles });
+  const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
+  const deps: RpcDeps = { node, settings };
+  const services = createFilterServices(deps, opts.now);
+  const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
+  const dispatcher = new RpcDispatcher(
+    [...factories.flatMap((f) => f(deps, services)), ...filterMethods(deps, services)],
+    {
+      mutex: node.mutex,
+      enabledNamespaces: opts.enabledNamespaces,
+      maxBatch: opts.maxBatch,
+      onRequest: opts.onRequest,
+      onInternalError: opts.onInternalError,
+    },
+  );
+  node.armIntervalMining();
+  return { node, dispatcher, deps, services, close: () => node.close() };
+}
