@@ -1,0 +1,123 @@
+/**
+ * LevelDB backend of the KVStore interface (the data dir of `--home DIR`, DESIGN: Persistence).
+ *
+ * Locking: LevelDB takes an fcntl lock on DIR/LOCK, which stops a second process. Inside one process
+ * a second open fails too, but LevelDB then closes its own handle on LOCK, and POSIX drops every
+ * fcntl lock the process holds on that file: the first handle silently loses its lock and another
+ * process could open the directory beside it. So this module refuses a second in-process open
+ * itself, before LevelDB is asked.
+ */
+import fs from "node:fs";
+import { ClassicLevel } from "classic-level";
+import type { BatchOp, KVStore, RangeOptions } from "./kv";
+
+type Level = ClassicLevel<Uint8Array, Uint8Array>;
+
+/** Directories (real paths) opened by this process and not yet closed. */
+const openDirs = new Set<string>();
+
+function inUseError(dir: string): Error {
+  return new Error(`data directory ${dir} is in use by another running node`);
+}
+
+function errorCode(e: unknown): string | undefined {
+  if (typeof e !== "object" || e === null || !("code" in e)) return undefined;
+  const code = (e as { code: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** classic-level wraps the real reason in `cause` (code LEVEL_DATABASE_NOT_OPEN outside). */
+function rootCause(e: unknown): unknown {
+  let cur = e;
+  for (let i = 0; i < 5 && cur instanceof Error && cur.cause !== undefined; i++) cur = cur.cause;
+  return cur;
+}
+
+function isLockError(e: unknown): boolean {
+  for (const x of [e, rootCause(e)]) {
+    if (errorCode(x) === "LEVEL_LOCKED") return true;
+    // LevelDB's own texts (env_posix.cc, env_win.cc), should a wrapper drop the code
+    if (/IO error: (lock |LockFile )/.test(errorMessage(x))) return true;
+  }
+  return false;
+}
+
+export class LevelKV implements KVStore {
+  readonly inMemory = false;
+  private _closed = false;
+
+  private constructor(
+    private readonly _db: Level,
+    /** The resolved directory, as registered in `openDirs`. */
+    readonly dir: string,
+  ) {}
+
+  /**
+   * Opens (creating if missing) the LevelDB database in `dir`.
+   * Throws "data directory … is in use by another running node" when another node holds it, and
+   * "cannot open data directory …: reason" when it is unreadable or corrupt.
+   */
+  static async open(dir: string): Promise<LevelKV> {
+    let real: string;
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      real = fs.realpathSync(dir);
+    } catch (e) {
+      throw new Error(`cannot open data directory ${dir}: ${errorMessage(e)}`);
+    }
+    if (openDirs.has(real)) throw inUseError(dir);
+    openDirs.add(real);
+    const db: Level = new ClassicLevel<Uint8Array, Uint8Array>(real, { keyEncoding: "view", valueEncoding: "view" });
+    try {
+      await db.open();
+    } catch (e) {
+      openDirs.delete(real);
+      if (isLockError(e)) throw inUseError(dir);
+      throw new Error(`cannot open data directory ${dir}: ${errorMessage(rootCause(e))}`);
+    }
+    return new LevelKV(db, real);
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    return this._db.get(key);
+  }
+
+  async batch(ops: BatchOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    // the array form of batch() is one LevelDB WriteBatch: all or nothing
+    await this._db.batch(
+      ops.map((op) =>
+        op.type === "put" ? { type: "put" as const, key: op.key, value: op.value } : { type: "del" as const, key: op.key },
+      ),
+    );
+  }
+
+  async *range(opts: RangeOptions): AsyncIterable<[Uint8Array, Uint8Array]> {
+    const it = this._db.iterator({
+      ...(opts.gte !== undefined ? { gte: opts.gte } : {}),
+      ...(opts.lt !== undefined ? { lt: opts.lt } : {}),
+      reverse: opts.reverse === true,
+      limit: opts.limit !== undefined && opts.limit >= 0 ? opts.limit : -1,
+    });
+    try {
+      for await (const [k, v] of it) yield [k, v];
+    } finally {
+      // also runs when the consumer breaks out early, so the iterator never pins the database
+      await it.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this._closed) return;
+    this._closed = true;
+    try {
+      await this._db.close();
+    } finally {
+      openDirs.delete(this.dir);
+    }
+  }
+}
