@@ -8,7 +8,8 @@ import secp256k1 from "secp256k1";
 export function nativeCrypto(): CustomCrypto {
   return {
     ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
-      const recovery = chainId !== undefined && v > 28n ? v - (2n * chainId + 35n) : v - 27n;
+      // EthereumJS's rule: typed transactions pass yParity (0/1), legacy ones v (27/28 or EIP-155).
+      const recovery = v === 0n || v === 1n ? v : chainId === undefined ? v - 27n : v - (2n * chainId + 35n);
       if (recovery !== 0n && recovery !== 1n) throw new Error("Invalid signature v value");
       const sig = new Uint8Array(64);
       sig.set(r.subarray(Math.max(0, r.length - 32)), 32 - Math.min(32, r.length));

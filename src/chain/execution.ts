@@ -28,9 +28,11 @@ export type StateOverride = Map<
   { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<string, Uint8Array>; stateDiff?: Map<string, Uint8Array> }
 >;
 
-/** EIP-7825's per-transaction gas cap, when the hardfork has it. */
+/** EIP-7825's per-transaction gas cap (2^24), when the hardfork has it. */
+export const EIP7825_TX_GAS_CAP = 16_777_216n;
+
 export function txGasCap(node: Node): bigint {
-  return node.common.isActivatedEIP(7825) ? BigInt(node.common.param("maxTransactionGasLimit")) : 2n ** 63n;
+  return node.common.isActivatedEIP(7825) ? EIP7825_TX_GAS_CAP : 2n ** 63n;
 }
 
 /** Gas a call gets when it names none: the smallest of the gas cap, the block gas limit and EIP-7825's cap. */

@@ -11,7 +11,7 @@ import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, KECCAK256_RLP, bytesToHex, createAccount, createAddressFromPrivateKey } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccount, createAddressFromPrivateKey } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import { type VM, createVM } from "@ethereumjs/vm";
 import type { BatchOp, KVStore } from "../storage/kv";
@@ -125,7 +125,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto());
     const kv = opts.kv ?? new MemoryKV();
     const trieDb = new TrieDB(kv);
-    const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common });
+    const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     const stateManager = new MerkleStateManager({ trie, common });
     const store = new ChainStore(kv, common);
     const blockchain = {
