@@ -16,6 +16,9 @@ import { evmMethods } from "./namespaces/evm";
 import { hardhatMethods } from "./namespaces/hardhat";
 import { netMethods } from "./namespaces/net";
 import { web3Methods } from "./namespaces/web3";
+import { txpoolMethods } from "./namespaces/txpool";
+import { type MinerHooks, minerMethods } from "./namespaces/miner";
+import { unsupportedMethods } from "./namespaces/unsupported";
 import type { RequestContext } from "./types";
 
 export interface RuntimeOptions {
@@ -34,6 +37,7 @@ export interface RuntimeOptions {
   namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
   /** Clock of filter deadlines (tests move it). */
   now?: () => number;
+  miner?: MinerHooks;
   onRequest?: (method: string, ctx: RequestContext) => void;
   onInternalError?: (method: string, err: unknown) => void;
 }
@@ -47,7 +51,7 @@ export interface Runtime {
 }
 
 /** Every namespace this node has (the default of `--json-rpc.api`). */
-export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat"] as const;
+export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db"] as const;
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const node = await Node.create({ config: opts.chain, kv: opts.kv, modules: opts.modules, precompiles: opts.precompiles });
@@ -56,7 +60,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const services = createFilterServices(deps, opts.now);
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
   const dispatcher = new RpcDispatcher(
-    [...factories.flatMap((f) => f(deps, services)), ...filterMethods(deps, services)],
+    [
+      ...factories.flatMap((f) => f(deps, services)),
+      ...filterMethods(deps, services),
+      ...txpoolMethods(deps),
+      ...minerMethods(deps, opts.miner),
+      ...unsupportedMethods(),
+    ],
     {
       mutex: node.mutex,
       enabledNamespaces: opts.enabledNamespaces,

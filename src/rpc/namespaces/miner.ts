@@ -1,0 +1,90 @@
+/**
+ * miner_*: block production control on a single dev node (private: needs the bearer token).
+ * DESIGN's decisions: start/stop resume and pause production, setters take effect on later blocks.
+ */
+import type { RpcDeps } from "../deps";
+import { InvalidParamsError } from "../errors";
+import { method } from "../method";
+import { address, data, numberOrQuantity, quantity } from "../params";
+
+export interface MinerHooks {
+  /** Persists a new minimum gas price (app.toml `minimum-gas-prices`) when the node has a home. */
+  onMinGasPrice?: (wei: bigint) => void;
+}
+
+export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
+  return [
+    method({
+      name: "miner_start",
+      params: [numberOrQuantity.opt()],
+      private: true,
+      doc: "Resumes block production (the thread count is ignored); pending transactions are mined at once with automine, or at the next interval.",
+      async handler() {
+        const wasPaused = node.settings.paused;
+        node.settings.paused = false;
+        if (wasPaused && node.settings.automine && node.pool.size.pending > 0) await node.mineBlock();
+        return true;
+      },
+    }),
+    method({
+      name: "miner_stop",
+      params: [],
+      private: true,
+      doc: "Pauses block production; new transactions wait in the pool.",
+      handler: () => {
+        node.settings.paused = true;
+        return true;
+      },
+    }),
+    method({
+      name: "miner_setEtherbase",
+      params: [address],
+      private: true,
+      doc: "Coinbase of later blocks; eth_coinbase follows.",
+      handler: ([addr]) => {
+        node.settings.coinbase = addr;
+        return true;
+      },
+    }),
+    method({
+      name: "miner_setExtra",
+      params: [data],
+      private: true,
+      doc: "extraData of later blocks, at most 32 bytes.",
+      handler: ([extra]) => {
+        if (extra.length > 32) throw new InvalidParamsError(`invalid argument 0: extra data is ${extra.length} bytes, the limit is 32`);
+        node.settings.extraData = extra;
+        return true;
+      },
+    }),
+    method({
+      name: "miner_setGasLimit",
+      params: [quantity],
+      private: true,
+      doc: "Gas limit of later blocks.",
+      handler: ([limit]) => {
+        if (limit < 21000n) throw new InvalidParamsError("invalid argument 0: gas limit must be at least 21000");
+        node.settings.gasLimit = limit;
+        return true;
+      },
+    }),
+    method({
+      name: "miner_setGasPrice",
+      params: [quantity],
+      private: true,
+      doc: "Minimum gas price, at once; with a home it is written to app.toml minimum-gas-prices (the start flag still overrides the file).",
+      handler: ([price]) => {
+        node.settings.minGasPrice = price;
+        hooks.onMinGasPrice?.(price);
+        return true;
+      },
+    }),
+    method({
+      name: "miner_getHashrate",
+      params: [],
+      private: true,
+      doc: "Always 0: no proof of work (a JSON number, as Evmos answers).",
+      handler: () => 0,
+    }),
+  ];
+}

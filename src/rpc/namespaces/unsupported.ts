@@ -1,0 +1,40 @@
+/**
+ * Methods the spec names that have no meaning on a single-node proof-of-stake dev chain. Each
+ * answers -32000 with the reason, never "method not found" (DESIGN: Methods).
+ */
+import { NotSupportedError } from "../errors";
+import { type MethodSpec, method } from "../method";
+import { any } from "../params";
+
+function unsupported(name: string, why: string, isPrivate = false): MethodSpec {
+  return method({
+    name,
+    params: [any.opt(), any.opt(), any.opt(), any.opt()],
+    private: isPrivate,
+    doc: `Not available: ${why}.`,
+    concurrent: true,
+    handler: () => {
+      throw new NotSupportedError(`${name} is not available: ${why}`);
+    },
+  });
+}
+
+const WHISPER = "Whisper (shh) was removed from Ethereum clients";
+const LES = "a dev node has no light-client server";
+const CLIQUE = "this chain is not proof of authority (its blocks come from the node's own miner)";
+const DB = "the db namespace was deprecated and removed from geth";
+
+export function unsupportedMethods(): MethodSpec[] {
+  const shh = ["post", "version", "newIdentity", "hasIdentity", "newGroup", "addToGroup", "newFilter", "uninstallFilter", "getFilterChanges", "getMessages"];
+  const les = ["serverInfo", "clientInfo", "priorityClientInfo", "addBalance", "setClientParams", "setDefaultParams", "latestCheckpoint", "getCheckpoint", "getCheckpointContractAddress"];
+  const clique = ["getSnapshot", "getSnapshotAtHash", "getSigners", "proposals", "propose", "discard", "status"];
+  return [
+    ...shh.map((m) => unsupported(`shh_${m}`, WHISPER)),
+    ...les.map((m) => unsupported(`les_${m}`, LES)),
+    ...clique.map((m) => unsupported(`clique_${m}`, CLIQUE)),
+    unsupported("db_putString", DB, true),
+    unsupported("db_putHex", DB, true),
+    unsupported("db_getString", DB),
+    unsupported("db_getHex", DB),
+  ];
+}

@@ -1,0 +1,80 @@
+import { expect } from "chai";
+import { getAddress } from "ethers";
+import { CORE_NAMESPACES } from "../../src/rpc/runtime";
+import { type Harness, rpcError } from "../helpers/harness";
+import { harnesses } from "../helpers/matrix";
+
+for (const make of harnesses()) {
+  describe(`txpool, miner and the unsupported namespaces (${make.name})`, function () {
+    this.timeout(60_000);
+    let h: Harness;
+    let accounts: string[];
+    before(async () => {
+      h = await make.create();
+      accounts = await h.request<string[]>("eth_accounts");
+    });
+    after(() => h.close());
+
+    it("reports real pool content in geth's formats, nonce gaps as queued", async () => {
+      await h.request("miner_stop");
+      try {
+        const from = accounts[4];
+        await h.request("eth_sendTransaction", [{ from, to: accounts[1], value: "0x7", nonce: "0x0", gas: "0x5208", gasPrice: "0x77359400" }]);
+        await h.request("eth_sendTransaction", [{ from, to: accounts[1], value: "0x7", nonce: "0x2", gas: "0x5208", gasPrice: "0x77359400" }]);
+        expect(await h.request("txpool_status")).to.deep.equal({ pending: "0x1", queued: "0x1" });
+        const content = await h.request<{ pending: Record<string, Record<string, { nonce: string; blockHash: null }>>; queued: Record<string, Record<string, unknown>> }>("txpool_content");
+        const key = getAddress(from);
+        expect(Object.keys(content.pending)).to.deep.equal([key]);
+        expect(content.pending[key]["0"].nonce).to.equal("0x0");
+        expect(content.pending[key]["0"].blockHash).to.equal(null);
+        expect(Object.keys(content.queued[key])).to.deep.equal(["2"]);
+        const inspect = await h.request<{ pending: Record<string, Record<string, string>> }>("txpool_inspect");
+        expect(inspect.pending[key]["0"]).to.equal(`${getAddress(accounts[1])}: 7 wei + 21000 gas × 2000000000 wei`);
+        expect(await h.request("eth_mining")).to.equal(false);
+      } finally {
+        await h.request("miner_start");
+      }
+      expect(await h.request("txpool_status")).to.deep.equal({ pending: "0x0", queued: "0x1" });
+      expect(await h.request("eth_mining")).to.equal(true);
+    });
+
+    it("sets extra data, gas limit and etherbase of later blocks", async () => {
+      await h.request("miner_setExtra", ["0x6869"]);
+      await h.request("miner_setGasLimit", ["0x1c9c380"]);
+      await h.request("miner_setEtherbase", [accounts[9]]);
+      await h.request("evm_mine");
+      const b = await h.request<{ extraData: string; gasLimit: string; miner: string }>("eth_getBlockByNumber", ["latest", false]);
+      expect(b).to.include({ extraData: "0x6869", gasLimit: "0x1c9c380", miner: accounts[9] });
+      expect(await h.request("eth_coinbase")).to.equal(getAddress(accounts[9]));
+      const tooLong = await rpcError(h.request("miner_setExtra", ["0x" + "00".repeat(33)]));
+      expect(tooLong.code).to.equal(-32602);
+      expect(await h.request("miner_getHashrate")).to.equal(0);
+    });
+
+    it("refuses a transaction below a raised minimum gas price", async () => {
+      await h.request("miner_setGasPrice", ["0x174876e800"]);
+      try {
+        const err = await rpcError(h.request("eth_sendTransaction", [{ from: accounts[5], to: accounts[1], gasPrice: "0x3b9aca00", gas: "0x5208" }]));
+        expect(err.code).to.equal(-32000);
+        expect(err.message).to.equal("insufficient fee; got: 21000000000000aevmos required: 2100000000000000aevmos");
+      } finally {
+        await h.request("miner_setGasPrice", ["0x0"]);
+      }
+    });
+
+    it("answers spec-named methods without meaning here with a reason, not -32601", async () => {
+      for (const m of ["shh_version", "les_serverInfo", "clique_getSigners", "db_getString", "eth_submitWork", "eth_compileSolidity"]) {
+        const err = await rpcError(h.request(m, []));
+        expect(err.code, m).to.equal(-32000);
+        expect(err.message, m).to.match(/is not available: /);
+      }
+      // the spec's misspelled names answer as the correctly spelled methods do
+      expect(await h.request("eth_getTransactionbyBlockNumberAndIndex", ["0x0", "0x0"])).to.equal(null);
+      expect(await h.request("eth_getUncleCountByBlockHashEthN", ["0x" + "00".repeat(32)])).to.equal(null);
+    });
+
+    it("lists every namespace the dispatcher serves", () => {
+      expect([...CORE_NAMESPACES].sort()).to.deep.equal(h.runtime.dispatcher.namespaces());
+    });
+  });
+}
