@@ -2,7 +2,7 @@
  * Calls that create no transaction (eth_call, eth_estimateGas): run a transaction from an arbitrary
  * sender against a block's state inside a journal checkpoint that is always reverted.
  */
-import { createBlock } from "@ethereumjs/block";
+import { type Block, createBlock } from "@ethereumjs/block";
 import { type TypedTransaction, type TypedTxData, createTx } from "@ethereumjs/tx";
 import { Address, createAccount, createZeroAddress } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
@@ -100,11 +100,7 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, overrides
   const vm: VM = n >= node.headNumber ? node.vm : await historicalVm(node, block.header.stateRoot);
   const from = new Address(req.from ?? createZeroAddress().bytes);
   const noFee = (req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n;
-  // geth runs calls without a fee with no base fee; BASEFEE then reads 0 here.
-  const execBlock = createBlock(
-    { header: { ...block.header.toJSON(), baseFeePerGas: noFee && block.header.baseFeePerGas !== undefined ? 0n : block.header.baseFeePerGas } },
-    { common: node.common, skipConsensusFormatValidation: true },
-  );
+  const execBlock = callContext(node, block, noFee);
   await vm.evm.journal.checkpoint();
   try {
     if (overrides !== undefined) await applyOverrides(vm, overrides);
@@ -141,6 +137,24 @@ export async function estimateGas(node: Node, req: CallRequest, n: bigint, overr
     else lo = mid;
   }
   return hi;
+}
+
+const contexts = new WeakMap<Block, Map<boolean, Block>>();
+
+/**
+ * The block a call runs in: the block itself, with no base fee for a call without a fee (geth runs
+ * those with NoBaseFee; BASEFEE then reads 0 here). Cached: building a block copies the chain config.
+ */
+function callContext(node: Node, block: Block, noFee: boolean): Block {
+  let byFee = contexts.get(block);
+  if (byFee === undefined) contexts.set(block, (byFee = new Map()));
+  let ctx = byFee.get(noFee);
+  if (ctx === undefined) {
+    const baseFeePerGas = noFee && block.header.baseFeePerGas !== undefined ? 0n : block.header.baseFeePerGas;
+    ctx = createBlock({ header: { ...block.header.toJSON(), baseFeePerGas } }, { common: node.common, skipConsensusFormatValidation: true });
+    byFee.set(noFee, ctx);
+  }
+  return ctx;
 }
 
 async function historicalVm(node: Node, stateRoot: Uint8Array): Promise<VM> {

@@ -9,7 +9,7 @@ import { type Block, createBlock } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
-import { MerkleStateManager } from "@ethereumjs/statemanager";
+import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccount, createAddressFromPrivateKey } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
@@ -126,7 +126,8 @@ export class Node extends EventEmitter<NodeEvents> {
     const kv = opts.kv ?? new MemoryKV();
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
-    const stateManager = new MerkleStateManager({ trie, common });
+    // read-through caches: without them every account read walks the trie (keccak + RLP per node)
+    const stateManager = new MerkleStateManager({ trie, common, caches: new Caches() });
     const store = new ChainStore(kv, common);
     const blockchain = {
       getBlock: async (n: number) => {
