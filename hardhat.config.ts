@@ -1,0 +1,29 @@
+/**
+ * This project's own Hardhat config: the plugin loaded from source, solc pinned to the npm `solc`
+ * package (compiled offline), and every `test/**\/*.test.ts` run by `npx hardhat test`.
+ */
+import path from "node:path";
+import type { HardhatUserConfig } from "hardhat/config";
+import { subtask } from "hardhat/config";
+import { getAllFilesMatching } from "hardhat/internal/util/fs-utils";
+import "@nomicfoundation/hardhat-ethers";
+import "@nomicfoundation/hardhat-chai-matchers";
+import "./src";
+import { TASK_TEST_GET_TEST_FILES } from "./src/hardhat/task-names";
+import { version as SOLC_VERSION } from "solc/package.json";
+
+// Hardhat runs every .ts file under paths.tests; ours hold helpers and fixture projects too, so only
+// *.test.ts files are tests (in every subfolder: test/unit, test/rpc, test/hardhat, …).
+subtask(TASK_TEST_GET_TEST_FILES).setAction(async ({ testFiles }: { testFiles: string[] }, { config }) => {
+  if (testFiles.length > 0) return testFiles.map((f) => path.resolve(process.cwd(), f));
+  const files = await getAllFilesMatching(config.paths.tests, (f) => /\.test\.[cm]?[jt]s$/.test(f) && !f.includes(`${path.sep}fixture-projects${path.sep}`));
+  return files.sort();
+});
+
+const config: HardhatUserConfig = {
+  solidity: { version: SOLC_VERSION },
+  paths: { tests: "test" },
+  mocha: { timeout: 60_000 },
+};
+
+export default config;

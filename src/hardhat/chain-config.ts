@@ -1,0 +1,70 @@
+/**
+ * Pure config resolution: Hardhat's resolved `networks.hardhat` → the chain's ChainConfig, and the
+ * user's `epochs` section → its resolved form. Unit-tested without a Hardhat runtime.
+ */
+import { HardhatPluginError } from "hardhat/plugins";
+import type { HardhatNetworkConfig, HardhatNetworkUserConfig } from "hardhat/types";
+import { getBytes } from "ethers";
+import { type ChainConfig, defaultChainConfig, deriveAccounts } from "../chain/config";
+import type { EpochsConfig, EpochsUserConfig } from "./type-extensions";
+
+export const PLUGIN_NAME = "hardhat-epochs";
+/** Evmos's local chain id (`evmos_9000-1`); used unless the user sets `networks.hardhat.chainId`. */
+export const DEFAULT_CHAIN_ID = 9000;
+export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
+
+/** Hardhat's hardfork names that EthereumJS spells differently. */
+const HARDFORK_ALIASES: Record<string, string> = { merge: "paris" };
+
+/**
+ * Maps the resolved hardhat network config onto the chain's config. `user` is what the user wrote,
+ * so values Hardhat filled in by default (the genesis date) can be told apart from chosen ones.
+ */
+export function toChainConfig(net: HardhatNetworkConfig, user: HardhatNetworkUserConfig = {}): ChainConfig {
+  const defaults = defaultChainConfig();
+  return {
+    ...defaults,
+    chainId: BigInt(net.chainId),
+    hardfork: HARDFORK_ALIASES[net.hardfork] ?? net.hardfork,
+    blockGasLimit: BigInt(net.blockGasLimit),
+    initialBaseFeePerGas: net.initialBaseFeePerGas !== undefined ? BigInt(net.initialBaseFeePerGas) : defaults.initialBaseFeePerGas,
+    accounts: toGenesisAccounts(net.accounts),
+    mining: {
+      auto: net.mining.auto,
+      interval: net.mining.interval,
+      order: net.mining.mempool.order === "fifo" ? "fifo" : "priority",
+    },
+    coinbase: net.coinbase !== undefined ? getBytes(net.coinbase) : defaults.coinbase,
+    allowUnlimitedContractSize: net.allowUnlimitedContractSize,
+    // Hardhat resolves a missing initialDate to "now"; only a date the user chose pins genesis time.
+    initialDate: user.initialDate !== undefined ? new Date(net.initialDate) : undefined,
+    minGasPrice: BigInt(net.minGasPrice),
+    defaultSendGas: typeof net.gas === "number" ? BigInt(net.gas) : defaults.defaultSendGas,
+    allowBlocksWithSameTimestamp: net.allowBlocksWithSameTimestamp ?? false,
+    throwOnTransactionFailures: net.throwOnTransactionFailures,
+  };
+}
+
+function toGenesisAccounts(accounts: HardhatNetworkConfig["accounts"]): ChainConfig["accounts"] {
+  if (Array.isArray(accounts)) {
+    return accounts.map((a) => ({ privateKey: getBytes(a.privateKey), balance: BigInt(a.balance) }));
+  }
+  return deriveAccounts(accounts.mnemonic, accounts.path, accounts.count, accounts.initialIndex, BigInt(accounts.accountsBalance), accounts.passphrase);
+}
+
+/** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
+export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
+  const tickRule = user?.tickRule ?? "spec";
+  if (tickRule !== "spec" && tickRule !== "evmos") {
+    throw new HardhatPluginError(PLUGIN_NAME, `invalid epochs.tickRule "${String(tickRule)}": expected "spec" or "evmos"`);
+  }
+  const hookGasLimit = user?.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;
+  if (!Number.isSafeInteger(hookGasLimit) || hookGasLimit <= 0) {
+    throw new HardhatPluginError(PLUGIN_NAME, `invalid epochs.hookGasLimit ${String(hookGasLimit)}: expected a positive integer`);
+  }
+  const genesis = user?.genesis;
+  if (genesis !== undefined && (genesis === null || typeof genesis !== "object" || !Array.isArray(genesis.epochs))) {
+    throw new HardhatPluginError(PLUGIN_NAME, "invalid epochs.genesis: expected { epochs: [...] }");
+  }
+  return { genesis, tickRule, hookGasLimit };
+}

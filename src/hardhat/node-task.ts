@@ -1,0 +1,275 @@
+/**
+ * `npx hardhat node`, overridden: the same chain as the in-process hardhat network, served over HTTP
+ * and WebSocket, with Hardhat's `--hostname`/`--port` and Evmos's flags (`--json-rpc.*`,
+ * `--minimum-gas-prices`, `--home`) written as Evmos writes them.
+ *
+ * Evmos's dotted flag names cannot be declared through Hardhat's API (param names must be camelCase),
+ * so they are added to the task's param definitions directly, under the name Hardhat's CLI parser
+ * derives from the flag (`--json-rpc.ws-address` → `jsonRpc.wsAddress`); `--help` prints them back
+ * as written. Hardhat has no `--flag=value` form, which Evmos users write for booleans
+ * (`--json-rpc.enable=false`), so the CLI parser is wrapped to accept it for this task only.
+ */
+import { task, subtask, types } from "hardhat/config";
+import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
+import type { HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
+import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
+import { JsonRpcServer } from "hardhat/internal/hardhat-network/jsonrpc/server";
+import { computeAddress, hexlify } from "ethers";
+import { DEFAULT_MNEMONIC, type ChainConfig } from "../chain/config";
+import type { Runtime, RuntimeOptions } from "../rpc/runtime";
+import { PLUGIN_NAME } from "./chain-config";
+import { type EpochsProvider, buildRuntime, createEpochsProvider, runtimeOptionsFor } from "./provider";
+import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
+
+/** Evmos's `start` flags this node accepts (refs/jsonrpc-reference.md §1.1). */
+export const EVMOS_FLAGS: ReadonlyArray<{ flag: string; bool?: true; description: string }> = [
+  { flag: "json-rpc.enable", bool: true, description: "Serve JSON-RPC (on by default for this node)" },
+  { flag: "json-rpc.address", description: "HTTP JSON-RPC host:port (Evmos's spelling of --hostname/--port)" },
+  { flag: "json-rpc.ws-address", description: "WebSocket JSON-RPC host:port (default 0.0.0.0:8546)" },
+  { flag: "json-rpc.api", description: "Comma-separated namespaces to serve (default: all)" },
+  { flag: "json-rpc.gas-cap", description: "Gas cap of eth_call and eth_estimateGas (0 = none)" },
+  { flag: "json-rpc.evm-timeout", description: "Deadline of eth_call (e.g. 5s; 0 = none)" },
+  { flag: "json-rpc.txfee-cap", description: "Fee cap of eth_resend, in ether (0 = none)" },
+  { flag: "json-rpc.filter-cap", description: "Maximum number of live polled filters" },
+  { flag: "json-rpc.logs-cap", description: "Maximum logs in one eth_getLogs answer" },
+  { flag: "json-rpc.block-range-cap", description: "Maximum block range of one log query" },
+  { flag: "json-rpc.http-timeout", description: "HTTP read/write timeout (e.g. 30s)" },
+  { flag: "json-rpc.http-idle-timeout", description: "HTTP keep-alive idle timeout (e.g. 120s)" },
+  { flag: "json-rpc.allow-unprotected-txs", bool: true, description: "Accept transactions without an EIP-155 chain id" },
+  { flag: "json-rpc.allow-insecure-unlock", bool: true, description: "Allow unlocking accounts over HTTP" },
+  { flag: "json-rpc.max-open-connections", description: "Maximum simultaneous HTTP connections (0 = unlimited)" },
+  { flag: "json-rpc.enable-indexer", bool: true, description: "Accepted for compatibility (this node always indexes)" },
+  { flag: "json-rpc.fix-revert-gas-refund-height", description: "Accepted for compatibility" },
+];
+
+/** The values of the Evmos flags given on the command line, keyed by flag name; absent = not given. */
+export type EvmosFlags = Record<string, string | boolean>;
+
+/** The task-argument name Hardhat's parser gives a flag (`json-rpc.ws-address` → `jsonRpc.wsAddress`). */
+export function flagParamName(flag: string): string {
+  return ArgumentsParser.cLAToParamName(`--${flag}`);
+}
+
+/** Collects the Evmos flags (dotted and plain) out of the node task's arguments. */
+export function evmosFlags(args: TaskArguments): EvmosFlags {
+  const out: EvmosFlags = {};
+  for (const { flag } of EVMOS_FLAGS) {
+    const v: unknown = args[flagParamName(flag)];
+    if (typeof v === "string" || typeof v === "boolean") out[flag] = v;
+  }
+  if (typeof args.home === "string") out.home = args.home;
+  if (typeof args.minimumGasPrices === "string") out["minimum-gas-prices"] = args.minimumGasPrices;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------- task
+
+const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP and WebSocket JSON-RPC servers")
+  .addOptionalParam("home", "Node home directory (like evmosd --home): config/, data/, keystore/", undefined, types.string)
+  .addOptionalParam("minimumGasPrices", 'Minimum gas price, Cosmos form (e.g. "20aevmos")', undefined, types.string)
+  .setAction(async (args: TaskArguments, hre) => runNode(args, hre));
+
+for (const { flag, bool, description } of EVMOS_FLAGS) {
+  const name = flagParamName(flag);
+  const def: ParamDefinition<unknown> = {
+    name,
+    // No default: "not given" must stay distinguishable from false, so app.toml can decide.
+    defaultValue: undefined,
+    type: bool === true ? types.boolean : types.string,
+    description,
+    isOptional: true,
+    isFlag: bool === true,
+    isVariadic: false,
+  };
+  // An override's paramDefinitions are its parent's (Hardhat's node task), the map the CLI parses against.
+  (nodeTask as unknown as TaskDefinition).paramDefinitions[name] = def;
+}
+
+installEqualsForm();
+
+/** Lets the node task's flags be written `--flag=value` (and booleans `--flag=false`), as Evmos's CLI allows. */
+function installEqualsForm(): void {
+  const proto = ArgumentsParser.prototype;
+  const original = proto.parseTaskArguments;
+  proto.parseTaskArguments = function (this: ArgumentsParser, def, rawCLAs) {
+    if (def.name !== TASK_NODE) return original.call(this, def, rawCLAs);
+    const falses: string[] = [];
+    const rewritten: string[] = [];
+    for (const arg of rawCLAs) {
+      const eq = arg.indexOf("=");
+      if (!arg.startsWith("--") || eq < 0) {
+        rewritten.push(arg);
+        continue;
+      }
+      const [cla, value] = [arg.slice(0, eq), arg.slice(eq + 1)];
+      const param = def.paramDefinitions[ArgumentsParser.cLAToParamName(cla)] as ParamDefinition<unknown> | undefined;
+      if (param?.isFlag !== true) {
+        rewritten.push(cla, value);
+      } else if (value === "false") {
+        falses.push(param.name);
+      } else if (value === "true") {
+        rewritten.push(cla);
+      } else {
+        throw new HardhatPluginError(PLUGIN_NAME, `invalid value "${value}" for ${cla}: expected true or false`);
+      }
+    }
+    const parsed = original.call(this, def, rewritten);
+    for (const name of falses) parsed[name] = false;
+    return parsed;
+  };
+}
+
+interface NodeArgs {
+  hostname?: string;
+  port: number;
+  fork?: string;
+  forkBlockNumber?: number;
+}
+
+/** Host and port from "host:port" (Evmos's address form); an empty host means all interfaces. */
+export function parseHostPort(value: string, flag: string): { host: string; port: number } {
+  const m = /^(.*):(\d+)$/.exec(value);
+  const port = m === null ? NaN : Number(m[2]);
+  if (m === null || port > 65535) throw new HardhatPluginError(PLUGIN_NAME, `invalid --${flag} "${value}": expected host:port`);
+  const host = m[1].replace(/^\[(.*)\]$/, "$1");
+  return { host: host === "" ? "0.0.0.0" : host, port };
+}
+
+async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Promise<void> {
+  const { hostname, port, fork, forkBlockNumber } = args as NodeArgs;
+  if (hre.network.name !== HARDHAT_NETWORK_NAME && hre.hardhatArguments.network !== undefined) {
+    throw new HardhatPluginError(PLUGIN_NAME, `the node serves the in-process "${HARDHAT_NETWORK_NAME}" network; --network ${hre.network.name} is not supported`);
+  }
+  if (fork !== undefined || forkBlockNumber !== undefined) {
+    throw new HardhatPluginError(PLUGIN_NAME, "forking is not supported: this node runs its own Evmos-like chain");
+  }
+  const flags = evmosFlags(args);
+  if (flags["json-rpc.enable"] === false) {
+    throw new HardhatPluginError(PLUGIN_NAME, "--json-rpc.enable=false leaves this node nothing to serve; JSON-RPC is its only interface");
+  }
+  // --hostname/--port win over --json-rpc.address; Hardhat's default host would be 0.0.0.0 in containers, ours stays loopback.
+  const address = typeof flags["json-rpc.address"] === "string" ? parseHostPort(flags["json-rpc.address"], "json-rpc.address") : undefined;
+  const host = hostname ?? address?.host ?? "127.0.0.1";
+  const httpPort = args.port !== 8545 || address === undefined ? port : address.port;
+
+  const runtime = (await hre.run(TASK_NODE_CREATE_RUNTIME, { flags })) as Runtime;
+  const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, flags, host, port: httpPort })) as StartedServer;
+  await hre.run(TASK_NODE_PRINT_BANNER, { runtime, server, flags });
+  await waitForShutdown(server, runtime);
+}
+
+subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
+  .addParam("flags", undefined, undefined, types.any)
+  .setAction(async ({ flags }: { flags: EvmosFlags }, hre) => {
+    const overrides = runtimeOverridesFromFlags(flags);
+    overrides.onRequest = (method) => console.log(method);
+    // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
+    const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
+    hre.epochsProvider = provider;
+    provider.useRuntimeFactory(async () => buildRuntime(await runtimeOptionsFor(hre, overrides)));
+    return provider.runtime();
+  });
+
+/** The runtime options the flags set directly (the rest belongs to the home/app.toml resolution). */
+export function runtimeOverridesFromFlags(flags: EvmosFlags): Partial<RuntimeOptions> {
+  const out: Partial<RuntimeOptions> = {};
+  const api = flags["json-rpc.api"];
+  if (typeof api === "string") {
+    const names = api.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    if (names.length === 0) throw new HardhatPluginError(PLUGIN_NAME, "cannot enable JSON-RPC without defining any API namespace");
+    out.enabledNamespaces = new Set(names);
+  }
+  const gasCap = flags["json-rpc.gas-cap"];
+  if (typeof gasCap === "string") out.rpc = { gasCap: parseUint(gasCap, "json-rpc.gas-cap") };
+  return out;
+}
+
+function parseUint(value: string, flag: string): bigint {
+  if (!/^\d+$/.test(value)) throw new HardhatPluginError(PLUGIN_NAME, `invalid --${flag} "${value}": expected a non-negative integer`);
+  return BigInt(value);
+}
+
+// ---------------------------------------------------------------------------------------- server
+
+/** What the banner and the shutdown need from the servers. */
+export interface StartedServer {
+  httpUrl: string;
+  wsUrls: string[];
+  /** Extra lines for the banner (e.g. the bearer token file, exposure warnings). */
+  notes: string[];
+  close(): Promise<void>;
+  waitUntilClosed(): Promise<void>;
+}
+
+subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
+  .addParam("runtime", undefined, undefined, types.any)
+  .addParam("flags", undefined, undefined, types.any)
+  .addParam("host", undefined, undefined, types.string)
+  .addParam("port", undefined, undefined, types.int)
+  .setAction(async ({ host, port }: { runtime: Runtime; flags: EvmosFlags; host: string; port: number }, hre) => {
+    // Hardhat's own server over our provider: HTTP and WebSocket on one port.
+    const provider = hre.epochsProvider as EpochsProvider;
+    const server = new JsonRpcServer({ hostname: host, port, provider });
+    const bound = await server.listen();
+    const shown = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
+    const started: StartedServer = {
+      httpUrl: `http://${shown}:${bound.port}/`,
+      wsUrls: [`ws://${shown}:${bound.port}/`],
+      notes: [],
+      close: () => server.close(),
+      waitUntilClosed: () => server.waitUntilClosed(),
+    };
+    return started;
+  });
+
+// ---------------------------------------------------------------------------------------- banner
+
+subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accounts")
+  .addParam("runtime", undefined, undefined, types.any)
+  .addParam("server", undefined, undefined, types.any)
+  .addParam("flags", undefined, undefined, types.any)
+  .setAction(async ({ runtime, server }: { runtime: Runtime; server: StartedServer }, hre) => {
+    console.log(`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`);
+    for (const ws of server.wsUrls.slice(1)) console.log(`WebSocket JSON-RPC server at ${ws}`);
+    console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), epochs tick rule "${hre.config.epochs.tickRule}"`);
+    for (const note of server.notes) console.log(note);
+    console.log();
+    printAccounts(runtime.node.config, hre);
+  });
+
+function printAccounts(chain: ChainConfig, hre: HardhatRuntimeEnvironment): void {
+  const accounts = hre.config.networks[HARDHAT_NETWORK_NAME].accounts;
+  // Like Hardhat: private keys are printed only for the publicly known default mnemonic.
+  const isDefault = !Array.isArray(accounts) && accounts.mnemonic === DEFAULT_MNEMONIC;
+  const warning = [
+    "WARNING: These accounts, and their private keys, are publicly known.",
+    "Any funds sent to them on Mainnet or any other live network WILL BE LOST.",
+  ];
+  console.log("Accounts\n========\n");
+  if (isDefault) console.log(`${warning.join("\n")}\n`);
+  chain.accounts.forEach((a, i) => {
+    const key = hexlify(a.privateKey);
+    const eth = a.balance / 10n ** 18n;
+    console.log(`Account #${i}: ${computeAddress(key)} (${eth} ETH)${isDefault ? `\nPrivate Key: ${key}` : ""}\n`);
+  });
+  if (isDefault) console.log(`${warning.join("\n")}\n`);
+}
+
+/** Runs until the servers close or the process is told to stop; then closes the chain (flushing its store). */
+async function waitForShutdown(server: StartedServer, runtime: Runtime): Promise<void> {
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= server.close().catch(() => undefined);
+    return stopping;
+  };
+  const onSignal = (): void => void stop();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    await server.waitUntilClosed();
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await runtime.close();
+  }
+}

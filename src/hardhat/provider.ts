@@ -1,0 +1,181 @@
+/**
+ * The EIP-1193 provider Hardhat sees as `hre.network.provider` on the `hardhat` network: requests go
+ * straight to the runtime's dispatcher, in-process and trusted. The chain is built on the first
+ * request, so tasks that never touch the network never build one.
+ */
+import { EventEmitter } from "node:events";
+import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArguments } from "hardhat/types";
+import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
+import { version as HARDHAT_VERSION } from "hardhat/package.json";
+import type { Runtime, RuntimeOptions } from "../rpc/runtime";
+import { version as PLUGIN_VERSION } from "../../package.json";
+import { toChainConfig } from "./chain-config";
+import { RpcError } from "../rpc/errors";
+import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types";
+
+/**
+ * An error shaped like Hardhat's ProviderError: Hardhat, hardhat-ethers and the chai matchers read
+ * `code` and `data`, and Hardhat keeps errors with `_isProviderError` as they are (others become -32603).
+ */
+export class EpochsProviderError extends Error {
+  readonly _isProviderError = true;
+
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+/** The in-process connection: subscription notifications become EIP-1193 "message" events. */
+class ProviderConnection implements Connection {
+  private static _next = 1_000_000_000;
+  readonly id = ProviderConnection._next++;
+  private readonly _closeListeners: Array<() => void> = [];
+
+  constructor(private readonly _emitter: EventEmitter) {}
+
+  notify(message: JsonRpcNotification): void {
+    this._emitter.emit("message", { type: "eth_subscription", data: message.params });
+    // Hardhat 2's providers also emit the pre-EIP-1193 "notification" event; some libraries listen to it.
+    this._emitter.emit("notification", message.params);
+  }
+
+  onClose(listener: () => void): void {
+    this._closeListeners.push(listener);
+  }
+
+  close(): void {
+    for (const l of this._closeListeners.splice(0)) l();
+  }
+}
+
+export class EpochsProvider extends EventEmitter implements EthereumProvider {
+  private _runtime: Promise<Runtime> | undefined;
+  private readonly _connection = new ProviderConnection(this);
+  private readonly _ctx: RequestContext = { transport: "in-process", authenticated: true, connection: this._connection };
+
+  constructor(private _factory: () => Promise<Runtime>) {
+    super();
+    // Bound, because test code passes `provider.send` around unbound (as Hardhat's adapter allows).
+    this.request = this.request.bind(this);
+    this.send = this.send.bind(this);
+    this.sendAsync = this.sendAsync.bind(this);
+  }
+
+  /** True once the chain has been built (or is being built). */
+  get started(): boolean {
+    return this._runtime !== undefined;
+  }
+
+  /**
+   * Replaces how the chain is built (the node task builds it with the command line's settings).
+   * Only before the first request: a started chain is never swapped under its users.
+   */
+  useRuntimeFactory(factory: () => Promise<Runtime>): void {
+    if (this._runtime !== undefined) throw new Error("the in-process chain has already started");
+    this._factory = factory;
+  }
+
+  /** The runtime behind this provider, built on first use. */
+  runtime(): Promise<Runtime> {
+    if (this._runtime === undefined) {
+      this._runtime = this._factory();
+      // A failed start is not cached, so the next request reports the problem again.
+      this._runtime.catch(() => {
+        this._runtime = undefined;
+      });
+    }
+    return this._runtime;
+  }
+
+  async request(args: RequestArguments): Promise<unknown> {
+    if (args === null || typeof args !== "object" || typeof args.method !== "string") {
+      throw new EpochsProviderError("invalid request: expected { method, params }", -32600);
+    }
+    const runtime = await this.runtime();
+    try {
+      return await runtime.dispatcher.call(args.method, args.params ?? [], this._ctx);
+    } catch (err) {
+      throw toProviderError(err);
+    }
+  }
+
+  /** Hardhat's legacy `send(method, params)`, which hardhat-ethers uses for every call. */
+  send(method: string, params?: unknown[]): Promise<unknown> {
+    return this.request({ method, params });
+  }
+
+  /** The legacy callback form; errors come back inside the response, as JSON-RPC has them. */
+  sendAsync(payload: JsonRpcRequest, callback: (error: unknown, response: JsonRpcResponse) => void): void {
+    const base = { jsonrpc: "2.0", id: payload.id };
+    this.request({ method: payload.method, params: payload.params }).then(
+      (result) => callback(null, { ...base, result }),
+      (err: unknown) => {
+        const e = toProviderError(err);
+        callback(null, { ...base, error: { code: e.code, message: e.message, data: e.data } });
+      },
+    );
+  }
+
+  /** Ends subscriptions and closes the chain (its storage and timers). */
+  async close(): Promise<void> {
+    this._connection.close();
+    const runtime = this._runtime;
+    this._runtime = undefined;
+    if (runtime !== undefined) await (await runtime).close();
+  }
+}
+
+export function toProviderError(err: unknown): EpochsProviderError {
+  if (err instanceof EpochsProviderError) return err;
+  if (err instanceof RpcError) return new EpochsProviderError(err.message, err.code, err.data);
+  const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+  return new EpochsProviderError(`internal error: ${message}`, -32603);
+}
+
+/** `HardhatNetwork/<hardhat>/hardhat-epochs/<ours>`: the network helpers only accept a HardhatNetwork client. */
+export function clientVersion(): string {
+  return `HardhatNetwork/${HARDHAT_VERSION}/hardhat-epochs/${PLUGIN_VERSION}`;
+}
+
+/** Adds to the options every runtime of this project is built with (e.g. the epochs module). */
+export type RuntimeOptionsExtender = (opts: RuntimeOptions, hre: HardhatRuntimeEnvironment) => RuntimeOptions | Promise<RuntimeOptions>;
+
+const runtimeExtenders: RuntimeOptionsExtender[] = [];
+
+/** Registers an extender; modules call this when the plugin loads them. */
+export function extendRuntimeOptions(extender: RuntimeOptionsExtender): void {
+  runtimeExtenders.push(extender);
+}
+
+/**
+ * The options of the chain behind the hardhat network: `networks.hardhat` mapped onto the chain,
+ * then `overrides` (the node task's command line), then every registered extender.
+ */
+export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, overrides: Partial<RuntimeOptions> = {}): Promise<RuntimeOptions> {
+  const net = hre.config.networks[HARDHAT_NETWORK_NAME];
+  let opts: RuntimeOptions = {
+    chain: toChainConfig(net, hre.userConfig.networks?.[HARDHAT_NETWORK_NAME]),
+    clientVersion: clientVersion(),
+    ...overrides,
+  };
+  for (const extend of runtimeExtenders) opts = await extend(opts, hre);
+  return opts;
+}
+
+/** Builds a runtime; the chain code is imported here, on first use, so plain tasks stay fast. */
+export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load (import() would be native ESM here)
+  const { createRuntime } = require("../rpc/runtime") as typeof import("../rpc/runtime");
+  return createRuntime(opts);
+}
+
+/** The provider for `hre.network.provider` on the hardhat network. */
+export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProvider {
+  return new EpochsProvider(async () => buildRuntime(await runtimeOptionsFor(hre)));
+}

@@ -1,0 +1,35 @@
+/**
+ * Offline compilation: Hardhat downloads solc builds from a host this machine may not reach (HH502),
+ * so the solc build is the npm `solc` package's soljson.js, for the one version that package pins.
+ */
+import { subtask } from "hardhat/config";
+import { HardhatPluginError } from "hardhat/plugins";
+import type { SolcBuild } from "hardhat/types/builtin-tasks";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "./task-names";
+import { PLUGIN_NAME } from "./chain-config";
+import { version as SOLC_PACKAGE_VERSION } from "solc/package.json";
+
+/** The solc version the installed `solc` package ships (what `solidity.version` must name). */
+export function bundledSolcVersion(): string {
+  return SOLC_PACKAGE_VERSION;
+}
+
+export async function bundledSolcBuild(solcVersion: string): Promise<SolcBuild> {
+  const version = bundledSolcVersion();
+  if (solcVersion !== version) {
+    throw new HardhatPluginError(
+      PLUGIN_NAME,
+      `solc ${solcVersion} is not available offline: this project compiles with the npm "solc" package, which is ${version}. ` +
+        `Set solidity.version (and every entry of solidity.compilers / overrides) to "${version}", or install solc@${solcVersion}.`,
+    );
+  }
+  // Loaded only when something is compiled: initialising the wasm takes a few hundred ms.
+  const solc = (await import("solc")).default as { version(): string };
+  // solc-js reports "0.8.30+commit.73712a01.Emscripten.clang"; Hardhat's long versions end at the commit.
+  const longVersion = solc.version().replace(/\.Emscripten\.clang$/, "");
+  return { version, longVersion, compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true };
+}
+
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async ({ solcVersion }: { quiet: boolean; solcVersion: string }) =>
+  bundledSolcBuild(solcVersion),
+);
