@@ -8,19 +8,13 @@ import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import "./hardhat/type-extensions";
 import "./hardhat/solc";
 import "./hardhat/node-task";
-import { DEFAULT_CHAIN_ID, resolveEpochsConfig } from "./hardhat/chain-config";
+import { extendEpochsConfig } from "./hardhat/chain-config";
 import { createEpochsProvider } from "./hardhat/provider";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
 export type * from "./hardhat/type-extensions";
 
-extendConfig((config, userConfig) => {
-  config.epochs = resolveEpochsConfig(userConfig.epochs);
-  // Hardhat has already filled in its own default (31337); ours is Evmos's local chain id unless the user chose one.
-  if (userConfig.networks?.[HARDHAT_NETWORK_NAME]?.chainId === undefined) {
-    config.networks[HARDHAT_NETWORK_NAME].chainId = DEFAULT_CHAIN_ID;
-  }
-});
+extendConfig(extendEpochsConfig);
 
 extendEnvironment((hre) => {
   if (hre.network.name !== HARDHAT_NETWORK_NAME) return;

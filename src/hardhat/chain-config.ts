@@ -3,7 +3,8 @@
  * user's `epochs` section → its resolved form. Unit-tested without a Hardhat runtime.
  */
 import { HardhatPluginError } from "hardhat/plugins";
-import type { HardhatNetworkConfig, HardhatNetworkUserConfig } from "hardhat/types";
+import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
+import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
 import { getBytes } from "ethers";
 import { type ChainConfig, defaultChainConfig, deriveAccounts } from "../chain/config";
 import type { EpochsConfig, EpochsUserConfig } from "./type-extensions";
@@ -12,6 +13,17 @@ export const PLUGIN_NAME = "hardhat-epochs";
 /** Evmos's local chain id (`evmos_9000-1`); used unless the user sets `networks.hardhat.chainId`. */
 export const DEFAULT_CHAIN_ID = 9000;
 export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
+
+/**
+ * The plugin's config extender: resolves `epochs`, and makes 9000 the hardhat network's chain id
+ * unless the user chose one (Hardhat has already filled in its own default, 31337, by now).
+ */
+export function extendEpochsConfig(config: HardhatConfig, userConfig: Readonly<HardhatUserConfig>): void {
+  config.epochs = resolveEpochsConfig(userConfig.epochs);
+  if (userConfig.networks?.[HARDHAT_NETWORK_NAME]?.chainId === undefined) {
+    config.networks[HARDHAT_NETWORK_NAME].chainId = DEFAULT_CHAIN_ID;
+  }
+}
 
 /** Hardhat's hardfork names that EthereumJS spells differently. */
 const HARDFORK_ALIASES: Record<string, string> = { merge: "paris" };
@@ -39,7 +51,8 @@ export function toChainConfig(net: HardhatNetworkConfig, user: HardhatNetworkUse
     // Hardhat resolves a missing initialDate to "now"; only a date the user chose pins genesis time.
     initialDate: user.initialDate !== undefined ? new Date(net.initialDate) : undefined,
     minGasPrice: BigInt(net.minGasPrice),
-    defaultSendGas: typeof net.gas === "number" ? BigInt(net.gas) : defaults.defaultSendGas,
+    // Hardhat always resolves `gas` to a number (the tx gas cap); only a value the user wrote replaces spec §4.4's default.
+    defaultSendGas: typeof user.gas === "number" ? BigInt(user.gas) : defaults.defaultSendGas,
     allowBlocksWithSameTimestamp: net.allowBlocksWithSameTimestamp ?? false,
     throwOnTransactionFailures: net.throwOnTransactionFailures,
   };

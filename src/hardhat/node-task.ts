@@ -85,6 +85,13 @@ for (const { flag, bool, description } of EVMOS_FLAGS) {
   (nodeTask as unknown as TaskDefinition).paramDefinitions[name] = def;
 }
 
+// Hardhat's own texts for these would be wrong here: we bind loopback by default and do not fork.
+{
+  const defs = (nodeTask as unknown as TaskDefinition).paramDefinitions;
+  if (defs.hostname !== undefined) defs.hostname.description = "The host to bind the HTTP server to (default 127.0.0.1; also --json-rpc.address)";
+  if (defs.fork !== undefined) defs.fork.description = "Not supported: this node runs its own chain";
+}
+
 installEqualsForm();
 
 /** Lets the node task's flags be written `--flag=value` (and booleans `--flag=false`), as Evmos's CLI allows. */

@@ -14,6 +14,10 @@ import {
   time,
 } from "@nomicfoundation/hardhat-network-helpers";
 import { anyValue } from "@nomicfoundation/hardhat-chai-matchers/withArgs";
+import type { Contract, Signer } from "ethers";
+
+/** `contract.connect(signer)` keeps the ABI's methods (without typechain, ethers types it as BaseContract). */
+const by = (contract: Contract, signer: Signer): Contract => contract.connect(signer) as Contract;
 
 describe("hardhat compatibility (ethers, chai matchers, network helpers)", function () {
   const SUPPLY = ethers.parseEther("1000");
@@ -43,7 +47,7 @@ describe("hardhat compatibility (ethers, chai matchers, network helpers)", funct
   it("emits events with arguments", async () => {
     const { token, owner, alice } = await loadFixture(deployFixture);
     await expect(token.transfer(alice.address, 100n)).to.emit(token, "Transfer").withArgs(owner.address, alice.address, 100n);
-    await expect(token.connect(alice).approve(owner.address, 5n)).to.emit(token, "Approval").withArgs(alice.address, owner.address, anyValue);
+    await expect(by(token, alice).approve(owner.address, 5n)).to.emit(token, "Approval").withArgs(alice.address, owner.address, anyValue);
     await expect(token.transfer(alice.address, 1n)).not.to.emit(token, "Approval");
   });
 
@@ -51,7 +55,7 @@ describe("hardhat compatibility (ethers, chai matchers, network helpers)", funct
     const { token, owner, alice } = await loadFixture(deployFixture);
     await expect(token.transfer(alice.address, 7n)).to.changeTokenBalances(token, [owner, alice], [-7n, 7n]);
     const value = ethers.parseEther("1");
-    await expect(token.connect(alice).buy({ value })).to.changeEtherBalance(alice, -value);
+    await expect(by(token, alice).buy({ value })).to.changeEtherBalance(alice, -value);
     await expect(token.withdraw(value)).to.changeEtherBalances([token, owner], [-value, value]);
     await expect(alice.sendTransaction({ to: owner.address, value: 10n })).to.changeEtherBalance(owner, 10n);
   });
@@ -71,11 +75,11 @@ describe("hardhat compatibility (ethers, chai matchers, network helpers)", funct
     await expect(reverter.withCustom(7)).to.be.revertedWithCustomError(reverter, "Custom").withArgs(7, "custom failure");
     await expect(reverter.withoutReason()).to.be.revertedWithoutReason();
     await expect(reverter.withPanic()).to.be.revertedWithPanic(0x32);
-    await expect(token.connect(alice).transfer(alice.address, 1n))
+    await expect(by(token, alice).transfer(alice.address, 1n))
       .to.be.revertedWithCustomError(token, "InsufficientBalance")
       .withArgs(alice.address, 0n, 1n);
-    await expect(token.connect(alice).mint(alice.address, 1n)).to.be.revertedWithCustomError(token, "NotOwner");
-    await expect(token.connect(alice).withdraw(1n)).to.be.revertedWith("only the owner can withdraw");
+    await expect(by(token, alice).mint(alice.address, 1n)).to.be.revertedWithCustomError(token, "NotOwner");
+    await expect(by(token, alice).withdraw(1n)).to.be.revertedWith("only the owner can withdraw");
     await expect(token.transfer(alice.address, 1n)).not.to.be.reverted;
   });
 
@@ -107,7 +111,7 @@ describe("hardhat compatibility (ethers, chai matchers, network helpers)", funct
     await token.transfer(stranger, 50n);
     await impersonateAccount(stranger);
     const signer = await ethers.getSigner(stranger);
-    await expect(token.connect(signer).transfer(alice.address, 20n)).to.emit(token, "Transfer").withArgs(stranger, alice.address, 20n);
+    await expect(by(token, signer).transfer(alice.address, 20n)).to.emit(token, "Transfer").withArgs(stranger, alice.address, 20n);
     await stopImpersonatingAccount(stranger);
     expect(await token.balanceOf(stranger)).to.equal(30n);
     expect(await token.balanceOf(owner.address)).to.equal(SUPPLY - 50n);

@@ -1,0 +1,139 @@
+/**
+ * Config mapping: a user's `networks.hardhat` (resolved by Hardhat itself, then by our extender)
+ * → the chain's ChainConfig, and the `epochs` section's resolution.
+ */
+import { expect } from "chai";
+import { resolveConfig } from "hardhat/internal/core/config/config-resolution";
+import type { HardhatUserConfig } from "hardhat/types";
+import { HDNodeWallet, Wallet, hexlify } from "ethers";
+import hre from "hardhat";
+import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_SEND_GAS, defaultChainConfig } from "../../src/chain/config";
+import { extendEpochsConfig, resolveEpochsConfig, toChainConfig } from "../../src/hardhat/chain-config";
+
+/** What Hardhat and our extender make of a user config. */
+function chainFor(user: HardhatUserConfig) {
+  const config = resolveConfig(hre.config.paths.configFile, user);
+  extendEpochsConfig(config, user);
+  return { config, chain: toChainConfig(config.networks.hardhat, user.networks?.hardhat) };
+}
+
+const KEY_A = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+const KEY_B = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+
+describe("hardhat config → chain config", () => {
+  it("defaults to chain id 9000, not Hardhat's 31337", () => {
+    const { config, chain } = chainFor({});
+    expect(config.networks.hardhat.chainId).to.equal(9000);
+    expect(chain.chainId).to.equal(9000n);
+    expect(hre.config.networks.hardhat.chainId).to.equal(9000);
+  });
+
+  it("keeps a chain id the user set, even Hardhat's own default", () => {
+    expect(chainFor({ networks: { hardhat: { chainId: 1337 } } }).chain.chainId).to.equal(1337n);
+    expect(chainFor({ networks: { hardhat: { chainId: 31337 } } }).chain.chainId).to.equal(31337n);
+  });
+
+  it("keeps the chain's defaults where the user set nothing", () => {
+    const { chain } = chainFor({});
+    const d = defaultChainConfig();
+    expect(chain.hardfork).to.equal(d.hardfork);
+    expect(chain.blockGasLimit).to.equal(d.blockGasLimit);
+    expect(chain.initialBaseFeePerGas).to.equal(d.initialBaseFeePerGas);
+    expect(chain.mining).to.deep.equal({ auto: true, interval: 0, order: "priority" });
+    expect(chain.coinbase).to.deep.equal(d.coinbase);
+    expect(chain.initialDate).to.equal(undefined);
+    expect(chain.minGasPrice).to.equal(0n);
+    expect(chain.defaultSendGas).to.equal(DEFAULT_SEND_GAS);
+    expect(chain.throwOnTransactionFailures).to.equal(true);
+    expect(chain.allowBlocksWithSameTimestamp).to.equal(false);
+    expect(chain.accounts.map((a) => hexlify(a.privateKey))).to.deep.equal(d.accounts.map((a) => hexlify(a.privateKey)));
+  });
+
+  it("derives HD accounts from a mnemonic with path, index, count, balance and passphrase", () => {
+    const mnemonic = "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat";
+    const { chain } = chainFor({
+      networks: { hardhat: { accounts: { mnemonic, count: 3, initialIndex: 2, path: "m/44'/60'/1'/0", accountsBalance: "12345" } } },
+    });
+    expect(chain.accounts).to.have.length(3);
+    expect(chain.accounts.every((a) => a.balance === 12345n)).to.equal(true);
+    const expected = HDNodeWallet.fromPhrase(mnemonic, undefined, "m/44'/60'/1'/0/2").privateKey;
+    expect(hexlify(chain.accounts[0].privateKey)).to.equal(expected);
+
+    const withPass = chainFor({ networks: { hardhat: { accounts: { mnemonic, count: 1, passphrase: "secret" } } } }).chain;
+    expect(hexlify(withPass.accounts[0].privateKey)).to.not.equal(Wallet.fromPhrase(mnemonic).privateKey);
+  });
+
+  it("takes accounts given as an array of keys and balances", () => {
+    const { chain } = chainFor({
+      networks: { hardhat: { accounts: [{ privateKey: KEY_A, balance: "1000" }, { privateKey: KEY_B, balance: "10000000000000000000000" }] } },
+    });
+    expect(chain.accounts.map((a) => hexlify(a.privateKey))).to.deep.equal([KEY_A, KEY_B]);
+    expect(chain.accounts.map((a) => a.balance)).to.deep.equal([1000n, DEFAULT_ACCOUNT_BALANCE]);
+  });
+
+  it("maps mining: automine, interval, a random interval range and the mempool order", () => {
+    expect(chainFor({ networks: { hardhat: { mining: { auto: false, interval: 5000 } } } }).chain.mining).to.deep.equal({
+      auto: false,
+      interval: 5000,
+      order: "priority",
+    });
+    expect(chainFor({ networks: { hardhat: { mining: { auto: false, interval: [1000, 3000], mempool: { order: "fifo" } } } } }).chain.mining).to.deep.equal({
+      auto: false,
+      interval: [1000, 3000],
+      order: "fifo",
+    });
+  });
+
+  it("maps hardfork (Hardhat's names to EthereumJS's), blockGasLimit and initialBaseFeePerGas", () => {
+    const { chain } = chainFor({ networks: { hardhat: { hardfork: "cancun", blockGasLimit: 30_000_000, initialBaseFeePerGas: 7 } } });
+    expect(chain.hardfork).to.equal("cancun");
+    expect(chain.blockGasLimit).to.equal(30_000_000n);
+    expect(chain.initialBaseFeePerGas).to.equal(7n);
+    expect(chainFor({ networks: { hardhat: { hardfork: "merge" } } }).chain.hardfork).to.equal("paris");
+    expect(chainFor({ networks: { hardhat: { hardfork: "prague" } } }).chain.hardfork).to.equal("prague");
+  });
+
+  it("maps the other settings users write", () => {
+    const coinbase = "0x00000000000000000000000000000000000000c0";
+    const { chain } = chainFor({
+      networks: {
+        hardhat: {
+          initialDate: "2020-01-02T03:04:05Z",
+          coinbase,
+          minGasPrice: 5,
+          gas: 3_000_000,
+          allowUnlimitedContractSize: true,
+          allowBlocksWithSameTimestamp: true,
+          throwOnTransactionFailures: false,
+        },
+      },
+    });
+    expect(chain.initialDate?.toISOString()).to.equal("2020-01-02T03:04:05.000Z");
+    expect(hexlify(chain.coinbase)).to.equal(coinbase);
+    expect(chain.minGasPrice).to.equal(5n);
+    expect(chain.defaultSendGas).to.equal(3_000_000n);
+    expect(chain.allowUnlimitedContractSize).to.equal(true);
+    expect(chain.allowBlocksWithSameTimestamp).to.equal(true);
+    expect(chain.throwOnTransactionFailures).to.equal(false);
+  });
+});
+
+describe("epochs config section", () => {
+  it("defaults to the spec's tick rule and a 3,000,000 hook gas limit", () => {
+    expect(resolveEpochsConfig(undefined)).to.deep.equal({ genesis: undefined, tickRule: "spec", hookGasLimit: 3_000_000 });
+    expect(hre.config.epochs.tickRule).to.equal("spec");
+  });
+
+  it("keeps the user's genesis and settings", () => {
+    const genesis = { epochs: [{ identifier: "hour", duration: 3600 }] };
+    const { config } = chainFor({ epochs: { genesis, tickRule: "evmos", hookGasLimit: 500_000 } });
+    expect(config.epochs).to.deep.equal({ genesis, tickRule: "evmos", hookGasLimit: 500_000 });
+  });
+
+  it("refuses an unknown tick rule, a bad hook gas limit and a malformed genesis", () => {
+    expect(() => resolveEpochsConfig({ tickRule: "cosmos" as never })).to.throw(/invalid epochs.tickRule "cosmos"/);
+    expect(() => resolveEpochsConfig({ hookGasLimit: 0 })).to.throw(/invalid epochs.hookGasLimit 0/);
+    expect(() => resolveEpochsConfig({ hookGasLimit: 1.5 })).to.throw(/positive integer/);
+    expect(() => resolveEpochsConfig({ genesis: [] as never })).to.throw(/invalid epochs.genesis/);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * `npx hardhat node` smoke test: a real child process on a free port, Evmos's dotted flags on its
+ * command line, JSON-RPC over HTTP. The child runs in its own process group, which is always killed.
+ */
+import { expect } from "chai";
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
+
+interface StartedNode {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts the node and resolves with its HTTP URL once the banner is printed. */
+function startNode(args: string[]): Promise<StartedNode> {
+  const child = spawn(process.execPath, [BOOTSTRAP, "node", ...args], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" },
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/\S+)/.exec(out);
+      if (m !== null) resolve({ child, url: m[1], output: () => out });
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`node exited (${code}) before starting:\n${out}`)));
+  });
+}
+
+/** Kills the child's whole process group and waits for it to exit. */
+async function stopNode(child: ChildProcess | undefined): Promise<void> {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    return; // already gone
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-(child.pid as number), "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Waits until the node's output matches (the banner arrives in several chunks). */
+async function waitForOutput(node: StartedNode, re: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!re.test(node.output())) {
+    if (Date.now() > deadline) throw new Error(`no ${re} in the node's output:\n${node.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+}
+
+describe("npx hardhat node", function () {
+  this.timeout(60_000);
+  let node: StartedNode | undefined;
+
+  after(async () => stopNode(node?.child));
+
+  it("starts on a free port with Evmos's flags and answers JSON-RPC over HTTP", async () => {
+    node = await startNode(["--port", "0", "--json-rpc.api", "eth,net,web3", "--json-rpc.enable=true"]);
+    expect(node.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    await waitForOutput(node, /Account #19: /);
+    expect(node.output()).to.include("Account #0: 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (10000 ETH)");
+    expect(node.output()).to.include("Private Key: 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+
+    expect((await rpc(node.url, "eth_chainId")).result).to.equal("0x2328");
+    expect((await rpc(node.url, "net_version")).result).to.equal("9000");
+    // --json-rpc.api narrowed the namespaces: evm_* answers like an unknown method.
+    expect((await rpc(node.url, "evm_mine")).error?.code).to.equal(-32601);
+
+    // Each request's method is logged, one line each, as Hardhat's node does.
+    await waitForOutput(node, /^eth_chainId$/m);
+    await waitForOutput(node, /^net_version$/m);
+  });
+
+  it("stops on SIGTERM to its process group", async () => {
+    const child = node?.child;
+    await stopNode(child);
+    expect(child?.exitCode !== null || child?.signalCode !== null).to.equal(true);
+  });
+});
