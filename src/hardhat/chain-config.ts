@@ -2,6 +2,8 @@
  * Pure config resolution: Hardhat's resolved `networks.hardhat` → the chain's ChainConfig, and the
  * user's `epochs` section → its resolved form. Unit-tested without a Hardhat runtime.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { HardhatPluginError } from "hardhat/plugins";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
@@ -14,6 +16,9 @@ export const PLUGIN_NAME = "hardhat-epochs";
 export const DEFAULT_CHAIN_ID = 9000;
 export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
 
+/** The bearer token file `npx hardhat node` writes (in the project cache when it has no --home). */
+export const TOKEN_FILE_NAME = "jsonrpc.token";
+
 /**
  * The plugin's config extender: resolves `epochs`, and makes 9000 the hardhat network's chain id
  * unless the user chose one (Hardhat has already filled in its own default, 31337, by now).
@@ -22,6 +27,36 @@ export function extendEpochsConfig(config: HardhatConfig, userConfig: Readonly<H
   config.epochs = resolveEpochsConfig(userConfig.epochs);
   if (userConfig.networks?.[HARDHAT_NETWORK_NAME]?.chainId === undefined) {
     config.networks[HARDHAT_NETWORK_NAME].chainId = DEFAULT_CHAIN_ID;
+  }
+  addLocalBearerToken(config);
+}
+
+/**
+ * A node started from this project writes its bearer token to the cache; requests to it from HTTP
+ * networks on this machine (`--network localhost`) carry it, unless the user set Authorization.
+ */
+export function addLocalBearerToken(config: HardhatConfig): void {
+  const file = path.join(config.paths.cache, TOKEN_FILE_NAME);
+  let token: string;
+  try {
+    token = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    return; // no local node has written one
+  }
+  if (token === "") return;
+  for (const net of Object.values(config.networks)) {
+    if (!("url" in net) || !isLoopbackUrl(net.url)) continue;
+    const has = Object.keys(net.httpHeaders).some((h) => h.toLowerCase() === "authorization");
+    if (!has) net.httpHeaders = { ...net.httpHeaders, Authorization: `Bearer ${token}` };
+  }
+}
+
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === "localhost" || host === "[::1]" || host.startsWith("127.");
+  } catch {
+    return false;
   }
 }
 

@@ -8,7 +8,10 @@ import type { HardhatUserConfig } from "hardhat/types";
 import { HDNodeWallet, Wallet, hexlify } from "ethers";
 import hre from "hardhat";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_SEND_GAS, defaultChainConfig } from "../../src/chain/config";
-import { extendEpochsConfig, resolveEpochsConfig, toChainConfig } from "../../src/hardhat/chain-config";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { TOKEN_FILE_NAME, addLocalBearerToken, extendEpochsConfig, resolveEpochsConfig, toChainConfig } from "../../src/hardhat/chain-config";
 
 /** What Hardhat and our extender make of a user config. */
 function chainFor(user: HardhatUserConfig) {
@@ -135,5 +138,31 @@ describe("epochs config section", () => {
     expect(() => resolveEpochsConfig({ hookGasLimit: 0 })).to.throw(/invalid epochs.hookGasLimit 0/);
     expect(() => resolveEpochsConfig({ hookGasLimit: 1.5 })).to.throw(/positive integer/);
     expect(() => resolveEpochsConfig({ genesis: [] as never })).to.throw(/invalid epochs.genesis/);
+  });
+});
+
+describe("bearer token for a local node", () => {
+  it("adds the token a local node wrote to loopback HTTP networks, unless Authorization is set", () => {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), "epochs-token-"));
+    try {
+      const config = resolveConfig(hre.config.paths.configFile, {
+        paths: { cache },
+        networks: {
+          remote: { url: "https://rpc.example.org" },
+          mine: { url: "http://127.0.0.1:9999", httpHeaders: { authorization: "Bearer other" } },
+        },
+      });
+      addLocalBearerToken(config);
+      expect(config.networks.localhost).to.not.have.nested.property("httpHeaders.Authorization");
+
+      fs.writeFileSync(path.join(cache, TOKEN_FILE_NAME), "abc123\n");
+      addLocalBearerToken(config);
+      const headers = (name: string) => (config.networks[name] as { httpHeaders: Record<string, string> }).httpHeaders;
+      expect(headers("localhost")).to.deep.equal({ Authorization: "Bearer abc123" });
+      expect(headers("remote")).to.deep.equal({});
+      expect(headers("mine")).to.deep.equal({ authorization: "Bearer other" });
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
