@@ -95,7 +95,7 @@ describe("in-process provider", function () {
       return Promise.reject(new Error("bad genesis"));
     });
     await failing.send("eth_chainId").catch(() => undefined);
-    const err = await failing.send("eth_chainId").catch((e: unknown) => e as Error);
+    const err = (await failing.send("eth_chainId").catch((e: unknown) => e)) as Error;
     expect(err?.message).to.equal("bad genesis");
     expect(attempts).to.equal(2);
   });
