@@ -2,7 +2,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "artifacts/", "cache/", "typechain-types/"] },
+  { ignores: ["node_modules/", "dist/", "artifacts/", "cache/", "typechain-types/", "scratch/"] },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts"],
