@@ -1,6 +1,7 @@
-/** The transports every RPC test file runs on. */
+/** The transports every RPC test file runs on: in-process and real HTTP. */
 import type { RuntimeOptions } from "../../src/rpc/runtime";
 import { type Harness, inProcess } from "./harness";
+import { serveHttp } from "./http";
 
 export interface HarnessFactory {
   name: string;
@@ -8,5 +9,8 @@ export interface HarnessFactory {
 }
 
 export function harnesses(): HarnessFactory[] {
-  return [{ name: "in-process", create: inProcess }];
+  return [
+    { name: "in-process", create: inProcess },
+    { name: "http", create: serveHttp },
+  ];
 }
