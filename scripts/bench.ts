@@ -69,9 +69,9 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   return body.result;
 }
 
-async function startNode(name: string, extraArgs: string[]): Promise<NodeHandle> {
+async function startNode(name: string, extraArgs: string[], nodeArgs: string[]): Promise<NodeHandle> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js"), ...extraArgs, "node", "--hostname", "127.0.0.1", "--port", String(port)], {
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js"), ...extraArgs, "node", "--hostname", "127.0.0.1", "--port", String(port), ...nodeArgs], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
@@ -273,9 +273,9 @@ async function main(): Promise<void> {
     process.exit(130);
   });
   try {
-    const ours = await startNode("ours", []);
+    const ours = await startNode("ours", [], ["--json-rpc.ws-address", "127.0.0.1:0"]);
     nodes.push(ours);
-    const edr = await startNode("hardhat", ["--config", path.join(ROOT, "scripts/hardhat-edr.config.ts")]);
+    const edr = await startNode("hardhat", ["--config", path.join(ROOT, "scripts/hardhat-edr.config.ts")], []);
     nodes.push(edr);
     // one node at a time, so they do not compete for the two cores
     const a = await benchNode(ours);

@@ -13,10 +13,12 @@ import { task, subtask, types } from "hardhat/config";
 import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
 import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
-import { JsonRpcServer } from "hardhat/internal/hardhat-network/jsonrpc/server";
 import { computeAddress, hexlify } from "ethers";
 import { DEFAULT_MNEMONIC, type ChainConfig } from "../chain/config";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
+import { JsonRpcServer } from "../rpc/transport/server";
+import { readOrCreateTokenFile } from "../rpc/transport/auth";
+import path from "node:path";
 import { PLUGIN_NAME } from "./chain-config";
 import { type EpochsProvider, buildRuntime, createEpochsProvider, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
@@ -213,21 +215,47 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
   .addParam("flags", undefined, undefined, types.any)
   .addParam("host", undefined, undefined, types.string)
   .addParam("port", undefined, undefined, types.int)
-  .setAction(async ({ host, port }: { runtime: Runtime; flags: EvmosFlags; host: string; port: number }, hre) => {
-    // Hardhat's own server over our provider: HTTP and WebSocket on one port.
-    const provider = hre.epochsProvider as EpochsProvider;
-    const server = new JsonRpcServer({ hostname: host, port, provider });
+  .setAction(async ({ runtime, flags, host, port }: { runtime: Runtime; flags: EvmosFlags; host: string; port: number }, hre) => {
+    const ws = parseHostPort(typeof flags["json-rpc.ws-address"] === "string" ? flags["json-rpc.ws-address"] : "0.0.0.0:8546", "json-rpc.ws-address");
+    // The token of the private namespaces: beside the chain's data with --home, else in the project's cache (the plugin reads it there).
+    const tokenFile = typeof flags.home === "string" ? path.resolve(flags.home, "jsonrpc.token") : path.join(hre.config.paths.cache, "jsonrpc.token");
+    const token = readOrCreateTokenFile(tokenFile, process.env.HARDHAT_EPOCHS_TOKEN);
+    const server = new JsonRpcServer(runtime.dispatcher, {
+      host,
+      port,
+      ws,
+      token,
+      httpTimeoutMs: durationMs(flags["json-rpc.http-timeout"], 30_000),
+      idleTimeoutMs: durationMs(flags["json-rpc.http-idle-timeout"], 120_000),
+      maxConnections: typeof flags["json-rpc.max-open-connections"] === "string" ? Number(parseUint(flags["json-rpc.max-open-connections"], "json-rpc.max-open-connections")) : 0,
+      log: (line) => console.log(line),
+    });
     const bound = await server.listen();
-    const shown = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
+    const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
     const started: StartedServer = {
-      httpUrl: `http://${shown}:${bound.port}/`,
-      wsUrls: [`ws://${shown}:${bound.port}/`],
-      notes: [],
+      httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,
+      wsUrls: [`ws://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`, ...(bound.wsAddress ? [`ws://${show(bound.wsAddress.host)}:${bound.wsAddress.port}/`] : [])],
+      notes: [`Bearer token for the private namespaces (personal, miner, admin, debug_setHead, db_put*) in ${tokenFile}:`, `  ${token}`],
       close: () => server.close(),
       waitUntilClosed: () => server.waitUntilClosed(),
     };
     return started;
   });
+
+/** Go-style durations ("30s", "1m30s", "500ms") in ms; a bare number is seconds. */
+export function durationMs(value: string | boolean | undefined, fallback: number): number {
+  if (typeof value !== "string") return fallback;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const m of value.matchAll(re)) {
+    total += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
+    consumed += m[0].length;
+  }
+  if (consumed !== value.length || value.length === 0) throw new HardhatPluginError(PLUGIN_NAME, `invalid duration "${value}": expected e.g. 30s, 1m30s or 500ms`);
+  return total;
+}
 
 // ---------------------------------------------------------------------------------------- banner
 

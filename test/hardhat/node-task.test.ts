@@ -77,7 +77,7 @@ describe("npx hardhat node", function () {
   after(async () => stopNode(node?.child));
 
   it("starts on a free port with Evmos's flags and answers JSON-RPC over HTTP", async () => {
-    node = await startNode(["--port", "0", "--json-rpc.api", "eth,net,web3", "--json-rpc.enable=true"]);
+    node = await startNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.api", "eth,net,web3", "--json-rpc.enable=true"]);
     expect(node.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     await waitForOutput(node, /Account #19: /);
     expect(node.output()).to.include("Account #0: 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (10000 ETH)");
@@ -87,6 +87,10 @@ describe("npx hardhat node", function () {
     expect((await rpc(node.url, "net_version")).result).to.equal("9000");
     // --json-rpc.api narrowed the namespaces: evm_* answers like an unknown method.
     expect((await rpc(node.url, "evm_mine")).error?.code).to.equal(-32601);
+
+    // The second WebSocket listener (--json-rpc.ws-address) and the bearer token are announced.
+    await waitForOutput(node, /WebSocket JSON-RPC server at ws:\/\/127\.0\.0\.1:\d+\//);
+    await waitForOutput(node, /Bearer token for the private namespaces/);
 
     // Each request's method is logged, one line each, as Hardhat's node does.
     await waitForOutput(node, /^eth_chainId$/m);

@@ -56,6 +56,8 @@ export class JsonRpcServer {
   private readonly _wss = new WebSocketServer({ noServer: true });
   private readonly _sockets = new Set<Socket>();
   private _nextConnection = 1;
+  private _closed!: () => void;
+  private readonly _closedPromise = new Promise<void>((r) => (this._closed = r));
 
   constructor(
     private readonly _dispatcher: Dispatcher,
@@ -86,6 +88,12 @@ export class JsonRpcServer {
     for (const ws of this._wss.clients) ws.terminate();
     for (const s of this._sockets) s.destroy();
     await Promise.all([this._http, this._wsOnly].filter((s): s is Server => s !== undefined).map((s) => new Promise<void>((r) => s.close(() => r()))));
+    this._closed();
+  }
+
+  /** Resolves once `close()` has finished. */
+  waitUntilClosed(): Promise<void> {
+    return this._closedPromise;
   }
 
   private _setup(server: Server, isHttp: boolean): void {
