@@ -63,6 +63,8 @@ export interface GenesisContext {
   readonly height: bigint;
   readonly timestamp: bigint;
   readonly store: ModuleStore;
+  /** Puts code at an address in the genesis state (a module's precompile account, so calls to it see code). */
+  putCode(address: Uint8Array, code: Uint8Array): Promise<void>;
 }
 
 export interface BlockModule {

@@ -408,7 +408,13 @@ export class Node extends EventEmitter<NodeEvents> {
     for (const a of this.config.accounts) {
       await sm.putAccount(createAddressFromPrivateKey(a.privateKey), createAccount({ balance: a.balance, nonce: 0n }));
     }
-    for (const m of this._moduleStores) await m.module.initGenesis?.({ height: 0n, timestamp, store: m.store });
+    const putCode = async (address: Uint8Array, code: Uint8Array): Promise<void> => {
+      const a = new Address(address);
+      // nonce 1 keeps the account from being cleared as empty (EIP-161)
+      await sm.putAccount(a, createAccount({ nonce: 1n, balance: 0n }));
+      await sm.putCode(a, code);
+    };
+    for (const m of this._moduleStores) await m.module.initGenesis?.({ height: 0n, timestamp, store: m.store, putCode });
     await sm.commit();
     const stateRoot = await sm.getStateRoot();
     const c = this.common;

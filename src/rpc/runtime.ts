@@ -20,6 +20,9 @@ import { txpoolMethods } from "./namespaces/txpool";
 import { type MinerHooks, minerMethods } from "./namespaces/miner";
 import { unsupportedMethods } from "./namespaces/unsupported";
 import type { RequestContext } from "./types";
+import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs/epochs-module";
+import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
+import type { RestRouter } from "./transport/rest-router";
 
 export interface RuntimeOptions {
   chain: ChainConfig;
@@ -30,7 +33,9 @@ export interface RuntimeOptions {
   /** Namespaces served (the `json-rpc.api` setting); all when absent. */
   enabledNamespaces?: ReadonlySet<string>;
   maxBatch?: number;
-  /** Extra block modules and their precompiles (the epochs module). */
+  /** The epochs module's settings; `false` runs the chain without it. Default: Evmos's default genesis, the spec rule. */
+  epochs?: EpochsOptions | false;
+  /** Extra block modules and their precompiles. */
   modules?: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
   /** Extra namespaces built over the same deps. */
@@ -47,14 +52,24 @@ export interface Runtime {
   dispatcher: RpcDispatcher;
   deps: RpcDeps;
   services: FilterServices;
+  epochs: EpochsModule | undefined;
+  /** Mounts the REST routes (the epochs queries at Evmos's paths) on a server's router. */
+  mountRest(router: RestRouter): void;
   close(): Promise<void>;
 }
 
 /** Every namespace this node has (the default of `--json-rpc.api`). */
-export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db"] as const;
+export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs"] as const;
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
-  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules: opts.modules, precompiles: opts.precompiles });
+  const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
+  const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...(opts.modules ?? [])];
+  const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => [
+    ...(epochs !== undefined ? [epochs.precompile()({ caller: () => ctx.currentCaller().bytes })] : []),
+    ...(opts.precompiles?.(ctx) ?? []),
+  ];
+  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles });
+  epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   const deps: RpcDeps = { node, settings };
   const services = createFilterServices(deps, opts.now);
@@ -66,6 +81,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...txpoolMethods(deps),
       ...minerMethods(deps, opts.miner),
       ...unsupportedMethods(),
+      ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ],
     {
       mutex: node.mutex,
@@ -75,6 +91,17 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       onInternalError: opts.onInternalError,
     },
   );
+  if (epochs !== undefined) registerEpochsSubscription(deps, services.subscriptions);
   node.armIntervalMining();
-  return { node, dispatcher, deps, services, close: () => node.close() };
+  return {
+    node,
+    dispatcher,
+    deps,
+    services,
+    epochs,
+    mountRest: (router) => {
+      if (epochs !== undefined) mountEpochsRest(router, epochs, (fn) => node.mutex.exclusive(fn));
+    },
+    close: () => node.close(),
+  };
 }

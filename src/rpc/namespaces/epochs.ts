@@ -1,0 +1,173 @@
+/**
+ * epochs_*: the epochs queries (shaped like the Cosmos gRPC-gateway JSON), the begin/end-block
+ * events of a block, and hook registration; plus the REST routes at Evmos's paths and the `epochs`
+ * WebSocket subscription.
+ */
+import { Address } from "@ethereumjs/util";
+import type { EpochsModule, PageRequest, PageResult } from "../../epochs/epochs-module";
+import { EpochNotFoundError } from "../../epochs/epochs-module";
+import { toJson } from "../../epochs/epoch-info";
+import { EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs/hook-registry";
+import { eventNotifications, formatBlockEvents } from "../block-events";
+import type { RpcDeps } from "../deps";
+import { InvalidParamsError, ServerError } from "../errors";
+import type { SubscriptionManager } from "../filters/subscription-manager";
+import { method } from "../method";
+import { ParamError, address, blockNumberOrTag, codec, jsonType, string } from "../params";
+import { resolveBlock } from "../resolve";
+import type { RestRouter } from "../transport/rest-router";
+
+function pageJson(p: PageResult) {
+  return {
+    epochs: p.epochs.map(toJson),
+    pagination: { next_key: p.nextKey === null ? null : Buffer.from(p.nextKey).toString("base64"), total: p.total.toString() },
+  };
+}
+
+const uintField = (v: unknown, name: string): bigint => {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
+  throw new ParamError(`pagination.${name}: expected a non-negative integer`);
+};
+
+/** The REST pagination fields as an object: key (base64), offset, limit, count_total, reverse. */
+const pagination = codec((v): PageRequest => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ParamError(`cannot unmarshal ${jsonType(v)} into pagination`);
+  const o = v as Record<string, unknown>;
+  const bool = (k: string) => {
+    if (o[k] === undefined) return undefined;
+    if (typeof o[k] !== "boolean") throw new ParamError(`pagination.${k}: expected true or false`);
+    return o[k] as boolean;
+  };
+  if (o.key !== undefined && typeof o.key !== "string") throw new ParamError("pagination.key: expected base64 text");
+  return {
+    key: typeof o.key === "string" ? new Uint8Array(Buffer.from(o.key, "base64")) : undefined,
+    offset: o.offset === undefined ? undefined : uintField(o.offset, "offset"),
+    limit: o.limit === undefined ? undefined : uintField(o.limit, "limit"),
+    countTotal: bool("count_total"),
+    reverse: bool("reverse"),
+  };
+});
+
+export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
+  const account = new Address(EPOCHS_PRECOMPILE_BYTES);
+  const sm = () => node.vm.stateManager;
+  const slots: Required<SlotStore> = {
+    get: (k) => sm().getStorage(account, k),
+    put: (k, v) => sm().putStorage(account, k, v),
+  };
+  const hex = (a: Uint8Array) => `0x${Buffer.from(a).toString("hex")}`;
+  return [
+    method({
+      name: "epochs_epochInfos",
+      params: [pagination.opt()],
+      doc: "Every EpochInfo in identifier-byte order, with Cosmos pagination: {epochs, pagination: {next_key, total}}.",
+      handler: ([page]) => {
+        try {
+          return pageJson(epochs.epochInfos(page));
+        } catch (err) {
+          throw new InvalidParamsError(`invalid argument 0: ${(err as Error).message}`);
+        }
+      },
+    }),
+    method({
+      name: "epochs_currentEpoch",
+      params: [string],
+      doc: 'The current epoch number of a timer: {"current_epoch": "N"}; -32000 `epoch info not found: ID` for an unknown one.',
+      handler: ([id]) => {
+        try {
+          return { current_epoch: epochs.currentEpoch(id).toString() };
+        } catch (err) {
+          if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
+          throw err;
+        }
+      },
+    }),
+    method({
+      name: "epochs_blockEvents",
+      params: [blockNumberOrTag],
+      doc: "The begin-block and end-block events of a block (epoch_start, epoch_end, hook calls and their logs); null for an unknown block.",
+      handler: async ([b]) => {
+        const block = await resolveBlock(node, b);
+        if (block === undefined) return null;
+        return formatBlockEvents(block, await node.store.getEvents(block.header.number));
+      },
+    }),
+    method({
+      name: "epochs_registerHooks",
+      params: [address],
+      doc: "Registers a contract implementing IEpochHooks (as IEpochs.registerHooks() would for msg.sender); false when already registered. EVM state: evm_revert undoes it.",
+      handler: async ([a]) => register(slots, a),
+    }),
+    method({
+      name: "epochs_unregisterHooks",
+      params: [address],
+      doc: "Unregisters a hook contract; false when it was not registered.",
+      handler: async ([a]) => unregister(slots, a),
+    }),
+    method({
+      name: "epochs_hooks",
+      params: [],
+      doc: "The registered hook contracts, in call order.",
+      handler: async () => (await registeredHooks(slots)).map(hex),
+    }),
+  ];
+}
+
+/** The `epochs` subscription: one notification per begin/end-block event. */
+export function registerEpochsSubscription(deps: RpcDeps, subscriptions: SubscriptionManager): void {
+  subscriptions.registerKind("epochs", {
+    parse: () => undefined,
+    start: (_arg, send) => {
+      const on = ({ block, events }: { block: Parameters<typeof eventNotifications>[0]; events: Parameters<typeof eventNotifications>[1] }) => {
+        for (const n of eventNotifications(block, events)) send(n);
+      };
+      deps.node.on("block", on);
+      return () => deps.node.off("block", on);
+    },
+  });
+}
+
+/** GET /evmos/epochs/v1/epochs and /evmos/epochs/v1/current_epoch, as Evmos's gateway answers. */
+export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, exclusive: <T>(fn: () => Promise<T>) => Promise<T>): void {
+  router.get("/evmos/epochs/v1/epochs", (q) =>
+    exclusive(async () => {
+      const num = (k: string) => {
+        const v = q.get(`pagination.${k}`);
+        if (v === null || v === "") return undefined;
+        if (!/^\d+$/.test(v)) throw new RangeError(`invalid pagination.${k}: ${v}`);
+        return BigInt(v);
+      };
+      const flag = (k: string) => q.get(`pagination.${k}`) === "true";
+      try {
+        const key = q.get("pagination.key");
+        return {
+          status: 200,
+          body: pageJson(
+            epochs.epochInfos({
+              key: key === null || key === "" ? undefined : new Uint8Array(Buffer.from(key, "base64")),
+              offset: num("offset"),
+              limit: num("limit"),
+              countTotal: flag("count_total"),
+              reverse: flag("reverse"),
+            }),
+          ),
+        };
+      } catch (err) {
+        const bad = err instanceof RangeError;
+        return { status: bad ? 400 : 500, body: { code: bad ? 3 : 13, message: (err as Error).message, details: [] } };
+      }
+    }),
+  );
+  router.get("/evmos/epochs/v1/current_epoch", (q) =>
+    exclusive(async () => {
+      const id = q.get("identifier") ?? "";
+      try {
+        return { status: 200, body: { current_epoch: epochs.currentEpoch(id).toString() } };
+      } catch (err) {
+        if (err instanceof EpochNotFoundError) return { status: 404, body: { code: 5, message: err.message, details: [] } };
+        throw err;
+      }
+    }),
+  );
+}
