@@ -9,14 +9,18 @@ import "./hardhat/type-extensions";
 import "./hardhat/solc";
 import "./hardhat/node-task";
 import { extendEpochsConfig } from "./hardhat/chain-config";
-import { createEpochsProvider } from "./hardhat/provider";
+import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
+import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
+import "../tasks/epochs";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
 export type * from "./hardhat/type-extensions";
 
 extendConfig(extendEpochsConfig);
+extendRuntimeOptions(withEpochs);
 
 extendEnvironment((hre) => {
+  hre.epochs = new HardhatEpochs(hre);
   if (hre.network.name !== HARDHAT_NETWORK_NAME) return;
   // Replacing the lazy provider before anything asks for it means Hardhat never creates EDR.
   const provider = createEpochsProvider(hre);

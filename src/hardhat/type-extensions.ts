@@ -5,6 +5,7 @@
 import "hardhat/types/config";
 import "hardhat/types/runtime";
 import type { EpochsProvider } from "./provider";
+import type { HardhatEpochs } from "./epochs";
 
 /** Which tick rule the epochs module runs (DESIGN: "Two tick rules"). */
 export type EpochsTickRule = "spec" | "evmos";
@@ -59,5 +60,7 @@ declare module "hardhat/types/runtime" {
      * `hre.network.provider`); undefined on other networks. Its chain is built on first use.
      */
     epochsProvider?: EpochsProvider;
+    /** Epoch queries and test helpers: all, get, current, advance, registerHooks, blockEvents, on… hooks. */
+    epochs: HardhatEpochs;
   }
 }

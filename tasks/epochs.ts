@@ -1,0 +1,102 @@
+/**
+ * Epoch query tasks: `epochs:list`, `epochs:current --identifier ID`, `epochs:export-genesis --out FILE`.
+ * They read the in-process chain by default, a running node with `--network localhost` (any HTTP
+ * network), or a real chain's REST endpoint with `--rest URL` (Evmos's gateway paths).
+ */
+import { writeFileSync } from "node:fs";
+import { task, types } from "hardhat/config";
+import { HardhatPluginError } from "hardhat/plugins";
+import { type EpochInfo, type EpochInfoJson, formatDuration, formatTime, fromJson, seconds } from "../src/epochs/epoch-info";
+import { toCosmosGenesis } from "../src/epochs/epochs-genesis";
+import { PLUGIN_NAME } from "../src/hardhat/chain-config";
+
+export const TASK_EPOCHS_LIST = "epochs:list";
+export const TASK_EPOCHS_CURRENT = "epochs:current";
+export const TASK_EPOCHS_EXPORT_GENESIS = "epochs:export-genesis";
+
+async function restGet<T>(base: string, path: string): Promise<T> {
+  const url = `${base.replace(/\/+$/, "")}${path}`;
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new HardhatPluginError(PLUGIN_NAME, `cannot reach ${url}: ${(err as Error).message}`);
+  }
+  const body = (await res.json().catch(() => undefined)) as { message?: string } | undefined;
+  if (!res.ok) throw new HardhatPluginError(PLUGIN_NAME, `${url} answered HTTP ${res.status}: ${body?.message ?? "no message"}`);
+  return body as T;
+}
+
+async function restEpochs(base: string): Promise<EpochInfo[]> {
+  const out: EpochInfo[] = [];
+  let key: string | null = null;
+  for (let page = 0; page < 1000; page++) {
+    const q: string = key === null ? "" : `?pagination.key=${encodeURIComponent(key)}`;
+    const res: { epochs: EpochInfoJson[]; pagination?: { next_key: string | null } } = await restGet(base, `/evmos/epochs/v1/epochs${q}`);
+    out.push(...res.epochs.map((e, i) => fromJson(e, `epochs[${i}]`)));
+    key = res.pagination?.next_key ?? null;
+    if (key === null) break;
+  }
+  return out;
+}
+
+/** A plain text table, columns padded to their widest cell. */
+export function formatTable(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd();
+  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
+
+export function epochsTable(epochs: EpochInfo[]): string {
+  if (epochs.length === 0) return "(no epochs)";
+  return formatTable([
+    ["identifier", "duration", "current epoch", "current epoch start", "start height", "counting", "start time"],
+    ...epochs.map((e) => [
+      e.identifier,
+      formatDuration(e.duration),
+      e.currentEpoch.toString(),
+      formatTime(e.currentEpochStartTime),
+      e.currentEpochStartHeight.toString(),
+      e.epochCountingStarted ? "yes" : "no",
+      formatTime(e.startTime),
+    ]),
+  ]);
+}
+
+task(TASK_EPOCHS_LIST, "Lists the epochs timers (EpochInfos)")
+  .addOptionalParam("rest", "A chain's REST endpoint (e.g. http://localhost:1317) instead of a JSON-RPC network", undefined, types.string)
+  .setAction(async ({ rest }: { rest?: string }, hre) => {
+    const epochs = rest !== undefined ? await restEpochs(rest) : await hre.epochs.all();
+    console.log(epochsTable(epochs));
+    return epochs;
+  });
+
+task(TASK_EPOCHS_CURRENT, "Prints the current epoch of one timer")
+  .addParam("identifier", "The timer's identifier, e.g. week or day", undefined, types.string)
+  .addOptionalParam("rest", "A chain's REST endpoint instead of a JSON-RPC network", undefined, types.string)
+  .setAction(async ({ identifier, rest }: { identifier: string; rest?: string }, hre) => {
+    let current: bigint;
+    if (rest !== undefined) {
+      const res = await restGet<{ current_epoch: string }>(rest, `/evmos/epochs/v1/current_epoch?identifier=${encodeURIComponent(identifier)}`);
+      current = BigInt(res.current_epoch);
+    } else {
+      try {
+        current = await hre.epochs.current(identifier);
+      } catch (err) {
+        throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
+      }
+    }
+    console.log(`${identifier}: current epoch ${current}`);
+    return current;
+  });
+
+task(TASK_EPOCHS_EXPORT_GENESIS, "Writes a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from")
+  .addParam("out", "The file to write", undefined, types.string)
+  .setAction(async ({ out }: { out: string }, hre) => {
+    const epochs = await hre.epochs.all();
+    const chainId = BigInt((await hre.network.provider.request({ method: "eth_chainId" })) as string);
+    const latest = (await hre.network.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
+    // the new chain starts where this one is: its genesis time is the exported height's time
+    writeFileSync(out, toCosmosGenesis({ genesisTime: seconds(BigInt(latest.timestamp)), chainId, epochs }));
+    console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${out}`);
+  });

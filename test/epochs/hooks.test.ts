@@ -1,0 +1,120 @@
+/**
+ * Contract tests in the style users write (`npx hardhat test`): contracts that rely on epoch hooks.
+ */
+import { expect } from "chai";
+import hre, { ethers } from "hardhat";
+import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
+
+const PRECOMPILE = "0x0000000000000000000000000000000000000900";
+
+describe("epoch hooks reach contracts", function () {
+  async function deployed() {
+    const [gov, alice, bob] = await ethers.getSigners();
+    const rewards = await ethers.deployContract("WeeklyRewards", [1000n]);
+    const counter = await ethers.deployContract("DailyCounter");
+    await rewards.connect(alice).stake({ value: 3n });
+    await rewards.connect(bob).stake({ value: 1n });
+    return { gov, alice, bob, rewards, counter };
+  }
+
+  it("registers contracts from their constructors, in order, through the precompile", async () => {
+    const { rewards, counter } = await loadFixture(deployed);
+    const epochs = await ethers.getContractAt("IEpochs", PRECOMPILE);
+    const hooks = await epochs.hooks();
+    expect(hooks.slice(-2)).to.deep.equal([await rewards.getAddress(), await counter.getAddress()]);
+    expect(await hre.epochs.hooks()).to.deep.equal(hooks.map((h) => h.toLowerCase()));
+  });
+
+  it("calls afterEpochEnd(week, n) and beforeEpochStart(week, n+1) on advance", async () => {
+    const { rewards, alice, bob } = await loadFixture(deployed);
+    const before = await hre.epochs.current("week");
+    const next = await hre.epochs.advance("week");
+    expect(next).to.equal(before + 1n);
+    expect(await rewards.lastPaidEpoch()).to.equal(before);
+    expect(await rewards.startedEpoch()).to.equal(next);
+    expect(await rewards.rewardOf(alice.address)).to.equal(750n);
+    expect(await rewards.rewardOf(bob.address)).to.equal(250n);
+  });
+
+  it("reads the timers from Solidity through the precompile", async () => {
+    await loadFixture(deployed);
+    const epochs = await ethers.getContractAt("IEpochs", PRECOMPILE);
+    const infos = await epochs.epochInfos();
+    expect(infos.map((i) => i.identifier)).to.deep.equal(["day", "week"]);
+    expect(infos[1].duration).to.equal(604800n);
+    expect(await epochs.currentEpoch("week")).to.equal(await hre.epochs.current("week"));
+    await expect(epochs.currentEpoch("month")).to.be.revertedWith("epoch info not found: month");
+  });
+
+  it("isolates a reverting hook: the other hooks and the epoch go on, and the failure is recorded", async () => {
+    const { counter } = await loadFixture(deployed);
+    const bad = await ethers.deployContract("RevertingHook", [false]);
+    const days = await counter.daysStarted();
+    await hre.epochs.advance("day");
+    expect(await counter.daysStarted()).to.equal(days + 1n);
+    expect(await bad.touched()).to.equal(0n);
+    // find the block where the day epoch started and read its events
+    const latest = await hre.epochs.blockEvents("latest");
+    const failed = latest!.begin_block_events.filter((e) => e.type === "epoch_hook_failed");
+    const attrs = Object.fromEntries(failed.find((e) => e.attributes.some((a) => a.value === (bad.target as string).toLowerCase()))!.attributes.map((a) => [a.key, a.value]));
+    expect(attrs).to.include({ identifier: "day", hook: "BeforeEpochStart", reason: "execution reverted: hook says no" });
+    const ok = latest!.begin_block_events.find((e) => e.type === "epoch_hook" && e.attributes.some((a) => a.value === (counter.target as string).toLowerCase()));
+    expect(ok).to.not.equal(undefined);
+  });
+
+  it("isolates a hook that runs out of gas", async () => {
+    const { counter } = await loadFixture(deployed);
+    await ethers.deployContract("RevertingHook", [true]);
+    const days = await counter.daysStarted();
+    await hre.epochs.advance("day");
+    expect(await counter.daysStarted()).to.equal(days + 1n);
+    const events = await hre.epochs.blockEvents("latest");
+    const oog = events!.begin_block_events.find((e) => e.type === "epoch_hook_failed" && e.attributes.some((a) => a.key === "gas_used" && a.value === "3000000"));
+    expect(oog).to.not.equal(undefined);
+  });
+
+  it("does not keep a registration made inside a reverted transaction", async () => {
+    await loadFixture(deployed);
+    const epochs = await ethers.getContractAt("IEpochs", PRECOMPILE);
+    const before = await epochs.hooks();
+    await expect(ethers.deployContract("RegisterThenRevert")).to.be.revertedWith("undo");
+    expect(await epochs.hooks()).to.deep.equal(before);
+  });
+
+  it("emits HooksRegistered and answers false for a second registration", async () => {
+    const { counter } = await loadFixture(deployed);
+    const epochs = await ethers.getContractAt("IEpochs", PRECOMPILE);
+    await expect(counter.unregister()).to.emit(epochs, "HooksUnregistered").withArgs(await counter.getAddress());
+    expect(await hre.epochs.registerHooks(await counter.getAddress())).to.equal(true);
+    expect(await hre.epochs.registerHooks(await counter.getAddress())).to.equal(false);
+  });
+
+  it("restores epochs records and hook registrations with loadFixture", async () => {
+    const { counter } = await loadFixture(deployed);
+    const week = await hre.epochs.current("week");
+    const hooks = await hre.epochs.hooks();
+    await hre.epochs.advance("week", 2);
+    await counter.unregister();
+    expect(await hre.epochs.current("week")).to.equal(week + 2n);
+    await loadFixture(deployed);
+    expect(await hre.epochs.current("week")).to.equal(week);
+    expect(await hre.epochs.hooks()).to.deep.equal(hooks);
+  });
+
+  it("runs TypeScript hooks in-process", async () => {
+    await loadFixture(deployed);
+    const seen: string[] = [];
+    const offStart = await hre.epochs.onBeforeEpochStart((id, n) => {
+      seen.push(`start ${id} ${n}`);
+    });
+    const offEnd = await hre.epochs.onAfterEpochEnd((id, n) => {
+      seen.push(`end ${id} ${n}`);
+    });
+    const n = await hre.epochs.current("day");
+    await hre.epochs.advance("day");
+    offStart();
+    offEnd();
+    expect(seen).to.include(`end day ${n}`);
+    expect(seen).to.include(`start day ${n + 1n}`);
+  });
+});
