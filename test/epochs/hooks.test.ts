@@ -12,8 +12,8 @@ describe("epoch hooks reach contracts", function () {
     const [gov, alice, bob] = await ethers.getSigners();
     const rewards = await ethers.deployContract("WeeklyRewards", [1000n]);
     const counter = await ethers.deployContract("DailyCounter");
-    await rewards.connect(alice).stake({ value: 3n });
-    await rewards.connect(bob).stake({ value: 1n });
+    await (rewards.connect(alice) as typeof rewards).stake({ value: 3n });
+    await (rewards.connect(bob) as typeof rewards).stake({ value: 1n });
     return { gov, alice, bob, rewards, counter };
   }
 
@@ -22,7 +22,7 @@ describe("epoch hooks reach contracts", function () {
     const epochs = await ethers.getContractAt("IEpochs", PRECOMPILE);
     const hooks = await epochs.hooks();
     expect(hooks.slice(-2)).to.deep.equal([await rewards.getAddress(), await counter.getAddress()]);
-    expect(await hre.epochs.hooks()).to.deep.equal(hooks.map((h) => h.toLowerCase()));
+    expect(await hre.epochs.hooks()).to.deep.equal(hooks.map((h: string) => h.toLowerCase()));
   });
 
   it("calls afterEpochEnd(week, n) and beforeEpochStart(week, n+1) on advance", async () => {
@@ -40,7 +40,7 @@ describe("epoch hooks reach contracts", function () {
     await loadFixture(deployed);
     const epochs = await ethers.getContractAt("IEpochs", PRECOMPILE);
     const infos = await epochs.epochInfos();
-    expect(infos.map((i) => i.identifier)).to.deep.equal(["day", "week"]);
+    expect(infos.map((i: { identifier: string }) => i.identifier)).to.deep.equal(["day", "week"]);
     expect(infos[1].duration).to.equal(604800n);
     expect(await epochs.currentEpoch("week")).to.equal(await hre.epochs.current("week"));
     await expect(epochs.currentEpoch("month")).to.be.revertedWith("epoch info not found: month");
