@@ -123,19 +123,23 @@ interface WireInfo {
   currentEpochStartHeight?: string;
 }
 
-const wireTime = (t: Time): WireTime => ({ seconds: t.seconds.toString(), nanos: t.nanos });
+// proto3: zero scalars are not written (protobufjs writes any field that is present, so leave them out)
+const wireTime = (t: Time): WireTime => ({
+  ...(t.seconds !== 0n ? { seconds: t.seconds.toString() } : {}),
+  ...(t.nanos !== 0 ? { nanos: t.nanos } : {}),
+});
 const fromWireTime = (t: WireTime | undefined): Time => ({ seconds: BigInt(t?.seconds ?? "0"), nanos: t?.nanos ?? 0 });
 
 function toWire(info: EpochInfo): WireInfo {
   return {
-    identifier: info.identifier,
+    ...(info.identifier !== "" ? { identifier: info.identifier } : {}),
     // gogoproto non-nullable: the three embedded messages are always written, even when zero
     startTime: wireTime(info.startTime),
     duration: wireTime(info.duration),
-    currentEpoch: info.currentEpoch.toString(),
+    ...(info.currentEpoch !== 0n ? { currentEpoch: info.currentEpoch.toString() } : {}),
     currentEpochStartTime: wireTime(info.currentEpochStartTime),
-    epochCountingStarted: info.epochCountingStarted,
-    currentEpochStartHeight: info.currentEpochStartHeight.toString(),
+    ...(info.epochCountingStarted ? { epochCountingStarted: true } : {}),
+    ...(info.currentEpochStartHeight !== 0n ? { currentEpochStartHeight: info.currentEpochStartHeight.toString() } : {}),
   };
 }
 
