@@ -24,6 +24,8 @@ const config: HardhatUserConfig = {
   solidity: { version: SOLC_VERSION },
   paths: { tests: "test" },
   mocha: { timeout: 60_000 },
+  // `--network localhost` reaches a running `npx hardhat node`; tests start theirs on a free port
+  networks: { localhost: { url: process.env.HARDHAT_EPOCHS_LOCALHOST_URL ?? "http://127.0.0.1:8545" } },
 };
 
 export default config;

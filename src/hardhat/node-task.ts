@@ -20,6 +20,11 @@ import { JsonRpcServer } from "../rpc/transport/server";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import path from "node:path";
 import { PLUGIN_NAME } from "./chain-config";
+import { type HomeSettings, openHome, parseMinimumGasPrices, writeMinimumGasPrices } from "./home";
+import { LevelKV } from "../storage/level-kv";
+import { CORE_NAMESPACES } from "../rpc/runtime";
+import { defaultGenesis } from "../epochs/epochs-genesis";
+import { epochsOptionsFromConfig } from "./epochs";
 import { type EpochsProvider, buildRuntime, createEpochsProvider, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 
@@ -152,7 +157,10 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
   if (fork !== undefined || forkBlockNumber !== undefined) {
     throw new HardhatPluginError(PLUGIN_NAME, "forking is not supported: this node runs its own Evmos-like chain");
   }
-  const flags = evmosFlags(args);
+  const cli = evmosFlags(args);
+  // --home: create/read config/genesis.json and config/app.toml; the command line wins over app.toml
+  const home = typeof cli.home === "string" ? await openNodeHome(cli.home, hre) : undefined;
+  const flags: EvmosFlags = { ...(home?.flags ?? {}), ...cli };
   if (flags["json-rpc.enable"] === false) {
     throw new HardhatPluginError(PLUGIN_NAME, "--json-rpc.enable=false leaves this node nothing to serve; JSON-RPC is its only interface");
   }
@@ -161,7 +169,7 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
   const host = hostname ?? address?.host ?? "127.0.0.1";
   const httpPort = args.port !== 8545 || address === undefined ? port : address.port;
 
-  const runtime = (await hre.run(TASK_NODE_CREATE_RUNTIME, { flags })) as Runtime;
+  const runtime = (await hre.run(TASK_NODE_CREATE_RUNTIME, { flags, home })) as Runtime;
   const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, flags, host, port: httpPort })) as StartedServer;
   await hre.run(TASK_NODE_PRINT_BANNER, { runtime, server, flags });
   await waitForShutdown(server, runtime);
@@ -169,8 +177,28 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
 
 subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
   .addParam("flags", undefined, undefined, types.any)
-  .setAction(async ({ flags }: { flags: EvmosFlags }, hre) => {
+  .addOptionalParam("home", undefined, undefined, types.any)
+  .setAction(async ({ flags, home }: { flags: EvmosFlags; home?: HomeSettings }, hre) => {
     const overrides = runtimeOverridesFromFlags(flags);
+    const base = await runtimeOptionsFor(hre);
+    const minGas = typeof flags["minimum-gas-prices"] === "string" ? parseMinimumGasPrices(flags["minimum-gas-prices"], "minimum-gas-prices") : undefined;
+    overrides.chain = { ...base.chain, ...(minGas !== undefined ? { minGasPrice: minGas } : {}) };
+    if (home !== undefined) {
+      const g = home.genesis;
+      overrides.chain = {
+        ...overrides.chain,
+        ...(g.chainId !== undefined ? { chainId: g.chainId } : {}),
+        ...(g.genesisTime !== undefined ? { initialDate: new Date(Number(g.genesisTime.seconds) * 1000) } : {}),
+      };
+      overrides.epochs = {
+        genesis: g.epochs,
+        tickRule: home.tickRule ?? hre.config.epochs.tickRule,
+        hookGasLimit: home.hookGasLimit ?? BigInt(hre.config.epochs.hookGasLimit),
+      };
+      overrides.kv = await LevelKV.open(home.paths.data);
+      const appToml = home.paths.appToml;
+      overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
+    }
     overrides.onRequest = (method) => console.log(method);
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
@@ -188,14 +216,37 @@ export function runtimeOverridesFromFlags(flags: EvmosFlags): Partial<RuntimeOpt
     if (names.length === 0) throw new HardhatPluginError(PLUGIN_NAME, "cannot enable JSON-RPC without defining any API namespace");
     out.enabledNamespaces = new Set(names);
   }
-  const gasCap = flags["json-rpc.gas-cap"];
-  if (typeof gasCap === "string") out.rpc = { gasCap: parseUint(gasCap, "json-rpc.gas-cap") };
+  const rpc: NonNullable<RuntimeOptions["rpc"]> = {};
+  const uint = (flag: string) => (typeof flags[flag] === "string" ? parseUint(flags[flag] as string, flag) : undefined);
+  const gasCap = uint("json-rpc.gas-cap");
+  if (gasCap !== undefined) rpc.gasCap = gasCap;
+  for (const [flag, key] of [
+    ["json-rpc.filter-cap", "filterCap"],
+    ["json-rpc.feehistory-cap", "feeHistoryCap"],
+    ["json-rpc.logs-cap", "logsCap"],
+    ["json-rpc.block-range-cap", "blockRangeCap"],
+  ] as const) {
+    const v = uint(flag);
+    if (v !== undefined) rpc[key] = Number(v);
+  }
+  if (flags["json-rpc.evm-timeout"] !== undefined) rpc.evmTimeoutMs = durationMs(flags["json-rpc.evm-timeout"], 5000);
+  if (typeof flags["json-rpc.allow-unprotected-txs"] === "boolean") rpc.allowUnprotectedTxs = flags["json-rpc.allow-unprotected-txs"];
+  if (typeof flags["json-rpc.txfee-cap"] === "string") rpc.txFeeCap = Number(flags["json-rpc.txfee-cap"]);
+  if (Object.keys(rpc).length > 0) out.rpc = rpc;
   return out;
 }
 
 function parseUint(value: string, flag: string): bigint {
   if (!/^\d+$/.test(value)) throw new HardhatPluginError(PLUGIN_NAME, `invalid --${flag} "${value}": expected a non-negative integer`);
   return BigInt(value);
+}
+
+/** Opens (creating what is missing) the node's home; the genesis it writes follows hardhat.config.ts. */
+async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment): Promise<HomeSettings> {
+  const base = await runtimeOptionsFor(hre);
+  const epochs = epochsOptionsFromConfig(hre.config.epochs).genesis ?? defaultGenesis();
+  const genesisTime = BigInt(Math.floor((base.chain.initialDate?.getTime() ?? Date.now()) / 1000));
+  return openHome(dir, { chainId: base.chain.chainId, genesisTime, epochs: epochs.epochs, namespaces: [...CORE_NAMESPACES] });
 }
 
 // ---------------------------------------------------------------------------------------- server
@@ -230,6 +281,7 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
       maxConnections: typeof flags["json-rpc.max-open-connections"] === "string" ? Number(parseUint(flags["json-rpc.max-open-connections"], "json-rpc.max-open-connections")) : 0,
       log: (line) => console.log(line),
     });
+    runtime.mountRest(server.rest);
     const bound = await server.listen();
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
     const started: StartedServer = {

@@ -1,0 +1,160 @@
+/**
+ * `npx hardhat node --home DIR` end to end: a Cosmos genesis.json, app.toml created and read, epochs
+ * ticking as blocks are mined, the epoch tasks against the running node, REST, and a restart that
+ * resumes at the last committed block.
+ */
+import { expect } from "chai";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+}
+
+function start(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [BOOTSTRAP, "node", ...args], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const on = (c: Buffer) => {
+      out += c.toString();
+      if (out.includes("Started HTTP and WebSocket JSON-RPC server at")) resolve({ child, output: () => out });
+    };
+    child.stdout?.on("data", on);
+    child.stderr?.on("data", on);
+    child.once("exit", (code) => reject(new Error(`node exited (${code}):\n${out}`)));
+  });
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const t = setTimeout(() => {
+    try {
+      process.kill(-(child.pid as number), "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(t);
+}
+
+describe("npx hardhat node --home", function () {
+  this.timeout(120_000);
+  let home: string;
+  let port: number;
+  let node: Started | undefined;
+  let url: string;
+  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const body = (await res.json()) as { result: T; error?: { message: string } };
+    if (body.error !== undefined) throw new Error(body.error.message);
+    return body.result;
+  };
+  const genesisTime = Math.floor(Date.now() / 1000) - 100;
+
+  before(async () => {
+    home = mkdtempSync(path.join(tmpdir(), "epochs-home-"));
+    mkdirSync(path.join(home, "config"));
+    writeFileSync(
+      path.join(home, "config", "genesis.json"),
+      JSON.stringify({
+        genesis_time: new Date(genesisTime * 1000).toISOString().replace(/\.\d+Z$/, "Z"),
+        chain_id: "evmos_9001-2",
+        app_state: {
+          epochs: {
+            epochs: [
+              { identifier: "week", start_time: "0001-01-01T00:00:00Z", duration: "604800s", current_epoch: "0", current_epoch_start_time: "0001-01-01T00:00:00Z", epoch_counting_started: false, current_epoch_start_height: "0" },
+              { identifier: "fast", duration: "5s" },
+            ],
+          },
+        },
+      }),
+    );
+    port = await freePort();
+    url = `http://127.0.0.1:${port}/`;
+  });
+  after(async () => {
+    await stop(node?.child);
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("starts from a Cosmos genesis.json and creates app.toml, the data dir and the token", async () => {
+    node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
+    expect(await rpc("eth_chainId")).to.equal("0x2329");
+    expect(existsSync(path.join(home, "config", "app.toml"))).to.equal(true);
+    expect(readFileSync(path.join(home, "config", "app.toml"), "utf8")).to.match(/\[json-rpc\]/);
+    expect(statSync(path.join(home, "jsonrpc.token")).mode & 0o777).to.equal(0o600);
+    expect(statSync(path.join(home, "keystore")).mode & 0o777).to.equal(0o700);
+    const genesis = await rpc<{ timestamp: string }>("eth_getBlockByNumber", ["0x0", false]);
+    expect(Number(genesis.timestamp)).to.equal(genesisTime);
+  });
+
+  it("ticks epochs as blocks are mined", async () => {
+    for (let i = 0; i < 6; i++) {
+      await rpc("evm_increaseTime", [3]);
+      await rpc("evm_mine");
+    }
+    const fast = BigInt((await rpc<{ current_epoch: string }>("epochs_currentEpoch", ["fast"])).current_epoch);
+    expect(fast > 1n).to.equal(true);
+    const rest = await (await fetch(`${url}evmos/epochs/v1/current_epoch?identifier=week`)).json();
+    expect(rest).to.deep.equal({ current_epoch: "1" });
+  });
+
+  it("answers the epoch tasks with --network localhost", () => {
+    const env = { ...process.env, HARDHAT_EPOCHS_LOCALHOST_URL: url };
+    const list = spawnSync(process.execPath, [BOOTSTRAP, "epochs:list", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    expect(list.status, list.stderr).to.equal(0);
+    expect(list.stdout).to.match(/^fast\s+5s\s+\d+/m);
+    expect(list.stdout).to.match(/^week\s+604800s\s+1\s/m);
+    const current = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "week", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    expect(current.stdout.trim()).to.equal("week: current epoch 1");
+    const rest = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "nope", "--rest", url], { cwd: ROOT, env, encoding: "utf8" });
+    expect(rest.status).to.not.equal(0);
+    expect(rest.stderr + rest.stdout).to.include("epoch info not found: nope");
+  });
+
+  it("resumes at the last committed block after a restart", async () => {
+    const head = await rpc<{ number: string; hash: string; stateRoot: string }>("eth_getBlockByNumber", ["latest", false]);
+    const fast = await rpc("epochs_currentEpoch", ["fast"]);
+    await stop(node?.child);
+    node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
+    const again = await rpc<{ number: string; hash: string; stateRoot: string }>("eth_getBlockByNumber", ["latest", false]);
+    expect(again).to.deep.include({ number: head.number, hash: head.hash, stateRoot: head.stateRoot });
+    expect(await rpc("epochs_currentEpoch", ["fast"])).to.deep.equal(fast);
+    await rpc("evm_mine");
+    expect(BigInt(await rpc<string>("eth_blockNumber"))).to.equal(BigInt(head.number) + 1n);
+  });
+
+  it("refuses to start with a malformed app.toml, naming the file and the key", async () => {
+    await stop(node?.child);
+    node = undefined;
+    const file = path.join(home, "config", "app.toml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("filter-cap = 200", 'filter-cap = "lots"'));
+    const r = spawnSync(process.execPath, [BOOTSTRAP, "node", "--home", home, "--port", String(port)], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    expect(r.status).to.not.equal(0);
+    expect(r.stderr + r.stdout).to.include(`${file}: json-rpc.filter-cap: expected a non-negative integer`);
+  });
+});
