@@ -214,6 +214,13 @@ export function runtimeOverridesFromFlags(flags: EvmosFlags): Partial<RuntimeOpt
   if (typeof api === "string") {
     const names = api.split(",").map((s) => s.trim()).filter((s) => s !== "");
     if (names.length === 0) throw new HardhatPluginError(PLUGIN_NAME, "cannot enable JSON-RPC without defining any API namespace");
+    const known: readonly string[] = CORE_NAMESPACES;
+    const seen = new Set<string>();
+    for (const ns of names) {
+      if (seen.has(ns)) throw new HardhatPluginError(PLUGIN_NAME, `repeated API namespace '${ns}'`);
+      seen.add(ns);
+      if (!known.includes(ns)) throw new HardhatPluginError(PLUGIN_NAME, `unknown JSON-RPC namespace '${ns}' in json-rpc.api (known: ${known.join(", ")})`);
+    }
     out.enabledNamespaces = new Set(names);
   }
   const rpc: NonNullable<RuntimeOptions["rpc"]> = {};

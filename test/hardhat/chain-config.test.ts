@@ -9,6 +9,8 @@ import { HDNodeWallet, Wallet, hexlify } from "ethers";
 import hre from "hardhat";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_SEND_GAS, defaultChainConfig } from "../../src/chain/config";
 import fs from "node:fs";
+import { runtimeOverridesFromFlags } from "../../src/hardhat/node-task";
+import { parseMinimumGasPrices, readAppToml } from "../../src/hardhat/home";
 import os from "node:os";
 import path from "node:path";
 import { TOKEN_FILE_NAME, addLocalBearerToken, extendEpochsConfig, resolveEpochsConfig, toChainConfig } from "../../src/hardhat/chain-config";
@@ -163,6 +165,40 @@ describe("bearer token for a local node", () => {
       expect(headers("mine")).to.deep.equal({ authorization: "Bearer other" });
     } finally {
       fs.rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("node flags → runtime options", () => {
+  it("narrows namespaces and refuses unknown or repeated ones", () => {
+    expect([...(runtimeOverridesFromFlags({ "json-rpc.api": "eth, net,web3" }).enabledNamespaces ?? [])]).to.deep.equal(["eth", "net", "web3"]);
+    expect(() => runtimeOverridesFromFlags({ "json-rpc.api": "eth,foo" })).to.throw("unknown JSON-RPC namespace 'foo' in json-rpc.api");
+    expect(() => runtimeOverridesFromFlags({ "json-rpc.api": "eth,eth" })).to.throw("repeated API namespace 'eth'");
+    expect(() => runtimeOverridesFromFlags({ "json-rpc.api": " , " })).to.throw("cannot enable JSON-RPC without defining any API namespace");
+  });
+
+  it("maps the cap and timeout flags (app.toml keys use the same names)", () => {
+    const o = runtimeOverridesFromFlags({ "json-rpc.gas-cap": "1000000", "json-rpc.logs-cap": "5", "json-rpc.block-range-cap": "7", "json-rpc.filter-cap": "3", "json-rpc.evm-timeout": "1m30s", "json-rpc.allow-unprotected-txs": true });
+    expect(o.rpc).to.deep.equal({ gasCap: 1_000_000n, logsCap: 5, blockRangeCap: 7, filterCap: 3, evmTimeoutMs: 90_000, allowUnprotectedTxs: true });
+    expect(() => runtimeOverridesFromFlags({ "json-rpc.logs-cap": "-1" })).to.throw("invalid --json-rpc.logs-cap");
+  });
+
+  it("reads app.toml below the command line", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "apptoml-"));
+    try {
+      const file = path.join(dir, "app.toml");
+      fs.writeFileSync(file, 'minimum-gas-prices = "20aevmos"\n[json-rpc]\napi = "eth,net"\nlogs-cap = 50\n[epochs]\ntick-rule = "evmos"\n');
+      const app = readAppToml(file);
+      expect(app.flags).to.deep.equal({ "minimum-gas-prices": "20aevmos", "json-rpc.api": "eth,net", "json-rpc.logs-cap": "50" });
+      expect(app.tickRule).to.equal("evmos");
+      const merged = { ...app.flags, "json-rpc.logs-cap": "9" };
+      expect(merged["json-rpc.logs-cap"]).to.equal("9");
+      expect(parseMinimumGasPrices("20aevmos", "x")).to.equal(20n);
+      expect(() => parseMinimumGasPrices("20atom", "app.toml minimum-gas-prices")).to.throw('app.toml minimum-gas-prices: expected "<amount>aevmos"');
+      fs.writeFileSync(file, "[json-rpc\n");
+      expect(() => readAppToml(file)).to.throw(`${file}: not valid TOML`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
