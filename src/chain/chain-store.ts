@@ -4,7 +4,9 @@
  * batch, so a block is either fully stored or not at all. Decoded blocks are cached.
  *
  * Keys: "H"‖number(8) → hash · "B"‖hash → block RLP · "R"‖number(8) → receipts RLP ·
- *       "T"‖txHash → RLP[number, index] · "E"‖number(8) → module events JSON · "head" → number(8)
+ *       "T"‖txHash → RLP[number, index] · "E"‖number(8) → module events JSON · "head" → number(8) ·
+ *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs visits
+ *       just those blocks, so its cost follows the blocks with logs, not the length of the range)
  */
 import { type Block, createBlockFromRLP } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
@@ -37,6 +39,7 @@ const P_BLOCK = enc.encode("B");
 const P_RECEIPTS = enc.encode("R");
 const P_TX = enc.encode("T");
 const P_EVENTS = enc.encode("E");
+const P_LOGS = enc.encode("L");
 const K_HEAD = enc.encode("head");
 
 function num8(n: bigint): Uint8Array {
@@ -89,6 +92,9 @@ export class ChainStore {
   private readonly _receipts = new Map<bigint, StoredReceipt[]>();
   private readonly _hashToNumber = new Map<string, bigint>();
   private _head = -1n;
+  /** Heights of blocks with logs, ascending, and their blooms (the log index, kept in memory). */
+  private _logBlocks: bigint[] = [];
+  private readonly _blooms = new Map<bigint, Uint8Array>();
 
   constructor(
     readonly kv: KVStore,
@@ -105,6 +111,12 @@ export class ChainStore {
   async open(): Promise<bigint> {
     const h = await this.kv.get(K_HEAD);
     this._head = h === undefined ? -1n : new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0);
+    for await (const [k, v] of this.kv.range({ gte: P_LOGS, lt: enc.encode("M") })) {
+      const n = new DataView(k.buffer, k.byteOffset + 1, 8).getBigUint64(0);
+      if (n > this._head) continue;
+      this._logBlocks.push(n);
+      this._blooms.set(n, v);
+    }
     return this._head;
   }
 
@@ -121,6 +133,7 @@ export class ChainStore {
     block.transactions.forEach((tx, i) => {
       ops.push({ type: "put", key: key(P_TX, tx.hash()), value: RLP.encode([bigIntToUnpaddedBytes(n), bigIntToUnpaddedBytes(BigInt(i))]) });
     });
+    if (receipts.some((r) => r.logs.length > 0)) ops.push({ type: "put", key: key(P_LOGS, num8(n)), value: block.header.logsBloom });
     if (events.begin.length > 0 || events.end.length > 0) {
       ops.push({ type: "put", key: key(P_EVENTS, num8(n)), value: enc.encode(JSON.stringify(events, eventReplacer)) });
     }
@@ -134,7 +147,25 @@ export class ChainStore {
     this._receipts.set(n, receipts);
     this._hashToNumber.set(bytesToHex(block.hash()), n);
     this._head = n;
+    if (receipts.some((r) => r.logs.length > 0)) {
+      this._logBlocks.push(n);
+      this._blooms.set(n, block.header.logsBloom);
+    }
     this._evict();
+  }
+
+  /** Blocks in [from, to] that have logs, with their blooms, ascending. */
+  blocksWithLogs(from: bigint, to: bigint): Array<[bigint, Uint8Array]> {
+    let lo = 0;
+    let hi = this._logBlocks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this._logBlocks[mid] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Array<[bigint, Uint8Array]> = [];
+    for (let i = lo; i < this._logBlocks.length && this._logBlocks[i] <= to; i++) out.push([this._logBlocks[i], this._blooms.get(this._logBlocks[i]) as Uint8Array]);
+    return out;
   }
 
   /** Batch operations removing blocks above `n` (evm_revert, debug_setHead); head becomes `n`. */
@@ -147,6 +178,7 @@ export class ChainStore {
       ops.push({ type: "del", key: key(P_BLOCK, block.hash()) });
       ops.push({ type: "del", key: key(P_RECEIPTS, num8(i)) });
       ops.push({ type: "del", key: key(P_EVENTS, num8(i)) });
+      ops.push({ type: "del", key: key(P_LOGS, num8(i)) });
       for (const tx of block.transactions) ops.push({ type: "del", key: key(P_TX, tx.hash()) });
     }
     ops.push({ type: "put", key: K_HEAD, value: num8(n) });
@@ -154,6 +186,7 @@ export class ChainStore {
   }
 
   didRewind(n: bigint): void {
+    while (this._logBlocks.length > 0 && this._logBlocks[this._logBlocks.length - 1] > n) this._blooms.delete(this._logBlocks.pop() as bigint);
     for (let i = this._head; i > n; i--) {
       const b = this._blocks.get(i);
       if (b !== undefined) this._hashToNumber.delete(bytesToHex(b.hash()));

@@ -156,7 +156,13 @@ export class Node extends EventEmitter<NodeEvents> {
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
     ref.node = node;
     if (customPrecompiles.length > 0) node._trackMessages();
-    await node._openOrInit();
+    try {
+      await node._openOrInit();
+    } catch (err) {
+      // a store that cannot be used is released, so the caller (or the next start) can open it again
+      await kv.close().catch(() => undefined);
+      throw err;
+    }
     return node;
   }
 
@@ -395,7 +401,13 @@ export class Node extends EventEmitter<NodeEvents> {
 
   private async _openOrInit(): Promise<void> {
     const head = await this.store.open();
+    const chainKey = new TextEncoder().encode("chainid");
     if (head >= 0n) {
+      const stored = await this.store.kv.get(chainKey);
+      const storedId = stored === undefined ? undefined : BigInt(new TextDecoder().decode(stored));
+      if (storedId !== undefined && storedId !== this.config.chainId) {
+        throw new ChainError(`the data directory holds chain id ${storedId}, but the genesis says chain id ${this.config.chainId}`);
+      }
       this._head = (await this.store.getBlock(head)) as Block;
       await this.vm.stateManager.setStateRoot(this._head.header.stateRoot);
       for (const m of this._moduleStores) await m.store.loadAt(head);
@@ -440,6 +452,7 @@ export class Node extends EventEmitter<NodeEvents> {
       },
       { common: c },
     );
+    await this.store.kv.batch([{ type: "put", key: chainKey, value: new TextEncoder().encode(this.config.chainId.toString()) }]);
     await this._commit({ block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] });
   }
 

@@ -23,8 +23,8 @@ export function matchLog(log: StoredLog, f: Pick<LogFilter, "addresses" | "topic
 }
 
 /** False when the block's bloom proves no log can match (the block is skipped without reading receipts). */
-export function bloomMayMatch(block: Block, f: Pick<LogFilter, "addresses" | "topics">): boolean {
-  const bloom = new Bloom(block.header.logsBloom);
+export function bloomMayMatch(logsBloom: Uint8Array, f: Pick<LogFilter, "addresses" | "topics">): boolean {
+  const bloom = new Bloom(logsBloom);
   if (f.addresses.length > 0 && !f.addresses.some((a) => bloom.check(a))) return false;
   for (const wanted of f.topics) {
     if (wanted !== null && !wanted.some((t) => bloom.check(t))) return false;
@@ -45,13 +45,16 @@ export function blockLogs(block: Block, receipts: StoredReceipt[], f: Pick<LogFi
   return out;
 }
 
-/** Logs of blocks [from, to] (inclusive, already clamped to the head), at most `cap` (0 = no cap). */
+/**
+ * Logs of blocks [from, to] (inclusive, already clamped to the head), at most `cap` (0 = no cap).
+ * Only blocks in the log index are visited, and only those whose bloom may match are read.
+ */
 export async function collectLogs(node: Node, f: LogFilter, from: bigint, to: bigint, cap: number): Promise<Json[]> {
   const out: Json[] = [];
-  for (let n = from; n <= to; n++) {
+  for (const [n, bloom] of node.store.blocksWithLogs(from, to)) {
+    if (!bloomMayMatch(bloom, f)) continue;
     const block = await node.getBlock(n);
     if (block === undefined) break;
-    if (block.transactions.length === 0 || !bloomMayMatch(block, f)) continue;
     const receipts = (await node.store.getReceipts(n)) ?? [];
     out.push(...blockLogs(block, receipts, f));
     if (cap > 0 && out.length > cap) throw new ServerError(`query returned more than ${cap} results`);

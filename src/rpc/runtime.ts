@@ -19,6 +19,7 @@ import { web3Methods } from "./namespaces/web3";
 import { txpoolMethods } from "./namespaces/txpool";
 import { type MinerHooks, minerMethods } from "./namespaces/miner";
 import { unsupportedMethods } from "./namespaces/unsupported";
+import { debugMethods } from "./namespaces/debug";
 import type { RequestContext } from "./types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs/epochs-module";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
@@ -59,7 +60,7 @@ export interface Runtime {
 }
 
 /** Every namespace this node has (the default of `--json-rpc.api`). */
-export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs"] as const;
+export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs", "debug"] as const;
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
@@ -81,6 +82,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...txpoolMethods(deps),
       ...minerMethods(deps, opts.miner),
       ...unsupportedMethods(),
+      ...debugMethods(deps),
       ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ],
     {
