@@ -1,0 +1,84 @@
+/**
+ * Crash test (bounded, no network): a child node under write load is killed with SIGKILL at random
+ * moments 20 times. After each kill the store must hold every transaction the child reported as
+ * committed, the head block's state root must match the state, and the node must keep working.
+ */
+import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defaultChainConfig } from "../../src/chain/config";
+import { createRuntime } from "../../src/rpc/runtime";
+import { LevelKV } from "../../src/storage/level-kv";
+
+const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+const CHILD = path.join(__dirname, "crash-child.ts");
+
+function runAndKill(dir: string, afterMs: number): Promise<{ confirmed: Array<[string, bigint]>; stderr: string }> {
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", CHILD, dir], { cwd: path.resolve(__dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (timer === undefined && out.includes("READY\n")) timer = setTimeout(() => child.kill("SIGKILL"), afterMs);
+    });
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    // a child that never gets ready is killed too, so the test always ends
+    const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("exit", () => {
+      clearTimeout(guard);
+      if (timer !== undefined) clearTimeout(timer);
+      const confirmed = out
+        .split("\n")
+        // a line cut by the kill is not a confirmation the child finished reporting
+        .filter((l) => /^OK 0x[0-9a-f]{64} 0x[0-9a-f]+$/.test(l))
+        .map((l) => {
+          const [, hash, block] = l.split(" ");
+          return [hash, BigInt(block)] as [string, bigint];
+        });
+      resolve({ confirmed, stderr: err });
+    });
+  });
+}
+
+describe("persistence: crashes lose nothing committed", function () {
+  this.timeout(300_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "epochs-crash-"));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it(`survives ${KILLS} SIGKILLs under write load`, async () => {
+    const ctx = { transport: "in-process" as const, authenticated: true };
+    let total = 0;
+    let maxHead = 0n;
+    const t0 = performance.now();
+    for (let k = 0; k < KILLS; k++) {
+      const { confirmed, stderr } = await runAndKill(dir, 200 + Math.floor(Math.random() * 1300));
+      expect(stderr, stderr).to.equal("");
+      total += confirmed.length;
+      const rt = await createRuntime({ chain: { ...defaultChainConfig(), initialDate: new Date("2024-03-01T12:00:00Z") }, clientVersion: "crash-check", kv: await LevelKV.open(dir) });
+      try {
+        for (const [hash, block] of confirmed) {
+          const r = (await rt.dispatcher.call("eth_getTransactionReceipt", [hash], ctx)) as { blockNumber: string } | null;
+          expect(r, `receipt of ${hash} after kill ${k}`).to.not.equal(null);
+          expect(BigInt(r!.blockNumber)).to.equal(block);
+        }
+        const head = rt.node.head;
+        expect(Buffer.from(await rt.node.vm.stateManager.getStateRoot()).toString("hex")).to.equal(Buffer.from(head.header.stateRoot).toString("hex"));
+        if (head.header.number > maxHead) maxHead = head.header.number;
+        const accounts = (await rt.dispatcher.call("eth_accounts", [], ctx)) as string[];
+        const hash = (await rt.dispatcher.call("eth_sendTransaction", [{ from: accounts[10], to: accounts[11], value: "0x1" }], ctx)) as string;
+        expect(await rt.dispatcher.call("eth_getTransactionReceipt", [hash], ctx)).to.not.equal(null);
+      } finally {
+        await rt.close();
+      }
+    }
+    console.log(`      crash: ${KILLS} SIGKILLs, ${total} confirmed transactions all present afterwards, head reached ${maxHead}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    expect(total).to.be.greaterThan(0);
+  });
+});
