@@ -4,6 +4,12 @@
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseCosmosGenesis } from "../../src/epochs/epochs-genesis";
+import { createRuntime } from "../../src/rpc/runtime";
+import { defaultChainConfig } from "../../src/chain/config";
 
 const PRECOMPILE = "0x0000000000000000000000000000000000000900";
 
@@ -116,5 +122,32 @@ describe("epoch hooks reach contracts", function () {
     offEnd();
     expect(seen).to.include(`end day ${n}`);
     expect(seen).to.include(`start day ${n + 1n}`);
+  });
+});
+
+describe("epochs:export-genesis", function () {
+  it("writes a Cosmos genesis.json that a new chain starts from, continuing the count", async () => {
+    await hre.epochs.advance("day");
+    const day = await hre.epochs.current("day");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "export-"));
+    try {
+      const file = path.join(dir, "genesis.json");
+      await hre.run("epochs:export-genesis", { out: file });
+      const g = parseCosmosGenesis(fs.readFileSync(file, "utf8"));
+      expect(g.chainId).to.equal(9000n);
+      expect(g.epochs.epochs.find((e) => e.identifier === "day")?.currentEpoch).to.equal(day);
+      const rt = await createRuntime({
+        chain: { ...defaultChainConfig(), initialDate: new Date(Number(g.genesisTime!.seconds) * 1000) },
+        clientVersion: "x",
+        epochs: { genesis: g.epochs },
+      });
+      try {
+        expect(rt.epochs!.currentEpoch("day")).to.equal(day);
+      } finally {
+        await rt.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
