@@ -18,12 +18,25 @@ function key(prefix: number, identifier: string): Uint8Array {
   return out;
 }
 
+/** Decoded records by their stored bytes: unchanged records keep their byte arrays, so each block reuses them. */
+const decoded = new WeakMap<Uint8Array, EpochInfo>();
+
+function decode(raw: Uint8Array): EpochInfo {
+  let info = decoded.get(raw);
+  if (info === undefined) {
+    info = decodeEpochInfo(raw);
+    decoded.set(raw, info);
+  }
+  // a copy: callers may change what they get
+  return { ...info };
+}
+
 export class EpochsKeeper {
   constructor(private readonly _store: () => ModuleStore) {}
 
   getEpochInfo(identifier: string): { info: EpochInfo | undefined; found: boolean } {
     const raw = this._store().get(key(RECORD, identifier));
-    return raw === undefined ? { info: undefined, found: false } : { info: decodeEpochInfo(raw), found: true };
+    return raw === undefined ? { info: undefined, found: false } : { info: decode(raw), found: true };
   }
 
   setEpochInfo(info: EpochInfo): void {
@@ -38,13 +51,13 @@ export class EpochsKeeper {
   /** Visits records in ascending identifier-byte order; stops when `cb` returns true. */
   iterateEpochInfo(cb: (index: number, info: EpochInfo) => boolean): void {
     const entries = this._store().entries(new Uint8Array([RECORD]));
-    for (let i = 0; i < entries.length; i++) if (cb(i, decodeEpochInfo(entries[i][1]))) return;
+    for (let i = 0; i < entries.length; i++) if (cb(i, decode(entries[i][1]))) return;
   }
 
   allEpochInfos(): EpochInfo[] {
     return this._store()
       .entries(new Uint8Array([RECORD]))
-      .map(([, v]) => decodeEpochInfo(v));
+      .map(([, v]) => decode(v));
   }
 
   /** Identifiers in store order (bytewise). */
