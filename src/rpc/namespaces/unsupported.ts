@@ -6,7 +6,8 @@ import { NotSupportedError } from "../errors";
 import { type MethodSpec, method } from "../method";
 import { any } from "../params";
 
-function unsupported(name: string, why: string, isPrivate = false): MethodSpec {
+/** A method the spec names that cannot work here: -32000 with the reason, never "method not found". */
+export function unsupported(name: string, why: string, isPrivate = false): MethodSpec {
   return method({
     name,
     params: [any.opt(), any.opt(), any.opt(), any.opt()],

@@ -2,22 +2,9 @@
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers";
 import type { RpcDeps } from "../../deps";
-import { NotSupportedError } from "../../errors";
 import { q } from "../../format";
-import { type MethodSpec, method } from "../../method";
-import { any } from "../../params";
-
-/** A method the spec lists that cannot work here: answers -32000 with why, never "method not found". */
-function unsupported(name: string, why: string): MethodSpec {
-  return method({
-    name,
-    params: [any.opt(), any.opt(), any.opt()],
-    doc: `Not available: ${why}.`,
-    handler: () => {
-      throw new NotSupportedError(`${name} is not available: ${why}`);
-    },
-  });
-}
+import { method } from "../../method";
+import { unsupported } from "../unsupported";
 
 const POW = "this chain has no proof of work";
 const COMPILERS = "the node has no built-in compilers (compile with Hardhat)";
