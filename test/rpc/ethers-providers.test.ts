@@ -44,7 +44,7 @@ describe("ethers providers against the server", function () {
     const block = await http.getBlock(receipt!.blockNumber, true);
     expect(block?.hash).to.equal(receipt!.blockHash);
     const fee = await http.getFeeData();
-    expect(fee.maxFeePerGas).to.not.equal(null);
+    expect(typeof fee.maxFeePerGas).to.equal("bigint");
   });
 
   it("deploys and calls a contract, and decodes a revert, over HTTP", async () => {
