@@ -1,0 +1,107 @@
+/**
+ * BeginBlocker / EndBlocker under the two tick rules of DESIGN:
+ *
+ * - "spec" (default), the two-phase design of spec §3.1: an epoch ends in the end-block of the first
+ *   block at or after its end time that is later than its start block (ended mark set, `epoch_end`,
+ *   AfterEpochEnd with the ending number); the next starts in the begin-block of a later block, at
+ *   that block's time and height. Hooks see the store already written.
+ * - "evmos", Evmos's code (refs/epochs-reference.md §2, §6, §8): everything in begin-block, strict
+ *   `>`, start times on the grid, AfterEpochEnd gets n+1 and still sees the old record.
+ *
+ * Records are visited in identifier-byte order over a copy taken when the phase starts, so changes
+ * hooks make are seen from the next phase on. A block moves each timer at most one step per phase.
+ * Events carry the rule's attributes in its order plus `identifier` last.
+ */
+import type { BlockContext, ModuleEvent } from "../chain/module";
+import type { EpochsKeeper } from "./keeper";
+import { type EpochHooks, type EpochInfo, type TickRule, NANOS, floorSeconds, fromNanos, seconds, toNanos } from "./types";
+
+export const EVENT_EPOCH_START = "epoch_start";
+export const EVENT_EPOCH_END = "epoch_end";
+
+export function epochStartEvent(identifier: string, epochNumber: bigint, startSeconds: bigint): ModuleEvent {
+  return {
+    type: EVENT_EPOCH_START,
+    attributes: [
+      { key: "epoch_number", value: epochNumber.toString() },
+      { key: "start_time", value: startSeconds.toString() },
+      { key: "identifier", value: identifier },
+    ],
+  };
+}
+
+export function epochEndEvent(identifier: string, epochNumber: bigint): ModuleEvent {
+  return {
+    type: EVENT_EPOCH_END,
+    attributes: [
+      { key: "epoch_number", value: epochNumber.toString() },
+      { key: "identifier", value: identifier },
+    ],
+  };
+}
+
+export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
+  const snapshot = keeper.allEpochInfos();
+  for (const info of snapshot) {
+    if (rule === "spec") await specBegin(ctx, keeper, hooks, info);
+    else await evmosBegin(ctx, keeper, hooks, info);
+  }
+}
+
+export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
+  if (rule === "evmos") return; // Evmos's module has no end-block work
+  const snapshot = keeper.allEpochInfos();
+  const tn = ctx.timestamp * NANOS;
+  for (const info of snapshot) {
+    if (!info.epochCountingStarted || keeper.isEnded(info.identifier)) continue;
+    // the end block differs from the start block: an epoch spans at least two blocks
+    if (ctx.height <= info.currentEpochStartHeight) continue;
+    if (tn < toNanos(info.currentEpochStartTime) + toNanos(info.duration)) continue;
+    keeper.setEnded(info.identifier, true);
+    ctx.emit(epochEndEvent(info.identifier, info.currentEpoch));
+    await hooks.afterEpochEnd(ctx, info.identifier, info.currentEpoch);
+  }
+}
+
+/** "spec" begin-block: the initial start once start_time is reached, or the next start after an end. */
+async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: EpochInfo): Promise<void> {
+  const t = ctx.timestamp;
+  const initial = !info.epochCountingStarted && t * NANOS >= toNanos(info.startTime);
+  const next = info.epochCountingStarted && keeper.isEnded(info.identifier);
+  if (!initial && !next) return;
+  const started: EpochInfo = {
+    ...info,
+    epochCountingStarted: true,
+    currentEpoch: initial ? 1n : info.currentEpoch + 1n,
+    currentEpochStartTime: seconds(t),
+    currentEpochStartHeight: ctx.height,
+  };
+  keeper.setEpochInfo(started);
+  keeper.clearEnded(info.identifier);
+  ctx.emit(epochStartEvent(info.identifier, started.currentEpoch, t));
+  await hooks.beforeEpochStart(ctx, info.identifier, started.currentEpoch);
+}
+
+/** Evmos's BeginBlocker body for one record (x/epochs/keeper/abci.go). */
+async function evmosBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: EpochInfo): Promise<void> {
+  const tn = ctx.timestamp * NANOS;
+  const start = toNanos(info.startTime);
+  const initial = !info.epochCountingStarted && start <= tn;
+  const tick = !initial && tn > toNanos(info.currentEpochStartTime) + toNanos(info.duration) && start <= tn;
+  if (!initial && !tick) return;
+  const updated: EpochInfo = { ...info, currentEpochStartHeight: ctx.height };
+  if (initial) {
+    updated.epochCountingStarted = true;
+    updated.currentEpoch = 1n;
+    updated.currentEpochStartTime = { ...info.startTime };
+  } else {
+    updated.currentEpoch = info.currentEpoch + 1n;
+    updated.currentEpochStartTime = fromNanos(toNanos(info.currentEpochStartTime) + toNanos(info.duration));
+    // Evmos passes the new number, and runs the hook before the store write
+    ctx.emit(epochEndEvent(info.identifier, updated.currentEpoch));
+    await hooks.afterEpochEnd(ctx, info.identifier, updated.currentEpoch);
+  }
+  keeper.setEpochInfo(updated);
+  ctx.emit(epochStartEvent(info.identifier, updated.currentEpoch, floorSeconds(updated.currentEpochStartTime)));
+  await hooks.beforeEpochStart(ctx, info.identifier, updated.currentEpoch);
+}

@@ -1,0 +1,49 @@
+/**
+ * Contract hooks: every contract registered in the precompile's storage gets
+ * `beforeEpochStart(string,int64)` / `afterEpochEnd(string,int64)` as a system call from the
+ * precompile address (no transaction, no receipt, its own gas limit), in registration order. Each call
+ * is isolated by the chain (a failure undoes only itself); every call leaves an `epoch_hook` or
+ * `epoch_hook_failed` event carrying the call's logs.
+ */
+import { getBytes, hexlify } from "ethers";
+import type { BlockContext } from "../chain/module";
+import { EPOCHS_PRECOMPILE_BYTES, HOOKS_ABI, registeredHooks } from "./precompile";
+import type { EpochHooks, HookName } from "./types";
+
+export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000n;
+
+export class ContractHooks implements EpochHooks {
+  private readonly _gasLimit: () => bigint;
+
+  /** `gasLimit` may be a getter, so a changed setting applies from the next call on. */
+  constructor(gasLimit: bigint | (() => bigint) = DEFAULT_HOOK_GAS_LIMIT) {
+    this._gasLimit = typeof gasLimit === "function" ? gasLimit : () => gasLimit;
+  }
+
+  afterEpochEnd(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
+    return this._call(ctx, "AfterEpochEnd", identifier, n);
+  }
+
+  beforeEpochStart(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
+    return this._call(ctx, "BeforeEpochStart", identifier, n);
+  }
+
+  private async _call(ctx: BlockContext, hook: HookName, identifier: string, n: bigint): Promise<void> {
+    // the list as it is now: a hook that (un)registers affects the next hook invocation
+    const hooks = await registeredHooks({ get: (k) => ctx.getStorage(EPOCHS_PRECOMPILE_BYTES, k) });
+    if (hooks.length === 0) return;
+    const data = getBytes(HOOKS_ABI.encodeFunctionData(hook === "BeforeEpochStart" ? "beforeEpochStart" : "afterEpochEnd", [identifier, n]));
+    for (const address of hooks) {
+      const r = await ctx.systemCall({ caller: EPOCHS_PRECOMPILE_BYTES, to: address, data, gasLimit: this._gasLimit() });
+      const attributes = [
+        { key: "identifier", value: identifier },
+        { key: "hook", value: hook },
+        { key: "address", value: hexlify(address) },
+        { key: "epoch_number", value: n.toString() },
+        { key: "gas_used", value: r.gasUsed.toString() },
+      ];
+      if (!r.success) attributes.push({ key: "reason", value: r.error ?? "failed" });
+      ctx.emit({ type: r.success ? "epoch_hook" : "epoch_hook_failed", attributes, logs: r.success ? r.logs : [] });
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Genesis of the epochs module: Evmos's defaults (week, then day), validation with Evmos's texts and
+ * order (plus a refusal of negative durations), InitGenesis/ExportGenesis, and the Cosmos
+ * genesis.json form (`genesis_time`, `chain_id`, `app_state.epochs.epochs`).
+ */
+import { formatDuration, formatTime, fromJson, parseTime, toJson } from "./codec";
+import type { EpochsKeeper } from "./keeper";
+import { type EpochInfo, type GenesisState, type Time, isZeroTime, newEpochInfo, toNanos } from "./types";
+
+export const WEEK_EPOCH_ID = "week";
+export const DAY_EPOCH_ID = "day";
+
+export function defaultGenesis(): GenesisState {
+  return { epochs: [newEpochInfo(WEEK_EPOCH_ID, 604_800n), newEpochInfo(DAY_EPOCH_ID, 86_400n)] };
+}
+
+/** Throws `invalid epochs genesis: …`, naming the record by index where Evmos's text does not. */
+export function validateGenesis(gs: GenesisState): void {
+  const seen = new Set<string>();
+  gs.epochs.forEach((e, i) => {
+    const fail = (msg: string): never => {
+      throw new Error(`invalid epochs genesis: ${msg}`);
+    };
+    // Evmos checks duplicates (exact bytes) before the record's own fields
+    if (seen.has(e.identifier)) fail(`duplicated epoch entry ${e.identifier}`);
+    seen.add(e.identifier);
+    if (e.identifier.trim() === "") fail(`epochs[${i}]: epoch identifier cannot be blank`);
+    const d = toNanos(e.duration);
+    if (d === 0n) fail(`epochs[${i}]: epoch duration cannot be 0`);
+    // Evmos accepts a negative duration (every block would tick); we refuse it
+    if (d < 0n) fail(`epochs[${i}]: epoch duration cannot be negative: ${formatDuration(e.duration)}`);
+    // Evmos prints the start height in this text (an upstream bug); we print the epoch number
+    if (e.currentEpoch < 0n) fail(`epochs[${i}]: current epoch cannot be negative: ${e.currentEpoch}`);
+    if (e.currentEpochStartHeight < 0n) fail(`epochs[${i}]: current epoch start height cannot be negative: ${e.currentEpochStartHeight}`);
+  });
+}
+
+/**
+ * Stores the records in list order (a duplicate would overwrite, as Evmos's plain Set; validate
+ * first). A zero start_time becomes the genesis time; current_epoch_start_height becomes the
+ * genesis height. Nothing else is changed, no events, no hooks.
+ */
+export function initGenesis(keeper: EpochsKeeper, gs: GenesisState, genesisTime: Time, height = 0n): void {
+  for (const e of gs.epochs) {
+    keeper.setEpochInfo({ ...e, startTime: isZeroTime(e.startTime) ? { ...genesisTime } : e.startTime, currentEpochStartHeight: height });
+  }
+}
+
+/** All records in key order, unchanged (re-importing resumes the count; the height is reset). */
+export function exportGenesis(keeper: EpochsKeeper): GenesisState {
+  return { epochs: keeper.allEpochInfos() };
+}
+
+// ------------------------------------------------------------------------------------- genesis.json
+
+export interface CosmosGenesis {
+  genesisTime?: Time;
+  /** EVM chain id from an Ethermint chain id: "evmos_9000-1" → 9000. */
+  chainId?: bigint;
+  /** The default genesis when the file has no `app_state.epochs.epochs`. */
+  epochs: GenesisState;
+}
+
+/** Ethermint's chain-id form: `<name>_<EIP-155 id>-<version>`. */
+const CHAIN_ID = /^[a-z]+_([1-9][0-9]*)-[1-9][0-9]*$/;
+
+export function parseChainId(chainId: string): bigint {
+  const m = CHAIN_ID.exec(chainId);
+  if (m === null) throw new Error(`chain_id ${JSON.stringify(chainId)}: expected the Ethermint form "<name>_<evm chain id>-<version>", e.g. "evmos_9000-1"`);
+  return BigInt(m[1]);
+}
+
+/** Reads `<home>/config/genesis.json` text; errors name the field. */
+export function parseCosmosGenesis(text: string): CosmosGenesis {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not valid JSON: ${(err as Error).message}`);
+  }
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error("expected a JSON object");
+  const d = doc as { genesis_time?: unknown; chain_id?: unknown; app_state?: unknown };
+  let chainId: bigint | undefined;
+  if (d.chain_id !== undefined) {
+    if (typeof d.chain_id !== "string") throw new Error(`chain_id ${JSON.stringify(d.chain_id)}: expected a string such as "evmos_9000-1"`);
+    chainId = parseChainId(d.chain_id);
+  }
+  let genesisTime: Time | undefined;
+  if (d.genesis_time !== undefined) {
+    if (typeof d.genesis_time !== "string") throw new Error("genesis_time: expected an RFC 3339 string");
+    try {
+      genesisTime = parseTime(d.genesis_time);
+    } catch (err) {
+      throw new Error(`genesis_time: ${(err as Error).message}`);
+    }
+  }
+  const appState = d.app_state as { epochs?: { epochs?: unknown } } | undefined;
+  const list = appState?.epochs?.epochs;
+  if (list === undefined) return { genesisTime, chainId, epochs: defaultGenesis() };
+  if (!Array.isArray(list)) throw new Error("app_state.epochs.epochs: expected an array");
+  return { genesisTime, chainId, epochs: { epochs: list.map((e, i) => fromJson(e, `app_state.epochs.epochs[${i}]`)) } };
+}
+
+export function toCosmosGenesis(opts: { genesisTime: Time; chainId: bigint; epochs: EpochInfo[]; chainName?: string }): string {
+  const doc = {
+    genesis_time: formatTime(opts.genesisTime),
+    chain_id: `${opts.chainName ?? "evmos"}_${opts.chainId}-1`,
+    initial_height: "1",
+    app_state: { epochs: { epochs: opts.epochs.map(toJson) } },
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

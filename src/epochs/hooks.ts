@@ -1,0 +1,131 @@
+/**
+ * Hook fan-out. Go's MultiEpochHooks calls every member in order with no recovery (a panic halts
+ * Evmos); a dev chain must go on, so each member — and each TypeScript function — runs isolated
+ * (Osmosis's model): its module-store writes are undone when it throws, the failure becomes an
+ * `epoch_hook_failed` event, and the next member runs.
+ */
+import type { BlockContext, ModuleEvent } from "../chain/module";
+import type { ModuleStore } from "../storage/module-store";
+import type { EpochHooks, HookName } from "./types";
+
+export type TsHook = (identifier: string, epochNumber: bigint, ctx: BlockContext) => void | Promise<void>;
+
+/** The `epoch_hook_failed` event for a hook that is not a contract (no gas, no address). */
+export function hookFailedEvent(identifier: string, hook: HookName, epochNumber: bigint, reason: string, address = "typescript"): ModuleEvent {
+  return {
+    type: "epoch_hook_failed",
+    attributes: [
+      { key: "identifier", value: identifier },
+      { key: "hook", value: hook },
+      { key: "address", value: address },
+      { key: "epoch_number", value: epochNumber.toString() },
+      { key: "gas_used", value: "0" },
+      { key: "reason", value: reason },
+    ],
+  };
+}
+
+interface Branchable {
+  branch(): void;
+  commitBranch(): void;
+  revertBranch(): void;
+}
+
+const branchable = (s: ModuleStore): s is ModuleStore & Branchable =>
+  typeof (s as Partial<Branchable>).branch === "function" && typeof (s as Partial<Branchable>).revertBranch === "function";
+
+const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Runs `fn` in a branch of the module store (when the store has branches): kept on success, undone
+ * on a throw, which is reported as an event instead of propagating. EVM changes made through
+ * ctx.systemCall are isolated per call by the chain, not here.
+ */
+export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<void>, onFail: (reason: string) => void): Promise<boolean> {
+  const store = ctx.store;
+  const canBranch = branchable(store);
+  if (canBranch) store.branch();
+  try {
+    await fn();
+    if (canBranch) store.commitBranch();
+    return true;
+  } catch (err) {
+    if (canBranch) store.revertBranch();
+    onFail(reasonOf(err));
+    return false;
+  }
+}
+
+/** In-process hooks (hre.epochs.onBeforeEpochStart / onAfterEpochEnd), each function isolated. */
+export class TypeScriptHooks implements EpochHooks {
+  readonly before: TsHook[] = [];
+  readonly after: TsHook[] = [];
+
+  /** Adds a BeforeEpochStart function; returns its removal. */
+  onBeforeEpochStart(fn: TsHook): () => void {
+    return add(this.before, fn);
+  }
+
+  /** Adds an AfterEpochEnd function; returns its removal. */
+  onAfterEpochEnd(fn: TsHook): () => void {
+    return add(this.after, fn);
+  }
+
+  afterEpochEnd(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
+    return this._run(ctx, this.after, "AfterEpochEnd", identifier, n);
+  }
+
+  beforeEpochStart(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
+    return this._run(ctx, this.before, "BeforeEpochStart", identifier, n);
+  }
+
+  private async _run(ctx: BlockContext, list: TsHook[], hook: HookName, identifier: string, n: bigint): Promise<void> {
+    // a copy: a function may remove itself while running
+    for (const fn of [...list]) {
+      await runIsolated(
+        ctx,
+        () => fn(identifier, n, ctx),
+        (reason) => ctx.emit(hookFailedEvent(identifier, hook, n, reason)),
+      );
+    }
+  }
+}
+
+function add(list: TsHook[], fn: TsHook): () => void {
+  list.push(fn);
+  return () => {
+    const i = list.indexOf(fn);
+    if (i >= 0) list.splice(i, 1);
+  };
+}
+
+/** Go's MultiEpochHooks: every member in list order, each isolated. */
+export class MultiEpochHooks implements EpochHooks {
+  constructor(private readonly _members: EpochHooks[] = []) {}
+
+  get members(): readonly EpochHooks[] {
+    return this._members;
+  }
+
+  add(member: EpochHooks): void {
+    this._members.push(member);
+  }
+
+  afterEpochEnd(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
+    return this._each(ctx, "AfterEpochEnd", identifier, n);
+  }
+
+  beforeEpochStart(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
+    return this._each(ctx, "BeforeEpochStart", identifier, n);
+  }
+
+  private async _each(ctx: BlockContext, hook: HookName, identifier: string, n: bigint): Promise<void> {
+    for (const m of [...this._members]) {
+      await runIsolated(
+        ctx,
+        () => (hook === "AfterEpochEnd" ? m.afterEpochEnd(ctx, identifier, n) : m.beforeEpochStart(ctx, identifier, n)),
+        (reason) => ctx.emit(hookFailedEvent(identifier, hook, n, reason)),
+      );
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The epochs module as the chain sees it: a BlockModule (genesis, begin-block, end-block), its
+ * keeper, its hooks (contracts registered through the precompile, then TypeScript functions), the
+ * 0x…0900 precompile, and the queries (EpochInfos with Cosmos pagination, CurrentEpoch).
+ */
+import type { PrecompileFunc } from "@ethereumjs/evm";
+import type { BlockModule, GenesisContext } from "../chain/module";
+import type { ModuleStore } from "../storage/module-store";
+import { beginBlocker, endBlocker } from "./abci";
+import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
+import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "./genesis";
+import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
+import { EpochsKeeper } from "./keeper";
+import { EPOCHS_PRECOMPILE, EPOCHS_PRECOMPILE_BYTES, type PrecompileDeps, createEpochsPrecompile } from "./precompile";
+import { type PageRequest, type PageResult, currentEpoch, epochInfos } from "./query";
+import { type EpochHooks, type GenesisState, type TickRule, type Time, seconds } from "./types";
+
+export * from "./types";
+export * from "./codec";
+export * from "./keeper";
+export * from "./genesis";
+export * from "./abci";
+export * from "./hooks";
+export * from "./contract-hooks";
+export * from "./precompile";
+export * from "./query";
+
+export const EPOCHS_MODULE = "epochs";
+
+export interface EpochsOptions {
+  /** Default: Evmos's (week, then day). Validated when the module is created. */
+  genesis?: GenesisState;
+  /** Default "spec". */
+  tickRule?: TickRule;
+  /** Gas limit of each contract hook call; default 3,000,000. */
+  hookGasLimit?: bigint;
+  /** Time that fills a zero start_time at genesis; default the genesis block's time. */
+  genesisTime?: Time;
+}
+
+/** A custom precompile entry for EthereumJS (`customPrecompiles`). */
+export interface EpochsPrecompile {
+  address: typeof EPOCHS_PRECOMPILE;
+  function: PrecompileFunc;
+}
+
+export class EpochsModule {
+  readonly tickRule: TickRule;
+  readonly keeper: EpochsKeeper;
+  /** In-process hooks (onBeforeEpochStart / onAfterEpochEnd); they run after the contract hooks. */
+  readonly tsHooks = new TypeScriptHooks();
+  readonly contractHooks: ContractHooks;
+  /** Every member, in order: contract hooks, TypeScript hooks, then any added with addHooks. */
+  readonly hooks: MultiEpochHooks;
+  readonly hookGasLimit: bigint;
+  private _store: ModuleStore | undefined;
+  private readonly _genesis: GenesisState;
+
+  constructor(private readonly _opts: EpochsOptions = {}) {
+    this.tickRule = _opts.tickRule ?? "spec";
+    if (this.tickRule !== "spec" && this.tickRule !== "evmos") throw new Error(`epochs tick rule must be "spec" or "evmos", got ${JSON.stringify(this.tickRule)}`);
+    this.hookGasLimit = _opts.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;
+    if (this.hookGasLimit <= 0n) throw new Error(`epochs hook gas limit must be positive, got ${this.hookGasLimit}`);
+    this._genesis = _opts.genesis ?? defaultGenesis();
+    validateGenesis(this._genesis);
+    this.keeper = new EpochsKeeper(() => {
+      if (this._store === undefined) throw new Error("the epochs module is not attached to a chain yet");
+      return this._store;
+    });
+    this.contractHooks = new ContractHooks(this.hookGasLimit);
+    this.hooks = new MultiEpochHooks([this.contractHooks, this.tsHooks]);
+  }
+
+  /** Binds the module to the chain's store for it (the node owns versions, snapshots and persistence). */
+  attach(store: ModuleStore): void {
+    this._store = store;
+  }
+
+  /** Adds a Go-style hooks member (another module's), run after the others. */
+  addHooks(member: EpochHooks): void {
+    this.hooks.add(member);
+  }
+
+  /** The block module (the seam in block production). */
+  get module(): BlockModule {
+    return this.blockModule();
+  }
+
+  blockModule(): BlockModule {
+    return {
+      name: EPOCHS_MODULE,
+      initGenesis: async (ctx: GenesisContext) => {
+        this.attach(ctx.store);
+        // code at the precompile's address, so extcodesize checks pass and its storage can be written (0xfe: never run)
+        await ctx.putCode(EPOCHS_PRECOMPILE_BYTES, new Uint8Array([0xfe]));
+        initGenesis(this.keeper, this._genesis, this._opts.genesisTime ?? seconds(ctx.timestamp), ctx.height);
+      },
+      beginBlock: (ctx) => {
+        this.attach(ctx.store);
+        return beginBlocker(ctx, this.keeper, this.hooks, this.tickRule);
+      },
+      endBlock: (ctx) => {
+        this.attach(ctx.store);
+        return endBlocker(ctx, this.keeper, this.hooks, this.tickRule);
+      },
+    };
+  }
+
+  /** The precompile, given how the chain tells the current msg.sender (and static context). */
+  createPrecompile(deps: Omit<PrecompileDeps, "infos">): EpochsPrecompile {
+    return { address: EPOCHS_PRECOMPILE, function: createEpochsPrecompile({ ...deps, infos: () => this.keeper.allEpochInfos() }) };
+  }
+
+  /** Curried form of createPrecompile (kept for existing callers). */
+  precompile(): (deps: Omit<PrecompileDeps, "infos">) => EpochsPrecompile {
+    return (deps) => this.createPrecompile(deps);
+  }
+
+  /** CurrentEpoch; throws EpochNotFoundError `epoch info not found: ID`. */
+  currentEpoch(identifier: string): bigint {
+    return currentEpoch(this.keeper, identifier);
+  }
+
+  /** EpochInfos with the Cosmos SDK v0.50 pagination rules. */
+  epochInfos(page: PageRequest = {}): PageResult {
+    return epochInfos(this.keeper, page);
+  }
+
+  exportGenesis(): GenesisState {
+    return exportGenesis(this.keeper);
+  }
+}
+
+/** Creates the module; `.module` is its BlockModule, `.tsHooks` the TypeScript hook registry. */
+export function createEpochsModule(opts: EpochsOptions = {}): EpochsModule {
+  return new EpochsModule(opts);
+}

@@ -1,0 +1,95 @@
+/**
+ * The epochs keeper (x/epochs keeper, spec §2.3). Store layout:
+ *   0x01 ‖ identifier bytes → EpochInfo, protobuf-encoded (spec §2.1 field numbers)
+ *   0x02 ‖ identifier bytes → 0x01 while the current epoch has ended and the next has not started
+ *                             (the "spec" rule's ended mark; field 7 of the record stays unused)
+ */
+import type { ModuleStore } from "../storage/module-store";
+import { decodeEpochInfo, encodeEpochInfo } from "./codec";
+import { type EpochInfo, cloneEpochInfo } from "./types";
+
+export const EPOCH_INFO_PREFIX = 0x01;
+export const ENDED_MARK_PREFIX = 0x02;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+function key(prefix: number, identifier: string): Uint8Array {
+  const id = enc.encode(identifier);
+  const out = new Uint8Array(id.length + 1);
+  out[0] = prefix;
+  out.set(id, 1);
+  return out;
+}
+
+/** Decoded records by their stored byte arrays: an unchanged record is decoded once, not every block. */
+const decoded = new WeakMap<Uint8Array, EpochInfo>();
+
+function decode(raw: Uint8Array): EpochInfo {
+  let info = decoded.get(raw);
+  if (info === undefined) {
+    info = decodeEpochInfo(raw);
+    decoded.set(raw, info);
+  }
+  // a copy: callers may change what they get
+  return cloneEpochInfo(info);
+}
+
+export class EpochsKeeper {
+  private readonly _store: () => ModuleStore;
+
+  /** `store` may be a getter, so the keeper can follow the store the chain hands each block. */
+  constructor(store: ModuleStore | (() => ModuleStore)) {
+    this._store = typeof store === "function" ? store : () => store;
+  }
+
+  /** The record and whether it exists (exact identifier bytes, no trimming). */
+  getEpochInfo(identifier: string): { info: EpochInfo | undefined; found: boolean } {
+    const raw = this._store().get(key(EPOCH_INFO_PREFIX, identifier));
+    return raw === undefined ? { info: undefined, found: false } : { info: decode(raw), found: true };
+  }
+
+  /** Unconditional upsert; no validation, no defaults (as Evmos's SetEpochInfo). */
+  setEpochInfo(info: EpochInfo): void {
+    this._store().set(key(EPOCH_INFO_PREFIX, info.identifier), encodeEpochInfo(info));
+  }
+
+  /** Deletes the record and its ended mark; a no-op when absent. */
+  deleteEpochInfo(identifier: string): void {
+    this._store().delete(key(EPOCH_INFO_PREFIX, identifier));
+    this._store().delete(key(ENDED_MARK_PREFIX, identifier));
+  }
+
+  /** Visits records in ascending identifier-byte order with indexes from 0; stops when `cb` returns true. */
+  iterateEpochInfo(cb: (index: number, info: EpochInfo) => boolean): void {
+    const entries = this._store().entries(new Uint8Array([EPOCH_INFO_PREFIX]));
+    for (let i = 0; i < entries.length; i++) if (cb(i, decode(entries[i][1]))) return;
+  }
+
+  /** All records in identifier-byte order (descending with `reverse`). */
+  allEpochInfos(reverse = false): EpochInfo[] {
+    return this._store()
+      .entries(new Uint8Array([EPOCH_INFO_PREFIX]), reverse)
+      .map(([, v]) => decode(v));
+  }
+
+  /** Identifiers in store order. */
+  identifiers(): string[] {
+    return this._store()
+      .entries(new Uint8Array([EPOCH_INFO_PREFIX]))
+      .map(([k]) => dec.decode(k.subarray(1)));
+  }
+
+  isEnded(identifier: string): boolean {
+    return this._store().get(key(ENDED_MARK_PREFIX, identifier)) !== undefined;
+  }
+
+  setEnded(identifier: string, ended: boolean): void {
+    if (ended) this._store().set(key(ENDED_MARK_PREFIX, identifier), new Uint8Array([1]));
+    else this.clearEnded(identifier);
+  }
+
+  clearEnded(identifier: string): void {
+    this._store().delete(key(ENDED_MARK_PREFIX, identifier));
+  }
+}

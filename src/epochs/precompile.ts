@@ -1,0 +1,180 @@
+/**
+ * The epochs precompile at 0x…0900 (contracts/IEpochs.sol) and the registry of contract hooks it keeps.
+ *
+ * Registration is EVM state — the storage of the precompile account — so it reverts with its
+ * transaction, with evm_revert, and persists like any state. Layout (what Solidity would use for
+ * `address[] hooks; mapping(address => uint256) indexPlusOne;`):
+ *   slot 0                         n, the number of registered hooks
+ *   slot keccak256(uint256(0)) + i hook i (0 ≤ i < n), right-aligned, in registration (= call) order
+ *   slot keccak256(addr ‖ uint256(1)) index of addr + 1 (0 = not registered); addr left-padded to 32 bytes
+ * Unregistering shifts the later entries down one, so the others keep their order.
+ */
+import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
+import { EVMError } from "@ethereumjs/evm";
+import { Address } from "@ethereumjs/util";
+import { AbiCoder, Interface, concat, getBytes, hexlify, keccak256, toBeHex, zeroPadValue } from "ethers";
+import { type EpochInfo, floorSeconds } from "./types";
+
+export const EPOCHS_PRECOMPILE = "0x0000000000000000000000000000000000000900" as const;
+export const EPOCHS_PRECOMPILE_BYTES = getBytes(EPOCHS_PRECOMPILE);
+
+export const EPOCHS_ABI = new Interface([
+  "function epochInfos() view returns ((string identifier, int64 startTime, int64 duration, int64 currentEpoch, int64 currentEpochStartTime, bool epochCountingStarted, int64 currentEpochStartHeight)[])",
+  "function currentEpoch(string identifier) view returns (int64)",
+  "function hooks() view returns (address[])",
+  "function registerHooks() returns (bool)",
+  "function unregisterHooks() returns (bool)",
+  "event HooksRegistered(address indexed hooks)",
+  "event HooksUnregistered(address indexed hooks)",
+]);
+
+export const HOOKS_ABI = new Interface([
+  "function beforeEpochStart(string identifier, int64 epochNumber)",
+  "function afterEpochEnd(string identifier, int64 epochNumber)",
+]);
+
+const ERROR_ABI = new Interface(["error Error(string)"]);
+
+const slot = (n: bigint): Uint8Array => getBytes(toBeHex(n, 32));
+export const HOOKS_COUNT_SLOT = slot(0n);
+const ARRAY_BASE = BigInt(keccak256(HOOKS_COUNT_SLOT));
+export const hookElementSlot = (i: bigint): Uint8Array => slot(ARRAY_BASE + i);
+export const hookIndexSlot = (addr: Uint8Array): Uint8Array => getBytes(keccak256(concat([zeroPadValue(addr, 32), slot(1n)])));
+
+/** Storage access in the shape both the precompile (state manager) and a block context (getStorage) offer. */
+export interface SlotStore {
+  get(key: Uint8Array): Promise<Uint8Array>;
+  put?(key: Uint8Array, value: Uint8Array): Promise<void>;
+}
+
+const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(hexlify(b)));
+const addrOf = (b: Uint8Array): Uint8Array => slot(toBig(b)).subarray(12);
+const EMPTY = new Uint8Array();
+
+/** The registered hook contracts, in call order. */
+export async function registeredHooks(store: SlotStore): Promise<Uint8Array[]> {
+  const n = toBig(await store.get(HOOKS_COUNT_SLOT));
+  const out: Uint8Array[] = [];
+  for (let i = 0n; i < n; i++) out.push(addrOf(await store.get(hookElementSlot(i))));
+  return out;
+}
+
+/** Appends `addr`; false when it is already registered. */
+export async function register(store: Required<SlotStore>, addr: Uint8Array): Promise<boolean> {
+  if (toBig(await store.get(hookIndexSlot(addr))) !== 0n) return false;
+  const n = toBig(await store.get(HOOKS_COUNT_SLOT));
+  await store.put(hookElementSlot(n), slot(toBig(addr)));
+  await store.put(hookIndexSlot(addr), slot(n + 1n));
+  await store.put(HOOKS_COUNT_SLOT, slot(n + 1n));
+  return true;
+}
+
+/** Removes `addr`, keeping the others in registration order; false when it was not registered. */
+export async function unregister(store: Required<SlotStore>, addr: Uint8Array): Promise<boolean> {
+  const idx = toBig(await store.get(hookIndexSlot(addr)));
+  if (idx === 0n) return false;
+  const n = toBig(await store.get(HOOKS_COUNT_SLOT));
+  for (let i = idx; i < n; i++) {
+    const moved = await store.get(hookElementSlot(i));
+    await store.put(hookElementSlot(i - 1n), moved);
+    await store.put(hookIndexSlot(addrOf(moved)), slot(i));
+  }
+  // an empty value deletes the slot
+  await store.put(hookElementSlot(n - 1n), EMPTY);
+  await store.put(hookIndexSlot(addr), EMPTY);
+  await store.put(HOOKS_COUNT_SLOT, n - 1n === 0n ? EMPTY : slot(n - 1n));
+  return true;
+}
+
+/** The precompile account's storage inside a running EVM (reverted with the call's checkpoint). */
+export function evmSlotStore(input: PrecompileInput): Required<SlotStore> {
+  const account = new Address(EPOCHS_PRECOMPILE_BYTES);
+  const sm = input._EVM.stateManager;
+  return { get: (k) => sm.getStorage(account, k), put: (k, v) => sm.putStorage(account, k, v) };
+}
+
+export interface PrecompileDeps {
+  /** msg.sender of the current call to the precompile (the chain tracks the message stack). */
+  caller(): Uint8Array;
+  /** The epochs records as the store holds them now, in identifier-byte order. */
+  infos(): EpochInfo[];
+  /** True inside a STATICCALL (writes then revert); optional: without it writes are allowed. */
+  isStatic?(): boolean;
+}
+
+// flat prices: a cold SLOAD for reads, about two SSTOREs for a registration
+export const READ_GAS = 2_600n;
+export const PER_RECORD_GAS = 800n;
+export const WRITE_GAS = 45_000n;
+
+type Log = [Uint8Array, Uint8Array[], Uint8Array];
+
+function ok(gasLimit: bigint, gas: bigint, returnValue: Uint8Array, logs?: Log[]): ExecResult {
+  if (gas > gasLimit) return { returnValue: EMPTY, executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) };
+  return { returnValue, executionGasUsed: gas, ...(logs !== undefined && logs.length > 0 ? { logs } : {}) };
+}
+
+/** A revert with Error(string), as Solidity's require does. */
+function revert(gasLimit: bigint, gas: bigint, reason: string): ExecResult {
+  if (gas > gasLimit) return ok(gasLimit, gas, EMPTY);
+  return { returnValue: getBytes(ERROR_ABI.encodeErrorResult("Error", [reason])), executionGasUsed: gas, exceptionError: new EVMError(EVMError.errorMessages.REVERT) };
+}
+
+/** A row of `IEpochs.EpochInfo`: times in Unix seconds (floored), duration in seconds. */
+export function epochInfoRow(e: EpochInfo): [string, bigint, bigint, bigint, bigint, boolean, bigint] {
+  return [
+    e.identifier,
+    floorSeconds(e.startTime),
+    floorSeconds(e.duration),
+    e.currentEpoch,
+    floorSeconds(e.currentEpochStartTime),
+    e.epochCountingStarted,
+    e.currentEpochStartHeight,
+  ];
+}
+
+/** The precompile function (EthereumJS `PrecompileFunc`). */
+export function createEpochsPrecompile(deps: PrecompileDeps): (input: PrecompileInput) => Promise<ExecResult> {
+  const coder = AbiCoder.defaultAbiCoder();
+  return async (input) => {
+    const { gasLimit } = input;
+    let call;
+    try {
+      call = EPOCHS_ABI.parseTransaction({ data: hexlify(input.data) });
+    } catch {
+      call = null;
+    }
+    if (call === null) return revert(gasLimit, READ_GAS, "epochs precompile: unknown function selector");
+    switch (call.name) {
+      case "epochInfos": {
+        const infos = deps.infos();
+        const encoded = getBytes(EPOCHS_ABI.encodeFunctionResult("epochInfos", [infos.map(epochInfoRow)]));
+        return ok(gasLimit, READ_GAS + PER_RECORD_GAS * BigInt(infos.length), encoded);
+      }
+      case "currentEpoch": {
+        const id = call.args[0] as string;
+        const info = deps.infos().find((e) => e.identifier === id);
+        if (info === undefined) return revert(gasLimit, READ_GAS, `epoch info not found: ${id}`);
+        return ok(gasLimit, READ_GAS, getBytes(coder.encode(["int64"], [info.currentEpoch])));
+      }
+      case "hooks": {
+        const list = await registeredHooks(evmSlotStore(input));
+        return ok(gasLimit, READ_GAS + PER_RECORD_GAS * BigInt(list.length), getBytes(coder.encode(["address[]"], [list.map((a) => hexlify(a))])));
+      }
+      case "registerHooks":
+      case "unregisterHooks": {
+        if (gasLimit < WRITE_GAS) return ok(gasLimit, WRITE_GAS, EMPTY);
+        if (deps.isStatic?.() === true) return revert(gasLimit, READ_GAS, `epochs precompile: ${call.name} in a static call`);
+        const caller = deps.caller();
+        const store = evmSlotStore(input);
+        const registering = call.name === "registerHooks";
+        const changed = registering ? await register(store, caller) : await unregister(store, caller);
+        const topic = EPOCHS_ABI.getEvent(registering ? "HooksRegistered" : "HooksUnregistered")?.topicHash as string;
+        const logs: Log[] = changed ? [[EPOCHS_PRECOMPILE_BYTES, [getBytes(topic), slot(toBig(caller))], EMPTY]] : [];
+        return ok(gasLimit, WRITE_GAS, getBytes(coder.encode(["bool"], [changed])), logs);
+      }
+      default:
+        return revert(gasLimit, READ_GAS, `epochs precompile: ${call.name} is not callable`);
+    }
+  };
+}
