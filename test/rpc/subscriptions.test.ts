@@ -120,6 +120,15 @@ describe("WebSocket subscriptions (http server)", function () {
     await c.call("eth_unsubscribe", [sub]);
   });
 
+  it("accepts syncing, which never fires on a dev node that is always in sync", async () => {
+    const sub = await c.call<string>("eth_subscribe", ["syncing"]);
+    expect(sub).to.match(/^0x[0-9a-f]{32}$/);
+    await h.request("evm_mine");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(c.notifications.filter((n) => n.subscription === sub)).to.deep.equal([]);
+    expect(await c.call("eth_unsubscribe", [sub])).to.equal(true);
+  });
+
   it("refuses an unknown subscription name", async () => {
     const err = (await c.call("eth_subscribe", ["nope"]).catch((e: unknown) => e)) as { code: number; message: string };
     expect(err.code).to.equal(-32602);
