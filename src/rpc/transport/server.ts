@@ -64,7 +64,10 @@ export class JsonRpcServer {
     private readonly _opts: ServerOptions,
   ) {
     this.rest = _opts.rest ?? new RestRouter();
-    this._http = createServer((req, res) => void this._onHttp(req, res));
+    this._http = createServer((req, res) => {
+      // whatever goes wrong with one request (a socket gone mid-answer) must not reach the process
+      this._onHttp(req, res).catch(() => res.destroy());
+    });
     this._setup(this._http, true);
   }
 
@@ -189,7 +192,7 @@ export class JsonRpcServer {
       for (const l of closeListeners.splice(0)) l();
     });
     ws.on("message", (data, isBinary) => {
-      void (async () => {
+      (async () => {
         const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
         let out: unknown;
         if (isBinary) out = errorResponse(null, new InvalidRequestError("invalid request: binary frames are not JSON-RPC"));
@@ -204,7 +207,7 @@ export class JsonRpcServer {
           if (out === undefined) out = await this._dispatcher.handle(parsed, ctx);
         }
         if (out !== undefined && ws.readyState === ws.OPEN) ws.send(stringify(out));
-      })();
+      })().catch(() => ws.terminate());
     });
   }
 }
