@@ -1,139 +1,109 @@
 /**
  * The two tick rules as a table of named boundary cases: each case runs beginBlocker/endBlocker over
- * (height, time) pairs and compares the hook calls (in order, with numbers and blocks) and events.
+ * (height, time) pairs and compares the hook calls (order, numbers, blocks) and the first record at
+ * the end ("epoch/current start time/start height", "+ended" while the spec rule's mark is set).
  */
 import { expect } from "chai";
-import type { BlockContext, ModuleEvent } from "../../../src/chain/module";
-import { type EpochInfo, newEpochInfo, seconds } from "../../../src/epochs/epoch-info";
-import { initGenesis, validateGenesis } from "../../../src/epochs/epochs-genesis";
-import { EpochsKeeper } from "../../../src/epochs/epochs-keeper";
-import { type EpochHooks, type TickRule, beginBlocker, endBlocker } from "../../../src/epochs/tick-rules";
-import { MemoryKV } from "../../../src/storage/kv";
-import { VersionedModuleStore } from "../../../src/storage/module-store";
-
-interface Run {
-  calls: string[];
-  events: Array<{ height: number; phase: string; event: ModuleEvent }>;
-  keeper: EpochsKeeper;
-  /** What each hook saw in the store for its own identifier: "B1@3 saw 1" = current_epoch read during the hook. */
-  seen: string[];
-}
-
-async function run(rule: TickRule, records: EpochInfo[], blocks: Array<[number, number]>, genesisTime = 0): Promise<Run> {
-  const store = new VersionedModuleStore(new MemoryKV(), "epochs");
-  const keeper = new EpochsKeeper(() => store);
-  initGenesis(keeper, { epochs: records }, seconds(BigInt(genesisTime)), 0n);
-  store.commitOps(0n);
-  const out: Run = { calls: [], events: [], keeper, seen: [] };
-  let height = 0;
-  const hooks: EpochHooks = {
-    afterEpochEnd: (_ctx, id, n) => {
-      out.calls.push(`${id}:A${n}@${height}`);
-      out.seen.push(`${id}:A${n}@${height} saw ${keeper.getEpochInfo(id).info?.currentEpoch}`);
-    },
-    beforeEpochStart: (_ctx, id, n) => {
-      out.calls.push(`${id}:B${n}@${height}`);
-      out.seen.push(`${id}:B${n}@${height} saw ${keeper.getEpochInfo(id).info?.currentEpoch}`);
-    },
-  };
-  for (const [h, t] of blocks) {
-    height = h;
-    for (const phase of ["begin_block", "end_block"] as const) {
-      const ctx: BlockContext = {
-        height: BigInt(h),
-        timestamp: BigInt(t),
-        phase,
-        store,
-        emit: (event) => out.events.push({ height: h, phase, event }),
-        systemCall: () => Promise.reject(new Error("no EVM in this test")),
-        getStorage: () => Promise.resolve(new Uint8Array(32)),
-      };
-      if (phase === "begin_block") await beginBlocker(ctx, keeper, hooks, rule);
-      else await endBlocker(ctx, keeper, hooks, rule);
-    }
-    store.commitOps(BigInt(h));
-  }
-  return out;
-}
-
-const rec = (id: string, duration: number, start: number, extra: Partial<EpochInfo> = {}): EpochInfo => ({
-  ...newEpochInfo(id, BigInt(duration), seconds(BigInt(start))),
-  ...extra,
-});
+import type { BlockContext } from "../../../src/chain/module";
+import { type EpochHooks, type EpochInfo, type TickRule, newEpochInfo, seconds } from "../../../src/epochs/types";
+import { FakeChain, eventText, rec, run } from "./helpers";
 
 interface Case {
   name: string;
   records: EpochInfo[];
   blocks: Array<[number, number]>;
-  spec: string[];
-  evmos: string[];
+  spec: { calls: string[]; end: string };
+  evmos: { calls: string[]; end: string };
 }
 
 const CASES: Case[] = [
   {
-    name: "an epoch at its exact end time",
+    name: "a block exactly at the end time",
     records: [rec("e", 100, 1000)],
     blocks: [[1, 1000], [2, 1050], [3, 1100], [4, 1101], [5, 1102]],
-    spec: ["e:B1@1", "e:A1@3", "e:B2@4"],
-    evmos: ["e:B1@1", "e:A2@4", "e:B2@4"],
+    // spec: "at or after" ends it; evmos: strict ">" waits for 1101
+    spec: { calls: ["e:B1@1", "e:A1@3", "e:B2@4"], end: "2/1101/4" },
+    evmos: { calls: ["e:B1@1", "e:A2@4", "e:B2@4"], end: "2/1100/4" },
   },
   {
-    name: "one second after the end time",
+    name: "a block one second after the end time",
     records: [rec("e", 100, 1000)],
     blocks: [[1, 1000], [2, 1101], [3, 1102]],
-    spec: ["e:B1@1", "e:A1@2", "e:B2@3"],
-    evmos: ["e:B1@1", "e:A2@2", "e:B2@2"],
+    spec: { calls: ["e:B1@1", "e:A1@2", "e:B2@3"], end: "2/1102/3" },
+    evmos: { calls: ["e:B1@1", "e:A2@2", "e:B2@2"], end: "2/1100/2" },
   },
   {
-    name: "a start time in the future",
+    name: "a start time in the future (starts at the first block at or after it)",
     records: [rec("e", 100, 2000)],
     blocks: [[1, 1000], [2, 1999], [3, 2000], [4, 2001]],
-    spec: ["e:B1@3"],
-    evmos: ["e:B1@3"],
+    spec: { calls: ["e:B1@3"], end: "1/2000/3" },
+    evmos: { calls: ["e:B1@3"], end: "1/2000/3" },
   },
   {
     name: "a start time between blocks",
     records: [rec("e", 100, 1005)],
     blocks: [[1, 1000], [2, 1010], [3, 1105], [4, 1111]],
-    spec: ["e:B1@2", "e:A1@4"],
-    evmos: ["e:B1@2", "e:A2@4", "e:B2@4"],
+    // spec: epoch 1 starts at the block's time (1010); evmos: at start_time (1005), on the grid
+    spec: { calls: ["e:B1@2", "e:A1@4"], end: "1/1010/2+ended" },
+    evmos: { calls: ["e:B1@2", "e:A2@4", "e:B2@4"], end: "2/1105/4" },
   },
   {
     name: "a duration shorter than the block interval",
     records: [rec("e", 5, 1000)],
     blocks: [[1, 1000], [2, 1010], [3, 1020], [4, 1030]],
-    spec: ["e:B1@1", "e:A1@2", "e:B2@3", "e:A2@4"],
-    evmos: ["e:B1@1", "e:A2@2", "e:B2@2", "e:A3@3", "e:B3@3", "e:A4@4", "e:B4@4"],
+    // spec: at least two blocks per epoch; evmos: one tick every block, falling behind
+    spec: { calls: ["e:B1@1", "e:A1@2", "e:B2@3", "e:A2@4"], end: "2/1020/3+ended" },
+    evmos: { calls: ["e:B1@1", "e:A2@2", "e:B2@2", "e:A3@3", "e:B3@3", "e:A4@4", "e:B4@4"], end: "4/1015/4" },
   },
   {
     name: "a jump in time over many durations",
     records: [rec("e", 100, 1000)],
     blocks: [[1, 1000], [2, 1950], [3, 1951], [4, 1952]],
-    spec: ["e:B1@1", "e:A1@2", "e:B2@3"],
-    evmos: ["e:B1@1", "e:A2@2", "e:B2@2", "e:A3@3", "e:B3@3", "e:A4@4", "e:B4@4"],
+    // spec: one end and one start, no replay; evmos: catches up one epoch per block
+    spec: { calls: ["e:B1@1", "e:A1@2", "e:B2@3"], end: "2/1951/3" },
+    evmos: { calls: ["e:B1@1", "e:A2@2", "e:B2@2", "e:A3@3", "e:B3@3", "e:A4@4", "e:B4@4"], end: "4/1300/4" },
   },
   {
-    name: "several identifiers ending in one block, in identifier-byte order",
+    name: "several identifiers ending in one block, visited in identifier-byte order",
     records: [rec("week", 100, 1000), rec("day", 100, 1000), rec("Zeta", 100, 1000), rec("10s", 100, 1000)],
     blocks: [[1, 1000], [2, 1100], [3, 1101]],
-    spec: ["10s:B1@1", "Zeta:B1@1", "day:B1@1", "week:B1@1", "10s:A1@2", "Zeta:A1@2", "day:A1@2", "week:A1@2", "10s:B2@3", "Zeta:B2@3", "day:B2@3", "week:B2@3"],
-    evmos: ["10s:B1@1", "Zeta:B1@1", "day:B1@1", "week:B1@1", "10s:A2@3", "10s:B2@3", "Zeta:A2@3", "Zeta:B2@3", "day:A2@3", "day:B2@3", "week:A2@3", "week:B2@3"],
+    spec: {
+      calls: ["10s:B1@1", "Zeta:B1@1", "day:B1@1", "week:B1@1", "10s:A1@2", "Zeta:A1@2", "day:A1@2", "week:A1@2", "10s:B2@3", "Zeta:B2@3", "day:B2@3", "week:B2@3"],
+      end: "2/1101/3",
+    },
+    evmos: {
+      calls: ["10s:B1@1", "Zeta:B1@1", "day:B1@1", "week:B1@1", "10s:A2@3", "10s:B2@3", "Zeta:A2@3", "Zeta:B2@3", "day:A2@3", "day:B2@3", "week:A2@3", "week:B2@3"],
+      end: "2/1100/3",
+    },
   },
   {
     name: "a genesis record already counting",
     records: [rec("e", 100, 500, { epochCountingStarted: true, currentEpoch: 5n, currentEpochStartTime: seconds(900n) })],
     blocks: [[1, 1000], [2, 1001]],
-    spec: ["e:A5@1", "e:B6@2"],
-    evmos: ["e:A6@2", "e:B6@2"],
+    spec: { calls: ["e:A5@1", "e:B6@2"], end: "6/1001/2" },
+    evmos: { calls: ["e:A6@2", "e:B6@2"], end: "6/1000/2" },
+  },
+  {
+    name: "a record counting with its start time still in the future",
+    records: [rec("e", 100, 5000, { epochCountingStarted: true, currentEpoch: 3n, currentEpochStartTime: seconds(0n) })],
+    blocks: [[1, 1000], [2, 2000]],
+    // evmos's third tick condition (start_time <= t) holds it back, however overdue
+    spec: { calls: ["e:A3@1", "e:B4@2"], end: "4/2000/2" },
+    evmos: { calls: [], end: "3/0/0" },
   },
   {
     name: "the spec's drift example: blocks at 97, 104, 110 end a 100-unit epoch at 104 and start the next at 110",
     records: [rec("e", 100, 4)],
     blocks: [[1, 4], [2, 97], [3, 104], [4, 110]],
-    spec: ["e:B1@1", "e:A1@3", "e:B2@4"],
-    evmos: ["e:B1@1", "e:A2@4", "e:B2@4"],
+    spec: { calls: ["e:B1@1", "e:A1@3", "e:B2@4"], end: "2/110/4" },
+    evmos: { calls: ["e:B1@1", "e:A2@4", "e:B2@4"], end: "2/104/4" },
   },
 ];
+
+function endState(chain: FakeChain, id: string): string {
+  const info = chain.keeper.getEpochInfo(id).info!;
+  return `${info.currentEpoch}/${info.currentEpochStartTime.seconds}/${info.currentEpochStartHeight}${chain.keeper.isEnded(id) ? "+ended" : ""}`;
+}
 
 describe("epochs tick rules (table of boundary cases)", () => {
   for (const rule of ["spec", "evmos"] as const) {
@@ -141,35 +111,41 @@ describe("epochs tick rules (table of boundary cases)", () => {
       for (const c of CASES) {
         it(c.name, async () => {
           const r = await run(rule, c.records.map((x) => ({ ...x })), c.blocks);
-          expect(r.calls).to.deep.equal(c[rule]);
+          expect(r.calls).to.deep.equal(c[rule].calls);
+          const sorted = [...c.records.map((x) => x.identifier)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+          expect(endState(r.chain, sorted[0])).to.equal(c[rule].end);
         });
       }
     });
   }
+});
 
-  it('"spec": epoch_start carries the block time; start and end events name the timer', async () => {
+describe("epochs tick rules: events, store and hook order", () => {
+  it('"spec": epoch_start carries the block time, epoch_end the ending number, both name the timer last', async () => {
     const r = await run("spec", [rec("e", 100, 1005)], [[1, 1000], [2, 1010], [3, 1110], [4, 1111]]);
-    const shape = r.events.map((e) => `${e.height}:${e.phase}:${e.event.type}:${e.event.attributes.map((a) => `${a.key}=${a.value}`).join(",")}`);
-    expect(shape).to.deep.equal([
+    expect(r.events).to.deep.equal([
       "2:begin_block:epoch_start:epoch_number=1,start_time=1010,identifier=e",
       "3:end_block:epoch_end:epoch_number=1,identifier=e",
       "4:begin_block:epoch_start:epoch_number=2,start_time=1111,identifier=e",
     ]);
-    const info = r.keeper.getEpochInfo("e").info!;
-    expect(info.currentEpochStartTime).to.deep.equal(seconds(1111n));
-    expect(info.currentEpochStartHeight).to.equal(4n);
-    expect(r.keeper.isEnded("e")).to.equal(false);
   });
 
   it('"evmos": epoch_end carries the new number, start times stay on the grid, all in begin-block', async () => {
     const r = await run("evmos", [rec("e", 100, 1005)], [[1, 1000], [2, 1010], [3, 1111]]);
-    const shape = r.events.map((e) => `${e.height}:${e.phase}:${e.event.type}:${e.event.attributes.map((a) => `${a.key}=${a.value}`).join(",")}`);
-    expect(shape).to.deep.equal([
+    expect(r.events).to.deep.equal([
       "2:begin_block:epoch_start:epoch_number=1,start_time=1005,identifier=e",
       "3:begin_block:epoch_end:epoch_number=2,identifier=e",
       "3:begin_block:epoch_start:epoch_number=2,start_time=1105,identifier=e",
     ]);
-    expect(r.keeper.getEpochInfo("e").info!.currentEpochStartHeight).to.equal(3n);
+  });
+
+  it('"evmos": start_time attributes are floored Unix seconds, negative for year 1', async () => {
+    // a record counting from the zero time ticks once per block on the grid from 0001-01-01
+    const r = await run("evmos", [rec("e", 86400, 10, { epochCountingStarted: true, currentEpoch: 1n, currentEpochStartTime: { seconds: -62135596800n, nanos: 0 } })], [[1, 1000]]);
+    expect(r.events).to.deep.equal([
+      "1:begin_block:epoch_end:epoch_number=2,identifier=e",
+      "1:begin_block:epoch_start:epoch_number=2,start_time=-62135510400,identifier=e",
+    ]);
   });
 
   it("hooks see the store as their rule writes it", async () => {
@@ -180,31 +156,55 @@ describe("epochs tick rules (table of boundary cases)", () => {
     expect(evmos.seen).to.deep.equal(["e:B1@1 saw 1", "e:A2@2 saw 1", "e:B2@2 saw 2"]);
   });
 
-  it("fills a zero start time with the genesis time and the start height with the genesis height", async () => {
-    const r = await run("spec", [newEpochInfo("day", 86400n)], [[1, 5000]], 4000);
-    const info = r.keeper.getEpochInfo("day").info!;
-    expect(info.startTime).to.deep.equal(seconds(4000n));
-    expect(info.currentEpoch).to.equal(1n);
-    expect(info.currentEpochStartTime).to.deep.equal(seconds(5000n));
+  it('"spec": the ended mark is in the store while AfterEpochEnd runs and cleared before BeforeEpochStart', async () => {
+    const chain = new FakeChain();
+    chain.keeper.setEpochInfo(rec("e", 10, 0));
+    const marks: string[] = [];
+    const hooks: EpochHooks = {
+      afterEpochEnd: (_c, id, n) => void marks.push(`A${n}:${chain.keeper.isEnded(id)}`),
+      beforeEpochStart: (_c, id, n) => void marks.push(`B${n}:${chain.keeper.isEnded(id)}`),
+    };
+    for (const [h, t] of [[1, 100], [2, 200], [3, 300]]) await chain.block(h, t, hooks, "spec");
+    expect(marks).to.deep.equal(["B1:false", "A1:true", "B2:false"]);
   });
-});
 
-describe("epochs genesis validation (Evmos's texts)", () => {
-  const cases: Array<[string, EpochInfo[], string]> = [
-    ["a duplicate (checked first)", [rec("day", 10, 0), rec("day", 0, 0)], "invalid epochs genesis: duplicated epoch entry day"],
-    ["a blank identifier", [rec("day", 10, 0), rec("week", 10, 0), rec("  ", 10, 0)], "invalid epochs genesis: epochs[2]: epoch identifier cannot be blank"],
-    ["a zero duration", [rec("day", 0, 0)], "invalid epochs genesis: epochs[0]: epoch duration cannot be 0"],
-    ["a negative duration", [rec("day", -5, 0)], "invalid epochs genesis: epochs[0]: epoch duration cannot be negative: -5s"],
-    ["a negative current epoch", [rec("day", 5, 0, { currentEpoch: -1n })], "invalid epochs genesis: epochs[0]: current epoch cannot be negative: -1"],
-    ["a negative start height", [rec("day", 5, 0, { currentEpochStartHeight: -2n })], "invalid epochs genesis: epochs[0]: current epoch start height cannot be negative: -2"],
-  ];
-  for (const [name, epochs, message] of cases) {
-    it(`refuses ${name}`, () => {
-      expect(() => validateGenesis({ epochs })).to.throw(message);
+  for (const rule of ["spec", "evmos"] as TickRule[]) {
+    it(`"${rule}": records a hook adds or changes are seen from the next phase on`, async () => {
+      const chain = new FakeChain();
+      chain.keeper.setEpochInfo(rec("a", 1000, 0));
+      chain.keeper.setEpochInfo(rec("b", 1000, 0));
+      const calls: string[] = [];
+      const hooks: EpochHooks = {
+        afterEpochEnd: () => undefined,
+        beforeEpochStart: (_c: BlockContext, id, n) => {
+          calls.push(`${id}:B${n}`);
+          if (id === "a" && n === 1n) {
+            chain.keeper.setEpochInfo(rec("a2", 1000, 0));
+            chain.keeper.deleteEpochInfo("b");
+          }
+        },
+      };
+      await chain.block(1, 100, hooks, rule);
+      expect(calls).to.deep.equal(["a:B1", "b:B1"]);
+      await chain.block(2, 101, hooks, rule);
+      expect(calls).to.deep.equal(["a:B1", "b:B1", "a2:B1"]);
     });
   }
 
-  it("accepts an empty list and Evmos's defaults", () => {
-    expect(() => validateGenesis({ epochs: [] })).to.not.throw();
+  it("a zero start time becomes the genesis time and the start height the genesis height", async () => {
+    const r = await run("spec", [newEpochInfo("day", 86400n)], [[1, 5000]], 4000);
+    const info = r.chain.keeper.getEpochInfo("day").info!;
+    expect(info.startTime).to.deep.equal(seconds(4000n));
+    expect(info.currentEpoch).to.equal(1n);
+    expect(info.currentEpochStartTime).to.deep.equal(seconds(5000n));
+    expect(info.currentEpochStartHeight).to.equal(1n);
+  });
+
+  it("sub-second start times compare exactly (no floats)", async () => {
+    const start = { seconds: 1000n, nanos: 1 };
+    for (const rule of ["spec", "evmos"] as const) {
+      const r = await run(rule, [{ ...rec("e", 100, 0), startTime: start }], [[1, 1000], [2, 1001]]);
+      expect(r.calls, rule).to.deep.equal(["e:B1@2"]);
+    }
   });
 });
