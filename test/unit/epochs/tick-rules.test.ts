@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import type { BlockContext } from "../../../src/chain/module";
 import { type EpochHooks, type EpochInfo, type TickRule, newEpochInfo, seconds } from "../../../src/epochs/types";
-import { FakeChain, eventText, rec, run } from "./helpers";
+import { FakeChain, rec, run } from "./helpers";
 
 interface Case {
   name: string;
