@@ -138,13 +138,15 @@ export function createEpochsPrecompile(deps: PrecompileDeps): (input: Precompile
   const coder = AbiCoder.defaultAbiCoder();
   return async (input) => {
     const { gasLimit } = input;
+    const fn = input.data.length >= 4 ? EPOCHS_ABI.getFunction(hexlify(input.data.subarray(0, 4))) : null;
+    if (fn === null) return revert(gasLimit, READ_GAS, "epochs precompile: unknown function selector");
     let call;
     try {
       call = EPOCHS_ABI.parseTransaction({ data: hexlify(input.data) });
     } catch {
       call = null;
     }
-    if (call === null) return revert(gasLimit, READ_GAS, "epochs precompile: unknown function selector");
+    if (call === null) return revert(gasLimit, READ_GAS, `epochs precompile: invalid arguments for ${fn.name}`);
     switch (call.name) {
       case "epochInfos": {
         const infos = deps.infos();
