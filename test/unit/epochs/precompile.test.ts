@@ -1,6 +1,6 @@
 /** The 0x…0900 precompile called directly, over a fake state manager (its ABI, storage layout and results). */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
-import type { Address } from "@ethereumjs/util";
+import { Address } from "@ethereumjs/util";
 import { expect } from "chai";
 import { Interface, getBytes, hexlify, id, keccak256, toBeHex, zeroPadValue, concat } from "ethers";
 import { EPOCHS_ABI, EPOCHS_PRECOMPILE, PER_RECORD_GAS, READ_GAS, WRITE_GAS, createEpochsPrecompile, registeredHooks } from "../../../src/epochs/precompile";
@@ -35,7 +35,7 @@ function setup(infos: EpochInfo[] = [], opts: { isStatic?: boolean } = {}) {
   const as = (addr: string) => {
     caller = addr;
   };
-  const list = async () => (await registeredHooks({ get: (k) => state.getStorage({ toString: () => EPOCHS_PRECOMPILE } as Address, k) })).map((a) => hexlify(a));
+  const list = async () => (await registeredHooks({ get: (k) => state.getStorage(new Address(getBytes(EPOCHS_PRECOMPILE)), k) })).map((a) => hexlify(a));
   return { state, call, as, list };
 }
 
