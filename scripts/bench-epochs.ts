@@ -6,7 +6,7 @@
 import solc from "solc";
 import { Wallet } from "ethers";
 import { defaultChainConfig } from "../src/chain/config";
-import { newEpochInfo } from "../src/epochs/epoch-info";
+import { newEpochInfo } from "../src/epochs";
 import { createRuntime, type RuntimeOptions } from "../src/rpc/runtime";
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 300);

@@ -6,8 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type EpochInfo, type EpochInfoJson, formatDuration, formatTime, fromJson, seconds } from "../src/epochs/epoch-info";
-import { toCosmosGenesis } from "../src/epochs/epochs-genesis";
+import { type EpochInfo, type EpochInfoJson, formatDuration, formatTime, fromJson, seconds, toCosmosGenesis } from "../src/epochs";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
 
 export const TASK_EPOCHS_LIST = "epochs:list";

@@ -6,9 +6,7 @@
  */
 import type { EIP1193Provider, HardhatRuntimeEnvironment } from "hardhat/types";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type EpochInfo, type EpochInfoJson, fromJson, newEpochInfo, parseDuration, parseTime, seconds, toNanos, NANOS, type Time } from "../epochs/epoch-info";
-import type { EpochsOptions } from "../epochs/epochs-module";
-import type { TsHook } from "../epochs/epoch-hooks";
+import { type EpochInfo, type EpochInfoJson, fromJson, newEpochInfo, parseDuration, parseTime, seconds, toNanos, NANOS, type Time, type EpochsOptions, type TsHook } from "../epochs";
 import type { RuntimeOptions } from "../rpc/runtime";
 import { PLUGIN_NAME } from "./chain-config";
 import type { EpochInfoUserConfig, EpochsConfig } from "./type-extensions";

@@ -15,9 +15,7 @@ import path from "node:path";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse: parseToml } = require("smol-toml") as { parse: (text: string) => Record<string, unknown> };
 import { HardhatPluginError } from "hardhat/plugins";
-import type { EpochInfo } from "../epochs/epoch-info";
-import { type CosmosGenesis, parseCosmosGenesis, toCosmosGenesis } from "../epochs/epochs-genesis";
-import { seconds } from "../epochs/epoch-info";
+import { type EpochInfo, type CosmosGenesis, parseCosmosGenesis, toCosmosGenesis, seconds } from "../epochs";
 import { PLUGIN_NAME } from "./chain-config";
 import type { EvmosFlags } from "./node-task";
 

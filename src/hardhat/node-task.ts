@@ -23,7 +23,7 @@ import { PLUGIN_NAME } from "./chain-config";
 import { type HomeSettings, openHome, parseMinimumGasPrices, writeMinimumGasPrices } from "./home";
 import { LevelKV } from "../storage/level-kv";
 import { CORE_NAMESPACES } from "../rpc/runtime";
-import { defaultGenesis } from "../epochs/epochs-genesis";
+import { defaultGenesis } from "../epochs";
 import { epochsOptionsFromConfig } from "./epochs";
 import { type EpochsProvider, buildRuntime, createEpochsProvider, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";

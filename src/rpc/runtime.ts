@@ -21,7 +21,7 @@ import { type MinerHooks, minerMethods } from "./namespaces/miner";
 import { unsupportedMethods } from "./namespaces/unsupported";
 import { debugMethods } from "./namespaces/debug";
 import type { RequestContext } from "./types";
-import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs/epochs-module";
+import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
 import type { RestRouter } from "./transport/rest-router";
 

@@ -7,7 +7,7 @@ import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseCosmosGenesis } from "../../src/epochs/epochs-genesis";
+import { parseCosmosGenesis } from "../../src/epochs";
 import { createRuntime } from "../../src/rpc/runtime";
 import { defaultChainConfig } from "../../src/chain/config";
 

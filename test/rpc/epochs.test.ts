@@ -2,7 +2,7 @@ import { expect } from "chai";
 import WebSocket from "ws";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { createRuntime, type Runtime } from "../../src/rpc/runtime";
-import { newEpochInfo, seconds } from "../../src/epochs/epoch-info";
+import { newEpochInfo, seconds } from "../../src/epochs";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 
 describe("epochs over JSON-RPC, REST and WebSocket", function () {

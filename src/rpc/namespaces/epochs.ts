@@ -4,10 +4,7 @@
  * WebSocket subscription.
  */
 import { Address } from "@ethereumjs/util";
-import type { EpochsModule, PageRequest, PageResult } from "../../epochs/epochs-module";
-import { EpochNotFoundError } from "../../epochs/epochs-module";
-import { toJson } from "../../epochs/epoch-info";
-import { EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs/hook-registry";
+import { type EpochsModule, type PageRequest, type PageResult, EpochNotFoundError, toJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
 import { eventNotifications, formatBlockEvents } from "../block-events";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";

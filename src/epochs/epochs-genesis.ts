@@ -1,2 +1,0 @@
-/** @deprecated Moved to ./genesis; kept for existing imports. */
-export * from "./genesis";

@@ -1,2 +1,0 @@
-/** @deprecated Moved to ./keeper; kept for existing imports. */
-export * from "./keeper";

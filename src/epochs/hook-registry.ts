@@ -1,2 +1,0 @@
-/** @deprecated Moved to ./precompile; kept for existing imports. */
-export * from "./precompile";
