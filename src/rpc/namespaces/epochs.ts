@@ -4,7 +4,7 @@
  * WebSocket subscription.
  */
 import { Address } from "@ethereumjs/util";
-import { type EpochsModule, type PageRequest, type PageResult, EpochNotFoundError, toJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
+import { type EpochsModule, type PageRequest, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
 import { eventNotifications, formatBlockEvents } from "../block-events";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
@@ -13,13 +13,6 @@ import { method } from "../method";
 import { ParamError, address, blockNumberOrTag, codec, jsonType, string } from "../params";
 import { resolveBlock } from "../resolve";
 import type { RestRouter } from "../transport/rest-router";
-
-function pageJson(p: PageResult) {
-  return {
-    epochs: p.epochs.map(toJson),
-    pagination: { next_key: p.nextKey === null ? null : Buffer.from(p.nextKey).toString("base64"), total: p.total.toString() },
-  };
-}
 
 const uintField = (v: unknown, name: string): bigint => {
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
@@ -61,7 +54,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       doc: "Every EpochInfo in identifier-byte order, with Cosmos pagination: {epochs, pagination: {next_key, total}}.",
       handler: ([page]) => {
         try {
-          return pageJson(epochs.epochInfos(page));
+          return epochInfosJson(epochs.epochInfos(page));
         } catch (err) {
           throw new InvalidParamsError(`invalid argument 0: ${(err as Error).message}`);
         }
@@ -140,7 +133,7 @@ export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, exclus
         const key = q.get("pagination.key");
         return {
           status: 200,
-          body: pageJson(
+          body: epochInfosJson(
             epochs.epochInfos({
               key: key === null || key === "" ? undefined : new Uint8Array(Buffer.from(key, "base64")),
               offset: num("offset"),
