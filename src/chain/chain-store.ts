@@ -5,14 +5,15 @@
  *
  * Keys: "H"‖number(8) → hash · "B"‖hash → block RLP · "R"‖number(8) → receipts RLP ·
  *       "T"‖txHash → RLP[number, index] · "E"‖number(8) → module events JSON · "head" → number(8) ·
- *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs visits
- *       just those blocks, so its cost follows the blocks with logs, not the length of the range)
+ *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs range-scans
+ *       these keys, so blocks without logs cost nothing and blooms that cannot match skip a block
+ *       without reading it or its receipts)
  */
 import { type Block, createBlockFromRLP } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from "@ethereumjs/util";
-import type { BatchOp, KVStore } from "../storage/kv";
+import { type BatchOp, type KVStore, prefixEnd } from "../storage/kv";
 import type { BlockEvents } from "./module";
 
 export interface StoredLog {
@@ -55,6 +56,12 @@ function key(prefix: Uint8Array, rest: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The block number of a log-index key ("L"‖number(8)), undefined for any other key. */
+function logKeyNumber(k: Uint8Array): bigint | undefined {
+  if (k.length !== 1 + 8) return undefined;
+  return new DataView(k.buffer, k.byteOffset + 1, 8).getBigUint64(0);
+}
+
 function encodeReceipts(receipts: StoredReceipt[]): Uint8Array {
   return RLP.encode(
     receipts.map((r) => [
@@ -92,7 +99,11 @@ export class ChainStore {
   private readonly _receipts = new Map<bigint, StoredReceipt[]>();
   private readonly _hashToNumber = new Map<string, bigint>();
   private _head = -1n;
-  /** Heights of blocks with logs, ascending, and their blooms (the log index, kept in memory). */
+  /**
+   * In-memory stores only: heights of blocks with logs, ascending, and their blooms. MemoryKV's
+   * range sorts every key on each call, so there the index is this array; on disk it is a LevelDB
+   * range scan over "L" and nothing grows in memory.
+   */
   private _logBlocks: bigint[] = [];
   private readonly _blooms = new Map<bigint, Uint8Array>();
 
@@ -111,11 +122,15 @@ export class ChainStore {
   async open(): Promise<bigint> {
     const h = await this.kv.get(K_HEAD);
     this._head = h === undefined ? -1n : new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0);
-    for await (const [k, v] of this.kv.range({ gte: P_LOGS, lt: enc.encode("M") })) {
-      const n = new DataView(k.buffer, k.byteOffset + 1, 8).getBigUint64(0);
-      if (n > this._head) continue;
-      this._logBlocks.push(n);
-      this._blooms.set(n, v);
+    this._logBlocks = [];
+    this._blooms.clear();
+    if (this.kv.inMemory) {
+      for await (const [k, v] of this.kv.range({ gte: P_LOGS, lt: prefixEnd(P_LOGS) })) {
+        const n = logKeyNumber(k);
+        if (n === undefined || n > this._head) continue;
+        this._logBlocks.push(n);
+        this._blooms.set(n, v);
+      }
     }
     return this._head;
   }
@@ -147,15 +162,26 @@ export class ChainStore {
     this._receipts.set(n, receipts);
     this._hashToNumber.set(bytesToHex(block.hash()), n);
     this._head = n;
-    if (receipts.some((r) => r.logs.length > 0)) {
+    if (this.kv.inMemory && receipts.some((r) => r.logs.length > 0)) {
       this._logBlocks.push(n);
       this._blooms.set(n, block.header.logsBloom);
     }
     this._evict();
   }
 
-  /** Blocks in [from, to] that have logs, with their blooms, ascending. */
-  blocksWithLogs(from: bigint, to: bigint): Array<[bigint, Uint8Array]> {
+  /** Blocks in [from, to] that have logs, with their blooms, ascending (the log index). */
+  async *logBlooms(from: bigint, to: bigint): AsyncIterable<[bigint, Uint8Array]> {
+    if (to > this._head) to = this._head;
+    if (from < 0n) from = 0n;
+    if (from > to) return;
+    if (!this.kv.inMemory) {
+      // one ordered scan of "L"‖from … "L"‖to: cost follows the blocks with logs in the range
+      for await (const [k, bloom] of this.kv.range({ gte: key(P_LOGS, num8(from)), lt: key(P_LOGS, num8(to + 1n)) })) {
+        const n = logKeyNumber(k);
+        if (n !== undefined) yield [n, bloom];
+      }
+      return;
+    }
     let lo = 0;
     let hi = this._logBlocks.length;
     while (lo < hi) {
@@ -163,9 +189,11 @@ export class ChainStore {
       if (this._logBlocks[mid] < from) lo = mid + 1;
       else hi = mid;
     }
-    const out: Array<[bigint, Uint8Array]> = [];
-    for (let i = lo; i < this._logBlocks.length && this._logBlocks[i] <= to; i++) out.push([this._logBlocks[i], this._blooms.get(this._logBlocks[i]) as Uint8Array]);
-    return out;
+    for (let i = lo; i < this._logBlocks.length && this._logBlocks[i] <= to; i++) {
+      const n = this._logBlocks[i];
+      const bloom = this._blooms.get(n);
+      if (bloom !== undefined) yield [n, bloom];
+    }
   }
 
   /** Batch operations removing blocks above `n` (evm_revert, debug_setHead); head becomes `n`. */
@@ -186,6 +214,7 @@ export class ChainStore {
   }
 
   didRewind(n: bigint): void {
+    // the in-memory log index (always empty on disk stores)
     while (this._logBlocks.length > 0 && this._logBlocks[this._logBlocks.length - 1] > n) this._blooms.delete(this._logBlocks.pop() as bigint);
     for (let i = this._head; i > n; i--) {
       const b = this._blocks.get(i);

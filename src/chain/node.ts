@@ -24,6 +24,7 @@ import { type StoredReceipt, ChainStore } from "./chain-store";
 import { Clock } from "./clock";
 import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
+import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { nativeCrypto } from "./crypto";
 import type { BlockEvents, BlockModule } from "./module";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
@@ -390,9 +391,10 @@ export class Node extends EventEmitter<NodeEvents> {
 
   // ---------------------------------------------------------------- internals
 
-  private async _commit(p: ProducedBlock): Promise<void> {
+  /** `extra`: more operations for the same batch (the genesis meta record). */
+  private async _commit(p: ProducedBlock, extra: BatchOp[] = []): Promise<void> {
     const n = p.block.header.number;
-    const ops: BatchOp[] = [...this._trieDb.drainOps(), ...this.store.commitBlockOps(p.block, p.receipts, p.events)];
+    const ops: BatchOp[] = [...this._trieDb.drainOps(), ...this.store.commitBlockOps(p.block, p.receipts, p.events), ...extra];
     for (const m of this._moduleStores) ops.push(...m.store.commitOps(n));
     await this.store.kv.batch(ops);
     this.store.didCommit(p.block, p.receipts);
@@ -401,14 +403,15 @@ export class Node extends EventEmitter<NodeEvents> {
 
   private async _openOrInit(): Promise<void> {
     const head = await this.store.open();
-    const chainKey = new TextEncoder().encode("chainid");
     if (head >= 0n) {
-      const stored = await this.store.kv.get(chainKey);
-      const storedId = stored === undefined ? undefined : BigInt(new TextDecoder().decode(stored));
-      if (storedId !== undefined && storedId !== this.config.chainId) {
-        throw new ChainError(`the data directory holds chain id ${storedId}, but the genesis says chain id ${this.config.chainId}`);
-      }
-      this._head = (await this.store.getBlock(head)) as Block;
+      // identity first: blocks of another chain id do not even decode (their signatures name it)
+      const genesis = await this.store.getBlock(0n);
+      if (genesis === undefined) throw new Error(`data directory ${storeName(this.store.kv)} is damaged: its genesis block is missing`);
+      const metaOps = await checkGenesisMeta(this.store.kv, this.config.chainId, bytesToHex(genesis.hash()));
+      if (metaOps.length > 0) await this.store.kv.batch(metaOps);
+      const headBlock = await this.store.getBlock(head);
+      if (headBlock === undefined) throw new Error(`data directory ${storeName(this.store.kv)} is damaged: its head block ${head} is missing`);
+      this._head = headBlock;
       await this.vm.stateManager.setStateRoot(this._head.header.stateRoot);
       for (const m of this._moduleStores) await m.store.loadAt(head);
       return;
@@ -452,8 +455,8 @@ export class Node extends EventEmitter<NodeEvents> {
       },
       { common: c },
     );
-    await this.store.kv.batch([{ type: "put", key: chainKey, value: new TextEncoder().encode(this.config.chainId.toString()) }]);
-    await this._commit({ block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] });
+    const meta = genesisMetaOps({ chainId: this.config.chainId, genesisHash: bytesToHex(genesis.hash()) });
+    await this._commit({ block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
   }
 
   private _trackMessages(): void {

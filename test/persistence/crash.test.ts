@@ -13,6 +13,7 @@ import { createRuntime } from "../../src/rpc/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+const INITIAL_BALANCE = defaultChainConfig().accounts[5].balance;
 const CHILD = path.join(__dirname, "crash-child.ts");
 
 function runAndKill(dir: string, afterMs: number): Promise<{ confirmed: Array<[string, bigint]>; stderr: string }> {
@@ -72,6 +73,17 @@ describe("persistence: crashes lose nothing committed", function () {
         expect(Buffer.from(await rt.node.vm.stateManager.getStateRoot()).toString("hex")).to.equal(Buffer.from(head.header.stateRoot).toString("hex"));
         if (head.header.number > maxHead) maxHead = head.header.number;
         const accounts = (await rt.dispatcher.call("eth_accounts", [], ctx)) as string[];
+        // blocks and state agree: every block holds one transfer (the child's from accounts 0-4, this
+        // test's from account 10), so the nonces add up to the head and the recipients got 1 wei each
+        const read = async (m: string, a: string): Promise<bigint> => BigInt((await rt.dispatcher.call(m, [a, "latest"], ctx)) as string);
+        let sent = 0n;
+        let received = 0n;
+        for (let i = 0; i < 5; i++) {
+          sent += await read("eth_getTransactionCount", accounts[i]);
+          received += (await read("eth_getBalance", accounts[5 + i])) - INITIAL_BALANCE;
+        }
+        expect(sent + (await read("eth_getTransactionCount", accounts[10]))).to.equal(head.header.number);
+        expect(received).to.equal(sent);
         const hash = (await rt.dispatcher.call("eth_sendTransaction", [{ from: accounts[10], to: accounts[11], value: "0x1" }], ctx)) as string;
         expect(await rt.dispatcher.call("eth_getTransactionReceipt", [hash], ctx)).to.not.equal(null);
       } finally {
