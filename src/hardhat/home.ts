@@ -9,12 +9,13 @@
  * Missing files are created with defaults on first start (like `evmosd init`); present ones are read
  * as they are, and a malformed one stops the start naming the file and the problem.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 // smol-toml ships ES modules only; Node ≥ 20.19 loads them with require()
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse: parseToml } = require("smol-toml") as { parse: (text: string) => Record<string, unknown> };
 import { HardhatPluginError } from "hardhat/plugins";
+import { parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml as readAppTomlLayer } from "./app-config";
 import { type EpochInfo, type CosmosGenesis, parseCosmosGenesis, toCosmosGenesis, seconds } from "../epochs";
 import { PLUGIN_NAME } from "./chain-config";
 import type { EvmosFlags } from "./node-task";
@@ -62,39 +63,96 @@ const JSON_RPC_KEYS: Record<string, "bool" | "string" | "uint" | "number" | "dur
   "fix-revert-gas-refund-height": "uint",
 };
 
-export function defaultAppToml(namespaces: string[]): string {
-  return `# hardhat-epochs node configuration (the keys of evmosd's app.toml that this node uses).
-# Command-line flags override this file; this file overrides hardhat.config.ts.
+/**
+ * The app.toml a new home starts with (like `evmosd init`): every key this node reads, at its default,
+ * with a comment. Without `namespaces` the api line stays commented out: absent means every namespace.
+ */
+export function defaultAppToml(namespaces?: readonly string[]): string {
+  const api = namespaces === undefined ? '# api = "eth,net,web3"' : `api = "${namespaces.join(",")}"`;
+  return `# hardhat-epochs node configuration: the keys of evmosd's app.toml that this node reads.
+# Command-line flags (same names: --json-rpc.gas-cap, --minimum-gas-prices, ...) override this file;
+# this file overrides hardhat.config.ts.
 
-# The minimum gas price the node accepts, Cosmos form: "<wei per gas>aevmos".
+# The minimum gas price the node accepts, Cosmos form "<wei per gas>aevmos" ("" = none).
 # miner_setGasPrice writes it here.
 minimum-gas-prices = "0aevmos"
 
 [json-rpc]
+# Serve JSON-RPC (Evmos defaults to false; this dev node has no other interface).
 enable = true
-# HTTP JSON-RPC (WebSocket upgrades are accepted on it too)
+# HTTP JSON-RPC; it accepts WebSocket upgrades too. Hardhat's --hostname/--port set it as well.
 address = "127.0.0.1:8545"
-# a WebSocket-only listener; beyond loopback anyone who can reach it can use the public namespaces
+# A WebSocket-only listener. Beyond loopback, anyone who can reach it can use the public namespaces.
 ws-address = "0.0.0.0:8546"
-# namespaces served, comma-separated
-api = "${namespaces.join(",")}"
+# Namespaces served, comma-separated; absent = every namespace this node has.
+${api}
+# Gas cap of eth_call and eth_estimateGas (0 = none).
 gas-cap = 25000000
+# Deadline of eth_call (Go duration; 0 = none).
 evm-timeout = "5s"
+# Fee cap of eth_resend, in ether (0 = none).
 txfee-cap = 1
+# Live polled filters.
 filter-cap = 200
+# Largest blockCount of eth_feeHistory.
 feehistory-cap = 100
+# Most logs in one eth_getLogs answer.
 logs-cap = 10000
+# Widest block range of one log query.
 block-range-cap = 10000
+# Time to receive an HTTP request and answer it.
 http-timeout = "30s"
+# Keep-alive idle time of an HTTP connection.
 http-idle-timeout = "2m0s"
+# Accept transactions without an EIP-155 chain id.
 allow-unprotected-txs = false
+# Allow personal_unlockAccount and node-signed transactions over the network.
+allow-insecure-unlock = true
+# Simultaneous TCP connections on the HTTP listener (0 = unlimited); over it, new ones are closed.
 max-open-connections = 0
+# Requests in one batch.
+batch-request-limit = 1000
+# Bytes of one HTTP request body or WebSocket message.
+body-limit = 5242880
+# Accepted for compatibility (this node always indexes).
+enable-indexer = false
+# Bearer token of the private namespaces (personal, miner, admin, ...); "" = generate one and keep
+# it in <home>/jsonrpc.token.
+auth-token = ""
 
 [epochs]
-# "spec" (the specification's two-phase rule) or "evmos" (Evmos's code, exactly)
+# "spec" (the specification's two-phase rule) or "evmos" (Evmos's code, exactly).
 tick-rule = "spec"
+# Gas limit of each epoch hook call.
 hook-gas-limit = 3000000
 `;
+}
+
+/**
+ * Creates what a home lacks (like `evmosd init`): config/app.toml at its defaults, config/genesis.json
+ * from `genesisJson()` (called only when the file is missing), data/, and keystore/ (owner-only).
+ * Files present are left as they are. Returns the paths and what was created.
+ */
+export function initHome(dir: string, init: { genesisJson: () => string; namespaces?: readonly string[] }): HomePaths & { created: string[] } {
+  const paths = homePaths(dir);
+  const created: string[] = [];
+  const makeDir = (d: string, mode?: number): void => {
+    if (!existsSync(d)) created.push(d);
+    mkdirSync(d, { recursive: true, mode });
+  };
+  const makeFile = (file: string, text: () => string): void => {
+    if (existsSync(file)) return;
+    writeFileSync(file, text(), { flag: "wx" }); // "wx": never clobber a file that appeared meanwhile
+    created.push(file);
+  };
+  makeDir(path.dirname(paths.appToml));
+  makeDir(paths.data);
+  makeDir(paths.keystore, 0o700);
+  // keys live there: an existing directory readable by others is narrowed
+  if ((statSync(paths.keystore).mode & 0o077) !== 0) chmodSync(paths.keystore, 0o700);
+  makeFile(paths.appToml, () => defaultAppToml(init.namespaces));
+  makeFile(paths.genesis, init.genesisJson);
+  return { ...paths, created };
 }
 
 export interface HomeSettings {
@@ -109,13 +167,10 @@ export interface HomeSettings {
 /** Creates what is missing (like `evmosd init`), then reads and checks the files. */
 export function openHome(dir: string, init: { chainId: bigint; genesisTime: bigint; epochs: EpochInfo[]; namespaces: string[] }): HomeSettings {
   const paths = homePaths(dir);
-  for (const d of [path.dirname(paths.genesis), paths.data]) mkdirSync(d, { recursive: true });
-  mkdirSync(paths.keystore, { recursive: true, mode: 0o700 });
-  chmodSync(paths.keystore, 0o700);
-  if (!existsSync(paths.genesis)) {
-    writeFileSync(paths.genesis, toCosmosGenesis({ genesisTime: seconds(init.genesisTime), chainId: init.chainId, epochs: init.epochs }));
-  }
-  if (!existsSync(paths.appToml)) writeFileSync(paths.appToml, defaultAppToml(init.namespaces));
+  initHome(dir, {
+    namespaces: init.namespaces,
+    genesisJson: () => toCosmosGenesis({ genesisTime: seconds(init.genesisTime), chainId: init.chainId, epochs: init.epochs }),
+  });
 
   let genesis: CosmosGenesis;
   try {
@@ -131,6 +186,13 @@ export function readAppToml(file: string): Pick<HomeSettings, "flags" | "tickRul
   const fail = (msg: string): never => {
     throw new HardhatPluginError(PLUGIN_NAME, `${file}: ${msg}`);
   };
+  // every key and value is checked by app-config's reader (one set of rules and texts); this
+  // function only hands the values on in the node task's flag form
+  try {
+    readAppTomlLayer(file);
+  } catch (err) {
+    throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
+  }
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(readFileSync(file, "utf8")) as Record<string, unknown>;
@@ -184,17 +246,29 @@ export function readAppToml(file: string): Pick<HomeSettings, "flags" | "tickRul
 
 /** "20aevmos" → 20n (wei per gas); "" → 0n. */
 export function parseMinimumGasPrices(value: string, where: string): bigint {
-  if (value.trim() === "") return 0n;
-  const m = /^\s*(\d+)(?:\.0*)?aevmos\s*$/.exec(value);
-  if (m === null) throw new HardhatPluginError(PLUGIN_NAME, `${where}: expected "<amount>aevmos" (wei per gas), got ${JSON.stringify(value)}`);
-  return BigInt(m[1]);
+  try {
+    return parseGasPrices(value);
+  } catch (err) {
+    throw new HardhatPluginError(PLUGIN_NAME, `${where}: ${(err as Error).message}`);
+  }
 }
 
-/** Writes a new minimum-gas-prices into an existing app.toml, keeping the rest of the file (miner_setGasPrice). */
-export function writeMinimumGasPrices(file: string, wei: bigint): void {
+/**
+ * Sets `minimum-gas-prices` in an existing app.toml (miner_setGasPrice), changing only that line so
+ * the comments stay. The new text is parsed back before it replaces the file (write, then rename).
+ */
+export function writeMinimumGasPrices(file: string, value: bigint | string): void {
+  const wanted = typeof value === "bigint" ? value : parseGasPrices(value);
+  const line = `minimum-gas-prices = "${typeof value === "bigint" ? `${value}aevmos` : value.trim()}"`;
   const text = readFileSync(file, "utf8");
-  const line = `minimum-gas-prices = "${wei}aevmos"`;
-  const next = /^minimum-gas-prices\s*=.*$/m.test(text) ? text.replace(/^minimum-gas-prices\s*=.*$/m, line) : `${line}\n${text}`;
-  writeFileSync(file, next);
-  readAppToml(file); // the file must still parse
+  // only the top-level key: the part of the file before the first [table] header
+  const header = /^[ \t]*\[/m.exec(text);
+  const top = header === null ? text : text.slice(0, header.index);
+  const key = /^[ \t]*minimum-gas-prices[ \t]*=.*$/m;
+  const nextTop = key.test(top) ? top.replace(key, line) : `${top}${top === "" || top.endsWith("\n") ? "" : "\n"}${line}\n${header === null ? "" : "\n"}`;
+  const next = nextTop + text.slice(top.length);
+  if (parseAppToml(next, file).minimumGasPrices !== wanted) throw new Error(`${file}: could not update minimum-gas-prices`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, next, { mode: statSync(file).mode & 0o777 });
+  renameSync(tmp, file);
 }

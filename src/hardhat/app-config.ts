@@ -1,0 +1,394 @@
+/**
+ * The node's app configuration (Evmos's app.toml keys): types, parsing of each source, and the merge
+ * with precedence command-line flags > `<home>/config/app.toml` > hardhat.config.ts > defaults.
+ * Errors name the source and the key; where Evmos has a validation text, it is used as is.
+ * Pure (no Hardhat imports), so the node task, the tests and tools can share it.
+ */
+import { readFileSync } from "node:fs";
+import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
+// smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parse: parseToml } = require("smol-toml") as typeof SmolToml;
+
+export type TickRule = "spec" | "evmos";
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export interface JsonRpcConfig {
+  enable: boolean;
+  /** HTTP (and WebSocket upgrade) listener; Hardhat's --hostname/--port set it too. */
+  address: HostPort;
+  wsAddress: HostPort;
+  api: string[];
+  gasCap: bigint;
+  evmTimeoutMs: number;
+  /** In ether; 0 = no cap. */
+  txFeeCap: number;
+  filterCap: number;
+  feeHistoryCap: number;
+  logsCap: number;
+  blockRangeCap: number;
+  httpTimeoutMs: number;
+  httpIdleTimeoutMs: number;
+  allowUnprotectedTxs: boolean;
+  allowInsecureUnlock: boolean;
+  /** 0 = unlimited. */
+  maxOpenConnections: number;
+  batchRequestLimit: number;
+  /** Bytes of one HTTP body or WebSocket message. */
+  bodyLimit: number;
+  enableIndexer: boolean;
+  /** Bearer token of the private namespaces; undefined = generated and kept in `<home>/jsonrpc.token`. */
+  authToken?: string;
+}
+
+export interface EpochsAppConfig {
+  tickRule: TickRule;
+  hookGasLimit: bigint;
+}
+
+export interface AppConfig {
+  /** Wei per gas (`minimum-gas-prices = "<amount>aevmos"`). */
+  minimumGasPrices: bigint;
+  jsonRpc: JsonRpcConfig;
+  epochs: EpochsAppConfig;
+  home?: string;
+}
+
+/** What one source sets. `source` labels its errors: a file path, "command line", "hardhat.config". */
+export interface AppConfigLayer {
+  source: string;
+  minimumGasPrices?: bigint;
+  jsonRpc?: Partial<Omit<JsonRpcConfig, "address">> & { address?: Partial<HostPort> };
+  epochs?: Partial<EpochsAppConfig>;
+  home?: string;
+}
+
+export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
+  return {
+    minimumGasPrices: 0n,
+    jsonRpc: {
+      enable: true, // Evmos v14+ defaults to false; a dev node exists to serve JSON-RPC
+      address: { host: "127.0.0.1", port: 8545 },
+      wsAddress: { host: "0.0.0.0", port: 8546 },
+      api: [...namespaces],
+      gasCap: 25_000_000n,
+      evmTimeoutMs: 5_000,
+      txFeeCap: 1,
+      filterCap: 200,
+      feeHistoryCap: 100,
+      logsCap: 10_000,
+      blockRangeCap: 10_000,
+      httpTimeoutMs: 30_000,
+      httpIdleTimeoutMs: 120_000,
+      allowUnprotectedTxs: false,
+      allowInsecureUnlock: true,
+      maxOpenConnections: 0,
+      batchRequestLimit: 1000,
+      bodyLimit: 5 * 1024 * 1024,
+      enableIndexer: false,
+    },
+    epochs: { tickRule: "spec", hookGasLimit: 3_000_000n },
+  };
+}
+
+// ------------------------------------------------------------------------------------------ values
+
+/** Go's time.ParseDuration ("5s", "1m30s", "500ms", "-1h", "0"), in milliseconds, with Go's error texts. */
+export function parseGoDuration(text: string): number {
+  const quoted = JSON.stringify(text);
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let rest = text;
+  const sign = rest.startsWith("-") ? -1 : 1;
+  if (rest.startsWith("-") || rest.startsWith("+")) rest = rest.slice(1);
+  if (rest === "0") return 0;
+  if (rest === "") throw new Error(`time: invalid duration ${quoted}`);
+  let total = 0;
+  while (rest !== "") {
+    const m = /^(\d*)(?:\.(\d*))?([^\d.]*)/.exec(rest) as RegExpExecArray;
+    const [all, int, frac, unit] = m;
+    if (int === "" && (frac ?? "") === "") throw new Error(`time: invalid duration ${quoted}`);
+    if (unit === "") throw new Error(`time: missing unit in duration ${quoted}`);
+    const factor = units[unit];
+    if (factor === undefined) throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
+    total += Number(`${int || "0"}.${frac || "0"}`) * factor;
+    rest = rest.slice(all.length);
+  }
+  return sign * total;
+}
+
+const GAS_PRICE_FORM = `expected "<amount>aevmos" (a whole number of wei per gas)`;
+
+/** `"20aevmos"` → 20n wei per gas; `""` → 0n (Cosmos's "no minimum"). */
+export function parseMinimumGasPrices(value: string): bigint {
+  const v = value.trim();
+  if (v === "") return 0n;
+  const m = /^(\d+)(?:\.(\d+))?aevmos$/.exec(v);
+  if (m === null || /[1-9]/.test(m[2] ?? "")) throw new Error(`${GAS_PRICE_FORM}, got ${JSON.stringify(value)}`);
+  return BigInt(m[1]);
+}
+
+/** `host:port` (IPv6 as `[::1]:8545`); an empty host means all interfaces, as in Go. */
+export function parseHostPort(value: string): HostPort {
+  const m = /^(\[[^\]]*\]|[^:]*):(\d{1,5})$/.exec(value.trim());
+  if (m === null || Number(m[2]) > 65535) throw new Error(`expected host:port, got ${JSON.stringify(value)}`);
+  const host = m[1].replace(/^\[(.*)\]$/, "$1");
+  return { host: host === "" ? "0.0.0.0" : host, port: Number(m[2]) };
+}
+
+/** A comma list (or TOML array) of namespaces, trimmed; repeats are refused with Evmos's text. */
+function parseApi(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : undefined;
+  if (items === undefined || items.some((s) => typeof s !== "string")) throw new Error(`expected a comma-separated list such as "eth,net,web3"`);
+  const names = (items as string[]).map((s) => s.trim()).filter((s) => s !== "");
+  const seen = new Set<string>();
+  for (const ns of names) {
+    if (seen.has(ns)) throw new Error(`repeated API namespace '${ns}'`);
+    seen.add(ns);
+  }
+  return names;
+}
+
+type Kind = "bool" | "address" | "api" | "uint64" | "int" | "float" | "duration" | "token";
+interface KeySpec {
+  field: keyof JsonRpcConfig;
+  kind: Kind;
+  /** Evmos's text for a negative value (or for 0 too, when `positive`). */
+  negative?: string;
+  positive?: true;
+}
+
+/** The [json-rpc] keys (and `--json-rpc.<key>` flags) this node reads. */
+const JSON_RPC_KEYS: Record<string, KeySpec> = {
+  enable: { field: "enable", kind: "bool" },
+  address: { field: "address", kind: "address" },
+  "ws-address": { field: "wsAddress", kind: "address" },
+  api: { field: "api", kind: "api" },
+  "gas-cap": { field: "gasCap", kind: "uint64" },
+  "evm-timeout": { field: "evmTimeoutMs", kind: "duration", negative: "JSON-RPC EVM timeout duration cannot be negative" },
+  "txfee-cap": { field: "txFeeCap", kind: "float", negative: "JSON-RPC tx fee cap cannot be negative" },
+  "filter-cap": { field: "filterCap", kind: "int", negative: "JSON-RPC filter-cap cannot be negative" },
+  "feehistory-cap": { field: "feeHistoryCap", kind: "int", negative: "JSON-RPC feehistory-cap cannot be negative or 0", positive: true },
+  "logs-cap": { field: "logsCap", kind: "int", negative: "JSON-RPC logs cap cannot be negative" },
+  "block-range-cap": { field: "blockRangeCap", kind: "int", negative: "JSON-RPC block range cap cannot be negative" },
+  "http-timeout": { field: "httpTimeoutMs", kind: "duration", negative: "JSON-RPC HTTP timeout duration cannot be negative" },
+  "http-idle-timeout": { field: "httpIdleTimeoutMs", kind: "duration", negative: "JSON-RPC HTTP idle timeout duration cannot be negative" },
+  "allow-unprotected-txs": { field: "allowUnprotectedTxs", kind: "bool" },
+  "allow-insecure-unlock": { field: "allowInsecureUnlock", kind: "bool" },
+  "max-open-connections": { field: "maxOpenConnections", kind: "int", negative: "JSON-RPC max-open-connections cannot be negative" },
+  "batch-request-limit": { field: "batchRequestLimit", kind: "int", negative: "JSON-RPC batch-request-limit must be greater than 0", positive: true },
+  "body-limit": { field: "bodyLimit", kind: "int", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
+  "enable-indexer": { field: "enableIndexer", kind: "bool" },
+  "auth-token": { field: "authToken", kind: "token" },
+};
+
+/** Evmos/cosmos-evm [json-rpc] keys that mean nothing on this node; accepted so their app.toml loads. */
+const IGNORED_JSON_RPC_KEYS = new Set(["metrics-address", "fix-revert-gas-refund-height", "allow-indexer-gap", "ws-origins", "batch-response-max-size", "enable-profiling"]);
+
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/** One value of kind `kind`, from TOML (typed) or a flag (string); throws the problem without the key. */
+function convert(spec: KeySpec, raw: unknown): unknown {
+  const bad = (what: string): never => {
+    throw new Error(`expected ${what}, got ${typeof raw === "bigint" ? raw.toString() : JSON.stringify(raw)}`);
+  };
+  const numeric = (allowFraction: boolean): number => {
+    const n = typeof raw === "number" || typeof raw === "bigint" ? Number(raw) : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
+    if (!Number.isFinite(n) || (!allowFraction && !Number.isSafeInteger(n))) bad(allowFraction ? "a non-negative number" : "a non-negative integer");
+    if (n < 0 || (spec.positive === true && n === 0)) throw new Error(spec.negative ?? "cannot be negative");
+    return n;
+  };
+  switch (spec.kind) {
+    case "bool":
+      if (typeof raw === "boolean") return raw;
+      if (raw === "true" || raw === "false") return raw === "true";
+      return bad("true or false");
+    case "address":
+      return typeof raw === "string" ? parseHostPort(raw) : bad("a string host:port");
+    case "api":
+      return parseApi(raw);
+    case "uint64": {
+      const s = typeof raw === "number" && Number.isSafeInteger(raw) ? String(raw) : typeof raw === "bigint" ? raw.toString() : typeof raw === "string" ? raw.trim() : "";
+      if (s.startsWith("-") && /^-\d+$/.test(s)) throw new Error("cannot be negative");
+      if (!/^\d+$/.test(s) || BigInt(s) > MAX_UINT64) bad("a non-negative integer (uint64)");
+      return BigInt(s);
+    }
+    case "int":
+      return numeric(false);
+    case "float":
+      return numeric(true);
+    case "duration": {
+      if (raw === 0 || raw === 0n) return 0;
+      if (typeof raw !== "string") return bad(`a duration string such as "5s"`);
+      const ms = parseGoDuration(raw.trim());
+      if (ms < 0) throw new Error(spec.negative ?? "cannot be negative");
+      return ms;
+    }
+    case "token":
+      if (raw === "") return undefined; // empty = generate one
+      if (typeof raw !== "string" || !/^[\x21-\x7e]+$/.test(raw)) return bad("printable ASCII without spaces");
+      return raw;
+  }
+}
+
+function fail(source: string, key: string, err: unknown): never {
+  const where = source === "" ? key : `${source}: ${key}`;
+  throw new Error(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+function setJsonRpc(layer: AppConfigLayer, spec: KeySpec, value: unknown): void {
+  layer.jsonRpc ??= {};
+  (layer.jsonRpc as Record<string, unknown>)[spec.field] = value;
+}
+
+function setEpochs(layer: AppConfigLayer, key: string, raw: unknown, label: string): void {
+  layer.epochs ??= {};
+  try {
+    if (key === "tick-rule") {
+      if (raw !== "spec" && raw !== "evmos") throw new Error(`expected "spec" or "evmos", got ${JSON.stringify(raw)}`);
+      layer.epochs.tickRule = raw;
+    } else if (key === "hook-gas-limit") {
+      const n = convert({ field: "gasCap", kind: "uint64" }, raw) as bigint;
+      if (n === 0n) throw new Error("must be greater than 0");
+      layer.epochs.hookGasLimit = n;
+    } else {
+      throw new Error(`unknown key (known: tick-rule, hook-gas-limit)`);
+    }
+  } catch (err) {
+    fail(layer.source, label, err);
+  }
+}
+
+// ---------------------------------------------------------------------------------------- sources
+
+/** Parses app.toml text; `source` (the file path) prefixes every error. Unknown top-level tables are Evmos's own and ignored. */
+export function parseAppToml(text: string, source: string): AppConfigLayer {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text, { integersAsBigInt: "asNeeded" }) as Record<string, unknown>;
+  } catch (err) {
+    const e = err as Error & { line?: number; column?: number };
+    const first = e.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+    throw new Error(`${source}: not valid TOML: ${first}${e.line !== undefined ? ` (line ${e.line}, column ${e.column})` : ""}`);
+  }
+  const layer: AppConfigLayer = { source };
+  const mgp = doc["minimum-gas-prices"];
+  if (mgp !== undefined) {
+    try {
+      if (typeof mgp !== "string") throw new Error(`${GAS_PRICE_FORM}, got ${typeof mgp === "bigint" ? mgp : JSON.stringify(mgp)}`);
+      layer.minimumGasPrices = parseMinimumGasPrices(mgp);
+    } catch (err) {
+      fail(source, "minimum-gas-prices", err);
+    }
+  }
+  for (const [section, handle] of [
+    ["json-rpc", (k: string, v: unknown) => readJsonRpcKey(layer, k, v, `json-rpc.${k}`)],
+    ["epochs", (k: string, v: unknown) => setEpochs(layer, k, v, `epochs.${k}`)],
+  ] as const) {
+    const table = doc[section];
+    if (table === undefined) continue;
+    if (typeof table !== "object" || table === null || Array.isArray(table)) fail(source, section, new Error("must be a table"));
+    for (const [k, v] of Object.entries(table as Record<string, unknown>)) handle(k, v);
+  }
+  return layer;
+}
+
+function readJsonRpcKey(layer: AppConfigLayer, key: string, raw: unknown, label: string): void {
+  const spec = JSON_RPC_KEYS[key];
+  if (spec === undefined) {
+    if (IGNORED_JSON_RPC_KEYS.has(key)) return;
+    fail(layer.source, label, new Error(`unknown key (known: ${Object.keys(JSON_RPC_KEYS).join(", ")})`));
+  }
+  let value: unknown;
+  try {
+    value = convert(spec, raw);
+  } catch (err) {
+    fail(layer.source, label, err);
+  }
+  setJsonRpc(layer, spec, value);
+}
+
+/** Reads and checks an app.toml; errors read `<path>: <key>: <problem>`. */
+export function readAppToml(file: string): AppConfigLayer {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new Error(`${file}: cannot read: ${(err as Error).message}`);
+  }
+  return parseAppToml(text, file);
+}
+
+/**
+ * The command line: keys as Evmos spells them (`json-rpc.address`, `json-rpc.api`, …,
+ * `minimum-gas-prices`, `home`) plus Hardhat's `hostname` and `port`, which set the same listener
+ * as `json-rpc.address` and win over it. Pass only the flags the user gave.
+ */
+export function layerFromFlags(flags: Record<string, string | boolean>, source = "command line"): AppConfigLayer {
+  const layer: AppConfigLayer = { source };
+  for (const [name, raw] of Object.entries(flags)) {
+    if (name.startsWith("json-rpc.")) {
+      readJsonRpcKey(layer, name.slice("json-rpc.".length), raw, `--${name}`);
+    } else if (name === "minimum-gas-prices") {
+      try {
+        layer.minimumGasPrices = parseMinimumGasPrices(String(raw));
+      } catch (err) {
+        fail(source, `--${name}`, err);
+      }
+    } else if (name === "home" && typeof raw === "string") {
+      layer.home = raw;
+    }
+  }
+  const address = { ...(layer.jsonRpc?.address ?? {}) };
+  if (typeof flags.hostname === "string") address.host = flags.hostname;
+  if (flags.port !== undefined) {
+    const port = Number(flags.port);
+    if (!/^\d+$/.test(String(flags.port)) || port > 65535) fail(source, "--port", new Error(`expected a port number, got ${JSON.stringify(flags.port)}`));
+    address.port = port;
+  }
+  if (address.host !== undefined || address.port !== undefined) setJsonRpc(layer, { field: "address", kind: "address" }, address);
+  return layer;
+}
+
+// ------------------------------------------------------------------------------------------ merge
+
+export interface ResolveAppConfigInput {
+  /** Flags the user gave, keyed as Evmos spells them (see layerFromFlags). */
+  flags?: Record<string, string | boolean>;
+  /** readAppToml's result, when there is a home. */
+  appToml?: AppConfigLayer;
+  /** What hardhat.config.ts sets (epochs tick rule, hook gas limit, …). */
+  hardhatConfig?: AppConfigLayer;
+  defaults: AppConfig;
+  /** Namespaces the node has; default: the default api list (every namespace). */
+  knownNamespaces?: readonly string[];
+}
+
+/** Flags > app.toml > hardhat.config > defaults, then the checks that need the merged result. */
+export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
+  const flags = input.flags === undefined ? undefined : layerFromFlags(input.flags);
+  // lowest precedence first, so later layers overwrite
+  const layers = [input.hardhatConfig, input.appToml, flags].filter((l): l is AppConfigLayer => l !== undefined);
+  const d = input.defaults;
+  const out: AppConfig = { ...d, jsonRpc: { ...d.jsonRpc, address: { ...d.jsonRpc.address }, api: [...d.jsonRpc.api] }, epochs: { ...d.epochs } };
+  let apiSource = "defaults";
+  for (const l of layers) {
+    if (l.minimumGasPrices !== undefined) out.minimumGasPrices = l.minimumGasPrices;
+    if (l.home !== undefined) out.home = l.home;
+    const { address, ...rest } = l.jsonRpc ?? {};
+    for (const [k, v] of Object.entries(rest)) if (v !== undefined) (out.jsonRpc as unknown as Record<string, unknown>)[k] = v;
+    if (address?.host !== undefined) out.jsonRpc.address.host = address.host;
+    if (address?.port !== undefined) out.jsonRpc.address.port = address.port;
+    if (rest.api !== undefined) apiSource = l.source;
+    for (const [k, v] of Object.entries(l.epochs ?? {})) if (v !== undefined) (out.epochs as unknown as Record<string, unknown>)[k] = v;
+  }
+  const known = input.knownNamespaces ?? d.jsonRpc.api;
+  for (const ns of out.jsonRpc.api) {
+    if (!known.includes(ns)) throw new Error(`${apiSource}: unknown JSON-RPC namespace '${ns}' in json-rpc.api (known: ${known.join(", ")})`);
+  }
+  if (out.jsonRpc.enable && out.jsonRpc.api.length === 0) throw new Error(`${apiSource}: cannot enable JSON-RPC without defining any API namespace`);
+  return out;
+}
