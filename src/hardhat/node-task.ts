@@ -21,6 +21,7 @@ import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import path from "node:path";
 import { PLUGIN_NAME } from "./chain-config";
 import { type HomeSettings, openHome, parseMinimumGasPrices, writeMinimumGasPrices } from "./home";
+import { parseGoDuration, parseHostPort as parseAddress } from "./app-config";
 import { LevelKV } from "../storage/level-kv";
 import { CORE_NAMESPACES } from "../rpc/runtime";
 import { defaultGenesis } from "../epochs";
@@ -140,13 +141,13 @@ interface NodeArgs {
   forkBlockNumber?: number;
 }
 
-/** Host and port from "host:port" (Evmos's address form); an empty host means all interfaces. */
+/** Host and port from "host:port" (Evmos's address form), by app-config's rule, with the flag named. */
 export function parseHostPort(value: string, flag: string): { host: string; port: number } {
-  const m = /^(.*):(\d+)$/.exec(value);
-  const port = m === null ? NaN : Number(m[2]);
-  if (m === null || port > 65535) throw new HardhatPluginError(PLUGIN_NAME, `invalid --${flag} "${value}": expected host:port`);
-  const host = m[1].replace(/^\[(.*)\]$/, "$1");
-  return { host: host === "" ? "0.0.0.0" : host, port };
+  try {
+    return parseAddress(value);
+  } catch {
+    throw new HardhatPluginError(PLUGIN_NAME, `invalid --${flag} "${value}": expected host:port`);
+  }
 }
 
 async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Promise<void> {
@@ -301,19 +302,18 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     return started;
   });
 
-/** Go-style durations ("30s", "1m30s", "500ms") in ms; a bare number is seconds. */
+/** Go durations ("30s", "1m30s", "500ms") in ms by app-config's parser; a bare number is seconds. */
 export function durationMs(value: string | boolean | undefined, fallback: number): number {
   if (typeof value !== "string") return fallback;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-  let total = 0;
-  let consumed = 0;
-  for (const m of value.matchAll(re)) {
-    total += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
-    consumed += m[0].length;
+  let ms: number;
+  try {
+    ms = parseGoDuration(value);
+  } catch {
+    ms = -1;
   }
-  if (consumed !== value.length || value.length === 0) throw new HardhatPluginError(PLUGIN_NAME, `invalid duration "${value}": expected e.g. 30s, 1m30s or 500ms`);
-  return total;
+  if (ms < 0) throw new HardhatPluginError(PLUGIN_NAME, `invalid duration "${value}": expected e.g. 30s, 1m30s or 500ms`);
+  return ms;
 }
 
 // ---------------------------------------------------------------------------------------- banner
