@@ -419,12 +419,7 @@ export class Node extends EventEmitter<NodeEvents> {
       throw new ChainError(`timestamp ${ts} is lower than or equal to previous block's timestamp ${parent.header.timestamp}`);
     }
     const baseFee = this.nextBaseFee();
-    const candidates = this.settings.paused
-      ? []
-      : this.pool
-          .ordered(baseFee, this.config.mining.order)
-          .filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice)
-          .map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
+    const candidates = this.settings.paused ? [] : this._mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
     const produced = await produceBlock({
       vm: this.vm,
       parent,
@@ -456,6 +451,24 @@ export class Node extends EventEmitter<NodeEvents> {
     const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
     this.emit("block", mined);
     return mined;
+  }
+
+  /**
+   * Under automine, mines the pooled transactions that can go in a block now (after mining resumes,
+   * or a lowered minimum gas price lets waiting ones in); nothing when none can.
+   */
+  async mineWaiting(): Promise<void> {
+    if (!this.settings.automine || this.settings.paused) return;
+    for (let i = 0; i < 1000 && this._mineable().length > 0; i++) {
+      const before = this.pool.size.pending;
+      await this.mineBlock();
+      if (this.pool.size.pending >= before) return;
+    }
+  }
+
+  /** Pending transactions the next block would take: fee at least the base fee and the minimum. */
+  private _mineable(baseFee = this.nextBaseFee()): PooledTx[] {
+    return this.pool.ordered(baseFee, this.config.mining.order).filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice);
   }
 
   /** hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time). */
