@@ -34,7 +34,8 @@ import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { nativeCrypto } from "./crypto";
-import type { BlockEvents, BlockModule } from "./module";
+import type { BlockEvents, BlockModule, BlockPhase } from "./module";
+import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
 import { withSender } from "./sender";
@@ -45,7 +46,15 @@ export interface NodeOptions {
   modules?: BlockModule[];
   /** Precompiles of modules (the epochs precompile). They reach the node lazily, through `ctx`. */
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
+  consoleLog?: ConsoleLogDecoder;
 }
+
+/** Where a console.log line came from. */
+export type ConsoleOrigin =
+  | { kind: "transaction"; hash: string; height: bigint }
+  | { kind: "block"; phase: BlockPhase; height: bigint }
+  | { kind: "call" };
 
 /** What a module's precompile may ask of the chain while it executes. */
 export interface PrecompileContext {
@@ -97,6 +106,8 @@ export interface NodeEvents {
   block: [MinedBlock];
   /** Interval mining failed (it goes on at the next interval). */
   miningError: [Error];
+  /** A console.log line from contract code, as it runs. */
+  consoleLog: [string, ConsoleOrigin];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
@@ -125,6 +136,9 @@ export class Node extends EventEmitter<NodeEvents> {
   private _intervalTimer: NodeJS.Timeout | undefined;
   private readonly _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
   private readonly _vms: VmPool;
+  private _consoleDecoder: ConsoleLogDecoder | undefined;
+  /** What the live VM runs now, for console.log lines of block production. */
+  private _consoleOrigin: ConsoleOrigin = { kind: "call" };
 
   private constructor(
     readonly config: ChainConfig,
@@ -138,7 +152,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this._moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the live module stores, with its writes
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name) });
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data, this._consoleOrigin) });
     this.settings = {
       coinbase: config.coinbase,
       gasLimit: config.blockGasLimit,
@@ -181,6 +195,7 @@ export class Node extends EventEmitter<NodeEvents> {
     });
     trackMessages(vm);
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
+    node._consoleDecoder = opts.consoleLog;
     try {
       await node._openOrInit();
     } catch (err) {
@@ -263,6 +278,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const vm = await this._vms.acquire(root);
     const timeoutMs = opts.timeoutMs ?? 0;
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
+    if (opts.consoleLog === true) env.console = (data) => this._console(data, { kind: "call" });
     bindEnv(vm, env);
     let released = false;
     return {
@@ -433,7 +449,12 @@ export class Node extends EventEmitter<NodeEvents> {
       },
       candidates,
       modules: this._moduleStores,
+      onStep: (step) => {
+        const height = parent.header.number + 1n;
+        this._consoleOrigin = "tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height };
+      },
     });
+    this._consoleOrigin = { kind: "call" };
     await this._commit(produced);
     // from here on the block is written: memory follows it
     this._lastRefused = new Map();
@@ -570,6 +591,12 @@ export class Node extends EventEmitter<NodeEvents> {
   }
 
   // ---------------------------------------------------------------- internals
+
+  private _console(data: Uint8Array, origin: ConsoleOrigin): void {
+    if (this._consoleDecoder === undefined || this.listenerCount("consoleLog") === 0) return;
+    const line = this._consoleDecoder.decode(data);
+    if (line !== undefined) this.emit("consoleLog", line, origin);
+  }
 
   /**
    * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),
