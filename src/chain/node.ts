@@ -90,6 +90,8 @@ export interface NodeSettings {
   extraData: Uint8Array;
   minGasPrice: bigint;
   nextBaseFee: bigint | undefined;
+  /** prevRandao (mixHash) of the next block only (hardhat_setPrevRandao); else derived from the parent. */
+  nextPrevRandao?: Uint8Array;
   automine: boolean;
   /** miner_stop pauses block production; pending transactions wait. */
   paused: boolean;
@@ -445,7 +447,7 @@ export class Node extends EventEmitter<NodeEvents> {
         baseFeePerGas: baseFee,
         coinbase: this.settings.coinbase,
         extraData: this.settings.extraData,
-        mixHash: keccak256(parent.hash()),
+        mixHash: this.settings.nextPrevRandao ?? keccak256(parent.hash()),
       },
       candidates,
       modules: this._moduleStores,
@@ -467,6 +469,7 @@ export class Node extends EventEmitter<NodeEvents> {
     for (const tx of produced.block.transactions) this.pool.remove(bytesToHex(tx.hash()));
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
     this.settings.nextBaseFee = undefined;
+    this.settings.nextPrevRandao = undefined;
     this.clock.didMine(ts);
     this._lastResults = produced.results;
     const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
