@@ -12,6 +12,7 @@ import { cleanVmError } from "./block-producer";
 import { type ExecutionContext, ExecutionTimeout } from "./context";
 import { ChainError, type Node } from "./node";
 import { withSender } from "./sender";
+import { withContractSender } from "./state-manager";
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -130,7 +131,10 @@ export async function runInContext(node: Node, ctx: ExecutionContext, req: CallR
     const gas = gasOverride ?? req.gas ?? defaultCallGas(node);
     const tx = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
     try {
-      return await runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+      // calls run from any address, contracts included (EIP-3607 is for signed transactions)
+      return await withContractSender(vm.stateManager, from, true, () =>
+        runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true }),
+      );
     } catch (err) {
       if (err instanceof ExecutionTimeout) throw err;
       throw new ChainError(cleanVmError(err));

@@ -39,6 +39,7 @@ import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
 import { withSender } from "./sender";
+import { ChainStateManager, withContractSender } from "./state-manager";
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -175,7 +176,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
-    const stateManager = new MerkleStateManager({ trie, common, caches: new Caches() });
+    const stateManager = new ChainStateManager({ trie, common, caches: new Caches() });
     const store = new ChainStore(kv, common);
     const blockchain = {
       getBlock: async (n: number) => {
@@ -337,7 +338,11 @@ export class Node extends EventEmitter<NodeEvents> {
         const from = receipts[i]?.from;
         const sender = from !== undefined ? new Address(from) : tx.getSenderAddress();
         await observer.beforeTx?.(i, tx, vm);
-        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        // a transaction whose signature is not its sender's was an impersonated account's (it may hold code)
+        const impersonated = !tx.getSenderAddress().equals(sender);
+        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
+          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        );
         gasUsed += result.blockGasSpent;
         results.push(result);
         await observer.afterTx?.(i, tx, result);
