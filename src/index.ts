@@ -3,6 +3,7 @@
  * hardhat network's default, serves the hardhat network from our own chain (Hardhat's EDR chain is
  * never built) and registers the tasks (offline solc, `node`).
  */
+import "./hardhat/compat"; // first: a clear message when this Hardhat or Node.js cannot run the plugin
 import { extendConfig, extendEnvironment } from "hardhat/config";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import "./hardhat/type-extensions";
