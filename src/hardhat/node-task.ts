@@ -92,11 +92,18 @@ for (const { flag, bool, description } of EVMOS_FLAGS) {
   }
 }
 
+const EQUALS_FORM = Symbol.for("hardhat-epochs: --flag=value for the node task");
 installEqualsForm();
 
-/** Lets the node task's flags be written `--flag=value` (and booleans `--flag=false`), as Evmos's CLI allows. */
+/**
+ * Lets the node task's flags be written `--flag=value` (and booleans `--flag=false`), as Evmos's CLI
+ * allows. Once per process: the plugin loads again with every fresh Hardhat environment (test
+ * suites reset the context), and wrapping the wrapper each time would keep every old copy alive.
+ */
 function installEqualsForm(): void {
-  const proto = ArgumentsParser.prototype;
+  const proto = ArgumentsParser.prototype as ArgumentsParser & { [EQUALS_FORM]?: true };
+  if (proto[EQUALS_FORM] === true) return;
+  proto[EQUALS_FORM] = true;
   const original = proto.parseTaskArguments;
   proto.parseTaskArguments = function (this: ArgumentsParser, def, rawCLAs) {
     if (def.name !== TASK_NODE) return original.call(this, def, rawCLAs);
