@@ -265,12 +265,14 @@ subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accou
     console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), epochs tick rule "${config.epochs.tickRule}"`);
     for (const note of server.notes) console.log(note);
     console.log();
-    printAccounts(runtime.node.config, hre);
+    printAccounts(runtime.node.config, runtime.node.keys, hre);
   });
 
-function printAccounts(chain: ChainConfig, hre: HardhatRuntimeEnvironment): void {
+function printAccounts(chain: ChainConfig, keys: ReadonlyMap<string, Uint8Array>, hre: HardhatRuntimeEnvironment): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- ethers loads only when a node starts
-  const { computeAddress, hexlify } = require("ethers") as typeof import("ethers");
+  const { getAddress, hexlify } = require("ethers") as typeof import("ethers");
+  // the node derived each dev account's address already (keys: address → private key)
+  const addressOf = new Map([...keys].map(([address, key]) => [hexlify(key), getAddress(address)]));
   const { DEFAULT_MNEMONIC } = chainConfigModule();
   const accounts = hre.config.networks[HARDHAT_NETWORK_NAME].accounts;
   // Like Hardhat: private keys are printed only for the publicly known default mnemonic.
@@ -284,7 +286,7 @@ function printAccounts(chain: ChainConfig, hre: HardhatRuntimeEnvironment): void
   chain.accounts.forEach((a, i) => {
     const key = hexlify(a.privateKey);
     const eth = a.balance / 10n ** 18n;
-    console.log(`Account #${i}: ${computeAddress(key)} (${eth} ETH)${isDefault ? `\nPrivate Key: ${key}` : ""}\n`);
+    console.log(`Account #${i}: ${addressOf.get(key)} (${eth} ETH)${isDefault ? `\nPrivate Key: ${key}` : ""}\n`);
   });
   if (isDefault) console.log(`${warning.join("\n")}\n`);
 }
