@@ -10,7 +10,6 @@ import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArgument
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
-import { readFileSync } from "node:fs";
 import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
 import { toChainConfig } from "./chain-config";
