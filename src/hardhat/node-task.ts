@@ -197,6 +197,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
         hookGasLimit: home.hookGasLimit ?? BigInt(hre.config.epochs.hookGasLimit),
       };
       overrides.kv = await LevelKV.open(home.paths.data);
+      overrides.keystore = { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) };
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
     }
@@ -239,6 +240,7 @@ export function runtimeOverridesFromFlags(flags: EvmosFlags): Partial<RuntimeOpt
   }
   if (flags["json-rpc.evm-timeout"] !== undefined) rpc.evmTimeoutMs = durationMs(flags["json-rpc.evm-timeout"], 5000);
   if (typeof flags["json-rpc.allow-unprotected-txs"] === "boolean") rpc.allowUnprotectedTxs = flags["json-rpc.allow-unprotected-txs"];
+  if (typeof flags["json-rpc.allow-insecure-unlock"] === "boolean") rpc.allowInsecureUnlock = flags["json-rpc.allow-insecure-unlock"];
   if (typeof flags["json-rpc.txfee-cap"] === "string") rpc.txFeeCap = Number(flags["json-rpc.txfee-cap"]);
   if (Object.keys(rpc).length > 0) out.rpc = rpc;
   return out;
