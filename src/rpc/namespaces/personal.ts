@@ -1,7 +1,7 @@
 /**
  * personal_*: accounts in the node's encrypted key store, with geth's parameters, results and error
  * texts. Every method needs the bearer token on the network transports, except Hardhat's form
- * `personal_sign(data, address)` with a dev account (its key is public; eth_sign is as open).
+ * `personal_sign(data, address)` with a dev account from this machine (its key is public).
  * Methods that run the key-derivation function (a second or more with the standard parameters) run
  * outside the node mutex, so the chain keeps serving meanwhile.
  */
@@ -72,10 +72,11 @@ export function personalMethods(deps: RpcDeps) {
     }
   };
 
-  /** The key of personal_sign: open for a dev account without password; otherwise needs the token. */
+  /** The key of personal_sign: a dev account without password is open from this machine; anything else needs the token. */
   const signKey = async (from: Uint8Array, passphrase: string | undefined, ctx: RequestContext): Promise<{ key: Uint8Array; zero: boolean }> => {
     const addr = new Address(from).toString();
-    if (passphrase === undefined && isDevAccount(deps, addr)) return { key: node.keys.get(addr) as Uint8Array, zero: false };
+    const open = ctx.authenticated || ctx.fromLoopback !== false;
+    if (passphrase === undefined && isDevAccount(deps, addr) && open) return { key: node.keys.get(addr) as Uint8Array, zero: false };
     if (!ctx.authenticated) throw new UnauthorizedError("personal_sign");
     if (passphrase !== undefined) return keyWithPassphrase(from, passphrase);
     if (!keystore.has(addr)) throw new ServerError(UNKNOWN_ACCOUNT);
@@ -179,7 +180,7 @@ export function personalMethods(deps: RpcDeps) {
       name: "personal_sign",
       params: [data, address, string.opt()],
       concurrent: true,
-      doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + data), V 27/28; ethers.verifyMessage and personal_ecRecover accept it. With a password: the key-store key it opens (needs the token). Without (Hardhat's form): a dev account's key, open like eth_sign, or an unlocked key-store account (needs the token).",
+      doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + data), V 27/28; ethers.verifyMessage and personal_ecRecover accept it. With a password: the key-store key it opens (needs the token). Without (Hardhat's form): a dev account's key, open from this machine (from beyond loopback it needs the token), or an unlocked key-store account (needs the token).",
       async handler([message, addr, passphrase], ctx) {
         const { key, zero } = await signKey(addr, passphrase, ctx);
         try {

@@ -1,6 +1,7 @@
 /** Sending, signing and looking up transactions. */
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
+import { pooledSender } from "../../../chain/txpool";
 import { SigningKey, TypedDataEncoder } from "ethers";
 import { signAs } from "../../../chain/accounts";
 import { defaultCallGas, txGasCap } from "../../../chain/execution";
@@ -16,6 +17,12 @@ import { describeFailure } from "../../../chain/block-producer";
 
 /** Tip the node suggests and uses by default (Hardhat's default priority fee). */
 export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
+
+/** The sender of eth_sendTransaction: `from`, whatever the signature of an impersonated account's transaction recovers to. */
+function senderOf(req: TxRequest): Address {
+  if (req.from === undefined) throw new ServerError("missing from");
+  return new Address(req.from);
+}
 
 /** Fills the defaults of eth_sendTransaction (geth/Evmos order) and signs, with `key` when given (else a dev account's). */
 export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigint, key?: Uint8Array): Promise<TypedTransaction> {
@@ -41,11 +48,10 @@ export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigi
 }
 
 /** Submits; with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
-export async function submitTx(node: Node, tx: TypedTransaction): Promise<string> {
-  const sender = tx.getSenderAddress();
-  const { hash: h, mined, result } = await node.submit(tx, sender);
-  if (mined !== undefined && result !== undefined && node.config.throwOnTransactionFailures) {
-    const ex = result.execResult;
+export async function submitTx(node: Node, tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> {
+  const { hash: h, included } = await node.submit(tx, sender);
+  if (included !== undefined && node.config.throwOnTransactionFailures) {
+    const ex = included.result.execResult;
     if (ex.exceptionError !== undefined) {
       const message = describeFailure(ex.exceptionError.error, ex.returnValue);
       const returnData = hex(ex.returnValue);
@@ -63,7 +69,7 @@ function senderKey(deps: RpcDeps, req: TxRequest): Uint8Array | undefined {
 
 export function transactionMethods(deps: RpcDeps) {
   const { node } = deps;
-  const submit = (tx: TypedTransaction) => submitTx(node, tx);
+  const submit = (tx: TypedTransaction, sender?: Address) => submitTx(node, tx, sender);
 
   const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
     const loc = await node.store.getTxLocation(h);
@@ -76,7 +82,7 @@ export function transactionMethods(deps: RpcDeps) {
     }
     const pooled = node.pool.get(bytesToHex(h));
     if (pooled === undefined) return undefined;
-    return { tx: pooled.tx, from: pooled.tx.getSenderAddress().bytes };
+    return { tx: pooled.tx, from: pooledSender(pooled) };
   };
 
   return [
@@ -84,9 +90,10 @@ export function transactionMethods(deps: RpcDeps) {
       name: "eth_sendTransaction",
       params: [txRequest],
       doc: "Signs with the node's key of `from` (a dev account, an unlocked key-store account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce. A locked key-store account answers `authentication needed: password or unlock`; `allow-insecure-unlock = false` refuses the method (Evmos).",
+      // the sender is `from`, whatever the signature of an impersonated account's transaction recovers to
       handler: async ([req]) => {
         assertInsecureUnlockAllowed(deps);
-        return submit(await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req)));
+        return submit(await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req)), senderOf(req));
       },
     }),
     method({
@@ -161,7 +168,7 @@ export function transactionMethods(deps: RpcDeps) {
       name: "eth_getPendingTransactions",
       params: [],
       doc: "Every transaction waiting in the pool that can be mined next (pending, not queued).",
-      handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, p.tx.getSenderAddress().bytes)),
+      handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, pooledSender(p))),
     }),
   ];
 }
