@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { computeAddress, hexlify } from "ethers";
+import { Mutex } from "../utils/mutex";
 import { AccountExistsError, DurationTooLargeError, KeyStoreError, LockedError, NoKeyError } from "./errors";
 import { DirectoryStorage, type KeyStorage, MemoryStorage } from "./storage";
 import { type ScryptParams, decryptKey, encryptKey, keyFileName, readKeyFileHeader, scryptParams } from "./v3";
@@ -67,6 +68,8 @@ export class KeyStore {
   /** Addresses being written (two concurrent imports of one key: the second is refused). */
   private readonly _adding = new Set<string>();
   private readonly _skipped: SkippedFile[] = [];
+  /** One key derivation at a time: each standard scrypt run takes 256 MiB, so concurrent requests queue instead of piling up memory. */
+  private readonly _kdf = new Mutex();
   private _closed = false;
 
   private constructor(
@@ -151,7 +154,7 @@ export class KeyStore {
     if (this._accounts.has(address) || this._adding.has(address)) throw new AccountExistsError();
     this._adding.add(address);
     try {
-      const text = await encryptKey(key, passphrase, this.scrypt);
+      const text = await this._kdf.exclusive(() => encryptKey(key, passphrase, this.scrypt));
       const name = keyFileName(new Date(), address);
       await this._storage.add(name, text);
       this._accounts.set(address, { address, name, text });
@@ -217,7 +220,7 @@ export class KeyStore {
     this._assertOpen();
     const account = this._accounts.get(address.toLowerCase());
     if (account === undefined) throw new NoKeyError();
-    return decryptKey(account.text, passphrase);
+    return this._kdf.exclusive(() => decryptKey(account.text, passphrase));
   }
 
   /** geth's wallet list: one wallet per key file, with its lock status. */

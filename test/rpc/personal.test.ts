@@ -124,6 +124,7 @@ for (const make of harnesses()) {
       expect(await rpcError(h.request("personal_unlockAccount", [unknown, "x", 10]))).to.deep.include({ code: -32000, message: "no key for given address or file" });
       expect(await rpcError(h.request("personal_unlockAccount", [fresh, "fresh-pass", 9223372037]))).to.deep.include({ code: -32000, message: "unlock duration too large" });
       expect(await rpcError(h.request("personal_unlockAccount", [fresh, "fresh-pass", -1]))).to.include({ code: -32602 });
+      expect(await rpcError(h.request("personal_unlockAccount", [dev[2], "", 9223372037]))).to.deep.include({ message: "unlock duration too large" });
       // the largest duration geth accepts, also as a hex quantity
       expect(await h.request("personal_unlockAccount", [fresh, "fresh-pass", "0x225c17d04"])).to.equal(true);
       await h.request("personal_lockAccount", [fresh]);
@@ -131,6 +132,20 @@ for (const make of harnesses()) {
       expect(await h.request("personal_unlockAccount", [dev[2], "", 10])).to.equal(true);
       expect(await h.request("personal_lockAccount", [dev[2]])).to.equal(false);
       expect(await h.request("personal_lockAccount", [unknown])).to.equal(false);
+    });
+
+    it("concurrent key derivations each get their own answer while the chain keeps serving", async () => {
+      const results = await Promise.allSettled([
+        h.request("personal_unlockAccount", [fresh, "fresh-pass", 30]),
+        h.request("personal_unlockAccount", [fresh, "wrong", 30]),
+        h.request("personal_sign", ["0x01", KEY_ADDR, "import-pass"]),
+        h.request("eth_blockNumber"),
+        h.request("personal_unlockAccount", [KEY_ADDR, "nope", 30]),
+      ]);
+      expect(results.map((r) => r.status)).to.deep.equal(["fulfilled", "rejected", "fulfilled", "fulfilled", "rejected"]);
+      expect((results[1] as PromiseRejectedResult).reason.message).to.equal("could not decrypt key with given password");
+      expect(verifyMessage(new Uint8Array([1]), (results[2] as PromiseFulfilledResult<string>).value).toLowerCase()).to.equal(KEY_ADDR);
+      await h.request("personal_lockAccount", [fresh]);
     });
 
     it("an unlock expires on the real clock, within a second of its due time", async function () {

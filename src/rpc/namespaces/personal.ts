@@ -7,7 +7,7 @@
  */
 import { Address } from "@ethereumjs/util";
 import { getAddress, hashMessage, recoverAddress } from "ethers";
-import { DEFAULT_UNLOCK_SECONDS } from "../../keystore";
+import { DEFAULT_UNLOCK_SECONDS, DurationTooLargeError, MAX_UNLOCK_SECONDS } from "../../keystore";
 import { assertInsecureUnlockAllowed, isDevAccount, withKeyStore } from "../accounts";
 import type { RpcDeps } from "../deps";
 import { ServerError, UnauthorizedError } from "../errors";
@@ -134,6 +134,7 @@ export function personalMethods(deps: RpcDeps) {
       doc: "Decrypts the key with the passphrase and holds it for `duration` seconds (default 300; 0 = until the node exits); then eth_sendTransaction and eth_sign use it. A dev account answers true (it is always usable). Errors: `could not decrypt key with given password`, `unlock duration too large`, `no key for given address or file`.",
       async handler([addr, passphrase, seconds]) {
         assertInsecureUnlockAllowed(deps);
+        if (seconds !== undefined && seconds > MAX_UNLOCK_SECONDS) throw new ServerError(new DurationTooLargeError().message);
         const a = new Address(addr).toString();
         if (isDevAccount(deps, a)) return true;
         await withKeyStore(() => keystore.unlock(a, passphrase, seconds ?? DEFAULT_UNLOCK_SECONDS));
