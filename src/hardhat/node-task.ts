@@ -197,6 +197,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
       const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
       overrides.kv = await LevelKV.open(home.paths.data);
+      overrides.keystore = { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) };
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
     }
