@@ -197,10 +197,12 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
         hookGasLimit: home.hookGasLimit ?? BigInt(hre.config.epochs.hookGasLimit),
       };
       overrides.kv = await LevelKV.open(home.paths.data);
+      overrides.home = home.paths.dir;
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
     }
     overrides.onRequest = (method) => console.log(method);
+    overrides.log = (line) => console.log(line);
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
     hre.epochsProvider = provider;
@@ -291,6 +293,8 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     });
     runtime.mountRest(server.rest);
     const bound = await server.listen();
+    // admin_startHTTP/stopHTTP/startWS/stopWS act on these listeners
+    runtime.admin.listeners = server.listeners;
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
     const started: StartedServer = {
       httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,

@@ -20,6 +20,9 @@ import { txpoolMethods } from "./namespaces/txpool";
 import { type MinerHooks, minerMethods } from "./namespaces/miner";
 import { unsupportedMethods } from "./namespaces/unsupported";
 import { debugMethods } from "./namespaces/debug";
+import { type AdminHooks, adminMethods } from "./namespaces/admin";
+import { cliqueMethods } from "./namespaces/clique";
+import { dbMethods } from "./namespaces/db";
 import type { RequestContext } from "./types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
@@ -44,6 +47,10 @@ export interface RuntimeOptions {
   /** Clock of filter deadlines (tests move it). */
   now?: () => number;
   miner?: MinerHooks;
+  /** The node's home directory (admin_datadir); absent = in memory. */
+  home?: string;
+  /** The node's log (admin_* notes). */
+  log?: (line: string) => void;
   onRequest?: (method: string, ctx: RequestContext) => void;
   onInternalError?: (method: string, err: unknown) => void;
 }
@@ -54,6 +61,11 @@ export interface Runtime {
   deps: RpcDeps;
   services: FilterServices;
   epochs: EpochsModule | undefined;
+  /**
+   * What admin_* reaches outside the chain. The node task sets `admin.listeners` to its server's
+   * `listeners` once they listen, so admin_startHTTP/stopHTTP/startWS/stopWS act on them.
+   */
+  admin: AdminHooks;
   /** Mounts the REST routes (the epochs queries at Evmos's paths) on a server's router. */
   mountRest(router: RestRouter): void;
   close(): Promise<void>;
@@ -74,8 +86,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   const deps: RpcDeps = { node, settings };
   const services = createFilterServices(deps, opts.now);
+  const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
-  const dispatcher = new RpcDispatcher(
+  const dispatcher: RpcDispatcher = new RpcDispatcher(
     [
       ...factories.flatMap((f) => f(deps, services)),
       ...filterMethods(deps, services),
@@ -83,6 +96,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...minerMethods(deps, opts.miner),
       ...unsupportedMethods(),
       ...debugMethods(deps),
+      ...dbMethods(deps),
+      ...cliqueMethods(deps),
+      ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
       ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ],
     {
@@ -101,6 +117,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     deps,
     services,
     epochs,
+    admin,
     mountRest: (router) => {
       if (epochs !== undefined) mountEpochsRest(router, epochs, (fn) => node.mutex.exclusive(fn));
     },
