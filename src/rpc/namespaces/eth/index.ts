@@ -2,6 +2,7 @@
 import type { RpcDeps } from "../../deps";
 import type { MethodSpec } from "../../method";
 import { blockMethods } from "./blocks";
+import { extensionMethods } from "./extensions";
 import { feeMethods } from "./fees";
 import { logMethods } from "./logs";
 import { miscMethods } from "./misc";
@@ -16,5 +17,6 @@ export function ethMethods(deps: RpcDeps): MethodSpec[] {
     ...feeMethods(deps),
     ...logMethods(deps),
     ...miscMethods(deps),
+    ...extensionMethods(deps),
   ];
 }

@@ -1,0 +1,133 @@
+/**
+ * Evmos's eth extensions and the newer geth methods (getTransactionLogs, fillTransaction,
+ * pendingTransactions, blobBaseFee, getHeaderBy*, getAccount), in-process and over HTTP.
+ */
+import { expect } from "chai";
+import { Interface, Transaction, keccak256 } from "ethers";
+import { compile } from "../helpers/solc";
+import { type Harness, rpcError, testChainConfig } from "../helpers/harness";
+import { harnesses } from "../helpers/matrix";
+
+const SOURCE = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Logger {
+  uint256 public n;
+  event A(uint256 indexed x);
+  event B(address who);
+  function two(uint256 x) external { n = x; emit A(x); emit B(msg.sender); }
+  function fail() external { emit A(1); revert("no"); }
+}`;
+
+const EMPTY_CODE = "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470";
+const EMPTY_ROOT = "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421";
+
+for (const make of harnesses()) {
+  describe(`eth extensions (${make.name})`, function () {
+    this.timeout(60_000);
+    let h: Harness;
+    let accounts: string[];
+    const logger = compile(SOURCE).Logger;
+    const iface = new Interface(logger.abi as never);
+    let at: string;
+
+    before(async () => {
+      h = await make.create({ chain: testChainConfig({ throwOnTransactionFailures: false }) });
+      accounts = await h.request<string[]>("eth_accounts");
+      const hash = await h.request<string>("eth_sendTransaction", [{ from: accounts[0], data: logger.bytecode }]);
+      at = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [hash])).contractAddress;
+    });
+    after(() => h.close());
+
+    it("eth_getTransactionLogs: the logs of a mined transaction, null for unknown and failed ones", async () => {
+      await h.request("eth_sendTransaction", [{ from: accounts[1], to: accounts[2], value: "0x1" }]); // logs of earlier txs shift logIndex
+      await h.request("evm_setAutomine", [false]);
+      const plain = await h.request<string>("eth_sendTransaction", [{ from: accounts[1], to: at, data: iface.encodeFunctionData("two", [5]) }]);
+      const tx = await h.request<string>("eth_sendTransaction", [{ from: accounts[0], to: at, data: iface.encodeFunctionData("two", [7]) }]);
+      expect(await h.request("eth_getTransactionLogs", [tx])).to.equal(null); // pending
+      await h.request("evm_mine");
+      await h.request("evm_setAutomine", [true]);
+      const logs = await h.request<Array<{ logIndex: string; transactionHash: string; topics: string[] }>>("eth_getTransactionLogs", [tx]);
+      const receipt = await h.request<{ logs: unknown[] }>("eth_getTransactionReceipt", [tx]);
+      expect(logs).to.deep.equal(receipt.logs);
+      expect(logs.map((l) => l.logIndex)).to.deep.equal(["0x2", "0x3"]);
+      expect((await h.request<unknown[]>("eth_getTransactionLogs", [plain])).length).to.equal(2);
+      const failed = await h.request<string>("eth_sendTransaction", [{ from: accounts[0], to: at, data: iface.encodeFunctionData("fail"), gas: "0x30000" }]);
+      expect((await h.request<{ status: string }>("eth_getTransactionReceipt", [failed])).status).to.equal("0x0");
+      expect(await h.request("eth_getTransactionLogs", [failed])).to.equal(null);
+      expect(await h.request("eth_getTransactionLogs", ["0x" + "12".repeat(32)])).to.equal(null);
+      expect((await rpcError(h.request("eth_getTransactionLogs", ["0x12"]))).code).to.equal(-32602);
+    });
+
+    it("eth_fillTransaction: eth_sendTransaction's defaults, unsigned, as {raw, tx}", async () => {
+      const nonce = await h.request<string>("eth_getTransactionCount", [accounts[3], "pending"]);
+      const block = await h.request<{ baseFeePerGas: string }>("eth_getBlockByNumber", ["latest", false]);
+      const { raw, tx } = await h.request<{ raw: string; tx: Record<string, unknown> }>("eth_fillTransaction", [{ from: accounts[3], to: accounts[4], value: "0x10" }]);
+      const parsed = Transaction.from(raw);
+      expect(parsed.signature === null || BigInt(parsed.signature.r) + BigInt(parsed.signature.s) === 0n).to.equal(true);
+      expect(raw.endsWith("c0808080")).to.equal(true); // empty access list, then v, r, s all zero
+      expect(parsed.type).to.equal(2);
+      expect(parsed.nonce).to.equal(Number(nonce));
+      expect(parsed.gasLimit).to.equal(2020020n);
+      expect(parsed.chainId).to.equal(9000n);
+      expect(parsed.value).to.equal(16n);
+      expect(parsed.to?.toLowerCase()).to.equal(accounts[4]);
+      expect(tx).to.deep.include({ type: "0x2", chainId: "0x2328", nonce, to: accounts[4], gas: "0x1ed2b4", gasPrice: null, maxPriorityFeePerGas: "0x3b9aca00", value: "0x10", input: "0x", accessList: [], v: "0x0", r: "0x0", s: "0x0", yParity: "0x0" });
+      expect(BigInt(tx.maxFeePerGas as string) >= 1_000_000_000n + BigInt(block.baseFeePerGas)).to.equal(true);
+      expect(tx.hash).to.equal(keccak256(raw));
+      // legacy with gasPrice, an account the node holds no key for, explicit gas and nonce
+      const stranger = "0x00000000000000000000000000000000000000cc";
+      const legacy = await h.request<{ raw: string; tx: Record<string, unknown> }>("eth_fillTransaction", [{ from: stranger, to: at, gasPrice: "0x77359400", gas: "0x5208", nonce: "0x9", data: "0x01" }]);
+      expect(legacy.tx).to.deep.include({ type: "0x0", gasPrice: "0x77359400", gas: "0x5208", nonce: "0x9", input: "0x01" });
+      expect(Transaction.from(legacy.raw).type).to.equal(0);
+      // the pool is untouched
+      expect(await h.request("eth_getTransactionCount", [accounts[3], "pending"])).to.equal(nonce);
+    });
+
+    it("eth_fillTransaction: errors", async () => {
+      expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3] }]))).to.deep.include({ code: -32000, message: "contract creation without any data provided" });
+      expect(await rpcError(h.request("eth_fillTransaction", [{ to: accounts[3] }]))).to.deep.include({ code: -32000, message: "missing from: a transaction without nonce needs its sender to find the next nonce" });
+      expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], to: accounts[3], chainId: "0x1" }]))).to.deep.include({ code: -32000, message: "chainId does not match node's (have=1, want=9000)" });
+      expect((await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], gasPrice: "0x1", maxFeePerGas: "0x2" }]))).code).to.equal(-32602);
+      expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], to: accounts[3], maxFeePerGas: "0x1", maxPriorityFeePerGas: "0x2" }]))).to.deep.include({ code: -32000, message: "maxFeePerGas (1) < maxPriorityFeePerGas (2)" });
+    });
+
+    it("eth_pendingTransactions: pooled transactions of the node's accounts", async () => {
+      await h.request("miner_stop");
+      try {
+        const mine = await h.request<string>("eth_sendTransaction", [{ from: accounts[6], to: accounts[1], value: "0x1" }]);
+        const gap = await h.request<string>("eth_sendTransaction", [{ from: accounts[6], to: accounts[1], value: "0x1", nonce: "0x5" }]);
+        const list = await h.request<Array<{ hash: string; from: string; blockHash: null }>>("eth_pendingTransactions");
+        expect(list.map((t) => t.hash)).to.deep.equal([mine, gap]);
+        expect(list[0]).to.deep.include({ from: accounts[6], blockHash: null });
+        expect((await h.request<Array<{ hash: string }>>("eth_getPendingTransactions")).map((t) => t.hash)).to.deep.equal([mine]);
+      } finally {
+        await h.request("miner_start");
+      }
+      expect((await h.request<unknown[]>("eth_pendingTransactions")).length).to.equal(1); // the gapped one waits
+    });
+
+    it("eth_blobBaseFee, eth_getHeaderByNumber/Hash and eth_getAccount", async () => {
+      expect(await h.request("eth_blobBaseFee")).to.equal("0x1");
+      const block = await h.request<Record<string, unknown>>("eth_getBlockByNumber", ["latest", false]);
+      const header = await h.request<Record<string, unknown>>("eth_getHeaderByNumber", ["latest"]);
+      const { transactions: _t, uncles: _u, size: _s, totalDifficulty: _d, withdrawals: _w, ...rest } = block;
+      expect(header).to.deep.equal(rest);
+      expect(await h.request("eth_getHeaderByHash", [block.hash])).to.deep.equal(header);
+      expect(await h.request("eth_getHeaderByNumber", ["0xffff"])).to.equal(null);
+      expect(await h.request("eth_getHeaderByHash", ["0x" + "00".repeat(32)])).to.equal(null);
+      expect((await h.request<{ number: string }>("eth_getHeaderByNumber", ["earliest"])).number).to.equal("0x0");
+
+      const eoa = await h.request<Record<string, string>>("eth_getAccount", [accounts[19], "latest"]);
+      expect(eoa).to.deep.equal({ codeHash: EMPTY_CODE, storageRoot: EMPTY_ROOT, balance: "0x21e19e0c9bab2400000", nonce: "0x0" });
+      const contract = await h.request<Record<string, string>>("eth_getAccount", [at]);
+      expect(contract.codeHash).to.equal(keccak256(await h.request<string>("eth_getCode", [at])));
+      expect(contract.storageRoot).to.not.equal(EMPTY_ROOT);
+      expect(contract.nonce).to.equal("0x1");
+      expect(await h.request("eth_getAccount", ["0x00000000000000000000000000000000000000dd"])).to.deep.equal({ codeHash: EMPTY_CODE, storageRoot: EMPTY_ROOT, balance: "0x0", nonce: "0x0" });
+      const before = await h.request<Record<string, string>>("eth_getAccount", [at, "0x1"]);
+      expect(before.storageRoot).to.equal(EMPTY_ROOT);
+      expect(await rpcError(h.request("eth_getAccount", [at, "0xffff"]))).to.deep.include({ code: -32000, message: "header not found" });
+    });
+  });
+}
