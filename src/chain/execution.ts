@@ -113,8 +113,15 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, opts: Cal
   }
 }
 
-/** Runs `req` in `ctx` (any number of times: each run is reverted). */
-export async function runInContext(node: Node, ctx: ExecutionContext, req: CallRequest, overrides?: StateOverride, gasOverride?: bigint): Promise<RunTxResult> {
+/** Runs `req` in `ctx` (any number of times: each run is reverted). `reportAccessList`: the result carries the addresses and slots it touched (eth_createAccessList). */
+export async function runInContext(
+  node: Node,
+  ctx: ExecutionContext,
+  req: CallRequest,
+  overrides?: StateOverride,
+  gasOverride?: bigint,
+  reportAccessList?: boolean,
+): Promise<RunTxResult> {
   const { vm } = ctx;
   const from = new Address(req.from ?? createZeroAddress().bytes);
   const noFee = (req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n;
@@ -126,7 +133,7 @@ export async function runInContext(node: Node, ctx: ExecutionContext, req: CallR
     const gas = gasOverride ?? req.gas ?? defaultCallGas(node);
     const tx = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
     try {
-      return await runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+      return await runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList });
     } catch (err) {
       if (err instanceof ExecutionTimeout) throw err;
       throw new ChainError(cleanVmError(err));
@@ -195,7 +202,7 @@ function callContext(node: Node, block: Block, noFee: boolean): Block {
   return ctx;
 }
 
-async function applyOverrides(vm: VM, overrides: StateOverride): Promise<void> {
+export async function applyOverrides(vm: VM, overrides: StateOverride): Promise<void> {
   const sm = vm.stateManager;
   for (const [addr, o] of overrides) {
     const address = new Address(new Uint8Array(Buffer.from(addr.slice(2), "hex")));

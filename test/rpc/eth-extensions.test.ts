@@ -131,3 +131,77 @@ for (const make of harnesses()) {
     });
   });
 }
+
+const AL_SOURCE = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Vault { uint256 public a; uint256 public b; function touch() external { a = b + 1; } }
+contract Caller {
+  Vault public v;
+  constructor(Vault v_) { v = v_; }
+  function go() external { v.touch(); }
+  function balanceOf(address x) external view returns (uint256) { return x.balance; }
+  function boom() external pure { revert("boom"); }
+}`;
+
+for (const make of harnesses()) {
+  describe(`eth_createAccessList (${make.name})`, function () {
+    this.timeout(60_000);
+    let h: Harness;
+    let from: string;
+    const c = compile(AL_SOURCE);
+    const caller = new Interface(c.Caller.abi as never);
+    let vault: string;
+    let callerAt: string;
+    const pad = (n: number) => "0x" + n.toString(16).padStart(64, "0");
+
+    before(async () => {
+      h = await make.create();
+      from = (await h.request<string[]>("eth_accounts"))[0];
+      const v = await h.request<string>("eth_sendTransaction", [{ from, data: c.Vault.bytecode }]);
+      vault = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [v])).contractAddress;
+      const ctor = new Interface(c.Caller.abi as never).encodeDeploy([vault]).slice(2);
+      const k = await h.request<string>("eth_sendTransaction", [{ from, data: c.Caller.bytecode + ctor }]);
+      callerAt = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [k])).contractAddress;
+    });
+    after(() => h.close());
+
+    it("lists the contracts and slots a call touches, and the gas it uses with them", async () => {
+      const tx = { from, to: callerAt, data: caller.encodeFunctionData("go") };
+      const res = await h.request<{ accessList: Array<{ address: string; storageKeys: string[] }>; gasUsed: string; error?: string }>("eth_createAccessList", [tx]);
+      expect(res.error).to.equal(undefined);
+      const byAddress = new Map(res.accessList.map((e) => [e.address, [...e.storageKeys].sort()]));
+      expect(byAddress.get(vault)).to.deep.equal([pad(0), pad(1)]);
+      expect(byAddress.get(callerAt)).to.deep.equal([pad(0)]); // the recipient is listed for its storage
+      expect(byAddress.has(from)).to.equal(false);
+      // sending with the list costs what it says
+      const hash = await h.request<string>("eth_sendTransaction", [{ ...tx, accessList: res.accessList, gas: "0x100000" }]);
+      const receipt = await h.request<{ gasUsed: string }>("eth_getTransactionReceipt", [hash]);
+      expect(receipt.gasUsed).to.equal(res.gasUsed);
+      // the chain did not change: a second call answers the same list
+      const again = await h.request<{ accessList: unknown[] }>("eth_createAccessList", [tx, "latest"]);
+      expect(again.accessList.length).to.equal(res.accessList.length);
+    });
+
+    it("leaves out the sender, the recipient without storage and precompiles; keeps touched EOAs", async () => {
+      const other = "0x00000000000000000000000000000000000000ab";
+      const res = await h.request<{ accessList: Array<{ address: string; storageKeys: string[] }> }>("eth_createAccessList", [{ from, to: callerAt, data: caller.encodeFunctionData("balanceOf", [other]) }]);
+      expect(res.accessList).to.deep.equal([{ address: other, storageKeys: [] }]);
+      const pre = await h.request<{ accessList: unknown[] }>("eth_createAccessList", [{ from, to: callerAt, data: caller.encodeFunctionData("balanceOf", ["0x0000000000000000000000000000000000000004"]) }]);
+      expect(pre.accessList).to.deep.equal([]);
+      const transfer = await h.request<{ accessList: unknown[]; gasUsed: string }>("eth_createAccessList", [{ from, to: other, value: "0x1" }]);
+      expect(transfer).to.deep.equal({ accessList: [], gasUsed: "0x5208" });
+    });
+
+    it("answers a failing execution with its error, and bad blocks with errors", async () => {
+      const res = await h.request<{ error: string; gasUsed: string }>("eth_createAccessList", [{ from, to: callerAt, data: caller.encodeFunctionData("boom") }]);
+      expect(res.error).to.equal("execution reverted: boom");
+      expect(BigInt(res.gasUsed) > 21000n).to.equal(true);
+      expect(await rpcError(h.request("eth_createAccessList", [{ from, to: callerAt }, "0xffff"]))).to.deep.include({ code: -32000, message: "header not found" });
+      expect((await rpcError(h.request("eth_createAccessList", [{ from, to: "0x12" }]))).code).to.equal(-32602);
+      // at an earlier block the contract did not exist: nothing is touched
+      const early = await h.request<{ accessList: unknown[] }>("eth_createAccessList", [{ from, to: callerAt, data: caller.encodeFunctionData("go") }, "0x0"]);
+      expect(early.accessList).to.deep.equal([]);
+    });
+  });
+}

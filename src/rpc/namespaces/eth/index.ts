@@ -1,6 +1,7 @@
 /** The eth namespace, grouped by concern. Filters and subscriptions are added by the server layer. */
 import type { RpcDeps } from "../../deps";
 import type { MethodSpec } from "../../method";
+import { accessListMethods } from "./access-list";
 import { blockMethods } from "./blocks";
 import { extensionMethods } from "./extensions";
 import { feeMethods } from "./fees";
@@ -18,5 +19,6 @@ export function ethMethods(deps: RpcDeps): MethodSpec[] {
     ...logMethods(deps),
     ...miscMethods(deps),
     ...extensionMethods(deps),
+    ...accessListMethods(deps),
   ];
 }
