@@ -205,3 +205,64 @@ for (const make of harnesses()) {
     });
   });
 }
+
+for (const make of harnesses()) {
+  describe(`eth_resend (${make.name})`, function () {
+    this.timeout(60_000);
+    let h: Harness;
+    let accounts: string[];
+    before(async () => {
+      h = await make.create();
+      accounts = await h.request<string[]>("eth_accounts");
+    });
+    after(() => h.close());
+
+    it("replaces a pooled transaction with a re-signed one at the new price and gas", async () => {
+      const [from, to] = [accounts[2], accounts[3]];
+      await h.request("miner_stop");
+      try {
+        const legacy = await h.request<string>("eth_sendTransaction", [{ from, to, value: "0x5", gasPrice: "0x77359400", gas: "0x5208" }]);
+        const dyn = await h.request<string>("eth_sendTransaction", [{ from, to, value: "0x6", maxFeePerGas: "0x77359400", maxPriorityFeePerGas: "0x3b9aca00", gas: "0x5208" }]);
+        const re = await h.request<string>("eth_resend", [{ from, to, nonce: "0x0", value: "0x5" }, "0xb2d05e00", "0x6000"]);
+        expect(re).to.not.equal(legacy);
+        expect(await h.request("eth_getTransactionByHash", [legacy])).to.equal(null);
+        const tx = await h.request<Record<string, string>>("eth_getTransactionByHash", [re]);
+        expect(tx).to.deep.include({ from, to, nonce: "0x0", value: "0x5", gasPrice: "0xb2d05e00", gas: "0x6000", type: "0x0", blockHash: null as unknown as string });
+        // a type-2 transaction raises its max fee and its tip together
+        const re2 = await h.request<string>("eth_resend", [{ from, nonce: "0x1" }, "0xb2d05e00"]);
+        const tx2 = await h.request<Record<string, string>>("eth_getTransactionByHash", [re2]);
+        expect(tx2).to.deep.include({ type: "0x2", maxFeePerGas: "0xb2d05e00", maxPriorityFeePerGas: "0x77359400", value: "0x6", gas: "0x5208" });
+        expect(await h.request("eth_getTransactionByHash", [dyn])).to.equal(null);
+        expect(await h.request("txpool_status")).to.deep.equal({ pending: "0x2", queued: "0x0" });
+        // lower or equal pays nothing more: the pool's replacement rule refuses it
+        const under = await rpcError(h.request("eth_resend", [{ from, nonce: "0x0" }, "0x3b9aca00"]));
+        expect(under.code).to.equal(-32000);
+        expect(under.message).to.match(/^replacement transaction underpriced/);
+      } finally {
+        await h.request("miner_start");
+      }
+      expect(await h.request("txpool_status")).to.deep.equal({ pending: "0x0", queued: "0x0" });
+      expect(await h.request("eth_getTransactionCount", [from, "latest"])).to.equal("0x2");
+    });
+
+    it("answers Evmos's and geth's errors", async () => {
+      const [from, to] = [accounts[4], accounts[5]];
+      expect(await rpcError(h.request("eth_resend", [{ from, to }, "0x1"]))).to.deep.include({ code: -32000, message: "missing transaction nonce in transaction spec" });
+      const notFound = await rpcError(h.request("eth_resend", [{ from, to, nonce: "0x7" }, "0x77359400"]));
+      expect(notFound.code).to.equal(-32000);
+      expect(notFound.message).to.match(/^transaction 0x[0-9a-f]{64} not found$/);
+      await h.request("miner_stop");
+      try {
+        await h.request("eth_sendTransaction", [{ from, to, gasPrice: "0x77359400", gas: "0x5208" }]);
+        expect(await rpcError(h.request("eth_resend", [{ from, to, nonce: "0x0" }, "0xde0b6b3a7640000"]))).to.deep.include({
+          code: -32000,
+          message: "tx fee (21000.00 ether) exceeds the configured cap (1.00 ether)",
+        });
+        // a field that differs from the pooled transaction's: not the same transaction
+        expect((await rpcError(h.request("eth_resend", [{ from, to, nonce: "0x0", value: "0x9" }, "0xb2d05e00"]))).message).to.match(/not found$/);
+      } finally {
+        await h.request("miner_start");
+      }
+    });
+  });
+}

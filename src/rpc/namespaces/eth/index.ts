@@ -7,6 +7,7 @@ import { extensionMethods } from "./extensions";
 import { feeMethods } from "./fees";
 import { logMethods } from "./logs";
 import { miscMethods } from "./misc";
+import { resendMethods } from "./resend";
 import { stateMethods } from "./state";
 import { transactionMethods } from "./transactions";
 
@@ -20,5 +21,6 @@ export function ethMethods(deps: RpcDeps): MethodSpec[] {
     ...miscMethods(deps),
     ...extensionMethods(deps),
     ...accessListMethods(deps),
+    ...resendMethods(deps),
   ];
 }
