@@ -266,3 +266,130 @@ for (const make of harnesses()) {
     });
   });
 }
+
+const SIM_SOURCE = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Box {
+  uint256 public value;
+  event Stored(uint256 v, uint256 at);
+  function store(uint256 v) external { value = v; emit Stored(v, block.number); }
+  function fail() external pure { revert("no"); }
+  function stamp() external view returns (uint256, uint256, address, uint256) { return (block.number, block.timestamp, block.coinbase, block.basefee); }
+}`;
+
+for (const make of harnesses()) {
+  describe(`eth_simulateV1 (${make.name})`, function () {
+    this.timeout(60_000);
+    let h: Harness;
+    let from: string;
+    const box = compile(SIM_SOURCE).Box;
+    const iface = new Interface(box.abi as never);
+    let at: string;
+    type SimCall = { returnData: string; logs: Array<{ blockHash: string; transactionHash: string; logIndex: string; blockNumber: string }>; gasUsed: string; status: string; error?: { code: number; message: string; data?: string } };
+    type SimBlock = { number: string; hash: string; parentHash: string; timestamp: string; miner: string; baseFeePerGas: string; transactions: Array<string | { from: string; hash: string }>; calls: SimCall[] };
+
+    before(async () => {
+      h = await make.create();
+      from = (await h.request<string[]>("eth_accounts"))[0];
+      const hash = await h.request<string>("eth_sendTransaction", [{ from, data: box.bytecode }]);
+      at = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [hash])).contractAddress;
+    });
+    after(() => h.close());
+
+    it("runs blocks of calls that see each other's effects, with overrides, in geth's shape", async () => {
+      const head = await h.request<{ number: string; hash: string; timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+      const rich = "0x00000000000000000000000000000000000000f1";
+      const coinbase = "0x00000000000000000000000000000000000000c0";
+      const res = await h.request<SimBlock[]>("eth_simulateV1", [
+        {
+          blockStateCalls: [
+            {
+              stateOverrides: { [rich]: { balance: "0xde0b6b3a7640000" } },
+              calls: [
+                { from: rich, to: "0x00000000000000000000000000000000000000f2", value: "0x1000" },
+                { from, to: at, data: iface.encodeFunctionData("store", [42]) },
+                { from, to: at, data: iface.encodeFunctionData("fail") },
+              ],
+            },
+            {
+              blockOverrides: { time: q(BigInt(head.timestamp) + 1000n), feeRecipient: coinbase, baseFeePerGas: "0x7" },
+              calls: [
+                { from, to: at, data: iface.encodeFunctionData("value") },
+                { from, to: at, data: iface.encodeFunctionData("stamp"), maxFeePerGas: "0x10", maxPriorityFeePerGas: "0x0" },
+                { from, to: at, data: iface.encodeFunctionData("stamp") },
+              ],
+            },
+          ],
+        },
+        "latest",
+      ]);
+      expect(res).to.have.length(2);
+      const [b1, b2] = res;
+      expect(b1.number).to.equal(q(BigInt(head.number) + 1n));
+      expect(b1.parentHash).to.equal(head.hash);
+      expect(b1.timestamp).to.equal(q(BigInt(head.timestamp) + 12n));
+      expect(b1.baseFeePerGas).to.equal("0x0");
+      expect(b2.parentHash).to.equal(b1.hash);
+      expect(b2.number).to.equal(q(BigInt(head.number) + 2n));
+      expect(b2.miner).to.equal(coinbase);
+      expect(b1.transactions).to.have.length(3);
+      const [transfer, store, fail] = b1.calls;
+      expect(transfer).to.deep.equal({ returnData: "0x", logs: [], gasUsed: "0x5208", status: "0x1" });
+      expect(store.status).to.equal("0x1");
+      expect(store.logs).to.have.length(1);
+      expect(store.logs[0]).to.deep.include({ blockHash: b1.hash, transactionHash: b1.transactions[1] as string, logIndex: "0x0", blockNumber: b1.number });
+      expect(fail.status).to.equal("0x0");
+      expect(fail.error).to.deep.include({ code: 3, message: "execution reverted: no" });
+      expect(fail.error?.data).to.match(/^0x08c379a0/);
+      const [value, stamp, unpriced] = b2.calls;
+      // a call that names no fee sees BASEFEE 0 (geth's NoBaseFee), a priced one the block's
+      expect(iface.decodeFunctionResult("stamp", unpriced.returnData)[3]).to.equal(0n);
+      expect(BigInt(value.returnData)).to.equal(42n);
+      const [number, time, cb, basefee] = iface.decodeFunctionResult("stamp", stamp.returnData);
+      expect(number).to.equal(BigInt(b2.number));
+      expect(time).to.equal(BigInt(head.timestamp) + 1000n);
+      expect(cb.toLowerCase()).to.equal(coinbase);
+      expect(basefee).to.equal(7n);
+      // nothing happened on the chain
+      expect(await h.request("eth_blockNumber")).to.equal(head.number);
+      expect(BigInt(await h.request<string>("eth_call", [{ to: at, data: iface.encodeFunctionData("value") }]))).to.equal(0n);
+      expect(await h.request("eth_getBalance", [rich])).to.equal("0x0");
+    });
+
+    it("fills gaps, returns full transactions, and validates when asked", async () => {
+      const head = BigInt(await h.request<string>("eth_blockNumber"));
+      const res = await h.request<SimBlock[]>("eth_simulateV1", [
+        { blockStateCalls: [{ blockOverrides: { number: q(head + 3n) }, calls: [{ from, to: at, data: iface.encodeFunctionData("store", [1]) }] }], returnFullTransactions: true },
+      ]);
+      expect(res.map((b) => b.number)).to.deep.equal([q(head + 1n), q(head + 2n), q(head + 3n)]);
+      expect(res[0].calls).to.deep.equal([]);
+      const tx = res[2].transactions[0] as { from: string; hash: string };
+      expect(tx.from).to.equal(from);
+      expect(tx.hash).to.equal(res[2].calls[0].logs[0].transactionHash);
+      const nonce = BigInt(await h.request<string>("eth_getTransactionCount", [from, "latest"]));
+      const tooHigh = await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from, to: at, nonce: q(nonce + 5n), maxFeePerGas: "0x174876e800" }] }], validation: true }]));
+      expect(tooHigh.code).to.equal(-38011);
+      expect(tooHigh.message).to.equal(`nonce too high: address ${from}, tx: ${nonce + 5n} state: ${nonce}`);
+      // without validation the nonce is not checked
+      const free = await h.request<SimBlock[]>("eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from, to: at, nonce: q(nonce + 5n), data: iface.encodeFunctionData("store", [3]) }] }] }]);
+      expect(free[0].calls[0].status).to.equal("0x1");
+    });
+
+    it("answers geth's errors", async () => {
+      const head = BigInt(await h.request<string>("eth_blockNumber"));
+      expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [] }]))).to.deep.include({ code: -32602, message: "empty input" });
+      expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { number: q(head) } }] }]))).to.deep.include({ code: -38020, message: `block numbers must be in order: ${head} <= ${head}` });
+      expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { time: "0x1" } }] }]))).code).to.equal(-38021);
+      expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { number: q(head + 300n) } }] }]))).to.deep.include({ code: -38026, message: "too many blocks" });
+      expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from, to: at, gas: "0x10000000000" }] }] }]))).code).to.equal(-38015);
+      expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from, to: "0x12" }] }] }]))).message).to.match(/^invalid argument 0: blockStateCalls\[0\]\.calls\[0\]: /);
+      expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [] }], traceTransfers: true }]))).code).to.equal(-32602);
+      expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [] }] }, "0xffff"]))).to.deep.include({ code: -32000, message: "header not found" });
+    });
+  });
+}
+
+function q(n: bigint): string {
+  return `0x${n.toString(16)}`;
+}

@@ -34,8 +34,7 @@ const STOPS = ["admin_stopHTTP", "admin_stopRPC", "admin_stopWS"];
 
 /**
  * Names still answering -32601 because their implementation lands with another change: the debug
- * namespace's tracers and runtime/profiling methods (only debug_setHead is here so far), and
- * eth_simulateV1. The test fails when one of them starts answering, so this list only shrinks.
+ * namespace's tracers and runtime/profiling methods (only debug_setHead is here so far). The test fails when one of them starts answering, so this list only shrinks.
  */
 const PENDING: string[] = [
   "debug_backtraceAt",
@@ -69,7 +68,6 @@ const PENDING: string[] = [
   "debug_writeBlockProfile",
   "debug_writeMemProfile",
   "debug_writeMutexProfile",
-  "eth_simulateV1",
 ];
 
 describe("every method of the spec's list answers (never -32601)", function () {

@@ -8,6 +8,7 @@ import { feeMethods } from "./fees";
 import { logMethods } from "./logs";
 import { miscMethods } from "./misc";
 import { resendMethods } from "./resend";
+import { simulateMethods } from "./simulate";
 import { stateMethods } from "./state";
 import { transactionMethods } from "./transactions";
 
@@ -22,5 +23,6 @@ export function ethMethods(deps: RpcDeps): MethodSpec[] {
     ...extensionMethods(deps),
     ...accessListMethods(deps),
     ...resendMethods(deps),
+    ...simulateMethods(deps),
   ];
 }
