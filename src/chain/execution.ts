@@ -50,6 +50,8 @@ export function defaultCallGas(node: Node): bigint {
 
 /** Builds an unsigned transaction whose sender is `from` (used for calls and impersonated accounts). */
 export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
+  // EthereumJS refuses such a transaction when it is built; say why in geth's words
+  if (gas > txGasCap(node)) throw new ChainError(`transaction gas limit too high (cap: ${txGasCap(node)}, tx: ${gas})`);
   const base = {
     nonce,
     gasLimit: gas,

@@ -243,20 +243,18 @@ export class Node extends EventEmitter<NodeEvents> {
    */
   async contextAt(height: bigint, opts: ContextOptions = {}): Promise<ExecutionContext> {
     const head = this._head;
-    let block: Block;
-    let root: Uint8Array;
     const views = new Map<string, ModuleStore>();
     if (height >= head.header.number) {
-      block = head;
-      root = this._liveRoot;
       for (const m of this._moduleStores) views.set(m.module.name, m.store.view());
-    } else {
-      const b = await this.getBlock(height);
-      if (b === undefined) throw new ChainError("header not found");
-      block = b;
-      root = b.header.stateRoot;
-      for (const m of this._moduleStores) views.set(m.module.name, await m.store.viewAt(height));
+      return this._context(head, this._liveRoot, views, opts);
     }
+    const block = await this.getBlock(height);
+    if (block === undefined) throw new ChainError("header not found");
+    for (const m of this._moduleStores) views.set(m.module.name, await m.store.viewAt(height));
+    return this._context(block, block.header.stateRoot, views, opts);
+  }
+
+  private async _context(block: Block, root: Uint8Array, views: Map<string, ModuleStore>, opts: ContextOptions): Promise<ExecutionContext> {
     const moduleStore = (name: string): ModuleStore => {
       const v = views.get(name);
       if (v === undefined) throw new Error(`no module ${name}`);
@@ -293,7 +291,12 @@ export class Node extends EventEmitter<NodeEvents> {
     const block = await this.getBlock(n);
     if (block === undefined) throw new ChainError(`block #${n} not found`);
     const receipts = (await this.store.getReceipts(n)) ?? [];
-    const ctx = await this.contextAt(n - 1n, opts);
+    const parent = (await this.getBlock(n - 1n)) as Block;
+    // the state the block started from: its parent's, plus any hardhat_set* changes made before it
+    const root = (await this.store.getPreStateRoot(n)) ?? parent.header.stateRoot;
+    const views = new Map<string, ModuleStore>();
+    for (const m of this._moduleStores) views.set(m.module.name, await m.store.viewAt(n - 1n));
+    const ctx = await this._context(parent, root, views, opts);
     const { vm } = ctx;
     const modules = this._moduleStores.map((m) => ({ module: m.module, store: VersionedModuleStore.scratch(m.module.name, ctx.moduleStore(m.module.name)) }));
     // precompiles of the replay see its own (scratch) module stores, as the live block saw the live ones
@@ -416,12 +419,7 @@ export class Node extends EventEmitter<NodeEvents> {
       throw new ChainError(`timestamp ${ts} is lower than or equal to previous block's timestamp ${parent.header.timestamp}`);
     }
     const baseFee = this.nextBaseFee();
-    const candidates = this.settings.paused
-      ? []
-      : this.pool
-          .ordered(baseFee, this.config.mining.order)
-          .filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice)
-          .map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
+    const candidates = this.settings.paused ? [] : this._mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
     const produced = await produceBlock({
       vm: this.vm,
       parent,
@@ -453,6 +451,24 @@ export class Node extends EventEmitter<NodeEvents> {
     const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
     this.emit("block", mined);
     return mined;
+  }
+
+  /**
+   * Under automine, mines the pooled transactions that can go in a block now (after mining resumes,
+   * or a lowered minimum gas price lets waiting ones in); nothing when none can.
+   */
+  async mineWaiting(): Promise<void> {
+    if (!this.settings.automine || this.settings.paused) return;
+    for (let i = 0; i < 1000 && this._mineable().length > 0; i++) {
+      const before = this.pool.size.pending;
+      await this.mineBlock();
+      if (this.pool.size.pending >= before) return;
+    }
+  }
+
+  /** Pending transactions the next block would take: fee at least the base fee and the minimum. */
+  private _mineable(baseFee = this.nextBaseFee()): PooledTx[] {
+    return this.pool.ordered(baseFee, this.config.mining.order).filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice);
   }
 
   /** hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time). */
@@ -563,7 +579,9 @@ export class Node extends EventEmitter<NodeEvents> {
    */
   private async _commit(p: ProducedBlock, extra: BatchOp[] = []): Promise<void> {
     const n = p.block.header.number;
-    const ops: BatchOp[] = [...this._trieDb.drainOps(), ...this.store.commitBlockOps(p.block, p.receipts, p.events), ...extra];
+    const parentRoot = this._head?.header.stateRoot;
+    const preState = parentRoot !== undefined && !equalsBytes(parentRoot, this._liveRoot) ? this._liveRoot : undefined;
+    const ops: BatchOp[] = [...this._trieDb.drainOps(), ...this.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...extra];
     for (const m of this._moduleStores) ops.push(...m.store.commitOps(n));
     try {
       await this.store.kv.batch(ops);

@@ -103,9 +103,10 @@ export function hardhatMethods({ node, settings }: RpcDeps) {
     method({
       name: "hardhat_setMinGasPrice",
       params: [quantity],
-      doc: "Minimum gas price of the node (the minimum-gas-prices setting), at once.",
-      handler: ([price]) => {
+      doc: "Minimum gas price of the node (the minimum-gas-prices setting), at once; waiting pooled transactions it now lets in are mined with automine.",
+      handler: async ([price]) => {
         node.settings.minGasPrice = price;
+        await node.mineWaiting();
         return true;
       },
     }),
