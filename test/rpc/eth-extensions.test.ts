@@ -107,6 +107,17 @@ for (const make of harnesses()) {
       expect((await h.request<unknown[]>("eth_pendingTransactions")).length).to.equal(1); // the gapped one waits
     });
 
+    it("eth_mining is true unless miner_stop; eth_hashrate is 0x0", async () => {
+      expect(await h.request("eth_hashrate")).to.equal("0x0");
+      await h.request("evm_setAutomine", [false]);
+      expect(await h.request("eth_mining")).to.equal(true); // manual mining still mines
+      await h.request("evm_setAutomine", [true]);
+      await h.request("miner_stop");
+      expect(await h.request("eth_mining")).to.equal(false);
+      await h.request("miner_start");
+      expect(await h.request("eth_mining")).to.equal(true);
+    });
+
     it("eth_blobBaseFee, eth_getHeaderByNumber/Hash and eth_getAccount", async () => {
       expect(await h.request("eth_blobBaseFee")).to.equal("0x1");
       const block = await h.request<Record<string, unknown>>("eth_getBlockByNumber", ["latest", false]);
