@@ -9,11 +9,12 @@ import { Block, type BlockHeader, createBlockHeader, genRequestsRoot, genTransac
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, KECCAK256_RLP, createZeroAddress } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, createZeroAddress, setLengthLeft } from "@ethereumjs/util";
+import type { VM } from "@ethereumjs/vm";
 import { Bloom, type RunTxResult, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
 import { cleanVmError } from "./block-producer";
-import type { StoredReceipt } from "./chain-store";
+import type { StoredLog, StoredReceipt } from "./chain-store";
 import { type ExecutionContext, ExecutionTimeout } from "./context";
 import { type CallRequest, type StateOverride, applyOverrides, transactionFrom, txGasCap } from "./execution";
 import type { Node } from "./node";
@@ -37,12 +38,16 @@ export interface SimBlock {
 export interface SimOptions {
   blocks: SimBlock[];
   validation: boolean;
+  /** Add an ERC-20-style Transfer log (from 0xEeee…EEeE) for every ether transfer, in execution order (geth's traceTransfers). */
+  traceTransfers?: boolean;
 }
 
 export interface SimCall {
   result: RunTxResult;
   tx: TypedTransaction;
   from: Uint8Array;
+  /** The call's logs as answered: its own, with the ether transfers among them under traceTransfers. */
+  logs: StoredLog[];
 }
 
 export interface SimulatedBlock {
@@ -165,14 +170,18 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
         const req: CallRequest = priced ? call : { ...call, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n };
         const tx = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
         let result: RunTxResult;
+        const transfers = opts.traceTransfers === true ? traceTransfers(vm) : undefined;
         try {
           const block = !opts.validation && !priced ? freeBlock : execBlock;
           result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipNonce: !opts.validation, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
         } catch (err) {
           throw validationError(err, from);
+        } finally {
+          transfers?.stop();
         }
         gasUsed += result.totalGasSpent;
-        calls.push({ result, tx: unsignedView(Object.getPrototypeOf(tx) as TypedTransaction), from: from.bytes });
+        const own = result.receipt.logs.map(([address, topics, data]) => ({ address, topics, data }));
+        calls.push({ result, tx: unsignedView(Object.getPrototypeOf(tx) as TypedTransaction), from: from.bytes, logs: transfers?.merge(own) ?? own });
       }
       const stateRoot = await vm.stateManager.getStateRoot();
       const bloom = new Bloom(undefined, common);
@@ -224,4 +233,76 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
 function unsignedView(tx: TypedTransaction): TypedTransaction {
   const h = keccak256(tx.serialize());
   return Object.create(tx, { hash: { value: () => h } }) as TypedTransaction;
+}
+
+/** geth's pseudo-address of the ether transfer logs, and the ERC-20 Transfer topic. */
+const TRANSFER_ADDRESS = new Uint8Array(Buffer.from("eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "hex"));
+const TRANSFER_TOPIC = keccak256(new TextEncoder().encode("Transfer(address,address,uint256)"));
+
+type Item = { transfer: StoredLog; pendingTo?: boolean } | "log";
+
+/**
+ * Follows one transaction's messages to place its ether transfers among its logs, as geth's
+ * traceTransfers does: a call frame's transfer comes first in that frame, its LOGs follow in
+ * execution order, and a reverted frame loses both. Logs a precompile emits (no LOG opcode) are
+ * counted from the frame's result.
+ */
+function traceTransfers(vm: VM): { stop(): void; merge(logs: StoredLog[]): StoredLog[] } {
+  const events = vm.evm.events;
+  const frames: Item[][] = [];
+  let done: Item[] = [];
+  const onBefore = (msg: { caller: Address; to?: Address; value: bigint; delegatecall: boolean }) => {
+    const items: Item[] = [];
+    if (msg.value > 0n && !msg.delegatecall) {
+      const to = msg.to?.bytes;
+      items.push({
+        transfer: { address: TRANSFER_ADDRESS, topics: [TRANSFER_TOPIC, setLengthLeft(msg.caller.bytes, 32), setLengthLeft(to ?? new Uint8Array(20), 32)], data: setLengthLeft(bigToBytes(msg.value), 32) },
+        pendingTo: to === undefined,
+      });
+    }
+    frames.push(items);
+  };
+  const onStep = (step: { opcode: { name: string } }) => {
+    if (step.opcode.name.startsWith("LOG")) frames[frames.length - 1]?.push("log");
+  };
+  const onAfter = (res: { createdAddress?: Address; execResult: { exceptionError?: unknown; logs?: unknown[] } }) => {
+    const items = frames.pop() ?? [];
+    if (res.execResult.exceptionError !== undefined) return;
+    for (const it of items) {
+      if (it !== "log" && it.pendingTo === true && res.createdAddress !== undefined) {
+        it.transfer.topics[2] = setLengthLeft(res.createdAddress.bytes, 32);
+        it.pendingTo = false;
+      }
+    }
+    const counted = items.filter((i) => i === "log").length;
+    for (let k = counted; k < (res.execResult.logs?.length ?? 0); k++) items.push("log");
+    if (frames.length === 0) done = items;
+    else frames[frames.length - 1].push(...items);
+  };
+  events?.on("beforeMessage", onBefore);
+  events?.on("step", onStep);
+  events?.on("afterMessage", onAfter);
+  return {
+    stop() {
+      events?.off("beforeMessage", onBefore);
+      events?.off("step", onStep);
+      events?.off("afterMessage", onAfter);
+    },
+    merge(logs) {
+      const out: StoredLog[] = [];
+      let next = 0;
+      for (const it of done) {
+        if (it === "log") {
+          if (next < logs.length) out.push(logs[next++]);
+        } else out.push(it.transfer);
+      }
+      out.push(...logs.slice(next));
+      return out;
+    },
+  };
+}
+
+function bigToBytes(n: bigint): Uint8Array {
+  const h = n.toString(16);
+  return new Uint8Array(Buffer.from(h.length % 2 === 0 ? h : `0${h}`, "hex"));
 }

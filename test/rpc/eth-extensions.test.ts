@@ -287,6 +287,16 @@ contract Box {
   function store(uint256 v) external { value = v; emit Stored(v, block.number); }
   function fail() external pure { revert("no"); }
   function stamp() external view returns (uint256, uint256, address, uint256) { return (block.number, block.timestamp, block.coinbase, block.basefee); }
+}
+contract Splitter {
+  event Sent(address to, uint256 v);
+  function split(address payable a, address payable b) external payable {
+    a.transfer(msg.value / 2);
+    emit Sent(a, msg.value / 2);
+    try this.failing{value: 1}(b) {} catch {}
+    b.transfer(msg.value / 4);
+  }
+  function failing(address payable b) external payable { b.transfer(1); revert("x"); }
 }`;
 
 for (const make of harnesses()) {
@@ -387,6 +397,31 @@ for (const make of harnesses()) {
       expect(free[0].calls[0].status).to.equal("0x1");
     });
 
+    it("traceTransfers: ether transfers as Transfer logs among the call's own, reverted frames left out", async () => {
+      const splitter = compile(SIM_SOURCE).Splitter;
+      const split = new Interface(splitter.abi as never);
+      const sp = "0x00000000000000000000000000000000000005e1";
+      const [a, b] = ["0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000b1"];
+      const res = await h.request<SimBlock[]>("eth_simulateV1", [
+        {
+          blockStateCalls: [{ stateOverrides: { [sp]: { code: splitter.deployedBytecode } }, calls: [{ from, to: sp, value: "0x64", data: split.encodeFunctionData("split", [a, b]) }] }],
+          traceTransfers: true,
+        },
+      ]);
+      const call = res[0].calls[0];
+      expect(call.status).to.equal("0x1");
+      const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+      const pad = (x: string) => "0x" + x.slice(2).padStart(64, "0");
+      const logs = call.logs as unknown as Array<{ address: string; topics: string[]; data: string; logIndex: string }>;
+      const summary = logs.map((l) => (l.address === "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" ? `transfer ${l.topics[1]}->${l.topics[2]} ${BigInt(l.data)}` : `log ${l.address}`));
+      expect(summary).to.deep.equal([`transfer ${pad(from)}->${pad(sp)} 100`, `transfer ${pad(sp)}->${pad(a)} 50`, `log ${sp}`, `transfer ${pad(sp)}->${pad(b)} 25`]);
+      expect(logs.every((l) => l.address !== "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" || l.topics[0] === TRANSFER)).to.equal(true);
+      expect(logs.map((l) => l.logIndex)).to.deep.equal(["0x0", "0x1", "0x2", "0x3"]);
+      // without the flag only the contract's own log
+      const plain = await h.request<SimBlock[]>("eth_simulateV1", [{ blockStateCalls: [{ stateOverrides: { [sp]: { code: splitter.deployedBytecode } }, calls: [{ from, to: sp, value: "0x64", data: split.encodeFunctionData("split", [a, b]) }] }] }]);
+      expect(plain[0].calls[0].logs).to.have.length(1);
+    });
+
     it("answers geth's errors", async () => {
       const head = BigInt(await h.request<string>("eth_blockNumber"));
       expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [] }]))).to.deep.include({ code: -32602, message: "empty input" });
@@ -395,7 +430,7 @@ for (const make of harnesses()) {
       expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { number: q(head + 300n) } }] }]))).to.deep.include({ code: -38026, message: "too many blocks" });
       expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from, to: at, gas: "0x10000000000" }] }] }]))).code).to.equal(-38015);
       expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from, to: "0x12" }] }] }]))).message).to.match(/^invalid argument 0: blockStateCalls\[0\]\.calls\[0\]: /);
-      expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [] }], traceTransfers: true }]))).code).to.equal(-32602);
+      expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [] }], traceTransfers: "yes" }]))).code).to.equal(-32602);
       expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [] }] }, "0xffff"]))).to.deep.include({ code: -32000, message: "header not found" });
     });
   });

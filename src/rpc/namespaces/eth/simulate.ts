@@ -66,25 +66,22 @@ export function simulateMethods(deps: RpcDeps) {
       name: "eth_simulateV1",
       concurrent: true,
       params: [simOpts, blockId.opt()],
-      doc: "Simulates a sequence of blocks on top of a block (default latest): per block, overrides of its header fields (number, time, gasLimit, feeRecipient, prevRandao, baseFeePerGas) and of state, then calls that see each other's effects. Answers geth's shape: each block object with `calls` ({returnData, logs, gasUsed, status, error?}). `validation` checks nonces and fees as for real transactions. Simulated blocks run no epoch phases.",
+      doc: "Simulates a sequence of blocks on top of a block (default latest): per block, overrides of its header fields (number, time, gasLimit, feeRecipient, prevRandao, baseFeePerGas) and of state, then calls that see each other's effects. Answers geth's shape: each block object with `calls` ({returnData, logs, gasUsed, status, error?}). `validation` checks nonces and fees as for real transactions; `traceTransfers` adds geth's Transfer log (from 0xEeee…EEeE) for each ether transfer of a call frame that did not revert (not for SELFDESTRUCT). Simulated blocks run no epoch phases.",
       async handler([opts, block]) {
         if (opts.blocks.length === 0) throw new InvalidParamsError("empty input");
         if (opts.blocks.length > MAX_SIMULATE_BLOCKS) throw new RpcError(-38026, "too many blocks");
-        if (opts.traceTransfers) {
-          throw new InvalidParamsError("traceTransfers is not supported by this node: it cannot yet place ETH transfer logs among a call's own logs in execution order");
-        }
         const n = await requireHeight(node, block);
         const ctx = await node.contextAt(n, { timeoutMs: deps.settings.evmTimeoutMs });
         try {
-          const blocks = await simulate(node, ctx, { blocks: opts.blocks, validation: opts.validation });
+          const blocks = await simulate(node, ctx, { blocks: opts.blocks, validation: opts.validation, traceTransfers: opts.traceTransfers });
           return blocks.map(({ block: b, receipts, calls }) => {
             const out = formatBlock(b, opts.returnFullTransactions, receipts) as Record<string, Json>;
             let logIndex = 0;
-            out.calls = calls.map(({ result }, i) => {
+            out.calls = calls.map(({ result, logs }, i) => {
               const ex = result.execResult;
               const call: Record<string, Json> = {
                 returnData: hex(ex.returnValue),
-                logs: receipts[i].logs.map((l) => formatLog(l, b, i, logIndex++)),
+                logs: logs.map((l) => formatLog(l, b, i, logIndex++)),
                 gasUsed: q(result.totalGasSpent),
                 status: ex.exceptionError === undefined ? "0x1" : "0x0",
               };
