@@ -198,6 +198,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
       overrides.kv = await LevelKV.open(home.paths.data);
       overrides.keystore = { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) };
+      overrides.home = home.paths.dir;
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
     }
@@ -206,6 +207,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
     overrides.consoleLog = hardhatConsoleLog();
     overrides.onRequest = (method) => console.log(method);
+    overrides.log = (line) => console.log(line);
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
     hre.epochsProvider = provider;
@@ -251,6 +253,8 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
     runtime.mountRest(server.rest);
     const bound = await server.listen();
+    // admin_startHTTP/stopHTTP/startWS/stopWS act on these listeners
+    runtime.admin.listeners = server.listeners;
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
     const started: StartedServer = {
       httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,
