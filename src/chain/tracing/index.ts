@@ -1,0 +1,133 @@
+/**
+ * The tracing core: geth's TraceConfig, the tracer factory (native tracers by name, anything else
+ * as JavaScript), and `traceTransaction`, which runs one transaction on a VM with a tracer attached.
+ */
+import type { Block } from "@ethereumjs/block";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { Address, generateAddress, generateAddress2 } from "@ethereumjs/util";
+import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
+import { attachTracer } from "./attach";
+import { CallTracer, type CallTracerConfig } from "./call-tracer";
+import { JsTracer } from "./js-tracer";
+import { precompileAt } from "./precompiles";
+import { PrestateTracer, type PrestateConfig } from "./prestate-tracer";
+import { FourByteTracer, MuxTracer, NoopTracer } from "./simple-tracers";
+import { StructLogger } from "./struct-logger";
+import { type Tracer, type TxEnv, TraceError } from "./types";
+
+export { TraceError } from "./types";
+export type { Tracer } from "./types";
+
+/** geth's TraceConfig (JSON names); `tracerConfig` already parsed (object or JSON string on the wire). */
+export interface TraceConfig {
+  tracer?: string;
+  tracerConfig?: unknown;
+  /** ms */
+  timeout?: number;
+  enableMemory?: boolean;
+  disableStack?: boolean;
+  disableStorage?: boolean;
+  enableReturnData?: boolean;
+  limit?: number;
+}
+
+export const DEFAULT_TRACE_TIMEOUT_MS = 5000;
+
+const NATIVE = new Set(["callTracer", "prestateTracer", "4byteTracer", "noopTracer", "muxTracer"]);
+
+/** Builds the tracer a TraceConfig names; `deadline` is when the trace must stop (ms since epoch). */
+export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): Tracer {
+  const name = cfg.tracer;
+  const tc = (cfg.tracerConfig ?? {}) as Record<string, unknown>;
+  if (name === undefined || name === "") {
+    return new StructLogger({
+      enableMemory: cfg.enableMemory,
+      disableStack: cfg.disableStack,
+      disableStorage: cfg.disableStorage,
+      enableReturnData: cfg.enableReturnData,
+      limit: cfg.limit,
+    });
+  }
+  switch (name) {
+    case "callTracer":
+      return new CallTracer(tc as CallTracerConfig);
+    case "prestateTracer":
+      return new PrestateTracer(tc as PrestateConfig);
+    case "4byteTracer":
+      return new FourByteTracer();
+    case "noopTracer":
+      return new NoopTracer();
+    case "muxTracer": {
+      const parts: Array<[string, Tracer]> = [];
+      for (const [sub, subCfg] of Object.entries(tc)) {
+        if (!NATIVE.has(sub) && sub !== "") throw new TraceError("tracer not found");
+        parts.push([sub, createTracer({ ...cfg, tracer: sub, tracerConfig: subCfg ?? {} }, vm, deadline)]);
+      }
+      return new MuxTracer(parts);
+    }
+  }
+  // a bare name that is none of the above is an unknown tracer; anything else is JavaScript source
+  if (/^[A-Za-z_$][\w$]*$/.test(name)) throw new TraceError("tracer not found");
+  return new JsTracer(
+    name,
+    deadline,
+    cfg.tracerConfig,
+    (a) => precompileAt(vm, a),
+    (from, nonce) => generateAddress(from, nonce === 0 ? new Uint8Array() : bigBytes(BigInt(nonce))),
+    (from, salt, code) => generateAddress2(from, salt, code),
+  );
+}
+
+function bigBytes(n: bigint): Uint8Array {
+  const h = n.toString(16);
+  return new Uint8Array(Buffer.from(h.length % 2 === 0 ? h : `0${h}`, "hex"));
+}
+
+export interface TraceTxArgs {
+  vm: VM;
+  tx: TypedTransaction;
+  /** The block whose header the transaction runs against. */
+  block: Block;
+  tracer: Tracer;
+  deadline: number;
+  txIndex?: number;
+  blockHash?: Uint8Array;
+  blockGasUsed?: bigint;
+  /** Extra runTx options (eth_call-like runs skip nonce and balance checks). */
+  runOpts?: Partial<Parameters<typeof runTx>[1]>;
+}
+
+/** Runs `tx` on `vm` with the tracer attached; returns the tracer's result and the VM's. */
+export async function traceTransaction(a: TraceTxArgs): Promise<{ result: unknown; run: RunTxResult }> {
+  const { vm, tx, block, tracer } = a;
+  const env = txEnv(vm, tx, block, a);
+  await tracer.onTxStart?.(env);
+  const attached = attachTracer(vm, tracer, { deadline: a.deadline });
+  let run: RunTxResult;
+  try {
+    run = await runTx(vm, { tx, block, skipHardForkValidation: true, blockGasUsed: a.blockGasUsed, ...a.runOpts });
+  } catch (err) {
+    attached.detach();
+    if (attached.stopped !== undefined) throw attached.stopped;
+    throw err;
+  } finally {
+    attached.detach();
+  }
+  if (attached.stopped !== undefined) throw attached.stopped;
+  await tracer.onTxEnd?.({ result: run, gasUsed: run.totalGasSpent });
+  return { result: await tracer.result(), run };
+}
+
+export function txEnv(vm: VM, tx: TypedTransaction, block: Block, a: { txIndex?: number; blockHash?: Uint8Array }): TxEnv {
+  const from = tx.getSenderAddress();
+  const isCreate = tx.to === undefined;
+  const to = isCreate ? new Address(generateAddress(from.bytes, tx.nonce === 0n ? new Uint8Array() : bigBytes(tx.nonce))) : (tx.to as Address);
+  const baseFee = block.header.baseFeePerGas ?? 0n;
+  let gasPrice: bigint;
+  if ("maxFeePerGas" in tx) {
+    const t = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    const tip = t.maxFeePerGas - baseFee < t.maxPriorityFeePerGas ? t.maxFeePerGas - baseFee : t.maxPriorityFeePerGas;
+    gasPrice = baseFee + tip;
+  } else gasPrice = (tx as unknown as { gasPrice: bigint }).gasPrice;
+  return { vm, block, tx, from, to, isCreate, gasPrice, txIndex: a.txIndex, txHash: tx.isSigned() ? tx.hash() : undefined, blockHash: a.blockHash };
+}
