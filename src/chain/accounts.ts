@@ -1,6 +1,8 @@
 /**
  * Transactions the node signs for callers: with a dev account's key, or — for an impersonated
- * account (hardhat_impersonateAccount) — with a throwaway key while the VM is told the real sender.
+ * account (hardhat_impersonateAccount) — with a throwaway key that only gives the transaction bytes
+ * and a hash. The real sender travels beside the transaction (pool entry, receipt), never inside it:
+ * see `sender.ts`.
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
@@ -20,11 +22,9 @@ export function canSign(node: Node, from: Address): boolean {
 export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
   const a = from.toString();
   const key = node.keys.get(a);
-  const unsigned = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
-  if (key !== undefined) return unsigned.sign(key);
-  if (!node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
-  const signed = unsigned.sign(IMPERSONATION_KEY);
-  Object.defineProperty(signed, "getSenderAddress", { value: () => from });
-  return signed;
+  if (key === undefined && !node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
+  // the signing methods live on the transaction's class: sign the unwrapped transaction
+  const unsigned = Object.getPrototypeOf(transactionFrom(node, { ...req, from: from.bytes }, gas, nonce)) as TypedTransaction;
+  return unsigned.sign(key ?? IMPERSONATION_KEY);
 }
 

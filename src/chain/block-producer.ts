@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import type { VersionedModuleStore } from "../storage/module-store";
 import type { StoredReceipt } from "./chain-store";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
+import { withSender } from "./sender";
 
 export interface ProduceBlockArgs {
   vm: VM;
@@ -69,20 +70,30 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     const senders: Address[] = [];
     const results: RunTxResult[] = [];
     const skipped: ProducedBlock["skipped"] = [];
+    // A sender with a transaction left out keeps its later ones for a later block: they would fail
+    // the nonce check here, and they are valid (Hardhat's mining queue does the same).
+    const heldBack = new Set<string>();
     let gasUsed = 0n;
     for (const { tx, sender } of args.candidates) {
+      const key = sender.toString();
+      if (heldBack.has(key)) {
+        skipped.push({ tx, reason: "an earlier transaction of the same sender waits for a later block", invalid: false });
+        continue;
+      }
       if (tx.gasLimit > args.header.gasLimit - gasUsed) {
+        heldBack.add(key);
         skipped.push({ tx, reason: "transaction does not fit in the block's remaining gas", invalid: false });
         continue;
       }
       try {
-        const result = await runTx(vm, { tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
         included.push(tx);
         senders.push(sender);
         results.push(result);
         gasUsed += result.blockGasSpent;
       } catch (err) {
-        skipped.push({ tx, reason: errorText(err), invalid: true });
+        heldBack.add(key);
+        skipped.push({ tx, reason: cleanVmError(err), invalid: true });
       }
     }
 
@@ -139,7 +150,8 @@ function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
   return (tx as { gasPrice: bigint }).gasPrice;
 }
 
-async function runPhase(
+/** Runs one phase (begin-block or end-block) of every module against `block`'s header. */
+export async function runPhase(
   phase: BlockPhase,
   vm: VM,
   block: Block,
@@ -226,6 +238,18 @@ export function decodeRevertReason(data: Uint8Array): string | undefined {
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * EthereumJS appends block and transaction dumps to its messages (`… (vm hf=osaka -> block number=…`);
+ * keep the sentence that says what went wrong.
+ */
+export function cleanVmError(err: unknown): string {
+  const msg = errorText(err);
+  return msg
+    .split(" -> ")[0]
+    .replace(/ \((vm hf|block number|tx type)=.*$/s, "")
+    .trim();
 }
 
 export const ZERO_ADDRESS = createAddressFromBigInt(0n);

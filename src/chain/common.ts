@@ -1,24 +1,33 @@
 /** The EthereumJS chain definition: every hardfork up to the chosen one active from block 0. */
 import { paramsBlock } from "@ethereumjs/block";
-import { Common, Mainnet, createCustomCommon, type CustomCrypto } from "@ethereumjs/common";
+import { Common, Mainnet, type CustomCrypto } from "@ethereumjs/common";
 import { paramsTx } from "@ethereumjs/tx";
 
 /**
- * EthereumJS copies the chain config for every block header and transaction it creates and merges
- * the same parameter tables into the copy again (JSON round trips, then a full cache rebuild): in a
- * running node that was over half the cost of producing a one-transaction block (CPU profile of
- * `npx hardhat node` under transfer load). A params cache, once built, never changes; remember which
- * tables each cache already holds and skip the merges that would rebuild it unchanged.
+ * The chain config, with one fix of our own. EthereumJS copies the config for every block header and
+ * transaction it creates and merges the same parameter tables into the copy again (JSON round
+ * trips, then a full cache rebuild): in a running node that was over half the cost of producing a
+ * one-transaction block (CPU profile of `npx hardhat node` under transfer load). A params cache,
+ * once built, never changes; this subclass remembers which tables each cache already holds and skips
+ * the merges that would rebuild it unchanged. Copies keep the subclass (`Common.copy` clones the
+ * prototype), so every header and transaction of this chain gets the fix and no other user of
+ * EthereumJS in the process is touched.
  */
 type ParamsTable = Parameters<Common["updateParams"]>[0];
+
+export class ChainCommon extends Common {
+  override updateParams(params: ParamsTable): void {
+    const cache = (this as unknown as { _paramsCache: object })._paramsCache;
+    const known = mergedInto.get(cache);
+    if (known?.has(params) === true) return;
+    super.updateParams(params);
+    // the merge rebuilt the cache: a new object, which holds what the old one held plus `params`
+    const rebuilt = (this as unknown as { _paramsCache: object })._paramsCache;
+    mergedInto.set(rebuilt, new Set([...(known ?? []), params]));
+  }
+}
+
 const mergedInto = new WeakMap<object, Set<ParamsTable>>();
-const originalUpdateParams = Common.prototype.updateParams;
-Common.prototype.updateParams = function (this: Common & { _paramsCache: object }, params: ParamsTable): void {
-  const known = mergedInto.get(this._paramsCache);
-  if (known?.has(params) === true) return;
-  originalUpdateParams.call(this, params);
-  mergedInto.set(this._paramsCache, new Set([...(known ?? []), params]));
-};
 
 export function hardforkNames(): string[] {
   return Mainnet.hardforks.map((h) => h.name);
@@ -29,7 +38,7 @@ export function createChainCommon(chainId: bigint, hardfork: string, customCrypt
   const last = names.indexOf(hardfork);
   if (last < 0) throw new Error(`unknown hardfork "${hardfork}" (known: ${names.join(", ")})`);
   const hardforks = Mainnet.hardforks.slice(0, last + 1).map((h) => ({ name: h.name, block: 0, timestamp: undefined }));
-  const common = createCustomCommon({ name: "hardhat-epochs", chainId: Number(chainId), hardforks }, Mainnet, { hardfork, customCrypto });
+  const common = new ChainCommon({ chain: { ...Mainnet, name: "hardhat-epochs", chainId: Number(chainId), hardforks }, hardfork, customCrypto });
   // merged once here, so the copies made for every header and transaction already hold them (see above)
   common.updateParams(paramsBlock);
   common.updateParams(paramsTx);

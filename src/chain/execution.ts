@@ -1,12 +1,17 @@
 /**
  * Calls that create no transaction (eth_call, eth_estimateGas): run a transaction from an arbitrary
- * sender against a block's state inside a journal checkpoint that is always reverted.
+ * sender in an execution context at a block (its own VM, read-only module stores, a deadline), inside
+ * a journal checkpoint that is always reverted. The live chain is never touched.
  */
 import { type Block, createBlock } from "@ethereumjs/block";
 import { type TypedTransaction, type TypedTxData, createTx } from "@ethereumjs/tx";
 import { Address, createAccount, createZeroAddress } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
+import { setImmediate as yieldToIo } from "node:timers/promises";
+import { cleanVmError } from "./block-producer";
+import { type ExecutionContext, ExecutionTimeout } from "./context";
 import { ChainError, type Node } from "./node";
+import { withSender } from "./sender";
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -77,11 +82,9 @@ export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce
   } else {
     txData = { ...base, type: 0, gasPrice: req.gasPrice ?? 0n };
   }
-  const tx = createTx(txData, { common: node.common, freeze: false });
-  const sender = new Address(req.from ?? new Uint8Array(20));
+  const tx = createTx(txData, { common: node.common });
   // The VM asks the transaction for its sender; an unsigned one answers with the caller we were given.
-  Object.defineProperty(tx, "getSenderAddress", { value: () => sender });
-  return tx;
+  return withSender(tx, new Address(req.from ?? new Uint8Array(20)));
 }
 
 export class CallFailure extends Error {
@@ -90,17 +93,32 @@ export class CallFailure extends Error {
   }
 }
 
+export interface CallOptions {
+  overrides?: StateOverride;
+  /** The deadline of the whole execution (for an estimate: of the whole search), ms; 0 = none. */
+  timeoutMs?: number;
+}
+
 /**
  * Runs `req` against block `n`'s state (the live state for the head), with optional state overrides,
- * and returns the VM result. Nothing it does is kept. Invalid transactions (fees, balance) throw ChainError.
+ * and returns the VM result. Invalid transactions (fees, balance) throw ChainError; a deadline
+ * passed throws ExecutionTimeout.
  */
-export async function runCall(node: Node, req: CallRequest, n: bigint, overrides?: StateOverride, gasOverride?: bigint): Promise<RunTxResult> {
-  const block = n === node.headNumber ? node.head : await node.getBlock(n);
-  if (block === undefined) throw new ChainError("header not found");
-  const vm: VM = n >= node.headNumber ? node.vm : await historicalVm(node, block.header.stateRoot);
+export async function runCall(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<RunTxResult> {
+  const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs });
+  try {
+    return await runInContext(node, ctx, req, opts.overrides);
+  } finally {
+    ctx.release();
+  }
+}
+
+/** Runs `req` in `ctx` (any number of times: each run is reverted). */
+export async function runInContext(node: Node, ctx: ExecutionContext, req: CallRequest, overrides?: StateOverride, gasOverride?: bigint): Promise<RunTxResult> {
+  const { vm } = ctx;
   const from = new Address(req.from ?? createZeroAddress().bytes);
   const noFee = (req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n;
-  const execBlock = callContext(node, block, noFee);
+  const execBlock = callContext(node, ctx.block, noFee);
   await vm.evm.journal.checkpoint();
   try {
     if (overrides !== undefined) await applyOverrides(vm, overrides);
@@ -110,6 +128,7 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, overrides
     try {
       return await runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
     } catch (err) {
+      if (err instanceof ExecutionTimeout) throw err;
       throw new ChainError(cleanVmError(err));
     }
   } finally {
@@ -117,26 +136,45 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, overrides
   }
 }
 
-/** Smallest gas with which `req` succeeds (binary search, as geth does), or the failure at the cap. */
-export async function estimateGas(node: Node, req: CallRequest, n: bigint, overrides?: StateOverride): Promise<bigint> {
-  let hi = req.gas ?? defaultCallGas(node);
-  const first = await runCall(node, req, n, overrides, hi);
-  if (first.execResult.exceptionError !== undefined) throw new CallFailure(first);
-  let lo = first.totalGasSpent - 1n;
-  // Most calls succeed with what they used plus the 1/64 retained by CALLs; try that first.
-  const guess = (first.totalGasSpent * 64n) / 63n + 2300n;
-  if (guess < hi) {
-    const r = await runCall(node, req, n, overrides, guess);
-    if (r.execResult.exceptionError === undefined) hi = guess;
-    else lo = guess;
+/**
+ * Smallest gas with which `req` succeeds, or the failure at the cap. As geth: first the gas it used
+ * (× 64/63 for the gas CALLs keep back), then a binary search. Every run is a real execution in one
+ * context; the deadline covers the whole search, and the search yields to other requests between runs.
+ */
+export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<bigint> {
+  const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs });
+  try {
+    const run = (gas: bigint) => runInContext(node, ctx, req, opts.overrides, gas);
+    let hi = req.gas ?? defaultCallGas(node);
+    const first = await run(hi);
+    if (first.execResult.exceptionError !== undefined) throw new CallFailure(first);
+    let lo = first.totalGasSpent - 1n;
+    const succeeds = async (gas: bigint): Promise<boolean> => {
+      await yieldToIo();
+      try {
+        return (await run(gas)).execResult.exceptionError === undefined;
+      } catch (err) {
+        // too little gas for the transaction to be valid at all is a failure at that gas;
+        // anything else (a deadline, a fault) is the estimate's own error
+        if (err instanceof ChainError && /gas/i.test(err.message)) return false;
+        throw err;
+      }
+    };
+    // Most calls succeed with what they used plus the 1/64 retained by CALLs; try that first.
+    const guess = (first.totalGasSpent * 64n) / 63n + 2300n;
+    if (guess < hi) {
+      if (await succeeds(guess)) hi = guess;
+      else lo = guess;
+    }
+    while (lo + 1n < hi) {
+      const mid = (lo + hi) / 2n;
+      if (await succeeds(mid)) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  } finally {
+    ctx.release();
   }
-  while (lo + 1n < hi) {
-    const mid = (lo + hi) / 2n;
-    const r = await runCall(node, req, n, overrides, mid).catch(() => undefined);
-    if (r !== undefined && r.execResult.exceptionError === undefined) hi = mid;
-    else lo = mid;
-  }
-  return hi;
 }
 
 const contexts = new WeakMap<Block, Map<boolean, Block>>();
@@ -155,12 +193,6 @@ function callContext(node: Node, block: Block, noFee: boolean): Block {
     byFee.set(noFee, ctx);
   }
   return ctx;
-}
-
-async function historicalVm(node: Node, stateRoot: Uint8Array): Promise<VM> {
-  const vm = await node.vm.shallowCopy(false);
-  await vm.stateManager.setStateRoot(stateRoot);
-  return vm;
 }
 
 async function applyOverrides(vm: VM, overrides: StateOverride): Promise<void> {
@@ -184,8 +216,3 @@ function hexToBytes32(h: string): Uint8Array {
   return new Uint8Array(Buffer.from(h.slice(2).padStart(64, "0"), "hex"));
 }
 
-/** EthereumJS appends block and tx dumps to its messages; keep the first clause only. */
-export function cleanVmError(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return msg.split(" -> ")[0].replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "").trim();
-}

@@ -1,7 +1,15 @@
 /**
  * The chain: EthereumJS VM and state, block storage, the transaction pool, the clock, block
- * production with modules, snapshots. The RPC layer talks to this class only; it serialises every
- * request through `mutex`, so methods here assume they run one at a time.
+ * production with modules, snapshots. The RPC layer talks to this class only.
+ *
+ * Two kinds of access. Everything that changes the chain (blocks, dev state changes, snapshots)
+ * runs inside `mutex`, one at a time, on the live VM. Everything that only reads or executes
+ * without keeping anything (calls, estimates, traces, state reads) runs in an execution context or
+ * on a read-only state at a committed root (`contextAt`, `stateAt`) and needs no lock.
+ *
+ * Commit is write-then-apply: a block's batch is written first, and only then do memory (head,
+ * chain-store caches, module stores, live root) move to it; a failed write leaves the node on its
+ * last committed block.
  */
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
@@ -11,15 +19,15 @@ import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccount, createAddressFromPrivateKey } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccount, createAddressFromPrivateKey, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
-import { type VM, createVM } from "@ethereumjs/vm";
+import { type RunTxResult, type VM, createVM, runTx } from "@ethereumjs/vm";
 import type { BatchOp, KVStore } from "../storage/kv";
 import { MemoryKV } from "../storage/kv";
-import { VersionedModuleStore } from "../storage/module-store";
+import { type ModuleStore, VersionedModuleStore } from "../storage/module-store";
 import { TrieDB } from "../storage/trie-db";
 import { Mutex } from "../utils/mutex";
-import { type ProducedBlock, produceBlock } from "./block-producer";
+import { type ProducedBlock, produceBlock, runPhase } from "./block-producer";
 import { type StoredReceipt, ChainStore } from "./chain-store";
 import { Clock } from "./clock";
 import { createChainCommon } from "./common";
@@ -28,6 +36,8 @@ import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { nativeCrypto } from "./crypto";
 import type { BlockEvents, BlockModule } from "./module";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
+import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
+import { withSender } from "./sender";
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -39,13 +49,22 @@ export interface NodeOptions {
 
 /** What a module's precompile may ask of the chain while it executes. */
 export interface PrecompileContext {
-  /** msg.sender of the call to the precompile. */
-  currentCaller(): Address;
-  moduleStore(name: string): VersionedModuleStore;
+  /**
+   * The env of the execution that runs the precompile, found from its EVM (`PrecompileInput._EVM`):
+   * the message stack (msg.sender, static or not) and the module stores of that execution's height.
+   */
+  envOf(evm: object): ExecEnv;
 }
 
 /** A rejected transaction or state change: the RPC layer turns it into -32000 with this text. */
 export class ChainError extends Error {}
+
+/** What happened to a transaction in the block mined for it. */
+export interface Inclusion {
+  mined: MinedBlock;
+  result: RunTxResult;
+  index: number;
+}
 
 interface Snapshot {
   head: bigint;
@@ -76,6 +95,8 @@ export interface MinedBlock {
 
 export interface NodeEvents {
   block: [MinedBlock];
+  /** Interval mining failed (it goes on at the next interval). */
+  miningError: [Error];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
@@ -92,11 +113,18 @@ export class Node extends EventEmitter<NodeEvents> {
   readonly instanceId: Uint8Array = randomBytes(32);
   settings: NodeSettings;
   private _head!: Block;
+  /**
+   * The root of the live state as committed: the head's state root plus any hardhat_set* changes
+   * made since (they are written with the next block). Contexts and reads at the head use it.
+   */
+  private _liveRoot: Uint8Array = KECCAK256_RLP;
+  /** A read-only state at `_liveRoot` for reads at the head (rebuilt when the root moves). */
+  private _reader: { root: Uint8Array; sm: MerkleStateManager } | undefined;
   private readonly _snapshots = new Map<number, Snapshot>();
   private _nextSnapshotId = 1;
-  private readonly _messageStack: Address[] = [];
   private _intervalTimer: NodeJS.Timeout | undefined;
   private readonly _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  private readonly _vms: VmPool;
 
   private constructor(
     readonly config: ChainConfig,
@@ -108,6 +136,9 @@ export class Node extends EventEmitter<NodeEvents> {
   ) {
     super();
     this._moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
+    this._vms = new VmPool(vm);
+    // the live VM's precompiles see the block being built: the live module stores, with its writes
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name) });
     this.settings = {
       coinbase: config.coinbase,
       gasLimit: config.blockGasLimit,
@@ -141,22 +172,15 @@ export class Node extends EventEmitter<NodeEvents> {
         return this;
       },
     };
-    const ref: { node?: Node } = {};
-    const live = (): Node => {
-      if (ref.node === undefined) throw new Error("node not ready");
-      return ref.node;
-    };
-    const customPrecompiles =
-      opts.precompiles?.({ currentCaller: () => live().currentCaller(), moduleStore: (name) => live().moduleStore(name) }) ?? [];
+    const customPrecompiles = opts.precompiles?.({ envOf: requireEnv }) ?? [];
     const vm = await createVM({
       common,
       stateManager,
       blockchain,
-      evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles },
+      evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: deadlineOpcodes },
     });
+    trackMessages(vm);
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
-    ref.node = node;
-    if (customPrecompiles.length > 0) node._trackMessages();
     try {
       await node._openOrInit();
     } catch (err) {
@@ -189,35 +213,154 @@ export class Node extends EventEmitter<NodeEvents> {
 
   // ---------------------------------------------------------------- state
 
-  /** The state to read at block `n`: the live state for the head (it includes hardhat_set* changes), a copy at the block's root otherwise. */
+  /**
+   * A read-only state at block `n` (at the head: the live state as committed, hardhat_set* changes
+   * included). Safe without the lock: it reads a committed root, and trie nodes are never deleted.
+   */
   async stateAt(n: bigint): Promise<MerkleStateManager> {
-    const sm = this.vm.stateManager as MerkleStateManager;
-    if (n >= this.headNumber) return sm;
+    if (n >= this.headNumber) {
+      const root = this._liveRoot;
+      const r = this._reader;
+      if (r !== undefined && equalsBytes(r.root, root)) return r.sm;
+      const sm = await this._stateAtRoot(root);
+      this._reader = { root, sm };
+      return sm;
+    }
     const block = await this.getBlock(n);
     if (block === undefined) throw new ChainError(`header not found`);
-    const copy = sm.shallowCopy(false);
-    await copy.setStateRoot(block.header.stateRoot);
+    return this._stateAtRoot(block.header.stateRoot);
+  }
+
+  private async _stateAtRoot(root: Uint8Array): Promise<MerkleStateManager> {
+    const copy = (this.vm.stateManager as MerkleStateManager).shallowCopy(false);
+    await copy.setStateRoot(root);
     return copy;
+  }
+
+  /**
+   * An execution context at block `height` (the head's live state for the head): a VM of its own,
+   * read-only module stores of that height, and an optional deadline. Release it after use.
+   */
+  async contextAt(height: bigint, opts: ContextOptions = {}): Promise<ExecutionContext> {
+    const head = this._head;
+    let block: Block;
+    let root: Uint8Array;
+    const views = new Map<string, ModuleStore>();
+    if (height >= head.header.number) {
+      block = head;
+      root = this._liveRoot;
+      for (const m of this._moduleStores) views.set(m.module.name, m.store.view());
+    } else {
+      const b = await this.getBlock(height);
+      if (b === undefined) throw new ChainError("header not found");
+      block = b;
+      root = b.header.stateRoot;
+      for (const m of this._moduleStores) views.set(m.module.name, await m.store.viewAt(height));
+    }
+    const moduleStore = (name: string): ModuleStore => {
+      const v = views.get(name);
+      if (v === undefined) throw new Error(`no module ${name}`);
+      return v;
+    };
+    const vm = await this._vms.acquire(root);
+    const timeoutMs = opts.timeoutMs ?? 0;
+    const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
+    bindEnv(vm, env);
+    let released = false;
+    return {
+      height: block.header.number,
+      block,
+      vm,
+      env,
+      moduleStore,
+      release: () => {
+        if (released) return;
+        released = true;
+        // a VM whose execution was cut short may hold an open checkpoint: never reuse it
+        this._vms.release(vm, root, env.messages.length === 0);
+      },
+    };
+  }
+
+  /**
+   * Re-executes stored block `n` on the state of its parent, as block production ran it: the
+   * modules' begin-block (epoch hooks included), each transaction from its recorded sender, the
+   * modules' end-block. `observer` sees each transaction before and after it runs (tracers attach
+   * to `vm.evm.events` there). Nothing is kept.
+   */
+  async replayBlock(n: bigint, observer: ReplayObserver = {}, opts: ContextOptions = {}): Promise<ReplayResult> {
+    if (n <= 0n) throw new ChainError("genesis is not traceable");
+    const block = await this.getBlock(n);
+    if (block === undefined) throw new ChainError(`block #${n} not found`);
+    const receipts = (await this.store.getReceipts(n)) ?? [];
+    const ctx = await this.contextAt(n - 1n, opts);
+    const { vm } = ctx;
+    const modules = this._moduleStores.map((m) => ({ module: m.module, store: VersionedModuleStore.scratch(m.module.name, ctx.moduleStore(m.module.name)) }));
+    // precompiles of the replay see its own (scratch) module stores, as the live block saw the live ones
+    ctx.env.moduleStore = (name) => {
+      const m = modules.find((x) => x.module.name === name);
+      if (m === undefined) throw new Error(`no module ${name}`);
+      return m.store;
+    };
+    // the stored block carries the header its transactions ran against (they read nothing else of it)
+    const execBlock = block;
+    const events: BlockEvents = { begin: [], end: [] };
+    const results: RunTxResult[] = [];
+    let ok = false;
+    await vm.evm.journal.checkpoint();
+    try {
+      await runPhase("begin_block", vm, execBlock, modules, events.begin);
+      let gasUsed = 0n;
+      for (let i = 0; i < block.transactions.length; i++) {
+        const tx = block.transactions[i];
+        const from = receipts[i]?.from;
+        const sender = from !== undefined ? new Address(from) : tx.getSenderAddress();
+        await observer.beforeTx?.(i, tx, vm);
+        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        gasUsed += result.blockGasSpent;
+        results.push(result);
+        await observer.afterTx?.(i, tx, result);
+      }
+      await runPhase("end_block", vm, execBlock, modules, events.end);
+      ok = true;
+      return { block, results, events };
+    } finally {
+      await vm.evm.journal.revert();
+      vm.evm.journal.cleanJournal();
+      if (ok) ctx.release();
+    }
+  }
+
+  /**
+   * Changes the live state outside a block (hardhat_set*, epochs_registerHooks): all of `change` or
+   * nothing, then published to reads at the head. Run inside the lock.
+   */
+  async modifyState(change: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
+    const sm = this.vm.stateManager as MerkleStateManager;
+    await sm.checkpoint();
+    try {
+      await change(sm);
+      await sm.commit();
+    } catch (err) {
+      await sm.revert();
+      throw err;
+    }
+    this._liveRoot = await sm.getStateRoot();
   }
 
   async getNonce(address: Address): Promise<bigint> {
     return (await this.vm.stateManager.getAccount(address))?.nonce ?? 0n;
   }
 
-  /** The sender of the EVM message being executed (for precompiles: their msg.sender). */
-  currentCaller(): Address {
-    const top = this._messageStack[this._messageStack.length - 1];
-    if (top === undefined) throw new Error("no message is executing");
-    return top;
-  }
-
   // ---------------------------------------------------------------- transactions
 
   /**
-   * Validates a signed transaction against the current state and adds it to the pool; with automine
-   * the block that includes it is mined before this returns. Returns the hash and, when mined, the block.
+   * Validates a transaction against the current state and adds it to the pool, from `sender` (its
+   * signer, or an impersonated account). With automine the blocks needed to include it are mined
+   * before this returns, and a transaction that block production refused is answered with its
+   * error: a caller never holds the hash of a transaction that silently left the pool.
    */
-  async submit(tx: TypedTransaction, sender: Address): Promise<{ hash: string; mined?: MinedBlock; result?: ProducedBlock["results"][number] }> {
+  async submit(tx: TypedTransaction, sender: Address): Promise<{ hash: string; included?: Inclusion }> {
     const account = await this.vm.stateManager.getAccount(sender);
     const nonce = account?.nonce ?? 0n;
     const balance = account?.balance ?? 0n;
@@ -253,13 +396,17 @@ export class Node extends EventEmitter<NodeEvents> {
     // Mine until this transaction is in a block (earlier pending ones go first, as on Hardhat).
     for (let i = 0; i < 1000 && this.pool.get(hash) !== undefined; i++) {
       const mined = await this.mineBlock();
-      const idx = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
-      if (idx >= 0) return { hash, mined, result: this._lastResults[idx] };
+      const index = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
+      if (index >= 0) return { hash, included: { mined, result: this._lastResults[index], index } };
+      const refused = this._lastRefused.get(hash);
+      if (refused !== undefined) throw new ChainError(refused);
     }
     return { hash };
   }
 
   private _lastResults: ProducedBlock["results"] = [];
+  /** Transactions the last block refused and the pool dropped, with why (automine answers them). */
+  private _lastRefused = new Map<string, string>();
 
   /** Mines one block from the pool at `timestamp` (default: the clock's next block time). */
   async mineBlock(timestamp?: bigint): Promise<MinedBlock> {
@@ -290,7 +437,14 @@ export class Node extends EventEmitter<NodeEvents> {
       modules: this._moduleStores,
     });
     await this._commit(produced);
-    for (const s of produced.skipped) if (s.invalid) this.pool.remove(bytesToHex(s.tx.hash()));
+    // from here on the block is written: memory follows it
+    this._lastRefused = new Map();
+    for (const s of produced.skipped) {
+      if (!s.invalid) continue;
+      const h = bytesToHex(s.tx.hash());
+      this._lastRefused.set(h, s.reason);
+      this.pool.remove(h);
+    }
     for (const tx of produced.block.transactions) this.pool.remove(bytesToHex(tx.hash()));
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
     this.settings.nextBaseFee = undefined;
@@ -318,7 +472,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const id = this._nextSnapshotId++;
     this._snapshots.set(id, {
       head: this.headNumber,
-      stateRoot: await this.vm.stateManager.getStateRoot(),
+      stateRoot: this._liveRoot,
       pool: this.pool.snapshot(),
       clock: this.clock.snapshot(),
       settings: { ...this.settings },
@@ -343,11 +497,18 @@ export class Node extends EventEmitter<NodeEvents> {
     if (n > this.headNumber) throw new ChainError(`block ${n} is above the head ${this.headNumber}`);
     const ops: BatchOp[] = [...this._trieDb.drainOps(), ...(await this.store.rewindOps(n))];
     for (const m of this._moduleStores) ops.push(...(await m.store.rewindOps(n)));
-    await this.store.kv.batch(ops);
+    try {
+      await this.store.kv.batch(ops);
+    } catch (err) {
+      this._trieDb.undrain();
+      throw new ChainError(`the rewind to block ${n} could not be written, the node stays at block ${this.headNumber}: ${errorText(err)}`);
+    }
     this.store.didRewind(n);
     for (const m of this._moduleStores) await m.store.loadAt(n);
     this._head = (await this.store.getBlock(n)) as Block;
-    await this.vm.stateManager.setStateRoot(stateRoot ?? this._head.header.stateRoot);
+    const root = stateRoot ?? this._head.header.stateRoot;
+    await this.vm.stateManager.setStateRoot(root);
+    this._liveRoot = root;
     this.emit("rewind", n);
   }
 
@@ -373,8 +534,11 @@ export class Node extends EventEmitter<NodeEvents> {
         .exclusive(async () => {
           if (!this.settings.paused) await this.mineBlock();
         })
-        .catch(() => undefined)
-        .finally(() => this.armIntervalMining());
+        // reported, not swallowed; the next interval tries again (a failed block leaves nothing behind)
+        .catch((err: unknown) => this.emit("miningError", err instanceof Error ? err : new Error(String(err))))
+        .finally(() => {
+          if (this._intervalTimer !== undefined) this.armIntervalMining();
+        });
     }, ms);
     this._intervalTimer.unref();
   }
@@ -391,14 +555,29 @@ export class Node extends EventEmitter<NodeEvents> {
 
   // ---------------------------------------------------------------- internals
 
-  /** `extra`: more operations for the same batch (the genesis meta record). */
+  /**
+   * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),
+   * then moves memory to it. If the write fails, memory stays on the last committed block: the live
+   * state goes back to the last committed root, module stores drop the block's writes, and the trie
+   * nodes wait for the next batch.
+   */
   private async _commit(p: ProducedBlock, extra: BatchOp[] = []): Promise<void> {
     const n = p.block.header.number;
     const ops: BatchOp[] = [...this._trieDb.drainOps(), ...this.store.commitBlockOps(p.block, p.receipts, p.events), ...extra];
     for (const m of this._moduleStores) ops.push(...m.store.commitOps(n));
-    await this.store.kv.batch(ops);
+    try {
+      await this.store.kv.batch(ops);
+    } catch (err) {
+      this._trieDb.undrain();
+      for (const m of this._moduleStores) m.store.discard();
+      await this.vm.stateManager.setStateRoot(this._liveRoot);
+      const at = this._head === undefined ? "" : `, the node stays at block ${this.headNumber}`;
+      throw new ChainError(`block ${n} could not be written${at}: ${errorText(err)}`);
+    }
     this.store.didCommit(p.block, p.receipts);
+    for (const m of this._moduleStores) m.store.didCommit();
     this._head = p.block;
+    this._liveRoot = p.block.header.stateRoot;
   }
 
   private async _openOrInit(): Promise<void> {
@@ -412,7 +591,8 @@ export class Node extends EventEmitter<NodeEvents> {
       const headBlock = await this.store.getBlock(head);
       if (headBlock === undefined) throw new Error(`data directory ${storeName(this.store.kv)} is damaged: its head block ${head} is missing`);
       this._head = headBlock;
-      await this.vm.stateManager.setStateRoot(this._head.header.stateRoot);
+      this._liveRoot = headBlock.header.stateRoot;
+      await this.vm.stateManager.setStateRoot(this._liveRoot);
       for (const m of this._moduleStores) await m.store.loadAt(head);
       return;
     }
@@ -458,18 +638,6 @@ export class Node extends EventEmitter<NodeEvents> {
     const meta = genesisMetaOps({ chainId: this.config.chainId, genesisHash: bytesToHex(genesis.hash()) });
     await this._commit({ block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
   }
-
-  private _trackMessages(): void {
-    const evm = this.vm.evm as unknown as { events?: EventEmitter };
-    evm.events?.on("beforeMessage", (msg: { caller: Address }, resolve?: () => void) => {
-      this._messageStack.push(msg.caller);
-      resolve?.();
-    });
-    evm.events?.on("afterMessage", (_res: unknown, resolve?: () => void) => {
-      this._messageStack.pop();
-      resolve?.();
-    });
-  }
 }
 
 function hexBytes(hex: string): Uint8Array {
@@ -479,4 +647,26 @@ function hexBytes(hex: string): Uint8Array {
 function sha256Empty(): Uint8Array {
   // requestsHash of an empty request list (EIP-7685): sha256 of nothing
   return new Uint8Array(Buffer.from("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "hex"));
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function requireEnv(evm: object): ExecEnv {
+  const env = envOf(evm);
+  if (env === undefined) throw new Error("a precompile ran in an EVM the chain did not make");
+  return env;
+}
+
+/** Sees each transaction of a replayed block before and after it runs. */
+export interface ReplayObserver {
+  beforeTx?(index: number, tx: TypedTransaction, vm: VM): void | Promise<void>;
+  afterTx?(index: number, tx: TypedTransaction, result: RunTxResult): void | Promise<void>;
+}
+
+export interface ReplayResult {
+  block: Block;
+  results: RunTxResult[];
+  events: BlockEvents;
 }

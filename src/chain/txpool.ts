@@ -15,6 +15,20 @@ export interface PooledTx {
 
 export class TxPoolError extends Error {}
 
+/** The recorded sender of a pooled transaction (for an impersonated account, not what its signature recovers to). */
+export function pooledSender(e: PooledTx): Uint8Array {
+  return new Uint8Array(Buffer.from(e.sender.slice(2), "hex"));
+}
+
+/** Pool limits, with geth's defaults: 4096 + 1024 executable slots, 1024 future ones, 64 future per account. */
+export interface TxPoolLimits {
+  globalPending: number;
+  globalQueued: number;
+  accountQueued: number;
+}
+
+export const DEFAULT_POOL_LIMITS: TxPoolLimits = { globalPending: 5120, globalQueued: 1024, accountQueued: 64 };
+
 /** Max fee the sender offers per gas (legacy gasPrice or 1559 maxFeePerGas). */
 export function maxFeeOf(tx: TypedTransaction): bigint {
   return "maxFeePerGas" in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
@@ -34,6 +48,8 @@ export class TxPool {
   private _queued = new Map<string, Map<bigint, PooledTx>>();
   private _byHash = new Map<string, PooledTx>();
   private _seq = 0;
+
+  constructor(readonly limits: TxPoolLimits = DEFAULT_POOL_LIMITS) {}
 
   get size(): { pending: number; queued: number } {
     let pending = 0;
@@ -77,6 +93,7 @@ export class TxPool {
       return "queued";
     }
     const expected = pending.length === 0 ? accountNonce : pending[pending.length - 1].tx.nonce + 1n;
+    this._checkRoom(sender, tx.nonce === expected, queued.size);
     this._byHash.set(hash, entry);
     if (tx.nonce === expected) {
       pending.push(entry);
@@ -193,6 +210,15 @@ export class TxPool {
     }
     if (list.length > 0) this._pending.set(sender, list);
     if (q.size === 0) this._queued.delete(sender);
+  }
+
+  /** geth's "txpool is full" when a new (not replacing) transaction finds no room. */
+  private _checkRoom(sender: string, executable: boolean, senderQueued: number): void {
+    const size = this.size;
+    if (executable ? size.pending >= this.limits.globalPending : size.queued >= this.limits.globalQueued) throw new TxPoolError("txpool is full");
+    if (!executable && senderQueued >= this.limits.accountQueued) {
+      throw new TxPoolError(`txpool is full: account ${sender} already has ${senderQueued} transactions waiting behind a nonce gap (the limit is ${this.limits.accountQueued})`);
+    }
   }
 
   private _replace(old: PooledTx, entry: PooledTx): void {

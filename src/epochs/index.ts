@@ -3,7 +3,7 @@
  * keeper, its hooks (contracts registered through the precompile, then TypeScript functions), the
  * 0x…0900 precompile, and the queries (EpochInfos with Cosmos pagination, CurrentEpoch).
  */
-import type { PrecompileFunc } from "@ethereumjs/evm";
+import type { PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import type { BlockModule, GenesisContext } from "../chain/module";
 import type { ModuleStore } from "../storage/module-store";
 import { beginBlocker, endBlocker } from "./abci";
@@ -36,6 +36,12 @@ export interface EpochsOptions {
   hookGasLimit?: bigint;
   /** Time that fills a zero start_time at genesis; default the genesis block's time. */
   genesisTime?: Time;
+}
+
+/** How the chain answers the precompile's questions about the execution it runs in. */
+export interface EpochsPrecompileDeps extends Omit<PrecompileDeps, "infos"> {
+  /** The epochs store as that execution sees it. */
+  store(input: PrecompileInput): ModuleStore;
 }
 
 /** A custom precompile entry for EthereumJS (`customPrecompiles`). */
@@ -106,14 +112,19 @@ export class EpochsModule {
     };
   }
 
-  /** The precompile, given how the chain tells the current msg.sender (and static context). */
-  createPrecompile(deps: Omit<PrecompileDeps, "infos">): EpochsPrecompile {
-    return { address: EPOCHS_PRECOMPILE, function: createEpochsPrecompile({ ...deps, infos: () => this.keeper.allEpochInfos() }) };
-  }
-
-  /** Curried form of createPrecompile (kept for existing callers). */
-  precompile(): (deps: Omit<PrecompileDeps, "infos">) => EpochsPrecompile {
-    return (deps) => this.createPrecompile(deps);
+  /**
+   * The precompile, given how the chain tells the current msg.sender, the static flag and the
+   * module store of the execution it runs in (the live block's, or a call's at its height).
+   */
+  createPrecompile(deps: EpochsPrecompileDeps): EpochsPrecompile {
+    return {
+      address: EPOCHS_PRECOMPILE,
+      function: createEpochsPrecompile({
+        caller: deps.caller,
+        isStatic: deps.isStatic,
+        infos: (input) => new EpochsKeeper(() => deps.store(input)).allEpochInfos(),
+      }),
+    };
   }
 
   /** CurrentEpoch; throws EpochNotFoundError `epoch info not found: ID`. */

@@ -93,13 +93,17 @@ export function evmSlotStore(input: PrecompileInput): Required<SlotStore> {
   return { get: (k) => sm.getStorage(account, k), put: (k, v) => sm.putStorage(account, k, v) };
 }
 
+/**
+ * What the precompile asks of the chain about the execution it runs in (one EVM may be the live
+ * chain's, another a call's or a trace's at an older height): each answer is for `input`'s EVM.
+ */
 export interface PrecompileDeps {
   /** msg.sender of the current call to the precompile (the chain tracks the message stack). */
-  caller(): Uint8Array;
-  /** The epochs records as the store holds them now, in identifier-byte order. */
-  infos(): EpochInfo[];
-  /** True inside a STATICCALL (writes then revert); optional: without it writes are allowed. */
-  isStatic?(): boolean;
+  caller(input: PrecompileInput): Uint8Array;
+  /** The epochs records as that execution's store holds them, in identifier-byte order. */
+  infos(input: PrecompileInput): EpochInfo[];
+  /** True inside a STATICCALL: registration then reverts. */
+  isStatic(input: PrecompileInput): boolean;
 }
 
 // flat prices: a cold SLOAD for reads, about two SSTOREs for a registration
@@ -149,13 +153,13 @@ export function createEpochsPrecompile(deps: PrecompileDeps): (input: Precompile
     if (call === null) return revert(gasLimit, READ_GAS, `epochs precompile: invalid arguments for ${fn.name}`);
     switch (call.name) {
       case "epochInfos": {
-        const infos = deps.infos();
+        const infos = deps.infos(input);
         const encoded = getBytes(EPOCHS_ABI.encodeFunctionResult("epochInfos", [infos.map(epochInfoRow)]));
         return ok(gasLimit, READ_GAS + PER_RECORD_GAS * BigInt(infos.length), encoded);
       }
       case "currentEpoch": {
         const id = call.args[0] as string;
-        const info = deps.infos().find((e) => e.identifier === id);
+        const info = deps.infos(input).find((e) => e.identifier === id);
         if (info === undefined) return revert(gasLimit, READ_GAS, `epoch info not found: ${id}`);
         return ok(gasLimit, READ_GAS, getBytes(coder.encode(["int64"], [info.currentEpoch])));
       }
@@ -166,8 +170,8 @@ export function createEpochsPrecompile(deps: PrecompileDeps): (input: Precompile
       case "registerHooks":
       case "unregisterHooks": {
         if (gasLimit < WRITE_GAS) return ok(gasLimit, WRITE_GAS, EMPTY);
-        if (deps.isStatic?.() === true) return revert(gasLimit, READ_GAS, `epochs precompile: ${call.name} in a static call`);
-        const caller = deps.caller();
+        if (deps.isStatic(input)) return revert(gasLimit, READ_GAS, `epochs precompile: ${call.name} in a static call`);
+        const caller = deps.caller(input);
         const store = evmSlotStore(input);
         const registering = call.name === "registerHooks";
         const changed = registering ? await register(store, caller) : await unregister(store, caller);

@@ -23,6 +23,14 @@ const ALIASES: Record<string, string> = {
   eth_getTransactionbyBlockNumberAndIndex: "eth_getTransactionByBlockNumberAndIndex",
 };
 
+/**
+ * The dev methods that change the chain without a signed transaction. Open from this machine, as on
+ * Hardhat's node; from beyond loopback (a listener on 0.0.0.0) they need the bearer token.
+ */
+export function changesChainUnsigned(name: string): boolean {
+  return name.startsWith("hardhat_set") || name === "hardhat_impersonateAccount" || name === "hardhat_mine" || name === "hardhat_reset" || (name.startsWith("evm_") && name !== "evm_snapshot");
+}
+
 export interface DispatcherOptions {
   mutex: Mutex;
   /** Namespaces served; undefined = all. A disabled namespace answers like an unknown method. */
@@ -77,7 +85,7 @@ export class RpcDispatcher implements Dispatcher {
     if (spec === undefined || (this._opts.enabledNamespaces !== undefined && !this._opts.enabledNamespaces.has(ns))) {
       throw new MethodNotFoundError(method);
     }
-    if (spec.private === true && !ctx.authenticated) throw new UnauthorizedError(method);
+    if (!ctx.authenticated && (spec.private === true || (ctx.fromLoopback === false && changesChainUnsigned(name)))) throw new UnauthorizedError(method);
     this._opts.onRequest?.(method, ctx);
     const run = async (): Promise<unknown> => {
       const args = parseParams(spec.params, params);

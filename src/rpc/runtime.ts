@@ -5,7 +5,7 @@
 import type { ChainConfig } from "../chain/config";
 import type { BlockModule } from "../chain/module";
 import { Node, type PrecompileContext } from "../chain/node";
-import type { CustomPrecompile } from "@ethereumjs/evm";
+import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
 import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "./deps";
 import { RpcDispatcher } from "./dispatcher";
@@ -65,10 +65,27 @@ export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool"
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
   const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...(opts.modules ?? [])];
-  const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => [
-    ...(epochs !== undefined ? [epochs.precompile()({ caller: () => ctx.currentCaller().bytes })] : []),
-    ...(opts.precompiles?.(ctx) ?? []),
-  ];
+  const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => {
+    // the message that called the precompile is the innermost one of its execution
+    const message = (input: PrecompileInput) => {
+      const stack = ctx.envOf(input._EVM).messages;
+      const top = stack[stack.length - 1];
+      if (top === undefined) throw new Error("the epochs precompile ran outside a message");
+      return top;
+    };
+    return [
+      ...(epochs !== undefined
+        ? [
+            epochs.createPrecompile({
+              caller: (input) => message(input).caller.bytes,
+              isStatic: (input) => message(input).isStatic,
+              store: (input) => ctx.envOf(input._EVM).moduleStore(EPOCHS_MODULE),
+            }),
+          ]
+        : []),
+      ...(opts.precompiles?.(ctx) ?? []),
+    ];
+  };
   const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };

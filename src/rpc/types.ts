@@ -38,6 +38,12 @@ export interface RequestContext {
   transport: "in-process" | "http" | "ws";
   /** True when the caller presented the bearer token (always true in-process). */
   authenticated: boolean;
+  /**
+   * False when the request came from beyond this machine (the network transports always say);
+   * absent in-process. From beyond it, the dev methods that change the chain without a signed
+   * transaction need the token too.
+   */
+  fromLoopback?: boolean;
   /** Present on WebSocket, where eth_subscribe works. */
   connection?: Connection;
 }

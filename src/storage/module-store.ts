@@ -8,7 +8,7 @@
  *
  * Layout in the KVStore: "m/" ‖ module ‖ "/" ‖ height (8 bytes, big-endian) ‖ key → 0x01 ‖ value, or 0x00 (deleted).
  */
-import { type BatchOp, type KVStore, compareBytes, prefixEnd } from "./kv";
+import { type BatchOp, type KVStore, MemoryKV, compareBytes, prefixEnd } from "./kv";
 
 const enc = new TextEncoder();
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
@@ -103,7 +103,10 @@ export class VersionedModuleStore implements ModuleStore {
     }
   }
 
-  /** Batch operations that record this block's changes at `height` and make them the committed set. */
+  /**
+   * Batch operations that record this block's changes at `height`. Memory is not touched: call
+   * `didCommit()` once the batch is written, or `discard()` when it was not.
+   */
   commitOps(height: bigint): BatchOp[] {
     if (this._branches.length > 0) throw new Error(`module store ${this.moduleName}: branch left open`);
     const ops: BatchOp[] = [];
@@ -111,11 +114,43 @@ export class VersionedModuleStore implements ModuleStore {
     for (const [k, v] of this._dirty) {
       const key = concat(this._prefix, h, unhex(k));
       ops.push({ type: "put", key, value: v === undefined ? new Uint8Array([0]) : concat(new Uint8Array([1]), v) });
-      if (v === undefined) this._committed.delete(k);
-      else this._committed.set(k, v);
     }
-    this._dirty.clear();
     return ops;
+  }
+
+  /**
+   * Makes the uncommitted changes the committed set (after their batch was written). The committed
+   * map is replaced, never changed in place, so views taken earlier keep their version.
+   */
+  didCommit(): void {
+    if (this._dirty.size === 0) return;
+    const next = new Map(this._committed);
+    for (const [k, v] of this._dirty) {
+      if (v === undefined) next.delete(k);
+      else next.set(k, v);
+    }
+    this._committed = next;
+    this._dirty.clear();
+  }
+
+  /** A read-only view of the committed set as it is now (the head's version); later commits do not change it. */
+  view(): ModuleStore {
+    return new ModuleStoreView(this.moduleName, this._committed);
+  }
+
+  /** A read-only view of the set as of block `height`, rebuilt from the change log. */
+  async viewAt(height: bigint): Promise<ModuleStore> {
+    return new ModuleStoreView(this.moduleName, await this._readAt(height));
+  }
+
+  /**
+   * A writable store of its own that starts from `base`'s entries and writes nowhere: re-execution
+   * of a block (tracing) runs begin/end-block on it. Branches work as on the chain's stores.
+   */
+  static scratch(moduleName: string, base: ModuleStore): VersionedModuleStore {
+    const s = new VersionedModuleStore(new MemoryKV(), moduleName);
+    s._committed = new Map(base.entries().map(([k, v]) => [hex(k), v]));
+    return s;
   }
 
   /** Drops uncommitted changes (a block that failed to build). */
@@ -126,6 +161,11 @@ export class VersionedModuleStore implements ModuleStore {
 
   /** Rebuilds the committed set as of block `height` (the latest change at or below it per key). */
   async loadAt(height: bigint): Promise<void> {
+    this._committed = await this._readAt(height);
+    this.discard();
+  }
+
+  private async _readAt(height: bigint): Promise<Map<string, Uint8Array>> {
     const set = new Map<string, Uint8Array>();
     const lt = concat(this._prefix, heightBytes(height + 1n));
     for await (const [key, value] of this._kv.range({ gte: this._prefix, lt })) {
@@ -133,8 +173,7 @@ export class VersionedModuleStore implements ModuleStore {
       if (value[0] === 1) set.set(k, value.subarray(1));
       else set.delete(k);
     }
-    this._committed = set;
-    this.discard();
+    return set;
   }
 
   /** Batch operations that delete every change recorded above `height`. */
@@ -153,3 +192,32 @@ export class VersionedModuleStore implements ModuleStore {
 }
 
 const ABSENT: unique symbol = Symbol("absent");
+
+/** A read-only version of a module's committed set (what calls and historical reads see). */
+class ModuleStoreView implements ModuleStore {
+  constructor(
+    private readonly _name: string,
+    private readonly _set: ReadonlyMap<string, Uint8Array>,
+  ) {}
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    return this._set.get(hex(key));
+  }
+
+  set(): void {
+    throw new Error(`module store ${this._name} is read-only here (a call or a historical read)`);
+  }
+
+  delete(): void {
+    this.set();
+  }
+
+  entries(prefix: Uint8Array = new Uint8Array(), reverse = false): Array<[Uint8Array, Uint8Array]> {
+    const p = hex(prefix);
+    const out: Array<[Uint8Array, Uint8Array]> = [];
+    for (const [k, v] of this._set) if (k.startsWith(p)) out.push([unhex(k), v]);
+    out.sort((a, b) => compareBytes(a[0], b[0]));
+    if (reverse) out.reverse();
+    return out;
+  }
+}

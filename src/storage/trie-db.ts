@@ -111,6 +111,17 @@ export class TrieDB implements DB<string, TrieValue> {
   }
 
   /**
+   * The batch holding the last `drainOps()` failed: its nodes go back to waiting for the next drain
+   * (they may be needed by roots the node still uses, such as hardhat_set* changes made before it).
+   */
+  undrain(): void {
+    const s = this._s;
+    for (const [k, v] of s.pending) s.inflight.set(k, v);
+    s.pending = s.inflight;
+    s.inflight = new Map();
+  }
+
+  /**
    * Drops writes not yet drained (a block that failed to build). Only safe once the state manager
    * is back on a root written before them.
    */

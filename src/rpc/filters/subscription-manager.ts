@@ -6,17 +6,37 @@
  */
 import { randomBytes } from "node:crypto";
 import type { MinedBlock, Node } from "../../chain/node";
+import { pooledSender } from "../../chain/txpool";
 import type { LogFilter } from "../objects";
 import type { Json } from "../format";
 import { formatHeader, formatTransaction } from "../format";
 import { blockLogs } from "../log-matcher";
 import type { Connection } from "../types";
 
+/** The node's events, fanned out: one listener on the node however many subscriptions there are. */
+export interface NodeFeed {
+  onBlock(fn: (b: MinedBlock) => void): () => void;
+  onPendingTransaction(fn: (hash: string) => void): () => void;
+}
+
 export interface SubscriptionKind {
   /** Parses the kind's optional argument (throws a ParamError-like Error for a bad one). */
   parse(arg: unknown): unknown;
   /** Starts delivering to `send`; returns the function that stops it. */
-  start(arg: unknown, send: (result: Json) => void): () => void;
+  start(arg: unknown, send: (result: Json) => void, feed: NodeFeed): () => void;
+}
+
+function fanOut<A>(): { add(fn: (a: A) => void): () => void; emit(a: A): void } {
+  const fns = new Set<(a: A) => void>();
+  return {
+    add(fn) {
+      fns.add(fn);
+      return () => fns.delete(fn);
+    },
+    emit(a) {
+      for (const fn of fns) fn(a);
+    },
+  };
 }
 
 interface Sub {
@@ -28,43 +48,40 @@ export class SubscriptionManager {
   private readonly _subs = new Map<string, Sub>();
   private readonly _kinds = new Map<string, SubscriptionKind>();
   private readonly _watched = new WeakSet<Connection>();
+  private readonly _feed: NodeFeed;
 
   constructor(node: Node, parseLogCriteria: (arg: unknown) => LogFilter) {
+    const blocks = fanOut<MinedBlock>();
+    const pending = fanOut<string>();
+    node.on("block", (b) => blocks.emit(b));
+    node.on("pendingTransaction", (h) => pending.emit(h));
+    this._feed = { onBlock: blocks.add, onPendingTransaction: pending.add };
     this.registerKind("newHeads", {
       parse: (arg) => {
         if (arg !== undefined && (arg === null || typeof arg !== "object")) throw new Error("invalid argument 1: want {includeTransactions: bool}");
         return (arg as { includeTransactions?: unknown } | undefined)?.includeTransactions === true;
       },
-      start: (full, send) => {
-        const on = ({ block, receipts }: MinedBlock) => {
+      start: (full, send, feed) =>
+        feed.onBlock(({ block, receipts }) => {
           const header = formatHeader(block) as Record<string, Json>;
           if (full === true) header.transactions = block.transactions.map((tx, i) => formatTransaction(tx, receipts[i].from, { block, index: i }));
           send(header);
-        };
-        node.on("block", on);
-        return () => node.off("block", on);
-      },
+        }),
     });
     this.registerKind("logs", {
       parse: (arg) => parseLogCriteria(arg ?? {}),
-      start: (criteria, send) => {
-        const on = ({ block, receipts }: MinedBlock) => {
+      start: (criteria, send, feed) =>
+        feed.onBlock(({ block, receipts }) => {
           for (const log of blockLogs(block, receipts, criteria as LogFilter)) send(log);
-        };
-        node.on("block", on);
-        return () => node.off("block", on);
-      },
+        }),
     });
     this.registerKind("newPendingTransactions", {
       parse: (arg) => arg === true,
-      start: (full, send) => {
-        const on = (hash: string) => {
+      start: (full, send, feed) =>
+        feed.onPendingTransaction((hash) => {
           const p = node.pool.get(hash);
-          send(full === true && p !== undefined ? formatTransaction(p.tx, p.tx.getSenderAddress().bytes) : hash);
-        };
-        node.on("pendingTransaction", on);
-        return () => node.off("pendingTransaction", on);
-      },
+          send(full === true && p !== undefined ? formatTransaction(p.tx, pooledSender(p)) : hash);
+        }),
     });
     this.registerKind("syncing", { parse: () => undefined, start: () => () => undefined });
   }
@@ -86,7 +103,7 @@ export class SubscriptionManager {
     if (kind === undefined) throw new Error(`no "${name}" subscription in eth namespace`);
     const parsed = kind.parse(arg);
     const id = `0x${randomBytes(16).toString("hex")}`;
-    const stop = kind.start(parsed, (result) => connection.notify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: id, result } }));
+    const stop = kind.start(parsed, (result) => connection.notify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: id, result } }), this._feed);
     this._subs.set(id, { connection, stop });
     if (!this._watched.has(connection)) {
       this._watched.add(connection);

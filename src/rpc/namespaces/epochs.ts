@@ -3,6 +3,7 @@
  * events of a block, and hook registration; plus the REST routes at Evmos's paths and the `epochs`
  * WebSocket subscription.
  */
+import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address } from "@ethereumjs/util";
 import { type EpochsModule, type PageRequest, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
 import { eventNotifications, formatBlockEvents } from "../block-events";
@@ -41,10 +42,17 @@ const pagination = codec((v): PageRequest => {
 
 export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
   const account = new Address(EPOCHS_PRECOMPILE_BYTES);
-  const sm = () => node.vm.stateManager;
-  const slots: Required<SlotStore> = {
-    get: (k) => sm().getStorage(account, k),
-    put: (k, v) => sm().putStorage(account, k, v),
+  const slotsOf = (sm: StateManagerInterface): Required<SlotStore> => ({
+    get: (k) => sm.getStorage(account, k),
+    put: (k, v) => sm.putStorage(account, k, v),
+  });
+  /** Registration changes the live state (as a transaction to the precompile would), all or nothing. */
+  const change = async (fn: (slots: Required<SlotStore>) => Promise<boolean>): Promise<boolean> => {
+    let out = false;
+    await node.modifyState(async (sm) => {
+      out = await fn(slotsOf(sm));
+    });
+    return out;
   };
   const hex = (a: Uint8Array) => `0x${Buffer.from(a).toString("hex")}`;
   return [
@@ -87,19 +95,19 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       name: "epochs_registerHooks",
       params: [address],
       doc: "Registers a contract implementing IEpochHooks (as IEpochs.registerHooks() would for msg.sender); false when already registered. EVM state: evm_revert undoes it.",
-      handler: async ([a]) => register(slots, a),
+      handler: async ([a]) => change((slots) => register(slots, a)),
     }),
     method({
       name: "epochs_unregisterHooks",
       params: [address],
       doc: "Unregisters a hook contract; false when it was not registered.",
-      handler: async ([a]) => unregister(slots, a),
+      handler: async ([a]) => change((slots) => unregister(slots, a)),
     }),
     method({
       name: "epochs_hooks",
       params: [],
       doc: "The registered hook contracts, in call order.",
-      handler: async () => (await registeredHooks(slots)).map(hex),
+      handler: async () => (await registeredHooks(slotsOf(await node.stateAt(node.headNumber)))).map(hex),
     }),
   ];
 }
@@ -108,13 +116,10 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
 export function registerEpochsSubscription(deps: RpcDeps, subscriptions: SubscriptionManager): void {
   subscriptions.registerKind("epochs", {
     parse: () => undefined,
-    start: (_arg, send) => {
-      const on = ({ block, events }: { block: Parameters<typeof eventNotifications>[0]; events: Parameters<typeof eventNotifications>[1] }) => {
+    start: (_arg, send, feed) =>
+      feed.onBlock(({ block, events }) => {
         for (const n of eventNotifications(block, events)) send(n);
-      };
-      deps.node.on("block", on);
-      return () => deps.node.off("block", on);
-    },
+      }),
   });
 }
 

@@ -1,4 +1,5 @@
 /** hardhat_*: the test helpers `@nomicfoundation/hardhat-network-helpers` calls, plus the methods Hardhat's tasks call. */
+import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address, bytesToHex, createAccount, setLengthLeft } from "@ethereumjs/util";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
@@ -7,13 +8,15 @@ import { method } from "../method";
 import { address, any, bool, data, hash, numberOrQuantity, quantity } from "../params";
 
 export function hardhatMethods({ node, settings }: RpcDeps) {
-  const sm = () => node.vm.stateManager;
-  const modifyAccount = async (addr: Uint8Array, change: (acc: { balance: bigint; nonce: bigint }) => void) => {
-    const a = new Address(addr);
-    const next = (await sm().getAccount(a)) ?? createAccount({});
-    change(next);
-    await sm().putAccount(a, next);
-  };
+  /** Changes one account of the live state (created when absent), then `more` on the same state. */
+  const modifyAccount = (addr: Uint8Array, change: (acc: { balance: bigint; nonce: bigint }) => void, more?: (sm: StateManagerInterface, a: Address) => Promise<void>) =>
+    node.modifyState(async (sm) => {
+      const a = new Address(addr);
+      const next = (await sm.getAccount(a)) ?? createAccount({});
+      change(next);
+      await sm.putAccount(a, next);
+      await more?.(sm, a);
+    });
   return [
     method({
       name: "hardhat_mine",
@@ -49,8 +52,7 @@ export function hardhatMethods({ node, settings }: RpcDeps) {
       params: [address, data],
       doc: "Sets an account's code.",
       handler: async ([addr, code]) => {
-        await modifyAccount(addr, () => undefined);
-        await sm().putCode(new Address(addr), code);
+        await modifyAccount(addr, () => undefined, (sm, a) => sm.putCode(a, code));
         return true;
       },
     }),
@@ -60,8 +62,7 @@ export function hardhatMethods({ node, settings }: RpcDeps) {
       doc: "Sets one 32-byte storage slot of an account.",
       handler: async ([addr, slot, value]) => {
         if (value.length !== 32) throw new InvalidParamsError("invalid argument 2: storage value must be exactly 32 bytes");
-        await modifyAccount(addr, () => undefined);
-        await sm().putStorage(new Address(addr), setLengthLeft(hexToBytes(q(slot)), 32), value);
+        await modifyAccount(addr, () => undefined, (sm, a) => sm.putStorage(a, setLengthLeft(hexToBytes(q(slot)), 32), value));
         return true;
       },
     }),

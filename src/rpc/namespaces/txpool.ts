@@ -2,18 +2,18 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers";
-import type { PooledTx } from "../../chain/txpool";
+import { type PooledTx, pooledSender } from "../../chain/txpool";
 import type { RpcDeps } from "../deps";
 import { type Json, formatTransaction, q } from "../format";
 import { method } from "../method";
 import { address } from "../params";
 
 /** {checksummed sender: {decimal nonce: value}}, as geth groups pool content. */
-function group(entries: PooledTx[], value: (tx: TypedTransaction) => Json): Record<string, Record<string, Json>> {
+function group(entries: PooledTx[], value: (e: PooledTx) => Json): Record<string, Record<string, Json>> {
   const out: Record<string, Record<string, Json>> = {};
   for (const e of entries) {
     const sender = getAddress(e.sender);
-    (out[sender] ??= {})[e.tx.nonce.toString()] = value(e.tx);
+    (out[sender] ??= {})[e.tx.nonce.toString()] = value(e);
   }
   return out;
 }
@@ -25,7 +25,7 @@ function summary(tx: TypedTransaction): string {
 }
 
 export function txpoolMethods({ node }: RpcDeps) {
-  const full = (tx: TypedTransaction): Json => formatTransaction(tx, tx.getSenderAddress().bytes);
+  const full = (e: PooledTx): Json => formatTransaction(e.tx, pooledSender(e));
   return [
     method({
       name: "txpool_content",
@@ -47,7 +47,7 @@ export function txpoolMethods({ node }: RpcDeps) {
       name: "txpool_inspect",
       params: [],
       doc: "A text summary of each pooled transaction: `<to>: <value> wei + <gas> gas × <price> wei`.",
-      handler: () => ({ pending: group(node.pool.pending(), summary), queued: group(node.pool.queued(), summary) }),
+      handler: () => ({ pending: group(node.pool.pending(), (e) => summary(e.tx)), queued: group(node.pool.queued(), (e) => summary(e.tx)) }),
     }),
     method({
       name: "txpool_status",

@@ -40,3 +40,10 @@ export function readOrCreateTokenFile(file: string, configured?: string): string
   if (token !== stored) writeFileSync(file, `${token}\n`, { mode: 0o600 });
   return token;
 }
+
+/** 127.0.0.0/8, ::1, and IPv4 loopback in IPv6 form. */
+export function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const a = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
+}

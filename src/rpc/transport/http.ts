@@ -2,6 +2,7 @@
  * HTTP requests on the JSON-RPC port, in geth's order: CORS preflight, routing (POST / is JSON-RPC,
  * GET goes to the REST router), content type, body limit, JSON parse, batch limits, dispatch.
  */
+import { isLoopback } from "./auth";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher, JsonRpcResponse, RequestContext } from "../types";
 import { checkBatch, readBody } from "./limits";
@@ -76,7 +77,7 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
       sendJson(res, 200, encodeResponse(refused));
       return;
     }
-    const ctx: RequestContext = { transport: "http", authenticated: o.authenticated(req) };
+    const ctx: RequestContext = { transport: "http", authenticated: o.authenticated(req), fromLoopback: isLoopback(req.socket.remoteAddress) };
     // the dispatcher answers its own errors; a rejection would be its bug, still answered, never a crash
     const work = o.dispatcher.handle(parsed, ctx).catch(() => errorBody(null, -32603, "internal error"));
     const out = await withTimeout(work, o.timeoutMs, parsed);

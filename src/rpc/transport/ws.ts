@@ -3,6 +3,7 @@
  * a batch for the same dispatcher; each socket is a Connection that receives its own subscriptions'
  * notifications and tells the dispatcher when it closes. Pings drop peers that stopped answering.
  */
+import { isLoopback } from "./auth";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
@@ -47,7 +48,7 @@ export class WsHandler {
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, authenticated: boolean): void {
     socket.on("error", () => undefined);
-    this._wss.handleUpgrade(req, socket, head, (ws) => this._attach(ws, authenticated));
+    this._wss.handleUpgrade(req, socket, head, (ws) => this._attach(ws, authenticated, isLoopback(req.socket.remoteAddress)));
   }
 
   /** Ends every connection at once (their onClose listeners fire). */
@@ -68,7 +69,7 @@ export class WsHandler {
     }
   }
 
-  private _attach(ws: WebSocket, authenticated: boolean): void {
+  private _attach(ws: WebSocket, authenticated: boolean, fromLoopback: boolean): void {
     const peer: Peer = { ws, alive: true };
     this._peers.add(peer);
     let closed = false;
@@ -82,7 +83,7 @@ export class WsHandler {
         else closeListeners.push(listener);
       },
     };
-    const ctx: RequestContext = { transport: "ws", authenticated, connection };
+    const ctx: RequestContext = { transport: "ws", authenticated, fromLoopback, connection };
     ws.on("error", () => undefined);
     ws.on("pong", () => (peer.alive = true));
     ws.on("close", () => {

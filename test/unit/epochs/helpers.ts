@@ -51,6 +51,7 @@ export class FakeChain {
     await beginBlocker(this.ctx(height, time, "begin_block"), this.keeper, hooks, rule);
     await endBlocker(this.ctx(height, time, "end_block"), this.keeper, hooks, rule);
     this.store.commitOps(BigInt(height));
+    this.store.didCommit();
   }
 }
 
@@ -71,6 +72,7 @@ export async function run(rule: TickRule, records: EpochInfo[], blocks: Array<[n
   const chain = new FakeChain();
   initGenesis(chain.keeper, { epochs: records }, seconds(BigInt(genesisTime)), 0n);
   chain.store.commitOps(0n);
+  chain.store.didCommit();
   const out: Run = { calls: [], seen: [], events: [], chain };
   let height = 0;
   const note = (kind: string) => (_ctx: BlockContext, id: string, n: bigint) => {

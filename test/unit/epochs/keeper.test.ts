@@ -93,6 +93,7 @@ describe("EpochsKeeper", () => {
     keeper.setEpochInfo(rec("day", 1, 0));
     keeper.setEnded("day", true);
     await kv.batch(store.commitOps(1n));
+    store.didCommit();
     const reopened = new VersionedModuleStore(kv, "epochs");
     await reopened.loadAt(1n);
     const k2 = new EpochsKeeper(reopened);

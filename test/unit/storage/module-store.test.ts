@@ -22,17 +22,22 @@ describe("VersionedModuleStore over LevelKV", function () {
     store.set(b("b"), b("1"));
     other.set(b("a"), b("other"));
     await kv.batch([...store.commitOps(1n), ...other.commitOps(1n)]);
+    store.didCommit();
+    other.didCommit();
     // height 2: change a, delete b, add c
     store.set(b("a"), b("2"));
     store.delete(b("b"));
     store.set(b("c"), b("2"));
     await kv.batch(store.commitOps(2n));
+    store.didCommit();
     // height 3: nothing changes
     await kv.batch(store.commitOps(3n));
+    store.didCommit();
     // height 4: b comes back, c goes
     store.set(b("b"), b("4"));
     store.delete(b("c"));
     await kv.batch(store.commitOps(4n));
+    store.didCommit();
     expect(view(store)).to.deep.equal({ a: "2", b: "4" });
     await kv.close();
 
@@ -66,6 +71,7 @@ describe("VersionedModuleStore over LevelKV", function () {
       // building on after the rewind
       store.set(b("d"), b("3"));
       await kv.batch(store.commitOps(3n));
+      store.didCommit();
       await store.loadAt(3n);
       expect(view(store)).to.deep.equal({ a: "2", c: "2", d: "3" });
     } finally {

@@ -3,8 +3,8 @@ import { getMerkleStateProof } from "@ethereumjs/statemanager";
 import { Address, setLengthLeft } from "@ethereumjs/util";
 import type { RunTxResult } from "@ethereumjs/vm";
 import { describeFailure } from "../../../chain/block-producer";
-import { CallFailure, type CallRequest, type StateOverride, estimateGas, runCall } from "../../../chain/execution";
-import type { Node } from "../../../chain/node";
+import { CallFailure, estimateGas, runCall } from "../../../chain/execution";
+import { ExecutionTimeout } from "../../../chain/context";
 import type { RpcDeps } from "../../deps";
 import { RevertError, ServerError } from "../../errors";
 import { hex, q } from "../../format";
@@ -32,18 +32,13 @@ export function executionError(result: RunTxResult): Error {
   return new ServerError(err);
 }
 
-async function callWithTimeout(deps: RpcDeps, node: Node, req: CallRequest, n: bigint, overrides?: StateOverride): Promise<RunTxResult> {
-  const run = runCall(node, req, n, overrides);
-  const ms = deps.settings.evmTimeoutMs;
-  if (ms <= 0) return run;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServerError(`execution aborted (timeout = ${ms / 1000}s)`)), ms);
-  });
+/** Runs `fn`, turning a deadline passed into geth's -32000 `execution aborted (timeout = 5s)`. */
+async function withDeadline<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return await Promise.race([run, timeout]);
-  } finally {
-    clearTimeout(timer);
+    return await fn();
+  } catch (err) {
+    if (err instanceof ExecutionTimeout) throw new ServerError(err.message);
+    throw err;
   }
 }
 
@@ -52,6 +47,7 @@ export function stateMethods(deps: RpcDeps) {
   return [
     method({
       name: "eth_getBalance",
+      concurrent: true,
       params: [address, blockId.opt()],
       doc: "Balance of an account in wei at a block (default latest).",
       async handler([addr, block]) {
@@ -74,6 +70,7 @@ export function stateMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_getCode",
+      concurrent: true,
       params: [address, blockId.opt()],
       doc: "Code of an account at a block (0x when none).",
       async handler([addr, block]) {
@@ -83,6 +80,7 @@ export function stateMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_getStorageAt",
+      concurrent: true,
       params: [address, storageSlot, blockId.opt()],
       doc: "The 32-byte value of a storage slot of an account at a block.",
       async handler([addr, slot, block]) {
@@ -92,23 +90,25 @@ export function stateMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_call",
+      concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
       doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. A revert answers code 3 with the revert data.",
       async handler([req, block, overrides]) {
         const n = await requireHeight(node, block);
-        const result = await callWithTimeout(deps, node, req, n, overrides);
+        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs }));
         if (result.execResult.exceptionError !== undefined) throw executionError(result);
         return hex(result.execResult.returnValue);
       },
     }),
     method({
       name: "eth_estimateGas",
+      concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
       doc: "The smallest gas limit with which the transaction succeeds (binary search over real executions).",
       async handler([req, block, overrides]) {
         const n = await requireHeight(node, block);
         try {
-          return q(await estimateGas(node, req, n, overrides));
+          return q(await withDeadline(() => estimateGas(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs })));
         } catch (err) {
           if (err instanceof CallFailure) throw executionError(err.result);
           throw err;
@@ -117,6 +117,7 @@ export function stateMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_getProof",
+      concurrent: true,
       params: [address, codec(arrayOf(parseHash, "storageKeys")), blockId.opt()],
       doc: "Merkle proof of an account and some of its storage slots at a block, verifiable against the block's stateRoot.",
       async handler([addr, keys, block]) {

@@ -1,6 +1,7 @@
 /** Sending, signing and looking up transactions. */
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
+import { pooledSender } from "../../../chain/txpool";
 import { SigningKey, TypedDataEncoder } from "ethers";
 import { signAs } from "../../../chain/accounts";
 import { defaultCallGas, txGasCap } from "../../../chain/execution";
@@ -17,6 +18,11 @@ import { describeFailure } from "../../../chain/block-producer";
 export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
 
 /** Fills the defaults of eth_sendTransaction (geth/Evmos order) and signs. */
+function senderOf(req: TxRequest): Address {
+  if (req.from === undefined) throw new ServerError("missing from");
+  return new Address(req.from);
+}
+
 export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigint): Promise<TypedTransaction> {
   if (req.from === undefined) throw new ServerError("missing from: the sender of eth_sendTransaction is required");
   const from = new Address(req.from);
@@ -43,11 +49,10 @@ export function transactionMethods(deps: RpcDeps) {
   const { node } = deps;
 
   /** Submits; with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
-  const submit = async (tx: TypedTransaction): Promise<string> => {
-    const sender = tx.getSenderAddress();
-    const { hash: h, mined, result } = await node.submit(tx, sender);
-    if (mined !== undefined && result !== undefined && node.config.throwOnTransactionFailures) {
-      const ex = result.execResult;
+  const submit = async (tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> => {
+    const { hash: h, included } = await node.submit(tx, sender);
+    if (included !== undefined && node.config.throwOnTransactionFailures) {
+      const ex = included.result.execResult;
       if (ex.exceptionError !== undefined) {
         const message = describeFailure(ex.exceptionError.error, ex.returnValue);
         const returnData = hex(ex.returnValue);
@@ -69,7 +74,7 @@ export function transactionMethods(deps: RpcDeps) {
     }
     const pooled = node.pool.get(bytesToHex(h));
     if (pooled === undefined) return undefined;
-    return { tx: pooled.tx, from: pooled.tx.getSenderAddress().bytes };
+    return { tx: pooled.tx, from: pooledSender(pooled) };
   };
 
   return [
@@ -77,7 +82,8 @@ export function transactionMethods(deps: RpcDeps) {
       name: "eth_sendTransaction",
       params: [txRequest],
       doc: "Signs with the node's key of `from` (a dev account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce.",
-      handler: async ([req]) => submit(await buildSignedTx(node, req, node.config.defaultSendGas)),
+      // the sender is `from`, whatever the signature of an impersonated account's transaction recovers to
+      handler: async ([req]) => submit(await buildSignedTx(node, req, node.config.defaultSendGas), senderOf(req)),
     }),
     method({
       name: "eth_sendRawTransaction",
@@ -151,7 +157,7 @@ export function transactionMethods(deps: RpcDeps) {
       name: "eth_getPendingTransactions",
       params: [],
       doc: "Every transaction waiting in the pool that can be mined next (pending, not queued).",
-      handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, p.tx.getSenderAddress().bytes)),
+      handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, pooledSender(p))),
     }),
   ];
 }

@@ -1,0 +1,154 @@
+/**
+ * Execution contexts. Only block production touches the live VM (inside the node's lock); every
+ * other execution — eth_call, eth_estimateGas, tracing, historical precompile reads — runs in a
+ * context: a VM of its own over the state after some block, with read-only module-store views at
+ * that height. What a context does is thrown away with it.
+ *
+ * A context has an optional deadline. It ends the execution from inside, never by abandoning it:
+ * every loop in EVM code passes a JUMPDEST and every call starts a message, and both check the
+ * clock (see `deadlineOpcodes` and `trackMessages`).
+ *
+ * The chain tells its precompiles about the execution they run in through an `ExecEnv`, found from
+ * the EVM (or its state manager) that runs them: the message stack (msg.sender, static or not), the
+ * module stores of that height, the deadline.
+ */
+import type { Block } from "@ethereumjs/block";
+import type { EVMOpts } from "@ethereumjs/evm";
+import type { Address } from "@ethereumjs/util";
+import { equalsBytes } from "@ethereumjs/util";
+import type { VM } from "@ethereumjs/vm";
+import type { ModuleStore } from "../storage/module-store";
+
+/** An execution ran past its context's deadline (geth: "execution aborted (timeout = 5s)"). */
+export class ExecutionTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`execution aborted (timeout = ${formatSeconds(timeoutMs)})`);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** One EVM message as precompiles need it. */
+export interface MessageFrame {
+  caller: Address;
+  isStatic: boolean;
+}
+
+/** What an execution's precompiles may ask of the chain. */
+export interface ExecEnv {
+  /** Messages being executed, outermost first. */
+  readonly messages: MessageFrame[];
+  moduleStore(name: string): ModuleStore;
+  /** Date.now() after which execution stops; undefined = none. */
+  deadline?: number;
+  timeoutMs?: number;
+}
+
+const envs = new WeakMap<object, ExecEnv>();
+
+type CustomOpcode = NonNullable<EVMOpts["customOpcodes"]>[number];
+
+/** Binds `env` to a VM: its EVM and its state manager both find it. */
+export function bindEnv(vm: VM, env: ExecEnv): void {
+  envs.set(vm.evm, env);
+  envs.set(vm.stateManager, env);
+}
+
+/** The env of the EVM (or state manager) `key`, if the chain made it. */
+export function envOf(key: object): ExecEnv | undefined {
+  return envs.get(key);
+}
+
+function checkDeadline(env: ExecEnv | undefined): void {
+  if (env?.deadline !== undefined && Date.now() > env.deadline) throw new ExecutionTimeout(env.timeoutMs ?? 0);
+}
+
+let jumpdests = 0;
+
+/**
+ * JUMPDEST as the EVM defines it (1 gas, no effect) plus a look at the deadline every 1024 passes.
+ * A `customOpcodes` entry of EthereumJS's public EVM options; jump analysis is by byte value, so
+ * valid jump destinations are unchanged.
+ */
+export const deadlineOpcodes: CustomOpcode[] = [
+  {
+    opcode: 0x5b,
+    opcodeName: "JUMPDEST",
+    baseFee: 1,
+    logicFunction: (runState: { stateManager: object }) => {
+      if ((++jumpdests & 1023) !== 0) return;
+      checkDeadline(envs.get(runState.stateManager));
+    },
+  },
+];
+
+/**
+ * Keeps `env.messages` in step with the EVM's messages and checks the deadline at each new one.
+ * One-argument listeners: EthereumJS calls them synchronously (no promise per message), and an
+ * error they throw ends the execution.
+ */
+export function trackMessages(vm: VM): void {
+  const events = vm.evm.events;
+  if (events === undefined) return;
+  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean }) => {
+    const env = envs.get(vm.evm);
+    if (env === undefined) return;
+    env.messages.push({ caller: msg.caller, isStatic: msg.isStatic });
+    checkDeadline(env);
+  });
+  events.on("afterMessage", () => {
+    envs.get(vm.evm)?.messages.pop();
+  });
+}
+
+export interface ExecutionContext {
+  /** The block whose post-state this context reads. */
+  readonly height: bigint;
+  readonly block: Block;
+  /** A VM of its own over that state; nothing it does reaches the chain. */
+  readonly vm: VM;
+  readonly env: ExecEnv;
+  /** A module's store as of `height`, read-only. */
+  moduleStore(name: string): ModuleStore;
+  /** Ends the context; its VM may serve a later one. Call once, after the last use of `vm`. */
+  release(): void;
+}
+
+export interface ContextOptions {
+  /** Milliseconds the context's executions may run in total; 0 or undefined = no deadline. */
+  timeoutMs?: number;
+}
+
+/**
+ * VMs for contexts, made from the live VM once and reused: a VM that comes back clean keeps its
+ * caches, so repeated calls at the same state read warm ones.
+ */
+export class VmPool {
+  private readonly _free: Array<{ vm: VM; root: Uint8Array }> = [];
+
+  constructor(
+    private readonly _base: VM,
+    private readonly _max = 8,
+  ) {}
+
+  async acquire(root: Uint8Array): Promise<VM> {
+    const same = this._free.findIndex((f) => equalsBytes(f.root, root));
+    const entry = same >= 0 ? this._free.splice(same, 1)[0] : this._free.pop();
+    if (entry !== undefined) {
+      if (!equalsBytes(entry.root, root)) await entry.vm.stateManager.setStateRoot(root);
+      return entry.vm;
+    }
+    const vm = await this._base.shallowCopy(false);
+    trackMessages(vm);
+    await vm.stateManager.setStateRoot(root);
+    return vm;
+  }
+
+  /** Takes a VM back; one whose execution was aborted mid-way (`clean` false) is dropped. */
+  release(vm: VM, root: Uint8Array, clean: boolean): void {
+    if (!clean || this._free.length >= this._max) return;
+    this._free.push({ vm, root });
+  }
+}
