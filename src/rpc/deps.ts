@@ -14,6 +14,8 @@ export interface RpcSettings {
   blockRangeCap: number;
   allowUnprotectedTxs: boolean;
   clientVersion: string;
+  /** The node's home directory (--home), where debug methods may read and write files besides the working directory. */
+  home?: string;
 }
 
 export function defaultRpcSettings(clientVersion: string): RpcSettings {

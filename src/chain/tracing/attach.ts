@@ -45,6 +45,7 @@ interface Events {
 }
 
 const CALL_OPS: Record<number, FrameType> = { 0xf0: "CREATE", 0xf1: "CALL", 0xf2: "CALLCODE", 0xf4: "DELEGATECALL", 0xf5: "CREATE2", 0xfa: "STATICCALL" };
+const CALL_GAS_OPS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
 /** Errors that geth reports on the failing opcode's own struct log entry (raised before it runs). */
 const PRE_EXEC_ERRORS = new Set(["out of gas", "stack underflow", "stack overflow", "invalid opcode", "static state change"]);
 
@@ -78,6 +79,12 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
   const onBefore = (msg: MessageLike): void => {
     checkDeadline();
     const parent = frames[frames.length - 1];
+    const caller = lastStep;
+    if (caller !== undefined && pendingOp !== undefined && msg.depth === caller.depth && CALL_GAS_OPS.has(caller.op)) {
+      // geth's gasCost of a call includes the gas given to the callee (without the value stipend)
+      const stipend = (caller.op === 0xf1 || caller.op === 0xf2) && msg.value > 0n ? 2300n : 0n;
+      tracer.onCallGas?.(caller, msg.gasLimit - stipend);
+    }
     let type: FrameType;
     if (msg.to === undefined) type = msg.salt !== undefined ? "CREATE2" : "CREATE";
     else if (msg.depth === 0) type = "CALL";

@@ -9,6 +9,7 @@ import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { attachTracer } from "./attach";
 import { CallTracer, type CallTracerConfig } from "./call-tracer";
 import { JsTracer } from "./js-tracer";
+import { JsonlLogger } from "./jsonl-logger";
 import { precompileAt } from "./precompiles";
 import { PrestateTracer, type PrestateConfig } from "./prestate-tracer";
 import { FourByteTracer, MuxTracer, NoopTracer } from "./simple-tracers";
@@ -29,6 +30,8 @@ export interface TraceConfig {
   disableStorage?: boolean;
   enableReturnData?: boolean;
   limit?: number;
+  /** EIP-3155 lines instead of the struct logger's result (debug_standardTraceBlockToFile). */
+  jsonl?: boolean;
 }
 
 export const DEFAULT_TRACE_TIMEOUT_MS = 5000;
@@ -39,6 +42,8 @@ const NATIVE = new Set(["callTracer", "prestateTracer", "4byteTracer", "noopTrac
 export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): Tracer {
   const name = cfg.tracer;
   const tc = (cfg.tracerConfig ?? {}) as Record<string, unknown>;
+  const loggerCfg = { enableMemory: cfg.enableMemory, disableStack: cfg.disableStack, disableStorage: cfg.disableStorage, enableReturnData: cfg.enableReturnData, limit: cfg.limit };
+  if (cfg.jsonl === true) return new JsonlLogger(loggerCfg);
   if (name === undefined || name === "") {
     return new StructLogger({
       enableMemory: cfg.enableMemory,

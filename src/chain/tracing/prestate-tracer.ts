@@ -143,8 +143,9 @@ export class PrestateTracer implements Tracer {
   private async _diff(end: TxEnd): Promise<void> {
     const sm = this._env.vm.stateManager;
     const deleted = new Set<string>();
-    const destructed = (end.result?.execResult as { selfdestruct?: Set<string> } | undefined)?.selfdestruct;
-    if (destructed !== undefined) for (const d of destructed) deleted.add(d.toLowerCase());
+    // a map of self-destructed address to beneficiary
+    const destructed = (end.result?.execResult as { selfdestruct?: Map<string, string> } | undefined)?.selfdestruct;
+    if (destructed !== undefined) for (const d of destructed.keys()) deleted.add(d.toLowerCase());
     for (const [key, pre] of [...this._pre]) {
       if (deleted.has(key)) continue;
       const a = new Address(Buffer.from(key.slice(2), "hex"));

@@ -64,6 +64,9 @@ export class MuxTracer implements Tracer {
     }
     return pending;
   }
+  onCallGas(s: OpStep, g: bigint): void {
+    for (const [, t] of this._tracers) t.onCallGas?.(s, g);
+  }
   onFault(s: OpStep, e: string): void {
     for (const [, t] of this._tracers) t.onFault?.(s, e);
   }

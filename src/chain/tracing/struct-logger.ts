@@ -83,6 +83,11 @@ export class StructLogger implements Tracer {
     this._logs.push(log);
   }
 
+  onCallGas(s: OpStep, callGas: bigint): void {
+    const last = this._logs[this._logs.length - 1];
+    if (last !== undefined && last.pc === s.pc && last.depth === s.depth) last.gasCost = Number(s.cost + callGas);
+  }
+
   onFault(s: OpStep, error: string): void {
     const last = this._logs[this._logs.length - 1];
     if (last !== undefined && last.pc === s.pc && last.depth === s.depth) last.error = error;

@@ -84,7 +84,12 @@ export interface Tracer {
   onTxStart?(env: TxEnv): Promise<void> | void;
   onEnter?(frame: Frame): void;
   onExit?(frame: Frame, result: FrameResult): void;
-  onOpcode?(step: OpStep): void;
+  onOpcode?(step: OpStep): Promise<void> | void;
+  /**
+   * The gas a CALL-family opcode passed to its callee, once known (geth counts it in the opcode's
+   * gasCost; EthereumJS reports it only when the callee's message starts).
+   */
+  onCallGas?(step: OpStep, callGas: bigint): void;
   /** A failing opcode (geth's OnFault): the step that was logged, and the error. */
   onFault?(step: OpStep, error: string): void;
   onLog?(log: LogEntry, frame: Frame): void;
