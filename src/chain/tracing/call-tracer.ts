@@ -115,7 +115,8 @@ export class CallTracer implements Tracer {
 function processOutput(b: Building, f: Frame, r: FrameResult): void {
   const frame = b.frame;
   if (r.error === undefined || !r.reverted) {
-    frame.output = bytesToHex(r.output);
+    // geth's output is omitempty: a frame that returned nothing has no output field
+    if (r.output.length > 0) frame.output = bytesToHex(r.output);
     return;
   }
   frame.error = r.error;
