@@ -134,7 +134,9 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
   };
 
   const onStep = (ev: StepLike, resolve?: () => void): void => {
-    // throwing here ends the transaction: it is not an EVM error, so runTx rejects with it
+    // Throwing here (before `resolve`) rejects the EVM's wait for this listener: not an EVM error,
+    // so the transaction ends and runTx rejects with it.
+    if (stopped !== undefined) throw stopped;
     if (++steps % DEADLINE_EVERY === 0) checkDeadline();
     const code = ev.opcode.code;
     const frame = frames[frames.length - 1];
@@ -192,10 +194,7 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
       });
       pending = pending === undefined ? p : pending.then(() => p);
     }
-    if (stopped !== undefined) {
-      resolve?.();
-      throw stopped;
-    }
+    if (stopped !== undefined) throw stopped;
     if (pending instanceof Promise) pending.then(done, fail);
     else done();
   };

@@ -96,21 +96,21 @@ export class JsTracer implements Tracer {
   }
 
   async onOpcode(s: OpStep): Promise<void> {
-    if (!this._hasStep || this._err !== undefined) return;
+    if (!this._hasStep || this._err !== undefined || this._reason !== undefined) return;
     this._ctx.__log = this._log(s, undefined);
     this._ctx.__db = this._db();
     await this._callWithState("step", "__t.step(__log, __db)");
   }
 
   onFault(s: OpStep, error: string): void {
-    if (this._err !== undefined) return;
+    if (this._err !== undefined || this._reason !== undefined) return;
     this._ctx.__log = this._log(s, error);
     this._ctx.__db = this._db();
     this._call("fault", "__t.fault(__log, __db)");
   }
 
   onEnter(f: Frame): void {
-    if (f.depth === 0 || !this._hasEnterExit || this._err !== undefined) return;
+    if (f.depth === 0 || !this._hasEnterExit || this._err !== undefined || this._reason !== undefined) return;
     this._ctx.__frame = {
       getType: () => f.type,
       getFrom: () => f.from.bytes,
@@ -128,7 +128,7 @@ export class JsTracer implements Tracer {
       this._frameError = r.error;
       return;
     }
-    if (!this._hasEnterExit || this._err !== undefined) return;
+    if (!this._hasEnterExit || this._err !== undefined || this._reason !== undefined) return;
     this._ctx.__res = {
       getGasUsed: () => Number(r.gasUsed),
       getOutput: () => r.output,
