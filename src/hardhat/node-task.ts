@@ -20,6 +20,7 @@ import { JsonRpcServer } from "../rpc/transport/server";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import path from "node:path";
 import { PLUGIN_NAME } from "./chain-config";
+import { logEnabled } from "../utils/log-level";
 import { type HomeSettings, openHome, parseMinimumGasPrices, writeMinimumGasPrices } from "./home";
 import { parseGoDuration, parseHostPort as parseAddress } from "./app-config";
 import { LevelKV } from "../storage/level-kv";
@@ -200,7 +201,10 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
     }
-    overrides.onRequest = (method) => console.log(method);
+    // the request log prints at info level (debug_verbosity / debug_vmodule "rpc=N" change it)
+    overrides.onRequest = (method) => {
+      if (logEnabled("rpc", 3)) console.log(method);
+    };
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
     hre.epochsProvider = provider;
