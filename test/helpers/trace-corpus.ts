@@ -55,10 +55,11 @@ export interface Deployed {
 }
 
 /** Deploys the corpus and sends one transaction of each kind (failures included); returns their hashes. */
-export async function runCorpus(h: Harness, accounts?: string[]): Promise<Deployed> {
-  const from = (accounts ?? (await h.request<string[]>("eth_accounts")))[0];
+export async function runCorpus(h: Harness, opts: { gasPrice?: string } = {}): Promise<Deployed> {
+  const from = (await h.request<string[]>("eth_accounts"))[0];
   const send = async (data: string, to?: string, value?: string): Promise<string> => {
     const tx: Record<string, string> = { from, data, gas: "0x2dc6c0" };
+    if (opts.gasPrice !== undefined) tx.gasPrice = opts.gasPrice;
     if (to !== undefined) tx.to = to;
     if (value !== undefined) tx.value = value;
     try {
@@ -71,7 +72,7 @@ export async function runCorpus(h: Harness, accounts?: string[]): Promise<Deploy
     }
   };
   const deployTx = await send(corpus.Corpus.bytecode);
-  const r = await h.request<Receipt>("eth_getTransactionReceipt", [deployTx]);
+  const r = await receiptOf(h, deployTx);
   const address = r.contractAddress as string;
   const child = corpusIface.decodeFunctionResult("child", await h.request<string>("eth_call", [{ to: address, data: corpusIface.encodeFunctionData("child") }]))[0] as string;
   const txs: Record<string, string> = {};
@@ -87,6 +88,19 @@ export async function runCorpus(h: Harness, accounts?: string[]): Promise<Deploy
     ["hash", "hash", ["0x1234"]],
     ["selfdestructNew", "selfdestructNew", [], "0x3e8"],
   ];
-  for (const [key, fn, args, value] of calls) txs[key] = await send(corpusIface.encodeFunctionData(fn, args), address, value);
+  for (const [key, fn, args, value] of calls) {
+    txs[key] = await send(corpusIface.encodeFunctionData(fn, args), address, value);
+    await receiptOf(h, txs[key]);
+  }
   return { from, corpus: address, child: child.toLowerCase(), deployTx, txs };
+}
+
+/** The receipt, waiting for it a little (another node may answer the hash before its block is in). */
+export async function receiptOf(h: Harness, hash: string): Promise<Receipt> {
+  for (let i = 0; ; i++) {
+    const r = await h.request<Receipt | null>("eth_getTransactionReceipt", [hash]);
+    if (r !== null) return r;
+    if (i >= 100) throw new Error(`no receipt for ${hash}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
 }
