@@ -26,6 +26,18 @@ describe("debug JavaScript tracers", function () {
     expect(n).to.equal(s.structLogs.length);
   });
 
+  it("geth's built-in counting tracers by name: opcountTracer, unigram/bigram/trigramTracer, noopTracerLegacy", async () => {
+    const s = await h.request<{ structLogs: Array<{ op: string }> }>("debug_traceTransaction", [d.txs.nested, {}]);
+    expect(await h.request("debug_traceTransaction", [d.txs.nested, { tracer: "opcountTracer" }])).to.equal(s.structLogs.length);
+    const uni = await h.request<Record<string, number>>("debug_traceTransaction", [d.txs.nested, { tracer: "unigramTracer" }]);
+    expect(uni.SSTORE).to.equal(s.structLogs.filter((l) => l.op === "SSTORE").length);
+    const bi = await h.request<Record<string, number>>("debug_traceTransaction", [d.txs.nested, { tracer: "bigramTracer" }]);
+    expect(bi["PUSH1-PUSH1"]).to.be.greaterThan(0);
+    expect(Object.keys(await h.request<Record<string, number>>("debug_traceTransaction", [d.txs.nested, { tracer: "trigramTracer" }]))[0].split("-")).to.have.length(3);
+    expect(await h.request("debug_traceTransaction", [d.txs.nested, { tracer: "noopTracerLegacy" }])).to.deep.equal({});
+    expect((await rpcError(h.request("debug_traceTransaction", [d.txs.nested, { tracer: "constructor" }]))).message).to.equal("tracer not found");
+  });
+
   it("log, db, ctx, enter/exit frames and setup config, with geth's helpers", async () => {
     const tracer = `{
       ops: {}, calls: [], sloads: [], cfg: null,

@@ -105,6 +105,21 @@ for (const make of harnesses()) {
       expect((await rpcError(h.request("debug_traceBlockByHash", [`0x${"12".repeat(32)}`]))).message).to.equal(`block 0x${"12".repeat(32)} not found`);
     });
 
+    it("a block trace reports a failing tracer per transaction as {txHash, error} and goes on", async () => {
+      const tracer = "{fault: function () {}, result: function (ctx) { if (ctx.txIndex === 1) throw new Error('not this one'); return ctx.txIndex; }}";
+      expect(await h.request("debug_traceBlockByNumber", [blockNumber, { tracer }])).to.deep.equal([
+        { txHash: txs[0], result: 0 },
+        { txHash: txs[1], error: "Error: not this one    in server-side tracer function 'result'" },
+        { txHash: txs[2], result: 2 },
+      ]);
+      // a tracer stopped by its timeout aborts that transaction's execution; the rest are replayed and traced
+      const loopOnFirst = "{step: function () { while (this.first === undefined) {} }, enter: function () {}, exit: function () {}, fault: function () {}, result: function (ctx) { return ctx.txIndex; }, setup: function () {}}";
+      const out = await h.request<Array<{ txHash: string; error?: string }>>("debug_traceBlockByNumber", [blockNumber, { tracer: loopOnFirst, timeout: "200ms" }]);
+      expect(out.map((t) => t.txHash)).to.deep.equal(txs);
+      expect(out.every((t) => t.error === "execution timeout")).to.equal(true);
+      expect(await h.request("eth_blockNumber")).to.match(/^0x/);
+    });
+
     it("debug_intermediateRoots: the state root after each transaction; the last one is the block's root when no end-block change follows", async () => {
       const roots = await h.request<string[]>("debug_intermediateRoots", [blockHash]);
       expect(roots).to.have.length(3);

@@ -8,6 +8,7 @@ import { Address, generateAddress, generateAddress2 } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { attachTracer } from "./attach";
 import { CallTracer, type CallTracerConfig } from "./call-tracer";
+import { BUILTIN_JS_TRACERS } from "./builtin-js";
 import { JsTracer } from "./js-tracer";
 import { JsonlLogger } from "./jsonl-logger";
 import { precompileAt } from "./precompiles";
@@ -72,9 +73,10 @@ export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): 
     }
   }
   // a bare name that is none of the above is an unknown tracer; anything else is JavaScript source
-  if (/^[A-Za-z_$][\w$]*$/.test(name)) throw new TraceError("tracer not found");
+  const source = Object.hasOwn(BUILTIN_JS_TRACERS, name) ? BUILTIN_JS_TRACERS[name] : name;
+  if (source === name && /^[A-Za-z_$][\w$]*$/.test(name)) throw new TraceError("tracer not found");
   return new JsTracer(
-    name,
+    source,
     deadline,
     cfg.tracerConfig,
     (a) => precompileAt(vm, a),
