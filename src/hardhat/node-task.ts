@@ -200,6 +200,8 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       overrides.kv = await LevelKV.open(home.paths.data);
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
+      // debug methods that read or write files may use the home besides the working directory
+      overrides.rpc = { ...overrides.rpc, home: home.paths.dir };
     }
     // the request log prints at info level (debug_verbosity / debug_vmodule "rpc=N" change it)
     overrides.onRequest = (method) => {

@@ -90,7 +90,7 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
     else if (msg.depth === 0) type = "CALL";
     else if (pendingOp !== undefined) type = pendingOp;
     else if (msg.delegatecall) type = "DELEGATECALL";
-    else if (msg.isStatic && parent !== undefined && !parentStatic(parent)) type = "STATICCALL";
+    else if (msg.isStatic && parent !== undefined && !parent.isStatic) type = "STATICCALL";
     else type = "CALL";
     pendingOp = undefined;
     const byCode = type === "DELEGATECALL" || type === "CALLCODE";
@@ -105,8 +105,8 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
       gas: msg.gasLimit,
       value: type === "STATICCALL" ? undefined : msg.value,
       returnData: new Uint8Array(),
+      isStatic: msg.isStatic,
     };
-    (frame as Frame & { _static?: boolean })._static = msg.isStatic;
     frames.push(frame);
     tracer.onEnter?.(frame);
   };
@@ -188,6 +188,7 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
           gas: 0n,
           value: acc?.balance ?? 0n,
           returnData: new Uint8Array(),
+          isStatic: false,
         };
         tracer.onEnter?.(sd);
         tracer.onExit?.(sd, { output: new Uint8Array(), gasUsed: 0n, error: undefined, reverted: false });
@@ -214,10 +215,6 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
       return stopped;
     },
   };
-}
-
-function parentStatic(f: Frame): boolean {
-  return (f as Frame & { _static?: boolean })._static === true;
 }
 
 export function word(v: bigint): Uint8Array {

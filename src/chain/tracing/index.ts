@@ -1,12 +1,11 @@
 /**
- * The tracing core: geth's TraceConfig, the tracer factory (native tracers by name, anything else
- * as JavaScript), and `traceTransaction`, which runs one transaction on a VM with a tracer attached.
+ * The tracing core: geth's TraceConfig and the tracer factory (native tracers by name, geth's
+ * built-in JavaScript ones by name, anything else as JavaScript source). `run.ts` runs them on the chain.
  */
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, generateAddress, generateAddress2 } from "@ethereumjs/util";
-import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
-import { attachTracer } from "./attach";
+import type { VM } from "@ethereumjs/vm";
 import { CallTracer, type CallTracerConfig } from "./call-tracer";
 import { BUILTIN_JS_TRACERS } from "./builtin-js";
 import { JsTracer } from "./js-tracer";
@@ -88,41 +87,6 @@ export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): 
 function bigBytes(n: bigint): Uint8Array {
   const h = n.toString(16);
   return new Uint8Array(Buffer.from(h.length % 2 === 0 ? h : `0${h}`, "hex"));
-}
-
-export interface TraceTxArgs {
-  vm: VM;
-  tx: TypedTransaction;
-  /** The block whose header the transaction runs against. */
-  block: Block;
-  tracer: Tracer;
-  deadline: number;
-  txIndex?: number;
-  blockHash?: Uint8Array;
-  blockGasUsed?: bigint;
-  /** Extra runTx options (eth_call-like runs skip nonce and balance checks). */
-  runOpts?: Partial<Parameters<typeof runTx>[1]>;
-}
-
-/** Runs `tx` on `vm` with the tracer attached; returns the tracer's result and the VM's. */
-export async function traceTransaction(a: TraceTxArgs): Promise<{ result: unknown; run: RunTxResult }> {
-  const { vm, tx, block, tracer } = a;
-  const env = txEnv(vm, tx, block, a);
-  await tracer.onTxStart?.(env);
-  const attached = attachTracer(vm, tracer, { deadline: a.deadline });
-  let run: RunTxResult;
-  try {
-    run = await runTx(vm, { tx, block, skipHardForkValidation: true, blockGasUsed: a.blockGasUsed, ...a.runOpts });
-  } catch (err) {
-    attached.detach();
-    if (attached.stopped !== undefined) throw attached.stopped;
-    throw err;
-  } finally {
-    attached.detach();
-  }
-  if (attached.stopped !== undefined) throw attached.stopped;
-  await tracer.onTxEnd?.({ result: run, gasUsed: run.totalGasSpent });
-  return { result: await tracer.result(), run };
 }
 
 export function txEnv(vm: VM, tx: TypedTransaction, block: Block, a: { txIndex?: number; blockHash?: Uint8Array }): TxEnv {

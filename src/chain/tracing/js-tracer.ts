@@ -106,7 +106,13 @@ export class JsTracer implements Tracer {
     if (this._err !== undefined || this._reason !== undefined) return;
     this._ctx.__log = this._log(s, error);
     this._ctx.__db = this._db();
-    this._call("fault", "__t.fault(__log, __db)");
+    try {
+      this._call("fault", "__t.fault(__log, __db)");
+    } catch (err) {
+      // fault runs inside the EVM's synchronous error path: state not read by this step's step() cannot be loaded here
+      if (!(err instanceof MissingState)) throw err;
+      this._err = new TraceError(`db: state not loaded for ${err.message}    in server-side tracer function 'fault'`);
+    }
   }
 
   onEnter(f: Frame): void {

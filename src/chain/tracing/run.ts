@@ -218,11 +218,6 @@ export async function intermediateRoots(node: Node, n: bigint): Promise<string[]
 
 class RootsDone extends Error {}
 
-/** Re-executes block `n` and returns its results (for checks that a replay equals what was mined). */
-export async function replayResults(node: Node, n: bigint): Promise<RunTxResult[]> {
-  return (await node.replayBlock(n)).results;
-}
-
 /**
  * Traces a block that this chain did not store (debug_traceBlock with another block's RLP): its
  * transactions run in order on the state after its parent, against its own header. The modules'

@@ -26,6 +26,8 @@ export interface Frame {
   value: bigint | undefined;
   /** Return data of the last call this frame made (RETURNDATA buffer). */
   returnData: Uint8Array;
+  /** Runs in a static context (a STATICCALL or below one). */
+  isStatic: boolean;
 }
 
 export interface FrameResult {
