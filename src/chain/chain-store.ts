@@ -5,6 +5,8 @@
  *
  * Keys: "H"‖number(8) → hash · "B"‖hash → block RLP · "R"‖number(8) → receipts RLP ·
  *       "T"‖txHash → RLP[number, index] · "E"‖number(8) → module events JSON · "head" → number(8) ·
+ *       "P"‖number(8) → the state the block started from, only when it is not its parent's post-state
+ *       (hardhat_set* changes made between the blocks; re-execution starts there) ·
  *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs range-scans
  *       these keys, so blocks without logs cost nothing and blooms that cannot match skip a block
  *       without reading it or its receipts)
@@ -41,6 +43,7 @@ const P_RECEIPTS = enc.encode("R");
 const P_TX = enc.encode("T");
 const P_EVENTS = enc.encode("E");
 const P_LOGS = enc.encode("L");
+const P_PRESTATE = enc.encode("P");
 const K_HEAD = enc.encode("head");
 
 function num8(n: bigint): Uint8Array {
@@ -136,7 +139,7 @@ export class ChainStore {
   }
 
   /** Batch operations storing `block` as the new head, with its receipts and events. */
-  commitBlockOps(block: Block, receipts: StoredReceipt[], events: BlockEvents): BatchOp[] {
+  commitBlockOps(block: Block, receipts: StoredReceipt[], events: BlockEvents, preStateRoot?: Uint8Array): BatchOp[] {
     const n = block.header.number;
     const hash = block.hash();
     const ops: BatchOp[] = [
@@ -149,6 +152,7 @@ export class ChainStore {
       ops.push({ type: "put", key: key(P_TX, tx.hash()), value: RLP.encode([bigIntToUnpaddedBytes(n), bigIntToUnpaddedBytes(BigInt(i))]) });
     });
     if (receipts.some((r) => r.logs.length > 0)) ops.push({ type: "put", key: key(P_LOGS, num8(n)), value: block.header.logsBloom });
+    if (preStateRoot !== undefined) ops.push({ type: "put", key: key(P_PRESTATE, num8(n)), value: preStateRoot });
     if (events.begin.length > 0 || events.end.length > 0) {
       ops.push({ type: "put", key: key(P_EVENTS, num8(n)), value: enc.encode(JSON.stringify(events, eventReplacer)) });
     }
@@ -206,6 +210,7 @@ export class ChainStore {
       ops.push({ type: "del", key: key(P_BLOCK, block.hash()) });
       ops.push({ type: "del", key: key(P_RECEIPTS, num8(i)) });
       ops.push({ type: "del", key: key(P_EVENTS, num8(i)) });
+      ops.push({ type: "del", key: key(P_PRESTATE, num8(i)) });
       ops.push({ type: "del", key: key(P_LOGS, num8(i)) });
       for (const tx of block.transactions) ops.push({ type: "del", key: key(P_TX, tx.hash()) });
     }
@@ -269,6 +274,11 @@ export class ChainStore {
     const blockNumber = bytesToBigInt(n);
     if (blockNumber > this._head) return undefined;
     return { blockNumber, index: Number(bytesToBigInt(i)) };
+  }
+
+  /** The state root block `n` started from when it was not its parent's state root (see the key list). */
+  async getPreStateRoot(n: bigint): Promise<Uint8Array | undefined> {
+    return n >= 0n && n <= this._head ? this.kv.get(key(P_PRESTATE, num8(n))) : undefined;
   }
 
   async getEvents(n: bigint): Promise<BlockEvents> {

@@ -34,10 +34,12 @@ import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { nativeCrypto } from "./crypto";
-import type { BlockEvents, BlockModule } from "./module";
+import type { BlockEvents, BlockModule, BlockPhase } from "./module";
+import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
 import { withSender } from "./sender";
+import { ChainStateManager, withContractSender } from "./state-manager";
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -45,7 +47,15 @@ export interface NodeOptions {
   modules?: BlockModule[];
   /** Precompiles of modules (the epochs precompile). They reach the node lazily, through `ctx`. */
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
+  consoleLog?: ConsoleLogDecoder;
 }
+
+/** Where a console.log line came from. */
+export type ConsoleOrigin =
+  | { kind: "transaction"; hash: string; height: bigint }
+  | { kind: "block"; phase: BlockPhase; height: bigint }
+  | { kind: "call" };
 
 /** What a module's precompile may ask of the chain while it executes. */
 export interface PrecompileContext {
@@ -81,6 +91,8 @@ export interface NodeSettings {
   extraData: Uint8Array;
   minGasPrice: bigint;
   nextBaseFee: bigint | undefined;
+  /** prevRandao (mixHash) of the next block only (hardhat_setPrevRandao); else derived from the parent. */
+  nextPrevRandao?: Uint8Array;
   automine: boolean;
   /** miner_stop pauses block production; pending transactions wait. */
   paused: boolean;
@@ -97,6 +109,8 @@ export interface NodeEvents {
   block: [MinedBlock];
   /** Interval mining failed (it goes on at the next interval). */
   miningError: [Error];
+  /** A console.log line from contract code, as it runs. */
+  consoleLog: [string, ConsoleOrigin];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
@@ -125,6 +139,9 @@ export class Node extends EventEmitter<NodeEvents> {
   private _intervalTimer: NodeJS.Timeout | undefined;
   private readonly _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
   private readonly _vms: VmPool;
+  private _consoleDecoder: ConsoleLogDecoder | undefined;
+  /** What the live VM runs now, for console.log lines of block production. */
+  private _consoleOrigin: ConsoleOrigin = { kind: "call" };
 
   private constructor(
     readonly config: ChainConfig,
@@ -138,7 +155,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this._moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the live module stores, with its writes
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name) });
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data, this._consoleOrigin) });
     this.settings = {
       coinbase: config.coinbase,
       gasLimit: config.blockGasLimit,
@@ -159,7 +176,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
-    const stateManager = new MerkleStateManager({ trie, common, caches: new Caches() });
+    const stateManager = new ChainStateManager({ trie, common, caches: new Caches() });
     const store = new ChainStore(kv, common);
     const blockchain = {
       getBlock: async (n: number) => {
@@ -181,6 +198,7 @@ export class Node extends EventEmitter<NodeEvents> {
     });
     trackMessages(vm);
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
+    node._consoleDecoder = opts.consoleLog;
     try {
       await node._openOrInit();
     } catch (err) {
@@ -243,20 +261,18 @@ export class Node extends EventEmitter<NodeEvents> {
    */
   async contextAt(height: bigint, opts: ContextOptions = {}): Promise<ExecutionContext> {
     const head = this._head;
-    let block: Block;
-    let root: Uint8Array;
     const views = new Map<string, ModuleStore>();
     if (height >= head.header.number) {
-      block = head;
-      root = this._liveRoot;
       for (const m of this._moduleStores) views.set(m.module.name, m.store.view());
-    } else {
-      const b = await this.getBlock(height);
-      if (b === undefined) throw new ChainError("header not found");
-      block = b;
-      root = b.header.stateRoot;
-      for (const m of this._moduleStores) views.set(m.module.name, await m.store.viewAt(height));
+      return this._context(head, this._liveRoot, views, opts);
     }
+    const block = await this.getBlock(height);
+    if (block === undefined) throw new ChainError("header not found");
+    for (const m of this._moduleStores) views.set(m.module.name, await m.store.viewAt(height));
+    return this._context(block, block.header.stateRoot, views, opts);
+  }
+
+  private async _context(block: Block, root: Uint8Array, views: Map<string, ModuleStore>, opts: ContextOptions): Promise<ExecutionContext> {
     const moduleStore = (name: string): ModuleStore => {
       const v = views.get(name);
       if (v === undefined) throw new Error(`no module ${name}`);
@@ -265,6 +281,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const vm = await this._vms.acquire(root);
     const timeoutMs = opts.timeoutMs ?? 0;
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
+    if (opts.consoleLog === true) env.console = (data) => this._console(data, { kind: "call" });
     bindEnv(vm, env);
     let released = false;
     return {
@@ -293,7 +310,12 @@ export class Node extends EventEmitter<NodeEvents> {
     const block = await this.getBlock(n);
     if (block === undefined) throw new ChainError(`block #${n} not found`);
     const receipts = (await this.store.getReceipts(n)) ?? [];
-    const ctx = await this.contextAt(n - 1n, opts);
+    const parent = (await this.getBlock(n - 1n)) as Block;
+    // the state the block started from: its parent's, plus any hardhat_set* changes made before it
+    const root = (await this.store.getPreStateRoot(n)) ?? parent.header.stateRoot;
+    const views = new Map<string, ModuleStore>();
+    for (const m of this._moduleStores) views.set(m.module.name, await m.store.viewAt(n - 1n));
+    const ctx = await this._context(parent, root, views, opts);
     const { vm } = ctx;
     const modules = this._moduleStores.map((m) => ({ module: m.module, store: VersionedModuleStore.scratch(m.module.name, ctx.moduleStore(m.module.name)) }));
     // precompiles of the replay see its own (scratch) module stores, as the live block saw the live ones
@@ -316,7 +338,11 @@ export class Node extends EventEmitter<NodeEvents> {
         const from = receipts[i]?.from;
         const sender = from !== undefined ? new Address(from) : tx.getSenderAddress();
         await observer.beforeTx?.(i, tx, vm);
-        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        // a transaction whose signature is not its sender's was an impersonated account's (it may hold code)
+        const impersonated = !tx.getSenderAddress().equals(sender);
+        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
+          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        );
         gasUsed += result.blockGasSpent;
         results.push(result);
         await observer.afterTx?.(i, tx, result);
@@ -416,12 +442,7 @@ export class Node extends EventEmitter<NodeEvents> {
       throw new ChainError(`timestamp ${ts} is lower than or equal to previous block's timestamp ${parent.header.timestamp}`);
     }
     const baseFee = this.nextBaseFee();
-    const candidates = this.settings.paused
-      ? []
-      : this.pool
-          .ordered(baseFee, this.config.mining.order)
-          .filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice)
-          .map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
+    const candidates = this.settings.paused ? [] : this._mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
     const produced = await produceBlock({
       vm: this.vm,
       parent,
@@ -431,11 +452,16 @@ export class Node extends EventEmitter<NodeEvents> {
         baseFeePerGas: baseFee,
         coinbase: this.settings.coinbase,
         extraData: this.settings.extraData,
-        mixHash: keccak256(parent.hash()),
+        mixHash: this.settings.nextPrevRandao ?? keccak256(parent.hash()),
       },
       candidates,
       modules: this._moduleStores,
+      onStep: (step) => {
+        const height = parent.header.number + 1n;
+        this._consoleOrigin = "tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height };
+      },
     });
+    this._consoleOrigin = { kind: "call" };
     await this._commit(produced);
     // from here on the block is written: memory follows it
     this._lastRefused = new Map();
@@ -448,11 +474,30 @@ export class Node extends EventEmitter<NodeEvents> {
     for (const tx of produced.block.transactions) this.pool.remove(bytesToHex(tx.hash()));
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
     this.settings.nextBaseFee = undefined;
+    this.settings.nextPrevRandao = undefined;
     this.clock.didMine(ts);
     this._lastResults = produced.results;
     const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
     this.emit("block", mined);
     return mined;
+  }
+
+  /**
+   * Under automine, mines the pooled transactions that can go in a block now (after mining resumes,
+   * or a lowered minimum gas price lets waiting ones in); nothing when none can.
+   */
+  async mineWaiting(): Promise<void> {
+    if (!this.settings.automine || this.settings.paused) return;
+    for (let i = 0; i < 1000 && this._mineable().length > 0; i++) {
+      const before = this.pool.size.pending;
+      await this.mineBlock();
+      if (this.pool.size.pending >= before) return;
+    }
+  }
+
+  /** Pending transactions the next block would take: fee at least the base fee and the minimum. */
+  private _mineable(baseFee = this.nextBaseFee()): PooledTx[] {
+    return this.pool.ordered(baseFee, this.config.mining.order).filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice);
   }
 
   /** hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time). */
@@ -555,6 +600,12 @@ export class Node extends EventEmitter<NodeEvents> {
 
   // ---------------------------------------------------------------- internals
 
+  private _console(data: Uint8Array, origin: ConsoleOrigin): void {
+    if (this._consoleDecoder === undefined || this.listenerCount("consoleLog") === 0) return;
+    const line = this._consoleDecoder.decode(data);
+    if (line !== undefined) this.emit("consoleLog", line, origin);
+  }
+
   /**
    * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),
    * then moves memory to it. If the write fails, memory stays on the last committed block: the live
@@ -563,7 +614,9 @@ export class Node extends EventEmitter<NodeEvents> {
    */
   private async _commit(p: ProducedBlock, extra: BatchOp[] = []): Promise<void> {
     const n = p.block.header.number;
-    const ops: BatchOp[] = [...this._trieDb.drainOps(), ...this.store.commitBlockOps(p.block, p.receipts, p.events), ...extra];
+    const parentRoot = this._head?.header.stateRoot;
+    const preState = parentRoot !== undefined && !equalsBytes(parentRoot, this._liveRoot) ? this._liveRoot : undefined;
+    const ops: BatchOp[] = [...this._trieDb.drainOps(), ...this.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...extra];
     for (const m of this._moduleStores) ops.push(...m.store.commitOps(n));
     try {
       await this.store.kv.batch(ops);

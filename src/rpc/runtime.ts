@@ -3,6 +3,7 @@
  * plugin (in-process provider), `npx hardhat node` (HTTP/WS server) and tests.
  */
 import type { ChainConfig } from "../chain/config";
+import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { BlockModule } from "../chain/module";
 import { Node, type PrecompileContext } from "../chain/node";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   /** Extra block modules and their precompiles. */
   modules?: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Decodes console.log calls of contracts; the node then emits `consoleLog` lines. */
+  consoleLog?: ConsoleLogDecoder;
   /** Extra namespaces built over the same deps. */
   namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
   /** Clock of filter deadlines (tests move it). */
@@ -86,7 +89,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };
-  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles });
+  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, consoleLog: opts.consoleLog });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   const deps: RpcDeps = { node, settings };

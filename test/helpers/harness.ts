@@ -1,10 +1,12 @@
 /**
- * Runs RPC tests against a fresh chain in two ways (the HH provider matrix): the in-process
- * dispatcher and real HTTP to a server on 127.0.0.1 port 0.
+ * Runs RPC tests against a fresh chain in the ways users reach it (the provider matrix): the
+ * in-process EIP-1193 provider Hardhat hands to tests, real HTTP and real WebSocket to a server on
+ * 127.0.0.1 port 0.
  */
 import { type ChainConfig, defaultChainConfig } from "../../src/chain/config";
 import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
 import type { JsonRpcResponse } from "../../src/rpc/types";
+import { EpochsProvider } from "../../src/hardhat/provider";
 
 export interface RpcFailure {
   code: number;
@@ -13,7 +15,7 @@ export interface RpcFailure {
 }
 
 export interface Harness {
-  name: "in-process" | "http";
+  name: "in-process" | "http" | "ws";
   runtime: Runtime;
   /** Calls a method; resolves with its result, rejects with the JSON-RPC error object. */
   request<T = unknown>(method: string, params?: unknown[]): Promise<T>;
@@ -29,16 +31,23 @@ export function testChainConfig(overrides: Partial<ChainConfig> = {}): ChainConf
   return { ...defaultChainConfig(), initialDate: new Date("2024-03-01T12:00:00Z"), ...overrides };
 }
 
+/** Through `EpochsProvider`, the provider `hre.network.provider` is in tests (errors are its ProviderErrors). */
 export async function inProcess(opts: Partial<RuntimeOptions> = {}): Promise<Harness> {
   const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
+  const provider = new EpochsProvider(async () => runtime);
   const ctx = { transport: "in-process" as const, authenticated: true };
-  const raw = (body: unknown) => runtime.dispatcher.handle(body, ctx);
   return {
     name: "in-process",
     runtime,
-    raw,
+    // whole JSON bodies (batches, malformed requests) have no EIP-1193 form: the dispatcher takes them
+    raw: (body: unknown) => runtime.dispatcher.handle(body, ctx),
     async request<T>(method: string, params: unknown[] = []): Promise<T> {
-      return unwrap<T>((await raw({ jsonrpc: "2.0", id: 1, method, params })) as JsonRpcResponse);
+      try {
+        return (await provider.request({ method, params })) as T;
+      } catch (err) {
+        const e = err as RpcFailure;
+        throw Object.assign(new Error(e.message), { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) });
+      }
     },
     close: () => runtime.close(),
   };

@@ -2,6 +2,7 @@
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
 import type { JsonRpcResponse } from "../../src/rpc/types";
+import WebSocket from "ws";
 import { CLIENT_VERSION, type Harness, testChainConfig, unwrap } from "./harness";
 
 export const TEST_TOKEN = "test-token-0123456789";
@@ -26,6 +27,48 @@ export async function serveHttp(opts: Partial<RuntimeOptions> = {}): Promise<Har
       return unwrap<T>((await raw({ jsonrpc: "2.0", id: id++, method, params })) as JsonRpcResponse);
     },
     async close() {
+      await server.close();
+      await runtime.close();
+    },
+  };
+}
+
+/** Over a real WebSocket (with the token on the upgrade), one connection per harness. */
+export async function serveWs(opts: Partial<RuntimeOptions> = {}): Promise<Harness> {
+  const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
+  const server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TEST_TOKEN });
+  const { httpAddress } = await server.listen();
+  const url = `ws://127.0.0.1:${httpAddress.port}/`;
+  const ws = new WebSocket(url, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+  // answers by id; a batch is answered by the id of its first member
+  const waiting = new Map<unknown, (res: unknown) => void>();
+  ws.on("message", (m) => {
+    const msg = JSON.parse(String(m)) as unknown;
+    const first = Array.isArray(msg) ? (msg[0] as { id?: unknown } | undefined) : (msg as { id?: unknown });
+    const done = waiting.get(first?.id);
+    if (done === undefined) return;
+    waiting.delete(first?.id);
+    done(msg);
+  });
+  let nextId = 1;
+  const raw = (body: unknown): Promise<unknown> => {
+    const first = Array.isArray(body) ? (body[0] as { id?: unknown } | undefined) : (body as { id?: unknown } | undefined);
+    return new Promise((resolve) => {
+      waiting.set(first?.id ?? null, resolve);
+      ws.send(JSON.stringify(body));
+    });
+  };
+  return {
+    name: "ws",
+    runtime,
+    url,
+    raw,
+    async request<T>(method: string, params: unknown[] = []): Promise<T> {
+      return unwrap<T>((await raw({ jsonrpc: "2.0", id: nextId++, method, params })) as JsonRpcResponse);
+    },
+    async close() {
+      ws.close();
       await server.close();
       await runtime.close();
     },

@@ -1,7 +1,7 @@
-/** The transports every RPC test file runs on: in-process and real HTTP. */
+/** The transports every RPC test file runs on: the in-process provider, real HTTP and real WebSocket. */
 import type { RuntimeOptions } from "../../src/rpc/runtime";
 import { type Harness, inProcess } from "./harness";
-import { serveHttp } from "./http";
+import { serveHttp, serveWs } from "./http";
 
 export interface HarnessFactory {
   name: string;
@@ -12,5 +12,6 @@ export function harnesses(): HarnessFactory[] {
   return [
     { name: "in-process", create: inProcess },
     { name: "http", create: serveHttp },
+    { name: "ws", create: serveWs },
   ];
 }

@@ -54,12 +54,16 @@ describe("persistence: crashes lose nothing committed", function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it(`survives ${KILLS} SIGKILLs under write load`, async () => {
+    // the kill times come from a seeded generator: a failing run can be replayed with CRASH_SEED=<seed>
+    const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+    console.log(`      crash test seed: ${seed} (replay with CRASH_SEED=${seed})`);
+    const random = mulberry32(seed);
     const ctx = { transport: "in-process" as const, authenticated: true };
     let total = 0;
     let maxHead = 0n;
     const t0 = performance.now();
     for (let k = 0; k < KILLS; k++) {
-      const { confirmed, stderr } = await runAndKill(dir, 200 + Math.floor(Math.random() * 1300));
+      const { confirmed, stderr } = await runAndKill(dir, 200 + Math.floor(random() * 1300));
       expect(stderr, stderr).to.equal("");
       total += confirmed.length;
       const rt = await createRuntime({ chain: { ...defaultChainConfig(), initialDate: new Date("2024-03-01T12:00:00Z") }, clientVersion: "crash-check", kv: await LevelKV.open(dir) });
@@ -94,3 +98,15 @@ describe("persistence: crashes lose nothing committed", function () {
     expect(total).to.be.greaterThan(0);
   });
 });
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same kill times. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -102,8 +102,14 @@ for (const make of harnesses()) {
       expect(conflict.code).to.equal(-32602);
     });
 
-    it("refuses eth_subscribe without a connection", async () => {
-      expect(await rpcError(h.request("eth_subscribe", ["newHeads"]))).to.deep.include({ code: -32000, message: "notifications not supported" });
+    it("subscribes where notifications can be delivered (provider events, WebSocket) and refuses over plain HTTP", async () => {
+      if (h.name === "http") {
+        expect(await rpcError(h.request("eth_subscribe", ["newHeads"]))).to.deep.include({ code: -32000, message: "notifications not supported" });
+      } else {
+        const id = await h.request<string>("eth_subscribe", ["newHeads"]);
+        expect(id).to.match(/^0x[0-9a-f]{32}$/);
+        expect(await h.request("eth_unsubscribe", [id])).to.equal(true);
+      }
     });
   });
 }
