@@ -8,7 +8,8 @@
  * print with toString(16) and compare as usual; `bigInt(x)` builds one); db reads are answered from
  * the state as it is when the call is made, by running the call again once the missing state is
  * loaded (state is read asynchronously here), so a function that reads state it did not read before
- * may run twice for that step.
+ * may run twice for that step; `log.getCost()` of a CALL-family opcode is its own cost, without the
+ * gas it forwards (known only once the callee starts; the struct logger adds it afterwards).
  */
 import { Script, createContext } from "node:vm";
 import { Address, bytesToHex } from "@ethereumjs/util";
