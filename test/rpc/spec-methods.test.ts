@@ -32,43 +32,8 @@ const CLIENT_METHODS = [
 
 const STOPS = ["admin_stopHTTP", "admin_stopRPC", "admin_stopWS"];
 
-/**
- * Names still answering -32601 because their implementation lands with another change: the debug
- * namespace's tracers and runtime/profiling methods (only debug_setHead is here so far). The test fails when one of them starts answering, so this list only shrinks.
- */
-const PENDING: string[] = [
-  "debug_backtraceAt",
-  "debug_blockProfile",
-  "debug_cpuProfile",
-  "debug_dumpBlock",
-  "debug_freeOSMemory",
-  "debug_gcStats",
-  "debug_getBlockRlp",
-  "debug_goTrace",
-  "debug_memStats",
-  "debug_mutexProfile",
-  "debug_seedHash",
-  "debug_setBlockProfileRate",
-  "debug_setGCPercent",
-  "debug_setMutexProfileFraction",
-  "debug_stacks",
-  "debug_standardTraceBadBlockToFile",
-  "debug_standardTraceBlockToFile",
-  "debug_startCPUProfile",
-  "debug_startGoTrace",
-  "debug_stopCPUProfile",
-  "debug_stopGoTrace",
-  "debug_traceBlock",
-  "debug_traceBlockByHash",
-  "debug_traceBlockByNumber",
-  "debug_traceBlockFromFile",
-  "debug_traceTransaction",
-  "debug_verbosity",
-  "debug_vmodule",
-  "debug_writeBlockProfile",
-  "debug_writeMemProfile",
-  "debug_writeMutexProfile",
-];
+/** Names still answering -32601: none (the list stays so that one creeping back is named). */
+const PENDING: string[] = [];
 
 describe("every method of the spec's list answers (never -32601)", function () {
   this.timeout(120_000);
