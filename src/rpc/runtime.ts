@@ -68,7 +68,7 @@ export interface Runtime {
 }
 
 /** Every namespace this node has (the default of `--json-rpc.api`). */
-export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs", "debug", "personal", "admin"] as const;
+export { CORE_NAMESPACES } from "./deps";
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
