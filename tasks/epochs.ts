@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type EpochInfo, type EpochInfoJson, formatDuration, formatTime, fromJson, seconds, toCosmosGenesis } from "../src/epochs";
+import type { EpochInfo, EpochInfoJson } from "../src/epochs";
+import { epochsModule } from "../src/hardhat/lazy";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
 
 export const TASK_EPOCHS_LIST = "epochs:list";
@@ -32,7 +33,7 @@ async function restEpochs(base: string): Promise<EpochInfo[]> {
   for (let page = 0; page < 1000; page++) {
     const q: string = key === null ? "" : `?pagination.key=${encodeURIComponent(key)}`;
     const res: { epochs: EpochInfoJson[]; pagination?: { next_key: string | null } } = await restGet(base, `/evmos/epochs/v1/epochs${q}`);
-    out.push(...res.epochs.map((e, i) => fromJson(e, `epochs[${i}]`)));
+    out.push(...res.epochs.map((e, i) => epochsModule().fromJson(e, `epochs[${i}]`)));
     key = res.pagination?.next_key ?? null;
     if (key === null) break;
   }
@@ -52,12 +53,12 @@ export function epochsTable(epochs: EpochInfo[]): string {
     ["identifier", "duration", "current epoch", "current epoch start", "start height", "counting", "start time"],
     ...epochs.map((e) => [
       e.identifier,
-      formatDuration(e.duration),
+      epochsModule().formatDuration(e.duration),
       e.currentEpoch.toString(),
-      formatTime(e.currentEpochStartTime),
+      epochsModule().formatTime(e.currentEpochStartTime),
       e.currentEpochStartHeight.toString(),
       e.epochCountingStarted ? "yes" : "no",
-      formatTime(e.startTime),
+      epochsModule().formatTime(e.startTime),
     ]),
   ]);
 }
@@ -96,6 +97,7 @@ task(TASK_EPOCHS_EXPORT_GENESIS, "Writes a Cosmos genesis.json of the chain's ep
     const chainId = BigInt((await hre.network.provider.request({ method: "eth_chainId" })) as string);
     const latest = (await hre.network.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
     // the new chain starts where this one is: its genesis time is the exported height's time
+    const { toCosmosGenesis, seconds } = epochsModule();
     writeFileSync(out, toCosmosGenesis({ genesisTime: seconds(BigInt(latest.timestamp)), chainId, epochs }));
     console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${out}`);
   });

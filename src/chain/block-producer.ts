@@ -17,6 +17,7 @@ import type { VersionedModuleStore } from "../storage/module-store";
 import type { StoredReceipt } from "./chain-store";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
 import { withSender } from "./sender";
+import { withContractSender } from "./state-manager";
 
 export interface ProduceBlockArgs {
   vm: VM;
@@ -25,6 +26,8 @@ export interface ProduceBlockArgs {
   /** Candidate transactions in mining order, with their senders. */
   candidates: Array<{ tx: TypedTransaction; sender: Address }>;
   modules: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  /** Told what runs next: a module phase, or a transaction (console.log lines are attributed by it). */
+  onStep?(step: { phase: BlockPhase } | { tx: TypedTransaction }): void;
 }
 
 export interface ProducedBlock {
@@ -64,6 +67,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
   const events: BlockEvents = { begin: [], end: [] };
   await vm.evm.journal.checkpoint();
   try {
+    args.onStep?.({ phase: "begin_block" });
     await runPhase("begin_block", vm, execBlock, modules, events.begin);
 
     const included: TypedTransaction[] = [];
@@ -86,7 +90,12 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
         continue;
       }
       try {
-        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        args.onStep?.({ tx });
+        // a transaction whose signature is not its sender's is an impersonated account's: it may hold code
+        const impersonated = !tx.getSenderAddress().equals(sender);
+        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
+          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        );
         included.push(tx);
         senders.push(sender);
         results.push(result);
@@ -97,6 +106,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
       }
     }
 
+    args.onStep?.({ phase: "end_block" });
     await runPhase("end_block", vm, execBlock, modules, events.end);
     await vm.evm.journal.commit();
     const stateRoot = await vm.stateManager.getStateRoot();

@@ -34,10 +34,12 @@ import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { nativeCrypto } from "./crypto";
-import type { BlockEvents, BlockModule } from "./module";
+import type { BlockEvents, BlockModule, BlockPhase } from "./module";
+import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
 import { withSender } from "./sender";
+import { ChainStateManager, withContractSender } from "./state-manager";
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -45,7 +47,15 @@ export interface NodeOptions {
   modules?: BlockModule[];
   /** Precompiles of modules (the epochs precompile). They reach the node lazily, through `ctx`. */
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
+  consoleLog?: ConsoleLogDecoder;
 }
+
+/** Where a console.log line came from. */
+export type ConsoleOrigin =
+  | { kind: "transaction"; hash: string; height: bigint }
+  | { kind: "block"; phase: BlockPhase; height: bigint }
+  | { kind: "call" };
 
 /** What a module's precompile may ask of the chain while it executes. */
 export interface PrecompileContext {
@@ -81,6 +91,8 @@ export interface NodeSettings {
   extraData: Uint8Array;
   minGasPrice: bigint;
   nextBaseFee: bigint | undefined;
+  /** prevRandao (mixHash) of the next block only (hardhat_setPrevRandao); else derived from the parent. */
+  nextPrevRandao?: Uint8Array;
   automine: boolean;
   /** miner_stop pauses block production; pending transactions wait. */
   paused: boolean;
@@ -97,6 +109,8 @@ export interface NodeEvents {
   block: [MinedBlock];
   /** Interval mining failed (it goes on at the next interval). */
   miningError: [Error];
+  /** A console.log line from contract code, as it runs. */
+  consoleLog: [string, ConsoleOrigin];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
@@ -125,6 +139,9 @@ export class Node extends EventEmitter<NodeEvents> {
   private _intervalTimer: NodeJS.Timeout | undefined;
   private readonly _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
   private readonly _vms: VmPool;
+  private _consoleDecoder: ConsoleLogDecoder | undefined;
+  /** What the live VM runs now, for console.log lines of block production. */
+  private _consoleOrigin: ConsoleOrigin = { kind: "call" };
 
   private constructor(
     readonly config: ChainConfig,
@@ -138,7 +155,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this._moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the live module stores, with its writes
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name) });
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data, this._consoleOrigin) });
     this.settings = {
       coinbase: config.coinbase,
       gasLimit: config.blockGasLimit,
@@ -159,7 +176,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
-    const stateManager = new MerkleStateManager({ trie, common, caches: new Caches() });
+    const stateManager = new ChainStateManager({ trie, common, caches: new Caches() });
     const store = new ChainStore(kv, common);
     const blockchain = {
       getBlock: async (n: number) => {
@@ -181,6 +198,7 @@ export class Node extends EventEmitter<NodeEvents> {
     });
     trackMessages(vm);
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
+    node._consoleDecoder = opts.consoleLog;
     try {
       await node._openOrInit();
     } catch (err) {
@@ -263,6 +281,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const vm = await this._vms.acquire(root);
     const timeoutMs = opts.timeoutMs ?? 0;
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
+    if (opts.consoleLog === true) env.console = (data) => this._console(data, { kind: "call" });
     bindEnv(vm, env);
     let released = false;
     return {
@@ -319,7 +338,11 @@ export class Node extends EventEmitter<NodeEvents> {
         const from = receipts[i]?.from;
         const sender = from !== undefined ? new Address(from) : tx.getSenderAddress();
         await observer.beforeTx?.(i, tx, vm);
-        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        // a transaction whose signature is not its sender's was an impersonated account's (it may hold code)
+        const impersonated = !tx.getSenderAddress().equals(sender);
+        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
+          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        );
         gasUsed += result.blockGasSpent;
         results.push(result);
         await observer.afterTx?.(i, tx, result);
@@ -429,11 +452,16 @@ export class Node extends EventEmitter<NodeEvents> {
         baseFeePerGas: baseFee,
         coinbase: this.settings.coinbase,
         extraData: this.settings.extraData,
-        mixHash: keccak256(parent.hash()),
+        mixHash: this.settings.nextPrevRandao ?? keccak256(parent.hash()),
       },
       candidates,
       modules: this._moduleStores,
+      onStep: (step) => {
+        const height = parent.header.number + 1n;
+        this._consoleOrigin = "tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height };
+      },
     });
+    this._consoleOrigin = { kind: "call" };
     await this._commit(produced);
     // from here on the block is written: memory follows it
     this._lastRefused = new Map();
@@ -446,6 +474,7 @@ export class Node extends EventEmitter<NodeEvents> {
     for (const tx of produced.block.transactions) this.pool.remove(bytesToHex(tx.hash()));
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
     this.settings.nextBaseFee = undefined;
+    this.settings.nextPrevRandao = undefined;
     this.clock.didMine(ts);
     this._lastResults = produced.results;
     const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
@@ -570,6 +599,12 @@ export class Node extends EventEmitter<NodeEvents> {
   }
 
   // ---------------------------------------------------------------- internals
+
+  private _console(data: Uint8Array, origin: ConsoleOrigin): void {
+    if (this._consoleDecoder === undefined || this.listenerCount("consoleLog") === 0) return;
+    const line = this._consoleDecoder.decode(data);
+    if (line !== undefined) this.emit("consoleLog", line, origin);
+  }
 
   /**
    * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),

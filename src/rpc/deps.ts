@@ -16,9 +16,12 @@ export interface RpcSettings {
   clientVersion: string;
 }
 
-export function defaultRpcSettings(clientVersion: string): RpcSettings {
+/**
+ * The defaults of the JSON-RPC settings (the node's app config reads them from here). The gas cap
+ * has none here: eth_call reads it from the chain's config, and the runtime copies it from there.
+ */
+export function defaultRpcSettings(clientVersion: string): Omit<RpcSettings, "gasCap"> {
   return {
-    gasCap: 25_000_000n,
     evmTimeoutMs: 5000,
     txFeeCap: 1,
     filterCap: 200,
@@ -34,3 +37,6 @@ export interface RpcDeps {
   node: Node;
   settings: RpcSettings;
 }
+
+/** Every namespace this node has (the default of `json-rpc.api`); here, so config code can name them without loading the chain. */
+export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs", "debug", "personal", "admin"] as const;

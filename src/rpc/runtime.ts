@@ -3,6 +3,7 @@
  * plugin (in-process provider), `npx hardhat node` (HTTP/WS server) and tests.
  */
 import type { ChainConfig } from "../chain/config";
+import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { BlockModule } from "../chain/module";
 import { Node, type PrecompileContext } from "../chain/node";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
@@ -42,6 +43,8 @@ export interface RuntimeOptions {
   /** Extra block modules and their precompiles. */
   modules?: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Decodes console.log calls of contracts; the node then emits `consoleLog` lines. */
+  consoleLog?: ConsoleLogDecoder;
   /** Extra namespaces built over the same deps. */
   namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
   /** Clock of filter deadlines (tests move it). */
@@ -72,7 +75,7 @@ export interface Runtime {
 }
 
 /** Every namespace this node has (the default of `--json-rpc.api`). */
-export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs", "debug", "personal", "admin"] as const;
+export { CORE_NAMESPACES } from "./deps";
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
@@ -98,7 +101,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };
-  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles });
+  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, consoleLog: opts.consoleLog });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   const deps: RpcDeps = { node, settings };

@@ -92,6 +92,15 @@ export function hardhatMethods({ node, settings }: RpcDeps) {
       },
     }),
     method({
+      name: "hardhat_setPrevRandao",
+      params: [hash],
+      doc: "prevRandao (the PREVRANDAO opcode, the header's mixHash) of the next block only.",
+      handler: ([value]) => {
+        node.settings.nextPrevRandao = value;
+        return true;
+      },
+    }),
+    method({
       name: "hardhat_setCoinbase",
       params: [address],
       doc: "Coinbase of later blocks (eth_coinbase follows).",

@@ -49,7 +49,7 @@ export function accessListMethods(deps: RpcDeps) {
           const clean = (list: Entry[]): Entry[] => list.filter((e) => e.storageKeys.length > 0 || !excluded.has(toHex(e.address)));
           let list = clean(req.accessList ?? []);
           for (let round = 0; round < MAX_ROUNDS; round++) {
-            const r = await runInContext(node, ctx, { ...req, from: from.bytes, nonce, accessList: list }, undefined, undefined, true);
+            const r = await runInContext(node, ctx, { ...req, from: from.bytes, nonce, accessList: list });
             const traced = clean((r.accessList ?? []).map((e) => ({ address: fromHex(e.address), storageKeys: e.storageKeys.map(fromHex) })));
             if (keyOf(traced) === keyOf(list)) {
               const out: Record<string, unknown> = {
