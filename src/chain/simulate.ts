@@ -18,6 +18,7 @@ import type { StoredLog, StoredReceipt } from "./chain-store";
 import { type ExecutionContext, ExecutionTimeout } from "./context";
 import { type CallRequest, type StateOverride, applyOverrides, transactionFrom, txGasCap } from "./execution";
 import type { Node } from "./node";
+import { withContractSender } from "./state-manager";
 import { keccak256 } from "../utils/keccak";
 
 export interface BlockOverrides {
@@ -173,7 +174,10 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
         const transfers = opts.traceTransfers === true ? traceTransfers(vm) : undefined;
         try {
           const block = !opts.validation && !priced ? freeBlock : execBlock;
-          result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipNonce: !opts.validation, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+          // geth skips the EOA check (EIP-3607) of simulated calls, even with validation
+          result = await withContractSender(vm.stateManager, from, true, () =>
+            runTx(vm, { tx, block, blockGasUsed: gasUsed, skipNonce: !opts.validation, skipBlockGasLimitValidation: true, skipHardForkValidation: true }),
+          );
         } catch (err) {
           throw validationError(err, from);
         } finally {

@@ -186,15 +186,20 @@ describe("client libraries over HTTP and WebSocket", function () {
       const web3 = new Web3(httpUrl);
       const accounts = await web3.eth.getAccounts();
       await runtime.dispatcher.call("miner_stop", [], { transport: "in-process", authenticated: true });
+      let sent: Promise<unknown> | undefined;
       try {
         const hash = await new Promise<string>((resolve, reject) => {
-          web3.eth.sendTransaction({ from: accounts[4], to: accounts[5], value: 1n }).on("transactionHash", (h) => resolve(h)).catch(reject);
+          const p = web3.eth.sendTransaction({ from: accounts[4], to: accounts[5], value: 1n });
+          sent = p.then((r) => r);
+          p.on("transactionHash", (h) => resolve(h)).catch(reject);
         });
         const pending = await web3.eth.getPendingTransactions();
         expect(pending.map((t) => (t as { hash?: string }).hash)).to.deep.equal([hash]);
       } finally {
         await runtime.dispatcher.call("miner_start", [], { transport: "in-process", authenticated: true });
       }
+      // its receipt arrives once mining resumes (web3.js polls for it)
+      expect(((await sent) as { status: bigint }).status).to.equal(1n);
     });
 
     it("subscribes to new block headers over WebSocket", async () => {
