@@ -109,8 +109,11 @@ tick-rule = "evmos"
     expect((await rpc(url(), "eth_getLogs", [{ fromBlock: "0x0", toBlock: "0x4" }])).error?.message).to.equal("maximum [from, to] blocks distance: 2");
   });
 
-  it("finding 7: minimum-gas-prices from app.toml sets the node's minimum", async () => {
+  it("finding 7: minimum-gas-prices from app.toml sets the node's minimum, refused with the same text as --minimum-gas-prices and miner_setGasPrice", async () => {
     expect(BigInt((await rpc<string>(url(), "eth_gasPrice")).result as string)).to.equal(50_000_000_000n);
+    const from = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+    const sent = await rpc(url(), "eth_sendTransaction", [{ from, to: from, gas: "0x5208", gasPrice: "0x3b9aca00" }]);
+    expect(sent.error).to.deep.include({ code: -32000, message: "insufficient fee; got: 21000000000000aevmos required: 1050000000000000aevmos" });
   });
 
   it("finding 7: json-rpc.enable = false in app.toml stops the start with a clear message", () => {
