@@ -13,6 +13,7 @@ import { extendEpochsConfig } from "./hardhat/chain-config";
 import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
 import "../tasks/epochs";
+import "../tasks/keys";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
 export type * from "./hardhat/type-extensions";

@@ -456,6 +456,7 @@ export function runtimeSettings(c: AppConfig): AppRuntimeSettings {
       logsCap: j.logsCap,
       blockRangeCap: j.blockRangeCap,
       allowUnprotectedTxs: j.allowUnprotectedTxs,
+      allowInsecureUnlock: j.allowInsecureUnlock,
     },
     enabledNamespaces: new Set(j.api),
     maxBatch: j.batchRequestLimit,

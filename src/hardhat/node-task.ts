@@ -23,7 +23,7 @@ import { type HomeSettings, openHome, writeMinimumGasPrices } from "./home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
 import { epochsOptionsFromConfig } from "./epochs";
 import { chainConfigModule, epochsModule } from "./lazy";
-import { type EpochsProvider, buildRuntime, createEpochsProvider, runtimeOptionsFor } from "./provider";
+import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
@@ -197,14 +197,25 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
       const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
       overrides.kv = await LevelKV.open(home.paths.data);
+      overrides.keystore = { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) };
+      overrides.home = home.paths.dir;
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
     }
+    // As on evmosd, a valid transaction that reverts is answered with its hash and mined with status 0;
+    // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
+    overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
+    overrides.consoleLog = hardhatConsoleLog();
     overrides.onRequest = (method) => console.log(method);
+    overrides.log = (line) => console.log(line);
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
     hre.epochsProvider = provider;
-    provider.useRuntimeFactory(async () => buildRuntime(await runtimeOptionsFor(hre, overrides)));
+    provider.useRuntimeFactory(async () => {
+      const runtime = await buildRuntime(await runtimeOptionsFor(hre, overrides));
+      runtime.node.on("consoleLog", (line) => console.log(`  console.log: ${line}`));
+      return runtime;
+    });
     return provider.runtime();
   });
 
@@ -242,16 +253,30 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
     runtime.mountRest(server.rest);
     const bound = await server.listen();
+    // admin_startHTTP/stopHTTP/startWS/stopWS act on these listeners
+    runtime.admin.listeners = server.listeners;
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
     const started: StartedServer = {
       httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,
       wsUrls: [`ws://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`, ...(bound.wsAddress ? [`ws://${show(bound.wsAddress.host)}:${bound.wsAddress.port}/`] : [])],
-      notes: [`Bearer token for the private namespaces (personal, miner, admin, debug_setHead, db_put*) in ${tokenFile}:`, `  ${token}`],
+      notes: [
+        `Bearer token for the private namespaces (personal, miner, admin, debug_setHead, db_put*) in ${tokenFile}:`,
+        `  ${token}`,
+        ...(beyondLoopback(bound)
+          ? ["Requests from other machines also need it for the dev methods that change the chain without a signed transaction (hardhat_set*, hardhat_impersonateAccount, hardhat_mine, hardhat_reset, evm_* but evm_snapshot); from this machine they are open, as on Hardhat's node."]
+          : []),
+      ],
       close: () => server.close(),
       waitUntilClosed: () => server.waitUntilClosed(),
     };
     return started;
   });
+
+/** True when a listener accepts connections from other machines. */
+function beyondLoopback(bound: { httpAddress: { host: string }; wsAddress?: { host: string } }): boolean {
+  const local = (h: string) => h === "::1" || h === "localhost" || h.startsWith("127.");
+  return !local(bound.httpAddress.host) || (bound.wsAddress !== undefined && !local(bound.wsAddress.host));
+}
 
 // ---------------------------------------------------------------------------------------- banner
 

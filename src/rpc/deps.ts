@@ -1,5 +1,6 @@
 /** What namespace factories receive: the chain and the JSON-RPC settings (app.toml [json-rpc] names). */
 import type { Node } from "../chain/node";
+import type { KeyStore } from "../keystore";
 
 export interface RpcSettings {
   /** eth_call / eth_estimateGas gas cap (`gas-cap`). */
@@ -13,6 +14,8 @@ export interface RpcSettings {
   logsCap: number;
   blockRangeCap: number;
   allowUnprotectedTxs: boolean;
+  /** `allow-insecure-unlock`: when false, the methods that use unlocked accounts refuse (Evmos's list). */
+  allowInsecureUnlock: boolean;
   clientVersion: string;
 }
 
@@ -29,6 +32,7 @@ export function defaultRpcSettings(clientVersion: string): Omit<RpcSettings, "ga
     logsCap: 10_000,
     blockRangeCap: 10_000,
     allowUnprotectedTxs: false,
+    allowInsecureUnlock: true,
     clientVersion,
   };
 }
@@ -36,6 +40,8 @@ export function defaultRpcSettings(clientVersion: string): Omit<RpcSettings, "ga
 export interface RpcDeps {
   node: Node;
   settings: RpcSettings;
+  /** The encrypted key store of the personal namespace (in memory without a home). */
+  keystore: KeyStore;
 }
 
 /** Every namespace this node has (the default of `json-rpc.api`); here, so config code can name them without loading the chain. */

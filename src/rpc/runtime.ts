@@ -21,6 +21,11 @@ import { txpoolMethods } from "./namespaces/txpool";
 import { type MinerHooks, minerMethods } from "./namespaces/miner";
 import { unsupportedMethods } from "./namespaces/unsupported";
 import { debugMethods } from "./namespaces/debug";
+import { personalMethods } from "./namespaces/personal";
+import { KeyStore, type KeyStoreOptions } from "../keystore";
+import { type AdminHooks, adminMethods } from "./namespaces/admin";
+import { cliqueMethods } from "./namespaces/clique";
+import { dbMethods } from "./namespaces/db";
 import type { RequestContext } from "./types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
@@ -47,6 +52,12 @@ export interface RuntimeOptions {
   /** Clock of filter deadlines (tests move it). */
   now?: () => number;
   miner?: MinerHooks;
+  /** The personal namespace's key store: `<home>/keystore` with `dir`, else in memory; geth's standard scrypt unless `scrypt` says otherwise. */
+  keystore?: KeyStoreOptions;
+  /** The node's home directory (admin_datadir); absent = in memory. */
+  home?: string;
+  /** The node's log (admin_* notes). */
+  log?: (line: string) => void;
   onRequest?: (method: string, ctx: RequestContext) => void;
   onInternalError?: (method: string, err: unknown) => void;
 }
@@ -57,6 +68,12 @@ export interface Runtime {
   deps: RpcDeps;
   services: FilterServices;
   epochs: EpochsModule | undefined;
+  keystore: KeyStore;
+  /**
+   * What admin_* reaches outside the chain. The node task sets `admin.listeners` to its server's
+   * `listeners` once they listen, so admin_startHTTP/stopHTTP/startWS/stopWS act on them.
+   */
+  admin: AdminHooks;
   /** Mounts the REST routes (the epochs queries at Evmos's paths) on a server's router. */
   mountRest(router: RestRouter): void;
   close(): Promise<void>;
@@ -92,17 +109,29 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, consoleLog: opts.consoleLog });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
-  const deps: RpcDeps = { node, settings };
+  let keystore: KeyStore;
+  try {
+    keystore = await KeyStore.open(opts.keystore);
+  } catch (err) {
+    await node.close();
+    throw err;
+  }
+  const deps: RpcDeps = { node, settings, keystore };
   const services = createFilterServices(deps, opts.now);
+  const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
-  const dispatcher = new RpcDispatcher(
+  const dispatcher: RpcDispatcher = new RpcDispatcher(
     [
       ...factories.flatMap((f) => f(deps, services)),
       ...filterMethods(deps, services),
       ...txpoolMethods(deps),
       ...minerMethods(deps, opts.miner),
+      ...personalMethods(deps),
       ...unsupportedMethods(),
       ...debugMethods(deps),
+      ...dbMethods(deps),
+      ...cliqueMethods(deps),
+      ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
       ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ],
     {
@@ -121,9 +150,14 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     deps,
     services,
     epochs,
+    keystore,
+    admin,
     mountRest: (router) => {
       if (epochs !== undefined) mountEpochsRest(router, epochs, (fn) => node.mutex.exclusive(fn));
     },
-    close: () => node.close(),
+    close: () => {
+      keystore.close();
+      return node.close();
+    },
   };
 }

@@ -22,26 +22,12 @@ export function unsupported(name: string, why: string, isPrivate = false): Metho
 
 const WHISPER = "Whisper (shh) was removed from Ethereum clients";
 const LES = "a dev node has no light-client server";
-const CLIQUE = "this chain is not proof of authority (its blocks come from the node's own miner)";
-const DB = "the db namespace was deprecated and removed from geth";
-const KEYSTORE = "this node has no key store yet (personal_* arrive with it); the dev accounts sign eth_sendTransaction and eth_sign";
-const ADMIN = "a single dev node has no peers or p2p servers to manage";
 
 export function unsupportedMethods(): MethodSpec[] {
   const shh = ["post", "version", "newIdentity", "hasIdentity", "newGroup", "addToGroup", "newFilter", "uninstallFilter", "getFilterChanges", "getMessages"];
   const les = ["serverInfo", "clientInfo", "priorityClientInfo", "addBalance", "setClientParams", "setDefaultParams", "latestCheckpoint", "getCheckpoint", "getCheckpointContractAddress"];
-  const clique = ["getSnapshot", "getSnapshotAtHash", "getSigners", "proposals", "propose", "discard", "status"];
   return [
     ...shh.map((m) => unsupported(`shh_${m}`, WHISPER)),
     ...les.map((m) => unsupported(`les_${m}`, LES)),
-    ...clique.map((m) => unsupported(`clique_${m}`, CLIQUE)),
-    ...["importRawKey", "listAccounts", "lockAccount", "newAccount", "unlockAccount", "sendTransaction", "sign", "ecRecover", "initializeWallet", "unpair"].map((m) =>
-      unsupported(`personal_${m}`, KEYSTORE, true),
-    ),
-    ...["addPeer", "datadir", "nodeInfo", "peers", "startRPC", "startWS", "stopRPC", "stopWS"].map((m) => unsupported(`admin_${m}`, ADMIN, true)),
-    unsupported("db_putString", DB, true),
-    unsupported("db_putHex", DB, true),
-    unsupported("db_getString", DB),
-    unsupported("db_getHex", DB),
   ];
 }

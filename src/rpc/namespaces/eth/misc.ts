@@ -1,6 +1,7 @@
 /** Chain identity, accounts, and the spec's methods that have no meaning on a proof-of-stake dev chain. */
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers";
+import { assertInsecureUnlockAllowed, nodeAccounts } from "../../accounts";
 import type { RpcDeps } from "../../deps";
 import { q } from "../../format";
 import { method } from "../../method";
@@ -9,14 +10,18 @@ import { unsupported } from "../unsupported";
 const POW = "this chain has no proof of work";
 const COMPILERS = "the node has no built-in compilers (compile with Hardhat)";
 
-export function miscMethods({ node }: RpcDeps) {
+export function miscMethods(deps: RpcDeps) {
+  const { node } = deps;
   return [
     method({ name: "eth_chainId", params: [], doc: "EIP-155 chain id.", handler: () => q(node.config.chainId) }),
     method({
       name: "eth_accounts",
       params: [],
-      doc: "The dev accounts whose keys the node holds (funded at genesis).",
-      handler: () => [...node.keys.keys()],
+      doc: "The dev accounts whose keys the node holds (funded at genesis), then the key store's accounts (locked or not). `allow-insecure-unlock = false` refuses it (Evmos).",
+      handler: () => {
+        assertInsecureUnlockAllowed(deps);
+        return nodeAccounts(deps);
+      },
     }),
     method({
       name: "eth_coinbase",
@@ -27,8 +32,8 @@ export function miscMethods({ node }: RpcDeps) {
     method({
       name: "eth_mining",
       params: [],
-      doc: "True while the node produces blocks (automine or interval mining, not paused by miner_stop).",
-      handler: () => !node.settings.paused && (node.settings.automine || node.settings.intervalMs !== 0),
+      doc: "True unless miner_stop paused block production (automine, interval and manual mining all count as mining on a dev node).",
+      handler: () => !node.settings.paused,
     }),
     method({ name: "eth_hashrate", params: [], doc: "Always 0x0: no proof of work.", handler: () => "0x0" }),
     method({ name: "eth_syncing", params: [], doc: "Always false: a single dev node is always in sync.", handler: () => false }),
