@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Started, freePort, rpc, startNodeProcess, stopProcessGroup } from "../helpers/processes";
+import { type Started, freePort, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
 const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
@@ -70,9 +70,9 @@ tick-rule = "evmos"
     expect(await fetch(`http://127.0.0.1:${appTomlPort}/`).then(() => "answered", () => "refused")).to.equal("refused");
   });
 
-  it("finding 7: ws-address and [epochs] tick-rule from app.toml", () => {
-    expect(node?.output()).to.include(`WebSocket JSON-RPC server at ws://127.0.0.1:${wsPort}/`);
-    expect(node?.output()).to.include('epochs tick rule "evmos"');
+  it("finding 7: ws-address and [epochs] tick-rule from app.toml", async () => {
+    await waitForOutput(node as Started, `WebSocket JSON-RPC server at ws://127.0.0.1:${wsPort}/`);
+    await waitForOutput(node as Started, 'epochs tick rule "evmos"');
   });
 
   it("finding 7: batch-request-limit from app.toml reaches the server", async () => {
