@@ -92,6 +92,8 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
         results.push(result);
         gasUsed += result.blockGasSpent;
       } catch (err) {
+        // the chain's environment failed (a fork's remote): the transaction is not at fault, the block is not made
+        if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
         heldBack.add(key);
         skipped.push({ tx, reason: cleanVmError(err), invalid: true });
       }

@@ -30,7 +30,16 @@ export function defaultRpcSettings(clientVersion: string): RpcSettings {
   };
 }
 
+/** hardhat_reset's `forking` parameter, resolved. */
+export interface ResetForking {
+  url: string;
+  blockNumber?: bigint;
+  httpHeaders?: Record<string, string>;
+}
+
 export interface RpcDeps {
   node: Node;
   settings: RpcSettings;
+  /** hardhat_reset: a new chain, forked when `forking` is given (absent: the method answers that it cannot). */
+  resetChain?: (forking: ResetForking | undefined) => Promise<void>;
 }
