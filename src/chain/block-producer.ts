@@ -25,6 +25,8 @@ export interface ProduceBlockArgs {
   /** Candidate transactions in mining order, with their senders. */
   candidates: Array<{ tx: TypedTransaction; sender: Address }>;
   modules: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  /** Told what runs next: a module phase, or a transaction (console.log lines are attributed by it). */
+  onStep?(step: { phase: BlockPhase } | { tx: TypedTransaction }): void;
 }
 
 export interface ProducedBlock {
@@ -64,6 +66,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
   const events: BlockEvents = { begin: [], end: [] };
   await vm.evm.journal.checkpoint();
   try {
+    args.onStep?.({ phase: "begin_block" });
     await runPhase("begin_block", vm, execBlock, modules, events.begin);
 
     const included: TypedTransaction[] = [];
@@ -86,6 +89,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
         continue;
       }
       try {
+        args.onStep?.({ tx });
         const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
         included.push(tx);
         senders.push(sender);
@@ -99,6 +103,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
       }
     }
 
+    args.onStep?.({ phase: "end_block" });
     await runPhase("end_block", vm, execBlock, modules, events.end);
     await vm.evm.journal.commit();
     const stateRoot = await vm.stateManager.getStateRoot();

@@ -18,6 +18,9 @@ import type { Address } from "@ethereumjs/util";
 import { equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../storage/module-store";
+import { CONSOLE_ADDRESS } from "./console-log";
+
+const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 
 /** An execution ran past its context's deadline (geth: "execution aborted (timeout = 5s)"). */
 export class ExecutionTimeout extends Error {
@@ -44,6 +47,8 @@ export interface ExecEnv {
   /** Date.now() after which execution stops; undefined = none. */
   deadline?: number;
   timeoutMs?: number;
+  /** Receives the data of each call to console.sol's address (console.log); undefined = not watched. */
+  console?: (data: Uint8Array) => void;
 }
 
 const envs = new WeakMap<object, ExecEnv>();
@@ -92,11 +97,12 @@ export const deadlineOpcodes: CustomOpcode[] = [
 export function trackMessages(vm: VM): void {
   const events = vm.evm.events;
   if (events === undefined) return;
-  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean }) => {
+  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; to?: Address; data: Uint8Array }) => {
     const env = envs.get(vm.evm);
     if (env === undefined) return;
     env.messages.push({ caller: msg.caller, isStatic: msg.isStatic });
     checkDeadline(env);
+    if (env.console !== undefined && msg.to !== undefined && equalsBytes(msg.to.bytes, CONSOLE_BYTES)) env.console(msg.data);
   });
   events.on("afterMessage", () => {
     envs.get(vm.evm)?.messages.pop();
@@ -119,6 +125,8 @@ export interface ExecutionContext {
 export interface ContextOptions {
   /** Milliseconds the context's executions may run in total; 0 or undefined = no deadline. */
   timeoutMs?: number;
+  /** Report console.log calls of the context's executions (the node's `consoleLog` event). */
+  consoleLog?: boolean;
 }
 
 /**

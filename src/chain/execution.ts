@@ -50,6 +50,8 @@ export function defaultCallGas(node: Node): bigint {
 
 /** Builds an unsigned transaction whose sender is `from` (used for calls and impersonated accounts). */
 export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
+  // EthereumJS refuses such a transaction when it is built; say why in geth's words
+  if (gas > txGasCap(node)) throw new ChainError(`transaction gas limit too high (cap: ${txGasCap(node)}, tx: ${gas})`);
   const base = {
     nonce,
     gasLimit: gas,
@@ -97,6 +99,8 @@ export interface CallOptions {
   overrides?: StateOverride;
   /** The deadline of the whole execution (for an estimate: of the whole search), ms; 0 = none. */
   timeoutMs?: number;
+  /** Report console.log lines (an estimate reports those of its first run only, as Hardhat does). */
+  consoleLog?: boolean;
 }
 
 /**
@@ -105,7 +109,7 @@ export interface CallOptions {
  * passed throws ExecutionTimeout.
  */
 export async function runCall(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<RunTxResult> {
-  const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs });
+  const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
   try {
     return await runInContext(node, ctx, req, opts.overrides);
   } finally {
@@ -142,11 +146,12 @@ export async function runInContext(node: Node, ctx: ExecutionContext, req: CallR
  * context; the deadline covers the whole search, and the search yields to other requests between runs.
  */
 export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<bigint> {
-  const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs });
+  const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
   try {
     const run = (gas: bigint) => runInContext(node, ctx, req, opts.overrides, gas);
     let hi = req.gas ?? defaultCallGas(node);
     const first = await run(hi);
+    ctx.env.console = undefined;
     if (first.execResult.exceptionError !== undefined) throw new CallFailure(first);
     let lo = first.totalGasSpent - 1n;
     const succeeds = async (gas: bigint): Promise<boolean> => {

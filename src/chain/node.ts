@@ -34,7 +34,8 @@ import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { nativeCrypto } from "./crypto";
-import type { BlockEvents, BlockModule } from "./module";
+import type { BlockEvents, BlockModule, BlockPhase } from "./module";
+import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
 import { withSender } from "./sender";
@@ -50,7 +51,15 @@ export interface NodeOptions {
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
   /** Fork a remote chain: the state reads through to it, the first block is its fork block. */
   fork?: Fork;
+  /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
+  consoleLog?: ConsoleLogDecoder;
 }
+
+/** Where a console.log line came from. */
+export type ConsoleOrigin =
+  | { kind: "transaction"; hash: string; height: bigint }
+  | { kind: "block"; phase: BlockPhase; height: bigint }
+  | { kind: "call" };
 
 /** What a module's precompile may ask of the chain while it executes. */
 export interface PrecompileContext {
@@ -86,6 +95,8 @@ export interface NodeSettings {
   extraData: Uint8Array;
   minGasPrice: bigint;
   nextBaseFee: bigint | undefined;
+  /** prevRandao (mixHash) of the next block only (hardhat_setPrevRandao); else derived from the parent. */
+  nextPrevRandao?: Uint8Array;
   automine: boolean;
   /** miner_stop pauses block production; pending transactions wait. */
   paused: boolean;
@@ -102,6 +113,8 @@ export interface NodeEvents {
   block: [MinedBlock];
   /** Interval mining failed (it goes on at the next interval). */
   miningError: [Error];
+  /** A console.log line from contract code, as it runs. */
+  consoleLog: [string, ConsoleOrigin];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
@@ -136,6 +149,9 @@ export class Node extends EventEmitter<NodeEvents> {
   private _intervalTimer: NodeJS.Timeout | undefined;
   private _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
   private _vms: VmPool;
+  private _consoleDecoder: ConsoleLogDecoder | undefined;
+  /** What the live VM runs now, for console.log lines of block production. */
+  private _consoleOrigin: ConsoleOrigin = { kind: "call" };
 
   // vm, store and the trie db are replaced only by hardhat_reset (inside the lock)
   private constructor(
@@ -150,7 +166,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this._moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the live module stores, with its writes
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name) });
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data, this._consoleOrigin) });
     this.settings = {
       coinbase: config.coinbase,
       gasLimit: config.blockGasLimit,
@@ -195,6 +211,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
     node.fork = opts.fork;
     node._createOpts = opts;
+    node._consoleDecoder = opts.consoleLog;
     try {
       await node._openOrInit();
     } catch (err) {
@@ -281,6 +298,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const vm = await this._vms.acquire(root);
     const timeoutMs = opts.timeoutMs ?? 0;
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
+    if (opts.consoleLog === true) env.console = (data) => this._console(data, { kind: "call" });
     bindEnv(vm, env);
     let released = false;
     return {
@@ -444,12 +462,7 @@ export class Node extends EventEmitter<NodeEvents> {
       throw new ChainError(`timestamp ${ts} is lower than or equal to previous block's timestamp ${parent.header.timestamp}`);
     }
     const baseFee = this.nextBaseFee();
-    const candidates = this.settings.paused
-      ? []
-      : this.pool
-          .ordered(baseFee, this.config.mining.order)
-          .filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice)
-          .map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
+    const candidates = this.settings.paused ? [] : this._mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
     const produced = await produceBlock({
       vm: this.vm,
       parent,
@@ -459,11 +472,16 @@ export class Node extends EventEmitter<NodeEvents> {
         baseFeePerGas: baseFee,
         coinbase: this.settings.coinbase,
         extraData: this.settings.extraData,
-        mixHash: keccak256(parent.hash()),
+        mixHash: this.settings.nextPrevRandao ?? keccak256(parent.hash()),
       },
       candidates,
       modules: this._moduleStores,
+      onStep: (step) => {
+        const height = parent.header.number + 1n;
+        this._consoleOrigin = "tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height };
+      },
     });
+    this._consoleOrigin = { kind: "call" };
     await this._commit(produced);
     // from here on the block is written: memory follows it
     this._lastRefused = new Map();
@@ -476,11 +494,30 @@ export class Node extends EventEmitter<NodeEvents> {
     for (const tx of produced.block.transactions) this.pool.remove(bytesToHex(tx.hash()));
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
     this.settings.nextBaseFee = undefined;
+    this.settings.nextPrevRandao = undefined;
     this.clock.didMine(ts);
     this._lastResults = produced.results;
     const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
     this.emit("block", mined);
     return mined;
+  }
+
+  /**
+   * Under automine, mines the pooled transactions that can go in a block now (after mining resumes,
+   * or a lowered minimum gas price lets waiting ones in); nothing when none can.
+   */
+  async mineWaiting(): Promise<void> {
+    if (!this.settings.automine || this.settings.paused) return;
+    for (let i = 0; i < 1000 && this._mineable().length > 0; i++) {
+      const before = this.pool.size.pending;
+      await this.mineBlock();
+      if (this.pool.size.pending >= before) return;
+    }
+  }
+
+  /** Pending transactions the next block would take: fee at least the base fee and the minimum. */
+  private _mineable(baseFee = this.nextBaseFee()): PooledTx[] {
+    return this.pool.ordered(baseFee, this.config.mining.order).filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice);
   }
 
   /** hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time). */
@@ -621,13 +658,19 @@ export class Node extends EventEmitter<NodeEvents> {
     this._lastResults = [];
     this._lastRefused = new Map();
     // the live VM's precompiles see this node's module stores (now the fresh ones)
-    bindEnv(this.vm, { messages: [], moduleStore: (name) => this.moduleStore(name) });
+    bindEnv(this.vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data, this._consoleOrigin) });
     if (old !== undefined && old !== fork) await old.close();
     this.armIntervalMining();
     this.emit("reset", this.headNumber);
   }
 
   // ---------------------------------------------------------------- internals
+
+  private _console(data: Uint8Array, origin: ConsoleOrigin): void {
+    if (this._consoleDecoder === undefined || this.listenerCount("consoleLog") === 0) return;
+    const line = this._consoleDecoder.decode(data);
+    if (line !== undefined) this.emit("consoleLog", line, origin);
+  }
 
   /**
    * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),

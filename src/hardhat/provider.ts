@@ -8,6 +8,8 @@ import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArgument
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
+import { readFileSync } from "node:fs";
+import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
 import { version as PLUGIN_VERSION } from "../../package.json";
 import { toChainConfig } from "./chain-config";
@@ -175,7 +177,25 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   return createRuntime(opts);
 }
 
-/** The provider for `hre.network.provider` on the hardhat network. */
+/**
+ * The console.log decoder for the console.sol of the installed Hardhat (the file users import), built
+ * once, on first use.
+ */
+let consoleDecoder: ConsoleLogDecoder | undefined;
+export function hardhatConsoleLog(): ConsoleLogDecoder {
+  if (consoleDecoder === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred: only a running chain needs it
+    const { ConsoleLogDecoder: Decoder } = require("../chain/console-log") as typeof import("../chain/console-log");
+    consoleDecoder = Decoder.fromSoliditySource(readFileSync(require.resolve("hardhat/console.sol"), "utf8"));
+  }
+  return consoleDecoder;
+}
+
+/** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */
 export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProvider {
-  return new EpochsProvider(async () => buildRuntime(await runtimeOptionsFor(hre)));
+  return new EpochsProvider(async () => {
+    const runtime = await buildRuntime({ ...(await runtimeOptionsFor(hre)), consoleLog: hardhatConsoleLog() });
+    runtime.node.on("consoleLog", (line) => console.log(line));
+    return runtime;
+  });
 }

@@ -3,6 +3,7 @@
  * plugin (in-process provider), `npx hardhat node` (HTTP/WS server) and tests.
  */
 import type { ChainConfig } from "../chain/config";
+import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { BlockModule } from "../chain/module";
 import { Node, type PrecompileContext } from "../chain/node";
 import { Fork, type ForkConfig } from "../chain/fork";
@@ -44,6 +45,8 @@ export interface RuntimeOptions {
   /** Extra block modules and their precompiles. */
   modules?: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Decodes console.log calls of contracts; the node then emits `consoleLog` lines. */
+  consoleLog?: ConsoleLogDecoder;
   /** Extra namespaces built over the same deps. */
   namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
   /** Clock of filter deadlines (tests move it). */
@@ -93,7 +96,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   };
   const cacheDir = opts.fork?.cacheDir ?? opts.forkCacheDir;
   const fork = opts.fork !== undefined ? await Fork.open({ ...opts.fork, cacheDir }) : undefined;
-  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork });
+  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   const resetChain = async (forking: { url: string; blockNumber?: bigint; httpHeaders?: Record<string, string> } | undefined): Promise<void> => {

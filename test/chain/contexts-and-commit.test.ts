@@ -193,6 +193,13 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     expect(BigInt(await ch.call<string>("eth_blockNumber"))).to.equal(BigInt(before) + 1n);
   });
 
+  it("a transaction over EIP-7825's gas cap is refused with geth's text (not an internal error)", async () => {
+    const ch = track(await chain());
+    const err = await rpcError(ch.send(ch.accounts[0], ch.accounts[1], "0x", { gas: hexq(20_000_000) }));
+    expect(err).to.deep.include({ code: -32000, message: "transaction gas limit too high (cap: 16777216, tx: 20000000)" });
+    expect(await ch.call("txpool_status")).to.deep.equal({ pending: "0x0", queued: "0x0" });
+  });
+
   for (const backend of ["memory", "LevelDB"] as const) {
     it(`finding 3: a failed batch write leaves the node on its last committed block (${backend})`, async () => {
       const dir = tmp();

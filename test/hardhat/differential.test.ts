@@ -30,6 +30,8 @@ contract Subject {
   function echo(bytes calldata b) external pure returns (bytes memory) { return b; }
   function hashes(uint256 n) external pure returns (bytes32 h) { for (uint256 i = 0; i < n; i++) { h = keccak256(abi.encode(h, i)); } }
   function create() external returns (address) { return address(new Child()); }
+  // what console.sol's console.log(string,uint256) sends: a static call to an account with no code
+  function say(uint256 n) external view returns (bool ok) { (ok, ) = address(0x000000000000000000636F6e736F6c652e6c6f67).staticcall(abi.encodeWithSignature("log(string,uint256)", "n=%d", n)); }
   receive() external payable {}
 }
 contract Child { uint256 public x = 1; }
@@ -119,6 +121,8 @@ describe("differential: our chain vs Hardhat's EDR network", function () {
       { wallet: 2, tx: { type: 2, to: wallets[0].address, value: 10n ** 18n, ...fee } },
       { wallet: 0, tx: { type: 2, to: subjectAddr, value: 1n, ...fee } },
       { wallet: 1, tx: { type: 4, to: wallets[2].address, data: "0x", ...fee }, authorize: { address: delegateAddr } },
+      // console.log costs what it costs on Hardhat's network
+      { wallet: 0, tx: { type: 2, to: subjectAddr, data: subject.encodeFunctionData("say", [7]), ...fee } },
     ];
     const results = await Promise.all(chains.map((c) => run(c, plan)));
     expect(results[0].map(essence)).to.deep.equal(results[1].map(essence));

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { BlockModule } from "../../src/chain/module";
-import { type Harness, rpcError } from "../helpers/harness";
+import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 
 /** A module that counts blocks in its store and records the phase order, to prove the seam and snapshots. */
@@ -35,16 +35,30 @@ for (const make of harnesses()) {
     });
     after(() => h.close());
 
+    it("sets the next block's prevRandao (hardhat_setPrevRandao), then derives it again", async () => {
+      const value = "0x" + "ab".repeat(32);
+      expect(await h.request("hardhat_setPrevRandao", [value])).to.equal(true);
+      await h.request("evm_mine");
+      const b = await h.request<{ mixHash: string; hash: string }>("eth_getBlockByNumber", ["latest", false]);
+      expect(b.mixHash).to.equal(value);
+      await h.request("evm_mine");
+      expect((await h.request<{ mixHash: string }>("eth_getBlockByNumber", ["latest", false])).mixHash).to.not.equal(value);
+      expect(await rpcError(h.request("hardhat_setPrevRandao", ["0x01"]))).to.deep.include({ code: -32602 });
+    });
+
     it("runs beginBlock → transactions → endBlock for every block, including hardhat_mine", async () => {
+      // relative to wherever the head is, so the test does not depend on running first
       order.length = 0;
+      const n = Number(await h.request<string>("eth_blockNumber"));
+      const before = counter() ?? 0;
       await h.request("eth_sendTransaction", [{ from: accounts[0], to: accounts[1], value: "0x1" }]);
       await h.request("hardhat_mine", ["0x3", "0x10"]);
-      expect(order).to.deep.equal(["begin:1", "end:1", "begin:2", "end:2", "begin:3", "end:3", "begin:4", "end:4"]);
-      expect(counter()).to.equal(4);
-      const b3 = await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["0x3", false]);
-      const b4 = await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["0x4", false]);
+      expect(order).to.deep.equal([1, 2, 3, 4].flatMap((i) => [`begin:${n + i}`, `end:${n + i}`]));
+      expect(counter()).to.equal(before + 4);
+      const b3 = await h.request<{ timestamp: string }>("eth_getBlockByNumber", [`0x${(n + 3).toString(16)}`, false]);
+      const b4 = await h.request<{ timestamp: string }>("eth_getBlockByNumber", [`0x${(n + 4).toString(16)}`, false]);
       expect(BigInt(b4.timestamp) - BigInt(b3.timestamp)).to.equal(16n);
-      expect(await h.runtime.node.store.getEvents(2n)).to.deep.equal({ begin: [{ type: "counted", attributes: [{ key: "value", value: "2" }] }], end: [] });
+      expect(await h.runtime.node.store.getEvents(BigInt(n + 2))).to.deep.equal({ begin: [{ type: "counted", attributes: [{ key: "value", value: String(before + 2) }] }], end: [] });
     });
 
     it("reverts everything to a snapshot: blocks, state, module stores, pool, clock", async () => {
@@ -148,3 +162,30 @@ for (const make of harnesses()) {
     });
   });
 }
+
+describe("allowBlocksWithSameTimestamp", function () {
+  this.timeout(60_000);
+  for (const allow of [true, false]) {
+    it(`${allow ? "accepts" : "refuses"} a next block at the latest block's timestamp (evm_setNextBlockTimestamp, evm_mine) when it is ${allow}`, async () => {
+      const h = await inProcess({ chain: testChainConfig({ allowBlocksWithSameTimestamp: allow }) });
+      try {
+        const ts = async () => BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp);
+        const last = await ts();
+        if (allow) {
+          await h.request("evm_setNextBlockTimestamp", [Number(last)]);
+          await h.request("evm_mine");
+          expect(await ts()).to.equal(last);
+          expect(await h.request("evm_mine", [Number(last)])).to.equal("0x0");
+          expect(await ts()).to.equal(last);
+        } else {
+          const err = await rpcError(h.request("evm_setNextBlockTimestamp", [Number(last)]));
+          expect(err).to.deep.include({ code: -32000, message: `Timestamp ${last} is lower than or equal to previous block's timestamp ${last}` });
+          expect(await rpcError(h.request("evm_mine", [Number(last)]))).to.deep.include({ code: -32000 });
+        }
+        expect(await rpcError(h.request("evm_setNextBlockTimestamp", [Number(last) - 1]))).to.deep.include({ code: -32000 });
+      } finally {
+        await h.close();
+      }
+    });
+  }
+});

@@ -51,6 +51,28 @@ for (const make of harnesses()) {
       expect(await h.request("miner_getHashrate")).to.equal(0);
     });
 
+    it("keeps pooled transactions below a raised minimum gas price unmined, and mines them once it is lowered", async () => {
+      const from = accounts[6];
+      await h.request("miner_stop");
+      let hash = "";
+      try {
+        hash = await h.request<string>("eth_sendTransaction", [{ from, to: accounts[1], value: "0x1", gas: "0x5208", gasPrice: "0x77359400" }]);
+        await h.request("miner_setGasPrice", ["0x174876e800"]);
+      } finally {
+        await h.request("miner_start");
+      }
+      const head = await h.request<string>("eth_blockNumber");
+      await h.request("evm_mine");
+      expect(await h.request("eth_getTransactionReceipt", [hash])).to.equal(null);
+      expect(await h.request("txpool_status")).to.deep.include({ pending: "0x1" });
+      await h.request("miner_setGasPrice", ["0x3b9aca00"]);
+      const r = await h.request<{ status: string; blockNumber: string }>("eth_getTransactionReceipt", [hash]);
+      expect(r.status).to.equal("0x1");
+      expect(BigInt(r.blockNumber)).to.equal(BigInt(head) + 2n);
+      expect(await h.request("txpool_status")).to.deep.include({ pending: "0x0" });
+      await h.request("miner_setGasPrice", ["0x0"]);
+    });
+
     it("refuses a transaction below a raised minimum gas price", async () => {
       await h.request("miner_setGasPrice", ["0x174876e800"]);
       try {

@@ -15,6 +15,11 @@ const interval = codec((v): number | [number, number] => {
 });
 
 export function evmMethods({ node }: RpcDeps) {
+  /** A next block may not go back in time, nor stand still unless allowBlocksWithSameTimestamp is set. */
+  const tooEarly = (ts: bigint): boolean => {
+    const last = node.head.header.timestamp;
+    return node.config.allowBlocksWithSameTimestamp ? ts < last : ts <= last;
+  };
   return [
     method({
       name: "evm_snapshot",
@@ -39,7 +44,7 @@ export function evmMethods({ node }: RpcDeps) {
           else if (typeof ts === "string") timestamp = numberOrQuantity.parse(ts);
           else if (typeof ts === "object" && ts !== null && "timestamp" in ts) timestamp = numberOrQuantity.parse((ts as { timestamp: unknown }).timestamp);
           else throw new InvalidParamsError(`invalid argument 0: cannot unmarshal ${jsonType(ts)} into a timestamp`);
-          if (timestamp <= node.head.header.timestamp) {
+          if (tooEarly(timestamp)) {
             throw new ServerError(`timestamp ${timestamp} is lower than or equal to previous block's timestamp ${node.head.header.timestamp}`);
           }
           node.clock.next = timestamp;
@@ -59,7 +64,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [numberOrQuantity],
       doc: "Fixes the timestamp of the next block; it must be after the latest block's.",
       handler: ([ts]) => {
-        if (ts <= node.head.header.timestamp) {
+        if (tooEarly(ts)) {
           throw new ServerError(`Timestamp ${ts} is lower than or equal to previous block's timestamp ${node.head.header.timestamp}`);
         }
         node.clock.next = ts;

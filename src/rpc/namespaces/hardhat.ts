@@ -118,6 +118,15 @@ export function hardhatMethods({ node, settings, resetChain }: RpcDeps) {
       },
     }),
     method({
+      name: "hardhat_setPrevRandao",
+      params: [hash],
+      doc: "prevRandao (the PREVRANDAO opcode, the header's mixHash) of the next block only.",
+      handler: ([value]) => {
+        node.settings.nextPrevRandao = value;
+        return true;
+      },
+    }),
+    method({
       name: "hardhat_setCoinbase",
       params: [address],
       doc: "Coinbase of later blocks (eth_coinbase follows).",
@@ -129,9 +138,10 @@ export function hardhatMethods({ node, settings, resetChain }: RpcDeps) {
     method({
       name: "hardhat_setMinGasPrice",
       params: [quantity],
-      doc: "Minimum gas price of the node (the minimum-gas-prices setting), at once.",
-      handler: ([price]) => {
+      doc: "Minimum gas price of the node (the minimum-gas-prices setting), at once; waiting pooled transactions it now lets in are mined with automine.",
+      handler: async ([price]) => {
         node.settings.minGasPrice = price;
+        await node.mineWaiting();
         return true;
       },
     }),

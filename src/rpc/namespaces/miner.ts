@@ -20,9 +20,8 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       private: true,
       doc: "Resumes block production (the thread count is ignored); pending transactions are mined at once with automine, or at the next interval.",
       async handler() {
-        const wasPaused = node.settings.paused;
         node.settings.paused = false;
-        if (wasPaused && node.settings.automine && node.pool.size.pending > 0) await node.mineBlock();
+        await node.mineWaiting();
         return true;
       },
     }),
@@ -72,10 +71,11 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       name: "miner_setGasPrice",
       params: [quantity],
       private: true,
-      doc: "Minimum gas price, at once; with a home it is written to app.toml minimum-gas-prices (the start flag still overrides the file).",
-      handler: ([price]) => {
+      doc: "Minimum gas price, at once; with a home it is written to app.toml minimum-gas-prices (the start flag still overrides the file). Pooled transactions below it wait; lowering it lets them in (mined at once with automine).",
+      handler: async ([price]) => {
         node.settings.minGasPrice = price;
         hooks.onMinGasPrice?.(price);
+        await node.mineWaiting();
         return true;
       },
     }),

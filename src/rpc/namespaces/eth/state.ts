@@ -95,7 +95,7 @@ export function stateMethods(deps: RpcDeps) {
       doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. A revert answers code 3 with the revert data.",
       async handler([req, block, overrides]) {
         const n = await requireHeight(node, block);
-        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs }));
+        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true }));
         if (result.execResult.exceptionError !== undefined) throw executionError(result);
         return hex(result.execResult.returnValue);
       },
@@ -108,7 +108,7 @@ export function stateMethods(deps: RpcDeps) {
       async handler([req, block, overrides]) {
         const n = await requireHeight(node, block);
         try {
-          return q(await withDeadline(() => estimateGas(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs })));
+          return q(await withDeadline(() => estimateGas(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true })));
         } catch (err) {
           if (err instanceof CallFailure) throw executionError(err.result);
           throw err;
