@@ -11,6 +11,7 @@ import "./hardhat/node-task";
 import { extendEpochsConfig } from "./hardhat/chain-config";
 import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
+import { withFork } from "./hardhat/fork";
 import "../tasks/epochs";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
@@ -18,6 +19,7 @@ export type * from "./hardhat/type-extensions";
 
 extendConfig(extendEpochsConfig);
 extendRuntimeOptions(withEpochs);
+extendRuntimeOptions(withFork);
 
 extendEnvironment((hre) => {
   hre.epochs = new HardhatEpochs(hre);

@@ -26,6 +26,7 @@ import { LevelKV } from "../storage/level-kv";
 import { CORE_NAMESPACES } from "../rpc/runtime";
 import { defaultGenesis } from "../epochs";
 import { epochsOptionsFromConfig } from "./epochs";
+import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { type EpochsProvider, buildRuntime, createEpochsProvider, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 
@@ -75,6 +76,7 @@ export function evmosFlags(args: TaskArguments): EvmosFlags {
 const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP and WebSocket JSON-RPC servers")
   .addOptionalParam("home", "Node home directory (like evmosd --home): config/, data/, keystore/", undefined, types.string)
   .addOptionalParam("minimumGasPrices", 'Minimum gas price, Cosmos form (e.g. "20aevmos")', undefined, types.string)
+  .addOptionalParam("forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block", undefined, types.string)
   .setAction(async (args: TaskArguments, hre) => runNode(args, hre));
 
 for (const { flag, bool, description } of EVMOS_FLAGS) {
@@ -93,11 +95,11 @@ for (const { flag, bool, description } of EVMOS_FLAGS) {
   (nodeTask as unknown as TaskDefinition).paramDefinitions[name] = def;
 }
 
-// Hardhat's own texts for these would be wrong here: we bind loopback by default and do not fork.
+// Hardhat's own texts for these would be wrong here: we bind loopback by default.
 {
   const defs = (nodeTask as unknown as TaskDefinition).paramDefinitions;
   if (defs.hostname !== undefined) defs.hostname.description = "The host to bind the HTTP server to (default 127.0.0.1; also --json-rpc.address)";
-  if (defs.fork !== undefined) defs.fork.description = "Not supported: this node runs its own chain";
+  if (defs.fork !== undefined) defs.fork.description = "The JSON-RPC URL of a chain to fork (its state is read lazily at the fork block)";
 }
 
 installEqualsForm();
@@ -139,6 +141,7 @@ interface NodeArgs {
   port: number;
   fork?: string;
   forkBlockNumber?: number;
+  forkRest?: string;
 }
 
 /** Host and port from "host:port" (Evmos's address form), by app-config's rule, with the flag named. */
@@ -151,14 +154,15 @@ export function parseHostPort(value: string, flag: string): { host: string; port
 }
 
 async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Promise<void> {
-  const { hostname, port, fork, forkBlockNumber } = args as NodeArgs;
+  const { hostname, port, fork, forkBlockNumber, forkRest } = args as NodeArgs;
   if (hre.network.name !== HARDHAT_NETWORK_NAME && hre.hardhatArguments.network !== undefined) {
     throw new HardhatPluginError(PLUGIN_NAME, `the node serves the in-process "${HARDHAT_NETWORK_NAME}" network; --network ${hre.network.name} is not supported`);
   }
-  if (fork !== undefined || forkBlockNumber !== undefined) {
-    throw new HardhatPluginError(PLUGIN_NAME, "forking is not supported: this node runs its own Evmos-like chain");
-  }
   const cli = evmosFlags(args);
+  // the fork flags travel with the others (the runtime subtask reads them)
+  if (fork !== undefined) cli.fork = fork;
+  if (forkBlockNumber !== undefined) cli["fork-block-number"] = String(forkBlockNumber);
+  if (forkRest !== undefined) cli["fork-rest"] = forkRest;
   // --home: create/read config/genesis.json and config/app.toml; the command line wins over app.toml
   const home = typeof cli.home === "string" ? await openNodeHome(cli.home, hre) : undefined;
   const flags: EvmosFlags = { ...(home?.flags ?? {}), ...cli };
@@ -200,13 +204,33 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
     }
+    await applyForkFlags(flags, overrides, hre);
     overrides.onRequest = (method) => console.log(method);
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
     hre.epochsProvider = provider;
     provider.useRuntimeFactory(async () => buildRuntime(await runtimeOptionsFor(hre, overrides)));
-    return provider.runtime();
+    try {
+      return await provider.runtime();
+    } catch (err) {
+      // a fork whose remote cannot be read stops the start with the remote's error, not a stack trace
+      if (err instanceof Error && (err as { abortsBlock?: unknown }).abortsBlock === true) throw new HardhatPluginError(PLUGIN_NAME, err.message);
+      throw err;
+    }
   });
+
+/** `--fork`, `--fork-block-number`, `--fork-rest` → the runtime's fork and (with --fork-rest) its epochs genesis. */
+async function applyForkFlags(flags: EvmosFlags, overrides: Partial<RuntimeOptions>, hre: HardhatRuntimeEnvironment): Promise<void> {
+  const block = typeof flags["fork-block-number"] === "string" ? Number(flags["fork-block-number"]) : undefined;
+  const fork = forkFromFlags(hre, typeof flags.fork === "string" ? flags.fork : undefined, block);
+  if (fork !== undefined) overrides.fork = fork;
+  const rest = flags["fork-rest"];
+  if (typeof rest !== "string") return;
+  const active = fork ?? forkFromConfig(hre);
+  if (active === undefined) throw new HardhatPluginError(PLUGIN_NAME, "--fork-rest needs a fork: --fork URL or networks.hardhat.forking");
+  const base = overrides.epochs === undefined || overrides.epochs === false ? epochsOptionsFromConfig(hre.config.epochs) : overrides.epochs;
+  overrides.epochs = await forkEpochsOptions(rest, active.blockNumber, base);
+}
 
 /** The runtime options the flags set directly (the rest belongs to the home/app.toml resolution). */
 export function runtimeOverridesFromFlags(flags: EvmosFlags): Partial<RuntimeOptions> {
@@ -326,6 +350,10 @@ subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accou
     console.log(`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`);
     for (const ws of server.wsUrls.slice(1)) console.log(`WebSocket JSON-RPC server at ${ws}`);
     console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), epochs tick rule "${hre.config.epochs.tickRule}"`);
+    const fork = runtime.node.fork;
+    if (fork !== undefined) {
+      console.log(`Forked chain ${fork.chainId} at block ${fork.block.number} (${hexlify(fork.block.hash)}) from ${fork.client.name}${fork.pinned ? "" : " (its latest block; pin one with --fork-block-number to cache the remote's reads)"}`);
+    }
     for (const note of server.notes) console.log(note);
     console.log();
     printAccounts(runtime.node.config, hre);
