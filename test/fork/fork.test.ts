@@ -106,6 +106,20 @@ describe("forking a remote node", function () {
     expect(meta.forkedNetwork).to.deep.equal({ chainId: 9000, forkBlockNumber: Number(remote.pinned), forkBlockHash: remoteBlock.hash });
   });
 
+  it("answers what a forked chain cannot: eth_getProof, calls and replays below the fork block; feeHistory starts at the fork block", async () => {
+    const proof = await rpcError(local.request("eth_getProof", [HOLDER, [], "latest"]));
+    expect(proof.code).to.equal(-32000);
+    expect(proof.message).to.include("forked chain");
+    const call = await rpcError(local.request("eth_call", [{ to: remote.tokenAddress, data: erc20.encodeFunctionData("totalSupply") }, hexN(remote.pinned - 1n)]));
+    expect(call.message).to.include(`below the fork block ${remote.pinned}`);
+    let trace = "";
+    await local.runtime.node.replayBlock(remote.pinned).catch((err: Error) => (trace = err.message));
+    expect(trace).to.include("not traceable");
+    const fees = await local.request<{ oldestBlock: string; baseFeePerGas: string[] }>("eth_feeHistory", ["0x40", "latest"]);
+    expect(BigInt(fees.oldestBlock)).to.equal(remote.pinned);
+    expect(fees.baseFeePerGas.length).to.be.greaterThan(1);
+  });
+
   it("reads older blocks' state from the remote", async () => {
     const older = hexN(remote.pinned - 1n);
     expect(await local.request("eth_getBalance", [HOLDER, older])).to.equal(await remote.h.request("eth_getBalance", [HOLDER, older]));
