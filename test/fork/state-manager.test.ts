@@ -27,7 +27,7 @@ const word = (n: number) => bytesToHex(setLengthLeft(n === 0 ? new Uint8Array() 
 
 function stateOverCache(): ForkStateManager {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fork-sm-"));
-  const file = path.join(dir, "chain-1", "block-5.jsonl");
+  const file = path.join(dir, "chain-1", "block-5-00000000000000ab.jsonl");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const records = [
     { t: "a", a: CONTRACT, b: "0x5", n: "0x1", c: bytesToHex(keccak256(hexToBytes(CODE))) },
@@ -38,7 +38,7 @@ function stateOverCache(): ForkStateManager {
   ];
   // a torn last line (a crash mid-write) is skipped
   fs.writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join("\n")}\n{"t":"a","a":"0x`);
-  const remote = new RemoteState(new RemoteClient("http://127.0.0.1:1/"), 5n, ForkCacheFile.open(dir, 1n, 5n));
+  const remote = new RemoteState(new RemoteClient("http://127.0.0.1:1/"), 5n, ForkCacheFile.open(dir, 1n, 5n, "0x00000000000000ab"));
   const common = createChainCommon(1n, "osaka");
   const trie = new MerklePatriciaTrie({ db: new TrieDB(new MemoryKV()), useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
   return new ForkStateManager({ trie, common, caches: new Caches() }, remote);

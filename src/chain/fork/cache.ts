@@ -5,7 +5,11 @@
  * Layout under the cache folder (Hardhat's `paths.cache`/hardhat-epochs-fork by default):
  *   `remote-<sha256(url)[0..16]>-<block>.json`  what the remote said about the block: its chain id and
  *                                               header fields (read instead of asking the remote again)
- *   `chain-<chainId>/block-<n>.jsonl`           one JSON record per line: accounts, code, storage slots
+ *   `chain-<chainId>/block-<n>-<hash>.jsonl`    one JSON record per line: accounts, code, storage slots
+ *                                               (`-at-<m>` added for reads of an older block m)
+ *
+ * The block hash is part of the key, not only the number: two dev chains with the same chain id
+ * (every local Evmos chain is 9000) share numbers, never hashes.
  *
  * The record file is append-only: each record is written by one `appendFile` (one write on Linux, so
  * two processes filling the same cache do not interleave inside a line); a torn last line after a
@@ -43,9 +47,12 @@ export class ForkCacheFile {
     readonly records: CacheRecord[],
   ) {}
 
-  /** Opens (creating the folder) and reads the records of chain `chainId` at block `n`. */
-  static open(dir: string, chainId: bigint, n: bigint): ForkCacheFile {
-    const file = path.join(dir, `chain-${chainId}`, `block-${n}.jsonl`);
+  /**
+   * Opens and reads the records of chain `chainId` at fork block `n` (hash `hash`), or at the older
+   * block `at` of that chain's history.
+   */
+  static open(dir: string, chainId: bigint, n: bigint, hash: string, at?: bigint): ForkCacheFile {
+    const file = path.join(dir, `chain-${chainId}`, `block-${n}-${hash.replace(/^0x/, "").slice(0, 16)}${at !== undefined && at !== n ? `-at-${at}` : ""}.jsonl`);
     const records: CacheRecord[] = [];
     let text = "";
     try {

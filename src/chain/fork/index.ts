@@ -6,7 +6,7 @@
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
 import type { Common } from "@ethereumjs/common";
-import { ValueEncoding, hexToBytes } from "@ethereumjs/util";
+import { ValueEncoding, bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { MemoryKV } from "../../storage/kv";
 import { TrieDB } from "../../storage/trie-db";
 import { ForkCacheFile, type RemoteBlockJson, readRemoteBlock, writeRemoteBlock } from "./cache";
@@ -108,7 +108,7 @@ export class Fork {
     if (known !== undefined) return known;
     // blocks at or below a pinned block are final, so their reads may be cached too
     const dir = this.config.cacheDir;
-    const file = this.pinned && dir !== undefined ? ForkCacheFile.open(dir, this.chainId, n) : undefined;
+    const file = this.pinned && dir !== undefined ? ForkCacheFile.open(dir, this.chainId, this.block.number, bytesToHex(this.block.hash), n) : undefined;
     if (file !== undefined) this._files.push(file);
     const state = new RemoteState(this.client, n, file);
     if (n !== this.block.number) {
