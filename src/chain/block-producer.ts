@@ -215,6 +215,8 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs): Promi
     return { success: true, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs };
   } catch (err) {
     await vm.evm.journal.revert();
+    // the chain's environment failed (a fork's remote), not the call: the block is not made
+    if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
     return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: errorText(err) };
   } finally {
     // warm/cold tracking of a system call must not leak into the next transaction

@@ -10,6 +10,7 @@ import { Interface } from "ethers";
 import { type Harness, inProcess, rpcError } from "../helpers/harness";
 import { serveHttp } from "../helpers/http";
 import { compile } from "../helpers/solc";
+import { LevelKV } from "../../src/storage/level-kv";
 
 const TOKEN_SOURCE = fs.readFileSync(path.join(__dirname, "../../contracts/test/Token.sol"), "utf8");
 const token = compile(TOKEN_SOURCE).Token;
@@ -200,6 +201,31 @@ describe("forking a remote node", function () {
     const future = await rpcError(local.request("hardhat_reset", [{ forking: { jsonRpcUrl: remote.h.url, blockNumber: 10_000 } }]));
     expect(future.message).to.match(/fork block 10000 is in the future/);
     expect(await local.request("eth_blockNumber")).to.equal(head);
+  });
+
+  it("a forked chain in a data directory restarts on its fork, refuses another fork and hardhat_reset", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fork-home-"));
+    const open = async (block: bigint) => inProcess({ kv: await LevelKV.open(dir), fork: { url: remote.h.url as string, blockNumber: block, cacheDir } });
+    let h = await open(remote.pinned);
+    await h.request("hardhat_setBalance", [EMPTY, "0x99"]);
+    await h.request("evm_mine");
+    const reset = await rpcError(h.request("hardhat_reset", []));
+    expect(reset.message).to.include("hardhat_reset needs an in-memory chain");
+    await h.close();
+    h = await open(remote.pinned);
+    try {
+      expect(await h.request("eth_getBalance", [EMPTY])).to.equal("0x99");
+      expect(BigInt(await h.request<string>("eth_blockNumber"))).to.equal(remote.pinned + 1n);
+      expect(await balanceOf(h, remote.tokenAddress, HOLDER)).to.equal(5000n);
+    } finally {
+      await h.close();
+    }
+    let message = "";
+    await open(remote.pinned - 1n).catch((err: Error) => (message = err.message));
+    expect(message).to.include(`holds a fork of chain 9000 at block ${remote.pinned}`);
+    message = "";
+    await (async () => inProcess({ kv: await LevelKV.open(dir) }))().catch((err: Error) => (message = err.message));
+    expect(message).to.include("start it with that fork");
   });
 
   it("a remote that dies mid-run: reads it would need answer a clear error naming its URL, the node keeps serving", async () => {
