@@ -116,3 +116,50 @@ describe("forked state overlay", () => {
     expect(message).to.include("http://127.0.0.1:1/");
   });
 });
+
+describe("fork remote client", () => {
+  it("keeps at most maxInFlight requests open, answers every caller, sends the URL's credentials as Basic auth", async () => {
+    const http = await import("node:http");
+    let open = 0;
+    let peak = 0;
+    const auth = new Set<string | undefined>();
+    const server = http.createServer((req, res) => {
+      auth.add(req.headers.authorization);
+      open++;
+      peak = Math.max(peak, open);
+      let body = "";
+      req.on("data", (d: Buffer) => (body += d.toString()));
+      req.on("end", () => {
+        const r = JSON.parse(body) as { id: number };
+        // answered on the next turn, so requests overlap
+        setImmediate(() => {
+          open--;
+          res.end(JSON.stringify({ jsonrpc: "2.0", id: r.id, result: "0x1" }));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      // user and password of the URL travel as Basic authorization
+      const client = new RemoteClient(`http://user:pa%20ss@127.0.0.1:${port}/`, { maxInFlight: 3 });
+      const results = await Promise.all(Array.from({ length: 20 }, () => client.call("eth_blockNumber", [])));
+      expect(results).to.deep.equal(Array(20).fill("0x1"));
+      expect(peak).to.be.at.most(3);
+      expect(client.requests).to.equal(20);
+      expect([...auth]).to.deep.equal([`Basic ${Buffer.from("user:pa ss").toString("base64")}`]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("names the remote (without its password) and the method in every failure", async () => {
+    const client = new RemoteClient("http://user:secret@127.0.0.1:1/path");
+    let message = "";
+    await client.call("eth_chainId", []).catch((err: Error) => (message = err.message));
+    expect(message).to.include("http://127.0.0.1:1/path");
+    expect(message).to.include("eth_chainId");
+    expect(message).to.not.include("secret");
+    expect(() => new RemoteClient("ws://127.0.0.1:1")).to.throw("expected an http:// or https:// JSON-RPC endpoint");
+  });
+});

@@ -19,6 +19,8 @@ export interface RemoteOptions {
   headers?: Record<string, string>;
   /** Deadline of one request, ms (default 20 s). */
   timeoutMs?: number;
+  /** Requests in flight at once (default 16): public endpoints rate-limit bursts. */
+  maxInFlight?: number;
 }
 
 interface RpcReply {
@@ -56,7 +58,12 @@ export class RemoteClient {
   /** Requests sent (each batch counts once); tests and the bench read it. */
   requests = 0;
   private _nextId = 1;
+  private _inFlight = 0;
+  private readonly _waiting: Array<() => void> = [];
   readonly name: string;
+  /** The URL requests go to (user and password, if any, travel as a Basic Authorization header). */
+  private readonly _target: string;
+  private readonly _headers: Record<string, string>;
 
   constructor(
     readonly url: string,
@@ -64,6 +71,12 @@ export class RemoteClient {
   ) {
     checkForkUrl(url);
     this.name = displayUrl(url);
+    this._target = this.name;
+    const u = new URL(url);
+    const given = _opts.headers ?? {};
+    const hasAuth = Object.keys(given).some((h) => h.toLowerCase() === "authorization");
+    const basic = u.username !== "" || u.password !== "" ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}` : undefined;
+    this._headers = { "content-type": "application/json", ...(basic !== undefined && !hasAuth ? { authorization: basic } : {}), ...given };
   }
 
   async call<T = unknown>(method: string, params: unknown[]): Promise<T> {
@@ -73,6 +86,19 @@ export class RemoteClient {
 
   /** Sends the calls as one JSON-RPC batch (one when there is only one); answers in order. */
   async batch(calls: Array<{ method: string; params: unknown[] }>): Promise<unknown[]> {
+    // a finished request hands its slot to the next waiting one
+    if (this._inFlight >= (this._opts.maxInFlight ?? 16)) await new Promise<void>((resolve) => this._waiting.push(resolve));
+    else this._inFlight++;
+    try {
+      return await this._send(calls);
+    } finally {
+      const next = this._waiting.shift();
+      if (next !== undefined) next();
+      else this._inFlight--;
+    }
+  }
+
+  private async _send(calls: Array<{ method: string; params: unknown[] }>): Promise<unknown[]> {
     const first = this._nextId;
     this._nextId += calls.length;
     const body = calls.map((c, i) => ({ jsonrpc: "2.0", id: first + i, method: c.method, params: c.params }));
@@ -80,9 +106,9 @@ export class RemoteClient {
     this.requests++;
     let res: Response;
     try {
-      res = await fetch(this.url, {
+      res = await fetch(this._target, {
         method: "POST",
-        headers: { "content-type": "application/json", ...(this._opts.headers ?? {}) },
+        headers: this._headers,
         body: JSON.stringify(body.length === 1 ? body[0] : body),
         signal: AbortSignal.timeout(this._opts.timeoutMs ?? 20_000),
       });
