@@ -438,8 +438,9 @@ export class Node extends EventEmitter<NodeEvents> {
       try {
         mined = await this.mineBlock();
       } catch (err) {
-        // no block could be made (a fork's remote is down): the caller gets the error, not a hash left waiting in the pool
-        this.pool.remove(hash);
+        // the block needed a fork's remote that failed: the caller gets the error, and the transaction
+        // leaves the pool (kept, it would stop every later block until the remote is back)
+        if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) this.pool.remove(hash);
         throw err;
       }
       const index = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
