@@ -9,7 +9,7 @@ import path from "node:path";
 import hre from "hardhat";
 import { reset } from "@nomicfoundation/hardhat-network-helpers";
 import { newEpochInfo } from "../../src/epochs";
-import { forkFromFlags } from "../../src/hardhat/fork";
+import { forkFromFlags, withFork } from "../../src/hardhat/fork";
 import { type Runtime, createRuntime } from "../../src/rpc/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
@@ -118,6 +118,18 @@ describe("forking from the command line and the network helpers", function () {
     expect(() => forkFromFlags(hre, "not a url", undefined)).to.throw('invalid --fork "not a url"');
     expect(() => forkFromFlags(hre, "http://127.0.0.1:1", -1)).to.throw("invalid --fork-block-number -1");
     expect(forkFromFlags(hre, "http://127.0.0.1:1", 7)).to.deep.include({ url: "http://127.0.0.1:1", blockNumber: 7n });
+  });
+
+  it("networks.hardhat.forking becomes the runtime's fork (enabled, pinned, headers), the command line wins", () => {
+    const fakeHre = (forking: unknown) => ({ config: { paths: { cache: "/tmp/c" }, networks: { hardhat: { forking } } } }) as unknown as typeof hre;
+    const base = { chain: {} as never, clientVersion: "x" };
+    const out = withFork(base, fakeHre({ enabled: true, url: "http://127.0.0.1:9/", blockNumber: 12, httpHeaders: { "x-api-key": "k" } }));
+    expect(out.fork).to.deep.equal({ url: "http://127.0.0.1:9/", blockNumber: 12n, httpHeaders: { "x-api-key": "k" }, cacheDir: path.join("/tmp/c", "hardhat-epochs-fork") });
+    expect(out.forkCacheDir).to.equal(path.join("/tmp/c", "hardhat-epochs-fork"));
+    expect(withFork(base, fakeHre({ enabled: false, url: "http://127.0.0.1:9/" })).fork).to.equal(undefined);
+    expect(withFork(base, fakeHre(undefined)).fork).to.equal(undefined);
+    const cli = { url: "http://127.0.0.1:8/" };
+    expect(withFork({ ...base, fork: cli }, fakeHre({ enabled: true, url: "http://127.0.0.1:9/" })).fork).to.equal(cli);
   });
 
   it("the network helpers' reset(url, block) forks hre's chain, reset() returns it to a local one", async () => {
