@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: starts our node and Hardhat's own node (EDR) side by side on 127.0.0.1, runs the
  * same bounded workloads against both over real HTTP/WebSocket, and prints a table with the ratio
- * ours/Hardhat. Every loop is bounded in count or time; both nodes are stopped by process group.
+ * ours/Hardhat. First, the start times (scripts/bench-start.ts). Every loop is bounded in count or time; both nodes are stopped by process group.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import path from "node:path";
 import { Interface, Transaction, Wallet, getCreateAddress } from "ethers";
 import solc from "solc";
 import WebSocket from "ws";
+import { benchStart, printStartRows } from "./bench-start";
 
 const ROOT = path.resolve(__dirname, "..");
 const DURATION_MS = Number(process.env.BENCH_MS ?? 2000);
@@ -324,6 +325,9 @@ async function benchFork(nodes: NodeHandle[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // start time first, while nothing else runs; BENCH_ONLY=start stops after it (BENCH_ONLY=fork skips it)
+  if (process.env.BENCH_ONLY !== "fork") printStartRows(await benchStart());
+  if (process.env.BENCH_ONLY === "start") return;
   const nodes: NodeHandle[] = [];
   const stopAll = () => nodes.forEach((n) => n.stop());
   process.on("SIGINT", () => {

@@ -3,6 +3,7 @@
  * hardhat network's default, serves the hardhat network from our own chain (Hardhat's EDR chain is
  * never built) and registers the tasks (offline solc, `node`).
  */
+import "./hardhat/compat"; // first: a clear message when this Hardhat or Node.js cannot run the plugin
 import { extendConfig, extendEnvironment } from "hardhat/config";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import "./hardhat/type-extensions";
@@ -13,6 +14,7 @@ import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
 import { withFork } from "./hardhat/fork";
 import "../tasks/epochs";
+import "../tasks/keys";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
 export type * from "./hardhat/type-extensions";
@@ -29,3 +31,12 @@ extendEnvironment((hre) => {
   hre.network.provider = provider;
   hre.epochsProvider = provider;
 });
+
+// Test suites build a fresh Hardhat environment per test (resetHardhatContext): Hardhat then drops
+// the config's modules from require's cache, but the module that loaded the config keeps each old
+// config module in its `children`, and through it this plugin's old copy. Leaving the children list
+// of whatever required this entry lets each old copy be collected.
+for (const parent of Object.values(require.cache)) {
+  const i = parent?.children.indexOf(module) ?? -1;
+  if (i >= 0) parent?.children.splice(i, 1);
+}

@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type EpochInfo, formatDuration, formatTime, seconds, toCosmosGenesis } from "../src/epochs";
+import type { EpochInfo } from "../src/epochs";
+import { epochsModule } from "../src/hardhat/lazy";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
 import { restEpochs, restGet } from "../src/hardhat/epochs-rest";
 
@@ -27,12 +28,12 @@ export function epochsTable(epochs: EpochInfo[]): string {
     ["identifier", "duration", "current epoch", "current epoch start", "start height", "counting", "start time"],
     ...epochs.map((e) => [
       e.identifier,
-      formatDuration(e.duration),
+      epochsModule().formatDuration(e.duration),
       e.currentEpoch.toString(),
-      formatTime(e.currentEpochStartTime),
+      epochsModule().formatTime(e.currentEpochStartTime),
       e.currentEpochStartHeight.toString(),
       e.epochCountingStarted ? "yes" : "no",
-      formatTime(e.startTime),
+      epochsModule().formatTime(e.startTime),
     ]),
   ]);
 }
@@ -71,6 +72,7 @@ task(TASK_EPOCHS_EXPORT_GENESIS, "Writes a Cosmos genesis.json of the chain's ep
     const chainId = BigInt((await hre.network.provider.request({ method: "eth_chainId" })) as string);
     const latest = (await hre.network.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
     // the new chain starts where this one is: its genesis time is the exported height's time
+    const { toCosmosGenesis, seconds } = epochsModule();
     writeFileSync(out, toCosmosGenesis({ genesisTime: seconds(BigInt(latest.timestamp)), chainId, epochs }));
     console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${out}`);
   });

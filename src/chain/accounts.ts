@@ -18,10 +18,12 @@ export function canSign(node: Node, from: Address): boolean {
   return node.keys.has(a) || node.impersonated.has(a);
 }
 
-/** Builds and signs a transaction from `from` with `req`'s fields, gas and nonce already decided. */
-export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
+/**
+ * Builds and signs a transaction from `from` with `req`'s fields, gas and nonce already decided.
+ * `key` is the sender's key when the caller holds it (a key-store account); else a dev account's.
+ */
+export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint, nonce: bigint, key: Uint8Array | undefined = node.keys.get(from.toString())): TypedTransaction {
   const a = from.toString();
-  const key = node.keys.get(a);
   if (key === undefined && !node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
   // the signing methods live on the transaction's class: sign the unwrapped transaction
   const unsigned = Object.getPrototypeOf(transactionFrom(node, { ...req, from: from.bytes }, gas, nonce)) as TypedTransaction;

@@ -17,6 +17,7 @@ import type { VersionedModuleStore } from "../storage/module-store";
 import type { StoredReceipt } from "./chain-store";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
 import { withSender } from "./sender";
+import { withContractSender } from "./state-manager";
 
 export interface ProduceBlockArgs {
   vm: VM;
@@ -90,7 +91,11 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
       }
       try {
         args.onStep?.({ tx });
-        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        // a transaction whose signature is not its sender's is an impersonated account's: it may hold code
+        const impersonated = !tx.getSenderAddress().equals(sender);
+        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
+          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        );
         included.push(tx);
         senders.push(sender);
         results.push(result);

@@ -2,7 +2,7 @@
  * The chain's resolved configuration. The Hardhat layer maps `networks.hardhat` settings users
  * already write (chainId, accounts, mining, initialBaseFeePerGas, blockGasLimit, hardfork, …) onto it.
  */
-import { HDNodeWallet, Mnemonic } from "ethers";
+import { deriveHdKeys } from "./hd-keys";
 
 export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEFAULT_HD_PATH = "m/44'/60'/0'/0";
@@ -78,11 +78,7 @@ export function deriveAccounts(
   const cacheKey = `${mnemonic}|${path}|${count}|${initialIndex}|${passphrase}`;
   let keys = derivedCache.get(cacheKey);
   if (keys === undefined) {
-    const root = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(mnemonic, passphrase), path);
-    keys = [];
-    for (let i = 0; i < count; i++) {
-      keys.push(new Uint8Array(Buffer.from(root.deriveChild(initialIndex + i).privateKey.slice(2), "hex")));
-    }
+    keys = deriveHdKeys(mnemonic, path, count, initialIndex, passphrase);
     derivedCache.set(cacheKey, keys);
   }
   return keys.map((privateKey) => ({ privateKey, balance }));

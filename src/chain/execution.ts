@@ -5,13 +5,14 @@
  */
 import { type Block, createBlock } from "@ethereumjs/block";
 import { type TypedTransaction, type TypedTxData, createTx } from "@ethereumjs/tx";
-import { Address, createAccount, createZeroAddress } from "@ethereumjs/util";
+import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "./block-producer";
 import { type ExecutionContext, ExecutionTimeout } from "./context";
 import { ChainError, type Node } from "./node";
 import { withSender } from "./sender";
+import { withContractSender } from "./state-manager";
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -123,6 +124,7 @@ export async function runInContext(node: Node, ctx: ExecutionContext, req: CallR
   const from = new Address(req.from ?? createZeroAddress().bytes);
   const noFee = (req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n;
   const execBlock = callContext(node, ctx.block, noFee);
+  let touched: RunTxResult["accessList"];
   await vm.evm.journal.checkpoint();
   try {
     if (overrides !== undefined) await applyOverrides(vm, overrides);
@@ -130,13 +132,39 @@ export async function runInContext(node: Node, ctx: ExecutionContext, req: CallR
     const gas = gasOverride ?? req.gas ?? defaultCallGas(node);
     const tx = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
     try {
-      return await runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+      // calls run from any address, contracts included (EIP-3607 is for signed transactions)
+      const result = await withContractSender(vm.stateManager, from, true, () =>
+        runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: true }),
+      );
+      touched = result.accessList;
+      return result;
     } catch (err) {
       if (err instanceof ExecutionTimeout) throw err;
       throw new ChainError(cleanVmError(err));
     }
   } finally {
     await vm.evm.journal.revert();
+    if (touched !== undefined && overrides === undefined) {
+      // the sender, the recipient and the coinbase are warm from the start: the access list leaves them out
+      const always = [from, execBlock.header.coinbase, ...(req.to !== undefined ? [new Address(req.to)] : [])];
+      await warmCaches(vm, [...touched, ...always.map((a) => ({ address: a.toString(), storageKeys: [] }))]);
+    }
+  }
+}
+
+/**
+ * Reads what an execution touched again, outside its (reverted) checkpoint: the state manager's
+ * caches journal every read made inside a checkpoint and drop it on revert, so without this each
+ * call at the same state would walk the trie again. The context's VM serves later calls warm.
+ */
+async function warmCaches(vm: VM, touched: NonNullable<RunTxResult["accessList"]>): Promise<void> {
+  const sm = vm.stateManager;
+  for (const { address, storageKeys } of touched) {
+    const a = new Address(hexToBytes(address as `0x${string}`));
+    const account = await sm.getAccount(a);
+    if (account === undefined) continue;
+    if (account.isContract()) await sm.getCode(a);
+    for (const k of storageKeys) await sm.getStorage(a, hexToBytes(k as `0x${string}`));
   }
 }
 

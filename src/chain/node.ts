@@ -42,6 +42,7 @@ import { withSender } from "./sender";
 import type { Fork } from "./fork";
 import { checkForkMeta, forkMetaOps } from "./fork/meta";
 import { adoptBlockHash } from "./chain-store";
+import { ChainStateManager, withContractSender } from "./state-manager";
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -187,7 +188,8 @@ export class Node extends EventEmitter<NodeEvents> {
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
-    const stateManager = opts.fork !== undefined ? opts.fork.stateManager({ trie, common, caches: new Caches() }) : new MerkleStateManager({ trie, common, caches: new Caches() });
+    const caches = new Caches();
+    const stateManager = opts.fork !== undefined ? opts.fork.stateManager({ trie, common, caches }) : new ChainStateManager({ trie, common, caches });
     const store = new ChainStore(kv, common);
     const blockchain = {
       getBlock: async (n: number) => {
@@ -355,7 +357,11 @@ export class Node extends EventEmitter<NodeEvents> {
         const from = receipts[i]?.from;
         const sender = from !== undefined ? new Address(from) : tx.getSenderAddress();
         await observer.beforeTx?.(i, tx, vm);
-        const result = await runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        // a transaction whose signature is not its sender's was an impersonated account's (it may hold code)
+        const impersonated = !tx.getSenderAddress().equals(sender);
+        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
+          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
+        );
         gasUsed += result.blockGasSpent;
         results.push(result);
         await observer.afterTx?.(i, tx, result);

@@ -1,14 +1,22 @@
 /**
- * The node's app configuration (Evmos's app.toml keys): types, parsing of each source, and the merge
- * with precedence command-line flags > `<home>/config/app.toml` > hardhat.config.ts > defaults.
+ * The node's app configuration (Evmos's app.toml keys): the one table of keys, their defaults,
+ * parsing of each source, the merge with precedence command-line flags > `<home>/config/app.toml` >
+ * hardhat.config.ts > defaults, and the mapping of the result onto the runtime and server options.
+ * `npx hardhat node` resolves its settings here and nowhere else.
  * Errors name the source and the key; where Evmos has a validation text, it is used as is.
- * Pure (no Hardhat imports), so the node task, the tests and tools can share it.
+ * Pure (no Hardhat imports), so the node task, the tests and tools can share it. Loaded when the
+ * plugin loads, so it imports nothing heavy at the top: the defaults' owners load when first asked.
  */
 import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
+import type { RuntimeOptions } from "../rpc/runtime";
+import type { ServerOptions } from "../rpc/transport/server";
+import { defaultRpcSettings } from "../rpc/deps";
+import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
+
 // smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { parse: parseToml } = require("smol-toml") as typeof SmolToml;
+const parseToml: typeof SmolToml.parse = (text, opts) => (require("smol-toml") as typeof SmolToml).parse(text, opts);
 
 export type TickRule = "spec" | "evmos";
 
@@ -67,28 +75,37 @@ export interface AppConfigLayer {
   home?: string;
 }
 
+/**
+ * Every setting's default. Values that a lower layer owns come from it, so each number is written
+ * once: the RPC limits from the dispatcher's settings, the transport limits from the server, the gas
+ * cap from the chain's config (where eth_call reads it).
+ */
 export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
+  const rpc = defaultRpcSettings("");
+  // the chain's config module loads ethers: only when the node resolves its settings, not at plugin load
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const chain = (require("../chain/config") as typeof import("../chain/config")).defaultChainConfig();
   return {
-    minimumGasPrices: 0n,
+    minimumGasPrices: chain.minGasPrice,
     jsonRpc: {
       enable: true, // Evmos v14+ defaults to false; a dev node exists to serve JSON-RPC
       address: { host: "127.0.0.1", port: 8545 },
       wsAddress: { host: "0.0.0.0", port: 8546 },
       api: [...namespaces],
-      gasCap: 25_000_000n,
-      evmTimeoutMs: 5_000,
-      txFeeCap: 1,
-      filterCap: 200,
-      feeHistoryCap: 100,
-      logsCap: 10_000,
-      blockRangeCap: 10_000,
-      httpTimeoutMs: 30_000,
-      httpIdleTimeoutMs: 120_000,
-      allowUnprotectedTxs: false,
+      gasCap: chain.gasCap,
+      evmTimeoutMs: rpc.evmTimeoutMs,
+      txFeeCap: rpc.txFeeCap,
+      filterCap: rpc.filterCap,
+      feeHistoryCap: rpc.feeHistoryCap,
+      logsCap: rpc.logsCap,
+      blockRangeCap: rpc.blockRangeCap,
+      httpTimeoutMs: DEFAULT_HTTP_TIMEOUT_MS,
+      httpIdleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+      allowUnprotectedTxs: rpc.allowUnprotectedTxs,
       allowInsecureUnlock: true,
       maxOpenConnections: 0,
-      batchRequestLimit: 1000,
-      bodyLimit: 5 * 1024 * 1024,
+      batchRequestLimit: DEFAULT_BATCH_LIMIT,
+      bodyLimit: DEFAULT_BODY_LIMIT,
       enableIndexer: false,
     },
     epochs: { tickRule: "spec", hookGasLimit: 3_000_000n },
@@ -118,6 +135,16 @@ export function parseGoDuration(text: string): number {
     rest = rest.slice(all.length);
   }
   return sign * total;
+}
+
+/** Milliseconds as Go's Duration.String writes them: "500ms", "5s", "1.5s", "2m0s", "1h0m0s", "0s". */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return "0s";
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = `${(ms % 60_000) / 1000}s`;
+  return h > 0 ? `${h}h${m}m${s}` : m > 0 ? `${m}m${s}` : s;
 }
 
 const GAS_PRICE_FORM = `expected "<amount>aevmos" (a whole number of wei per gas)`;
@@ -156,34 +183,44 @@ type Kind = "bool" | "address" | "api" | "uint64" | "int" | "float" | "duration"
 interface KeySpec {
   field: keyof JsonRpcConfig;
   kind: Kind;
+  /** What it does (`npx hardhat node --help` prints it, and the default app.toml as a comment). */
+  description: string;
   /** Evmos's text for a negative value (or for 0 too, when `positive`). */
   negative?: string;
   positive?: true;
+  /** Not a command-line flag (a secret does not belong in the process list). */
+  fileOnly?: true;
 }
 
-/** The [json-rpc] keys (and `--json-rpc.<key>` flags) this node reads. */
+/** The [json-rpc] keys of app.toml, which are also the `--json-rpc.<key>` flags of `npx hardhat node`. */
 const JSON_RPC_KEYS: Record<string, KeySpec> = {
-  enable: { field: "enable", kind: "bool" },
-  address: { field: "address", kind: "address" },
-  "ws-address": { field: "wsAddress", kind: "address" },
-  api: { field: "api", kind: "api" },
-  "gas-cap": { field: "gasCap", kind: "uint64" },
-  "evm-timeout": { field: "evmTimeoutMs", kind: "duration", negative: "JSON-RPC EVM timeout duration cannot be negative" },
-  "txfee-cap": { field: "txFeeCap", kind: "float", negative: "JSON-RPC tx fee cap cannot be negative" },
-  "filter-cap": { field: "filterCap", kind: "int", negative: "JSON-RPC filter-cap cannot be negative" },
-  "feehistory-cap": { field: "feeHistoryCap", kind: "int", negative: "JSON-RPC feehistory-cap cannot be negative or 0", positive: true },
-  "logs-cap": { field: "logsCap", kind: "int", negative: "JSON-RPC logs cap cannot be negative" },
-  "block-range-cap": { field: "blockRangeCap", kind: "int", negative: "JSON-RPC block range cap cannot be negative" },
-  "http-timeout": { field: "httpTimeoutMs", kind: "duration", negative: "JSON-RPC HTTP timeout duration cannot be negative" },
-  "http-idle-timeout": { field: "httpIdleTimeoutMs", kind: "duration", negative: "JSON-RPC HTTP idle timeout duration cannot be negative" },
-  "allow-unprotected-txs": { field: "allowUnprotectedTxs", kind: "bool" },
-  "allow-insecure-unlock": { field: "allowInsecureUnlock", kind: "bool" },
-  "max-open-connections": { field: "maxOpenConnections", kind: "int", negative: "JSON-RPC max-open-connections cannot be negative" },
-  "batch-request-limit": { field: "batchRequestLimit", kind: "int", negative: "JSON-RPC batch-request-limit must be greater than 0", positive: true },
-  "body-limit": { field: "bodyLimit", kind: "int", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
-  "enable-indexer": { field: "enableIndexer", kind: "bool" },
-  "auth-token": { field: "authToken", kind: "token" },
+  enable: { field: "enable", kind: "bool", description: "Serve JSON-RPC (on by default for this node)" },
+  address: { field: "address", kind: "address", description: "HTTP JSON-RPC host:port; it accepts WebSocket upgrades too (Evmos's spelling of --hostname/--port)" },
+  "ws-address": { field: "wsAddress", kind: "address", description: "A WebSocket-only listener, host:port (default 0.0.0.0:8546)" },
+  api: { field: "api", kind: "api", description: "Comma-separated namespaces to serve (default: all)" },
+  "gas-cap": { field: "gasCap", kind: "uint64", description: "Gas cap of eth_call and eth_estimateGas (0 = none)" },
+  "evm-timeout": { field: "evmTimeoutMs", kind: "duration", description: "Deadline of eth_call (e.g. 5s; 0 = none)", negative: "JSON-RPC EVM timeout duration cannot be negative" },
+  "txfee-cap": { field: "txFeeCap", kind: "float", description: "Fee cap of eth_resend, in ether (0 = none)", negative: "JSON-RPC tx fee cap cannot be negative" },
+  "filter-cap": { field: "filterCap", kind: "int", description: "Maximum number of live polled filters", negative: "JSON-RPC filter-cap cannot be negative" },
+  "feehistory-cap": { field: "feeHistoryCap", kind: "int", description: "Largest blockCount of eth_feeHistory", negative: "JSON-RPC feehistory-cap cannot be negative or 0", positive: true },
+  "logs-cap": { field: "logsCap", kind: "int", description: "Maximum logs in one eth_getLogs answer", negative: "JSON-RPC logs cap cannot be negative" },
+  "block-range-cap": { field: "blockRangeCap", kind: "int", description: "Maximum block range of one log query", negative: "JSON-RPC block range cap cannot be negative" },
+  "http-timeout": { field: "httpTimeoutMs", kind: "duration", description: "Time to receive an HTTP request and answer it (e.g. 30s)", negative: "JSON-RPC HTTP timeout duration cannot be negative" },
+  "http-idle-timeout": { field: "httpIdleTimeoutMs", kind: "duration", description: "HTTP keep-alive idle timeout (e.g. 120s)", negative: "JSON-RPC HTTP idle timeout duration cannot be negative" },
+  "allow-unprotected-txs": { field: "allowUnprotectedTxs", kind: "bool", description: "Accept transactions without an EIP-155 chain id" },
+  "allow-insecure-unlock": { field: "allowInsecureUnlock", kind: "bool", description: "Allow unlocking accounts over HTTP" },
+  "max-open-connections": { field: "maxOpenConnections", kind: "int", description: "Maximum simultaneous HTTP connections (0 = unlimited)", negative: "JSON-RPC max-open-connections cannot be negative" },
+  "batch-request-limit": { field: "batchRequestLimit", kind: "int", description: "Requests in one batch", negative: "JSON-RPC batch-request-limit must be greater than 0", positive: true },
+  "body-limit": { field: "bodyLimit", kind: "int", description: "Bytes of one HTTP request body or WebSocket message", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
+  "enable-indexer": { field: "enableIndexer", kind: "bool", description: "Accepted for compatibility (this node always indexes)" },
+  "auth-token": { field: "authToken", kind: "token", description: "Bearer token of the private namespaces (app.toml only)", fileOnly: true },
 };
+
+/** The `--json-rpc.<key>` flags of `npx hardhat node`, from the table above. */
+export const JSON_RPC_FLAGS: ReadonlyArray<{ flag: string; bool: boolean; description: string }> = Object.entries(JSON_RPC_KEYS)
+  .filter(([, spec]) => spec.fileOnly !== true)
+  .map(([key, spec]) => ({ flag: `json-rpc.${key}`, bool: spec.kind === "bool", description: spec.description }))
+  .concat([{ flag: "json-rpc.fix-revert-gas-refund-height", bool: false, description: "Accepted for compatibility" }]);
 
 /** Evmos/cosmos-evm [json-rpc] keys that mean nothing on this node; accepted so their app.toml loads. */
 const IGNORED_JSON_RPC_KEYS = new Set(["metrics-address", "fix-revert-gas-refund-height", "allow-indexer-gap", "ws-origins", "batch-response-max-size", "enable-profiling"]);
@@ -251,7 +288,7 @@ function setEpochs(layer: AppConfigLayer, key: string, raw: unknown, label: stri
       if (raw !== "spec" && raw !== "evmos") throw new Error(`expected "spec" or "evmos", got ${JSON.stringify(raw)}`);
       layer.epochs.tickRule = raw;
     } else if (key === "hook-gas-limit") {
-      const n = convert({ field: "gasCap", kind: "uint64" }, raw) as bigint;
+      const n = convert({ field: "gasCap", kind: "uint64", description: "" }, raw) as bigint;
       if (n === 0n) throw new Error("must be greater than 0");
       layer.epochs.hookGasLimit = n;
     } else {
@@ -349,7 +386,7 @@ export function layerFromFlags(flags: Record<string, string | boolean>, source =
     if (!/^\d+$/.test(String(flags.port)) || port > 65535) fail(source, "--port", new Error(`expected a port number, got ${JSON.stringify(flags.port)}`));
     address.port = port;
   }
-  if (address.host !== undefined || address.port !== undefined) setJsonRpc(layer, { field: "address", kind: "address" }, address);
+  if (address.host !== undefined || address.port !== undefined) setJsonRpc(layer, { field: "address", kind: "address", description: "" }, address);
   return layer;
 }
 
@@ -391,4 +428,54 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
   }
   if (out.jsonRpc.enable && out.jsonRpc.api.length === 0) throw new Error(`${apiSource}: cannot enable JSON-RPC without defining any API namespace`);
   return out;
+}
+
+// ---------------------------------------------------------------------------------------- mapping
+
+/** What the resolved settings set in the chain, the dispatcher and the epochs module. */
+export interface AppRuntimeSettings {
+  chain: { gasCap: bigint; minGasPrice: bigint };
+  rpc: NonNullable<RuntimeOptions["rpc"]>;
+  enabledNamespaces: ReadonlySet<string>;
+  maxBatch: number;
+  epochs: { tickRule: TickRule; hookGasLimit: bigint };
+}
+
+/** The resolved settings → the runtime's options (the node task merges them over hardhat.config's chain). */
+export function runtimeSettings(c: AppConfig): AppRuntimeSettings {
+  const j = c.jsonRpc;
+  return {
+    // eth_call and eth_estimateGas read the cap from the chain's config
+    chain: { gasCap: j.gasCap, minGasPrice: c.minimumGasPrices },
+    rpc: {
+      gasCap: j.gasCap,
+      evmTimeoutMs: j.evmTimeoutMs,
+      txFeeCap: j.txFeeCap,
+      filterCap: j.filterCap,
+      feeHistoryCap: j.feeHistoryCap,
+      logsCap: j.logsCap,
+      blockRangeCap: j.blockRangeCap,
+      allowUnprotectedTxs: j.allowUnprotectedTxs,
+      allowInsecureUnlock: j.allowInsecureUnlock,
+    },
+    enabledNamespaces: new Set(j.api),
+    maxBatch: j.batchRequestLimit,
+    epochs: { ...c.epochs },
+  };
+}
+
+/** The resolved settings → the server's options; `authToken` undefined = use or create the token file. */
+export function serverSettings(c: AppConfig): Omit<ServerOptions, "token" | "rest" | "log"> & { authToken?: string } {
+  const j = c.jsonRpc;
+  return {
+    host: j.address.host,
+    port: j.address.port,
+    ws: { ...j.wsAddress },
+    bodyLimit: j.bodyLimit,
+    batchLimit: j.batchRequestLimit,
+    httpTimeoutMs: j.httpTimeoutMs,
+    idleTimeoutMs: j.httpIdleTimeoutMs,
+    maxConnections: j.maxOpenConnections,
+    authToken: j.authToken,
+  };
 }

@@ -7,8 +7,8 @@ import path from "node:path";
 import { HardhatPluginError } from "hardhat/plugins";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
-import { getBytes } from "ethers";
-import { type ChainConfig, defaultChainConfig, deriveAccounts } from "../chain/config";
+import type { ChainConfig } from "../chain/config";
+import { chainConfigModule } from "./lazy";
 import type { EpochsConfig, EpochsUserConfig } from "./type-extensions";
 
 export const PLUGIN_NAME = "hardhat-epochs";
@@ -60,6 +60,11 @@ function isLoopbackUrl(url: string): boolean {
   }
 }
 
+/** "0x…" hex → bytes (what ethers' getBytes does, without loading ethers with the plugin). */
+function getBytes(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex.replace(/^0x/i, ""), "hex"));
+}
+
 /** Hardhat's hardfork names that EthereumJS spells differently. */
 const HARDFORK_ALIASES: Record<string, string> = { merge: "paris" };
 
@@ -68,7 +73,7 @@ const HARDFORK_ALIASES: Record<string, string> = { merge: "paris" };
  * so values Hardhat filled in by default (the genesis date) can be told apart from chosen ones.
  */
 export function toChainConfig(net: HardhatNetworkConfig, user: HardhatNetworkUserConfig = {}): ChainConfig {
-  const defaults = defaultChainConfig();
+  const defaults = chainConfigModule().defaultChainConfig();
   return {
     ...defaults,
     chainId: BigInt(net.chainId),
@@ -94,6 +99,7 @@ export function toChainConfig(net: HardhatNetworkConfig, user: HardhatNetworkUse
 }
 
 function toGenesisAccounts(accounts: HardhatNetworkConfig["accounts"]): ChainConfig["accounts"] {
+  const { deriveAccounts } = chainConfigModule();
   if (Array.isArray(accounts)) {
     return accounts.map((a) => ({ privateKey: getBytes(a.privateKey), balance: BigInt(a.balance) }));
   }

@@ -4,7 +4,8 @@
  * genesis).
  */
 import { HardhatPluginError } from "hardhat/plugins";
-import { type EpochInfo, type EpochInfoJson, fromJson } from "../epochs";
+import type { EpochInfo, EpochInfoJson } from "../epochs";
+import { epochsModule } from "./lazy";
 import { PLUGIN_NAME } from "./chain-config";
 
 /**
@@ -33,7 +34,7 @@ export async function restEpochs(base: string, height?: bigint): Promise<EpochIn
     const res: { epochs?: EpochInfoJson[]; pagination?: { next_key: string | null } } = await restGet(base, `/evmos/epochs/v1/epochs${q}`, height);
     if (!Array.isArray(res?.epochs)) throw new HardhatPluginError(PLUGIN_NAME, `${base}/evmos/epochs/v1/epochs answered without an "epochs" list`);
     const offset = out.length;
-    out.push(...res.epochs.map((e, i) => fromJson(e, `epochs[${offset + i}]`)));
+    out.push(...res.epochs.map((e, i) => epochsModule().fromJson(e, `epochs[${offset + i}]`)));
     key = res.pagination?.next_key ?? null;
     if (key === null) break;
   }

@@ -6,19 +6,20 @@
  */
 import type { EIP1193Provider, HardhatRuntimeEnvironment } from "hardhat/types";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type EpochInfo, type EpochInfoJson, fromJson, newEpochInfo, parseDuration, parseTime, seconds, toNanos, NANOS, type Time, type EpochsOptions, type TsHook } from "../epochs";
+import type { EpochInfo, EpochInfoJson, Time, EpochsOptions, TsHook } from "../epochs";
+import { epochsModule } from "./lazy";
 import type { RuntimeOptions } from "../rpc/runtime";
 import { PLUGIN_NAME } from "./chain-config";
 import type { EpochInfoUserConfig, EpochsConfig } from "./type-extensions";
 
 function toTime(v: number | bigint | string | Date | undefined, field: string): Time | undefined {
   if (v === undefined) return undefined;
-  if (v instanceof Date) return seconds(BigInt(Math.floor(v.getTime() / 1000)));
-  if (typeof v === "bigint") return seconds(v);
-  if (typeof v === "number") return seconds(BigInt(Math.floor(v)));
-  if (/^-?\d+$/.test(v)) return seconds(BigInt(v));
+  if (v instanceof Date) return epochsModule().seconds(BigInt(Math.floor(v.getTime() / 1000)));
+  if (typeof v === "bigint") return epochsModule().seconds(v);
+  if (typeof v === "number") return epochsModule().seconds(BigInt(Math.floor(v)));
+  if (/^-?\d+$/.test(v)) return epochsModule().seconds(BigInt(v));
   try {
-    return parseTime(v);
+    return epochsModule().parseTime(v);
   } catch (err) {
     throw new HardhatPluginError(PLUGIN_NAME, `epochs.genesis: ${field}: ${(err as Error).message}`);
   }
@@ -31,6 +32,7 @@ function toInt(v: number | bigint | string | undefined): bigint {
 /** One genesis record of `hardhat.config.ts` (seconds, RFC 3339, Dates or Cosmos durations) → EpochInfo. */
 export function epochInfoFromConfig(e: EpochInfoUserConfig, i: number): EpochInfo {
   const where = `epochs[${i}]`;
+  const { parseDuration, seconds, newEpochInfo } = epochsModule();
   const duration = typeof e.duration === "string" && e.duration.endsWith("s") ? parseDuration(e.duration) : seconds(BigInt(e.duration));
   const base = newEpochInfo(e.identifier, 0n, toTime(e.startTime, `${where}.startTime`));
   return {
@@ -82,7 +84,7 @@ export class HardhatEpochs {
     let key: string | null = null;
     for (let page = 0; page < 1000; page++) {
       const res: { epochs: EpochInfoJson[]; pagination: { next_key: string | null } } = await this._rpc("epochs_epochInfos", [key === null ? { limit: "100" } : { key, limit: "100" }]);
-      out.push(...res.epochs.map((e, i) => fromJson(e, `epochs[${i}]`)));
+      out.push(...res.epochs.map((e, i) => epochsModule().fromJson(e, `epochs[${i}]`)));
       key = res.pagination.next_key;
       if (key === null) break;
     }
@@ -114,6 +116,7 @@ export class HardhatEpochs {
         const latest = await this._rpc<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
         const now = BigInt(latest.timestamp);
         // the first block at or after the epoch's end (strictly after, for the evmos rule: +1 covers both)
+        const { toNanos, NANOS } = epochsModule();
         const endNanos = info.epochCountingStarted ? toNanos(info.currentEpochStartTime) + toNanos(info.duration) : toNanos(info.startTime);
         const end = (endNanos + NANOS - 1n) / NANOS + (info.epochCountingStarted ? 1n : 0n);
         const next = end > now ? end : now + 1n;

@@ -11,14 +11,11 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-// smol-toml ships ES modules only; Node ≥ 20.19 loads them with require()
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { parse: parseToml } = require("smol-toml") as { parse: (text: string) => Record<string, unknown> };
 import { HardhatPluginError } from "hardhat/plugins";
-import { parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml as readAppTomlLayer } from "./app-config";
-import { type EpochInfo, type CosmosGenesis, parseCosmosGenesis, toCosmosGenesis, seconds } from "../epochs";
+import { type AppConfigLayer, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
+import type { EpochInfo, CosmosGenesis } from "../epochs";
 import { PLUGIN_NAME } from "./chain-config";
-import type { EvmosFlags } from "./node-task";
+import { epochsModule } from "./lazy";
 
 export interface HomePaths {
   dir: string;
@@ -41,90 +38,71 @@ export function homePaths(dir: string): HomePaths {
   };
 }
 
-/** The [json-rpc] keys app.toml may hold, with the kind of value each takes. */
-const JSON_RPC_KEYS: Record<string, "bool" | "string" | "uint" | "number" | "duration"> = {
-  enable: "bool",
-  address: "string",
-  "ws-address": "string",
-  api: "string",
-  "gas-cap": "uint",
-  "evm-timeout": "duration",
-  "txfee-cap": "number",
-  "filter-cap": "uint",
-  "feehistory-cap": "uint",
-  "logs-cap": "uint",
-  "block-range-cap": "uint",
-  "http-timeout": "duration",
-  "http-idle-timeout": "duration",
-  "allow-unprotected-txs": "bool",
-  "allow-insecure-unlock": "bool",
-  "max-open-connections": "uint",
-  "enable-indexer": "bool",
-  "fix-revert-gas-refund-height": "uint",
-};
-
 /**
  * The app.toml a new home starts with (like `evmosd init`): every key this node reads, at its default,
  * with a comment. Without `namespaces` the api line stays commented out: absent means every namespace.
  */
 export function defaultAppToml(namespaces?: readonly string[]): string {
   const api = namespaces === undefined ? '# api = "eth,net,web3"' : `api = "${namespaces.join(",")}"`;
+  const d = defaultAppConfig(namespaces ?? []);
+  const j = d.jsonRpc;
+  const addr = (a: { host: string; port: number }) => `${a.host.includes(":") ? `[${a.host}]` : a.host}:${a.port}`;
   return `# hardhat-epochs node configuration: the keys of evmosd's app.toml that this node reads.
 # Command-line flags (same names: --json-rpc.gas-cap, --minimum-gas-prices, ...) override this file;
 # this file overrides hardhat.config.ts.
 
 # The minimum gas price the node accepts, Cosmos form "<wei per gas>aevmos" ("" = none).
 # miner_setGasPrice writes it here.
-minimum-gas-prices = "0aevmos"
+minimum-gas-prices = "${d.minimumGasPrices}aevmos"
 
 [json-rpc]
 # Serve JSON-RPC (Evmos defaults to false; this dev node has no other interface).
-enable = true
+enable = ${j.enable}
 # HTTP JSON-RPC; it accepts WebSocket upgrades too. Hardhat's --hostname/--port set it as well.
-address = "127.0.0.1:8545"
+address = "${addr(j.address)}"
 # A WebSocket-only listener. Beyond loopback, anyone who can reach it can use the public namespaces.
-ws-address = "0.0.0.0:8546"
+ws-address = "${addr(j.wsAddress)}"
 # Namespaces served, comma-separated; absent = every namespace this node has.
 ${api}
 # Gas cap of eth_call and eth_estimateGas (0 = none).
-gas-cap = 25000000
+gas-cap = ${j.gasCap}
 # Deadline of eth_call (Go duration; 0 = none).
-evm-timeout = "5s"
+evm-timeout = "${formatGoDuration(j.evmTimeoutMs)}"
 # Fee cap of eth_resend, in ether (0 = none).
-txfee-cap = 1
+txfee-cap = ${j.txFeeCap}
 # Live polled filters.
-filter-cap = 200
+filter-cap = ${j.filterCap}
 # Largest blockCount of eth_feeHistory.
-feehistory-cap = 100
+feehistory-cap = ${j.feeHistoryCap}
 # Most logs in one eth_getLogs answer.
-logs-cap = 10000
+logs-cap = ${j.logsCap}
 # Widest block range of one log query.
-block-range-cap = 10000
+block-range-cap = ${j.blockRangeCap}
 # Time to receive an HTTP request and answer it.
-http-timeout = "30s"
+http-timeout = "${formatGoDuration(j.httpTimeoutMs)}"
 # Keep-alive idle time of an HTTP connection.
-http-idle-timeout = "2m0s"
+http-idle-timeout = "${formatGoDuration(j.httpIdleTimeoutMs)}"
 # Accept transactions without an EIP-155 chain id.
-allow-unprotected-txs = false
+allow-unprotected-txs = ${j.allowUnprotectedTxs}
 # Allow personal_unlockAccount and node-signed transactions over the network.
-allow-insecure-unlock = true
+allow-insecure-unlock = ${j.allowInsecureUnlock}
 # Simultaneous TCP connections on the HTTP listener (0 = unlimited); over it, new ones are closed.
-max-open-connections = 0
+max-open-connections = ${j.maxOpenConnections}
 # Requests in one batch.
-batch-request-limit = 1000
+batch-request-limit = ${j.batchRequestLimit}
 # Bytes of one HTTP request body or WebSocket message.
-body-limit = 5242880
+body-limit = ${j.bodyLimit}
 # Accepted for compatibility (this node always indexes).
-enable-indexer = false
+enable-indexer = ${j.enableIndexer}
 # Bearer token of the private namespaces (personal, miner, admin, ...); "" = generate one and keep
 # it in <home>/jsonrpc.token.
 auth-token = ""
 
 [epochs]
 # "spec" (the specification's two-phase rule) or "evmos" (Evmos's code, exactly).
-tick-rule = "spec"
+tick-rule = "${d.epochs.tickRule}"
 # Gas limit of each epoch hook call.
-hook-gas-limit = 3000000
+hook-gas-limit = ${d.epochs.hookGasLimit}
 `;
 }
 
@@ -158,14 +136,13 @@ export function initHome(dir: string, init: { genesisJson: () => string; namespa
 export interface HomeSettings {
   paths: HomePaths;
   genesis: CosmosGenesis;
-  /** app.toml's settings in the node task's flag form (lower precedence than the command line). */
-  flags: EvmosFlags;
-  tickRule?: "spec" | "evmos";
-  hookGasLimit?: bigint;
+  /** What config/app.toml sets (below the command line, above hardhat.config.ts). */
+  appToml: AppConfigLayer;
 }
 
 /** Creates what is missing (like `evmosd init`), then reads and checks the files. */
 export function openHome(dir: string, init: { chainId: bigint; genesisTime: bigint; epochs: EpochInfo[]; namespaces: string[] }): HomeSettings {
+  const { parseCosmosGenesis, toCosmosGenesis, seconds } = epochsModule();
   const paths = homePaths(dir);
   initHome(dir, {
     namespaces: init.namespaces,
@@ -178,70 +155,13 @@ export function openHome(dir: string, init: { chainId: bigint; genesisTime: bigi
   } catch (err) {
     throw new HardhatPluginError(PLUGIN_NAME, `${paths.genesis}: ${(err as Error).message}`);
   }
-  return { paths, genesis, ...readAppToml(paths.appToml) };
-}
-
-/** Parses app.toml into flag form; errors name the file and the key. */
-export function readAppToml(file: string): Pick<HomeSettings, "flags" | "tickRule" | "hookGasLimit"> {
-  const fail = (msg: string): never => {
-    throw new HardhatPluginError(PLUGIN_NAME, `${file}: ${msg}`);
-  };
-  // every key and value is checked by app-config's reader (one set of rules and texts); this
-  // function only hands the values on in the node task's flag form
+  let appToml: AppConfigLayer;
   try {
-    readAppTomlLayer(file);
+    appToml = readAppToml(paths.appToml);
   } catch (err) {
     throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
   }
-  let doc: Record<string, unknown>;
-  try {
-    doc = parseToml(readFileSync(file, "utf8")) as Record<string, unknown>;
-  } catch (err) {
-    return fail(`not valid TOML: ${(err as Error).message.split("\n")[0]}`);
-  }
-  const flags: EvmosFlags = {};
-  const mgp = doc["minimum-gas-prices"];
-  if (mgp !== undefined) {
-    if (typeof mgp !== "string") fail("minimum-gas-prices: expected a string such as \"20aevmos\"");
-    flags["minimum-gas-prices"] = mgp as string;
-  }
-  const rpc = doc["json-rpc"];
-  if (rpc !== undefined) {
-    if (typeof rpc !== "object" || rpc === null) fail("[json-rpc] must be a table");
-    for (const [k, v] of Object.entries(rpc as Record<string, unknown>)) {
-      const kind = JSON_RPC_KEYS[k];
-      if (kind === undefined) continue; // Evmos keys this node does not use (metrics-address, …)
-      const where = `json-rpc.${k}`;
-      if (kind === "bool") {
-        if (typeof v !== "boolean") fail(`${where}: expected true or false`);
-        flags[where] = v as boolean;
-      } else if (kind === "string" || kind === "duration") {
-        if (typeof v !== "string") fail(`${where}: expected a string`);
-        flags[where] = v as string;
-      } else {
-        const n = typeof v === "bigint" ? Number(v) : v;
-        if (typeof n !== "number" || !Number.isFinite(n) || n < 0 || (kind === "uint" && !Number.isInteger(n))) {
-          fail(`${where}: expected a non-negative ${kind === "uint" ? "integer" : "number"}, got ${JSON.stringify(String(v))}`);
-        }
-        flags[where] = String(n);
-      }
-    }
-  }
-  const ep = doc.epochs as Record<string, unknown> | undefined;
-  let tickRule: HomeSettings["tickRule"];
-  let hookGasLimit: bigint | undefined;
-  if (ep !== undefined) {
-    const rule = ep["tick-rule"];
-    if (rule !== undefined && rule !== "spec" && rule !== "evmos") fail(`epochs.tick-rule: expected "spec" or "evmos", got ${JSON.stringify(rule)}`);
-    tickRule = rule as HomeSettings["tickRule"];
-    const gas = ep["hook-gas-limit"];
-    if (gas !== undefined) {
-      if (typeof gas !== "number" && typeof gas !== "bigint") fail("epochs.hook-gas-limit: expected an integer");
-      if (BigInt(gas as number) <= 0n) fail("epochs.hook-gas-limit: must be greater than 0");
-      hookGasLimit = BigInt(gas as number);
-    }
-  }
-  return { flags, tickRule, hookGasLimit };
+  return { paths, genesis, appToml };
 }
 
 /** "20aevmos" → 20n (wei per gas); "" → 0n. */

@@ -4,14 +4,14 @@
  * request, so tasks that never touch the network never build one.
  */
 import { EventEmitter } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArguments } from "hardhat/types";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
-import { readFileSync } from "node:fs";
 import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
-import { version as PLUGIN_VERSION } from "../../package.json";
 import { toChainConfig } from "./chain-config";
 import { RpcError } from "../rpc/errors";
 import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types";
@@ -142,7 +142,22 @@ export function toProviderError(err: unknown): EpochsProviderError {
 
 /** `HardhatNetwork/<hardhat>/hardhat-epochs/<ours>`: the network helpers only accept a HardhatNetwork client. */
 export function clientVersion(): string {
-  return `HardhatNetwork/${HARDHAT_VERSION}/hardhat-epochs/${PLUGIN_VERSION}`;
+  return `HardhatNetwork/${HARDHAT_VERSION}/hardhat-epochs/${pluginVersion()}`;
+}
+
+let version: string | undefined;
+
+/** This package's version, from its package.json (two folders up from source, three from dist/). */
+export function pluginVersion(): string {
+  if (version !== undefined) return version;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "hardhat-epochs" && pkg.version !== undefined) return (version = pkg.version);
+    }
+    if (path.dirname(dir) === dir) return (version = "0.0.0");
+  }
 }
 
 /** Adds to the options every runtime of this project is built with (e.g. the epochs module). */

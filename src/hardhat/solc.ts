@@ -7,11 +7,19 @@ import { HardhatPluginError } from "hardhat/plugins";
 import type { SolcBuild } from "hardhat/types/builtin-tasks";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "./task-names";
 import { PLUGIN_NAME } from "./chain-config";
-import { version as SOLC_PACKAGE_VERSION } from "solc/package.json";
 
 /** The solc version the installed `solc` package ships (what `solidity.version` must name). */
 export function bundledSolcVersion(): string {
-  return SOLC_PACKAGE_VERSION;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- read when something is compiled, not at plugin load
+    return (require("solc/package.json") as { version: string }).version;
+  } catch {
+    throw new HardhatPluginError(
+      PLUGIN_NAME,
+      'this plugin compiles with the npm package "solc" (solc-js, offline), which is not installed. It is a dependency of hardhat-epochs; ' +
+        "reinstall the plugin, or add it yourself: npm install --save-dev solc@0.8.30",
+    );
+  }
 }
 
 export async function bundledSolcBuild(solcVersion: string): Promise<SolcBuild> {

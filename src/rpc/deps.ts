@@ -1,5 +1,6 @@
 /** What namespace factories receive: the chain and the JSON-RPC settings (app.toml [json-rpc] names). */
 import type { Node } from "../chain/node";
+import type { KeyStore } from "../keystore";
 
 export interface RpcSettings {
   /** eth_call / eth_estimateGas gas cap (`gas-cap`). */
@@ -13,12 +14,17 @@ export interface RpcSettings {
   logsCap: number;
   blockRangeCap: number;
   allowUnprotectedTxs: boolean;
+  /** `allow-insecure-unlock`: when false, the methods that use unlocked accounts refuse (Evmos's list). */
+  allowInsecureUnlock: boolean;
   clientVersion: string;
 }
 
-export function defaultRpcSettings(clientVersion: string): RpcSettings {
+/**
+ * The defaults of the JSON-RPC settings (the node's app config reads them from here). The gas cap
+ * has none here: eth_call reads it from the chain's config, and the runtime copies it from there.
+ */
+export function defaultRpcSettings(clientVersion: string): Omit<RpcSettings, "gasCap"> {
   return {
-    gasCap: 25_000_000n,
     evmTimeoutMs: 5000,
     txFeeCap: 1,
     filterCap: 200,
@@ -26,6 +32,7 @@ export function defaultRpcSettings(clientVersion: string): RpcSettings {
     logsCap: 10_000,
     blockRangeCap: 10_000,
     allowUnprotectedTxs: false,
+    allowInsecureUnlock: true,
     clientVersion,
   };
 }
@@ -40,6 +47,11 @@ export interface ResetForking {
 export interface RpcDeps {
   node: Node;
   settings: RpcSettings;
+  /** The encrypted key store of the personal namespace (in memory without a home). */
+  keystore: KeyStore;
   /** hardhat_reset: a new chain, forked when `forking` is given (absent: the method answers that it cannot). */
   resetChain?: (forking: ResetForking | undefined) => Promise<void>;
 }
+
+/** Every namespace this node has (the default of `json-rpc.api`); here, so config code can name them without loading the chain. */
+export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs", "debug", "personal", "admin"] as const;

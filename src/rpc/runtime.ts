@@ -22,6 +22,8 @@ import { txpoolMethods } from "./namespaces/txpool";
 import { type MinerHooks, minerMethods } from "./namespaces/miner";
 import { unsupportedMethods } from "./namespaces/unsupported";
 import { debugMethods } from "./namespaces/debug";
+import { personalMethods } from "./namespaces/personal";
+import { KeyStore, type KeyStoreOptions } from "../keystore";
 import type { RequestContext } from "./types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
@@ -52,6 +54,8 @@ export interface RuntimeOptions {
   /** Clock of filter deadlines (tests move it). */
   now?: () => number;
   miner?: MinerHooks;
+  /** The personal namespace's key store: `<home>/keystore` with `dir`, else in memory; geth's standard scrypt unless `scrypt` says otherwise. */
+  keystore?: KeyStoreOptions;
   onRequest?: (method: string, ctx: RequestContext) => void;
   onInternalError?: (method: string, err: unknown) => void;
 }
@@ -62,13 +66,14 @@ export interface Runtime {
   deps: RpcDeps;
   services: FilterServices;
   epochs: EpochsModule | undefined;
+  keystore: KeyStore;
   /** Mounts the REST routes (the epochs queries at Evmos's paths) on a server's router. */
   mountRest(router: RestRouter): void;
   close(): Promise<void>;
 }
 
 /** Every namespace this node has (the default of `--json-rpc.api`). */
-export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "txpool", "miner", "shh", "les", "clique", "db", "epochs", "debug", "personal", "admin"] as const;
+export { CORE_NAMESPACES } from "./deps";
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
@@ -99,12 +104,19 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
+  let keystore: KeyStore;
+  try {
+    keystore = await KeyStore.open(opts.keystore);
+  } catch (err) {
+    await node.close();
+    throw err;
+  }
   const resetChain = async (forking: { url: string; blockNumber?: bigint; httpHeaders?: Record<string, string> } | undefined): Promise<void> => {
     // the remote is read before anything changes: a remote that cannot be reached leaves the chain as it was
     const next = forking !== undefined ? await Fork.open({ ...forking, cacheDir, timeoutMs: opts.fork?.timeoutMs }) : undefined;
     await node.reset(next);
   };
-  const deps: RpcDeps = { node, settings, resetChain };
+  const deps: RpcDeps = { node, settings, keystore, resetChain };
   const services = createFilterServices(deps, opts.now);
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
   const dispatcher = new RpcDispatcher(
@@ -113,6 +125,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...filterMethods(deps, services),
       ...txpoolMethods(deps),
       ...minerMethods(deps, opts.miner),
+      ...personalMethods(deps),
       ...unsupportedMethods(),
       ...debugMethods(deps),
       ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
@@ -133,9 +146,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     deps,
     services,
     epochs,
+    keystore,
     mountRest: (router) => {
       if (epochs !== undefined) mountEpochsRest(router, epochs, (fn) => node.mutex.exclusive(fn));
     },
-    close: () => node.close(),
+    close: () => {
+      keystore.close();
+      return node.close();
+    },
   };
 }

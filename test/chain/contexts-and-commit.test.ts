@@ -180,17 +180,36 @@ describe("execution contexts and a transactional commit (the core's findings)", 
 
   it("finding 2: under automine a send the block producer refuses answers its error, not a hash that never mines", async () => {
     const ch = track(await chain());
-    // an impersonated account that holds code: EthereumJS refuses it as a sender (EIP-3607)
-    const contract = await ch.deploy(c.Looper.bytecode);
-    await ch.call("hardhat_impersonateAccount", [contract]);
-    await ch.call("hardhat_setBalance", [contract, hexq(10n ** 18n)]);
+    // a dev account given code signs its own transaction: EIP-3607 makes block production refuse it
+    const who = ch.accounts[5];
+    await ch.call("hardhat_setCode", [who, "0x60006000f3"]);
     const before = await ch.call<string>("eth_blockNumber");
-    const err = await rpcError(ch.send(contract, ch.accounts[0], "0x"));
+    const err = await rpcError(ch.send(who, ch.accounts[0], "0x"));
     expect(err.code).to.equal(-32000);
     expect(err.message).to.equal("invalid sender address, address is not EOA (EIP-3607)");
     expect(await ch.call("txpool_status")).to.deep.equal({ pending: "0x0", queued: "0x0" });
     // the empty block mined while trying is the only trace
     expect(BigInt(await ch.call<string>("eth_blockNumber"))).to.equal(BigInt(before) + 1n);
+  });
+
+  it("an impersonated account that holds code sends transactions, and calls run from contracts (EIP-3607 is for signed ones)", async () => {
+    const ch = track(await chain());
+    const contract = await ch.deploy(c.Looper.bytecode);
+    await ch.call("hardhat_impersonateAccount", [contract]);
+    await ch.call("hardhat_setBalance", [contract, hexq(10n ** 18n)]);
+    const h = await ch.send(contract, contract, looper.encodeFunctionData("set", [9n]));
+    const r = await ch.receipt(h);
+    expect(r).to.deep.include({ status: "0x1", from: contract });
+    // its code is intact: the transaction ran it, and reads see it
+    expect(BigInt(await ch.call<string>("eth_call", [{ to: contract, data: looper.encodeFunctionData("value") }]))).to.equal(9n);
+    expect(await ch.call("eth_getCode", [contract, "latest"])).to.equal(c.Looper.deployedBytecode);
+    expect(BigInt(await ch.call<string>("eth_getTransactionCount", [contract, "latest"]))).to.equal(2n);
+    // a call and an estimate with a contract as `from`
+    expect(BigInt(await ch.call<string>("eth_call", [{ from: contract, to: contract, data: looper.encodeFunctionData("value") }]))).to.equal(9n);
+    expect(BigInt(await ch.call<string>("eth_estimateGas", [{ from: contract, to: contract, data: looper.encodeFunctionData("set", [1n]) }]))).to.be.greaterThan(21_000n);
+    // and it replays as mined
+    const replay = await ch.rt.node.replayBlock(BigInt(r?.blockNumber ?? 0));
+    expect(replay.results[0].execResult.exceptionError).to.equal(undefined);
   });
 
   it("a transaction over EIP-7825's gas cap is refused with geth's text (not an internal error)", async () => {

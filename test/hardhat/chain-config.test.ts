@@ -9,8 +9,9 @@ import { HDNodeWallet, Wallet, hexlify } from "ethers";
 import hre from "hardhat";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_SEND_GAS, defaultChainConfig } from "../../src/chain/config";
 import fs from "node:fs";
-import { runtimeOverridesFromFlags } from "../../src/hardhat/node-task";
-import { parseMinimumGasPrices, readAppToml } from "../../src/hardhat/home";
+import { parseMinimumGasPrices } from "../../src/hardhat/home";
+import { type AppConfigLayer, defaultAppConfig, readAppToml, resolveAppConfig, runtimeSettings, serverSettings } from "../../src/hardhat/app-config";
+import { CORE_NAMESPACES } from "../../src/rpc/deps";
 import os from "node:os";
 import path from "node:path";
 import { TOKEN_FILE_NAME, addLocalBearerToken, extendEpochsConfig, resolveEpochsConfig, toChainConfig } from "../../src/hardhat/chain-config";
@@ -169,30 +170,37 @@ describe("bearer token for a local node", () => {
   });
 });
 
-describe("node flags → runtime options", () => {
+describe("node settings → runtime and server options (one resolver)", () => {
+  const defaults = defaultAppConfig(CORE_NAMESPACES);
+  const resolve = (flags: Record<string, string | boolean>, appToml?: AppConfigLayer) => resolveAppConfig({ flags, appToml, defaults });
+
   it("narrows namespaces and refuses unknown or repeated ones", () => {
-    expect([...(runtimeOverridesFromFlags({ "json-rpc.api": "eth, net,web3" }).enabledNamespaces ?? [])]).to.deep.equal(["eth", "net", "web3"]);
-    expect(() => runtimeOverridesFromFlags({ "json-rpc.api": "eth,foo" })).to.throw("unknown JSON-RPC namespace 'foo' in json-rpc.api");
-    expect(() => runtimeOverridesFromFlags({ "json-rpc.api": "eth,eth" })).to.throw("repeated API namespace 'eth'");
-    expect(() => runtimeOverridesFromFlags({ "json-rpc.api": " , " })).to.throw("cannot enable JSON-RPC without defining any API namespace");
+    expect([...runtimeSettings(resolve({ "json-rpc.api": "eth, net,web3" })).enabledNamespaces]).to.deep.equal(["eth", "net", "web3"]);
+    expect(() => resolve({ "json-rpc.api": "eth,foo" })).to.throw("unknown JSON-RPC namespace 'foo' in json-rpc.api");
+    expect(() => resolve({ "json-rpc.api": "eth,eth" })).to.throw("repeated API namespace 'eth'");
+    expect(() => resolve({ "json-rpc.api": " , " })).to.throw("cannot enable JSON-RPC without defining any API namespace");
   });
 
-  it("maps the cap and timeout flags (app.toml keys use the same names)", () => {
-    const o = runtimeOverridesFromFlags({ "json-rpc.gas-cap": "1000000", "json-rpc.logs-cap": "5", "json-rpc.block-range-cap": "7", "json-rpc.filter-cap": "3", "json-rpc.evm-timeout": "1m30s", "json-rpc.allow-unprotected-txs": true });
-    expect(o.rpc).to.deep.equal({ gasCap: 1_000_000n, logsCap: 5, blockRangeCap: 7, filterCap: 3, evmTimeoutMs: 90_000, allowUnprotectedTxs: true });
-    expect(() => runtimeOverridesFromFlags({ "json-rpc.logs-cap": "-1" })).to.throw("invalid --json-rpc.logs-cap");
+  it("maps the cap and timeout flags onto the chain, the dispatcher and the server (app.toml keys use the same names)", () => {
+    const c = resolve({ "json-rpc.gas-cap": "1000000", "json-rpc.logs-cap": "5", "json-rpc.block-range-cap": "7", "json-rpc.filter-cap": "3", "json-rpc.evm-timeout": "1m30s", "json-rpc.allow-unprotected-txs": true, "json-rpc.batch-request-limit": "4" });
+    const r = runtimeSettings(c);
+    expect(r.rpc).to.deep.include({ gasCap: 1_000_000n, logsCap: 5, blockRangeCap: 7, filterCap: 3, evmTimeoutMs: 90_000, allowUnprotectedTxs: true });
+    expect(r.chain.gasCap).to.equal(1_000_000n); // where eth_call reads it
+    expect(r.maxBatch).to.equal(4);
+    expect(serverSettings(c)).to.deep.include({ batchLimit: 4, host: "127.0.0.1", port: 8545 });
+    expect(() => resolve({ "json-rpc.logs-cap": "-1" })).to.throw("command line: --json-rpc.logs-cap: JSON-RPC logs cap cannot be negative");
   });
 
-  it("reads app.toml below the command line", () => {
+  it("reads app.toml below the command line; --port wins over the file's address", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "apptoml-"));
     try {
       const file = path.join(dir, "app.toml");
-      fs.writeFileSync(file, 'minimum-gas-prices = "20aevmos"\n[json-rpc]\napi = "eth,net"\nlogs-cap = 50\n[epochs]\ntick-rule = "evmos"\n');
+      fs.writeFileSync(file, 'minimum-gas-prices = "20aevmos"\n[json-rpc]\napi = "eth,net"\nlogs-cap = 50\naddress = "127.0.0.2:9000"\nbody-limit = 1000\nauth-token = "t0k"\n[epochs]\ntick-rule = "evmos"\n');
       const app = readAppToml(file);
-      expect(app.flags).to.deep.equal({ "minimum-gas-prices": "20aevmos", "json-rpc.api": "eth,net", "json-rpc.logs-cap": "50" });
-      expect(app.tickRule).to.equal("evmos");
-      const merged = { ...app.flags, "json-rpc.logs-cap": "9" };
-      expect(merged["json-rpc.logs-cap"]).to.equal("9");
+      const c = resolve({ "json-rpc.logs-cap": "9", port: "9100" }, app);
+      expect(runtimeSettings(c)).to.deep.include({ chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n }, epochs: { tickRule: "evmos", hookGasLimit: 3_000_000n } });
+      expect(runtimeSettings(c).rpc.logsCap).to.equal(9);
+      expect(serverSettings(c)).to.deep.include({ host: "127.0.0.2", port: 9100, bodyLimit: 1000, authToken: "t0k" });
       expect(parseMinimumGasPrices("20aevmos", "x")).to.equal(20n);
       expect(() => parseMinimumGasPrices("20atom", "app.toml minimum-gas-prices")).to.throw('app.toml minimum-gas-prices: expected "<amount>aevmos"');
       fs.writeFileSync(file, "[json-rpc\n");

@@ -5,6 +5,9 @@
 import { expect } from "chai";
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { Interface } from "ethers";
+import { inProcess, rpcError } from "../helpers/harness";
+import { compile } from "../helpers/solc";
 
 const ROOT = path.resolve(__dirname, "../..");
 const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
@@ -101,5 +104,53 @@ describe("npx hardhat node", function () {
     const child = node?.child;
     await stopNode(child);
     expect(child?.exitCode !== null || child?.signalCode !== null).to.equal(true);
+  });
+});
+
+describe("npx hardhat node: sending as evmosd answers, and the node's log", function () {
+  this.timeout(90_000);
+  let node: StartedNode | undefined;
+  after(async () => stopNode(node?.child));
+  const SOURCE = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Talker {
+  function say() external view returns (bool ok) { (ok, ) = address(0x000000000000000000636F6e736F6c652e6c6f67).staticcall(abi.encodeWithSignature("log(string)", "hello from the node")); }
+  function boom() external pure { revert("boom"); }
+}`;
+  const talker = compile(SOURCE).Talker;
+  const iface = new Interface(talker.abi as never);
+
+  it("answers a reverting transaction with its hash and mines it with status 0, while the in-process network throws as Hardhat does", async () => {
+    node = await startNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0"]);
+    const from = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+    const deploy = (await rpc(node.url, "eth_sendTransaction", [{ from, data: talker.bytecode }])).result as string;
+    const address = ((await rpc(node.url, "eth_getTransactionReceipt", [deploy])).result as { contractAddress: string }).contractAddress;
+    const sent = await rpc(node.url, "eth_sendTransaction", [{ from, to: address, data: iface.encodeFunctionData("boom") }]);
+    expect(sent.error).to.equal(undefined);
+    const receipt = (await rpc(node.url, "eth_getTransactionReceipt", [sent.result])).result as { status: string };
+    expect(receipt.status).to.equal("0x0");
+
+    const h = await inProcess();
+    try {
+      const [account] = await h.request<string[]>("eth_accounts");
+      const d = await h.request<string>("eth_sendTransaction", [{ from: account, data: talker.bytecode }]);
+      const at = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [d])).contractAddress;
+      const err = await rpcError(h.request("eth_sendTransaction", [{ from: account, to: at, data: iface.encodeFunctionData("boom") }]));
+      expect(err).to.deep.include({ code: 3, message: "execution reverted: boom" });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("prints console.log lines under the request that ran them", async () => {
+    if (node === undefined) node = await startNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0"]);
+    const from = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+    const deploy = (await rpc(node.url, "eth_sendTransaction", [{ from, data: talker.bytecode }])).result as string;
+    const address = ((await rpc(node.url, "eth_getTransactionReceipt", [deploy])).result as { contractAddress: string }).contractAddress;
+    await rpc(node.url, "eth_sendTransaction", [{ from, to: address, data: iface.encodeFunctionData("say") }]);
+    await waitForOutput(node, /^eth_sendTransaction\n {2}console\.log: hello from the node$/m);
+    await rpc(node.url, "eth_call", [{ to: address, data: iface.encodeFunctionData("say") }]);
+    await waitForOutput(node, /^eth_call\n {2}console\.log: hello from the node$/m);
   });
 });

@@ -14,11 +14,12 @@
  * old state roots work as on a local chain. The roots of a forked chain's blocks are roots of this
  * overlay, not of the remote's full state.
  */
-import { MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
+import type { MerkleStateManagerOpts } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
 import { type Account, type Address, KECCAK256_NULL, KECCAK256_RLP, concatBytes, createAccount, createAccountFromRLP, equalsBytes, unpadBytes, utf8ToBytes } from "@ethereumjs/util";
 import type { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { keccak256 } from "../../utils/keccak";
+import { ChainStateManager } from "../state-manager";
 import { ForkError } from "./remote";
 import type { RemoteState } from "./remote-state";
 
@@ -30,7 +31,8 @@ const ZERO_SLOT = new Uint8Array([0x80]);
 export const LOCAL_STORAGE_SLOT = keccak256(utf8ToBytes("hardhat-epochs fork: this account's storage is local"));
 const CODEHASH_PREFIX = utf8ToBytes("c");
 
-export class ForkStateManager extends MerkleStateManager {
+/** A ChainStateManager (impersonated contract senders work on a fork too) whose misses read the remote. */
+export class ForkStateManager extends ChainStateManager {
   constructor(
     opts: MerkleStateManagerOpts,
     /** The remote at the fork block (or at an older block, for historical reads). */
@@ -43,7 +45,7 @@ export class ForkStateManager extends MerkleStateManager {
     trie.del = (key: Uint8Array) => put(key, TOMBSTONE);
   }
 
-  override async getAccount(address: Address): Promise<Account | undefined> {
+  protected override async _readAccount(address: Address): Promise<Account | undefined> {
     const elem = this._caches?.account?.get(address);
     if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
     const rlp = await this._trie.get(address.bytes);

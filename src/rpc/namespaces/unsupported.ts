@@ -24,7 +24,6 @@ const WHISPER = "Whisper (shh) was removed from Ethereum clients";
 const LES = "a dev node has no light-client server";
 const CLIQUE = "this chain is not proof of authority (its blocks come from the node's own miner)";
 const DB = "the db namespace was deprecated and removed from geth";
-const KEYSTORE = "this node has no key store yet (personal_* arrive with it); the dev accounts sign eth_sendTransaction and eth_sign";
 const ADMIN = "a single dev node has no peers or p2p servers to manage";
 
 export function unsupportedMethods(): MethodSpec[] {
@@ -35,9 +34,6 @@ export function unsupportedMethods(): MethodSpec[] {
     ...shh.map((m) => unsupported(`shh_${m}`, WHISPER)),
     ...les.map((m) => unsupported(`les_${m}`, LES)),
     ...clique.map((m) => unsupported(`clique_${m}`, CLIQUE)),
-    ...["importRawKey", "listAccounts", "lockAccount", "newAccount", "unlockAccount", "sendTransaction", "sign", "ecRecover", "initializeWallet", "unpair"].map((m) =>
-      unsupported(`personal_${m}`, KEYSTORE, true),
-    ),
     ...["addPeer", "datadir", "nodeInfo", "peers", "startRPC", "startWS", "stopRPC", "stopWS"].map((m) => unsupported(`admin_${m}`, ADMIN, true)),
     unsupported("db_putString", DB, true),
     unsupported("db_putHex", DB, true),

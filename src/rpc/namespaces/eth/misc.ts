@@ -1,6 +1,7 @@
 /** Chain identity, accounts, and the spec's methods that have no meaning on a proof-of-stake dev chain. */
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers";
+import { assertInsecureUnlockAllowed, nodeAccounts } from "../../accounts";
 import type { RpcDeps } from "../../deps";
 import { q } from "../../format";
 import { method } from "../../method";
@@ -9,14 +10,18 @@ import { unsupported } from "../unsupported";
 const POW = "this chain has no proof of work";
 const COMPILERS = "the node has no built-in compilers (compile with Hardhat)";
 
-export function miscMethods({ node }: RpcDeps) {
+export function miscMethods(deps: RpcDeps) {
+  const { node } = deps;
   return [
     method({ name: "eth_chainId", params: [], doc: "EIP-155 chain id.", handler: () => q(node.config.chainId) }),
     method({
       name: "eth_accounts",
       params: [],
-      doc: "The dev accounts whose keys the node holds (funded at genesis).",
-      handler: () => [...node.keys.keys()],
+      doc: "The dev accounts whose keys the node holds (funded at genesis), then the key store's accounts (locked or not). `allow-insecure-unlock = false` refuses it (Evmos).",
+      handler: () => {
+        assertInsecureUnlockAllowed(deps);
+        return nodeAccounts(deps);
+      },
     }),
     method({
       name: "eth_coinbase",

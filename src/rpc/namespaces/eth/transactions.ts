@@ -6,6 +6,7 @@ import { SigningKey, TypedDataEncoder } from "ethers";
 import { signAs } from "../../../chain/accounts";
 import { defaultCallGas, txGasCap } from "../../../chain/execution";
 import type { MinedBlock, Node } from "../../../chain/node";
+import { assertInsecureUnlockAllowed, signingKey, transactionKey } from "../../accounts";
 import type { RpcDeps } from "../../deps";
 import { RevertError, ServerError } from "../../errors";
 import { formatReceipt, formatTransaction, hex } from "../../format";
@@ -17,13 +18,14 @@ import { describeFailure } from "../../../chain/block-producer";
 /** Tip the node suggests and uses by default (Hardhat's default priority fee). */
 export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
 
-/** Fills the defaults of eth_sendTransaction (geth/Evmos order) and signs. */
+/** The sender of eth_sendTransaction: `from`, whatever the signature of an impersonated account's transaction recovers to. */
 function senderOf(req: TxRequest): Address {
   if (req.from === undefined) throw new ServerError("missing from");
   return new Address(req.from);
 }
 
-export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigint): Promise<TypedTransaction> {
+/** Fills the defaults of eth_sendTransaction (geth/Evmos order) and signs, with `key` when given (else a dev account's). */
+export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigint, key?: Uint8Array): Promise<TypedTransaction> {
   if (req.from === undefined) throw new ServerError("missing from: the sender of eth_sendTransaction is required");
   const from = new Address(req.from);
   if (req.chainId !== undefined && req.chainId !== node.config.chainId) {
@@ -42,26 +44,32 @@ export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigi
     filled.maxFeePerGas = req.maxFeePerGas ?? tip + 2n * node.nextBaseFee();
     if (filled.maxFeePerGas < tip) throw new ServerError(`maxFeePerGas (${filled.maxFeePerGas}) < maxPriorityFeePerGas (${tip})`);
   }
-  return signAs(node, from, filled, gas, nonce);
+  return signAs(node, from, filled, gas, nonce, key ?? node.keys.get(from.toString()));
+}
+
+/** Submits; with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
+export async function submitTx(node: Node, tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> {
+  const { hash: h, included } = await node.submit(tx, sender);
+  if (included !== undefined && node.config.throwOnTransactionFailures) {
+    const ex = included.result.execResult;
+    if (ex.exceptionError !== undefined) {
+      const message = describeFailure(ex.exceptionError.error, ex.returnValue);
+      const returnData = hex(ex.returnValue);
+      if (ex.exceptionError.error === "revert") throw new RevertError(message, returnData);
+      throw new ServerError(message, returnData);
+    }
+  }
+  return h;
+}
+
+/** The key of eth_sendTransaction / eth_signTransaction's sender (see signingKey); undefined without `from`. */
+function senderKey(deps: RpcDeps, req: TxRequest): Uint8Array | undefined {
+  return req.from === undefined ? undefined : transactionKey(deps, new Address(req.from));
 }
 
 export function transactionMethods(deps: RpcDeps) {
   const { node } = deps;
-
-  /** Submits; with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
-  const submit = async (tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> => {
-    const { hash: h, included } = await node.submit(tx, sender);
-    if (included !== undefined && node.config.throwOnTransactionFailures) {
-      const ex = included.result.execResult;
-      if (ex.exceptionError !== undefined) {
-        const message = describeFailure(ex.exceptionError.error, ex.returnValue);
-        const returnData = hex(ex.returnValue);
-        if (ex.exceptionError.error === "revert") throw new RevertError(message, returnData);
-        throw new ServerError(message, returnData);
-      }
-    }
-    return h;
-  };
+  const submit = (tx: TypedTransaction, sender?: Address) => submitTx(node, tx, sender);
 
   const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
     const loc = await node.store.getTxLocation(h);
@@ -81,9 +89,12 @@ export function transactionMethods(deps: RpcDeps) {
     method({
       name: "eth_sendTransaction",
       params: [txRequest],
-      doc: "Signs with the node's key of `from` (a dev account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce.",
+      doc: "Signs with the node's key of `from` (a dev account, an unlocked key-store account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce. A locked key-store account answers `authentication needed: password or unlock`; `allow-insecure-unlock = false` refuses the method (Evmos).",
       // the sender is `from`, whatever the signature of an impersonated account's transaction recovers to
-      handler: async ([req]) => submit(await buildSignedTx(node, req, node.config.defaultSendGas), senderOf(req)),
+      handler: async ([req]) => {
+        assertInsecureUnlockAllowed(deps);
+        return submit(await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req)), senderOf(req));
+      },
     }),
     method({
       name: "eth_sendRawTransaction",
@@ -111,26 +122,26 @@ export function transactionMethods(deps: RpcDeps) {
     method({
       name: "eth_signTransaction",
       params: [txRequest],
-      doc: "Fills and signs a transaction with the node's key of `from` without sending it; answers the raw signed bytes.",
-      handler: async ([req]) => hex((await buildSignedTx(node, req, node.config.defaultSendGas)).serialize()),
+      doc: "Fills and signs a transaction with the node's key of `from` (a dev account or an unlocked key-store account) without sending it; answers the raw signed bytes.",
+      handler: async ([req]) => hex((await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req))).serialize()),
     }),
     method({
       name: "eth_sign",
       params: [address, data],
-      doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + message) with the key of a dev account; ethers.verifyMessage accepts it.",
-      handler: ([addr, message]) => signMessage(node, new Address(addr), message),
+      doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + message) with the key of a dev account or an unlocked key-store account; ethers.verifyMessage accepts it.",
+      handler: ([addr, message]) => signMessage(signingKey(deps, new Address(addr)), message),
     }),
     method({
       name: "eth_signTypedData_v4",
       params: [address, any],
-      doc: "EIP-712 signature of typed data (an object or its JSON text) with the key of a dev account.",
-      handler: ([addr, typed]) => signTypedData(node, new Address(addr), typed),
+      doc: "EIP-712 signature of typed data (an object or its JSON text) with the key of a dev account or an unlocked key-store account.",
+      handler: ([addr, typed]) => signTypedData(deps, new Address(addr), typed),
     }),
     method({
       name: "eth_signTypedData",
       params: [address, any],
       doc: "EIP-712 signature of typed data (Evmos's name for eth_signTypedData_v4).",
-      handler: ([addr, typed]) => signTypedData(node, new Address(addr), typed),
+      handler: ([addr, typed]) => signTypedData(deps, new Address(addr), typed),
     }),
     method({
       name: "eth_getTransactionByHash",
@@ -162,18 +173,13 @@ export function transactionMethods(deps: RpcDeps) {
   ];
 }
 
-function keyOf(node: Node, from: Address): Uint8Array {
-  const key = node.keys.get(from.toString());
-  if (key === undefined) throw new ServerError(`unknown account ${from.toString()}: the node holds no key for it`);
-  return key;
-}
-
-export function signMessage(node: Node, from: Address, message: Uint8Array): string {
+/** EIP-191 personal-message signature, V 27/28 (geth's eth_sign and personal_sign). */
+export function signMessage(key: Uint8Array, message: Uint8Array): string {
   const digest = hashPersonalMessage(message);
-  return new SigningKey(keyOf(node, from)).sign(digest).serialized;
+  return new SigningKey(key).sign(digest).serialized;
 }
 
-export function signTypedData(node: Node, from: Address, typed: unknown): string {
+export function signTypedData(deps: RpcDeps, from: Address, typed: unknown): string {
   let obj: unknown = typed;
   if (typeof typed === "string") {
     try {
@@ -192,6 +198,6 @@ export function signTypedData(node: Node, from: Address, typed: unknown): string
   } catch (err) {
     throw new ServerError(`invalid typed data: ${(err as Error).message.split(" (")[0]}`);
   }
-  return new SigningKey(keyOf(node, from)).sign(digest).serialized;
+  return new SigningKey(signingKey(deps, from)).sign(digest).serialized;
 }
 

@@ -1,0 +1,224 @@
+/**
+ * personal_*: accounts in the node's encrypted key store, with geth's parameters, results and error
+ * texts. Every method needs the bearer token on the network transports, except Hardhat's form
+ * `personal_sign(data, address)` with a dev account from this machine (its key is public).
+ * Methods that run the key-derivation function (a second or more with the standard parameters) run
+ * outside the node mutex, so the chain keeps serving meanwhile.
+ */
+import { Address } from "@ethereumjs/util";
+import { getAddress, hashMessage, recoverAddress } from "ethers";
+import { DEFAULT_UNLOCK_SECONDS, DurationTooLargeError, MAX_UNLOCK_SECONDS } from "../../keystore";
+import { assertInsecureUnlockAllowed, isDevAccount, withKeyStore } from "../accounts";
+import type { RpcDeps } from "../deps";
+import { ServerError, UnauthorizedError } from "../errors";
+import { formatTransaction, hex } from "../format";
+import { method } from "../method";
+import { type TxRequest, txRequest } from "../objects";
+import { ParamError, address, codec, data, jsonType, parseQuantity, string } from "../params";
+import type { RequestContext } from "../types";
+import { buildSignedTx, signMessage, submitTx } from "./eth/transactions";
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const UNKNOWN_ACCOUNT = "unknown account";
+
+/** Seconds: a JSON number (as geth's *uint64 takes it) or a hex quantity. */
+const unlockSeconds = codec((v): bigint => {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v) || v < 0) throw new ParamError(`cannot unmarshal number ${v} into an unsigned duration in seconds`);
+    return BigInt(v);
+  }
+  if (typeof v === "string") return parseQuantity(v);
+  throw new ParamError(`cannot unmarshal ${jsonType(v)} into an unsigned duration in seconds`);
+});
+
+/** geth's crypto.HexToECDSA, with an optional 0x: its error texts for bad keys. */
+export function parsePrivateKey(text: string): Uint8Array {
+  const body = text.startsWith("0x") || text.startsWith("0X") ? text.slice(2) : text;
+  const bad = /[^0-9a-fA-F]/.exec(body);
+  if (bad !== null) throw new ServerError(`invalid hex character ${JSON.stringify(bad[0]).replace(/^"|"$/g, "'")} in private key`);
+  if (body.length % 2 !== 0) throw new ServerError("invalid hex data for private key");
+  if (body.length !== 64) throw new ServerError("invalid length, need 256 bits");
+  const k = BigInt(`0x${body}`);
+  if (k >= SECP256K1_N) throw new ServerError("invalid private key, >=N");
+  if (k === 0n) throw new ServerError("invalid private key, zero or negative");
+  return new Uint8Array(Buffer.from(body, "hex"));
+}
+
+export function personalMethods(deps: RpcDeps) {
+  const { node, keystore } = deps;
+
+  /**
+   * The key of `from` for the methods that take a passphrase: a dev account's (the passphrase is not
+   * checked: dev keys are public), else the key-store key it decrypts. `zero` tells whether to wipe it after use.
+   */
+  const keyWithPassphrase = async (from: Uint8Array | undefined, passphrase: string): Promise<{ key: Uint8Array; zero: boolean }> => {
+    const a = new Address(from ?? new Uint8Array(20)).toString();
+    const dev = node.keys.get(a);
+    if (dev !== undefined) return { key: dev, zero: false };
+    if (!keystore.has(a)) throw new ServerError(UNKNOWN_ACCOUNT);
+    return { key: await withKeyStore(() => keystore.decrypt(a, passphrase)), zero: true };
+  };
+
+  /** Signs (and with `send`, submits) a transaction under the node mutex. */
+  const signTx = async (req: TxRequest, passphrase: string, send: boolean) => {
+    const { key, zero } = await keyWithPassphrase(req.from, passphrase);
+    try {
+      return await node.mutex.exclusive(async () => {
+        const tx = await buildSignedTx(node, req, node.config.defaultSendGas, key);
+        return send ? submitTx(node, tx) : tx;
+      });
+    } finally {
+      if (zero) key.fill(0);
+    }
+  };
+
+  /** The key of personal_sign: a dev account without password is open from this machine; anything else needs the token. */
+  const signKey = async (from: Uint8Array, passphrase: string | undefined, ctx: RequestContext): Promise<{ key: Uint8Array; zero: boolean }> => {
+    const addr = new Address(from).toString();
+    const open = ctx.authenticated || ctx.fromLoopback !== false;
+    if (passphrase === undefined && isDevAccount(deps, addr) && open) return { key: node.keys.get(addr) as Uint8Array, zero: false };
+    if (!ctx.authenticated) throw new UnauthorizedError("personal_sign");
+    if (passphrase !== undefined) return keyWithPassphrase(from, passphrase);
+    if (!keystore.has(addr)) throw new ServerError(UNKNOWN_ACCOUNT);
+    return { key: await withKeyStore(() => keystore.unlockedKey(addr)), zero: true };
+  };
+
+  const walletUrl = (url: string) => keystore.wallets().some((w) => w.url === url);
+  const noSmartcard = (url: string, geth: string): never => {
+    if (walletUrl(url)) throw new ServerError(geth);
+    throw new ServerError(`unknown wallet: ${url} (this node has no smartcard or hardware wallets; its wallets are the key store's files, see personal_listWallets)`);
+  };
+
+  return [
+    method({
+      name: "personal_importRawKey",
+      params: [string, string],
+      private: true,
+      concurrent: true,
+      doc: "Stores a hex private key (with or without 0x) encrypted with the passphrase; answers its address. A key already stored answers `account already exists`.",
+      handler: ([hexKey, passphrase]) => {
+        const key = parsePrivateKey(hexKey);
+        return withKeyStore(() => keystore.importKey(key, passphrase)).finally(() => key.fill(0));
+      },
+    }),
+    method({
+      name: "personal_newAccount",
+      params: [string],
+      private: true,
+      concurrent: true,
+      doc: "Generates a key, stores it encrypted with the passphrase (a new key file with a home); answers the address, checksummed as geth does.",
+      handler: async ([passphrase]) => getAddress(await withKeyStore(() => keystore.newAccount(passphrase))),
+    }),
+    method({
+      name: "personal_listAccounts",
+      params: [],
+      private: true,
+      doc: "The key store's accounts, locked or not (eth_accounts lists the dev accounts first, then these). `allow-insecure-unlock = false` refuses it (Evmos).",
+      handler: () => {
+        assertInsecureUnlockAllowed(deps);
+        return keystore.accounts();
+      },
+    }),
+    method({
+      name: "personal_listWallets",
+      params: [],
+      private: true,
+      doc: "geth's wallet list: one `{url, status: Locked|Unlocked, accounts: [{address, url}]}` per key file (url `keystore://<path>`, `keystore://memory/<file>` without a home).",
+      handler: () => keystore.wallets(),
+    }),
+    method({
+      name: "personal_unlockAccount",
+      params: [address, string, unlockSeconds.opt()],
+      private: true,
+      concurrent: true,
+      doc: "Decrypts the key with the passphrase and holds it for `duration` seconds (default 300; 0 = until the node exits); then eth_sendTransaction and eth_sign use it. A dev account answers true (it is always usable). Errors: `could not decrypt key with given password`, `unlock duration too large`, `no key for given address or file`.",
+      async handler([addr, passphrase, seconds]) {
+        assertInsecureUnlockAllowed(deps);
+        if (seconds !== undefined && seconds > MAX_UNLOCK_SECONDS) throw new ServerError(new DurationTooLargeError().message);
+        const a = new Address(addr).toString();
+        if (isDevAccount(deps, a)) return true;
+        await withKeyStore(() => keystore.unlock(a, passphrase, seconds ?? DEFAULT_UNLOCK_SECONDS));
+        return true;
+      },
+    }),
+    method({
+      name: "personal_lockAccount",
+      params: [address],
+      private: true,
+      doc: "Locks a key-store account (its key leaves memory) and answers true; false for an address the key store does not hold (a dev account stays usable).",
+      handler: ([addr]) => keystore.lock(new Address(addr).toString()),
+    }),
+    method({
+      name: "personal_sendTransaction",
+      params: [txRequest, string],
+      private: true,
+      concurrent: true,
+      doc: "Signs with the key of `from` opened by the passphrase, without unlocking the account, and submits (eth_sendTransaction's defaults). `allow-insecure-unlock = false` refuses it (Evmos).",
+      async handler([req, passphrase]) {
+        assertInsecureUnlockAllowed(deps);
+        return signTx(req, passphrase, true);
+      },
+    }),
+    method({
+      name: "personal_signTransaction",
+      params: [txRequest, string],
+      private: true,
+      concurrent: true,
+      doc: "Signs without sending, with the key opened by the passphrase; gas, nonce and fees must be given (geth). Answers `{raw, tx}`.",
+      async handler([req, passphrase]) {
+        if (req.gas === undefined) throw new ServerError("gas not specified");
+        if (req.gasPrice === undefined && (req.maxFeePerGas === undefined || req.maxPriorityFeePerGas === undefined)) {
+          throw new ServerError("missing gasPrice or maxFeePerGas/maxPriorityFeePerGas");
+        }
+        if (req.nonce === undefined) throw new ServerError("nonce not specified");
+        const tx = await signTx(req, passphrase, false);
+        if (typeof tx === "string") throw new Error("unreachable");
+        const { blockHash: _h, blockNumber: _n, transactionIndex: _i, from: _f, ...json } = formatTransaction(tx, tx.getSenderAddress().bytes) as Record<string, unknown>;
+        return { raw: hex(tx.serialize()), tx: json };
+      },
+    }),
+    method({
+      name: "personal_sign",
+      params: [data, address, string.opt()],
+      concurrent: true,
+      doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + data), V 27/28; ethers.verifyMessage and personal_ecRecover accept it. With a password: the key-store key it opens (needs the token). Without (Hardhat's form): a dev account's key, open from this machine (from beyond loopback it needs the token), or an unlocked key-store account (needs the token).",
+      async handler([message, addr, passphrase], ctx) {
+        const { key, zero } = await signKey(addr, passphrase, ctx);
+        try {
+          return signMessage(key, message);
+        } finally {
+          if (zero) key.fill(0);
+        }
+      },
+    }),
+    method({
+      name: "personal_ecRecover",
+      params: [data, data],
+      private: true,
+      doc: "The address whose key made a personal_sign / eth_sign signature of the data (65 bytes, V 27 or 28).",
+      handler: ([message, sig]) => {
+        if (sig.length !== 65) throw new ServerError("signature must be 65 bytes long");
+        if (sig[64] !== 27 && sig[64] !== 28) throw new ServerError("invalid Ethereum signature (V is not 27 or 28)");
+        try {
+          return recoverAddress(hashMessage(message), hex(sig)).toLowerCase();
+        } catch (err) {
+          throw new ServerError(`invalid signature: ${(err as { shortMessage?: string }).shortMessage ?? (err as Error).message}`);
+        }
+      },
+    }),
+    method({
+      name: "personal_initializeWallet",
+      params: [string],
+      private: true,
+      doc: "For smartcard wallets, which this node does not have: a key-store wallet answers geth's `specified wallet does not support initialization`, any other url `unknown wallet`.",
+      handler: ([url]) => noSmartcard(url, "specified wallet does not support initialization"),
+    }),
+    method({
+      name: "personal_unpair",
+      params: [string, string],
+      private: true,
+      doc: "For smartcard wallets, which this node does not have: a key-store wallet answers geth's `specified wallet does not support pairing`, any other url `unknown wallet`.",
+      handler: ([url]) => noSmartcard(url, "specified wallet does not support pairing"),
+    }),
+  ];
+}

@@ -1,0 +1,128 @@
+/**
+ * Regression tests for finding 7 ("two configuration systems, and the tested one is dead"): a real
+ * `npx hardhat node --home DIR` child process, an app.toml setting the keys, and each key's effect
+ * observed over HTTP (or in the node's banner). One node serves a group of keys. The command line
+ * sets a few of the same keys to show it wins (flags > app.toml > hardhat.config > defaults).
+ */
+import { expect } from "chai";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Started, freePort, rpc, startNodeProcess, stopProcessGroup } from "../helpers/processes";
+
+const ROOT = path.resolve(__dirname, "../..");
+const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
+const TOKEN = "finding7-token";
+/** Init code that returns gasleft() as 32 bytes: GAS PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN. */
+const GASLEFT = "0x5a60005260206000f3";
+
+async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+  return { status: res.status, json: await res.json() };
+}
+
+describe("finding 7: npx hardhat node runs with what app.toml and the flags say", function () {
+  this.timeout(120_000);
+  let home: string;
+  let node: Started | undefined;
+  let appTomlPort: number;
+  let flagPort: number;
+  let wsPort: number;
+
+  before(async () => {
+    home = mkdtempSync(path.join(tmpdir(), "finding7-"));
+    mkdirSync(path.join(home, "config"));
+    [appTomlPort, flagPort, wsPort] = [await freePort(), await freePort(), await freePort()];
+    writeFileSync(
+      path.join(home, "config", "app.toml"),
+      `minimum-gas-prices = "50000000000aevmos"
+
+[json-rpc]
+address = "127.0.0.1:${appTomlPort}"
+ws-address = "127.0.0.1:${wsPort}"
+api = "eth,net,web3,evm,miner"
+gas-cap = 100000
+feehistory-cap = 2
+filter-cap = 1
+block-range-cap = 2
+batch-request-limit = 3
+body-limit = 2000
+auth-token = "${TOKEN}"
+
+[epochs]
+tick-rule = "evmos"
+`,
+    );
+    // --port over app.toml's address; --json-rpc.gas-cap over app.toml's gas-cap
+    node = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", "--home", home, "--port", String(flagPort), "--json-rpc.gas-cap", "200000"], { cwd: ROOT });
+  });
+
+  after(async () => {
+    await stopProcessGroup(node?.child);
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const url = () => node?.url as string;
+
+  it("finding 7: --port wins over app.toml's address (the host comes from the file)", async () => {
+    expect(url()).to.equal(`http://127.0.0.1:${flagPort}/`);
+    expect(await fetch(`http://127.0.0.1:${appTomlPort}/`).then(() => "answered", () => "refused")).to.equal("refused");
+  });
+
+  it("finding 7: ws-address and [epochs] tick-rule from app.toml", () => {
+    expect(node?.output()).to.include(`WebSocket JSON-RPC server at ws://127.0.0.1:${wsPort}/`);
+    expect(node?.output()).to.include('epochs tick rule "evmos"');
+  });
+
+  it("finding 7: batch-request-limit from app.toml reaches the server", async () => {
+    const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "eth_chainId", params: [] })));
+    expect(((await post(url(), batch(3))).json as unknown[]).length).to.equal(3);
+    const refused = (await post(url(), batch(4))).json as { error: { message: string } };
+    expect(refused.error.message).to.equal("batch too large: 4 requests, the limit is 3");
+  });
+
+  it("finding 7: body-limit from app.toml reaches the server", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [], pad: "x".repeat(2100) });
+    const res = await post(url(), big);
+    expect(res.status).to.equal(413);
+    expect((res.json as { error: { message: string } }).error.message).to.equal("request body too large: over 2000 bytes");
+  });
+
+  it("finding 7: auth-token from app.toml is the bearer token (and the token file holds it)", async () => {
+    expect((await rpc(url(), "miner_setExtra", ["0x"])).error?.code).to.equal(4100);
+    expect((await rpc(url(), "miner_setExtra", ["0x"], { authorization: `Bearer ${TOKEN}` })).result).to.equal(true);
+    expect(readFileSync(path.join(home, "jsonrpc.token"), "utf8").trim()).to.equal(TOKEN);
+  });
+
+  it("finding 7: gas-cap reaches eth_call, and the flag's value wins over app.toml's", async () => {
+    const gasLeft = BigInt((await rpc<string>(url(), "eth_call", [{ data: GASLEFT }, "latest"])).result as string);
+    expect(gasLeft > 100_000n && gasLeft < 200_000n, String(gasLeft)).to.equal(true);
+  });
+
+  it("finding 7: api, feehistory-cap, filter-cap and block-range-cap from app.toml", async () => {
+    expect((await rpc(url(), "txpool_status")).error?.code).to.equal(-32601);
+    expect((await rpc(url(), "eth_feeHistory", ["0x3", "latest", []])).error?.message).to.equal("FeeHistory user block count 3 higher than 2");
+    expect((await rpc(url(), "eth_newBlockFilter")).result).to.be.a("string");
+    expect((await rpc(url(), "eth_newBlockFilter")).error).to.not.equal(undefined);
+    for (let i = 0; i < 4; i++) await rpc(url(), "evm_mine");
+    expect((await rpc(url(), "eth_getLogs", [{ fromBlock: "0x0", toBlock: "0x4" }])).error?.message).to.equal("maximum [from, to] blocks distance: 2");
+  });
+
+  it("finding 7: minimum-gas-prices from app.toml sets the node's minimum", async () => {
+    expect(BigInt((await rpc<string>(url(), "eth_gasPrice")).result as string)).to.equal(50_000_000_000n);
+  });
+
+  it("finding 7: json-rpc.enable = false in app.toml stops the start with a clear message", () => {
+    const other = mkdtempSync(path.join(tmpdir(), "finding7-off-"));
+    try {
+      mkdirSync(path.join(other, "config"));
+      writeFileSync(path.join(other, "config", "app.toml"), "[json-rpc]\nenable = false\n");
+      const r = spawnSync(process.execPath, [BOOTSTRAP, "node", "--home", other, "--port", "0"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+      expect(r.status).to.not.equal(0);
+      expect(r.stdout + r.stderr).to.include("json-rpc.enable = false leaves this node nothing to serve");
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});

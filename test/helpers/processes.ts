@@ -1,0 +1,74 @@
+/**
+ * Child processes for tests that run `npx hardhat …` for real: each starts in its own process group
+ * (detached), which is always killed as a whole, so an `npx` wrapper never leaves its node behind.
+ */
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+export interface Started {
+  child: ChildProcess;
+  /** The HTTP URL the node printed in its banner. */
+  url: string;
+  output: () => string;
+}
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a node command and resolves once its banner names the HTTP server; rejects if it exits first or after `timeoutMs`. */
+export function startNodeProcess(command: string, args: string[], opts: SpawnOptions & { timeoutMs?: number } = {}): Promise<Started> {
+  const child = spawn(command, args, { ...opts, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stopProcessGroup(child);
+      reject(new Error(`no server banner within ${opts.timeoutMs ?? 90_000} ms:\n${out}`));
+    }, opts.timeoutMs ?? 90_000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/\S+)/.exec(out);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1], output: () => out });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before starting:\n${out}`));
+    });
+  });
+}
+
+/** SIGTERM to the child's process group, SIGKILL after 5 s; resolves when the child has exited. */
+export async function stopProcessGroup(child: ChildProcess | undefined): Promise<void> {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const pid = child.pid;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const kill = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // the group is gone already
+    }
+  };
+  kill("SIGTERM");
+  const timer = setTimeout(() => kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = [], headers: Record<string, string> = {}): Promise<{ result?: T; error?: { code: number; message: string } }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  return (await res.json()) as { result?: T; error?: { code: number; message: string } };
+}

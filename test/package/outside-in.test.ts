@@ -1,0 +1,171 @@
+/**
+ * The package as a contract team gets it, proven from the outside: `npm pack`, a fresh project in a
+ * temporary folder holding only the example's files (examples/weekly-rewards), the tarball installed
+ * there, then the team's commands: compile, type-check, `npx hardhat test` (epoch hooks fire),
+ * `npx hardhat epochs:list`, `npx hardhat node` with `epochs:current --network localhost` and the
+ * deploy script against it.
+ *
+ * Installing without the network: the tarball is unpacked into node_modules/hardhat-epochs, as npm
+ * unpacks it, and every other package the project needs — the tarball's dependencies and peers plus
+ * the example's devDependencies, closed over their own dependencies by this repository's lockfile —
+ * is linked from this repository's node_modules (installed by `npm ci`). Nothing is fetched, so the
+ * test cannot hang on a registry, and a dependency missing from the package's `dependencies` is
+ * missing in the project too (only what the lockfile says those packages need is linked).
+ */
+import { expect } from "chai";
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Started, freePort, startNodeProcess, stopProcessGroup } from "../helpers/processes";
+
+const ROOT = path.resolve(__dirname, "../..");
+const EXAMPLE = path.join(ROOT, "examples", "weekly-rewards");
+
+interface LockEntry {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/**
+ * The top-level folders of node_modules that `roots` need, following the lockfile as Node resolves:
+ * a dependency of the package at `loc` is the nearest `<ancestor>/node_modules/<name>`.
+ */
+export function installClosure(lock: Record<string, LockEntry>, roots: string[]): string[] {
+  const resolveFrom = (loc: string, name: string): string | undefined => {
+    for (let base = loc; ; ) {
+      const candidate = `${base === "" ? "" : `${base}/`}node_modules/${name}`;
+      if (lock[candidate] !== undefined) return candidate;
+      if (base === "") return undefined;
+      const i = base.lastIndexOf("/node_modules/");
+      base = i < 0 ? "" : base.slice(0, i);
+    }
+  };
+  const seen = new Set<string>();
+  const stack = roots.map((name) => {
+    const loc = resolveFrom("", name);
+    if (loc === undefined) throw new Error(`${name} is not in this repository's node_modules (package-lock.json)`);
+    return loc;
+  });
+  while (stack.length > 0) {
+    const loc = stack.pop() as string;
+    if (seen.has(loc)) continue;
+    seen.add(loc);
+    const e = lock[loc];
+    const optional = new Set([...Object.keys(e.optionalDependencies ?? {}), ...Object.entries(e.peerDependenciesMeta ?? {}).filter(([, m]) => m.optional === true).map(([n]) => n)]);
+    for (const name of Object.keys({ ...e.dependencies, ...e.optionalDependencies, ...e.peerDependencies })) {
+      const dep = resolveFrom(loc, name);
+      if (dep !== undefined) stack.push(dep);
+      else if (!optional.has(name)) throw new Error(`${loc} needs ${name}, which this repository's node_modules lacks`);
+    }
+  }
+  const top = new Set([...seen].map((loc) => /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(loc)?.[1] as string));
+  return [...top].sort();
+}
+
+describe("the package, installed from its tarball into a fresh project", function () {
+  this.timeout(300_000);
+  let work: string;
+  let project: string;
+  let packed: { filename: string; files: Array<{ path: string }>; size: number };
+  let node: Started | undefined;
+  const env = {
+    ...process.env,
+    npm_config_offline: "true",
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
+  };
+  /** `npx <args>` in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
+  const npx = (args: string[], extraEnv: Record<string, string> = {}): string => {
+    const r: SpawnSyncReturns<string> = spawnSync("npx", ["--no", "--", ...args], { cwd: project, env: { ...env, ...extraEnv }, encoding: "utf8", timeout: 180_000 });
+    const out = `${r.stdout}${r.stderr}`;
+    if (r.status !== 0) throw new Error(`npx ${args.join(" ")} exited ${r.status ?? r.signal}:\n${out}`);
+    return out;
+  };
+
+  before(() => {
+    work = mkdtempSync(path.join(tmpdir(), "epochs-pack-"));
+    // npm pack runs `prepare` (the build) first, as npm install from git does
+    const r = spawnSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, env, encoding: "utf8", timeout: 180_000 });
+    if (r.status !== 0) throw new Error(`npm pack failed:\n${r.stdout}${r.stderr}`);
+    [packed] = JSON.parse(r.stdout.slice(r.stdout.indexOf("["))) as Array<typeof packed>;
+
+    project = path.join(work, "weekly-rewards");
+    cpSync(EXAMPLE, project, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts|typechain-types)$/.test(src) });
+    const modules = path.join(project, "node_modules");
+    const pkgDir = path.join(modules, "hardhat-epochs");
+    mkdirSync(pkgDir, { recursive: true });
+    const tar = spawnSync("tar", ["-xzf", path.join(work, packed.filename), "-C", pkgDir, "--strip-components=1"], { encoding: "utf8" });
+    if (tar.status !== 0) throw new Error(`tar: ${tar.stderr}`);
+
+    const pkg = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+    const example = JSON.parse(readFileSync(path.join(project, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const lock = (JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> }).packages;
+    const roots = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies), ...Object.keys(example.devDependencies).filter((n) => n !== "hardhat-epochs")];
+    for (const name of installClosure(lock, roots)) {
+      mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
+      symlinkSync(path.join(ROOT, "node_modules", name), path.join(modules, name), "dir");
+    }
+    mkdirSync(path.join(modules, ".bin"));
+    symlinkSync("../hardhat/internal/cli/bootstrap.js", path.join(modules, ".bin", "hardhat"));
+    symlinkSync("../typescript/bin/tsc", path.join(modules, ".bin", "tsc"));
+  });
+
+  after(async () => {
+    await stopProcessGroup(node?.child);
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("packs what a user needs and nothing else", () => {
+    const files = packed.files.map((f) => f.path);
+    for (const f of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist/src/index.js", "dist/src/index.d.ts", "dist/src/hardhat/type-extensions.d.ts", "dist/tasks/epochs.js", "contracts/IEpochs.sol", "contracts/IEpochHooks.sol", "contracts/examples/WeeklyRewards.sol"]) {
+      expect(files, f).to.include(f);
+    }
+    expect(files.filter((f) => /^(src|test|scripts|examples)\/|\.ts$(?<!\.d\.ts)|\.map$|^contracts\/test\//.test(f))).to.deep.equal([]);
+  });
+
+  it("asks the example's devDependencies at the ranges this repository tests with", () => {
+    const ours = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const example = JSON.parse(readFileSync(path.join(EXAMPLE, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    for (const [name, range] of Object.entries(example.devDependencies)) {
+      expect(range, name).to.equal(name === "hardhat-epochs" ? `^${ours.version}` : (ours.devDependencies[name] ?? ours.dependencies[name]));
+    }
+  });
+
+  it("compiles a contract that imports hardhat-epochs/contracts/*.sol, offline", () => {
+    expect(npx(["hardhat", "compile"])).to.match(/Compiled 3 Solidity files/);
+    expect(existsSync(path.join(project, "artifacts", "contracts", "WeeklyRewards.sol", "WeeklyRewards.json"))).to.equal(true);
+  });
+
+  it("type-checks: hre.epochs and the epochs config are typed from the package's declarations", () => {
+    npx(["tsc", "--noEmit", "-p", "."]);
+  });
+
+  it("runs the example's tests: the chain calls the contract's hook when a week ends", () => {
+    const out = npx(["hardhat", "test"]);
+    expect(out).to.match(/4 passing/);
+    expect(out).to.not.match(/failing/);
+  });
+
+  it("lists the epochs (npx hardhat epochs:list)", () => {
+    const out = npx(["hardhat", "epochs:list"]);
+    // at genesis, before the first block: no epoch has started yet
+    expect(out).to.match(/^week\s+604800s\s+0\s/m);
+    expect(out).to.match(/^day\s+86400s\s+0\s/m);
+  });
+
+  it("serves `npx hardhat node`: epochs:current and the deploy script with --network localhost", async () => {
+    const port = await freePort();
+    node = await startNodeProcess("npx", ["--no", "--", "hardhat", "node", "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"], { cwd: project, env });
+    const LOCALHOST_URL = node.url;
+    expect(npx(["hardhat", "epochs:current", "--identifier", "week", "--network", "localhost"], { LOCALHOST_URL })).to.match(/^week: current epoch 0$/m);
+    // the deployment's block starts the timers
+    expect(npx(["hardhat", "run", "scripts/deploy.ts", "--network", "localhost"], { LOCALHOST_URL })).to.match(/WeeklyRewards deployed at 0x[0-9a-fA-F]{40}; week 1; registered hook: true/);
+    await stopProcessGroup(node.child);
+    expect(node.child.exitCode !== null || node.child.signalCode !== null).to.equal(true);
+  });
+});
