@@ -139,6 +139,16 @@ describe("forking a remote node", function () {
     expect(await balanceOf(remote.h, remote.tokenAddress, EMPTY)).to.equal(0n);
   });
 
+  it("an impersonated remote contract sends a transaction (EIP-3607 exception on the forked state)", async () => {
+    await local.request("hardhat_impersonateAccount", [remote.tokenAddress]);
+    await local.request("hardhat_setBalance", [remote.tokenAddress, hexN(10n ** 18n)]);
+    const receipt = await send(local, { from: remote.tokenAddress, to: EMPTY, value: "0x5" });
+    expect(receipt.status).to.equal("0x1");
+    // its code is still the remote's
+    expect(await local.request("eth_getCode", [remote.tokenAddress])).to.equal(await remote.h.request("eth_getCode", [remote.tokenAddress, hexN(remote.pinned)]));
+    await local.request("hardhat_stopImpersonatingAccount", [remote.tokenAddress]);
+  });
+
   it("snapshots revert the local changes and keep the forked state", async () => {
     const id = await local.request<string>("evm_snapshot");
     await local.request("hardhat_setBalance", [HOLDER, "0x7"]);
