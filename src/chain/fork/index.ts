@@ -44,6 +44,8 @@ export class Fork {
   /** Remote states of blocks below the fork block (historical reads), by number; a few are kept. */
   private readonly _older = new Map<bigint, RemoteState>();
   private readonly _files: ForkCacheFile[] = [];
+  /** The remote at the fork block. */
+  readonly remote: RemoteState;
 
   private constructor(
     readonly config: ForkConfig,
@@ -53,8 +55,9 @@ export class Fork {
     readonly block: ForkBlock,
     /** Whether the block was pinned by the user (only then is the disk cache used). */
     readonly pinned: boolean,
-    readonly remote: RemoteState,
-  ) {}
+  ) {
+    this.remote = this._newRemote(block.number);
+  }
 
   /** Pins the block and reads its header (from the disk cache when a run already did). */
   static async open(config: ForkConfig): Promise<Fork> {
@@ -75,9 +78,7 @@ export class Fork {
       baseFeePerGas: json.baseFeePerGas !== undefined ? BigInt(json.baseFeePerGas) : undefined,
     };
     const chainId = BigInt(json.chainId);
-    const fork = new Fork(config, client, chainId, block, pinned, undefined as unknown as RemoteState);
-    (fork as { remote: RemoteState }).remote = fork._remoteAt(block.number);
-    return fork;
+    return new Fork(config, client, chainId, block, pinned);
   }
 
   /** The state manager of the local chain: a local trie over the remote at the fork block. */
@@ -103,19 +104,21 @@ export class Fork {
   }
 
   private _remoteAt(n: bigint): RemoteState {
-    if (n === this.block.number && this.remote !== undefined) return this.remote;
+    if (n === this.block.number) return this.remote;
     const known = this._older.get(n);
     if (known !== undefined) return known;
-    // blocks at or below a pinned block are final, so their reads may be cached too
+    const state = this._newRemote(n);
+    if (this._older.size >= 16) this._older.delete(this._older.keys().next().value as bigint);
+    this._older.set(n, state);
+    return state;
+  }
+
+  /** The remote at block `n`, with its cache file when the fork block is pinned (blocks at or below it are final). */
+  private _newRemote(n: bigint): RemoteState {
     const dir = this.config.cacheDir;
     const file = this.pinned && dir !== undefined ? ForkCacheFile.open(dir, this.chainId, this.block.number, bytesToHex(this.block.hash), n) : undefined;
     if (file !== undefined) this._files.push(file);
-    const state = new RemoteState(this.client, n, file);
-    if (n !== this.block.number) {
-      if (this._older.size >= 16) this._older.delete(this._older.keys().next().value as bigint);
-      this._older.set(n, state);
-    }
-    return state;
+    return new RemoteState(this.client, n, file);
   }
 }
 
