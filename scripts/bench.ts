@@ -222,6 +222,8 @@ async function benchNode(node: NodeHandle): Promise<Record<string, number>> {
   }
   r[`eth_getLogs over the transfers ms (${logCount} logs, median)`] = logsMs.sort((a, b) => a - b)[2];
 
+  Object.assign(r, await benchTraces(node.url, chainId, tokenAddr, iface));
+
   // WebSocket: time from sendRawTransaction to the newHeads notification
   const ws = new WebSocket(node.wsUrl);
   await new Promise<void>((res, rej) => {
@@ -324,6 +326,71 @@ async function benchFork(nodes: NodeHandle[]): Promise<void> {
   remote.stop();
 }
 
+/** One ERC20 transfer in a block of its own, then debug_traceTransaction of it with the struct logger and callTracer. */
+async function benchTraces(url: string, chainId: bigint, tokenAddr: string, iface: Interface): Promise<Record<string, number>> {
+  const r: Record<string, number> = {};
+  const w = new Wallet(KEYS[1]);
+  const to = new Wallet(KEYS[2]).address;
+  const nonce = Number(BigInt((await rpc(url, "eth_getTransactionCount", [w.address, "latest"])) as string));
+  const raw = await w.signTransaction(
+    Transaction.from({ type: 2, chainId, nonce, to: tokenAddr, gasLimit: 100_000n, data: iface.encodeFunctionData("transfer", [to, 1n]), maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n }),
+  );
+  const hash = (await rpc(url, "eth_sendRawTransaction", [raw])) as string;
+  for (let i = 0; i < 600 && (await rpc(url, "eth_getTransactionReceipt", [hash])) === null; i++) await new Promise((res) => setTimeout(res, 50));
+  const tracers: Array<[string, object]> = [
+    ["struct logger", {}],
+    ["callTracer", { tracer: "callTracer" }],
+  ];
+  for (const [label, cfg] of tracers) {
+    const key = `debug_traceTransaction ERC20 transfer, ${label} req/s (c=1)`;
+    try {
+      r[key] = await throughput(url, { jsonrpc: "2.0", id: 1, method: "debug_traceTransaction", params: [hash, cfg] }, 1);
+    } catch {
+      r[key] = NaN; // the node does not have this tracer
+    }
+  }
+  return r;
+}
+
+/** Anvil (Foundry), when its npm package is installed here: the trace workloads only. */
+async function benchAnvil(): Promise<Record<string, number> | undefined> {
+  let bin: string;
+  try {
+    bin = path.join(path.dirname(require.resolve("@foundry-rs/anvil-linux-amd64/package.json")), "bin", "anvil");
+  } catch {
+    return undefined;
+  }
+  const port = await freePort();
+  const child = spawn(bin, ["--host", "127.0.0.1", "--port", String(port), "--silent", "--steps-tracing"], { detached: true, stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}/`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await rpc(url, "eth_chainId");
+        break;
+      } catch (err) {
+        if (i > 100) throw err;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+    }
+    const chainId = BigInt((await rpc(url, "eth_chainId")) as string);
+    const token = compileToken();
+    const iface = new Interface(token.abi as never);
+    const w0 = new Wallet(KEYS[0]);
+    const deployData = token.bytecode + iface.encodeDeploy([[new Wallet(KEYS[1]).address]]).slice(2);
+    const raw = await w0.signTransaction(Transaction.from({ type: 2, chainId, nonce: 0, gasLimit: 3_000_000n, data: deployData, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n }));
+    const h = (await rpc(url, "eth_sendRawTransaction", [raw])) as string;
+    for (let i = 0; i < 600 && (await rpc(url, "eth_getTransactionReceipt", [h])) === null; i++) await new Promise((res) => setTimeout(res, 50));
+    return await benchTraces(url, chainId, getCreateAddress({ from: w0.address, nonce: 0 }), iface);
+  } finally {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
 async function main(): Promise<void> {
   // start time first, while nothing else runs; BENCH_ONLY=start stops after it (BENCH_ONLY=fork skips it)
   if (process.env.BENCH_ONLY !== "fork") printStartRows(await benchStart());
@@ -357,8 +424,13 @@ async function main(): Promise<void> {
     console.log("ratio: ours/Hardhat for rates, Hardhat/ours for times and memory (> 1 = ours better)\n");
     console.log(`| workload | ours | Hardhat | ratio |\n|---|---:|---:|---:|`);
     for (const r of rows) console.log(`| ${r.workload} | ${fmt(r.ours)} | ${fmt(r.hardhat)} | ${r.ratio.toFixed(2)} |`);
-    ours.stop();
-    edr.stop();
+    stopAll();
+    const anvil = await benchAnvil();
+    if (anvil !== undefined) {
+      console.log(`\ndebug_traceTransaction of an ERC20 transfer, req/s (c=1); NaN = the node has no such tracer\n`);
+      console.log(`| tracer | ours | Hardhat | Anvil |\n|---|---:|---:|---:|`);
+      for (const k of Object.keys(anvil)) console.log(`| ${k} | ${fmt(a[k])} | ${fmt(b[k])} | ${fmt(anvil[k])} |`);
+    }
     await benchFork(nodes);
   } finally {
     stopAll();

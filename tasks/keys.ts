@@ -7,10 +7,14 @@
 import { readFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
-import { getAddress } from "ethers";
-import { KeyStore, type KeyStoreOptions, KeyStoreError, isValidPrivateKey } from "../src/keystore";
+import type { KeyStore, KeyStoreOptions } from "../src/keystore";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
 import { homePaths } from "../src/hardhat/home";
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the plugin's entry loads this file with every task: the key store and ethers load when a keys task runs */
+const keystoreModule = () => require("../src/keystore") as typeof import("../src/keystore");
+const getAddress = (address: string): string => (require("ethers") as typeof import("ethers")).getAddress(address);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export const TASK_KEYS_NEW = "keys:new";
 export const TASK_KEYS_IMPORT = "keys:import";
@@ -104,7 +108,7 @@ async function openStore(args: KeyArgs): Promise<KeyStore> {
     onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`),
   };
   try {
-    return await KeyStore.open(opts);
+    return await keystoreModule().KeyStore.open(opts);
   } catch (err) {
     fail(`cannot open the key store ${opts.dir}: ${(err as Error).message}`);
   }
@@ -115,7 +119,7 @@ function parseKey(text: string): Uint8Array {
   const body = text.trim().replace(/^0[xX]/, "");
   if (!/^[0-9a-fA-F]{64}$/.test(body)) fail("the private key must be 32 bytes of hex (64 digits, with or without 0x)");
   const key = new Uint8Array(Buffer.from(body, "hex"));
-  if (!isValidPrivateKey(key)) fail("the private key is not a valid secp256k1 key (zero, or not below the curve order)");
+  if (!keystoreModule().isValidPrivateKey(key)) fail("the private key is not a valid secp256k1 key (zero, or not below the curve order)");
   return key;
 }
 
@@ -127,7 +131,7 @@ async function store(args: KeyArgs, make: (ks: KeyStore, passphrase: string) => 
     try {
       address = await make(ks, passphrase);
     } catch (err) {
-      if (err instanceof KeyStoreError) fail(err.message);
+      if (err instanceof keystoreModule().KeyStoreError) fail(err.message);
       throw err;
     }
     const file = ks.wallets().find((w) => w.accounts[0].address === address)?.url.replace(/^keystore:\/\//, "");

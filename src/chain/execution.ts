@@ -118,7 +118,11 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, opts: Cal
   }
 }
 
-/** Runs `req` in `ctx` (any number of times: each run is reverted). */
+/**
+ * Runs `req` in `ctx` (any number of times: each run is reverted). The result always carries the
+ * addresses and slots it touched (`accessList`: eth_createAccessList reads it, and the context's
+ * caches are warmed with it).
+ */
 export async function runInContext(node: Node, ctx: ExecutionContext, req: CallRequest, overrides?: StateOverride, gasOverride?: bigint): Promise<RunTxResult> {
   const { vm } = ctx;
   const from = new Address(req.from ?? createZeroAddress().bytes);
@@ -228,7 +232,7 @@ function callContext(node: Node, block: Block, noFee: boolean): Block {
   return ctx;
 }
 
-async function applyOverrides(vm: VM, overrides: StateOverride): Promise<void> {
+export async function applyOverrides(vm: VM, overrides: StateOverride): Promise<void> {
   const sm = vm.stateManager;
   for (const [addr, o] of overrides) {
     const address = new Address(new Uint8Array(Buffer.from(addr.slice(2), "hex")));

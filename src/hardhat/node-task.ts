@@ -19,6 +19,7 @@ import { CORE_NAMESPACES } from "../rpc/deps";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import path from "node:path";
 import { PLUGIN_NAME } from "./chain-config";
+import { logEnabled } from "../utils/log-level";
 import { type HomeSettings, openHome, writeMinimumGasPrices } from "./home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
 import { epochsOptionsFromConfig } from "./epochs";
@@ -207,15 +208,22 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
       overrides.kv = await LevelKV.open(home.paths.data);
       overrides.keystore = { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) };
+      overrides.home = home.paths.dir;
       const appToml = home.paths.appToml;
       overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
+      // debug methods that read or write files may use the home besides the working directory
+      overrides.rpc = { ...overrides.rpc, home: home.paths.dir };
     }
     // As on evmosd, a valid transaction that reverts is answered with its hash and mined with status 0;
     // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
     overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
     overrides.consoleLog = hardhatConsoleLog();
     await applyForkArgs(fork ?? {}, overrides, hre);
-    overrides.onRequest = (method) => console.log(method);
+    // the request log prints at info level (debug_verbosity / debug_vmodule "rpc=N" change it)
+    overrides.onRequest = (method) => {
+      if (logEnabled("rpc", 3)) console.log(method);
+    };
+    overrides.log = (line) => console.log(line);
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
     hre.epochsProvider = provider;
@@ -277,6 +285,8 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
     runtime.mountRest(server.rest);
     const bound = await server.listen();
+    // admin_startHTTP/stopHTTP/startWS/stopWS act on these listeners
+    runtime.admin.listeners = server.listeners;
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
     const started: StartedServer = {
       httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,

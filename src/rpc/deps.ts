@@ -17,6 +17,8 @@ export interface RpcSettings {
   /** `allow-insecure-unlock`: when false, the methods that use unlocked accounts refuse (Evmos's list). */
   allowInsecureUnlock: boolean;
   clientVersion: string;
+  /** The node's home directory (--home), where debug methods may read and write files besides the working directory. */
+  home?: string;
 }
 
 /**

@@ -82,7 +82,8 @@ export class RpcDispatcher implements Dispatcher {
     const name = ALIASES[method] ?? method;
     const spec = this._methods.get(name);
     const ns = name.split("_")[0];
-    if (spec === undefined || (this._opts.enabledNamespaces !== undefined && !this._opts.enabledNamespaces.has(ns))) {
+    const served = (set: ReadonlySet<string> | undefined) => set === undefined || set.has(ns);
+    if (spec === undefined || !served(this._opts.enabledNamespaces) || !served(ctx.namespaces)) {
       throw new MethodNotFoundError(method);
     }
     if (!ctx.authenticated && (spec.private === true || (ctx.fromLoopback === false && changesChainUnsigned(name)))) throw new UnauthorizedError(method);

@@ -24,6 +24,9 @@ import { unsupportedMethods } from "./namespaces/unsupported";
 import { debugMethods } from "./namespaces/debug";
 import { personalMethods } from "./namespaces/personal";
 import { KeyStore, type KeyStoreOptions } from "../keystore";
+import { type AdminHooks, adminMethods } from "./namespaces/admin";
+import { cliqueMethods } from "./namespaces/clique";
+import { dbMethods } from "./namespaces/db";
 import type { RequestContext } from "./types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
@@ -56,6 +59,10 @@ export interface RuntimeOptions {
   miner?: MinerHooks;
   /** The personal namespace's key store: `<home>/keystore` with `dir`, else in memory; geth's standard scrypt unless `scrypt` says otherwise. */
   keystore?: KeyStoreOptions;
+  /** The node's home directory (admin_datadir); absent = in memory. */
+  home?: string;
+  /** The node's log (admin_* notes). */
+  log?: (line: string) => void;
   onRequest?: (method: string, ctx: RequestContext) => void;
   onInternalError?: (method: string, err: unknown) => void;
 }
@@ -67,6 +74,11 @@ export interface Runtime {
   services: FilterServices;
   epochs: EpochsModule | undefined;
   keystore: KeyStore;
+  /**
+   * What admin_* reaches outside the chain. The node task sets `admin.listeners` to its server's
+   * `listeners` once they listen, so admin_startHTTP/stopHTTP/startWS/stopWS act on them.
+   */
+  admin: AdminHooks;
   /** Mounts the REST routes (the epochs queries at Evmos's paths) on a server's router. */
   mountRest(router: RestRouter): void;
   close(): Promise<void>;
@@ -118,8 +130,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   };
   const deps: RpcDeps = { node, settings, keystore, resetChain };
   const services = createFilterServices(deps, opts.now);
+  const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
-  const dispatcher = new RpcDispatcher(
+  const dispatcher: RpcDispatcher = new RpcDispatcher(
     [
       ...factories.flatMap((f) => f(deps, services)),
       ...filterMethods(deps, services),
@@ -128,6 +141,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...personalMethods(deps),
       ...unsupportedMethods(),
       ...debugMethods(deps),
+      ...dbMethods(deps),
+      ...cliqueMethods(deps),
+      ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
       ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ],
     {
@@ -147,6 +163,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     services,
     epochs,
     keystore,
+    admin,
     mountRest: (router) => {
       if (epochs !== undefined) mountEpochsRest(router, epochs, (fn) => node.mutex.exclusive(fn));
     },

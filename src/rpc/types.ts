@@ -46,6 +46,8 @@ export interface RequestContext {
   fromLoopback?: boolean;
   /** Present on WebSocket, where eth_subscribe works. */
   connection?: Connection;
+  /** Namespaces the listener the request came on serves (admin_startHTTP/startWS `apis`); absent = all enabled. */
+  namespaces?: ReadonlySet<string>;
 }
 
 export interface Dispatcher {

@@ -190,4 +190,24 @@ describe("keys tasks and npx hardhat node --home with a key store", function () 
     const wallets = await rpc<Array<{ status: string }>>("personal_listWallets");
     expect(wallets.map((w) => w.status)).to.deep.equal(["Locked", "Locked", "Locked"]);
   });
+
+  it("--json-rpc.allow-insecure-unlock=false refuses the unlock paths, as Evmos does", async () => {
+    await stop(node?.child);
+    node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.allow-insecure-unlock=false"]);
+    token = readFileSync(path.join(home, "jsonrpc.token"), "utf8").trim();
+    for (const [method, params] of [
+      ["eth_accounts", []],
+      ["personal_listAccounts", []],
+      ["personal_unlockAccount", [made, PASS, 10]],
+    ] as Array<[string, unknown[]]>) {
+      let err: Error | undefined;
+      try {
+        await rpc(method, params);
+      } catch (e) {
+        err = e as Error;
+      }
+      expect(err?.message, method).to.equal("account unlock with HTTP access is forbidden");
+    }
+    expect(await rpc<string[]>("personal_listWallets")).to.have.length(3);
+  });
 });

@@ -12,6 +12,7 @@ export async function serveHttp(opts: Partial<RuntimeOptions> = {}): Promise<Har
   const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
   const server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TEST_TOKEN });
   const { httpAddress } = await server.listen();
+  runtime.admin.listeners = server.listeners;
   const url = `http://127.0.0.1:${httpAddress.port}/`;
   const raw = async (body: unknown) => {
     const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TEST_TOKEN}` }, body: JSON.stringify(body) });
@@ -38,6 +39,7 @@ export async function serveWs(opts: Partial<RuntimeOptions> = {}): Promise<Harne
   const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
   const server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TEST_TOKEN });
   const { httpAddress } = await server.listen();
+  runtime.admin.listeners = server.listeners;
   const url = `ws://127.0.0.1:${httpAddress.port}/`;
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
   await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));

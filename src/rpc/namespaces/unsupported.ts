@@ -22,22 +22,12 @@ export function unsupported(name: string, why: string, isPrivate = false): Metho
 
 const WHISPER = "Whisper (shh) was removed from Ethereum clients";
 const LES = "a dev node has no light-client server";
-const CLIQUE = "this chain is not proof of authority (its blocks come from the node's own miner)";
-const DB = "the db namespace was deprecated and removed from geth";
-const ADMIN = "a single dev node has no peers or p2p servers to manage";
 
 export function unsupportedMethods(): MethodSpec[] {
   const shh = ["post", "version", "newIdentity", "hasIdentity", "newGroup", "addToGroup", "newFilter", "uninstallFilter", "getFilterChanges", "getMessages"];
   const les = ["serverInfo", "clientInfo", "priorityClientInfo", "addBalance", "setClientParams", "setDefaultParams", "latestCheckpoint", "getCheckpoint", "getCheckpointContractAddress"];
-  const clique = ["getSnapshot", "getSnapshotAtHash", "getSigners", "proposals", "propose", "discard", "status"];
   return [
     ...shh.map((m) => unsupported(`shh_${m}`, WHISPER)),
     ...les.map((m) => unsupported(`les_${m}`, LES)),
-    ...clique.map((m) => unsupported(`clique_${m}`, CLIQUE)),
-    ...["addPeer", "datadir", "nodeInfo", "peers", "startRPC", "startWS", "stopRPC", "stopWS"].map((m) => unsupported(`admin_${m}`, ADMIN, true)),
-    unsupported("db_putString", DB, true),
-    unsupported("db_putHex", DB, true),
-    unsupported("db_getString", DB),
-    unsupported("db_getHex", DB),
   ];
 }

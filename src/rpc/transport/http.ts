@@ -20,6 +20,10 @@ export interface HttpHandlerOptions {
   /** Time the dispatcher has to answer before the client gets `request timed out` (0 = none). */
   timeoutMs: number;
   authenticated(req: IncomingMessage): boolean;
+  /** Allowed CORS origins ("*" = any); default any. */
+  corsOrigins?: () => readonly string[];
+  /** Namespaces served on this listener; undefined = every enabled one. */
+  namespaces?: () => ReadonlySet<string> | undefined;
 }
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -35,7 +39,10 @@ const sendJson = (res: ServerResponse, status: number, text: string, extra: Reco
 export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
   return async (req, res) => {
     res.on("error", () => undefined); // a client gone mid-answer is not our error
-    res.setHeader("Access-Control-Allow-Origin", "*");
+    const allowed = o.corsOrigins?.() ?? ["*"];
+    const origin = req.headers.origin;
+    if (allowed.includes("*")) res.setHeader("Access-Control-Allow-Origin", "*");
+    else if (origin !== undefined && allowed.includes(origin)) res.setHeader("Access-Control-Allow-Origin", origin).setHeader("Vary", "Origin");
     if (req.method === "OPTIONS") {
       res.writeHead(204, {
         "Access-Control-Allow-Methods": "POST, GET, HEAD, OPTIONS",
@@ -77,7 +84,13 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
       sendJson(res, 200, encodeResponse(refused));
       return;
     }
-    const ctx: RequestContext = { transport: "http", authenticated: o.authenticated(req), fromLoopback: isLoopback(req.socket.remoteAddress) };
+    const namespaces = o.namespaces?.();
+    const ctx: RequestContext = {
+      transport: "http",
+      authenticated: o.authenticated(req),
+      fromLoopback: isLoopback(req.socket.remoteAddress),
+      ...(namespaces !== undefined ? { namespaces } : {}),
+    };
     // the dispatcher answers its own errors; a rejection would be its bug, still answered, never a crash
     const work = o.dispatcher.handle(parsed, ctx).catch(() => errorBody(null, -32603, "internal error"));
     const out = await withTimeout(work, o.timeoutMs, parsed);

@@ -7,6 +7,9 @@
  * `http-idle-timeout`, and `max-open-connections` on the HTTP listener. When that listener is full,
  * new TCP connections are closed at once (Node's `maxConnections`), so a client fails fast and can
  * retry instead of hanging until a timeout; WebSockets upgraded on the HTTP port count too.
+ *
+ * `listeners` lets the node stop and reopen its listeners while it runs (geth's admin_startHTTP /
+ * stopHTTP / startWS / stopWS): see `ListenerControl`.
  */
 import { type IncomingMessage, type Server, createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -50,6 +53,34 @@ export interface ListenResult {
   wsAddress?: HostPort;
 }
 
+/** What a listener (re)started at run time serves: CORS origins (HTTP) or allowed origins (WS), and namespaces. */
+export interface ListenerSettings {
+  host?: string;
+  port?: number;
+  /** Allowed origins; absent = as before (the HTTP listener starts with "*"). */
+  origins?: string[];
+  /** Namespaces served on this listener; absent = every enabled namespace. */
+  apis?: string[];
+}
+
+/**
+ * The run-time control of the server's listeners, handed to the RPC runtime for admin_*:
+ * - HTTP is the main listener (POST, REST, and WebSocket upgrades while WS is on).
+ * - WS is on while WebSocket upgrades are accepted: on the WS-only listener (`--json-rpc.ws-address`)
+ *   when it listens, else on the HTTP port.
+ * Stopping HTTP closes its listening socket and its HTTP connections (an answer in flight is still
+ * sent); open WebSockets stay until WS is stopped. Stopping WS closes the WS-only listener, refuses
+ * upgrades on the HTTP port and closes every WebSocket. Start throws if the address cannot be bound.
+ */
+export interface ListenerControl {
+  http(): HostPort | undefined;
+  ws(): HostPort | undefined;
+  startHttp(s: ListenerSettings): Promise<HostPort>;
+  stopHttp(): void;
+  startWs(s: ListenerSettings): Promise<HostPort>;
+  stopWs(): void;
+}
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|localhost)$/i;
 
 export function isLoopback(host: string): boolean {
@@ -59,8 +90,18 @@ export function isLoopback(host: string): boolean {
 export class JsonRpcServer {
   readonly rest: RestRouter;
   private readonly _http: Server;
-  private readonly _wsOnly: Server | undefined;
+  private _wsOnly: Server | undefined;
   private readonly _ws: WsHandler;
+  private _httpBound: HostPort | undefined;
+  private _wsBound: HostPort | undefined;
+  /** WebSocket upgrades accepted (admin_stopWS turns this off). */
+  private _wsEnabled = true;
+  private _cors: string[] = ["*"];
+  /** Origins allowed to open a WebSocket (admin_startWS); undefined = any. */
+  private _wsOrigins: string[] | undefined;
+  private _httpApis: ReadonlySet<string> | undefined;
+  private _wsApis: ReadonlySet<string> | undefined;
+  private readonly _timeoutMs: number;
   private readonly _sockets = new Set<Socket>();
   private _closing: Promise<void> | undefined;
   private _closed!: () => void;
@@ -74,8 +115,25 @@ export class JsonRpcServer {
     const bodyLimit = _opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const batchLimit = _opts.batchLimit ?? DEFAULT_BATCH_LIMIT;
     const timeoutMs = _opts.httpTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
-    this._ws = new WsHandler({ dispatcher, bodyLimit, batchLimit, pingIntervalMs: _opts.wsPingIntervalMs ?? DEFAULT_WS_PING_INTERVAL_MS, log: _opts.log });
-    const handler = createHttpHandler({ dispatcher, rest: this.rest, bodyLimit, batchLimit, timeoutMs, authenticated: (req) => this._authenticated(req) });
+    this._timeoutMs = timeoutMs;
+    this._ws = new WsHandler({
+      dispatcher,
+      bodyLimit,
+      batchLimit,
+      pingIntervalMs: _opts.wsPingIntervalMs ?? DEFAULT_WS_PING_INTERVAL_MS,
+      log: _opts.log,
+      namespaces: () => this._wsApis,
+    });
+    const handler = createHttpHandler({
+      dispatcher,
+      rest: this.rest,
+      bodyLimit,
+      batchLimit,
+      timeoutMs,
+      authenticated: (req) => this._authenticated(req),
+      corsOrigins: () => this._cors,
+      namespaces: () => this._httpApis,
+    });
     this._http = this._createServer(handler, timeoutMs);
     const max = _opts.maxConnections ?? 0;
     if (max > 0) {
@@ -86,28 +144,62 @@ export class JsonRpcServer {
         warned = true;
       });
     }
-    if (_opts.ws !== undefined) {
-      this._wsOnly = this._createServer(async (_req, res) => {
-        res.writeHead(400, { "content-type": "text/plain" }).end("this address serves WebSocket only\n");
-      }, timeoutMs);
-    }
+    if (_opts.ws !== undefined) this._wsOnly = this._createWsOnlyServer();
   }
 
   async listen(): Promise<ListenResult> {
     const httpAddress = await listenOn(this._http, this._opts.host, this._opts.port);
+    this._httpBound = httpAddress;
     if (this._wsOnly === undefined || this._opts.ws === undefined) return { httpAddress };
     let wsAddress: HostPort;
     try {
-      wsAddress = await listenOn(this._wsOnly, this._opts.ws.host, this._opts.ws.port);
+      wsAddress = await this._listenWs(this._opts.ws.host, this._opts.ws.port);
     } catch (err) {
+      this._httpBound = undefined;
       await new Promise<void>((r) => this._http.close(() => r()));
       throw err;
     }
-    if (!isLoopback(this._opts.ws.host)) {
-      this._opts.log?.(`WARNING: the WebSocket server listens on ${this._opts.ws.host}:${wsAddress.port}, beyond loopback: anyone who can reach it can use the public namespaces`);
-    }
     return { httpAddress, wsAddress };
   }
+
+  /** The run-time control of the listeners (admin_startHTTP and friends). */
+  readonly listeners: ListenerControl = {
+    http: () => (this._http.listening ? this._httpBound : undefined),
+    ws: () => {
+      if (!this._wsEnabled) return undefined;
+      if (this._wsOnly?.listening === true) return this._wsBound;
+      return this._http.listening ? this._httpBound : undefined;
+    },
+    startHttp: async (s) => {
+      const host = s.host ?? this._httpBound?.host ?? this._opts.host;
+      const port = s.port ?? this._httpBound?.port ?? this._opts.port;
+      this._httpBound = await listenOn(this._http, host, port);
+      if (s.origins !== undefined) this._cors = s.origins;
+      this._httpApis = s.apis === undefined ? undefined : new Set(s.apis);
+      return this._httpBound;
+    },
+    stopHttp: () => {
+      // the listening socket closes now; idle keep-alive connections at once, busy ones after their answer
+      this._http.close();
+      this._http.closeIdleConnections();
+    },
+    startWs: async (s) => {
+      const last = this._wsBound ?? this._opts.ws;
+      const host = s.host ?? last?.host ?? "127.0.0.1";
+      const port = s.port ?? last?.port ?? 8546;
+      const onHttpPort = this._http.listening && this._httpBound !== undefined && port === this._httpBound.port && host === this._httpBound.host;
+      const bound = onHttpPort ? (this._httpBound as HostPort) : await this._listenWs(host, port);
+      this._wsApis = s.apis === undefined ? undefined : new Set(s.apis);
+      if (s.origins !== undefined) this._wsOrigins = s.origins.includes("*") ? undefined : s.origins;
+      this._wsEnabled = true;
+      return bound;
+    },
+    stopWs: () => {
+      this._wsEnabled = false;
+      this._wsOnly?.close();
+      this._ws.terminateAll();
+    },
+  };
 
   /** Ends every connection at once (in-flight answers are dropped) and stops listening. */
   close(): Promise<void> {
@@ -115,6 +207,7 @@ export class JsonRpcServer {
       this._ws.closeAll();
       for (const s of this._sockets) s.destroy();
       const servers = [this._http, this._wsOnly].filter((s): s is Server => s !== undefined);
+      // a listener already stopped by admin_stop* answers close() at once (ERR_SERVER_NOT_RUNNING)
       await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
       this._closed();
     })();
@@ -126,11 +219,31 @@ export class JsonRpcServer {
     return this._closedPromise;
   }
 
+  private _createWsOnlyServer(): Server {
+    return this._createServer(async (_req, res) => {
+      res.writeHead(400, { "content-type": "text/plain" }).end("this address serves WebSocket only\n");
+    }, this._timeoutMs);
+  }
+
+  private async _listenWs(host: string, port: number): Promise<HostPort> {
+    this._wsOnly ??= this._createWsOnlyServer();
+    const bound = await listenOn(this._wsOnly, host, port);
+    this._wsBound = bound;
+    if (!isLoopback(host)) {
+      this._opts.log?.(`WARNING: the WebSocket server listens on ${host}:${bound.port}, beyond loopback: anyone who can reach it can use the public namespaces`);
+    }
+    return bound;
+  }
+
   private _createServer(handler: HttpHandler, timeoutMs: number): Server {
     const server = createServer(
       // timeouts are checked this often (Node's default, 30 s, would blur short timeouts)
       { connectionsCheckingInterval: Math.max(100, Math.min(timeoutMs || 30_000, 30_000) / 4) },
       (req, res) => {
+        // a listener stopped at run time (admin_stopHTTP) ends each connection after its last answer
+        res.on("finish", () => {
+          if (!server.listening) req.socket.end();
+        });
         // whatever goes wrong with one request (a socket gone mid-answer) must not reach the process
         handler(req, res).catch(() => res.destroy());
       },
@@ -144,6 +257,17 @@ export class JsonRpcServer {
       s.on("error", () => undefined);
     });
     server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!this._wsEnabled) {
+        socket.on("error", () => undefined);
+        socket.end("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nWebSocket RPC not running\n");
+        return;
+      }
+      const origin = req.headers.origin;
+      if (this._wsOrigins !== undefined && origin !== undefined && !this._wsOrigins.includes(origin)) {
+        socket.on("error", () => undefined);
+        socket.end("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nwebsocket: origin not allowed\n");
+        return;
+      }
       this._ws.handleUpgrade(req, socket, head, this._authenticated(req));
     });
     return server;

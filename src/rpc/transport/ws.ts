@@ -18,6 +18,8 @@ export interface WsHandlerOptions {
   /** 0 = no pings. */
   pingIntervalMs: number;
   log?: (line: string) => void;
+  /** Namespaces served on WebSocket (admin_startWS's `apis`); undefined = every enabled one. */
+  namespaces?: () => ReadonlySet<string> | undefined;
 }
 
 interface Peer {
@@ -49,6 +51,11 @@ export class WsHandler {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, authenticated: boolean): void {
     socket.on("error", () => undefined);
     this._wss.handleUpgrade(req, socket, head, (ws) => this._attach(ws, authenticated, isLoopback(req.socket.remoteAddress)));
+  }
+
+  /** Ends every connection at once and keeps accepting new ones (admin_stopWS). */
+  terminateAll(): void {
+    for (const p of this._peers) p.ws.terminate();
   }
 
   /** Ends every connection at once (their onClose listeners fire). */
@@ -113,7 +120,8 @@ export class WsHandler {
     } catch {
       return parseErrorBody();
     }
-    return checkBatch(parsed, this._o.batchLimit) ?? this._o.dispatcher.handle(parsed, ctx);
+    const namespaces = this._o.namespaces?.();
+    return checkBatch(parsed, this._o.batchLimit) ?? this._o.dispatcher.handle(parsed, namespaces === undefined ? ctx : { ...ctx, namespaces });
   }
 
   private _notify(ws: WebSocket, m: JsonRpcNotification): void {

@@ -32,8 +32,8 @@ export function miscMethods(deps: RpcDeps) {
     method({
       name: "eth_mining",
       params: [],
-      doc: "True while the node produces blocks (automine or interval mining, not paused by miner_stop).",
-      handler: () => !node.settings.paused && (node.settings.automine || node.settings.intervalMs !== 0),
+      doc: "True unless miner_stop paused block production (automine, interval and manual mining all count as mining on a dev node).",
+      handler: () => !node.settings.paused,
     }),
     method({ name: "eth_hashrate", params: [], doc: "Always 0x0: no proof of work.", handler: () => "0x0" }),
     method({ name: "eth_syncing", params: [], doc: "Always false: a single dev node is always in sync.", handler: () => false }),

@@ -1,0 +1,131 @@
+/**
+ * geth's default tracer (the struct logger): one entry per opcode with pc, op, gas, gasCost, depth,
+ * stack, memory (enableMemory), storage of SLOAD/SSTORE (unless disableStorage), returnData
+ * (enableReturnData), refund; and `gas`, `failed`, `returnValue` of the transaction.
+ */
+import type { Address } from "@ethereumjs/util";
+import { word } from "./attach";
+import type { Frame, FrameResult, OpStep, Tracer, TxEnd, TxEnv } from "./types";
+import { TraceError } from "./types";
+
+export interface StructLoggerConfig {
+  enableMemory?: boolean;
+  disableStack?: boolean;
+  disableStorage?: boolean;
+  enableReturnData?: boolean;
+  limit?: number;
+}
+
+export interface StructLogRes {
+  pc: number;
+  op: string;
+  gas: number;
+  gasCost: number;
+  depth: number;
+  error?: string;
+  stack?: string[];
+  returnData?: string;
+  memory?: string[];
+  storage?: Record<string, string>;
+  refund?: number;
+}
+
+export class StructLogger implements Tracer {
+  readonly wantsSteps = true;
+  private readonly _logs: StructLogRes[] = [];
+  private readonly _storage = new Map<string, Map<string, string>>();
+  private _env!: TxEnv;
+  private _output: Uint8Array = new Uint8Array();
+  private _error: string | undefined;
+  private _gasUsed = 0n;
+  private _reason: Error | undefined;
+
+  constructor(private readonly _cfg: StructLoggerConfig = {}) {
+    if (_cfg.limit !== undefined && _cfg.limit < 0) throw new TraceError(`output limit cannot be negative, got ${_cfg.limit}`);
+  }
+
+  onTxStart(env: TxEnv): void {
+    this._env = env;
+  }
+
+  onOpcode(s: OpStep): Promise<void> | void {
+    const cfg = this._cfg;
+    if (cfg.limit !== undefined && cfg.limit !== 0 && this._logs.length >= cfg.limit) return;
+    const log: StructLogRes = { pc: s.pc, op: s.opName, gas: Number(s.gas), gasCost: Number(s.cost), depth: s.depth };
+    if (cfg.disableStack !== true) log.stack = s.stack.map((v) => `0x${v.toString(16)}`);
+    if (cfg.enableReturnData === true && s.frame.returnData.length > 0) log.returnData = `0x${Buffer.from(s.frame.returnData).toString("hex")}`;
+    if (cfg.enableMemory === true) {
+      const mem: string[] = [];
+      for (let i = 0; i + 32 <= s.memory.length; i += 32) mem.push(Buffer.from(s.memory.subarray(i, i + 32)).toString("hex"));
+      log.memory = mem;
+    }
+    if (cfg.disableStorage !== true && (s.op === 0x54 || s.op === 0x55)) {
+      const n = s.stack.length;
+      const key = s.address.toString();
+      let st = this._storage.get(key);
+      if (st === undefined) this._storage.set(key, (st = new Map()));
+      if (s.op === 0x54 && n >= 1) {
+        const slot = word(s.stack[n - 1]);
+        const storage = st;
+        log.storage = {};
+        this._logs.push(log);
+        if (s.refund > 0n) log.refund = Number(s.refund);
+        return readSlot(this._env, s.address, slot).then((v) => {
+          storage.set(hex64(slot), hex64(v));
+          log.storage = Object.fromEntries(storage);
+        });
+      } else if (s.op === 0x55 && n >= 2) {
+        st.set(hex64(word(s.stack[n - 1])), hex64(word(s.stack[n - 2])));
+        log.storage = Object.fromEntries(st);
+      }
+    }
+    if (s.refund > 0n) log.refund = Number(s.refund);
+    this._logs.push(log);
+  }
+
+  onCallGas(s: OpStep, callGas: bigint): void {
+    const last = this._logs[this._logs.length - 1];
+    if (last !== undefined && last.pc === s.pc && last.depth === s.depth) last.gasCost = Number(s.cost + callGas);
+  }
+
+  onFault(s: OpStep, error: string): void {
+    const last = this._logs[this._logs.length - 1];
+    if (last !== undefined && last.pc === s.pc && last.depth === s.depth) last.error = error;
+  }
+
+  onExit(frame: Frame, r: FrameResult): void {
+    if (frame.depth !== 0) return;
+    this._output = r.output;
+    this._error = r.error;
+  }
+
+  onTxEnd(end: TxEnd): void {
+    if (end.error !== undefined) {
+      this._error ??= end.error;
+      return;
+    }
+    this._gasUsed = end.gasUsed;
+  }
+
+  stop(reason: Error): void {
+    this._reason = reason;
+  }
+
+  result(): unknown {
+    if (this._reason !== undefined) throw this._reason;
+    const failed = this._error !== undefined;
+    const returnValue = failed && this._error !== "execution reverted" ? "" : Buffer.from(this._output).toString("hex");
+    return { gas: Number(this._gasUsed), failed, returnValue, structLogs: this._logs };
+  }
+}
+
+function hex64(b: Uint8Array): string {
+  return Buffer.from(b).toString("hex");
+}
+
+async function readSlot(env: TxEnv, address: Address, slot: Uint8Array): Promise<Uint8Array> {
+  const v = await env.vm.stateManager.getStorage(address, slot);
+  const out = new Uint8Array(32);
+  out.set(v, 32 - v.length);
+  return out;
+}

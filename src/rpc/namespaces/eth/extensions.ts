@@ -1,0 +1,161 @@
+/**
+ * Evmos's eth extensions and the newer geth methods today's clients call (viem, web3.js):
+ * eth_getTransactionLogs, eth_fillTransaction, eth_pendingTransactions, eth_blobBaseFee,
+ * eth_getHeaderByNumber / eth_getHeaderByHash, eth_getAccount.
+ */
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { Address, KECCAK256_NULL, KECCAK256_RLP, bytesToHex } from "@ethereumjs/util";
+import { transactionFrom } from "../../../chain/execution";
+import type { Node } from "../../../chain/node";
+import { keccak256 } from "../../../utils/keccak";
+import type { RpcDeps } from "../../deps";
+import { ServerError } from "../../errors";
+import { type Json, formatHeader, formatLog, formatTransaction, hex, q } from "../../format";
+import { method } from "../../method";
+import { type TxRequest, txRequest } from "../../objects";
+import { address, blockId, blockNumberOrTag, hash } from "../../params";
+import { requireHeight, resolveBlock } from "../../resolve";
+import { DEFAULT_PRIORITY_FEE } from "./transactions";
+
+/**
+ * The transaction eth_sendTransaction would sign for `req`, unsigned: the same defaults (gas
+ * `defaultGas` when none is given, type-2 fees with a 1 gwei tip and max fee tip + 2 × next base fee,
+ * legacy when gasPrice is given, the pending nonce, the node's chain id).
+ */
+export async function fillTransaction(node: Node, req: TxRequest, defaultGas: bigint): Promise<TypedTransaction> {
+  if (req.from === undefined && req.nonce === undefined) throw new ServerError("missing from: a transaction without nonce needs its sender to find the next nonce");
+  if (req.chainId !== undefined && req.chainId !== node.config.chainId) {
+    throw new ServerError(`chainId does not match node's (have=${req.chainId}, want=${node.config.chainId})`);
+  }
+  if (req.to === undefined && (req.data === undefined || req.data.length === 0)) throw new ServerError("contract creation without any data provided");
+  const from = new Address(req.from ?? new Uint8Array(20));
+  const nonce = req.nonce ?? node.pool.nextNonce(from.toString(), await node.getNonce(from));
+  const filled: TxRequest = { ...req, from: from.bytes };
+  if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
+    filled.gasPrice = req.gasPrice ?? node.nextBaseFee() + DEFAULT_PRIORITY_FEE;
+    if (req.type === 1n) filled.accessList = req.accessList ?? [];
+  } else {
+    const tip = req.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE;
+    filled.maxPriorityFeePerGas = tip;
+    filled.maxFeePerGas = req.maxFeePerGas ?? tip + 2n * node.nextBaseFee();
+    if (filled.maxFeePerGas < tip) throw new ServerError(`maxFeePerGas (${filled.maxFeePerGas}) < maxPriorityFeePerGas (${tip})`);
+  }
+  return transactionFrom(node, filled, req.gas ?? defaultGas, nonce);
+}
+
+/** geth's transaction JSON (types.Transaction) of an unsigned transaction: zero signature, hash of the unsigned encoding. */
+function unsignedTxJson(tx: TypedTransaction): Json {
+  const out: Record<string, Json> = {
+    type: q(tx.type),
+    chainId: q(tx.common.chainId()),
+    nonce: q(tx.nonce),
+    to: tx.to ? tx.to.toString() : null,
+    gas: q(tx.gasLimit),
+  };
+  if ("maxFeePerGas" in tx) {
+    out.gasPrice = null;
+    out.maxPriorityFeePerGas = q(tx.maxPriorityFeePerGas);
+    out.maxFeePerGas = q(tx.maxFeePerGas);
+  } else {
+    out.gasPrice = q((tx as { gasPrice: bigint }).gasPrice);
+  }
+  out.value = q(tx.value);
+  out.input = hex(tx.data);
+  if ("accessList" in tx) {
+    out.accessList = (tx.accessList as Array<[Uint8Array, Uint8Array[]]>).map(([a, keys]) => ({ address: hex(a), storageKeys: keys.map(hex) }));
+  }
+  out.v = "0x0";
+  out.r = "0x0";
+  out.s = "0x0";
+  if (tx.type !== 0) out.yParity = "0x0";
+  out.hash = hex(keccak256(tx.serialize()));
+  return out;
+}
+
+export function extensionMethods({ node }: RpcDeps) {
+  return [
+    method({
+      name: "eth_getTransactionLogs",
+      params: [hash],
+      doc: "The logs of one mined transaction (Evmos's extension); null for an unknown, pending or failed transaction.",
+      async handler([h]) {
+        const loc = await node.store.getTxLocation(h);
+        if (loc === undefined) return null;
+        const block = await node.getBlock(loc.blockNumber);
+        const receipts = await node.store.getReceipts(loc.blockNumber);
+        if (block === undefined || receipts === undefined) return null;
+        const r = receipts[loc.index];
+        if (r.status !== 1) return null;
+        let first = 0;
+        for (let i = 0; i < loc.index; i++) first += receipts[i].logs.length;
+        return r.logs.map((l, i) => formatLog(l, block, loc.index, first + i));
+      },
+    }),
+    method({
+      name: "eth_fillTransaction",
+      params: [txRequest],
+      doc: "Fills a transaction with eth_sendTransaction's defaults (gas 2020020, type-2 fees, pending nonce, chain id) and answers it unsigned: {raw, tx} in geth's shape. Needs no key for `from`.",
+      async handler([req]) {
+        const tx = await fillTransaction(node, req, node.config.defaultSendGas);
+        return { raw: hex(tx.serialize()), tx: unsignedTxJson(tx) };
+      },
+    }),
+    method({
+      name: "eth_pendingTransactions",
+      params: [],
+      doc: "Transactions in the pool (pending, then queued) sent from an account whose key the node holds (geth's meaning; web3.js's getPendingTransactions).",
+      handler: () => {
+        const own = new Set(node.keys.keys());
+        return [...node.pool.pending(), ...node.pool.queued()]
+          .filter((p) => own.has(p.sender))
+          .map((p) => formatTransaction(p.tx, p.tx.getSenderAddress().bytes));
+      },
+    }),
+    method({
+      name: "eth_blobBaseFee",
+      params: [],
+      doc: "The blob base fee (EIP-4844) of the head block, from its excess blob gas (geth's meaning).",
+      handler: () => {
+        const h = node.head.header;
+        if (!node.common.isActivatedEIP(4844) || h.excessBlobGas === undefined) {
+          throw new ServerError(`blob transactions are not active on this chain (hardfork ${node.common.hardfork()})`);
+        }
+        return q(h.getBlobGasPrice());
+      },
+    }),
+    method({
+      name: "eth_getHeaderByNumber",
+      params: [blockNumberOrTag],
+      doc: "The header of a block at a height or tag (the block object without transactions, uncles and size); null when there is no such block.",
+      handler: async ([b]) => {
+        const block = await resolveBlock(node, b);
+        return block === undefined ? null : formatHeader(block);
+      },
+    }),
+    method({
+      name: "eth_getHeaderByHash",
+      params: [hash],
+      doc: "The header of the block with a hash; null when unknown.",
+      handler: async ([h]) => {
+        const block = await resolveBlock(node, { hash: h, requireCanonical: false });
+        return block === undefined ? null : formatHeader(block);
+      },
+    }),
+    method({
+      name: "eth_getAccount",
+      concurrent: true,
+      params: [address, blockId.opt()],
+      doc: "An account at a block in geth's shape: {codeHash, storageRoot, balance, nonce}; an account that does not exist answers the empty one.",
+      async handler([addr, block]) {
+        const sm = await node.stateAt(await requireHeight(node, block));
+        const acc = await sm.getAccount(new Address(addr));
+        return {
+          codeHash: bytesToHex(acc?.codeHash ?? KECCAK256_NULL),
+          storageRoot: bytesToHex(acc?.storageRoot ?? KECCAK256_RLP),
+          balance: q(acc?.balance ?? 0n),
+          nonce: q(acc?.nonce ?? 0n),
+        };
+      },
+    }),
+  ];
+}

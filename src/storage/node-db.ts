@@ -1,0 +1,35 @@
+/**
+ * The node's own key-value databases (geth's old `db_*` methods): named databases of byte keys and
+ * values kept in the node's store beside the chain, so they live in LevelDB with `--home` and
+ * survive a restart. They are node-local data, not chain state: blocks, snapshots (`evm_revert`) and
+ * `debug_setHead` leave them alone.
+ *
+ * Key: "db/" ‖ uint16(len(database)) ‖ database ‖ key. The length keeps ("ab", "c") apart from
+ * ("a", "bc"), which geth's plain concatenation did not.
+ */
+import type { KVStore } from "./kv";
+
+const PREFIX = new TextEncoder().encode("db/");
+
+export class NodeDb {
+  constructor(private readonly _kv: KVStore) {}
+
+  async get(database: Uint8Array, key: Uint8Array): Promise<Uint8Array | undefined> {
+    return this._kv.get(dbKey(database, key));
+  }
+
+  /** One batch per value: the write is durable (with a home) when this resolves. */
+  async put(database: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void> {
+    await this._kv.batch([{ type: "put", key: dbKey(database, key), value }]);
+  }
+}
+
+function dbKey(database: Uint8Array, key: Uint8Array): Uint8Array {
+  if (database.length > 0xffff) throw new RangeError("database name longer than 65535 bytes");
+  const out = new Uint8Array(PREFIX.length + 2 + database.length + key.length);
+  out.set(PREFIX);
+  new DataView(out.buffer).setUint16(PREFIX.length, database.length);
+  out.set(database, PREFIX.length + 2);
+  out.set(key, PREFIX.length + 2 + database.length);
+  return out;
+}
