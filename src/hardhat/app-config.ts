@@ -7,6 +7,7 @@
  * Pure (no Hardhat imports), so the node task, the tests and tools can share it. Loaded when the
  * plugin loads, so it imports nothing heavy at the top: the defaults' owners load when first asked.
  */
+import { parseGoDuration } from "../utils/go-duration";
 import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import type { RuntimeOptions } from "../rpc/runtime";
@@ -113,29 +114,6 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
 }
 
 // ------------------------------------------------------------------------------------------ values
-
-/** Go's time.ParseDuration ("5s", "1m30s", "500ms", "-1h", "0"), in milliseconds, with Go's error texts. */
-export function parseGoDuration(text: string): number {
-  const quoted = JSON.stringify(text);
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let rest = text;
-  const sign = rest.startsWith("-") ? -1 : 1;
-  if (rest.startsWith("-") || rest.startsWith("+")) rest = rest.slice(1);
-  if (rest === "0") return 0;
-  if (rest === "") throw new Error(`time: invalid duration ${quoted}`);
-  let total = 0;
-  while (rest !== "") {
-    const m = /^(\d*)(?:\.(\d*))?([^\d.]*)/.exec(rest) as RegExpExecArray;
-    const [all, int, frac, unit] = m;
-    if (int === "" && (frac ?? "") === "") throw new Error(`time: invalid duration ${quoted}`);
-    if (unit === "") throw new Error(`time: missing unit in duration ${quoted}`);
-    const factor = units[unit];
-    if (factor === undefined) throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
-    total += Number(`${int || "0"}.${frac || "0"}`) * factor;
-    rest = rest.slice(all.length);
-  }
-  return sign * total;
-}
 
 /** Milliseconds as Go's Duration.String writes them: "500ms", "5s", "1.5s", "2m0s", "1h0m0s", "0s". */
 export function formatGoDuration(ms: number): string {
@@ -479,3 +457,5 @@ export function serverSettings(c: AppConfig): Omit<ServerOptions, "token" | "res
     authToken: j.authToken,
   };
 }
+
+export { parseGoDuration };

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Started, freePort, rpc, startNodeProcess, stopProcessGroup } from "../helpers/processes";
+import { type Started, freePort, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
 const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
@@ -70,9 +70,9 @@ tick-rule = "evmos"
     expect(await fetch(`http://127.0.0.1:${appTomlPort}/`).then(() => "answered", () => "refused")).to.equal("refused");
   });
 
-  it("finding 7: ws-address and [epochs] tick-rule from app.toml", () => {
-    expect(node?.output()).to.include(`WebSocket JSON-RPC server at ws://127.0.0.1:${wsPort}/`);
-    expect(node?.output()).to.include('epochs tick rule "evmos"');
+  it("finding 7: ws-address and [epochs] tick-rule from app.toml", async () => {
+    await waitForOutput(node as Started, `WebSocket JSON-RPC server at ws://127.0.0.1:${wsPort}/`);
+    await waitForOutput(node as Started, 'epochs tick rule "evmos"');
   });
 
   it("finding 7: batch-request-limit from app.toml reaches the server", async () => {
@@ -109,8 +109,11 @@ tick-rule = "evmos"
     expect((await rpc(url(), "eth_getLogs", [{ fromBlock: "0x0", toBlock: "0x4" }])).error?.message).to.equal("maximum [from, to] blocks distance: 2");
   });
 
-  it("finding 7: minimum-gas-prices from app.toml sets the node's minimum", async () => {
+  it("finding 7: minimum-gas-prices from app.toml sets the node's minimum, refused with the same text as --minimum-gas-prices and miner_setGasPrice", async () => {
     expect(BigInt((await rpc<string>(url(), "eth_gasPrice")).result as string)).to.equal(50_000_000_000n);
+    const from = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+    const sent = await rpc(url(), "eth_sendTransaction", [{ from, to: from, gas: "0x5208", gasPrice: "0x3b9aca00" }]);
+    expect(sent.error).to.deep.include({ code: -32000, message: "insufficient fee; got: 21000000000000aevmos required: 1050000000000000aevmos" });
   });
 
   it("finding 7: json-rpc.enable = false in app.toml stops the start with a clear message", () => {

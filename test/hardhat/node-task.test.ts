@@ -80,7 +80,7 @@ describe("npx hardhat node", function () {
   after(async () => stopNode(node?.child));
 
   it("starts on a free port with Evmos's flags and answers JSON-RPC over HTTP", async () => {
-    node = await startNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.api", "eth,net,web3", "--json-rpc.enable=true"]);
+    node = await startNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.api", "eth,net,web3", "--json-rpc.enable=true", "--minimum-gas-prices", "50000000000aevmos"]);
     expect(node.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     await waitForOutput(node, /Account #19: /);
     expect(node.output()).to.include("Account #0: 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (10000 ETH)");
@@ -88,6 +88,9 @@ describe("npx hardhat node", function () {
 
     expect((await rpc(node.url, "eth_chainId")).result).to.equal("0x2328");
     expect((await rpc(node.url, "net_version")).result).to.equal("9000");
+    // --minimum-gas-prices refuses what pays less, with the text app.toml's setting and miner_setGasPrice give
+    const cheap = await rpc(node.url, "eth_sendTransaction", [{ from: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", to: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", gas: "0x5208", gasPrice: "0x3b9aca00" }]);
+    expect(cheap.error).to.deep.include({ code: -32000, message: "insufficient fee; got: 21000000000000aevmos required: 1050000000000000aevmos" });
     // --json-rpc.api narrowed the namespaces: evm_* answers like an unknown method.
     expect((await rpc(node.url, "evm_mine")).error?.code).to.equal(-32601);
 

@@ -5,10 +5,10 @@
  */
 import { type Block, createBlock } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, bytesToHex, createAccount, createZeroAddress } from "@ethereumjs/util";
+import { Address, bytesToHex, createZeroAddress } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { ExecutionTimeout } from "../context";
-import { type CallRequest, type StateOverride, defaultCallGas, runInContext, transactionFrom } from "../execution";
+import { type CallRequest, type StateOverride, applyOverrides, defaultCallGas, runInContext, transactionFrom } from "../execution";
 import { ChainError, type Node } from "../node";
 import { withSender } from "../sender";
 import { attachTracer, type Attached } from "./attach";
@@ -165,28 +165,6 @@ function overrideBlock(node: Node, b: Block, o: BlockOverrides): Block {
     },
     { common: node.common, skipConsensusFormatValidation: true },
   );
-}
-
-/** geth's state override set, applied inside the caller's checkpoint. */
-async function applyOverrides(vm: VM, overrides: StateOverride): Promise<void> {
-  const sm = vm.stateManager;
-  for (const [addr, o] of overrides) {
-    const address = new Address(new Uint8Array(Buffer.from(addr.slice(2), "hex")));
-    const acc = (await sm.getAccount(address)) ?? createAccount({});
-    if (o.balance !== undefined) acc.balance = o.balance;
-    if (o.nonce !== undefined) acc.nonce = o.nonce;
-    await sm.putAccount(address, acc);
-    if (o.code !== undefined) await sm.putCode(address, o.code);
-    if (o.state !== undefined) {
-      await sm.clearStorage(address);
-      for (const [k, v] of o.state) await sm.putStorage(address, slotBytes(k), v);
-    }
-    if (o.stateDiff !== undefined) for (const [k, v] of o.stateDiff) await sm.putStorage(address, slotBytes(k), v);
-  }
-}
-
-function slotBytes(h: string): Uint8Array {
-  return new Uint8Array(Buffer.from(h.slice(2).padStart(64, "0"), "hex"));
 }
 
 /** geth's debug_intermediateRoots: the state root after each transaction of block `n`. */

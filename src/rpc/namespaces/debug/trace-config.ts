@@ -2,6 +2,7 @@
  * geth's TraceConfig / TraceCallConfig as a parameter codec. `tracerConfig` is taken as an object
  * or as a string holding JSON (Evmos takes only the string); `timeout` is a Go duration.
  */
+import { parseGoDuration } from "../../../utils/go-duration";
 import type { TraceConfig } from "../../../chain/tracing";
 import type { BlockOverrides } from "../../../chain/tracing/run";
 import type { StateOverride } from "../../../chain/execution";
@@ -77,23 +78,9 @@ export const traceConfig = codec(parseTraceConfig);
 
 /** Go's time.ParseDuration, in ms, with Go's error texts (geth returns them as the request's error). */
 export function goDuration(text: string): number {
-  const quoted = JSON.stringify(text);
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let rest = text;
-  const sign = rest.startsWith("-") ? -1 : 1;
-  if (rest.startsWith("-") || rest.startsWith("+")) rest = rest.slice(1);
-  if (rest === "0") return 0;
-  if (rest === "") throw new ParamError(`time: invalid duration ${quoted}`);
-  let total = 0;
-  while (rest !== "") {
-    const m = /^(\d*)(?:\.(\d*))?([^\d.]*)/.exec(rest) as RegExpExecArray;
-    const [all, int, frac, unit] = m;
-    if (int === "" && (frac ?? "") === "") throw new ParamError(`time: invalid duration ${quoted}`);
-    if (unit === "") throw new ParamError(`time: missing unit in duration ${quoted}`);
-    const factor = units[unit];
-    if (factor === undefined) throw new ParamError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
-    total += Number(`${int || "0"}.${frac || "0"}`) * factor;
-    rest = rest.slice(all.length);
+  try {
+    return parseGoDuration(text);
+  } catch (err) {
+    throw new ParamError((err as Error).message);
   }
-  return sign * total;
 }
