@@ -268,6 +268,64 @@ async function benchNode(node: NodeHandle): Promise<Record<string, number>> {
   return r;
 }
 
+/** Milliseconds to read the balances of `accounts` one after the other (each a cold or cached read). */
+async function readAll(url: string, accounts: string[]): Promise<number> {
+  const t0 = performance.now();
+  for (const a of accounts) await rpc(url, "eth_getBalance", [a, "latest"]);
+  return performance.now() - t0;
+}
+
+/**
+ * Forking: a remote (our node) with 100 funded accounts; each forking node reads them once cold
+ * (every read goes to the remote), again in the same process, and once more after a restart (from
+ * its disk cache). Both forks pin the same block, so both cache.
+ */
+async function benchFork(nodes: NodeHandle[]): Promise<void> {
+  const remote = await startNode("remote", [], ["--json-rpc.ws-address", "127.0.0.1:0"]);
+  nodes.push(remote);
+  const accounts = Array.from({ length: 100 }, (_, i) => `0x${(0x100000 + i).toString(16).padStart(40, "0")}`);
+  for (const [i, a] of accounts.entries()) await rpc(remote.url, "hardhat_setBalance", [a, `0x${(i + 1).toString(16)}`]);
+  await rpc(remote.url, "evm_mine");
+  const pinned = String(BigInt((await rpc(remote.url, "eth_blockNumber")) as string));
+  const forkArgs = ["--fork", remote.url, "--fork-block-number", pinned];
+  // the cold runs start without a cache (a cache from an earlier bench would hold another remote's block)
+  const { rmSync } = await import("node:fs");
+  rmSync(path.join(ROOT, "cache/hardhat-epochs-fork"), { recursive: true, force: true });
+  rmSync(path.join(ROOT, "cache/edr/hardhat-network-fork"), { recursive: true, force: true });
+  const edrConfig = ["--config", path.join(ROOT, "scripts/hardhat-edr.config.ts")];
+  const rows: Array<{ workload: string; ours: number; hardhat: number }> = [];
+  const run = async (name: string, extra: string[], nodeArgs: string[]): Promise<number[]> => {
+    const cold = await startNode(name, extra, nodeArgs);
+    nodes.push(cold);
+    const first = await readAll(cold.url, accounts);
+    // a fork that reads wrong values would be fast for nothing: the last account holds 100 wei at the remote
+    const last = BigInt((await rpc(cold.url, "eth_getBalance", [accounts[99], "latest"])) as string);
+    if (last !== 100n) throw new Error(`${name} read ${last} for an account that holds 100 wei at the remote`);
+    const again = await readAll(cold.url, accounts);
+    cold.stop();
+    await new Promise((r) => cold.child.once("exit", r));
+    const warm = await startNode(name, extra, nodeArgs);
+    nodes.push(warm);
+    const cached = await readAll(warm.url, accounts);
+    warm.stop();
+    return [first, again, cached];
+  };
+  const ours = await run("ours-fork", [], [...forkArgs, "--json-rpc.ws-address", "127.0.0.1:0"]);
+  let edr: number[] = [NaN, NaN, NaN];
+  try {
+    edr = await run("hardhat-fork", edrConfig, forkArgs);
+  } catch (err) {
+    console.error(`Hardhat's node could not fork our node: ${(err as Error).message.split("\n")[0]}`);
+  }
+  const names = ["first read of 100 cold accounts through the fork ms", "the same accounts again, same process ms", "the same, cached (after a restart) ms"];
+  names.forEach((workload, i) => rows.push({ workload, ours: ours[i], hardhat: edr[i] }));
+  const fmt = (v: number) => (Number.isNaN(v) ? "n/a" : v >= 100 ? v.toFixed(0) : v.toFixed(2));
+  console.log(`\nforking: both nodes fork our node (loopback) at block ${pinned}; eth_getBalance one after the other`);
+  console.log(`| workload | ours | Hardhat | ratio (Hardhat/ours, > 1 = ours better) |\n|---|---:|---:|---:|`);
+  for (const r of rows) console.log(`| ${r.workload} | ${fmt(r.ours)} | ${fmt(r.hardhat)} | ${Number.isNaN(r.hardhat) ? "n/a" : (r.hardhat / r.ours).toFixed(2)} |`);
+  remote.stop();
+}
+
 /** One ERC20 transfer in a block of its own, then debug_traceTransaction of it with the struct logger and callTracer. */
 async function benchTraces(url: string, chainId: bigint, tokenAddr: string, iface: Interface): Promise<Record<string, number>> {
   const r: Record<string, number> = {};
@@ -334,8 +392,8 @@ async function benchAnvil(): Promise<Record<string, number> | undefined> {
 }
 
 async function main(): Promise<void> {
-  // start time first, while nothing else runs; BENCH_ONLY=start stops after it
-  printStartRows(await benchStart());
+  // start time first, while nothing else runs; BENCH_ONLY=start stops after it (BENCH_ONLY=fork skips it)
+  if (process.env.BENCH_ONLY !== "fork") printStartRows(await benchStart());
   if (process.env.BENCH_ONLY === "start") return;
   const nodes: NodeHandle[] = [];
   const stopAll = () => nodes.forEach((n) => n.stop());
@@ -344,6 +402,11 @@ async function main(): Promise<void> {
     process.exit(130);
   });
   try {
+    // BENCH_ONLY=fork runs only the forking workloads
+    if (process.env.BENCH_ONLY === "fork") {
+      await benchFork(nodes);
+      return;
+    }
     const ours = await startNode("ours", [], ["--json-rpc.ws-address", "127.0.0.1:0"]);
     nodes.push(ours);
     const edr = await startNode("hardhat", ["--config", path.join(ROOT, "scripts/hardhat-edr.config.ts")], []);
@@ -368,6 +431,7 @@ async function main(): Promise<void> {
       console.log(`| tracer | ours | Hardhat | Anvil |\n|---|---:|---:|---:|`);
       for (const k of Object.keys(anvil)) console.log(`| ${k} | ${fmt(a[k])} | ${fmt(b[k])} | ${fmt(anvil[k])} |`);
     }
+    await benchFork(nodes);
   } finally {
     stopAll();
   }

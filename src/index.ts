@@ -12,6 +12,7 @@ import "./hardhat/node-task";
 import { extendEpochsConfig } from "./hardhat/chain-config";
 import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
+import { withFork } from "./hardhat/fork";
 import "../tasks/epochs";
 import "../tasks/keys";
 
@@ -20,6 +21,7 @@ export type * from "./hardhat/type-extensions";
 
 extendConfig(extendEpochsConfig);
 extendRuntimeOptions(withEpochs);
+extendRuntimeOptions(withFork);
 
 extendEnvironment((hre) => {
   hre.epochs = new HardhatEpochs(hre);

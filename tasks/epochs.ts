@@ -6,39 +6,14 @@
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
-import type { EpochInfo, EpochInfoJson } from "../src/epochs";
+import type { EpochInfo } from "../src/epochs";
 import { epochsModule } from "../src/hardhat/lazy";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
+import { restEpochs, restGet } from "../src/hardhat/epochs-rest";
 
 export const TASK_EPOCHS_LIST = "epochs:list";
 export const TASK_EPOCHS_CURRENT = "epochs:current";
 export const TASK_EPOCHS_EXPORT_GENESIS = "epochs:export-genesis";
-
-async function restGet<T>(base: string, path: string): Promise<T> {
-  const url = `${base.replace(/\/+$/, "")}${path}`;
-  let res: Response;
-  try {
-    res = await fetch(url);
-  } catch (err) {
-    throw new HardhatPluginError(PLUGIN_NAME, `cannot reach ${url}: ${(err as Error).message}`);
-  }
-  const body = (await res.json().catch(() => undefined)) as { message?: string } | undefined;
-  if (!res.ok) throw new HardhatPluginError(PLUGIN_NAME, `${url} answered HTTP ${res.status}: ${body?.message ?? "no message"}`);
-  return body as T;
-}
-
-async function restEpochs(base: string): Promise<EpochInfo[]> {
-  const out: EpochInfo[] = [];
-  let key: string | null = null;
-  for (let page = 0; page < 1000; page++) {
-    const q: string = key === null ? "" : `?pagination.key=${encodeURIComponent(key)}`;
-    const res: { epochs: EpochInfoJson[]; pagination?: { next_key: string | null } } = await restGet(base, `/evmos/epochs/v1/epochs${q}`);
-    out.push(...res.epochs.map((e, i) => epochsModule().fromJson(e, `epochs[${i}]`)));
-    key = res.pagination?.next_key ?? null;
-    if (key === null) break;
-  }
-  return out;
-}
 
 /** A plain text table, columns padded to their widest cell. */
 export function formatTable(rows: string[][]): string {

@@ -101,6 +101,8 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
         results.push(result);
         gasUsed += result.blockGasSpent;
       } catch (err) {
+        // the chain's environment failed (a fork's remote): the transaction is not at fault, the block is not made
+        if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
         heldBack.add(key);
         skipped.push({ tx, reason: cleanVmError(err), invalid: true });
       }
@@ -218,6 +220,8 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs): Promi
     return { success: true, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs };
   } catch (err) {
     await vm.evm.journal.revert();
+    // the chain's environment failed (a fork's remote), not the call: the block is not made
+    if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
     return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: errorText(err) };
   } finally {
     // warm/cold tracking of a system call must not leak into the next transaction

@@ -249,7 +249,7 @@ export class ChainStore {
     if (known !== undefined) return known;
     const raw = await this.kv.get(key(P_BLOCK, hash));
     if (raw === undefined) return undefined;
-    const block = createBlockFromRLP(raw, { common: this._common, setHardfork: false });
+    const block = adoptBlockHash(createBlockFromRLP(raw, { common: this._common, setHardfork: false }), hash);
     const n = block.header.number;
     if (n > this._head) return undefined;
     this._cache(n, block);
@@ -290,7 +290,7 @@ export class ChainStore {
   private async _loadBlock(hash: Uint8Array, n: bigint): Promise<Block | undefined> {
     const raw = await this.kv.get(key(P_BLOCK, hash));
     if (raw === undefined) return undefined;
-    const block = createBlockFromRLP(raw, { common: this._common, setHardfork: false });
+    const block = adoptBlockHash(createBlockFromRLP(raw, { common: this._common, setHardfork: false }), hash);
     this._cache(n, block);
     return block;
   }
@@ -311,6 +311,18 @@ export class ChainStore {
       this._receipts.delete(oldest);
     }
   }
+}
+
+/**
+ * Gives a block the hash it is stored under when that is not the hash of its own header: the first
+ * block of a forked chain is the remote's fork block, known by the remote's hash, which cannot be
+ * recomputed from our header (an Evmos block hash is a Tendermint header hash). Its children name
+ * that hash as their parent. A frozen header keeps its hash in `cache.hash`.
+ */
+export function adoptBlockHash(block: Block, hash: Uint8Array): Block {
+  const header = block.header as unknown as { cache: { hash?: Uint8Array } };
+  if (Object.isFrozen(block.header) && header.cache !== undefined && Buffer.compare(block.hash(), hash) !== 0) header.cache.hash = hash;
+  return block;
 }
 
 // Byte arrays inside event logs travel through JSON as hex.

@@ -39,6 +39,9 @@ import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
 import { withSender } from "./sender";
+import type { Fork } from "./fork";
+import { checkForkMeta, forkMetaOps } from "./fork/meta";
+import { adoptBlockHash } from "./chain-store";
 import { ChainStateManager, withContractSender } from "./state-manager";
 
 export interface NodeOptions {
@@ -47,6 +50,8 @@ export interface NodeOptions {
   modules?: BlockModule[];
   /** Precompiles of modules (the epochs precompile). They reach the node lazily, through `ctx`. */
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Fork a remote chain: the state reads through to it, the first block is its fork block. */
+  fork?: Fork;
   /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
   consoleLog?: ConsoleLogDecoder;
 }
@@ -114,17 +119,23 @@ export interface NodeEvents {
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
+  /** Emitted after hardhat_reset replaced the chain (its new head). */
+  reset: [bigint];
 }
 
 export class Node extends EventEmitter<NodeEvents> {
   readonly mutex = new Mutex();
-  readonly pool = new TxPool();
-  readonly clock = new Clock();
+  pool = new TxPool();
+  clock = new Clock();
   /** Dev accounts (funded at genesis) whose keys the node holds. */
   readonly keys = new Map<string, Uint8Array>();
   readonly impersonated = new Set<string>();
-  /** Identifies this chain instance (hardhat_metadata). */
-  readonly instanceId: Uint8Array = randomBytes(32);
+  /** Identifies this chain instance (hardhat_metadata); a new one after hardhat_reset. */
+  instanceId: Uint8Array = randomBytes(32);
+  /** The remote this chain forks, if it does (hardhat_reset may change it). */
+  fork: Fork | undefined;
+  /** How this node was made (hardhat_reset makes the next one the same way). */
+  private _createOpts!: NodeOptions;
   settings: NodeSettings;
   private _head!: Block;
   /**
@@ -137,18 +148,19 @@ export class Node extends EventEmitter<NodeEvents> {
   private readonly _snapshots = new Map<number, Snapshot>();
   private _nextSnapshotId = 1;
   private _intervalTimer: NodeJS.Timeout | undefined;
-  private readonly _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
-  private readonly _vms: VmPool;
+  private _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  private _vms: VmPool;
   private _consoleDecoder: ConsoleLogDecoder | undefined;
   /** What the live VM runs now, for console.log lines of block production. */
   private _consoleOrigin: ConsoleOrigin = { kind: "call" };
 
+  // vm, store and the trie db are replaced only by hardhat_reset (inside the lock)
   private constructor(
     readonly config: ChainConfig,
     readonly common: Common,
-    readonly vm: VM,
-    readonly store: ChainStore,
-    private readonly _trieDb: TrieDB,
+    public vm: VM,
+    public store: ChainStore,
+    private _trieDb: TrieDB,
     modules: BlockModule[],
   ) {
     super();
@@ -176,7 +188,8 @@ export class Node extends EventEmitter<NodeEvents> {
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
-    const stateManager = new ChainStateManager({ trie, common, caches: new Caches() });
+    const caches = new Caches();
+    const stateManager = opts.fork !== undefined ? opts.fork.stateManager({ trie, common, caches }) : new ChainStateManager({ trie, common, caches });
     const store = new ChainStore(kv, common);
     const blockchain = {
       getBlock: async (n: number) => {
@@ -198,6 +211,8 @@ export class Node extends EventEmitter<NodeEvents> {
     });
     trackMessages(vm);
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
+    node.fork = opts.fork;
+    node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
     try {
       await node._openOrInit();
@@ -244,6 +259,7 @@ export class Node extends EventEmitter<NodeEvents> {
       this._reader = { root, sm };
       return sm;
     }
+    if (this.fork !== undefined && n < this.fork.block.number) return this.fork.stateBelow(n, this.common);
     const block = await this.getBlock(n);
     if (block === undefined) throw new ChainError(`header not found`);
     return this._stateAtRoot(block.header.stateRoot);
@@ -265,6 +281,9 @@ export class Node extends EventEmitter<NodeEvents> {
     if (height >= head.header.number) {
       for (const m of this._moduleStores) views.set(m.module.name, m.store.view());
       return this._context(head, this._liveRoot, views, opts);
+    }
+    if (this.fork !== undefined && height < this.fork.block.number) {
+      throw new ChainError(`block ${height} is below the fork block ${this.fork.block.number}: calls run at the fork block or later (state reads of older blocks go to the remote)`);
     }
     const block = await this.getBlock(height);
     if (block === undefined) throw new ChainError("header not found");
@@ -306,7 +325,7 @@ export class Node extends EventEmitter<NodeEvents> {
    * to `vm.evm.events` there). Nothing is kept.
    */
   async replayBlock(n: bigint, observer: ReplayObserver = {}, opts: ContextOptions = {}): Promise<ReplayResult> {
-    if (n <= 0n) throw new ChainError("genesis is not traceable");
+    if (n <= this.firstBlock) throw new ChainError(this.fork !== undefined ? `block ${n} is not traceable: the local chain starts after the fork block ${this.firstBlock}` : "genesis is not traceable");
     const block = await this.getBlock(n);
     if (block === undefined) throw new ChainError(`block #${n} not found`);
     const receipts = (await this.store.getReceipts(n)) ?? [];
@@ -421,7 +440,15 @@ export class Node extends EventEmitter<NodeEvents> {
     if (!this.settings.automine || this.settings.paused || where === "queued") return { hash };
     // Mine until this transaction is in a block (earlier pending ones go first, as on Hardhat).
     for (let i = 0; i < 1000 && this.pool.get(hash) !== undefined; i++) {
-      const mined = await this.mineBlock();
+      let mined: MinedBlock;
+      try {
+        mined = await this.mineBlock();
+      } catch (err) {
+        // the block needed a fork's remote that failed: the caller gets the error, and the transaction
+        // leaves the pool (kept, it would stop every later block until the remote is back)
+        if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) this.pool.remove(hash);
+        throw err;
+      }
       const index = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
       if (index >= 0) return { hash, included: { mined, result: this._lastResults[index], index } };
       const refused = this._lastRefused.get(hash);
@@ -540,6 +567,7 @@ export class Node extends EventEmitter<NodeEvents> {
   /** Rewinds head, state and module stores to block `n`, durably (evm_revert, debug_setHead). */
   async rewindTo(n: bigint, stateRoot?: Uint8Array): Promise<void> {
     if (n > this.headNumber) throw new ChainError(`block ${n} is above the head ${this.headNumber}`);
+    if (n < this.firstBlock) throw new ChainError(`block ${n} is below the fork block ${this.firstBlock}, where this chain starts`);
     const ops: BatchOp[] = [...this._trieDb.drainOps(), ...(await this.store.rewindOps(n))];
     for (const m of this._moduleStores) ops.push(...(await m.store.rewindOps(n)));
     try {
@@ -595,7 +623,52 @@ export class Node extends EventEmitter<NodeEvents> {
       const ops = this._trieDb.drainOps();
       if (ops.length > 0) await this.store.kv.batch(ops);
       await this.store.kv.close();
+      await this.fork?.close();
     });
+  }
+
+  // ---------------------------------------------------------------- forking
+
+  /** The chain's first block: 0, or the fork block of a forked chain. */
+  get firstBlock(): bigint {
+    return this.fork?.block.number ?? 0n;
+  }
+
+  /**
+   * hardhat_reset: replaces the chain with a new one made as this one was, forked from `fork` (or
+   * not forked), in place, so everything that holds this node sees the new chain. Snapshots, the
+   * pool, the clock, impersonations and dev-method settings start over. Run inside the lock. Only
+   * for in-memory chains: a data directory holds one chain.
+   */
+  async reset(fork: Fork | undefined): Promise<void> {
+    if (!this.store.kv.inMemory) {
+      throw new ChainError(`hardhat_reset needs an in-memory chain: this node keeps its chain in ${storeName(this.store.kv)}`);
+    }
+    const fresh = await Node.create({ ...this._createOpts, fork, kv: new MemoryKV() });
+    const old = this.fork;
+    this.vm = fresh.vm;
+    this.store = fresh.store;
+    this._trieDb = fresh._trieDb;
+    this._moduleStores = fresh._moduleStores;
+    this._vms = fresh._vms;
+    this._head = fresh._head;
+    this._liveRoot = fresh._liveRoot;
+    this._reader = undefined;
+    this._createOpts = fresh._createOpts;
+    this.fork = fork;
+    this.pool = fresh.pool;
+    this.clock = fresh.clock;
+    this.settings = fresh.settings;
+    this.instanceId = fresh.instanceId;
+    this.impersonated.clear();
+    this._snapshots.clear();
+    this._lastResults = [];
+    this._lastRefused = new Map();
+    // the live VM's precompiles see this node's module stores (now the fresh ones)
+    bindEnv(this.vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data, this._consoleOrigin) });
+    if (old !== undefined && old !== fork) await old.close();
+    this.armIntervalMining();
+    this.emit("reset", this.headNumber);
   }
 
   // ---------------------------------------------------------------- internals
@@ -637,7 +710,9 @@ export class Node extends EventEmitter<NodeEvents> {
     const head = await this.store.open();
     if (head >= 0n) {
       // identity first: blocks of another chain id do not even decode (their signatures name it)
-      const genesis = await this.store.getBlock(0n);
+      const forkOps = await checkForkMeta(this.store.kv, this.fork);
+      if (forkOps.length > 0) await this.store.kv.batch(forkOps);
+      const genesis = await this.store.getBlock(this.firstBlock);
       if (genesis === undefined) throw new Error(`data directory ${storeName(this.store.kv)} is damaged: its genesis block is missing`);
       const metaOps = await checkGenesisMeta(this.store.kv, this.config.chainId, bytesToHex(genesis.hash()));
       if (metaOps.length > 0) await this.store.kv.batch(metaOps);
@@ -649,12 +724,17 @@ export class Node extends EventEmitter<NodeEvents> {
       for (const m of this._moduleStores) await m.store.loadAt(head);
       return;
     }
-    const timestamp = BigInt(Math.floor((this.config.initialDate?.getTime() ?? Date.now()) / 1000));
-    if (this.config.initialDate !== undefined) this.clock.jumpTo(timestamp);
+    const fork = this.fork;
+    // a forked chain's first block is the remote's fork block: its number, time, parent and hash
+    const timestamp = fork?.block.timestamp ?? BigInt(Math.floor((this.config.initialDate?.getTime() ?? Date.now()) / 1000));
+    if (this.config.initialDate !== undefined) this.clock.jumpTo(BigInt(Math.floor(this.config.initialDate.getTime() / 1000)));
     const sm = this.vm.stateManager;
     await sm.checkpoint();
     for (const a of this.config.accounts) {
-      await sm.putAccount(createAddressFromPrivateKey(a.privateKey), createAccount({ balance: a.balance, nonce: 0n }));
+      const address = createAddressFromPrivateKey(a.privateKey);
+      // on a fork the dev accounts keep their nonce (and code) at the remote and get the configured balance, as on Hardhat
+      const remote = fork !== undefined ? await sm.getAccount(address) : undefined;
+      await sm.putAccount(address, createAccount({ balance: a.balance, nonce: remote?.nonce ?? 0n, codeHash: remote?.codeHash, storageRoot: remote?.storageRoot }));
     }
     const putCode = async (address: Uint8Array, code: Uint8Array): Promise<void> => {
       const a = new Address(address);
@@ -662,14 +742,15 @@ export class Node extends EventEmitter<NodeEvents> {
       await sm.putAccount(a, createAccount({ nonce: 1n, balance: 0n }));
       await sm.putCode(a, code);
     };
-    for (const m of this._moduleStores) await m.module.initGenesis?.({ height: 0n, timestamp, store: m.store, putCode });
+    for (const m of this._moduleStores) await m.module.initGenesis?.({ height: this.firstBlock, timestamp, store: m.store, putCode });
     await sm.commit();
     const stateRoot = await sm.getStateRoot();
     const c = this.common;
     const genesis = createBlock(
       {
         header: {
-          number: 0n,
+          number: this.firstBlock,
+          parentHash: fork?.block.parentHash,
           timestamp,
           gasLimit: this.config.blockGasLimit,
           stateRoot,
@@ -677,7 +758,7 @@ export class Node extends EventEmitter<NodeEvents> {
           difficulty: 0n,
           nonce: new Uint8Array(8),
           extraData: new Uint8Array(),
-          baseFeePerGas: c.isActivatedEIP(1559) ? this.config.initialBaseFeePerGas : undefined,
+          baseFeePerGas: c.isActivatedEIP(1559) ? (fork?.block.baseFeePerGas ?? this.config.initialBaseFeePerGas) : undefined,
           withdrawalsRoot: c.isActivatedEIP(4895) ? KECCAK256_RLP : undefined,
           blobGasUsed: c.isActivatedEIP(4844) ? 0n : undefined,
           excessBlobGas: c.isActivatedEIP(4844) ? 0n : undefined,
@@ -688,7 +769,8 @@ export class Node extends EventEmitter<NodeEvents> {
       },
       { common: c },
     );
-    const meta = genesisMetaOps({ chainId: this.config.chainId, genesisHash: bytesToHex(genesis.hash()) });
+    if (fork !== undefined) adoptBlockHash(genesis, fork.block.hash);
+    const meta = [...genesisMetaOps({ chainId: this.config.chainId, genesisHash: bytesToHex(genesis.hash()) }), ...forkMetaOps(fork)];
     await this._commit({ block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
   }
 }

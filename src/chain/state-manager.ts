@@ -28,8 +28,13 @@ export class ChainStateManager extends MerkleStateManager {
     this._restore = undefined;
   }
 
+  /** Reads an account as the state holds it (a forked chain's state reads through to its remote here). */
+  protected _readAccount(address: Address): Promise<Account | undefined> {
+    return super.getAccount(address);
+  }
+
   override async getAccount(address: Address): Promise<Account | undefined> {
-    const account = await super.getAccount(address);
+    const account = await this._readAccount(address);
     if (this._allow === undefined || this._allow !== address.toString()) return account;
     this._allow = undefined;
     if (account === undefined || equalsBytes(account.codeHash, KECCAK256_NULL)) return account;

@@ -51,6 +51,8 @@ export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<vo
     return true;
   } catch (err) {
     if (canBranch) store.revertBranch();
+    // the chain could not run the hook (a fork's remote is down): that ends the block, it is not the hook's failure
+    if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
     onFail(reasonOf(err));
     return false;
   }

@@ -23,6 +23,8 @@ import { logEnabled } from "../utils/log-level";
 import { type HomeSettings, openHome, writeMinimumGasPrices } from "./home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
 import { epochsOptionsFromConfig } from "./epochs";
+import type { ForkConfig } from "../chain/fork";
+import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "./lazy";
 import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
@@ -63,6 +65,7 @@ export function evmosFlags(args: TaskArguments): EvmosFlags {
 const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP and WebSocket JSON-RPC servers")
   .addOptionalParam("home", "Node home directory (like evmosd --home): config/, data/, keystore/", undefined, types.string)
   .addOptionalParam("minimumGasPrices", 'Minimum gas price, Cosmos form (e.g. "20aevmos")', undefined, types.string)
+  .addOptionalParam("forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block", undefined, types.string)
   .setAction(async (args: TaskArguments, hre) => runNode(args, hre));
 
 for (const { flag, bool, description } of EVMOS_FLAGS) {
@@ -81,11 +84,11 @@ for (const { flag, bool, description } of EVMOS_FLAGS) {
   (nodeTask as unknown as TaskDefinition).paramDefinitions[name] = def;
 }
 
-// Hardhat's own texts for these would be wrong here: we bind loopback by default and do not fork.
+// Hardhat's own texts for these would be wrong here: we bind loopback by default.
 {
   const defs = (nodeTask as unknown as TaskDefinition).paramDefinitions;
   if (defs.hostname !== undefined) defs.hostname.description = "The host to bind the HTTP server to (default 127.0.0.1; also --json-rpc.address)";
-  if (defs.fork !== undefined) defs.fork.description = "Not supported: this node runs its own chain";
+  if (defs.fork !== undefined) defs.fork.description = "The JSON-RPC URL of a chain to fork (its state is read lazily at the fork block)";
   // No default, so a --port the user gives can be told apart and win over app.toml's address.
   if (defs.port !== undefined) {
     defs.port.defaultValue = undefined;
@@ -137,6 +140,13 @@ function installEqualsForm(): void {
 interface NodeArgs {
   fork?: string;
   forkBlockNumber?: number;
+  forkRest?: string;
+}
+
+/** The node's fork flags, checked: `--fork`, `--fork-block-number`, `--fork-rest`. */
+interface ForkArgs {
+  fork?: ForkConfig;
+  rest?: string;
 }
 
 /** What hardhat.config.ts says about the node's settings (the layer below app.toml). */
@@ -158,13 +168,11 @@ export function resolveNodeConfig(flags: EvmosFlags, appToml: AppConfigLayer | u
 }
 
 async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Promise<void> {
-  const { fork, forkBlockNumber } = args as NodeArgs;
+  const { fork, forkBlockNumber, forkRest } = args as NodeArgs;
   if (hre.network.name !== HARDHAT_NETWORK_NAME && hre.hardhatArguments.network !== undefined) {
     throw new HardhatPluginError(PLUGIN_NAME, `the node serves the in-process "${HARDHAT_NETWORK_NAME}" network; --network ${hre.network.name} is not supported`);
   }
-  if (fork !== undefined || forkBlockNumber !== undefined) {
-    throw new HardhatPluginError(PLUGIN_NAME, "forking is not supported: this node runs its own Evmos-like chain");
-  }
+  const forkArgs: ForkArgs = { fork: forkFromFlags(hre, fork, forkBlockNumber), rest: forkRest };
   const flags = evmosFlags(args);
   // --home: create/read config/genesis.json and config/app.toml
   const home = typeof flags.home === "string" ? await openNodeHome(flags.home, hre) : undefined;
@@ -172,7 +180,7 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
   if (!config.jsonRpc.enable) {
     throw new HardhatPluginError(PLUGIN_NAME, "json-rpc.enable = false leaves this node nothing to serve; JSON-RPC is its only interface");
   }
-  const runtime = (await hre.run(TASK_NODE_CREATE_RUNTIME, { settings: config, home })) as Runtime;
+  const runtime = (await hre.run(TASK_NODE_CREATE_RUNTIME, { settings: config, home, fork: forkArgs })) as Runtime;
   const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config })) as StartedServer;
   await hre.run(TASK_NODE_PRINT_BANNER, { runtime, server, settings: config });
   await waitForShutdown(server, runtime);
@@ -181,7 +189,8 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
 subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
   .addParam("settings", undefined, undefined, types.any)
   .addOptionalParam("home", undefined, undefined, types.any)
-  .setAction(async ({ settings: config, home }: { settings: AppConfig; home?: HomeSettings }, hre) => {
+  .addOptionalParam("fork", undefined, undefined, types.any)
+  .setAction(async ({ settings: config, home, fork }: { settings: AppConfig; home?: HomeSettings; fork?: ForkArgs }, hre) => {
     const settings = runtimeSettings(config);
     const base = await runtimeOptionsFor(hre);
     const overrides: Partial<RuntimeOptions> = { rpc: settings.rpc, enabledNamespaces: settings.enabledNamespaces, maxBatch: settings.maxBatch };
@@ -209,6 +218,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
     overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
     overrides.consoleLog = hardhatConsoleLog();
+    await applyForkArgs(fork ?? {}, overrides, hre);
     // the request log prints at info level (debug_verbosity / debug_vmodule "rpc=N" change it)
     overrides.onRequest = (method) => {
       if (logEnabled("rpc", 3)) console.log(method);
@@ -222,8 +232,24 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       runtime.node.on("consoleLog", (line) => console.log(`  console.log: ${line}`));
       return runtime;
     });
-    return provider.runtime();
+    try {
+      return await provider.runtime();
+    } catch (err) {
+      // a fork whose remote cannot be read stops the start with the remote's error, not a stack trace
+      if (err instanceof Error && (err as { abortsBlock?: unknown }).abortsBlock === true) throw new HardhatPluginError(PLUGIN_NAME, err.message);
+      throw err;
+    }
   });
+
+/** The fork flags → the runtime's fork and (with --fork-rest) its epochs genesis. */
+async function applyForkArgs({ fork, rest }: ForkArgs, overrides: Partial<RuntimeOptions>, hre: HardhatRuntimeEnvironment): Promise<void> {
+  if (fork !== undefined) overrides.fork = fork;
+  if (rest === undefined) return;
+  const active = fork ?? forkFromConfig(hre);
+  if (active === undefined) throw new HardhatPluginError(PLUGIN_NAME, "--fork-rest needs a fork: --fork URL or networks.hardhat.forking");
+  const base = overrides.epochs === undefined || overrides.epochs === false ? epochsOptionsFromConfig(hre.config.epochs) : overrides.epochs;
+  overrides.epochs = await forkEpochsOptions(rest, active.blockNumber, base);
+}
 
 /** Opens (creating what is missing) the node's home; the genesis it writes follows hardhat.config.ts. */
 async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment): Promise<HomeSettings> {
@@ -294,6 +320,11 @@ subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accou
     console.log(`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`);
     for (const ws of server.wsUrls.slice(1)) console.log(`WebSocket JSON-RPC server at ${ws}`);
     console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), epochs tick rule "${config.epochs.tickRule}"`);
+    const fork = runtime.node.fork;
+    if (fork !== undefined) {
+      const hash = `0x${Buffer.from(fork.block.hash).toString("hex")}`;
+      console.log(`Forked chain ${fork.chainId} at block ${fork.block.number} (${hash}) from ${fork.client.name}${fork.pinned ? "" : " (its latest block; pin one with --fork-block-number to cache the remote's reads)"}`);
+    }
     for (const note of server.notes) console.log(note);
     console.log();
     printAccounts(runtime.node.config, runtime.node.keys, hre);

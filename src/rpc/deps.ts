@@ -39,11 +39,20 @@ export function defaultRpcSettings(clientVersion: string): Omit<RpcSettings, "ga
   };
 }
 
+/** hardhat_reset's `forking` parameter, resolved. */
+export interface ResetForking {
+  url: string;
+  blockNumber?: bigint;
+  httpHeaders?: Record<string, string>;
+}
+
 export interface RpcDeps {
   node: Node;
   settings: RpcSettings;
   /** The encrypted key store of the personal namespace (in memory without a home). */
   keystore: KeyStore;
+  /** hardhat_reset: a new chain, forked when `forking` is given (absent: the method answers that it cannot). */
+  resetChain?: (forking: ResetForking | undefined) => Promise<void>;
 }
 
 /** Every namespace this node has (the default of `json-rpc.api`); here, so config code can name them without loading the chain. */

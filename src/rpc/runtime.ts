@@ -6,6 +6,7 @@ import type { ChainConfig } from "../chain/config";
 import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { BlockModule } from "../chain/module";
 import { Node, type PrecompileContext } from "../chain/node";
+import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
 import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "./deps";
@@ -35,6 +36,10 @@ export interface RuntimeOptions {
   chain: ChainConfig;
   /** Storage backend; in memory when absent. */
   kv?: KVStore;
+  /** Fork a remote chain (`networks.hardhat.forking`, `--fork`). */
+  fork?: ForkConfig;
+  /** Folder of the forks' on-disk cache (hardhat_reset's forks use it too); none when absent. */
+  forkCacheDir?: string;
   clientVersion: string;
   rpc?: Partial<RpcSettings>;
   /** Namespaces served (the `json-rpc.api` setting); all when absent. */
@@ -106,7 +111,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };
-  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, consoleLog: opts.consoleLog });
+  const cacheDir = opts.fork?.cacheDir ?? opts.forkCacheDir;
+  const fork = opts.fork !== undefined ? await Fork.open({ ...opts.fork, cacheDir }) : undefined;
+  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   let keystore: KeyStore;
@@ -116,7 +123,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await node.close();
     throw err;
   }
-  const deps: RpcDeps = { node, settings, keystore };
+  const resetChain = async (forking: { url: string; blockNumber?: bigint; httpHeaders?: Record<string, string> } | undefined): Promise<void> => {
+    // the remote is read before anything changes: a remote that cannot be reached leaves the chain as it was
+    const next = forking !== undefined ? await Fork.open({ ...forking, cacheDir, timeoutMs: opts.fork?.timeoutMs }) : undefined;
+    await node.reset(next);
+  };
+  const deps: RpcDeps = { node, settings, keystore, resetChain };
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];

@@ -1,13 +1,39 @@
 /** hardhat_*: the test helpers `@nomicfoundation/hardhat-network-helpers` calls, plus the methods Hardhat's tasks call. */
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address, bytesToHex, createAccount, setLengthLeft } from "@ethereumjs/util";
-import type { RpcDeps } from "../deps";
+import type { ResetForking, RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { hex, q } from "../format";
 import { method } from "../method";
-import { address, any, bool, data, hash, numberOrQuantity, quantity } from "../params";
+import { ParamError, address, any, bool, codec, data, hash, jsonType, numberOrQuantity, quantity } from "../params";
 
-export function hardhatMethods({ node, settings }: RpcDeps) {
+/** hardhat_reset's parameter: `{}` or `{ forking: { jsonRpcUrl, blockNumber?, httpHeaders? } }`, as Hardhat takes it. */
+const resetOptions = codec((v): { forking?: ResetForking } => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ParamError(`cannot unmarshal ${jsonType(v)} into the reset options`);
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (k !== "forking") throw new ParamError(`unknown reset option "${k}" (expected forking)`);
+  if (o.forking === undefined || o.forking === null) return {};
+  const f = o.forking;
+  if (typeof f !== "object" || Array.isArray(f)) throw new ParamError(`forking: cannot unmarshal ${jsonType(f)} into { jsonRpcUrl, blockNumber?, httpHeaders? }`);
+  const fo = f as Record<string, unknown>;
+  for (const k of Object.keys(fo)) if (!["jsonRpcUrl", "blockNumber", "httpHeaders"].includes(k)) throw new ParamError(`forking: unknown field "${k}" (expected jsonRpcUrl, blockNumber, httpHeaders)`);
+  if (typeof fo.jsonRpcUrl !== "string" || fo.jsonRpcUrl === "") throw new ParamError("forking.jsonRpcUrl: expected the remote's JSON-RPC URL");
+  let blockNumber: bigint | undefined;
+  if (fo.blockNumber !== undefined && fo.blockNumber !== null) {
+    if (typeof fo.blockNumber === "number" && Number.isSafeInteger(fo.blockNumber) && fo.blockNumber >= 0) blockNumber = BigInt(fo.blockNumber);
+    else if (typeof fo.blockNumber === "string" && /^0x[0-9a-fA-F]+$/.test(fo.blockNumber)) blockNumber = BigInt(fo.blockNumber);
+    else throw new ParamError(`forking.blockNumber: expected a non-negative integer, got ${JSON.stringify(fo.blockNumber)}`);
+  }
+  let httpHeaders: Record<string, string> | undefined;
+  if (fo.httpHeaders !== undefined && fo.httpHeaders !== null) {
+    const h = fo.httpHeaders;
+    if (typeof h !== "object" || Array.isArray(h) || Object.values(h).some((x) => typeof x !== "string")) throw new ParamError("forking.httpHeaders: expected an object of strings");
+    httpHeaders = h as Record<string, string>;
+  }
+  return { forking: { url: fo.jsonRpcUrl, blockNumber, httpHeaders } };
+});
+
+export function hardhatMethods({ node, settings, resetChain }: RpcDeps) {
   /** Changes one account of the live state (created when absent), then `more` on the same state. */
   const modifyAccount = (addr: Uint8Array, change: (acc: { balance: bigint; nonce: bigint }) => void, more?: (sm: StateManagerInterface, a: Address) => Promise<void>) =>
     node.modifyState(async (sm) => {
@@ -140,7 +166,20 @@ export function hardhatMethods({ node, settings }: RpcDeps) {
         instanceId: hex(node.instanceId),
         latestBlockNumber: Number(node.headNumber),
         latestBlockHash: hex(node.head.hash()),
+        ...(node.fork !== undefined
+          ? { forkedNetwork: { chainId: Number(node.fork.chainId), forkBlockNumber: Number(node.fork.block.number), forkBlockHash: hex(node.fork.block.hash) } }
+          : {}),
       }),
+    }),
+    method({
+      name: "hardhat_reset",
+      params: [resetOptions.opt()],
+      doc: "Starts the chain over from the configuration: forked from `forking.jsonRpcUrl` at `forking.blockNumber` (default its latest) when given, not forked without it. Snapshots, the pool and dev settings start over.",
+      handler: async ([opts]) => {
+        if (resetChain === undefined) throw new ServerError("hardhat_reset is not available on this node");
+        await resetChain(opts?.forking);
+        return true;
+      },
     }),
     method({
       name: "hardhat_getStackTraceFailuresCount",

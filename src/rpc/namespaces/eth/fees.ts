@@ -44,7 +44,8 @@ export function feeMethods({ node, settings }: RpcDeps) {
         }
         const last = await resolveHeight(node, newest);
         if (last === undefined) throw new ServerError(`newest block ${"number" in newest ? newest.number : "?"} is above the head ${node.headNumber}`);
-        const first = last - count + 1n < 0n ? 0n : last - count + 1n;
+        // a forked chain's blocks start at its fork block
+        const first = last - count + 1n < node.firstBlock ? node.firstBlock : last - count + 1n;
         const baseFees: string[] = [];
         const ratios: number[] = [];
         const rewards: string[][] = [];

@@ -121,6 +121,8 @@ export function stateMethods(deps: RpcDeps) {
       params: [address, codec(arrayOf(parseHash, "storageKeys")), blockId.opt()],
       doc: "Merkle proof of an account and some of its storage slots at a block, verifiable against the block's stateRoot.",
       async handler([addr, keys, block]) {
+        // a forked chain's trie holds only what it changed or read: a proof of it proves nothing about the rest
+        if (node.fork !== undefined) throw new ServerError(`eth_getProof is not available on a forked chain (its state roots cover only the local changes over ${node.fork.client.name})`);
         const sm = await node.stateAt(await requireHeight(node, block));
         return getMerkleStateProof(sm, new Address(addr), keys);
       },
