@@ -13,9 +13,8 @@ import { forkFromFlags, withFork } from "../../src/hardhat/fork";
 import { type Runtime, createRuntime } from "../../src/rpc/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
+import { BOOTSTRAP, ROOT, stopProcessGroup } from "../helpers/processes";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 const DEV0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const OTHER = "0x4444444444444444444444444444444444444444";
 
@@ -63,25 +62,6 @@ function startNode(args: string[]): Promise<{ child: ChildProcess; url: string; 
   });
 }
 
-async function stopNode(child: ChildProcess | undefined): Promise<void> {
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }, 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
 describe("forking from the command line and the network helpers", function () {
   this.timeout(120_000);
   let remote: RemoteNode;
@@ -92,7 +72,7 @@ describe("forking from the command line and the network helpers", function () {
   });
 
   after(async () => {
-    await stopNode(child);
+    await stopProcessGroup(child);
     await remote?.server.close();
     await remote?.runtime.close();
   });
@@ -108,7 +88,7 @@ describe("forking from the command line and the network helpers", function () {
     expect(infos.epochs.map((e) => e.identifier)).to.deep.equal(["hour"]);
     await rpc(node.url, "evm_mine");
     expect(BigInt(await rpc<string>(node.url, "eth_blockNumber"))).to.equal(pinned + 1n);
-    await stopNode(child);
+    await stopProcessGroup(child);
     child = undefined;
   });
 

@@ -5,69 +5,19 @@
  * keeps every account, locked.
  */
 import { expect } from "chai";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Wallet, computeAddress, getAddress } from "ethers";
+import { BOOTSTRAP, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 const KEY = "0xe9be548f57e4f6af0d8826109417f4be0237a5ce6c6d84b25b92ba7b303fd314";
 const PASS = "task pass phrase";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function hardhat(args: string[], input?: string): { status: number | null; out: string } {
   const r = spawnSync(process.execPath, [BOOTSTRAP, ...args], { cwd: ROOT, encoding: "utf8", input, timeout: 120_000 });
   return { status: r.status, out: r.stdout + r.stderr };
-}
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function start(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [BOOTSTRAP, "node", ...args], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const on = (c: Buffer) => {
-      out += c.toString();
-      if (out.includes("Started HTTP and WebSocket JSON-RPC server at")) resolve({ child, output: () => out });
-    };
-    child.stdout?.on("data", on);
-    child.stderr?.on("data", on);
-    child.once("exit", (code) => reject(new Error(`node exited (${code}):\n${out}`)));
-  });
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const t = setTimeout(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGKILL");
-    } catch {
-      /* gone */
-    }
-  }, 5000);
-  await exited;
-  clearTimeout(t);
 }
 
 describe("keys tasks and npx hardhat node --home with a key store", function () {
@@ -88,7 +38,7 @@ describe("keys tasks and npx hardhat node --home with a key store", function () 
     return body.result;
   };
   const startNode = async () => {
-    node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
+    node = await startHardhatNode(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
     token = readFileSync(path.join(home, "jsonrpc.token"), "utf8").trim();
   };
 
@@ -98,7 +48,7 @@ describe("keys tasks and npx hardhat node --home with a key store", function () 
     port = await freePort();
   });
   after(async () => {
-    await stop(node?.child);
+    await stopProcessGroup(node?.child);
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -175,7 +125,7 @@ describe("keys tasks and npx hardhat node --home with a key store", function () 
   });
 
   it("after a restart every account is still there, locked", async () => {
-    await stop(node?.child);
+    await stopProcessGroup(node?.child);
     await startNode();
     const listed = await rpc<string[]>("personal_listAccounts");
     expect(listed).to.have.length(3);
@@ -192,8 +142,8 @@ describe("keys tasks and npx hardhat node --home with a key store", function () 
   });
 
   it("--json-rpc.allow-insecure-unlock=false refuses the unlock paths, as Evmos does", async () => {
-    await stop(node?.child);
-    node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.allow-insecure-unlock=false"]);
+    await stopProcessGroup(node?.child);
+    node = await startHardhatNode(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.allow-insecure-unlock=false"]);
     token = readFileSync(path.join(home, "jsonrpc.token"), "utf8").trim();
     for (const [method, params] of [
       ["eth_accounts", []],

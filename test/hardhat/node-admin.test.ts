@@ -5,23 +5,11 @@
 import { expect } from "chai";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
+import { BOOTSTRAP, ROOT, freePort, stopProcessGroup } from "../helpers/processes";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Started {
   child: ChildProcess;
@@ -42,25 +30,6 @@ function start(args: string[]): Promise<Started> {
     child.stderr?.on("data", on);
     child.once("exit", (code) => reject(new Error(`node exited (${code}):\n${out}`)));
   });
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const t = setTimeout(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGKILL");
-    } catch {
-      /* gone */
-    }
-  }, 5000);
-  await exited;
-  clearTimeout(t);
 }
 
 describe("npx hardhat node: admin and db", function () {
@@ -103,7 +72,7 @@ describe("npx hardhat node: admin and db", function () {
     url = `http://127.0.0.1:${port}/`;
   });
   after(async () => {
-    await stop(node?.child);
+    await stopProcessGroup(node?.child);
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -127,7 +96,7 @@ describe("npx hardhat node: admin and db", function () {
 
   it("keeps db_* values across a restart", async () => {
     expect(await rpc("db_putString", ["app", "k", "survives"])).to.equal(true);
-    await stop(node?.child);
+    await stopProcessGroup(node?.child);
     node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
     expect(await rpc("db_getString", ["app", "k"])).to.equal("survives");
   });

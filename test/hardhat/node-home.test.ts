@@ -4,62 +4,12 @@
  * resumes at the last committed block.
  */
 import { expect } from "chai";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { BOOTSTRAP, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function start(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [BOOTSTRAP, "node", ...args], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const on = (c: Buffer) => {
-      out += c.toString();
-      if (out.includes("Started HTTP and WebSocket JSON-RPC server at")) resolve({ child, output: () => out });
-    };
-    child.stdout?.on("data", on);
-    child.stderr?.on("data", on);
-    child.once("exit", (code) => reject(new Error(`node exited (${code}):\n${out}`)));
-  });
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const t = setTimeout(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGKILL");
-    } catch {
-      /* gone */
-    }
-  }, 5000);
-  await exited;
-  clearTimeout(t);
-}
 
 describe("npx hardhat node --home", function () {
   this.timeout(120_000);
@@ -97,12 +47,12 @@ describe("npx hardhat node --home", function () {
     url = `http://127.0.0.1:${port}/`;
   });
   after(async () => {
-    await stop(node?.child);
+    await stopProcessGroup(node?.child);
     rmSync(home, { recursive: true, force: true });
   });
 
   it("starts from a Cosmos genesis.json and creates app.toml, the data dir and the token", async () => {
-    node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
+    node = await startHardhatNode(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
     expect(await rpc("eth_chainId")).to.equal("0x2329");
     expect(existsSync(path.join(home, "config", "app.toml"))).to.equal(true);
     expect(readFileSync(path.join(home, "config", "app.toml"), "utf8")).to.match(/\[json-rpc\]/);
@@ -147,8 +97,8 @@ describe("npx hardhat node --home", function () {
   it("resumes at the last committed block after a restart", async () => {
     const head = await rpc<{ number: string; hash: string; stateRoot: string }>("eth_getBlockByNumber", ["latest", false]);
     const fast = await rpc("epochs_currentEpoch", ["fast"]);
-    await stop(node?.child);
-    node = await start(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
+    await stopProcessGroup(node?.child);
+    node = await startHardhatNode(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
     const again = await rpc<{ number: string; hash: string; stateRoot: string }>("eth_getBlockByNumber", ["latest", false]);
     expect(again).to.deep.include({ number: head.number, hash: head.hash, stateRoot: head.stateRoot });
     expect(await rpc("epochs_currentEpoch", ["fast"])).to.deep.equal(fast);
@@ -157,7 +107,7 @@ describe("npx hardhat node --home", function () {
   });
 
   it("refuses to start with a malformed app.toml, naming the file and the key", async () => {
-    await stop(node?.child);
+    await stopProcessGroup(node?.child);
     node = undefined;
     const file = path.join(home, "config", "app.toml");
     writeFileSync(file, readFileSync(file, "utf8").replace("filter-cap = 200", 'filter-cap = "lots"'));

@@ -4,13 +4,11 @@
  */
 import { expect } from "chai";
 import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { Interface } from "ethers";
 import { inProcess, rpcError } from "../helpers/harness";
 import { compile } from "../helpers/solc";
+import { BOOTSTRAP, ROOT, stopProcessGroup } from "../helpers/processes";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 
 interface StartedNode {
   child: ChildProcess;
@@ -40,25 +38,6 @@ function startNode(args: string[]): Promise<StartedNode> {
 }
 
 /** Kills the child's whole process group and waits for it to exit. */
-async function stopNode(child: ChildProcess | undefined): Promise<void> {
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    return; // already gone
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-(child.pid as number), "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }, 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** Waits until the node's output matches (the banner arrives in several chunks). */
 async function waitForOutput(node: StartedNode, re: RegExp): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -77,7 +56,7 @@ describe("npx hardhat node", function () {
   this.timeout(60_000);
   let node: StartedNode | undefined;
 
-  after(async () => stopNode(node?.child));
+  after(async () => stopProcessGroup(node?.child));
 
   it("starts on a free port with Evmos's flags and answers JSON-RPC over HTTP", async () => {
     node = await startNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.api", "eth,net,web3", "--json-rpc.enable=true", "--minimum-gas-prices", "50000000000aevmos"]);
@@ -105,7 +84,7 @@ describe("npx hardhat node", function () {
 
   it("stops on SIGTERM to its process group", async () => {
     const child = node?.child;
-    await stopNode(child);
+    await stopProcessGroup(child);
     expect(child?.exitCode !== null || child?.signalCode !== null).to.equal(true);
   });
 });
@@ -113,7 +92,7 @@ describe("npx hardhat node", function () {
 describe("npx hardhat node: sending as evmosd answers, and the node's log", function () {
   this.timeout(90_000);
   let node: StartedNode | undefined;
-  after(async () => stopNode(node?.child));
+  after(async () => stopProcessGroup(node?.child));
   const SOURCE = `
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;

@@ -4,6 +4,11 @@
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import path from "node:path";
+
+/** This repository's root, and Hardhat's CLI entry (spawned directly: killing an `npx` leaves its child). */
+export const ROOT = path.resolve(__dirname, "../..");
+export const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 
 export interface Started {
   child: ChildProcess;
@@ -48,6 +53,11 @@ export function startNodeProcess(command: string, args: string[], opts: SpawnOpt
       reject(new Error(`exited (${code}) before starting:\n${out}`));
     });
   });
+}
+
+/** `npx hardhat node ARGS` of this repository's project, in its own process group. */
+export function startHardhatNode(args: string[]): Promise<Started> {
+  return startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...args], { cwd: ROOT });
 }
 
 /** SIGTERM to the child's process group, SIGKILL after 5 s; resolves when the child has exited. */
