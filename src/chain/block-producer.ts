@@ -91,11 +91,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
       }
       try {
         args.onStep?.({ tx });
-        // a transaction whose signature is not its sender's is an impersonated account's: it may hold code
-        const impersonated = !tx.getSenderAddress().equals(sender);
-        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
-          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
-        );
+        const result = await runBlockTx(vm, tx, sender, execBlock, gasUsed);
         included.push(tx);
         senders.push(sender);
         results.push(result);
@@ -160,6 +156,16 @@ function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
     return baseFee + tip;
   }
   return (tx as { gasPrice: bigint }).gasPrice;
+}
+
+/**
+ * Runs one of a block's transactions from its recorded `sender` (block production and replay alike).
+ * A transaction whose signature is not its sender's is an impersonated account's: that sender may
+ * hold code (see state-manager.ts).
+ */
+export function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
+  const impersonated = !tx.getSenderAddress().equals(sender);
+  return withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: withSender(tx, sender), block, blockGasUsed, skipHardForkValidation: true }));
 }
 
 /** Runs one phase (begin-block or end-block) of every module against `block`'s header. */

@@ -21,13 +21,13 @@ import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccount, createAddressFromPrivateKey, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
-import { type RunTxResult, type VM, createVM, runTx } from "@ethereumjs/vm";
+import { type RunTxResult, type VM, createVM } from "@ethereumjs/vm";
 import type { BatchOp, KVStore } from "../storage/kv";
 import { MemoryKV } from "../storage/kv";
 import { type ModuleStore, VersionedModuleStore } from "../storage/module-store";
 import { TrieDB } from "../storage/trie-db";
 import { Mutex } from "../utils/mutex";
-import { type ProducedBlock, produceBlock, runPhase } from "./block-producer";
+import { type ProducedBlock, produceBlock, runBlockTx, runPhase } from "./block-producer";
 import { type StoredReceipt, ChainStore } from "./chain-store";
 import { Clock } from "./clock";
 import { createChainCommon } from "./common";
@@ -38,11 +38,10 @@ import type { BlockEvents, BlockModule, BlockPhase } from "./module";
 import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
-import { withSender } from "./sender";
 import type { Fork } from "./fork";
 import { checkForkMeta, forkMetaOps } from "./fork/meta";
 import { adoptBlockHash } from "./chain-store";
-import { ChainStateManager, withContractSender } from "./state-manager";
+import { ChainStateManager } from "./state-manager";
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -357,11 +356,7 @@ export class Node extends EventEmitter<NodeEvents> {
         const from = receipts[i]?.from;
         const sender = from !== undefined ? new Address(from) : tx.getSenderAddress();
         await observer.beforeTx?.(i, tx, vm);
-        // a transaction whose signature is not its sender's was an impersonated account's (it may hold code)
-        const impersonated = !tx.getSenderAddress().equals(sender);
-        const result = await withContractSender(vm.stateManager, sender, impersonated, () =>
-          runTx(vm, { tx: withSender(tx, sender), block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true }),
-        );
+        const result = await runBlockTx(vm, tx, sender, execBlock, gasUsed);
         gasUsed += result.blockGasSpent;
         results.push(result);
         await observer.afterTx?.(i, tx, result);
