@@ -39,16 +39,20 @@ function matchesPrefix(code: Uint8Array, known: Uint8Array): boolean {
   return true;
 }
 
+/** What this needs of an artifact (Hardhat's artifact has these fields). */
+export interface ArtifactLike {
+  contractName: string;
+  abi: readonly unknown[];
+  bytecode: string;
+  deployedBytecode: string;
+}
+
 export class ArtifactContractNames implements ContractNames {
+  private readonly _entries: Entry[] = [];
   private readonly _byCode = new Map<string, Entry | null>();
 
-  constructor(private readonly _entries: Entry[]) {}
-
-  /** Reads every artifact of the project (none yet compiled: names nothing). */
-  static async load(artifacts: Artifacts): Promise<ArtifactContractNames> {
-    const entries: Entry[] = [];
-    for (const name of await artifacts.getAllFullyQualifiedNames()) {
-      const a = await artifacts.readArtifact(name);
+  constructor(artifacts: Iterable<ArtifactLike>) {
+    for (const a of artifacts) {
       const creation = withoutMetadata(bytecodeBytes(a.bytecode));
       if (creation.length === 0) continue; // interfaces and abstract contracts
       let abi: Interface | undefined;
@@ -57,9 +61,15 @@ export class ArtifactContractNames implements ContractNames {
       } catch {
         abi = undefined; // an ABI ethers cannot read still names the contract
       }
-      entries.push({ contract: a.contractName, creation, runtime: withoutMetadata(bytecodeBytes(a.deployedBytecode)), abi });
+      this._entries.push({ contract: a.contractName, creation, runtime: withoutMetadata(bytecodeBytes(a.deployedBytecode)), abi });
     }
-    return new ArtifactContractNames(entries);
+  }
+
+  /** Every artifact of the project (none compiled yet: names nothing). */
+  static async load(artifacts: Artifacts): Promise<ArtifactContractNames> {
+    const all: ArtifactLike[] = [];
+    for (const name of await artifacts.getAllFullyQualifiedNames()) all.push(await artifacts.readArtifact(name));
+    return new ArtifactContractNames(all);
   }
 
   describeDeploy(initCode: Uint8Array): { contract: string } | undefined {
