@@ -66,7 +66,7 @@ export class NodeLog {
     this._enqueue(() => {
       if (verbose) {
         const summary = paramsSummary(params);
-        this._print([summary === "" ? method : `${method}  ${summary}`]);
+        this._print([summary === "" ? this._paint.green(method) : `${this._paint.green(method)}  ${summary}`]);
       } else {
         this._holdMethod(method);
       }
