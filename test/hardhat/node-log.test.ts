@@ -111,6 +111,32 @@ describe("npx hardhat node: the log tells the story", function () {
     await logMatching(node, new RegExp(`    epoch day #2 started\\n      beforeEpochStart: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      beforeEpochStart: RevertingHook \\(${h}\\): failed: execution reverted: hook says no`));
   });
 
+  it("tells pooled transactions when evm_mine or interval mining mines their block, console.log and failures included", async () => {
+    if (node === undefined) throw new Error("the first test starts the node");
+    const { send, deploy } = await scenario(node.url);
+    const logger = await deploy("Logger");
+    const reverter = await deploy("Reverter", [0]);
+    await rpc(node.url, "evm_setAutomine", [false]);
+    const bump = await send({ to: logger.contractAddress, data: logger.iface.encodeFunctionData("bump", [1, "pooled"]) });
+    const boom = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withoutReason") });
+    await rpc(node.url, "evm_mine");
+    await logMatching(
+      node,
+      new RegExp(
+        `^evm_mine\\n  Mined block #\\d+\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    Contract call:       Logger#bump\\n    Transaction:         ${bump}\\n(?:    .*\\n){4}\\n` +
+          `    console\\.log:\\n      bump #\\d+ by ${FROM}\\n      pooled\\n(?:      .*\\n){3}\\n    Contract call:       Reverter#withoutReason\\n    Transaction:         ${boom}\\n(?:    .*\\n){4}\\n` +
+          `    Error: Transaction reverted without a reason\\n`,
+        "m",
+      ),
+    );
+    // interval mining: no request runs, so the block heads its own section
+    const later = await send({ to: logger.contractAddress, data: logger.iface.encodeFunctionData("bump", [2, "by the timer"]) });
+    await rpc(node.url, "evm_setIntervalMining", [300]);
+    await logMatching(node, new RegExp(`^Mined block #\\d+\\n  Block: ${HASH}\\n    Base fee: \\d+\\n  Contract call:       Logger#bump\\n  Transaction:         ${later}\\n`, "m"));
+    await rpc(node.url, "evm_setIntervalMining", [0]);
+    await rpc(node.url, "evm_setAutomine", [true]);
+  });
+
   it("with --quiet prints only the failures: a reverted transaction and a failing hook, not the requests", async () => {
     await stopProcessGroup(node?.child);
     node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--quiet"]);
