@@ -229,7 +229,12 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     const { NodeLog } = require("./node-log/node-log") as typeof import("./node-log/node-log");
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ArtifactContractNames } = require("./node-log/artifact-names") as typeof import("./node-log/artifact-names");
-    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, names: await ArtifactContractNames.load(hre.artifacts) });
+    // contract names from the project's artifacts; without them the log still tells everything but names
+    const names = await ArtifactContractNames.load(hre.artifacts).catch((err: unknown) => {
+      console.warn(`WARNING: the node log names no contracts: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, names });
     overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
     overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
     overrides.log = (line) => console.log(line);
