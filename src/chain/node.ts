@@ -107,6 +107,8 @@ export interface MinedBlock {
   block: Block;
   receipts: StoredReceipt[];
   events: BlockEvents;
+  /** What running each transaction returned (revert data, VM error): on a block just mined, for the node's log. */
+  results?: RunTxResult[];
 }
 
 export interface NodeEvents {
@@ -499,7 +501,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this.settings.nextPrevRandao = undefined;
     this.clock.didMine(ts);
     this._lastResults = produced.results;
-    const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
+    const mined = { block: produced.block, receipts: produced.receipts, events: produced.events, results: produced.results };
     this.emit("block", mined);
     return mined;
   }

@@ -10,7 +10,7 @@ import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
 import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "./deps";
-import { RpcDispatcher } from "./dispatcher";
+import { type DispatcherOptions, RpcDispatcher } from "./dispatcher";
 import type { MethodSpec } from "./method";
 import { ethMethods } from "./namespaces/eth";
 import { type FilterServices, createFilterServices, filterMethods } from "./namespaces/eth/filters";
@@ -63,7 +63,8 @@ export interface RuntimeOptions {
   home?: string;
   /** The node's log (admin_* notes). */
   log?: (line: string) => void;
-  onRequest?: (method: string, ctx: RequestContext) => void;
+  onRequest?: (method: string, ctx: RequestContext, params: unknown) => void;
+  onResponse?: DispatcherOptions["onResponse"];
   onInternalError?: (method: string, err: unknown) => void;
 }
 
@@ -151,6 +152,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       enabledNamespaces: opts.enabledNamespaces,
       maxBatch: opts.maxBatch,
       onRequest: opts.onRequest,
+      onResponse: opts.onResponse,
       onInternalError: opts.onInternalError,
     },
   );
