@@ -190,7 +190,7 @@ export class Node extends EventEmitter<NodeEvents> {
 
   static async create(opts: NodeOptions): Promise<Node> {
     const config = opts.config;
-    const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto());
+    const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto(), config.enableRip7212 === true ? [7951] : []);
     const kv = opts.kv ?? new MemoryKV();
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
