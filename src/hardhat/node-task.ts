@@ -26,7 +26,7 @@ import { epochsOptionsFromConfig } from "./epochs";
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "./lazy";
-import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, runtimeOptionsFor } from "./provider";
+import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
@@ -230,6 +230,8 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     provider.useRuntimeFactory(async () => {
       const runtime = await buildRuntime(await runtimeOptionsFor(hre, overrides));
       runtime.node.on("consoleLog", (line) => console.log(`  console.log: ${line}`));
+      // the project's compiled contracts, as Hardhat's node starts with them (later compilations arrive by hardhat_addCompilationResult)
+      await loadBuildInfos(hre, runtime);
       return runtime;
     });
     try {
