@@ -99,14 +99,18 @@ export class EpochsProvider extends EventEmitter implements EthereumProvider {
     return this.request({ method, params });
   }
 
-  /** The legacy callback form; errors come back inside the response, as JSON-RPC has them. */
+  /**
+   * The legacy callback form; errors with a JSON-RPC code come back inside the response, others (a
+   * failed execution's SolidityError) as the callback's error, as Hardhat's adapter does.
+   */
   sendAsync(payload: JsonRpcRequest, callback: (error: unknown, response: JsonRpcResponse) => void): void {
     const base = { jsonrpc: "2.0", id: payload.id };
     this.request({ method: payload.method, params: payload.params }).then(
       (result) => callback(null, { ...base, result }),
       (err: unknown) => {
-        const e = err as { code?: number; message?: string; data?: unknown };
-        callback(null, { ...base, error: { code: e.code ?? toProviderError(err).code, message: e.message ?? String(err), data: e.data } });
+        const e = err as { code?: number; message: string; data?: unknown };
+        if (typeof e.code !== "number") callback(err, undefined as unknown as JsonRpcResponse);
+        else callback(null, { ...base, error: { code: e.code, message: e.message, data: e.data } });
       },
     );
   }
