@@ -8,8 +8,8 @@ import type { Node } from "../node";
 import type { ContractRegistry } from "./registry";
 import { type Frame, type StackTraceEntry, inferStackTrace, recordMessages } from "./stack-trace";
 
-async function recorded(vm: VM, run: () => Promise<unknown>): Promise<Frame | undefined> {
-  const rec = recordMessages(vm);
+async function recorded(vm: VM, registry: ContractRegistry, run: () => Promise<unknown>): Promise<Frame | undefined> {
+  const rec = recordMessages(vm, registry.size > 0);
   try {
     await run();
   } finally {
@@ -22,7 +22,7 @@ async function recorded(vm: VM, run: () => Promise<unknown>): Promise<Frame | un
 export async function callStackTrace(node: Node, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false): Promise<StackTraceEntry[] | undefined> {
   const ctx = await node.contextAt(n);
   try {
-    const root = await recorded(ctx.vm, () => runInContext(node, ctx, req, overrides, undefined, lenient));
+    const root = await recorded(ctx.vm, registry, () => runInContext(node, ctx, req, overrides, undefined, lenient));
     return root === undefined ? undefined : inferStackTrace(root, registry);
   } finally {
     ctx.release();
@@ -35,7 +35,7 @@ export async function txStackTrace(node: Node, registry: ContractRegistry, n: bi
   let root: Frame | undefined;
   await node.replayBlock(n, {
     beforeTx: (i, _tx, vm) => {
-      if (i === index) rec = recordMessages(vm);
+      if (i === index) rec = recordMessages(vm, registry.size > 0);
     },
     afterTx: (i) => {
       if (i !== index || rec === undefined) return;

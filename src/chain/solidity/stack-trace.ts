@@ -80,8 +80,12 @@ interface Events {
   off(name: string, fn: Listener): void;
 }
 
-/** Records the message tree of what runs on `vm` until `detach()`; `root()` is the outermost message. */
-export function recordMessages(vm: VM): { root(): Frame | undefined; detach(): void } {
+/**
+ * Records the message tree of what runs on `vm` until `detach()`; `root()` is the outermost message.
+ * `steps`: also every instruction (EthereumJS copies the stack and memory for each step event, so
+ * only when a registry can map them to source).
+ */
+export function recordMessages(vm: VM, steps = true): { root(): Frame | undefined; detach(): void } {
   const events = vm.evm.events as unknown as Events;
   const stack: Frame[] = [];
   let root: Frame | undefined;
@@ -118,13 +122,13 @@ export function recordMessages(vm: VM): { root(): Frame | undefined; detach(): v
     frame.returnValue = r.execResult.returnValue;
   }) as Listener;
   events.on("beforeMessage", before);
-  events.on("step", step);
+  if (steps) events.on("step", step);
   events.on("afterMessage", after);
   return {
     root: () => root,
     detach: () => {
       events.off("beforeMessage", before);
-      events.off("step", step);
+      if (steps) events.off("step", step);
       events.off("afterMessage", after);
     },
   };
