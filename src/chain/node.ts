@@ -71,7 +71,15 @@ export interface PrecompileContext {
 }
 
 /** A rejected transaction or state change: the RPC layer turns it into -32000 with this text. */
-export class ChainError extends Error {}
+export class ChainError extends Error {
+  /** `hardhatMessage`: Hardhat's network's text for the same refusal (the in-process provider answers with it). */
+  constructor(
+    message: string,
+    readonly hardhatMessage?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** What happened to a transaction in the block mined for it. */
 export interface Inclusion {
@@ -184,7 +192,7 @@ export class Node extends EventEmitter<NodeEvents> {
 
   static async create(opts: NodeOptions): Promise<Node> {
     const config = opts.config;
-    const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto());
+    const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto(), config.enableRip7212 === true ? [7951] : []);
     const kv = opts.kv ?? new MemoryKV();
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
@@ -418,7 +426,10 @@ export class Node extends EventEmitter<NodeEvents> {
     }
     const cost = tx.gasLimit * fee + tx.value;
     if (balance < cost) {
-      throw new ChainError(`failed to check sender balance: sender balance < tx cost (${balance} < ${cost}): insufficient funds`);
+      throw new ChainError(
+        `failed to check sender balance: sender balance < tx cost (${balance} < ${cost}): insufficient funds`,
+        `Sender doesn't have enough funds to send tx. The max upfront cost is: ${cost} and the sender's balance is: ${balance}.`,
+      );
     }
     const baseFee = this.nextBaseFee();
     if (this.settings.automine && !this.settings.paused && fee < baseFee) {

@@ -26,7 +26,7 @@ import { epochsOptionsFromConfig } from "./epochs";
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "./lazy";
-import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, runtimeOptionsFor } from "./provider";
+import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
@@ -227,14 +227,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     setVerbosity(LOG_VERBOSITY[config.log]);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the log (and ethers) load only when a node starts
     const { NodeLog } = require("./node-log/node-log") as typeof import("./node-log/node-log");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { ArtifactContractNames } = require("./node-log/artifact-names") as typeof import("./node-log/artifact-names");
-    // contract names from the project's artifacts; without them the log still tells everything but names
-    const names = await ArtifactContractNames.load(hre.artifacts).catch((err: unknown) => {
-      console.warn(`WARNING: the node log names no contracts: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    });
-    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, names });
+    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true });
     overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
     overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
     overrides.log = (line) => console.log(line);
@@ -243,7 +236,10 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     hre.epochsProvider = provider;
     provider.useRuntimeFactory(async () => {
       const runtime = await buildRuntime(await runtimeOptionsFor(hre, overrides));
-      log.attach(runtime.node);
+      // the project's compiled contracts, as Hardhat's node starts with them (later compilations arrive by
+      // hardhat_addCompilationResult); the same registry names contracts in the log and builds stack traces
+      await loadBuildInfos(hre, runtime);
+      log.attach(runtime.node, runtime.deps.contracts);
       return runtime;
     });
     try {

@@ -134,7 +134,11 @@ export class RpcDispatcher implements Dispatcher {
 
   private _toRpcError(method: string, err: unknown): RpcError {
     if (err instanceof RpcError) return err;
-    if (err instanceof ChainError) return new ServerError(err.message);
+    if (err instanceof ChainError) {
+      const e = new ServerError(err.message);
+      if (err.hardhatMessage !== undefined) e.hardhat = { message: err.hardhatMessage };
+      return e;
+    }
     this._opts.onInternalError?.(method, err);
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
     return new InternalError(`internal error: ${msg}`);

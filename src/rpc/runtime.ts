@@ -9,6 +9,7 @@ import { Node, type PrecompileContext } from "../chain/node";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
+import { ContractRegistry } from "../chain/solidity/registry";
 import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "./deps";
 import { type DispatcherOptions, RpcDispatcher } from "./dispatcher";
 import type { MethodSpec } from "./method";
@@ -129,7 +130,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const next = forking !== undefined ? await Fork.open({ ...forking, cacheDir, timeoutMs: opts.fork?.timeoutMs }) : undefined;
     await node.reset(next);
   };
-  const deps: RpcDeps = { node, settings, keystore, resetChain };
+  const deps: RpcDeps = { node, settings, keystore, resetChain, contracts: new ContractRegistry(), stackTraceFailures: { count: 0 } };
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];

@@ -28,7 +28,6 @@ export interface NodeLogOptions {
   write: (text: string) => void;
   /** A terminal: repeats are rewritten in place and colours are used. */
   tty: boolean;
-  names?: ContractNames;
   /** How long a collapsible line may wait for a repeat when it cannot be rewritten in place (not a TTY). */
   holdMs?: number;
 }
@@ -47,13 +46,15 @@ export class NodeLog {
   private readonly _blockConsole: string[] = [];
   /** True right after a call's console.log heading, so more lines join it. */
   private _callConsoleOpen = false;
+  private _names: ContractNames | undefined;
 
   constructor(private readonly _opts: NodeLogOptions) {
     this._paint = _opts.tty ? ANSI : NO_PAINT;
   }
 
-  /** Follows a node's blocks, console.log lines and interval-mining failures. */
-  attach(node: Node): void {
+  /** Follows a node's blocks, console.log lines and interval-mining failures; `names` names contracts and functions. */
+  attach(node: Node, names?: ContractNames): void {
+    this._names = names;
     node.on("block", (mined) => this.onBlock(node, mined));
     node.on("consoleLog", (line, origin) => this.onConsoleLog(line, origin));
     node.on("miningError", (err) => this._enqueue(() => this._error([this._paint.red(`Mining failed: ${err.message}`), ""])));
@@ -182,14 +183,14 @@ export class NodeLog {
       status: receipt.status,
       vmError: result?.execResult.exceptionError?.error,
       returnData: result?.execResult.returnValue ?? new Uint8Array(),
-      name: to === undefined ? this._opts.names?.describeDeploy(tx.data) : await this._describeCall(node, number, to, tx.data),
+      name: to === undefined ? this._names?.describeDeploy(tx.data) : await this._describeCall(node, number, to, tx.data),
       consoleLines: consoleOut,
       block: { number, hash: bytesToHex(mined.block.hash()) },
     };
   }
 
   private async _describeCall(node: Node, height: bigint, to: string, data: Uint8Array): Promise<{ contract: string; function?: string } | undefined> {
-    const names = this._opts.names;
+    const names = this._names;
     if (names === undefined) return undefined;
     try {
       const code = await (await node.stateAt(height)).getCode(createAddressFromString(to));
