@@ -4,7 +4,8 @@
  * `hardhat test` on this plugin's in-process chain and on Hardhat's own (EDR, BENCH_STOCK=1: the epochs
  * test then runs its contract as a plain one), alternating. Prints the wall time of each run, the
  * median of each side and the ratio ours/Hardhat.
- * Options: --once (one run each instead of 3), BENCH_RUNS=N.
+ * The plugin runs from dist/, built first (as users install it).
+ * Options: --once (one run each instead of 3), --no-build, BENCH_RUNS=N.
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -35,6 +36,10 @@ function median(xs: number[]): number {
 }
 
 function main(): void {
+  if (!process.argv.includes("--no-build")) {
+    const b = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8", timeout: TIMEOUT_MS });
+    if (b.status !== 0) throw new Error(`npm run build failed:\n${b.stdout}${b.stderr}`);
+  }
   // compiled once beforehand, so no run pays for the compiler
   hardhat("hardhat", ["compile", "--quiet"]);
   const times: Record<Side, number[]> = { epochs: [], hardhat: [] };

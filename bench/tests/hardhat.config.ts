@@ -3,6 +3,8 @@
  * the style of users' tests, run once on this plugin's in-process chain and once on Hardhat's own
  * (EDR) with BENCH_STOCK=1. Both compile with the plugin's offline solc override (src/hardhat/solc.ts);
  * with BENCH_STOCK=1 that is all of the plugin that loads, so the hardhat network stays Hardhat's.
+ * The plugin loads from dist/ (`npm run build`), as users get it: from src/, ts-node would spend
+ * seconds compiling it in every run.
  */
 import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-ethers";
@@ -11,8 +13,8 @@ import type {} from "../../src/hardhat/type-extensions";
 import { version as SOLC_VERSION } from "solc/package.json";
 
 /* eslint-disable @typescript-eslint/no-require-imports -- which part of the plugin loads depends on the run */
-if (process.env.BENCH_STOCK === "1") require("../../src/hardhat/solc");
-else require("../../src");
+if (process.env.BENCH_STOCK === "1") require("../../dist/src/hardhat/solc");
+else require("../../dist/src");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const config: HardhatUserConfig = {
