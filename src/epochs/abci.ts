@@ -41,7 +41,7 @@ export function epochEndEvent(identifier: string, epochNumber: bigint): ModuleEv
 }
 
 export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
-  const snapshot = keeper.allEpochInfos();
+  const snapshot = keeper.readEpochInfos();
   for (const info of snapshot) {
     if (rule === "spec") await specBegin(ctx, keeper, hooks, info);
     else await evmosBegin(ctx, keeper, hooks, info);
@@ -50,13 +50,15 @@ export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hook
 
 export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
   if (rule === "evmos") return; // Evmos's module has no end-block work
-  const snapshot = keeper.allEpochInfos();
+  const snapshot = keeper.readEpochInfos();
   const tn = ctx.timestamp * NANOS;
   for (const info of snapshot) {
-    if (!info.epochCountingStarted || keeper.isEnded(info.identifier)) continue;
+    if (!info.epochCountingStarted) continue;
     // the end block differs from the start block: an epoch spans at least two blocks
     if (ctx.height <= info.currentEpochStartHeight) continue;
     if (tn < toNanos(info.currentEpochStartTime) + toNanos(info.duration)) continue;
+    // last: the store lookup (the time checks above skip it in blocks where nothing ends)
+    if (keeper.isEnded(info.identifier)) continue;
     keeper.setEnded(info.identifier, true);
     ctx.emit(epochEndEvent(info.identifier, info.currentEpoch));
     await hooks.afterEpochEnd(ctx, info.identifier, info.currentEpoch);
@@ -64,7 +66,7 @@ export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks:
 }
 
 /** "spec" begin-block: the initial start once start_time is reached, or the next start after an end. */
-async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: EpochInfo): Promise<void> {
+async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>): Promise<void> {
   const t = ctx.timestamp;
   const initial = !info.epochCountingStarted && t * NANOS >= toNanos(info.startTime);
   const next = info.epochCountingStarted && keeper.isEnded(info.identifier);
@@ -83,7 +85,7 @@ async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHo
 }
 
 /** Evmos's BeginBlocker body for one record (x/epochs/keeper/abci.go). */
-async function evmosBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: EpochInfo): Promise<void> {
+async function evmosBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>): Promise<void> {
   const tn = ctx.timestamp * NANOS;
   const start = toNanos(info.startTime);
   const initial = !info.epochCountingStarted && start <= tn;
