@@ -11,6 +11,8 @@ import { type EpochInfo, cloneEpochInfo } from "./types";
 export const EPOCH_INFO_PREFIX = 0x01;
 export const ENDED_MARK_PREFIX = 0x02;
 
+const INFO_PREFIX_BYTES = new Uint8Array([EPOCH_INFO_PREFIX]);
+const ENDED_PREFIX_BYTES = new Uint8Array([ENDED_MARK_PREFIX]);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -51,6 +53,9 @@ function decodeShared(raw: Uint8Array): Readonly<EpochInfo> {
   }
   return info;
 }
+
+/** Decoded lists by the store's entries array they came from. */
+const lists = new WeakMap<object, ReadonlyArray<Readonly<EpochInfo>>>();
 
 function decode(raw: Uint8Array): EpochInfo {
   // a copy: callers may change what they get
@@ -100,9 +105,19 @@ export class EpochsKeeper {
    * read every record twice a block and change records only through `setEpochInfo`.
    */
   readEpochInfos(): ReadonlyArray<Readonly<EpochInfo>> {
-    return this._store()
-      .entries(new Uint8Array([EPOCH_INFO_PREFIX]))
-      .map(([, v]) => decodeShared(v));
+    // an unchanged store lists the same entries array: the same list comes back (begin/end-block key summaries on it)
+    const entries = this._store().entries(INFO_PREFIX_BYTES);
+    let list = lists.get(entries);
+    if (list === undefined) {
+      list = Object.freeze(entries.map(([, v]) => decodeShared(v)));
+      lists.set(entries, list);
+    }
+    return list;
+  }
+
+  /** True when some timer's current epoch has ended and its next has not started ("spec" rule). */
+  anyEnded(): boolean {
+    return this._store().entries(ENDED_PREFIX_BYTES).length > 0;
   }
 
   /** Identifiers in store order. */

@@ -37,7 +37,8 @@ export interface ModuleStore {
   delete(key: Uint8Array): void;
   /**
    * Entries whose key starts with `prefix`, in ascending key-byte order (descending with reverse).
-   * The byte arrays may be the store's own: read them, never change them.
+   * The array and its byte arrays may be the store's own (the same array again while the store is
+   * unchanged): read them, never change them.
    */
   entries(prefix?: Uint8Array, reverse?: boolean): Array<[Uint8Array, Uint8Array]>;
 }
@@ -61,11 +62,21 @@ function sortedRows(set: ReadonlyMap<string, Uint8Array>): Row[] {
   return rows;
 }
 
+/** Selections from a set's sorted rows, by prefix and direction: an unchanged set answers with the same (frozen) array. */
+const selections = new WeakMap<Row[], Map<string, Array<[Uint8Array, Uint8Array]>>>();
+
 function selectRows(rows: Row[], prefix: Uint8Array, reverse: boolean): Array<[Uint8Array, Uint8Array]> {
   const p = hex(prefix);
-  const out: Array<[Uint8Array, Uint8Array]> = [];
-  for (const [k, key, v] of rows) if (k.startsWith(p)) out.push([key, v]);
-  if (reverse) out.reverse();
+  let byPrefix = selections.get(rows);
+  if (byPrefix === undefined) selections.set(rows, (byPrefix = new Map()));
+  let out = byPrefix.get(reverse ? `r${p}` : p);
+  if (out === undefined) {
+    out = [];
+    for (const [k, key, v] of rows) if (k.startsWith(p)) out.push([key, v]);
+    if (reverse) out.reverse();
+    Object.freeze(out);
+    byPrefix.set(reverse ? `r${p}` : p, out);
+  }
   return out;
 }
 
