@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["test/**/*.ts"],
+    files: ["test/**/*.ts", "bench/tests/test/**/*.ts"],
     rules: { "@typescript-eslint/no-unused-expressions": "off" },
   },
 );

@@ -40,8 +40,49 @@ export function epochEndEvent(identifier: string, epochNumber: bigint): ModuleEv
   };
 }
 
+/**
+ * The earliest block times (nanoseconds) at which a list of records can do anything: most blocks
+ * fall before all of them, and then a phase skips the records (and their store lookups) entirely.
+ * Computed once per list: an unchanged store hands back the same list (`readEpochInfos`).
+ */
+interface DueTimes {
+  /** "spec" begin-block: the first start time of a timer not yet started (its ended marks aside). */
+  specBegin: bigint;
+  /** "spec" end-block: the first end time of a started epoch. */
+  specEnd: bigint;
+  /** "evmos" begin-block: the first time any record starts or ticks (Evmos's strict `>`: end + 1 ns). */
+  evmosBegin: bigint;
+}
+
+const NEVER = 2n ** 127n;
+const dueTimes = new WeakMap<object, DueTimes>();
+
+function dueOf(infos: ReadonlyArray<Readonly<EpochInfo>>): DueTimes {
+  let due = dueTimes.get(infos);
+  if (due === undefined) {
+    due = { specBegin: NEVER, specEnd: NEVER, evmosBegin: NEVER };
+    for (const info of infos) {
+      const start = toNanos(info.startTime);
+      const end = toNanos(info.currentEpochStartTime) + toNanos(info.duration);
+      const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+      if (!info.epochCountingStarted) {
+        due.specBegin = min(due.specBegin, start);
+        due.evmosBegin = min(due.evmosBegin, start);
+      } else {
+        due.specEnd = min(due.specEnd, end);
+        due.evmosBegin = min(due.evmosBegin, end + 1n > start ? end + 1n : start);
+      }
+    }
+    dueTimes.set(infos, due);
+  }
+  return due;
+}
+
 export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
-  const snapshot = keeper.allEpochInfos();
+  const snapshot = keeper.readEpochInfos();
+  const tn = ctx.timestamp * NANOS;
+  // nothing can start (or, for evmos, tick) before its due time; "spec" starts also follow an ended mark
+  if (rule === "spec" ? tn < dueOf(snapshot).specBegin && !keeper.anyEnded() : tn < dueOf(snapshot).evmosBegin) return;
   for (const info of snapshot) {
     if (rule === "spec") await specBegin(ctx, keeper, hooks, info);
     else await evmosBegin(ctx, keeper, hooks, info);
@@ -50,13 +91,16 @@ export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hook
 
 export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
   if (rule === "evmos") return; // Evmos's module has no end-block work
-  const snapshot = keeper.allEpochInfos();
+  const snapshot = keeper.readEpochInfos();
   const tn = ctx.timestamp * NANOS;
+  if (tn < dueOf(snapshot).specEnd) return; // no started epoch has reached its end
   for (const info of snapshot) {
-    if (!info.epochCountingStarted || keeper.isEnded(info.identifier)) continue;
+    if (!info.epochCountingStarted) continue;
     // the end block differs from the start block: an epoch spans at least two blocks
     if (ctx.height <= info.currentEpochStartHeight) continue;
     if (tn < toNanos(info.currentEpochStartTime) + toNanos(info.duration)) continue;
+    // last: the store lookup (the time checks above skip it in blocks where nothing ends)
+    if (keeper.isEnded(info.identifier)) continue;
     keeper.setEnded(info.identifier, true);
     ctx.emit(epochEndEvent(info.identifier, info.currentEpoch));
     await hooks.afterEpochEnd(ctx, info.identifier, info.currentEpoch);
@@ -64,7 +108,7 @@ export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks:
 }
 
 /** "spec" begin-block: the initial start once start_time is reached, or the next start after an end. */
-async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: EpochInfo): Promise<void> {
+async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>): Promise<void> {
   const t = ctx.timestamp;
   const initial = !info.epochCountingStarted && t * NANOS >= toNanos(info.startTime);
   const next = info.epochCountingStarted && keeper.isEnded(info.identifier);
@@ -83,7 +127,7 @@ async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHo
 }
 
 /** Evmos's BeginBlocker body for one record (x/epochs/keeper/abci.go). */
-async function evmosBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: EpochInfo): Promise<void> {
+async function evmosBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>): Promise<void> {
   const tn = ctx.timestamp * NANOS;
   const start = toNanos(info.startTime);
   const initial = !info.epochCountingStarted && start <= tn;

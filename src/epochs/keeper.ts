@@ -11,28 +11,55 @@ import { type EpochInfo, cloneEpochInfo } from "./types";
 export const EPOCH_INFO_PREFIX = 0x01;
 export const ENDED_MARK_PREFIX = 0x02;
 
+const INFO_PREFIX_BYTES = new Uint8Array([EPOCH_INFO_PREFIX]);
+const ENDED_PREFIX_BYTES = new Uint8Array([ENDED_MARK_PREFIX]);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
+/**
+ * Store keys by prefix and identifier, encoded once: begin/end-block look up every timer's ended
+ * mark each block. Bounded (timers are few; a flood of identifiers only empties it).
+ */
+const keys = new Map<number, Map<string, Uint8Array>>();
+
 function key(prefix: number, identifier: string): Uint8Array {
-  const id = enc.encode(identifier);
-  const out = new Uint8Array(id.length + 1);
-  out[0] = prefix;
-  out.set(id, 1);
+  let byId = keys.get(prefix);
+  if (byId === undefined) keys.set(prefix, (byId = new Map()));
+  let out = byId.get(identifier);
+  if (out === undefined) {
+    const id = enc.encode(identifier);
+    out = new Uint8Array(id.length + 1);
+    out[0] = prefix;
+    out.set(id, 1);
+    if (byId.size >= 4096) byId.clear();
+    byId.set(identifier, out);
+  }
   return out;
 }
 
-/** Decoded records by their stored byte arrays: an unchanged record is decoded once, not every block. */
-const decoded = new WeakMap<Uint8Array, EpochInfo>();
+/**
+ * Decoded records by their stored byte arrays: an unchanged record is decoded once, not every block.
+ * Frozen: `readEpochInfos` hands them out as they are.
+ */
+const decoded = new WeakMap<Uint8Array, Readonly<EpochInfo>>();
 
-function decode(raw: Uint8Array): EpochInfo {
+function decodeShared(raw: Uint8Array): Readonly<EpochInfo> {
   let info = decoded.get(raw);
   if (info === undefined) {
-    info = decodeEpochInfo(raw);
+    const d = decodeEpochInfo(raw);
+    for (const t of [d.startTime, d.duration, d.currentEpochStartTime]) Object.freeze(t);
+    info = Object.freeze(d);
     decoded.set(raw, info);
   }
+  return info;
+}
+
+/** Decoded lists by the store's entries array they came from. */
+const lists = new WeakMap<object, ReadonlyArray<Readonly<EpochInfo>>>();
+
+function decode(raw: Uint8Array): EpochInfo {
   // a copy: callers may change what they get
-  return cloneEpochInfo(info);
+  return cloneEpochInfo(decodeShared(raw));
 }
 
 export class EpochsKeeper {
@@ -71,6 +98,26 @@ export class EpochsKeeper {
     return this._store()
       .entries(new Uint8Array([EPOCH_INFO_PREFIX]), reverse)
       .map(([, v]) => decode(v));
+  }
+
+  /**
+   * All records in identifier-byte order, shared and frozen (no copy): for begin/end-block, which
+   * read every record twice a block and change records only through `setEpochInfo`.
+   */
+  readEpochInfos(): ReadonlyArray<Readonly<EpochInfo>> {
+    // an unchanged store lists the same entries array: the same list comes back (begin/end-block key summaries on it)
+    const entries = this._store().entries(INFO_PREFIX_BYTES);
+    let list = lists.get(entries);
+    if (list === undefined) {
+      list = Object.freeze(entries.map(([, v]) => decodeShared(v)));
+      lists.set(entries, list);
+    }
+    return list;
+  }
+
+  /** True when some timer's current epoch has ended and its next has not started ("spec" rule). */
+  anyEnded(): boolean {
+    return this._store().entries(ENDED_PREFIX_BYTES).length > 0;
   }
 
   /** Identifiers in store order. */

@@ -35,8 +35,49 @@ export interface ModuleStore {
   get(key: Uint8Array): Uint8Array | undefined;
   set(key: Uint8Array, value: Uint8Array): void;
   delete(key: Uint8Array): void;
-  /** Entries whose key starts with `prefix`, in ascending key-byte order (descending with reverse). */
+  /**
+   * Entries whose key starts with `prefix`, in ascending key-byte order (descending with reverse).
+   * The array and its byte arrays may be the store's own (the same array again while the store is
+   * unchanged): read them, never change them.
+   */
   entries(prefix?: Uint8Array, reverse?: boolean): Array<[Uint8Array, Uint8Array]>;
+}
+
+type Row = [hexKey: string, key: Uint8Array, value: Uint8Array];
+
+/**
+ * A committed set's entries in key order, built once per set: a committed set is never changed (a
+ * commit makes a new one), and begin/end-block list every record twice a block (the epochs
+ * module's timers), which otherwise copied, decoded and sorted the whole set each time.
+ */
+const sortedSets = new WeakMap<ReadonlyMap<string, Uint8Array>, Row[]>();
+
+function sortedRows(set: ReadonlyMap<string, Uint8Array>): Row[] {
+  let rows = sortedSets.get(set);
+  if (rows === undefined) {
+    // lowercase hex strings sort as their bytes do (a prefix first)
+    rows = [...set].map(([k, v]): Row => [k, unhex(k), v]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    sortedSets.set(set, rows);
+  }
+  return rows;
+}
+
+/** Selections from a set's sorted rows, by prefix and direction: an unchanged set answers with the same (frozen) array. */
+const selections = new WeakMap<Row[], Map<string, Array<[Uint8Array, Uint8Array]>>>();
+
+function selectRows(rows: Row[], prefix: Uint8Array, reverse: boolean): Array<[Uint8Array, Uint8Array]> {
+  const p = hex(prefix);
+  let byPrefix = selections.get(rows);
+  if (byPrefix === undefined) selections.set(rows, (byPrefix = new Map()));
+  let out = byPrefix.get(reverse ? `r${p}` : p);
+  if (out === undefined) {
+    out = [];
+    for (const [k, key, v] of rows) if (k.startsWith(p)) out.push([key, v]);
+    if (reverse) out.reverse();
+    Object.freeze(out);
+    byPrefix.set(reverse ? `r${p}` : p, out);
+  }
+  return out;
 }
 
 export class VersionedModuleStore implements ModuleStore {
@@ -69,6 +110,7 @@ export class VersionedModuleStore implements ModuleStore {
   }
 
   entries(prefix: Uint8Array = new Uint8Array(), reverse = false): Array<[Uint8Array, Uint8Array]> {
+    if (this._dirty.size === 0) return selectRows(sortedRows(this._committed), prefix, reverse);
     const p = hex(prefix);
     const merged = new Map(this._committed);
     for (const [k, v] of this._dirty) {
@@ -213,11 +255,6 @@ class ModuleStoreView implements ModuleStore {
   }
 
   entries(prefix: Uint8Array = new Uint8Array(), reverse = false): Array<[Uint8Array, Uint8Array]> {
-    const p = hex(prefix);
-    const out: Array<[Uint8Array, Uint8Array]> = [];
-    for (const [k, v] of this._set) if (k.startsWith(p)) out.push([unhex(k), v]);
-    out.sort((a, b) => compareBytes(a[0], b[0]));
-    if (reverse) out.reverse();
-    return out;
+    return selectRows(sortedRows(this._set), prefix, reverse);
   }
 }
