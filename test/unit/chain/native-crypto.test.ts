@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { bytesToHex } from "@ethereumjs/util";
 import { Transaction, Wallet, getBytes, keccak256 as ethersKeccak } from "ethers";
-import { createTxFromRLP } from "@ethereumjs/tx";
+import { createTx, createTxFromRLP } from "@ethereumjs/tx";
 import { createChainCommon } from "../../../src/chain/common";
 import { nativeCrypto } from "../../../src/chain/crypto";
 import { keccak256, nativeKeccak } from "../../../src/utils/keccak";
@@ -41,6 +41,21 @@ describe("chain: native crypto (customCrypto)", () => {
       const tx = createTxFromRLP(getBytes(raw), { common });
       expect(bytesToHex(tx.hash()), `type ${type}`).to.equal(parsed.hash);
       expect(tx.getSenderAddress().toString(), `type ${type}`).to.equal(wallet.address.toLowerCase());
+    }
+  });
+
+  it("signs as ethers does: the same signature without extra entropy, a valid one (recovering the signer) with it", async () => {
+    const key = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+    const wallet = new Wallet(key);
+    const common = createChainCommon(9000n, "osaka", nativeCrypto());
+    for (const type of [0, 2]) {
+      const fields = { type, chainId: 9000n, nonce: 3n, to: wallet.address, value: 1n, gasLimit: 21000n, data: "0x1234", ...(type === 2 ? { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 2n } : { gasPrice: 10n ** 10n }) };
+      const unsigned = createTx(fields as never, { common });
+      const deterministic = unsigned.sign(getBytes(key), false);
+      expect(bytesToHex(deterministic.serialize()), `type ${type}`).to.equal(await wallet.signTransaction(Transaction.from({ ...fields, to: wallet.address })));
+      const hedged = unsigned.sign(getBytes(key));
+      expect(Transaction.from(bytesToHex(hedged.serialize())).from, `type ${type}`).to.equal(wallet.address);
+      expect(hedged.getSenderAddress().toString()).to.equal(wallet.address.toLowerCase());
     }
   });
 });
