@@ -69,8 +69,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-// keep-alive connections, as load generators use (fetch's client cost more CPU than the nodes' answers)
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// keep-alive connections, as load generators use (fetch's client cost more CPU than the nodes' answers);
+// idle ones are closed before the servers' 5 s keep-alive timeout, so none is reused as the server drops it
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 3000 });
 
 /** POSTs `body` to `url` and resolves with the response text. */
 function post(url: string, body: string): Promise<string> {
