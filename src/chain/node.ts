@@ -19,7 +19,7 @@ import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccount, createAddressFromPrivateKey, equalsBytes } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccount, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import { type RunTxResult, type VM, createVM } from "@ethereumjs/vm";
 import type { BatchOp, KVStore } from "../storage/kv";
@@ -33,7 +33,7 @@ import { Clock } from "./clock";
 import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
-import { nativeCrypto } from "./crypto";
+import { addressOfKey, nativeCrypto } from "./crypto";
 import type { BlockEvents, BlockModule, BlockPhase } from "./module";
 import type { ConsoleLogDecoder } from "./console-log";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
@@ -177,7 +177,7 @@ export class Node extends EventEmitter<NodeEvents> {
       paused: false,
       intervalMs: config.mining.interval,
     };
-    for (const a of config.accounts) this.keys.set(createAddressFromPrivateKey(a.privateKey).toString(), a.privateKey);
+    for (const a of config.accounts) this.keys.set(addressOfKey(a.privateKey).toString(), a.privateKey);
   }
 
   static async create(opts: NodeOptions): Promise<Node> {
@@ -726,7 +726,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const sm = this.vm.stateManager;
     await sm.checkpoint();
     for (const a of this.config.accounts) {
-      const address = createAddressFromPrivateKey(a.privateKey);
+      const address = addressOfKey(a.privateKey);
       // on a fork the dev accounts keep their nonce (and code) at the remote and get the configured balance, as on Hardhat
       const remote = fork !== undefined ? await sm.getAccount(address) : undefined;
       await sm.putAccount(address, createAccount({ balance: a.balance, nonce: remote?.nonce ?? 0n, codeHash: remote?.codeHash, storageRoot: remote?.storageRoot }));

@@ -3,7 +3,7 @@ import { bytesToHex } from "@ethereumjs/util";
 import { Transaction, Wallet, getBytes, keccak256 as ethersKeccak } from "ethers";
 import { createTx, createTxFromRLP } from "@ethereumjs/tx";
 import { createChainCommon } from "../../../src/chain/common";
-import { nativeCrypto } from "../../../src/chain/crypto";
+import { addressOfKey, nativeCrypto } from "../../../src/chain/crypto";
 import { keccak256, nativeKeccak } from "../../../src/utils/keccak";
 
 describe("chain: native crypto (customCrypto)", () => {
@@ -56,6 +56,12 @@ describe("chain: native crypto (customCrypto)", () => {
       const hedged = unsigned.sign(getBytes(key));
       expect(Transaction.from(bytesToHex(hedged.serialize())).from, `type ${type}`).to.equal(wallet.address);
       expect(hedged.getSenderAddress().toString()).to.equal(wallet.address.toLowerCase());
+    }
+  });
+
+  it("derives the address of a private key as ethers does", () => {
+    for (const key of ["0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "0x0000000000000000000000000000000000000000000000000000000000000001", `0x${"fe".repeat(31)}01`]) {
+      expect(addressOfKey(getBytes(key)).toString(), key).to.equal(new Wallet(key).address.toLowerCase());
     }
   });
 });
