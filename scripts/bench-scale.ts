@@ -9,8 +9,8 @@
  * The goal: per-block cost flat within 2× from the smallest to the largest chain, and RSS bounded
  * by caches on a LevelDB home.
  *
- *   npm run bench:scale                 # quick (default): 10k and 100k accounts, 5,000 blocks; a few minutes
- *   npm run bench:scale -- --full       # 10k, 100k and 1M accounts, 100,000 blocks; tens of minutes
+ *   npm run bench:scale                 # quick (default): 10k and 100k accounts on LevelDB, 5,000 blocks; a few minutes
+ *   npm run bench:scale -- --full       # 10k, 100k and 1M accounts, memory and LevelDB, 100,000 blocks; an hour or more
  *   (--accounts 10000,50000 --blocks 2000 --stores leveldb choose other sizes)
  *
  * Everything runs in-process through the JSON-RPC dispatcher (no HTTP), so the figures are the
@@ -22,7 +22,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAccount, createAddressFromString } from "@ethereumjs/util";
 import { Interface } from "ethers";
-import solc from "solc";
 import { defaultChainConfig } from "../src/chain/config";
 import { createRuntime, type Runtime } from "../src/rpc/runtime";
 import { LevelKV } from "../src/storage/level-kv";
@@ -65,7 +64,7 @@ interface BlocksResult {
   dataMB: number | undefined;
 }
 
-const QUICK: Options = { accounts: [10_000, 100_000], blocks: 5_000, stores: ["memory", "leveldb"] };
+const QUICK: Options = { accounts: [10_000, 100_000], blocks: 5_000, stores: ["leveldb"] };
 const FULL: Options = { accounts: [10_000, 100_000, 1_000_000], blocks: 100_000, stores: ["memory", "leveldb"] };
 /** Blocks measured per workload; accounts funded per state change. */
 const SAMPLE_BLOCKS = 200;
@@ -80,7 +79,9 @@ contract Balances {
   constructor() { balanceOf[msg.sender] = 1; }
 }`;
 
-function compile(): { abi: unknown[]; bytecode: string } {
+/** Compiled in the parent only (solc-js loaded in a child would count in its RSS). */
+async function compile(): Promise<{ abi: unknown[]; bytecode: string }> {
+  const solc = (await import("solc")).default;
   const input = { language: "Solidity", sources: { "B.sol": { content: SRC } }, settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } } };
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as { contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>> };
   const c = out.contracts["B.sol"].Balances;
@@ -174,7 +175,7 @@ async function childAccounts(n: number, store: Store): Promise<AccountsResult> {
     await fund(rt, n);
     const fundS = (performance.now() - t0) / 1000;
 
-    const c = compile();
+    const c = JSON.parse(process.env.BENCH_SCALE_CONTRACT ?? "null") as { abi: unknown[]; bytecode: string };
     const iface = new Interface(c.abi as never);
     const deploy = (await call("eth_sendTransaction", [{ from, data: c.bytecode }])) as string;
     const contract = ((await call("eth_getTransactionReceipt", [deploy])) as { contractAddress: string }).contractAddress;
@@ -259,8 +260,10 @@ function parseOptions(argv: string[]): Options {
 }
 
 /** Runs one measurement in a process of its own (its own RSS), with a time limit. */
+let contract = "null";
 function runChild(args: string[], timeoutMs: number): AccountsResult | BlocksResult {
-  const r = spawnSync(process.execPath, [...process.execArgv, __filename, "--child", ...args], { encoding: "utf8", timeout: timeoutMs, maxBuffer: 16 * 2 ** 20 });
+  const env = { ...process.env, BENCH_SCALE_CONTRACT: contract };
+  const r = spawnSync(process.execPath, [...process.execArgv, __filename, "--child", ...args], { encoding: "utf8", timeout: timeoutMs, maxBuffer: 16 * 2 ** 20, env });
   const line = r.stdout.split("\n").find((l) => l.startsWith("{"));
   if (r.status !== 0 || line === undefined) throw new Error(`bench-scale child ${args.join(" ")} failed (${r.signal ?? r.status}):\n${r.stdout}${r.stderr}`);
   return JSON.parse(line) as AccountsResult | BlocksResult;
@@ -275,6 +278,7 @@ async function main(): Promise<void> {
     return;
   }
   const o = parseOptions(argv);
+  contract = JSON.stringify(await compile());
   const full = argv.includes("--full");
   const limitMs = (full ? 60 : 10) * 60_000;
   const f = (v: number | undefined, d = 2) => (v === undefined ? "–" : v.toFixed(d));
