@@ -48,6 +48,7 @@ interface AccountsResult {
   callP50Us: number;
   callP99Us: number;
   peakRssMiB: number;
+  heapMiB: number;
   dataMB: number | undefined;
 }
 
@@ -99,6 +100,12 @@ function dirBytes(dir: string): number {
   let n = 0;
   for (const f of readdirSync(dir, { withFileTypes: true })) n += f.isDirectory() ? dirBytes(path.join(dir, f.name)) : statSync(path.join(dir, f.name)).size;
   return n;
+}
+
+/** The JS heap still in use after a full collection (children run with --expose-gc): what caches and state really hold, where peak RSS also counts garbage not yet collected. */
+function liveHeapMiB(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
 function peakRssMiB(): number {
@@ -198,6 +205,7 @@ async function childAccounts(n: number, store: Store): Promise<AccountsResult> {
       await call("eth_call", [{ to: contract, data }, "latest"]);
       calls.push((performance.now() - t) * 1000);
     }
+    const heapMiB = liveHeapMiB();
     await rt.close();
     return {
       kind: "accounts",
@@ -211,6 +219,7 @@ async function childAccounts(n: number, store: Store): Promise<AccountsResult> {
       callP50Us: pct(calls, 0.5),
       callP99Us: pct(calls, 0.99),
       peakRssMiB: peakRssMiB(),
+      heapMiB,
       dataMB: dir !== undefined ? dirBytes(dir) / 1e6 : undefined,
     };
   } finally {
@@ -263,7 +272,7 @@ function parseOptions(argv: string[]): Options {
 let contract = "null";
 function runChild(args: string[], timeoutMs: number): AccountsResult | BlocksResult {
   const env = { ...process.env, BENCH_SCALE_CONTRACT: contract };
-  const r = spawnSync(process.execPath, [...process.execArgv, __filename, "--child", ...args], { encoding: "utf8", timeout: timeoutMs, maxBuffer: 16 * 2 ** 20, env });
+  const r = spawnSync(process.execPath, ["--expose-gc", ...process.execArgv, __filename, "--child", ...args], { encoding: "utf8", timeout: timeoutMs, maxBuffer: 16 * 2 ** 20, env });
   const line = r.stdout.split("\n").find((l) => l.startsWith("{"));
   if (r.status !== 0 || line === undefined) throw new Error(`bench-scale child ${args.join(" ")} failed (${r.signal ?? r.status}):\n${r.stdout}${r.stderr}`);
   return JSON.parse(line) as AccountsResult | BlocksResult;
@@ -283,15 +292,15 @@ async function main(): Promise<void> {
   const limitMs = (full ? 60 : 10) * 60_000;
   const f = (v: number | undefined, d = 2) => (v === undefined ? "–" : v.toFixed(d));
   console.log(`chain size: ${full ? "full" : "quick (--full for 1M accounts and 100,000 blocks)"}; ${SAMPLE_BLOCKS} blocks per block figure, ${READS} reads, ${CALLS} calls\n`);
-  console.log("| funded accounts | store | funding s | ms/block, 1 transfer | ms/block, empty | eth_getBalance p50 / p99 µs | eth_call p50 / p99 µs | peak RSS MiB | data MB |");
-  console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("| funded accounts | store | funding s | ms/block, 1 transfer | ms/block, empty | eth_getBalance p50 / p99 µs | eth_call p50 / p99 µs | peak RSS MiB | live heap MiB | data MB |");
+  console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   const rows: AccountsResult[] = [];
   for (const n of o.accounts) {
     for (const store of o.stores) {
       const r = runChild(["accounts", String(n), store], limitMs) as AccountsResult;
       rows.push(r);
       console.log(
-        `| ${n} | ${store} | ${f(r.fundS, 1)} | ${f(r.txBlockMs)} | ${f(r.emptyBlockMs)} | ${f(r.balanceP50Us, 0)} / ${f(r.balanceP99Us, 0)} | ${f(r.callP50Us, 0)} / ${f(r.callP99Us, 0)} | ${f(r.peakRssMiB, 0)} | ${f(r.dataMB, 1)} |`,
+        `| ${n} | ${store} | ${f(r.fundS, 1)} | ${f(r.txBlockMs)} | ${f(r.emptyBlockMs)} | ${f(r.balanceP50Us, 0)} / ${f(r.balanceP99Us, 0)} | ${f(r.callP50Us, 0)} / ${f(r.callP99Us, 0)} | ${f(r.peakRssMiB, 0)} | ${f(r.heapMiB, 0)} | ${f(r.dataMB, 1)} |`,
       );
     }
   }
