@@ -26,7 +26,7 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function project(name: string, config: string, files: Record<string, string> = {}): string {
+export function project(name: string, config: string, files: Record<string, string> = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), `bench-start-${name}-`));
   writeFileSync(path.join(dir, "hardhat.config.js"), config);
   for (const [f, text] of Object.entries(files)) writeFileSync(path.join(dir, f), text);
@@ -90,9 +90,14 @@ export interface StartRow {
   hardhat: number;
 }
 
-export async function benchStart(): Promise<StartRow[]> {
+/** `npm run build`: dist/ as the package ships it (the start-time figures and `npm run bench` run it). */
+export function buildDist(): void {
   const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8" });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+}
+
+export async function benchStart(): Promise<StartRow[]> {
+  buildDist();
   const solidity = `solidity: "0.8.30"`;
   const ours = project("plugin", `require(${JSON.stringify(path.join(ROOT, "dist", "src"))});\nmodule.exports = { ${solidity} };\n`);
   const stock = project("stock", `module.exports = { ${solidity}, networks: { hardhat: { chainId: 9000 } } };\n`, {
@@ -127,8 +132,13 @@ export async function benchStart(): Promise<StartRow[]> {
 export function printStartRows(rows: StartRow[]): void {
   console.log(`\nstart time: the built plugin vs stock Hardhat (EDR), median of ${RUNS} runs`);
   console.log("ratio: ours/Hardhat (≤ 1.00 = ours no slower)\n");
-  console.log("| workload | ours | Hardhat | ratio |\n|---|---:|---:|---:|");
-  for (const r of rows) console.log(`| ${r.workload} | ${r.ours.toFixed(0)} | ${r.hardhat.toFixed(0)} | ${(r.ours / r.hardhat).toFixed(2)} |`);
+  console.log("| workload | ours | Hardhat | ratio | goal | met |\n|---|---:|---:|---:|---:|:-:|");
+  for (const r of rows) {
+    const ratio = r.ours / r.hardhat;
+    // the open issue "Speed": a node that answers no later than Hardhat's
+    const goal = r.workload.startsWith("`hardhat node`") ? 1 : undefined;
+    console.log(`| ${r.workload} | ${r.ours.toFixed(0)} | ${r.hardhat.toFixed(0)} | ${ratio.toFixed(2)} | ${goal === undefined ? "" : `≤ ${goal}`} | ${goal === undefined ? "" : ratio <= goal ? "yes" : "no"} |`);
+  }
 }
 
 if (require.main === module) {

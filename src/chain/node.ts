@@ -160,6 +160,8 @@ export class Node extends EventEmitter<NodeEvents> {
   private _moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
   private _vms: VmPool;
   private _consoleDecoder: ConsoleLogDecoder | undefined;
+  /** The live state manager's read-through caches (see `_boundCaches`). */
+  private _caches: Caches | undefined;
   /** What the live VM runs now, for console.log lines of block production. */
   private _consoleOrigin: ConsoleOrigin = { kind: "call" };
 
@@ -220,6 +222,7 @@ export class Node extends EventEmitter<NodeEvents> {
     });
     trackMessages(vm);
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
+    node._caches = caches;
     node.fork = opts.fork;
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
@@ -657,6 +660,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this.vm = fresh.vm;
     this.store = fresh.store;
     this._trieDb = fresh._trieDb;
+    this._caches = fresh._caches;
     this._moduleStores = fresh._moduleStores;
     this._vms = fresh._vms;
     this._head = fresh._head;
@@ -709,9 +713,23 @@ export class Node extends EventEmitter<NodeEvents> {
       throw new ChainError(`block ${n} could not be written${at}: ${errorText(err)}`);
     }
     this.store.didCommit(p.block, p.receipts);
+    this._boundCaches();
     for (const m of this._moduleStores) m.store.didCommit();
     this._head = p.block;
     this._liveRoot = p.block.header.stateRoot;
+  }
+
+  /**
+   * EthereumJS's default caches (ordered maps) never evict: every account and slot a block ever
+   * touched would stay in memory, so the node's memory would grow with the chain's state instead of
+   * being bounded by caches. Right after a block is written nothing in them is unwritten (the block
+   * flushed them to the trie), so they can be emptied then; they refill from the trie node cache.
+   */
+  private _boundCaches(): void {
+    const c = this._caches;
+    if (c === undefined) return;
+    const size = (c.account?.size() ?? 0) + (c.storage?.size() ?? 0);
+    if (size > LIVE_CACHE_ENTRIES) c.clear();
   }
 
   private async _openOrInit(): Promise<void> {
@@ -782,6 +800,9 @@ export class Node extends EventEmitter<NodeEvents> {
     await this._commit({ block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
   }
 }
+
+/** Accounts + storage slots the live caches may hold after a block before they are emptied. */
+const LIVE_CACHE_ENTRIES = 100_000;
 
 function hexBytes(hex: string): Uint8Array {
   return new Uint8Array(Buffer.from(hex.slice(2), "hex"));

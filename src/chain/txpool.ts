@@ -51,12 +51,27 @@ export class TxPool {
 
   constructor(readonly limits: TxPoolLimits = DEFAULT_POOL_LIMITS) {}
 
+  /** Kept as transactions come and go: every add asks for it (the pool limits), so it must not walk every sender. */
+  private _count = { pending: 0, queued: 0 };
+
   get size(): { pending: number; queued: number } {
-    let pending = 0;
-    let queued = 0;
-    for (const list of this._pending.values()) pending += list.length;
-    for (const m of this._queued.values()) queued += m.size;
-    return { pending, queued };
+    return { ...this._count };
+  }
+
+  /** Runs `change` on `sender`'s transactions and moves the counts by what it changed there. */
+  private _counted<T>(sender: string, change: () => T): T {
+    const before = this._senderCounts(sender);
+    try {
+      return change();
+    } finally {
+      const after = this._senderCounts(sender);
+      this._count.pending += after.pending - before.pending;
+      this._count.queued += after.queued - before.queued;
+    }
+  }
+
+  private _senderCounts(sender: string): { pending: number; queued: number } {
+    return { pending: this._pending.get(sender)?.length ?? 0, queued: this._queued.get(sender)?.size ?? 0 };
   }
 
   get(hash: string): PooledTx | undefined {
@@ -74,6 +89,10 @@ export class TxPool {
    * (both fee fields strictly higher), like Hardhat. Returns "pending" or "queued".
    */
   add(tx: TypedTransaction, sender: string, accountNonce: bigint): "pending" | "queued" {
+    return this._counted(sender, () => this._add(tx, sender, accountNonce));
+  }
+
+  private _add(tx: TypedTransaction, sender: string, accountNonce: bigint): "pending" | "queued" {
     if (tx.nonce < accountNonce) throw new TxPoolError(`nonce too low: address ${sender}, tx: ${tx.nonce} state: ${accountNonce}`);
     const hash = bytesToHex(tx.hash());
     if (this._byHash.has(hash)) throw new TxPoolError(`known transaction: ${hash.slice(2)}`);
@@ -106,24 +125,32 @@ export class TxPool {
     return "queued";
   }
 
-  /** Pending transactions in mining order: by tip (priority) or arrival (fifo), each sender's in nonce order. */
+  /**
+   * Pending transactions in mining order: by tip (priority) or arrival (fifo), each sender's in nonce
+   * order. The senders' next transactions wait in a heap, so a pool of n transactions from s senders
+   * is ordered in O(n log s).
+   */
   ordered(baseFee: bigint, order: "priority" | "fifo"): PooledTx[] {
-    const heads = [...this._pending.values()].map((l) => ({ list: l, i: 0 })).filter((h) => h.list.length > 0);
-    const out: PooledTx[] = [];
+    const tip = new Map<PooledTx, bigint>();
+    const tipOf = (p: PooledTx): bigint => {
+      let t = tip.get(p);
+      if (t === undefined) tip.set(p, (t = effectiveTip(p.tx, baseFee)));
+      return t;
+    };
     const better = (a: PooledTx, b: PooledTx): boolean => {
       if (order === "priority") {
-        const ta = effectiveTip(a.tx, baseFee);
-        const tb = effectiveTip(b.tx, baseFee);
+        const ta = tipOf(a);
+        const tb = tipOf(b);
         if (ta !== tb) return ta > tb;
       }
       return a.seq < b.seq;
     };
-    while (heads.length > 0) {
-      let best = 0;
-      for (let k = 1; k < heads.length; k++) if (better(heads[k].list[heads[k].i], heads[best].list[heads[best].i])) best = k;
-      const h = heads[best];
+    const heap = new Heap<{ list: PooledTx[]; i: number }>((x, y) => better(x.list[x.i], y.list[y.i]));
+    for (const list of this._pending.values()) if (list.length > 0) heap.push({ list, i: 0 });
+    const out: PooledTx[] = [];
+    for (let h = heap.pop(); h !== undefined; h = heap.pop()) {
       out.push(h.list[h.i++]);
-      if (h.i >= h.list.length) heads.splice(best, 1);
+      if (h.i < h.list.length) heap.push(h);
     }
     return out;
   }
@@ -140,6 +167,11 @@ export class TxPool {
   remove(hash: string): void {
     const e = this._byHash.get(hash);
     if (e === undefined) return;
+    this._counted(e.sender, () => this._remove(e));
+  }
+
+  private _remove(e: PooledTx): void {
+    const hash = e.hash;
     const list = this._pending.get(e.sender);
     const base = list !== undefined && list.length > 0 ? list[0].tx.nonce : e.tx.nonce;
     this._byHash.delete(hash);
@@ -151,7 +183,10 @@ export class TxPool {
   /** After a block: drops transactions below each sender's new nonce and promotes queued ones. */
   async update(accountNonce: (sender: string) => Promise<bigint>): Promise<void> {
     const senders = new Set([...this._pending.keys(), ...this._queued.keys()]);
-    for (const s of senders) this._rebuild(s, await accountNonce(s));
+    for (const s of senders) {
+      const nonce = await accountNonce(s);
+      this._counted(s, () => this._rebuild(s, nonce));
+    }
   }
 
   /** Re-splits a sender's transactions: the gap-free run from `nonce` is pending, the rest queued. */
@@ -180,6 +215,7 @@ export class TxPool {
     this._pending.clear();
     this._queued.clear();
     this._byHash.clear();
+    this._count = { pending: 0, queued: 0 };
   }
 
   snapshot(): PooledTx[] {
@@ -193,6 +229,7 @@ export class TxPool {
       const q = this._queued.get(e.sender) ?? new Map<bigint, PooledTx>();
       q.set(e.tx.nonce, e);
       this._queued.set(e.sender, q);
+      this._count.queued++;
     }
     return this.update(accountNonce);
   }
@@ -233,5 +270,42 @@ export class TxPool {
     }
     this._byHash.delete(old.hash);
     this._byHash.set(entry.hash, entry);
+  }
+}
+
+/** A binary heap: `first(a, b)` when a comes out before b. */
+class Heap<T> {
+  private _items: T[] = [];
+
+  constructor(private readonly _first: (a: T, b: T) => boolean) {}
+
+  push(item: T): void {
+    const a = this._items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0; ) {
+      const up = (i - 1) >> 1;
+      if (!this._first(a[i], a[up])) break;
+      [a[i], a[up]] = [a[up], a[i]];
+      i = up;
+    }
+  }
+
+  pop(): T | undefined {
+    const a = this._items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length === 0 || last === undefined) return top;
+    a[0] = last;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < a.length && this._first(a[l], a[m])) m = l;
+      if (r < a.length && this._first(a[r], a[m])) m = r;
+      if (m === i) break;
+      [a[i], a[m]] = [a[m], a[i]];
+      i = m;
+    }
+    return top;
   }
 }
