@@ -1,9 +1,10 @@
 /** eth_* methods that read account state at a block, and calls that create no transaction. */
 import { getMerkleStateProof } from "@ethereumjs/statemanager";
-import { Address, setLengthLeft } from "@ethereumjs/util";
+import { Address, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import type { RunTxResult } from "@ethereumjs/vm";
 import { describeFailure } from "../../../chain/block-producer";
-import { CallFailure, estimateGas, runCall } from "../../../chain/execution";
+import { type CallRequest, CallFailure, estimateGas, runCall } from "../../../chain/execution";
+import type { Node } from "../../../chain/node";
 import { ExecutionTimeout } from "../../../chain/context";
 import type { RpcDeps } from "../../deps";
 import { RevertError, ServerError } from "../../errors";
@@ -22,6 +23,16 @@ const storageSlot = codec((v): Uint8Array => {
 function bigToBytes(n: bigint): Uint8Array {
   const h = n.toString(16);
   return new Uint8Array(Buffer.from(h.length % 2 === 0 ? h : `0${h}`, "hex"));
+}
+
+/**
+ * A call or estimate without `from` runs from the first dev account, as on Hardhat's network: tests
+ * estimate transfers with `value` and fees without naming a sender (geth's zero address has no funds).
+ */
+function withDefaultCaller(node: Node, req: CallRequest): CallRequest {
+  if (req.from !== undefined) return req;
+  const first = node.keys.keys().next().value;
+  return first === undefined ? req : { ...req, from: hexToBytes(first as `0x${string}`) };
 }
 
 /** Turns a failed execution into the wire error: code 3 + data for a revert with data, else -32000. */
@@ -92,10 +103,10 @@ export function stateMethods(deps: RpcDeps) {
       name: "eth_call",
       concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
-      doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. A revert answers code 3 with the revert data.",
+      doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. Without `from` it runs from the first dev account (as Hardhat). A revert answers code 3 with the revert data.",
       async handler([req, block, overrides]) {
         const n = await requireHeight(node, block);
-        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true }));
+        const result = await withDeadline(() => runCall(node, withDefaultCaller(node, req), n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true }));
         if (result.execResult.exceptionError !== undefined) throw executionError(result);
         return hex(result.execResult.returnValue);
       },
@@ -104,11 +115,11 @@ export function stateMethods(deps: RpcDeps) {
       name: "eth_estimateGas",
       concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
-      doc: "The smallest gas limit with which the transaction succeeds (binary search over real executions).",
+      doc: "The smallest gas limit with which the transaction succeeds (binary search over real executions). Without `from` it runs from the first dev account (as Hardhat).",
       async handler([req, block, overrides]) {
         const n = await requireHeight(node, block);
         try {
-          return q(await withDeadline(() => estimateGas(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true })));
+          return q(await withDeadline(() => estimateGas(node, withDefaultCaller(node, req), n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true })));
         } catch (err) {
           if (err instanceof CallFailure) throw executionError(err.result);
           throw err;
