@@ -228,7 +228,7 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs): Promi
     await vm.evm.journal.revert();
     // the chain's environment failed (a fork's remote), not the call: the block is not made
     if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
-    return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: errorText(err) };
+    return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: cleanVmError(err) };
   } finally {
     // warm/cold tracking of a system call must not leak into the next transaction
     vm.evm.journal.cleanJournal();
@@ -261,15 +261,14 @@ function errorText(err: unknown): string {
 }
 
 /**
- * EthereumJS appends block and transaction dumps to its messages (`… (vm hf=osaka -> block number=…`);
- * keep the sentence that says what went wrong.
+ * EthereumJS appends block and transaction dumps to its messages (`… (vm hf=osaka -> block number=…`,
+ * `… (block number=…`, `… (tx type=…`); keep the sentence that says what went wrong, never a
+ * dangling `(vm hf=…` tail.
  */
 export function cleanVmError(err: unknown): string {
   const msg = errorText(err);
-  return msg
-    .split(" -> ")[0]
-    .replace(/ \((vm hf|block number|tx type)=.*$/s, "")
-    .trim();
+  const cut = msg.search(/\s*\((?:vm hf|block number|tx type)=| -> /);
+  return (cut >= 0 ? msg.slice(0, cut) : msg).trim();
 }
 
 export const ZERO_ADDRESS = createAddressFromBigInt(0n);

@@ -33,12 +33,13 @@ export function hardforkNames(): string[] {
   return Mainnet.hardforks.map((h) => h.name);
 }
 
-export function createChainCommon(chainId: bigint, hardfork: string, customCrypto?: CustomCrypto): Common {
+/** `eips`: EIPs active on top of the hardfork's (7951, the P-256 precompile, for `enableRip7212`). */
+export function createChainCommon(chainId: bigint, hardfork: string, customCrypto?: CustomCrypto, eips: number[] = []): Common {
   const names = hardforkNames();
   const last = names.indexOf(hardfork);
   if (last < 0) throw new Error(`unknown hardfork "${hardfork}" (known: ${names.join(", ")})`);
   const hardforks = Mainnet.hardforks.slice(0, last + 1).map((h) => ({ name: h.name, block: 0, timestamp: undefined }));
-  const common = new ChainCommon({ chain: { ...Mainnet, name: "hardhat-epochs", chainId: Number(chainId), hardforks }, hardfork, customCrypto });
+  const common = new ChainCommon({ chain: { ...Mainnet, name: "hardhat-epochs", chainId: Number(chainId), hardforks }, hardfork, customCrypto, eips });
   // merged once here, so the copies made for every header and transaction already hold them (see above)
   common.updateParams(paramsBlock);
   common.updateParams(paramsTx);

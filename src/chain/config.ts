@@ -44,6 +44,8 @@ export interface ChainConfig {
   allowBlocksWithSameTimestamp: boolean;
   /** Throw on a failed transaction sent through eth_sendTransaction/eth_sendRawTransaction when automining. */
   throwOnTransactionFailures: boolean;
+  /** The P-256 verification precompile at 0x100 (Hardhat's `enableRip7212`) before Osaka, which has it (EIP-7951). */
+  enableRip7212?: boolean;
 }
 
 export function defaultChainConfig(): ChainConfig {

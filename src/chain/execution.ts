@@ -102,6 +102,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Report console.log lines (an estimate reports those of its first run only, as Hardhat does). */
   consoleLog?: boolean;
+  /** Check neither the sender's balance nor the base fee (Hardhat's eth_call and eth_estimateGas). */
+  lenient?: boolean;
 }
 
 /**
@@ -112,7 +114,7 @@ export interface CallOptions {
 export async function runCall(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<RunTxResult> {
   const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
   try {
-    return await runInContext(node, ctx, req, opts.overrides);
+    return await runInContext(node, ctx, req, opts.overrides, undefined, opts.lenient);
   } finally {
     ctx.release();
   }
@@ -123,10 +125,10 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, opts: Cal
  * addresses and slots it touched (`accessList`: eth_createAccessList reads it, and the context's
  * caches are warmed with it).
  */
-export async function runInContext(node: Node, ctx: ExecutionContext, req: CallRequest, overrides?: StateOverride, gasOverride?: bigint): Promise<RunTxResult> {
+export async function runInContext(node: Node, ctx: ExecutionContext, req: CallRequest, overrides?: StateOverride, gasOverride?: bigint, lenient = false): Promise<RunTxResult> {
   const { vm } = ctx;
   const from = new Address(req.from ?? createZeroAddress().bytes);
-  const noFee = (req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n;
+  const noFee = lenient || ((req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n);
   const execBlock = callContext(node, ctx.block, noFee);
   let touched: RunTxResult["accessList"];
   await vm.evm.journal.checkpoint();
@@ -138,7 +140,7 @@ export async function runInContext(node: Node, ctx: ExecutionContext, req: CallR
     try {
       // calls run from any address, contracts included (EIP-3607 is for signed transactions)
       const result = await withContractSender(vm.stateManager, from, true, () =>
-        runTx(vm, { tx, block: execBlock, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: true }),
+        runTx(vm, { tx, block: execBlock, skipNonce: true, skipBalance: lenient, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: true }),
       );
       touched = result.accessList;
       return result;
@@ -180,7 +182,7 @@ async function warmCaches(vm: VM, touched: NonNullable<RunTxResult["accessList"]
 export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<bigint> {
   const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
   try {
-    const run = (gas: bigint) => runInContext(node, ctx, req, opts.overrides, gas);
+    const run = (gas: bigint) => runInContext(node, ctx, req, opts.overrides, gas, opts.lenient);
     let hi = req.gas ?? defaultCallGas(node);
     const first = await run(hi);
     ctx.env.console = undefined;

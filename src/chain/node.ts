@@ -71,7 +71,15 @@ export interface PrecompileContext {
 }
 
 /** A rejected transaction or state change: the RPC layer turns it into -32000 with this text. */
-export class ChainError extends Error {}
+export class ChainError extends Error {
+  /** `hardhatMessage`: Hardhat's network's text for the same refusal (the in-process provider answers with it). */
+  constructor(
+    message: string,
+    readonly hardhatMessage?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** What happened to a transaction in the block mined for it. */
 export interface Inclusion {
@@ -107,6 +115,8 @@ export interface MinedBlock {
   block: Block;
   receipts: StoredReceipt[];
   events: BlockEvents;
+  /** What running each transaction returned (revert data, VM error): on a block just mined, for the node's log. */
+  results?: RunTxResult[];
 }
 
 export interface NodeEvents {
@@ -182,7 +192,7 @@ export class Node extends EventEmitter<NodeEvents> {
 
   static async create(opts: NodeOptions): Promise<Node> {
     const config = opts.config;
-    const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto());
+    const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto(), config.enableRip7212 === true ? [7951] : []);
     const kv = opts.kv ?? new MemoryKV();
     const trieDb = new TrieDB(kv);
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
@@ -416,7 +426,10 @@ export class Node extends EventEmitter<NodeEvents> {
     }
     const cost = tx.gasLimit * fee + tx.value;
     if (balance < cost) {
-      throw new ChainError(`failed to check sender balance: sender balance < tx cost (${balance} < ${cost}): insufficient funds`);
+      throw new ChainError(
+        `failed to check sender balance: sender balance < tx cost (${balance} < ${cost}): insufficient funds`,
+        `Sender doesn't have enough funds to send tx. The max upfront cost is: ${cost} and the sender's balance is: ${balance}.`,
+      );
     }
     const baseFee = this.nextBaseFee();
     if (this.settings.automine && !this.settings.paused && fee < baseFee) {
@@ -499,7 +512,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this.settings.nextPrevRandao = undefined;
     this.clock.didMine(ts);
     this._lastResults = produced.results;
-    const mined = { block: produced.block, receipts: produced.receipts, events: produced.events };
+    const mined = { block: produced.block, receipts: produced.receipts, events: produced.events, results: produced.results };
     this.emit("block", mined);
     return mined;
   }

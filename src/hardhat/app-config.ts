@@ -59,9 +59,17 @@ export interface EpochsAppConfig {
   hookGasLimit: bigint;
 }
 
+/** How much the node prints: errors only, the story of requests, transactions, blocks and epochs, or that plus request params and call results. */
+export type NodeLogLevel = "quiet" | "normal" | "verbose";
+
+/** Each log level as the node's log verbosity (geth's 0–5, src/utils/log-level.ts; debug_verbosity changes it later). */
+export const LOG_VERBOSITY: Record<NodeLogLevel, number> = { quiet: 1, normal: 3, verbose: 4 };
+
 export interface AppConfig {
   /** Wei per gas (`minimum-gas-prices = "<amount>aevmos"`). */
   minimumGasPrices: bigint;
+  /** The node's log (`--quiet`, Hardhat's `--verbose`). */
+  log: NodeLogLevel;
   jsonRpc: JsonRpcConfig;
   epochs: EpochsAppConfig;
   home?: string;
@@ -71,6 +79,7 @@ export interface AppConfig {
 export interface AppConfigLayer {
   source: string;
   minimumGasPrices?: bigint;
+  log?: NodeLogLevel;
   jsonRpc?: Partial<Omit<JsonRpcConfig, "address">> & { address?: Partial<HostPort> };
   epochs?: Partial<EpochsAppConfig>;
   home?: string;
@@ -88,6 +97,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
   const chain = (require("../chain/config") as typeof import("../chain/config")).defaultChainConfig();
   return {
     minimumGasPrices: chain.minGasPrice,
+    log: "normal",
     jsonRpc: {
       enable: true, // Evmos v14+ defaults to false; a dev node exists to serve JSON-RPC
       address: { host: "127.0.0.1", port: 8545 },
@@ -340,7 +350,8 @@ export function readAppToml(file: string): AppConfigLayer {
 /**
  * The command line: keys as Evmos spells them (`json-rpc.address`, `json-rpc.api`, …,
  * `minimum-gas-prices`, `home`) plus Hardhat's `hostname` and `port`, which set the same listener
- * as `json-rpc.address` and win over it. Pass only the flags the user gave.
+ * as `json-rpc.address` and win over it, and the log's `quiet` / `verbose` (true when given).
+ * Pass only the flags the user gave.
  */
 export function layerFromFlags(flags: Record<string, string | boolean>, source = "command line"): AppConfigLayer {
   const layer: AppConfigLayer = { source };
@@ -357,6 +368,9 @@ export function layerFromFlags(flags: Record<string, string | boolean>, source =
       layer.home = raw;
     }
   }
+  if (flags.quiet === true && flags.verbose === true) fail(source, "--quiet", new Error("cannot be used with --verbose"));
+  if (flags.quiet === true) layer.log = "quiet";
+  if (flags.verbose === true) layer.log = "verbose";
   const address = { ...(layer.jsonRpc?.address ?? {}) };
   if (typeof flags.hostname === "string") address.host = flags.hostname;
   if (flags.port !== undefined) {
@@ -393,6 +407,7 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
   for (const l of layers) {
     if (l.minimumGasPrices !== undefined) out.minimumGasPrices = l.minimumGasPrices;
     if (l.home !== undefined) out.home = l.home;
+    if (l.log !== undefined) out.log = l.log;
     const { address, ...rest } = l.jsonRpc ?? {};
     for (const [k, v] of Object.entries(rest)) if (v !== undefined) (out.jsonRpc as unknown as Record<string, unknown>)[k] = v;
     if (address?.host !== undefined) out.jsonRpc.address.host = address.host;

@@ -95,6 +95,7 @@ export function toChainConfig(net: HardhatNetworkConfig, user: HardhatNetworkUse
     defaultSendGas: typeof user.gas === "number" ? BigInt(user.gas) : defaults.defaultSendGas,
     allowBlocksWithSameTimestamp: net.allowBlocksWithSameTimestamp ?? false,
     throwOnTransactionFailures: net.throwOnTransactionFailures,
+    enableRip7212: net.enableRip7212 ?? false,
   };
 }
 

@@ -19,14 +19,14 @@ import { CORE_NAMESPACES } from "../rpc/deps";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import path from "node:path";
 import { PLUGIN_NAME } from "./chain-config";
-import { logEnabled } from "../utils/log-level";
+import { setVerbosity } from "../utils/log-level";
 import { type HomeSettings, openHome, writeMinimumGasPrices } from "./home";
-import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
+import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
 import { epochsOptionsFromConfig } from "./epochs";
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "./lazy";
-import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, runtimeOptionsFor } from "./provider";
+import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
@@ -55,6 +55,7 @@ export function evmosFlags(args: TaskArguments): EvmosFlags {
   }
   if (typeof args.home === "string") out.home = args.home;
   if (typeof args.minimumGasPrices === "string") out["minimum-gas-prices"] = args.minimumGasPrices;
+  if (args.quiet === true) out.quiet = true;
   if (typeof args.hostname === "string") out.hostname = args.hostname;
   if (typeof args.port === "number") out.port = String(args.port);
   return out;
@@ -66,6 +67,8 @@ const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP 
   .addOptionalParam("home", "Node home directory (like evmosd --home): config/, data/, keystore/", undefined, types.string)
   .addOptionalParam("minimumGasPrices", 'Minimum gas price, Cosmos form (e.g. "20aevmos")', undefined, types.string)
   .addOptionalParam("forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block", undefined, types.string)
+  // --verbose is Hardhat's own (global) flag: the node reads it from hre.hardhatArguments
+  .addFlag("quiet", "Print only errors (failed transactions and hooks) besides the banner; Hardhat's --verbose prints more")
   .setAction(async (args: TaskArguments, hre) => runNode(args, hre));
 
 for (const { flag, bool, description } of EVMOS_FLAGS) {
@@ -174,6 +177,7 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
   }
   const forkArgs: ForkArgs = { fork: forkFromFlags(hre, fork, forkBlockNumber), rest: forkRest };
   const flags = evmosFlags(args);
+  if (hre.hardhatArguments.verbose) flags.verbose = true;
   // --home: create/read config/genesis.json and config/app.toml
   const home = typeof flags.home === "string" ? await openNodeHome(flags.home, hre) : undefined;
   const config = resolveNodeConfig(flags, home?.appToml, hre);
@@ -219,17 +223,23 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
     overrides.consoleLog = hardhatConsoleLog();
     await applyForkArgs(fork ?? {}, overrides, hre);
-    // the request log prints at info level (debug_verbosity / debug_vmodule "rpc=N" change it)
-    overrides.onRequest = (method) => {
-      if (logEnabled("rpc", 3)) console.log(method);
-    };
+    // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
+    setVerbosity(LOG_VERBOSITY[config.log]);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the log (and ethers) load only when a node starts
+    const { NodeLog } = require("./node-log/node-log") as typeof import("./node-log/node-log");
+    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true });
+    overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
+    overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
     overrides.log = (line) => console.log(line);
     // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
     const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
     hre.epochsProvider = provider;
     provider.useRuntimeFactory(async () => {
       const runtime = await buildRuntime(await runtimeOptionsFor(hre, overrides));
-      runtime.node.on("consoleLog", (line) => console.log(`  console.log: ${line}`));
+      // the project's compiled contracts, as Hardhat's node starts with them (later compilations arrive by
+      // hardhat_addCompilationResult); the same registry names contracts in the log and builds stack traces
+      await loadBuildInfos(hre, runtime);
+      log.attach(runtime.node, runtime.deps.contracts);
       return runtime;
     });
     try {

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArguments } from "hardhat/types";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
@@ -12,26 +13,10 @@ import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
 import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
+import type { SolcInput, SolcOutput } from "../chain/solidity/registry";
 import { toChainConfig } from "./chain-config";
-import { RpcError } from "../rpc/errors";
+import { EpochsProviderError, providerError, toHardhatError, toProviderError } from "./errors";
 import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types";
-
-/**
- * An error shaped like Hardhat's ProviderError: Hardhat, hardhat-ethers and the chai matchers read
- * `code` and `data`, and Hardhat keeps errors with `_isProviderError` as they are (others become -32603).
- */
-export class EpochsProviderError extends Error {
-  readonly _isProviderError = true;
-
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = "ProviderError";
-  }
-}
 
 /** The in-process connection: subscription notifications become EIP-1193 "message" events. */
 class ProviderConnection implements Connection {
@@ -55,6 +40,8 @@ class ProviderConnection implements Connection {
     for (const l of this._closeListeners.splice(0)) l();
   }
 }
+
+export { EpochsProviderError, toProviderError };
 
 export class EpochsProvider extends EventEmitter implements EthereumProvider {
   private _runtime: Promise<Runtime> | undefined;
@@ -97,13 +84,13 @@ export class EpochsProvider extends EventEmitter implements EthereumProvider {
 
   async request(args: RequestArguments): Promise<unknown> {
     if (args === null || typeof args !== "object" || typeof args.method !== "string") {
-      throw new EpochsProviderError("invalid request: expected { method, params }", -32600);
+      throw providerError("invalid request: expected { method, params }", -32600);
     }
     const runtime = await this.runtime();
     try {
       return await runtime.dispatcher.call(args.method, args.params ?? [], this._ctx);
     } catch (err) {
-      throw toProviderError(err);
+      throw await toHardhatError(err);
     }
   }
 
@@ -112,14 +99,18 @@ export class EpochsProvider extends EventEmitter implements EthereumProvider {
     return this.request({ method, params });
   }
 
-  /** The legacy callback form; errors come back inside the response, as JSON-RPC has them. */
+  /**
+   * The legacy callback form; errors with a JSON-RPC code come back inside the response, others (a
+   * failed execution's SolidityError) as the callback's error, as Hardhat's adapter does.
+   */
   sendAsync(payload: JsonRpcRequest, callback: (error: unknown, response: JsonRpcResponse) => void): void {
     const base = { jsonrpc: "2.0", id: payload.id };
     this.request({ method: payload.method, params: payload.params }).then(
       (result) => callback(null, { ...base, result }),
       (err: unknown) => {
-        const e = toProviderError(err);
-        callback(null, { ...base, error: { code: e.code, message: e.message, data: e.data } });
+        const e = err as { code?: number; message: string; data?: unknown };
+        if (typeof e.code !== "number") callback(err, undefined as unknown as JsonRpcResponse);
+        else callback(null, { ...base, error: { code: e.code, message: e.message, data: e.data } });
       },
     );
   }
@@ -131,13 +122,6 @@ export class EpochsProvider extends EventEmitter implements EthereumProvider {
     this._runtime = undefined;
     if (runtime !== undefined) await (await runtime).close();
   }
-}
-
-export function toProviderError(err: unknown): EpochsProviderError {
-  if (err instanceof EpochsProviderError) return err;
-  if (err instanceof RpcError) return new EpochsProviderError(err.message, err.code, err.data);
-  const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
-  return new EpochsProviderError(`internal error: ${message}`, -32603);
 }
 
 /** `HardhatNetwork/<hardhat>/hardhat-epochs/<ours>`: the network helpers only accept a HardhatNetwork client. */
@@ -206,11 +190,33 @@ export function hardhatConsoleLog(): ConsoleLogDecoder {
   return consoleDecoder;
 }
 
+/**
+ * Feeds the project's compilations (Hardhat's build-info files) to the runtime's contract registry,
+ * so failures get Solidity stack traces. A build-info that cannot be read is skipped.
+ */
+export async function loadBuildInfos(hre: HardhatRuntimeEnvironment, runtime: Runtime): Promise<void> {
+  let paths: string[];
+  try {
+    paths = await hre.artifacts.getBuildInfoPaths();
+  } catch {
+    return;
+  }
+  for (const file of paths) {
+    try {
+      const info = JSON.parse(await readFile(file, "utf8")) as { input: SolcInput; output: SolcOutput };
+      runtime.deps.contracts.addCompilation(info.input, info.output);
+    } catch {
+      // a partly written or foreign file: its contracts stay unrecognised
+    }
+  }
+}
+
 /** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */
 export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProvider {
   return new EpochsProvider(async () => {
     const runtime = await buildRuntime({ ...(await runtimeOptionsFor(hre)), consoleLog: hardhatConsoleLog() });
     runtime.node.on("consoleLog", (line) => console.log(line));
+    await loadBuildInfos(hre, runtime);
     return runtime;
   });
 }

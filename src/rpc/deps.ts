@@ -1,6 +1,7 @@
 /** What namespace factories receive: the chain and the JSON-RPC settings (app.toml [json-rpc] names). */
 import type { Node } from "../chain/node";
 import type { KeyStore } from "../keystore";
+import type { ContractRegistry } from "../chain/solidity/registry";
 
 export interface RpcSettings {
   /** eth_call / eth_estimateGas gas cap (`gas-cap`). */
@@ -53,6 +54,10 @@ export interface RpcDeps {
   keystore: KeyStore;
   /** hardhat_reset: a new chain, forked when `forking` is given (absent: the method answers that it cannot). */
   resetChain?: (forking: ResetForking | undefined) => Promise<void>;
+  /** The project's compiled contracts (build-info files, hardhat_addCompilationResult), for Solidity stack traces. */
+  contracts: ContractRegistry;
+  /** Failed executions whose stack trace could not be built (hardhat_getStackTraceFailuresCount). */
+  stackTraceFailures: { count: number };
 }
 
 /** Every namespace this node has (the default of `json-rpc.api`); here, so config code can name them without loading the chain. */

@@ -36,8 +36,10 @@ export interface DispatcherOptions {
   /** Namespaces served; undefined = all. A disabled namespace answers like an unknown method. */
   enabledNamespaces?: ReadonlySet<string>;
   maxBatch?: number;
-  /** Called with each method name before it runs (the node's request log). */
-  onRequest?: (method: string, ctx: RequestContext) => void;
+  /** Called with each method name (and its raw params) before it runs (the node's request log). */
+  onRequest?: (method: string, ctx: RequestContext, params: unknown) => void;
+  /** Called when a method that `onRequest` saw has finished: its result, or the error it answers (the node's log). */
+  onResponse?: (method: string, outcome: { result: unknown } | { error: RpcError }) => void;
   /** Called with errors that were not RpcErrors (bugs), for the node's log. */
   onInternalError?: (method: string, err: unknown) => void;
 }
@@ -87,7 +89,7 @@ export class RpcDispatcher implements Dispatcher {
       throw new MethodNotFoundError(method);
     }
     if (!ctx.authenticated && (spec.private === true || (ctx.fromLoopback === false && changesChainUnsigned(name)))) throw new UnauthorizedError(method);
-    this._opts.onRequest?.(method, ctx);
+    this._opts.onRequest?.(method, ctx, params);
     const run = async (): Promise<unknown> => {
       const args = parseParams(spec.params, params);
       try {
@@ -96,7 +98,20 @@ export class RpcDispatcher implements Dispatcher {
         throw this._toRpcError(method, err);
       }
     };
-    return spec.concurrent === true ? run() : this._opts.mutex.exclusive(run);
+    const running = spec.concurrent === true ? run() : this._opts.mutex.exclusive(run);
+    const onResponse = this._opts.onResponse;
+    if (onResponse === undefined) return running;
+    return running.then(
+      (result) => {
+        onResponse(method, { result });
+        return result;
+      },
+      (err: unknown) => {
+        // not _toRpcError: the caller converts (and reports) a non-RPC error once
+        onResponse(method, { error: err instanceof RpcError ? err : new InternalError(`internal error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`) });
+        throw err;
+      },
+    );
   }
 
   private async _handleOne(req: unknown, ctx: RequestContext): Promise<JsonRpcResponse | undefined> {
@@ -119,7 +134,11 @@ export class RpcDispatcher implements Dispatcher {
 
   private _toRpcError(method: string, err: unknown): RpcError {
     if (err instanceof RpcError) return err;
-    if (err instanceof ChainError) return new ServerError(err.message);
+    if (err instanceof ChainError) {
+      const e = new ServerError(err.message);
+      if (err.hardhatMessage !== undefined) e.hardhat = { message: err.hardhatMessage };
+      return e;
+    }
     this._opts.onInternalError?.(method, err);
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
     return new InternalError(`internal error: ${msg}`);

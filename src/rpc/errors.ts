@@ -1,8 +1,30 @@
+import type { StackTraceEntry } from "../chain/solidity/stack-trace";
+
+/**
+ * How Hardhat's own network words a failure. The in-process provider throws that (tests see Hardhat's
+ * texts); over HTTP/WS the node answers with the Evmos/geth text of the error itself.
+ */
+export interface HardhatWording {
+  /** Hardhat's message, where it is a plain text (e.g. not enough funds). */
+  message?: string;
+  /** A failed execution: Hardhat builds its error from the stack trace. */
+  execution?: {
+    error: string;
+    returnValue: Uint8Array;
+    transactionHash?: string;
+    /** Runs the execution again with its messages recorded (only when asked: failures only). */
+    stackTrace(): Promise<StackTraceEntry[] | undefined>;
+  };
+}
+
 /**
  * Errors that reach the wire. Each has the code and text geth and Evmos use (refs/jsonrpc-reference.md §5);
  * anything else thrown by a handler becomes -32603 without internal details.
  */
 export class RpcError extends Error {
+  /** Set where Hardhat's network says it otherwise (see HardhatWording). */
+  hardhat?: HardhatWording;
+
   constructor(
     readonly code: number,
     message: string,

@@ -9,8 +9,9 @@ import { Node, type PrecompileContext } from "../chain/node";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
+import { ContractRegistry } from "../chain/solidity/registry";
 import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "./deps";
-import { RpcDispatcher } from "./dispatcher";
+import { type DispatcherOptions, RpcDispatcher } from "./dispatcher";
 import type { MethodSpec } from "./method";
 import { ethMethods } from "./namespaces/eth";
 import { type FilterServices, createFilterServices, filterMethods } from "./namespaces/eth/filters";
@@ -63,7 +64,8 @@ export interface RuntimeOptions {
   home?: string;
   /** The node's log (admin_* notes). */
   log?: (line: string) => void;
-  onRequest?: (method: string, ctx: RequestContext) => void;
+  onRequest?: (method: string, ctx: RequestContext, params: unknown) => void;
+  onResponse?: DispatcherOptions["onResponse"];
   onInternalError?: (method: string, err: unknown) => void;
 }
 
@@ -128,7 +130,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const next = forking !== undefined ? await Fork.open({ ...forking, cacheDir, timeoutMs: opts.fork?.timeoutMs }) : undefined;
     await node.reset(next);
   };
-  const deps: RpcDeps = { node, settings, keystore, resetChain };
+  const deps: RpcDeps = { node, settings, keystore, resetChain, contracts: new ContractRegistry(), stackTraceFailures: { count: 0 } };
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
@@ -151,6 +153,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       enabledNamespaces: opts.enabledNamespaces,
       maxBatch: opts.maxBatch,
       onRequest: opts.onRequest,
+      onResponse: opts.onResponse,
       onInternalError: opts.onInternalError,
     },
   );

@@ -130,9 +130,10 @@ contract Talker {
     const from = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
     const deploy = (await rpc(node.url, "eth_sendTransaction", [{ from, data: talker.bytecode }])).result as string;
     const address = ((await rpc(node.url, "eth_getTransactionReceipt", [deploy])).result as { contractAddress: string }).contractAddress;
-    await rpc(node.url, "eth_sendTransaction", [{ from, to: address, data: iface.encodeFunctionData("say") }]);
-    await waitForOutput(node, /^eth_sendTransaction\n {2}console\.log: hello from the node$/m);
+    const said = (await rpc(node.url, "eth_sendTransaction", [{ from, to: address, data: iface.encodeFunctionData("say") }])).result as string;
+    // under the transaction's section (Talker is no artifact of the project: the section starts at its hash)
+    await waitForOutput(node, new RegExp(`^eth_sendTransaction\\n {2}Transaction: +${said}\\n(?: {2}.*\\n){5}\\n {2}console\\.log:\\n {4}hello from the node$`, "m"));
     await rpc(node.url, "eth_call", [{ to: address, data: iface.encodeFunctionData("say") }]);
-    await waitForOutput(node, /^eth_call\n {2}console\.log: hello from the node$/m);
+    await waitForOutput(node, /^eth_call\n {2}console\.log:\n {4}hello from the node$/m);
   });
 });

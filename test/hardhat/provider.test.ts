@@ -4,6 +4,7 @@
  */
 import { expect } from "chai";
 import { Interface } from "ethers";
+import { ProviderError } from "hardhat/internal/core/providers/errors";
 import { EpochsProvider, EpochsProviderError } from "../../src/hardhat/provider";
 import { createRuntime } from "../../src/rpc/runtime";
 import type { JsonRpcResponse } from "hardhat/types";
@@ -40,7 +41,8 @@ describe("in-process provider", function () {
   it("throws errors Hardhat keeps as they are: numeric code, data, _isProviderError, plain message", async () => {
     const err = (await provider.send("eth_getBalance", ["0x12"]).catch((e: unknown) => e)) as EpochsProviderError;
     expect(err).to.be.instanceOf(EpochsProviderError);
-    expect(err._isProviderError).to.equal(true);
+    expect(err).to.be.instanceOf(ProviderError);
+    expect(ProviderError.isProviderError(err)).to.equal(true);
     expect(err.code).to.equal(-32602);
     expect(err.message).to.not.match(/^Error|internal/i);
   });
@@ -55,7 +57,8 @@ describe("in-process provider", function () {
     const reason = (await provider
       .send("eth_call", [{ to: receipt.contractAddress, data: iface.encodeFunctionData("reason") }])
       .catch((e: unknown) => e)) as EpochsProviderError;
-    expect(reason.code).to.equal(3);
+    // Hardhat's network throws a SolidityError (no code) carrying the revert data
+    expect(reason.message).to.equal("VM Exception while processing transaction: reverted with reason string 'no'");
     expect(iface.parseError(reason.data as string)?.args[0]).to.equal("no");
 
     const custom = (await provider

@@ -5,6 +5,7 @@ import type { ResetForking, RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { hex, q } from "../format";
 import { method } from "../method";
+import type { SolcInput, SolcOutput } from "../../chain/solidity/registry";
 import { ParamError, address, any, bool, codec, data, hash, jsonType, numberOrQuantity, quantity } from "../params";
 
 /** hardhat_reset's parameter: `{}` or `{ forking: { jsonRpcUrl, blockNumber?, httpHeaders? } }`, as Hardhat takes it. */
@@ -33,7 +34,8 @@ const resetOptions = codec((v): { forking?: ResetForking } => {
   return { forking: { url: fo.jsonRpcUrl, blockNumber, httpHeaders } };
 });
 
-export function hardhatMethods({ node, settings, resetChain }: RpcDeps) {
+export function hardhatMethods(deps: RpcDeps) {
+  const { node, settings, resetChain } = deps;
   /** Changes one account of the live state (created when absent), then `more` on the same state. */
   const modifyAccount = (addr: Uint8Array, change: (acc: { balance: bigint; nonce: bigint }) => void, more?: (sm: StateManagerInterface, a: Address) => Promise<void>) =>
     node.modifyState(async (sm) => {
@@ -184,8 +186,8 @@ export function hardhatMethods({ node, settings, resetChain }: RpcDeps) {
     method({
       name: "hardhat_getStackTraceFailuresCount",
       params: [],
-      doc: "Always 0: this node produces no Solidity stack traces (Hardhat's test task asks).",
-      handler: () => 0,
+      doc: "How many failed executions got no Solidity stack trace because re-running them recorded failed (Hardhat's test task asks). A failure in code the node does not know still gets a trace (of unrecognised contracts) and is not counted.",
+      handler: () => deps.stackTraceFailures.count,
     }),
     method({
       name: "hardhat_setLoggingEnabled",
@@ -196,8 +198,12 @@ export function hardhatMethods({ node, settings, resetChain }: RpcDeps) {
     method({
       name: "hardhat_addCompilationResult",
       params: [any, any, any],
-      doc: "Accepted for Hardhat's node task; compilation results are not used.",
-      handler: () => true,
+      doc: "Adds a solc run (version, standard-JSON input and output; Hardhat's node task sends one per compilation) to the contracts the node recognises in Solidity stack traces.",
+      handler: ([, input, output]) => {
+        if (input === null || typeof input !== "object" || output === null || typeof output !== "object") throw new InvalidParamsError("invalid argument: the compiler input and output must be objects");
+        deps.contracts.addCompilation(input as SolcInput, output as SolcOutput);
+        return true;
+      },
     }),
   ];
 }

@@ -65,7 +65,7 @@ export function personalMethods(deps: RpcDeps) {
     try {
       return await node.mutex.exclusive(async () => {
         const tx = await buildSignedTx(node, req, node.config.defaultSendGas, key);
-        return send ? submitTx(node, tx) : tx;
+        return send ? submitTx(deps, tx) : tx;
       });
     } finally {
       if (zero) key.fill(0);

@@ -5,7 +5,7 @@ import { createChainCommon } from "../../../src/chain/common";
 import { nativeCrypto } from "../../../src/chain/crypto";
 
 const KEY = new Uint8Array(32).fill(7);
-const TO = "0x" + "11".repeat(20);
+const TO = `0x${"11".repeat(20)}` as const;
 
 describe("chain: native secp256k1 signing (the transactions the node signs for its accounts)", () => {
   const plain = createChainCommon(9000n, "osaka"); // EthereumJS's own (pure-JS) signer

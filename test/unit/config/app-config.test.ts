@@ -90,6 +90,13 @@ describe("config: app configuration", () => {
     expect(() => layerFromFlags({ "json-rpc.address": "8545" })).to.throw('command line: --json-rpc.address: expected host:port, got "8545"');
   });
 
+  it("sets the node log's level from --quiet or --verbose, never both", () => {
+    expect(resolveAppConfig({ defaults }).log).to.equal("normal");
+    expect(resolveAppConfig({ flags: { quiet: true }, defaults }).log).to.equal("quiet");
+    expect(resolveAppConfig({ flags: { verbose: true }, defaults }).log).to.equal("verbose");
+    expect(() => layerFromFlags({ quiet: true, verbose: true })).to.throw("command line: --quiet: cannot be used with --verbose");
+  });
+
   it("parses flag values as Evmos spells them: booleans, comma lists, durations", () => {
     const c = resolveAppConfig({
       flags: { "json-rpc.enable": "true", "json-rpc.allow-unprotected-txs": true, "json-rpc.api": " eth, net ,,web3", "json-rpc.evm-timeout": "1m30s", "json-rpc.txfee-cap": "0.5", "json-rpc.auth-token": "tok" },

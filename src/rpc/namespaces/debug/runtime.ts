@@ -250,7 +250,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       params: [goInt],
       concurrent: true,
       private: true,
-      doc: "Sets the node's log level (geth's 0–5: silent, error, warn, info, debug, trace); the request log prints at info (3).",
+      doc: "Sets the node's log level (geth's 0–5: silent, error, warn, info, debug, trace): the node log prints failures at error (1), requests, transactions, blocks and epochs at info (3), request params and call results at debug (4).",
       handler([level]) {
         if (level < 0 || level > 5) throw new ServerError(`invalid log level ${level}: expected 0 (silent) to 5 (trace), now ${getVerbosity()}`);
         setVerbosity(level);

@@ -1,18 +1,18 @@
 /** eth_* methods that read account state at a block, and calls that create no transaction. */
 import { getMerkleStateProof } from "@ethereumjs/statemanager";
-import { Address, hexToBytes, setLengthLeft } from "@ethereumjs/util";
-import type { RunTxResult } from "@ethereumjs/vm";
-import { describeFailure } from "../../../chain/block-producer";
-import { type CallRequest, CallFailure, estimateGas, runCall } from "../../../chain/execution";
-import type { Node } from "../../../chain/node";
+import { Address, setLengthLeft } from "@ethereumjs/util";
+import { CallFailure, estimateGas, runCall } from "../../../chain/execution";
 import { ExecutionTimeout } from "../../../chain/context";
 import type { RpcDeps } from "../../deps";
-import { RevertError, ServerError } from "../../errors";
+import { ServerError } from "../../errors";
+import { executionFailure } from "../../failures";
+import { callStackTrace } from "../../../chain/solidity/failure";
 import { hex, q } from "../../format";
 import { method } from "../../method";
-import { address, arrayOf, blockId, codec, parseHash, parseQuantity } from "../../params";
+import { address, arrayOf, blockId, codec, parseAddress, parseHash, parseQuantity } from "../../params";
 import { stateOverride, txRequest } from "../../objects";
 import { requireHeight } from "../../resolve";
+import { nodeAccounts } from "../../accounts";
 
 /** A storage position: a hex quantity or 32-byte data (clients send both). */
 const storageSlot = codec((v): Uint8Array => {
@@ -23,24 +23,6 @@ const storageSlot = codec((v): Uint8Array => {
 function bigToBytes(n: bigint): Uint8Array {
   const h = n.toString(16);
   return new Uint8Array(Buffer.from(h.length % 2 === 0 ? h : `0${h}`, "hex"));
-}
-
-/**
- * A call or estimate without `from` runs from the first dev account, as on Hardhat's network: tests
- * estimate transfers with `value` and fees without naming a sender (geth's zero address has no funds).
- */
-function withDefaultCaller(node: Node, req: CallRequest): CallRequest {
-  if (req.from !== undefined) return req;
-  const first = node.keys.keys().next().value;
-  return first === undefined ? req : { ...req, from: hexToBytes(first as `0x${string}`) };
-}
-
-/** Turns a failed execution into the wire error: code 3 + data for a revert with data, else -32000. */
-export function executionError(result: RunTxResult): Error {
-  const ex = result.execResult;
-  const err = ex.exceptionError?.error ?? "execution failed";
-  if (err === "revert") return new RevertError(describeFailure(err, ex.returnValue), hex(ex.returnValue));
-  return new ServerError(err);
 }
 
 /** Runs `fn`, turning a deadline passed into geth's -32000 `execution aborted (timeout = 5s)`. */
@@ -103,11 +85,13 @@ export function stateMethods(deps: RpcDeps) {
       name: "eth_call",
       concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
-      doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. Without `from` it runs from the first dev account (as Hardhat). A revert answers code 3 with the revert data.",
-      async handler([req, block, overrides]) {
+      doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. A revert answers code 3 with the revert data. In-process (tests) neither the balance nor the base fee is checked, as on Hardhat's network.",
+      async handler([req, block, overrides], ctx) {
         const n = await requireHeight(node, block);
-        const result = await withDeadline(() => runCall(node, withDefaultCaller(node, req), n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true }));
-        if (result.execResult.exceptionError !== undefined) throw executionError(result);
+        // in-process (tests), as on Hardhat's network: the sender's balance and the base fee are not checked
+        const lenient = ctx.transport === "in-process";
+        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient }));
+        if (result.execResult.exceptionError !== undefined) throw executionFailure(deps, result, () => callStackTrace(node, deps.contracts, req, n, overrides, lenient));
         return hex(result.execResult.returnValue);
       },
     }),
@@ -115,13 +99,16 @@ export function stateMethods(deps: RpcDeps) {
       name: "eth_estimateGas",
       concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
-      doc: "The smallest gas limit with which the transaction succeeds (binary search over real executions). Without `from` it runs from the first dev account (as Hardhat).",
-      async handler([req, block, overrides]) {
+      doc: "The smallest gas limit with which the transaction succeeds (binary search over real executions). In-process (tests) as on Hardhat's network: without `from` the first account sends, and neither the balance nor the base fee is checked.",
+      async handler([req, block, overrides], ctx) {
         const n = await requireHeight(node, block);
+        const hardhat = ctx.transport === "in-process";
+        const first = nodeAccounts(deps)[0];
+        const estimated = hardhat && req.from === undefined && first !== undefined ? { ...req, from: parseAddress(first) } : req;
         try {
-          return q(await withDeadline(() => estimateGas(node, withDefaultCaller(node, req), n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true })));
+          return q(await withDeadline(() => estimateGas(node, estimated, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient: hardhat })));
         } catch (err) {
-          if (err instanceof CallFailure) throw executionError(err.result);
+          if (err instanceof CallFailure) throw executionFailure(deps, err.result, () => callStackTrace(node, deps.contracts, estimated, n, overrides, hardhat));
           throw err;
         }
       },

@@ -8,12 +8,13 @@ import { defaultCallGas, txGasCap } from "../../../chain/execution";
 import type { MinedBlock, Node } from "../../../chain/node";
 import { assertInsecureUnlockAllowed, signingKey, transactionKey } from "../../accounts";
 import type { RpcDeps } from "../../deps";
-import { RevertError, ServerError } from "../../errors";
+import { ServerError } from "../../errors";
+import { executionFailure } from "../../failures";
+import { txStackTrace } from "../../../chain/solidity/failure";
 import { formatReceipt, formatTransaction, hex } from "../../format";
 import { method } from "../../method";
 import { address, any, data, hash } from "../../params";
 import { type TxRequest, txRequest } from "../../objects";
-import { describeFailure } from "../../../chain/block-producer";
 
 /** Tip the node suggests and uses by default (Hardhat's default priority fee). */
 export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
@@ -48,16 +49,12 @@ export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigi
 }
 
 /** Submits; with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
-export async function submitTx(node: Node, tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> {
+export async function submitTx(deps: RpcDeps, tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> {
+  const { node } = deps;
   const { hash: h, included } = await node.submit(tx, sender);
-  if (included !== undefined && node.config.throwOnTransactionFailures) {
-    const ex = included.result.execResult;
-    if (ex.exceptionError !== undefined) {
-      const message = describeFailure(ex.exceptionError.error, ex.returnValue);
-      const returnData = hex(ex.returnValue);
-      if (ex.exceptionError.error === "revert") throw new RevertError(message, returnData);
-      throw new ServerError(message, returnData);
-    }
+  if (included !== undefined && node.config.throwOnTransactionFailures && included.result.execResult.exceptionError !== undefined) {
+    const n = included.mined.block.header.number;
+    throw executionFailure(deps, included.result, () => txStackTrace(node, deps.contracts, n, included.index), h);
   }
   return h;
 }
@@ -69,7 +66,7 @@ function senderKey(deps: RpcDeps, req: TxRequest): Uint8Array | undefined {
 
 export function transactionMethods(deps: RpcDeps) {
   const { node } = deps;
-  const submit = (tx: TypedTransaction, sender?: Address) => submitTx(node, tx, sender);
+  const submit = (tx: TypedTransaction, sender?: Address) => submitTx(deps, tx, sender);
 
   const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
     const loc = await node.store.getTxLocation(h);

@@ -1,0 +1,47 @@
+/**
+ * Stack traces of failed executions, made only after the fact: the failed call or transaction runs
+ * again at the same state with its messages recorded, so executions that succeed pay nothing.
+ */
+import type { VM } from "@ethereumjs/vm";
+import { type CallRequest, type StateOverride, runInContext } from "../execution";
+import type { Node } from "../node";
+import type { ContractRegistry } from "./registry";
+import { type Frame, type StackTraceEntry, inferStackTrace, recordMessages } from "./stack-trace";
+
+async function recorded(vm: VM, registry: ContractRegistry, run: () => Promise<unknown>): Promise<Frame | undefined> {
+  const rec = recordMessages(vm, registry.size > 0);
+  try {
+    await run();
+  } finally {
+    rec.detach();
+  }
+  return rec.root();
+}
+
+/** The stack trace of `req` run as eth_call / eth_estimateGas (its first run) at block `n`. */
+export async function callStackTrace(node: Node, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false): Promise<StackTraceEntry[] | undefined> {
+  const ctx = await node.contextAt(n);
+  try {
+    const root = await recorded(ctx.vm, registry, () => runInContext(node, ctx, req, overrides, undefined, lenient));
+    return root === undefined ? undefined : inferStackTrace(root, registry);
+  } finally {
+    ctx.release();
+  }
+}
+
+/** The stack trace of transaction `index` of mined block `n` (the block is replayed up to it). */
+export async function txStackTrace(node: Node, registry: ContractRegistry, n: bigint, index: number): Promise<StackTraceEntry[] | undefined> {
+  let rec: ReturnType<typeof recordMessages> | undefined;
+  let root: Frame | undefined;
+  await node.replayBlock(n, {
+    beforeTx: (i, _tx, vm) => {
+      if (i === index) rec = recordMessages(vm, registry.size > 0);
+    },
+    afterTx: (i) => {
+      if (i !== index || rec === undefined) return;
+      rec.detach();
+      root = rec.root();
+    },
+  });
+  return root === undefined ? undefined : inferStackTrace(root, registry);
+}

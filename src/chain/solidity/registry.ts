@@ -1,0 +1,319 @@
+/**
+ * The contracts a project compiled, fed from solc's standard-JSON input and output (Hardhat's
+ * build-info files, `hardhat_addCompilationResult`). It recognises deployed code and init code the
+ * way Hardhat does — immutables, library links and the trailing metadata hash do not count — and
+ * answers, for a recognised contract, where an instruction is in the source (file, line, enclosing
+ * function) and what its ABI says (functions, payable-ness, fallback/receive, custom errors).
+ */
+import { ErrorFragment, Interface, type Result, getAddress } from "ethers";
+import { type SourceLocation, decodeSourceMap, instructionIndexes, lineOf } from "./source-map";
+
+/** What Hardhat's SourceReference holds. */
+export interface SourceReference {
+  sourceName: string;
+  sourceContent: string;
+  contract?: string;
+  function?: string;
+  line: number;
+  range: [number, number];
+}
+
+interface SolcBytecode {
+  object?: string;
+  sourceMap?: string;
+  linkReferences?: Record<string, Record<string, Array<{ start: number; length: number }>>>;
+  immutableReferences?: Record<string, Array<{ start: number; length: number }>>;
+}
+
+interface SolcContract {
+  abi?: unknown[];
+  evm?: { bytecode?: SolcBytecode; deployedBytecode?: SolcBytecode };
+}
+
+interface AstNode {
+  nodeType?: string;
+  src?: string;
+  name?: string;
+  kind?: string;
+  nodes?: AstNode[];
+}
+
+/** The parts of solc's standard JSON the registry reads. */
+export interface SolcInput {
+  sources?: Record<string, { content?: string }>;
+}
+export interface SolcOutput {
+  sources?: Record<string, { id: number; ast?: AstNode }>;
+  contracts?: Record<string, Record<string, SolcContract>>;
+}
+
+interface FunctionRange {
+  start: number;
+  end: number;
+  name: string;
+  kind: string;
+  contract?: string;
+}
+
+interface SourceFile {
+  name: string;
+  content: Buffer;
+  text: string;
+  functions: FunctionRange[];
+  /** Where each contract of the file is defined (its name → [start, length]). */
+  contracts: Map<string, [number, number]>;
+}
+
+/** One compilation: its sources by solc's source index. */
+class Compilation {
+  readonly files = new Map<number, SourceFile>();
+}
+
+/** Code of one contract (init or deployed) with the byte ranges that vary between deployments. */
+class Bytecode {
+  private _pcIndex: Map<number, number> | undefined;
+  private _locations: SourceLocation[] | undefined;
+
+  constructor(
+    readonly code: Uint8Array,
+    readonly masked: Array<[number, number]>,
+    private readonly _sourceMap: string,
+  ) {}
+
+  /** True when `candidate` (its first code.length bytes, for init code) is this code up to the masked ranges. */
+  matches(candidate: Uint8Array, prefix: boolean): boolean {
+    if (prefix ? candidate.length < this.code.length : candidate.length !== this.code.length) return false;
+    let from = 0;
+    for (const [start, len] of this.masked) {
+      if (!sameBytes(candidate, this.code, from, start)) return false;
+      from = Math.max(from, start + len);
+    }
+    return sameBytes(candidate, this.code, from, this.code.length);
+  }
+
+  location(pc: number): SourceLocation | undefined {
+    this._pcIndex ??= instructionIndexes(this.code);
+    this._locations ??= decodeSourceMap(this._sourceMap);
+    const i = this._pcIndex.get(pc);
+    return i === undefined ? undefined : this._locations[i];
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export interface AbiFunction {
+  name: string;
+  payable: boolean;
+}
+
+/** A compiled contract the registry knows. */
+export class ContractInfo {
+  readonly iface: Interface;
+  readonly functions = new Map<string, AbiFunction>();
+  readonly hasFallback: boolean;
+  readonly fallbackPayable: boolean;
+  readonly hasReceive: boolean;
+  readonly constructorPayable: boolean;
+
+  constructor(
+    readonly sourceName: string,
+    readonly name: string,
+    abi: unknown[],
+    readonly creation: Bytecode | undefined,
+    readonly deployed: Bytecode | undefined,
+    private readonly _compilation: Compilation,
+  ) {
+    this.iface = new Interface(abi as never);
+    this.iface.forEachFunction((f) => this.functions.set(f.selector, { name: f.name, payable: f.payable }));
+    this.hasFallback = this.iface.fallback !== null;
+    this.fallbackPayable = this.iface.fallback?.payable === true;
+    this.hasReceive = this.iface.receive;
+    this.constructorPayable = this.iface.deploy.payable;
+  }
+
+  /** Where the instruction at `pc` is, with its enclosing function; undefined when solc mapped it to no source. */
+  sourceAt(pc: number, deployment: boolean): SourceReference | undefined {
+    const loc = (deployment ? this.creation : this.deployed)?.location(pc);
+    if (loc === undefined || loc.file < 0) return undefined;
+    return this.reference(loc.file, loc.start, loc.length);
+  }
+
+  /** A SourceReference for a range of source `file`, the function enclosing it named. */
+  reference(file: number, start: number, length: number): SourceReference | undefined {
+    const src = this._compilation.files.get(file);
+    if (src === undefined) return undefined;
+    let fn: FunctionRange | undefined;
+    for (const f of src.functions) {
+      if (f.start <= start && start + length <= f.end && (fn === undefined || f.end - f.start < fn.end - fn.start)) fn = f;
+    }
+    return {
+      sourceName: src.name,
+      sourceContent: src.text,
+      contract: fn?.contract ?? this.name,
+      function: fn === undefined ? undefined : functionLabel(fn),
+      line: lineOf(src.content, start),
+      range: [start, start + length],
+    };
+  }
+
+  /** The contract's own definition (the location Hardhat gives dispatcher failures). */
+  definition(): SourceReference | undefined {
+    for (const [id, src] of this._compilation.files) {
+      if (src.name !== this.sourceName) continue;
+      const at = src.contracts.get(this.name);
+      if (at === undefined) return undefined;
+      const ref = this.reference(id, at[0], at[1]);
+      return ref === undefined ? undefined : { ...ref, contract: this.name, function: undefined };
+    }
+    return undefined;
+  }
+
+  /** The definition of function `name` (kind "function"), or of the constructor / fallback / receive. */
+  functionDefinition(name: string, kind = "function"): SourceReference | undefined {
+    for (const [id, src] of this._compilation.files) {
+      const f = src.functions.find((x) => x.contract === this.name && x.kind === kind && (kind !== "function" || x.name === name));
+      if (f !== undefined) return this.reference(id, f.start, f.end - f.start);
+    }
+    return undefined;
+  }
+}
+
+function functionLabel(f: FunctionRange): string {
+  if (f.kind === "constructor") return "constructor";
+  if (f.kind === "fallback") return "<fallback>";
+  if (f.kind === "receive") return "<receive>";
+  return f.name;
+}
+
+/** "s:l:f" → numbers. */
+function parseSrc(src: string | undefined): [number, number, number] | undefined {
+  if (src === undefined) return undefined;
+  const [s, l, f] = src.split(":").map(Number);
+  return Number.isFinite(s) && Number.isFinite(l) && Number.isFinite(f) ? [s, l, f] : undefined;
+}
+
+function collect(node: AstNode, contract: string | undefined, file: SourceFile): void {
+  const at = parseSrc(node.src);
+  if (node.nodeType === "ContractDefinition" && node.name !== undefined) {
+    if (at !== undefined) file.contracts.set(node.name, [at[0], at[1]]);
+    contract = node.name;
+  } else if ((node.nodeType === "FunctionDefinition" || node.nodeType === "ModifierDefinition") && at !== undefined) {
+    file.functions.push({ start: at[0], end: at[0] + at[1], name: node.name ?? "", kind: node.kind ?? "modifier", contract });
+  }
+  for (const child of node.nodes ?? []) collect(child, contract, file);
+}
+
+/** Hex of solc's bytecode, with library placeholders (`__$…$__`) as zeros; their ranges are masked. */
+function bytecodeOf(bc: SolcBytecode | undefined): Bytecode | undefined {
+  const hex = bc?.object;
+  if (hex === undefined || hex === "") return undefined;
+  const code = new Uint8Array(Buffer.from(hex.replace(/__\$[0-9a-fA-F]{34}\$__/g, "0".repeat(40)), "hex"));
+  const masked: Array<[number, number]> = [];
+  for (const libs of Object.values(bc?.linkReferences ?? {})) for (const refs of Object.values(libs)) for (const r of refs) masked.push([r.start, r.length]);
+  for (const refs of Object.values(bc?.immutableReferences ?? {})) for (const r of refs) masked.push([r.start, r.length]);
+  // solc appends CBOR metadata whose length is the last two bytes; its hash changes with any source edit
+  if (code.length >= 2) {
+    const len = (code[code.length - 2] << 8) | code[code.length - 1];
+    if (len + 2 <= code.length) masked.push([code.length - 2 - len, len + 2]);
+  }
+  masked.sort((a, b) => a[0] - b[0]);
+  return new Bytecode(code, masked, bc?.sourceMap ?? "");
+}
+
+export interface CallDescription {
+  contract: string;
+  function?: string;
+}
+
+export class ContractRegistry {
+  private readonly _contracts: ContractInfo[] = [];
+  private readonly _errors = new Map<string, ErrorFragment>();
+  private readonly _byCode = new Map<string, ContractInfo | null>();
+
+  get size(): number {
+    return this._contracts.length;
+  }
+
+  /** Adds every contract with bytecode of one solc run (standard-JSON input and output). */
+  addCompilation(input: SolcInput, output: SolcOutput): void {
+    const compilation = new Compilation();
+    for (const [name, s] of Object.entries(output.sources ?? {})) {
+      const text = input.sources?.[name]?.content ?? "";
+      const file: SourceFile = { name, content: Buffer.from(text, "utf8"), text, functions: [], contracts: new Map() };
+      if (s.ast !== undefined) collect(s.ast, undefined, file);
+      compilation.files.set(s.id, file);
+    }
+    for (const [sourceName, contracts] of Object.entries(output.contracts ?? {})) {
+      for (const [name, c] of Object.entries(contracts)) {
+        const abi = c.abi ?? [];
+        let info: ContractInfo;
+        try {
+          info = new ContractInfo(sourceName, name, abi, bytecodeOf(c.evm?.bytecode), bytecodeOf(c.evm?.deployedBytecode), compilation);
+        } catch {
+          continue; // an ABI ethers cannot read: the contract stays unrecognised
+        }
+        info.iface.forEachError((e) => this._errors.set(e.selector, e));
+        if (info.creation !== undefined || info.deployed !== undefined) this._contracts.unshift(info);
+      }
+    }
+    this._byCode.clear();
+  }
+
+  /** The contract whose deployed code (or, with `deployment`, whose init code starts `code`) this is. */
+  identify(code: Uint8Array, deployment: boolean): ContractInfo | undefined {
+    if (code.length === 0 || this._contracts.length === 0) return undefined;
+    const key = `${deployment ? "i" : "d"}${Buffer.from(code).toString("hex")}`;
+    const hit = this._byCode.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const found = this._contracts.find((c) => (deployment ? c.creation : c.deployed)?.matches(code, deployment) === true);
+    this._byCode.set(key, found ?? null);
+    return found;
+  }
+
+  /** A custom error any registered contract declares, by the revert data's selector. */
+  customError(data: Uint8Array): { fragment: ErrorFragment; args: Result } | undefined {
+    if (data.length < 4) return undefined;
+    const fragment = this._errors.get(`0x${Buffer.from(data.subarray(0, 4)).toString("hex")}`);
+    if (fragment === undefined) return undefined;
+    try {
+      return { fragment, args: Interface.from([fragment]).decodeErrorResult(fragment, data) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Contract and function of a call with `data` to an account holding `code`. */
+  describeCall(code: Uint8Array, data: Uint8Array): CallDescription | undefined {
+    const c = this.identify(code, false);
+    if (c === undefined) return undefined;
+    if (data.length >= 4) {
+      const f = c.functions.get(`0x${Buffer.from(data.subarray(0, 4)).toString("hex")}`);
+      if (f !== undefined) return { contract: c.name, function: f.name };
+    }
+    if (data.length === 0 && c.hasReceive) return { contract: c.name, function: "receive" };
+    return c.hasFallback ? { contract: c.name, function: "fallback" } : { contract: c.name };
+  }
+
+  /** The contract `initCode` deploys. */
+  describeDeploy(initCode: Uint8Array): { contract: string } | undefined {
+    const c = this.identify(initCode, true);
+    return c === undefined ? undefined : { contract: c.name };
+  }
+}
+
+/** A custom error as Hardhat prints it: `Name(arg, …)`, addresses checksummed and strings quoted. */
+export function formatCustomError(fragment: ErrorFragment, args: Result): string {
+  return `${fragment.name}(${fragment.inputs.map((_, i) => formatValue(args[i])).join(", ")})`;
+}
+
+function formatValue(v: unknown): string {
+  if (typeof v === "bigint" || typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "string") return /^0x[0-9a-fA-F]{40}$/.test(v) ? `"${getAddress(v)}"` : JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(formatValue).join(", ")}]`;
+  return JSON.stringify(String(v));
+}
+
+export { ErrorFragment };

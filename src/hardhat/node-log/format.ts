@@ -1,0 +1,194 @@
+/**
+ * The node log's texts, as Hardhat's node writes them where it has an equivalent: a transaction's
+ * section (what it did, hash, from, to, value, gas, block, console.log lines, the failure), a block
+ * mined outside a transaction request, and the epochs that ticked in a block with their hooks.
+ * Pure: data in, lines out (colours are added by the caller's `Paint`).
+ */
+import { AbiCoder, formatUnits, hexlify } from "ethers";
+
+/** Colours for a TTY; identity functions otherwise. */
+export interface Paint {
+  red(s: string): string;
+  green(s: string): string;
+  bold(s: string): string;
+}
+
+export const NO_PAINT: Paint = { red: (s) => s, green: (s) => s, bold: (s) => s };
+
+/** Plain ANSI codes: the node prints them only when stdout is a terminal. */
+export const ANSI: Paint = {
+  red: (s) => `\u001b[31m${s}\u001b[39m`,
+  green: (s) => `\u001b[32m${s}\u001b[39m`,
+  bold: (s) => `\u001b[1m${s}\u001b[22m`,
+};
+
+/** One transaction as the log tells it. */
+export interface TxStory {
+  hash: string;
+  from: string;
+  /** Absent for a deployment. */
+  to?: string;
+  contractAddress?: string;
+  value: bigint;
+  gasUsed: bigint;
+  gasLimit: bigint;
+  /** 1 success, 0 failure. */
+  status: number;
+  /** The VM's error when it failed ("revert", "out of gas", …). */
+  vmError?: string;
+  returnData: Uint8Array;
+  /** From ContractNames: the deployed contract, or the called contract and function. */
+  name?: { contract: string; function?: string };
+  consoleLines: string[];
+  block: { number: bigint; hash: string };
+}
+
+const LABEL_WIDTH = 20;
+
+/** `  Label:   value`, the labels aligned as Hardhat aligns them. */
+function field(indent: string, label: string, value: string, width = LABEL_WIDTH): string {
+  return `${indent}${`${label}:`.padEnd(width)} ${value}`;
+}
+
+/** Wei as a person reads it: "0 ETH", "1 wei", "2.5 gwei", "1.5 ETH". */
+export function formatValue(wei: bigint): string {
+  if (wei === 0n) return "0 ETH";
+  if (wei < 10n ** 6n) return `${wei} wei`;
+  if (wei < 10n ** 15n) return `${trimZeros(formatUnits(wei, 9))} gwei`;
+  return `${trimZeros(formatUnits(wei, 18))} ETH`;
+}
+
+function trimZeros(s: string): string {
+  return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
+}
+
+/** Solidity's panic codes (its documentation's list), for "reverted with panic code 0x11 (…)". */
+const PANICS: Record<number, string> = {
+  0x00: "Generic compiler panic",
+  0x01: "Assertion error",
+  0x11: "Arithmetic operation overflowed outside of an unchecked block",
+  0x12: "Division or modulo division by zero",
+  0x21: "Tried to convert a value into an enum, but the value was too big or negative",
+  0x22: "Incorrectly encoded storage byte array",
+  0x31: ".pop() was called on an empty array",
+  0x32: "Array accessed at an out-of-bounds or negative index",
+  0x41: "Too much memory was allocated, or an array was created that is too large",
+  0x51: "Called a zero-initialized variable of internal function type",
+};
+
+const ERROR_STRING = "0x08c379a0";
+const PANIC_UINT = "0x4e487b71";
+
+/** Why a transaction failed, in Hardhat's words: the decoded Error(string) or Panic(uint256), else the data. */
+export function failureText(vmError: string | undefined, data: Uint8Array): string {
+  const vmException = "Error: VM Exception while processing transaction:";
+  if (vmError === "out of gas") return "Error: Transaction ran out of gas";
+  if (vmError !== undefined && vmError !== "revert") return `${vmException} ${vmError}`;
+  if (data.length === 0) return "Error: Transaction reverted without a reason";
+  const selector = hexlify(data.subarray(0, 4));
+  try {
+    if (selector === ERROR_STRING) {
+      const [reason] = AbiCoder.defaultAbiCoder().decode(["string"], data.subarray(4)) as unknown as [string];
+      return `${vmException} reverted with reason string '${reason}'`;
+    }
+    if (selector === PANIC_UINT) {
+      const [code] = AbiCoder.defaultAbiCoder().decode(["uint256"], data.subarray(4)) as unknown as [bigint];
+      const what = PANICS[Number(code)];
+      return `${vmException} reverted with panic code 0x${code.toString(16)}${what === undefined ? "" : ` (${what})`}`;
+    }
+  } catch {
+    // malformed: shown as data below
+  }
+  return `${vmException} reverted with an unrecognized custom error (return data: ${hexlify(data)})`;
+}
+
+/** What the transaction did: "Contract deployment: Token", "Contract call: Token#transfer", or nothing when unknown. */
+export function whatLines(tx: TxStory, indent: string): string[] {
+  if (tx.to === undefined) return [field(indent, "Contract deployment", tx.name?.contract ?? "<UnrecognizedContract>")];
+  if (tx.name === undefined) return [];
+  return [field(indent, "Contract call", tx.name.function === undefined ? tx.name.contract : `${tx.name.contract}#${tx.name.function}`)];
+}
+
+/**
+ * A transaction's section. `withBlock`: the block line follows (a transaction request mined by
+ * automine); in a "Mined block" section the block is the heading instead.
+ */
+export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean; paint?: Paint }): string[] {
+  const { indent } = opts;
+  const paint = opts.paint ?? NO_PAINT;
+  const out = [...whatLines(tx, indent)];
+  if (tx.contractAddress !== undefined && tx.to === undefined) out.push(field(indent, "Contract address", tx.contractAddress));
+  out.push(field(indent, "Transaction", paint.bold(tx.hash)));
+  out.push(field(indent, "From", tx.from));
+  if (tx.to !== undefined) out.push(field(indent, "To", tx.to));
+  out.push(field(indent, "Value", formatValue(tx.value)));
+  out.push(field(indent, "Gas used", `${tx.gasUsed} of ${tx.gasLimit}`));
+  if (opts.withBlock) out.push(field(indent, `Block #${tx.block.number}`, tx.block.hash));
+  out.push("");
+  if (tx.consoleLines.length > 0) out.push(...consoleLines(tx.consoleLines, indent), "");
+  if (tx.status === 0) out.push(paint.red(`${indent}${failureText(tx.vmError, tx.returnData)}`), "");
+  return out;
+}
+
+/** console.log output under a heading, one line each. */
+export function consoleLines(lines: string[], indent: string): string[] {
+  return [`${indent}console.log:`, ...lines.map((l) => `${indent}  ${l}`)];
+}
+
+/** A block mined outside a transaction request (evm_mine, hardhat_mine, interval mining): its heading. */
+export function blockHeading(number: bigint, hash: string, baseFee: bigint | undefined, indent: string): string[] {
+  return [`${indent}Mined block #${number}`, `${indent}  Block: ${hash}`, ...(baseFee === undefined ? [] : [`${indent}    Base fee: ${baseFee}`])];
+}
+
+/** The heading of empty blocks, collapsed into a range as they come. */
+export function emptyBlocksLine(first: bigint, last: bigint, baseFee: bigint | undefined): string {
+  if (first === last) return `Mined empty block #${first}${baseFee === undefined ? "" : ` with base fee ${baseFee}`}`;
+  return `Mined empty block range #${first} to #${last}`;
+}
+
+/** One module event of a block, as `epochs_blockEvents` gives them. */
+export interface BlockEvent {
+  type: string;
+  attributes: Array<{ key: string; value: string }>;
+}
+
+/** Names the contract behind a hook address (from its code), when known. */
+export type HookNamer = (address: string) => string | undefined;
+
+/**
+ * The epochs that ticked in a block, one line per tick, each followed by the hooks it called (the
+ * contract, the result and gas) and the failures with their reason. Empty when nothing ticked.
+ */
+export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNamer = () => undefined, paint: Paint = NO_PAINT): string[] {
+  const out: string[] = [];
+  for (const e of events) {
+    const a = Object.fromEntries(e.attributes.map((x) => [x.key, x.value]));
+    if (e.type === "epoch_end") out.push(`${indent}epoch ${a.identifier} #${a.epoch_number} ended`);
+    else if (e.type === "epoch_start") out.push(`${indent}epoch ${a.identifier} #${a.epoch_number} started`);
+    else if (e.type === "epoch_hook" || e.type === "epoch_hook_failed") {
+      const fn = a.hook === "BeforeEpochStart" ? "beforeEpochStart" : "afterEpochEnd";
+      const name = nameOf(a.address);
+      const who = a.address === "typescript" ? "a TypeScript hook" : name === undefined ? a.address : `${name} (${a.address})`;
+      const line = `${indent}  ${fn}: ${who}`;
+      out.push(e.type === "epoch_hook" ? `${line}: ok, gas used ${a.gas_used}` : paint.red(`${line}: failed: ${a.reason} (gas used ${a.gas_used})`));
+    }
+  }
+  return out;
+}
+
+/** True when a block's events hold an epoch tick (a start or an end). */
+export function ticked(events: BlockEvent[]): boolean {
+  return events.some((e) => e.type === "epoch_start" || e.type === "epoch_end");
+}
+
+/** A request's parameters in one short line (the --verbose request log). */
+export function paramsSummary(params: unknown, max = 160): string {
+  if (params === undefined || (Array.isArray(params) && params.length === 0)) return "";
+  let s: string;
+  try {
+    s = JSON.stringify(params, (_k, v: unknown) => (typeof v === "string" && v.length > 74 && /^0x[0-9a-fA-F]*$/.test(v) ? `${v.slice(0, 66)}…(${Math.floor((v.length - 2) / 2)} bytes)` : v));
+  } catch {
+    s = String(params);
+  }
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}

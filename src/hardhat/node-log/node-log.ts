@@ -1,0 +1,289 @@
+/**
+ * The story `npx hardhat node` prints: each request's method (repeats collapsed into one line with a
+ * count, as Hardhat's node does), each transaction with what it did when its block is mined, blocks
+ * mined without a transaction request, the epochs that ticked with their hooks, console.log lines
+ * under the transaction (or call, or block) that ran them, and failures with their reason.
+ *
+ * The data comes from the chain's events (`block`, `consoleLog`, `miningError`) and the dispatcher's
+ * request hooks; the levels follow the node's log verbosity (src/utils/log-level.ts, which
+ * `--quiet` / `--verbose` and `debug_verbosity` set): errors at 1, the story at 3, request params and
+ * call results at 4. Output goes through one queue, so lines that need a state read (the code of a
+ * called contract, to name it) still come out in the order things happened.
+ */
+import { bytesToHex, createAddressFromString } from "@ethereumjs/util";
+import type { ContractNames } from "../../chain/contract-names";
+import type { ConsoleOrigin, MinedBlock, Node } from "../../chain/node";
+import type { RpcError } from "../../rpc/errors";
+import { logEnabled } from "../../utils/log-level";
+import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, paramsSummary, ticked, txLines } from "./format";
+
+const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
+/** Methods whose answer --verbose prints. */
+const RESULT_METHODS = new Set(["eth_call", "eth_estimateGas"]);
+/** Hardhat's own bookkeeping calls: not part of the story. */
+const SILENT_METHODS = new Set(["hardhat_getStackTraceFailuresCount", "hardhat_setLoggingEnabled", "hardhat_addCompilationResult"]);
+
+export interface NodeLogOptions {
+  /** Writes text to the terminal (the node: process.stdout.write). */
+  write: (text: string) => void;
+  /** A terminal: repeats are rewritten in place and colours are used. */
+  tty: boolean;
+  /** How long a collapsible line may wait for a repeat when it cannot be rewritten in place (not a TTY). */
+  holdMs?: number;
+}
+
+/** A line that the next identical event extends (a repeated method, a run of empty blocks). */
+type Held = { kind: "method"; key: string; count: number; printed: boolean } | { kind: "empty"; indent: string; first: bigint; last: bigint; baseFee?: bigint; printed: boolean };
+
+export class NodeLog {
+  private readonly _paint: Paint;
+  private _queue: Promise<void> = Promise.resolve();
+  private _held: Held | undefined;
+  private _holdTimer: NodeJS.Timeout | undefined;
+  /** Requests running now, oldest first: a block mined meanwhile is told under them. */
+  private readonly _inFlight: string[] = [];
+  private readonly _txConsole = new Map<string, string[]>();
+  private readonly _blockConsole: string[] = [];
+  /** True right after a call's console.log heading, so more lines join it. */
+  private _callConsoleOpen = false;
+  private _names: ContractNames | undefined;
+
+  constructor(private readonly _opts: NodeLogOptions) {
+    this._paint = _opts.tty ? ANSI : NO_PAINT;
+  }
+
+  /** Follows a node's blocks, console.log lines and interval-mining failures; `names` names contracts and functions. */
+  attach(node: Node, names?: ContractNames): void {
+    this._names = names;
+    node.on("block", (mined) => this.onBlock(node, mined));
+    node.on("consoleLog", (line, origin) => this.onConsoleLog(line, origin));
+    node.on("miningError", (err) => this._enqueue(() => this._error([this._paint.red(`Mining failed: ${err.message}`), ""])));
+  }
+
+  onRequest(method: string, params: unknown): void {
+    this._inFlight.push(method);
+    if (SILENT_METHODS.has(method) || !logEnabled("rpc", 3)) return;
+    const verbose = logEnabled("rpc", 4);
+    this._enqueue(() => {
+      if (verbose) {
+        const summary = paramsSummary(params);
+        this._print([summary === "" ? this._paint.green(method) : `${this._paint.green(method)}  ${summary}`]);
+      } else {
+        this._holdMethod(method);
+      }
+    });
+  }
+
+  onResponse(method: string, outcome: { result: unknown } | { error: RpcError }): void {
+    const i = this._inFlight.indexOf(method);
+    if (i >= 0) this._inFlight.splice(i, 1);
+    if (SILENT_METHODS.has(method)) return;
+    if ("error" in outcome) {
+      // a refused transaction is an error of the node's story; other failing requests are details
+      const send = SEND_METHODS.has(method);
+      if (!(send ? logEnabled("rpc", 1) : logEnabled("rpc", 4))) return;
+      const header = logEnabled("rpc", 3) ? [] : [method];
+      this._enqueue(() => this._print([...header, this._paint.red(`  Error: ${outcome.error.message}`), ""]));
+    } else if (RESULT_METHODS.has(method) && logEnabled("rpc", 4)) {
+      this._enqueue(() => this._print([`  Result: ${paramsSummary(outcome.result)}`]));
+    }
+  }
+
+  onConsoleLog(line: string, origin: ConsoleOrigin): void {
+    if (origin.kind === "transaction") {
+      const lines = this._txConsole.get(origin.hash) ?? [];
+      lines.push(line);
+      this._txConsole.set(origin.hash, lines);
+    } else if (origin.kind === "block") {
+      this._blockConsole.push(line);
+    } else if (logEnabled("chain", 3)) {
+      this._enqueue(() => {
+        const heading = this._callConsoleOpen ? [] : ["  console.log:"];
+        this._print([...heading, `    ${line}`]);
+        this._callConsoleOpen = true;
+      });
+    }
+  }
+
+  onBlock(node: Node, mined: MinedBlock): void {
+    // taken now: the next block's lines start arriving as soon as this handler returns
+    const txConsole = new Map(this._txConsole);
+    const blockConsole = this._blockConsole.splice(0);
+    this._txConsole.clear();
+    const send = this._inFlight.find((m) => SEND_METHODS.has(m));
+    const under = send ?? this._inFlight[this._inFlight.length - 1];
+    this._enqueue(() => this._tellBlock(node, mined, { txConsole, blockConsole, send, under }));
+  }
+
+  /** Resolves once everything logged so far is written (held lines included). */
+  async flush(): Promise<void> {
+    await this._queue;
+    this._releaseHeld();
+  }
+
+  // ------------------------------------------------------------------------------ blocks
+
+  private async _tellBlock(node: Node, mined: MinedBlock, ctx: { txConsole: Map<string, string[]>; blockConsole: string[]; send?: string; under?: string }): Promise<void> {
+    const { block } = mined;
+    const number = block.header.number;
+    const hash = bytesToHex(block.hash());
+    const baseFee = block.header.baseFeePerGas;
+    const events: BlockEvent[] = [...mined.events.begin, ...mined.events.end];
+    const txs = await Promise.all(block.transactions.map((tx, i) => this._story(node, mined, i, ctx.txConsole.get(bytesToHex(tx.hash())) ?? [])));
+    const hookFailed = events.some((e) => e.type === "epoch_hook_failed");
+    const story = logEnabled("chain", 3);
+    const epochsShown = ticked(events) && (logEnabled("epochs", 3) || (hookFailed && logEnabled("epochs", 1)));
+    const failedTxs = txs.filter((t) => t.status === 0);
+    if (!story && failedTxs.length === 0 && !epochsShown) return;
+
+    const nameOf = await this._hookNames(node, number, events);
+    // a transaction request mined by automine: Hardhat's flat section per transaction
+    if (ctx.send !== undefined && txs.length > 0) {
+      const shown = story ? txs : failedTxs;
+      const header = logEnabled("rpc", 3) ? [] : [ctx.send];
+      const lines = shown.flatMap((t) => txLines(t, { indent: "  ", withBlock: true, paint: this._paint }));
+      if (lines.length > 0) this._print([...header, ...lines]);
+      if (epochsShown) this._print([...epochLines(events, "  ", nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, "  "), ""]);
+      return;
+    }
+    const indent = ctx.under !== undefined && logEnabled("rpc", 3) ? "  " : "";
+    if (txs.length === 0 && !epochsShown) {
+      if (story) this._holdEmpty(indent, number, baseFee);
+      return;
+    }
+    const inner = `${indent}  `;
+    const shown = story ? txs : failedTxs;
+    this._print([
+      ...blockHeading(number, hash, baseFee, indent),
+      ...(epochsShown ? [...epochLines(events, inner, nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, inner)] : []),
+      ...shown.flatMap((t) => txLines(t, { indent: inner, withBlock: false, paint: this._paint })),
+      ...(shown.length === 0 ? [""] : []),
+    ]);
+  }
+
+  private _blockConsoleLines(lines: string[], indent: string): string[] {
+    return lines.length === 0 || !logEnabled("chain", 3) ? [] : consoleLines(lines, indent);
+  }
+
+  /** One transaction of a mined block, with the names of what it deployed or called. */
+  private async _story(node: Node, mined: MinedBlock, i: number, consoleOut: string[]): Promise<TxStory> {
+    const tx = mined.block.transactions[i];
+    const receipt = mined.receipts[i];
+    const result = mined.results?.[i];
+    const to = tx.to?.toString();
+    const number = mined.block.header.number;
+    return {
+      hash: bytesToHex(tx.hash()),
+      from: bytesToHex(receipt.from),
+      to,
+      contractAddress: receipt.contractAddress === undefined ? undefined : bytesToHex(receipt.contractAddress),
+      value: tx.value,
+      gasUsed: receipt.gasUsed,
+      gasLimit: tx.gasLimit,
+      status: receipt.status,
+      vmError: result?.execResult.exceptionError?.error,
+      returnData: result?.execResult.returnValue ?? new Uint8Array(),
+      name: to === undefined ? this._names?.describeDeploy(tx.data) : await this._describeCall(node, number, to, tx.data),
+      consoleLines: consoleOut,
+      block: { number, hash: bytesToHex(mined.block.hash()) },
+    };
+  }
+
+  private async _describeCall(node: Node, height: bigint, to: string, data: Uint8Array): Promise<{ contract: string; function?: string } | undefined> {
+    const names = this._names;
+    if (names === undefined) return undefined;
+    try {
+      const code = await (await node.stateAt(height)).getCode(createAddressFromString(to));
+      return names.describeCall(code, data);
+    } catch {
+      return undefined; // the block is gone already (a rewind): the log goes on without the name
+    }
+  }
+
+  /** The contracts behind the hooks a block called, by address. */
+  private async _hookNames(node: Node, height: bigint, events: BlockEvent[]): Promise<(address: string) => string | undefined> {
+    const out = new Map<string, string>();
+    for (const e of events) {
+      if (e.type !== "epoch_hook" && e.type !== "epoch_hook_failed") continue;
+      const address = e.attributes.find((a) => a.key === "address")?.value;
+      if (address === undefined || !address.startsWith("0x") || out.has(address)) continue;
+      const d = await this._describeCall(node, height, address, new Uint8Array());
+      if (d !== undefined) out.set(address, d.contract);
+    }
+    return (address) => out.get(address);
+  }
+
+  // ------------------------------------------------------------------------------ output
+
+  private _enqueue(task: () => void | Promise<void>): void {
+    this._queue = this._queue.then(task).catch((err: unknown) => {
+      // the log must never stop the node; say what went wrong and go on
+      this._opts.write(`node log: ${err instanceof Error ? err.message : String(err)}\n`);
+    });
+  }
+
+  private _error(lines: string[]): void {
+    if (logEnabled("chain", 1)) this._print(lines);
+  }
+
+  /** Writes lines after whatever line is held. */
+  private _print(lines: string[]): void {
+    this._releaseHeld();
+    this._callConsoleOpen = false;
+    this._opts.write(lines.map((l) => `${l}\n`).join(""));
+  }
+
+  private _holdMethod(method: string): void {
+    const h = this._held;
+    if (h?.kind === "method" && h.key === method) {
+      h.count++;
+      this._showHeld();
+      return;
+    }
+    this._releaseHeld();
+    this._callConsoleOpen = false;
+    this._held = { kind: "method", key: method, count: 1, printed: false };
+    this._showHeld();
+  }
+
+  private _holdEmpty(indent: string, n: bigint, baseFee: bigint | undefined): void {
+    const h = this._held;
+    if (h?.kind === "empty" && h.indent === indent && h.last + 1n === n) {
+      h.last = n;
+      this._showHeld();
+      return;
+    }
+    this._releaseHeld();
+    this._callConsoleOpen = false;
+    this._held = { kind: "empty", indent, first: n, last: n, baseFee, printed: false };
+    this._showHeld();
+  }
+
+  private _heldText(h: Held): string {
+    if (h.kind === "method") return h.count === 1 ? h.key : `${h.key} (${h.count})`;
+    return `${h.indent}${emptyBlocksLine(h.first, h.last, h.baseFee)}`;
+  }
+
+  /** On a terminal the held line is shown at once and rewritten in place; elsewhere it waits for its last repeat. */
+  private _showHeld(): void {
+    const h = this._held;
+    if (h === undefined) return;
+    if (this._opts.tty) {
+      // cursor up one line and clear it, then the new text
+      this._opts.write(`${h.printed ? "\u001b[1A\u001b[2K" : ""}${this._paint.green(this._heldText(h))}\n`);
+      h.printed = true;
+      return;
+    }
+    if (this._holdTimer !== undefined) clearTimeout(this._holdTimer);
+    this._holdTimer = setTimeout(() => this._enqueue(() => this._releaseHeld()), this._opts.holdMs ?? 250);
+    this._holdTimer.unref();
+  }
+
+  private _releaseHeld(): void {
+    const h = this._held;
+    this._held = undefined;
+    if (this._holdTimer !== undefined) clearTimeout(this._holdTimer);
+    this._holdTimer = undefined;
+    if (h !== undefined && !h.printed) this._opts.write(`${this._heldText(h)}\n`);
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * What `npx hardhat node` prints: a real node process, the repository's test contracts deployed and
+ * called over HTTP, one failing, an epoch ticking with a hook that works and one that reverts; the
+ * assertions read the node's stdout. Then `--quiet` (errors only) and Hardhat's `--verbose`.
+ */
+import { expect } from "chai";
+import { Interface } from "ethers";
+import hre from "hardhat";
+import { type Started, rpc, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+
+const FROM = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+const HASH = "0x[0-9a-f]{64}";
+
+/** The node's output after the banner, once it matches `re` (the log is written as things happen); fails after 20 s. */
+async function logMatching(node: Started, re: RegExp): Promise<RegExpExecArray> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const out = node.output();
+    const m = re.exec(out.slice(out.indexOf("Account #19")));
+    if (m !== null) return m;
+    if (Date.now() > deadline) throw new Error(`no ${re} in the node's output:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Deploys and calls the repository's test contracts on a node over HTTP. */
+async function scenario(url: string) {
+  const art = (name: string) => hre.artifacts.readArtifact(name);
+  const send = async (tx: Record<string, string>): Promise<string> => {
+    const r = await rpc<string>(url, "eth_sendTransaction", [{ from: FROM, ...tx }]);
+    if (r.result === undefined) throw new Error(`eth_sendTransaction: ${r.error?.message}`);
+    return r.result;
+  };
+  const receipt = async (hash: string) =>
+    (await rpc<{ contractAddress: string; gasUsed: string; blockNumber: string; blockHash: string; status: string }>(url, "eth_getTransactionReceipt", [hash])).result!;
+  const deploy = async (name: string, args: unknown[] = []) => {
+    const a = await art(name);
+    const iface = new Interface(a.abi);
+    const hash = await send({ data: a.bytecode + iface.encodeDeploy(args).slice(2) });
+    return { hash, iface, ...(await receipt(hash)) };
+  };
+  return { send, receipt, deploy };
+}
+
+describe("npx hardhat node: the log tells the story", function () {
+  this.timeout(120_000);
+  let node: Started | undefined;
+  after(async () => stopProcessGroup(node?.child));
+
+  it("prints each transaction with its contract, hash, gas, block, console.log lines and revert reason, and each epoch tick with its hooks", async () => {
+    node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0"]);
+    const { send, receipt, deploy } = await scenario(node.url);
+
+    // a deployment, named from the project's artifacts
+    const counter = await deploy("DailyCounter");
+    const d = await logMatching(
+      node,
+      new RegExp(
+        `^eth_sendTransaction\\n  Contract deployment: DailyCounter\\n  Contract address:    ${counter.contractAddress}\\n  Transaction:         ${counter.hash}\\n` +
+          `  From:                ${FROM}\\n  Value:               0 ETH\\n  Gas used:            (\\d+) of 2020020\\n  Block #(\\d+):\\s+(${HASH})\\n$`,
+        "m",
+      ),
+    );
+    expect([BigInt(d[1]), BigInt(d[2]), d[3]]).to.deep.equal([BigInt(counter.gasUsed), BigInt(counter.blockNumber), counter.blockHash]);
+    const hook = await deploy("RevertingHook", [false]);
+
+    // a call: contract#function, and its console.log lines under it, after its block line
+    const logger = await deploy("Logger");
+    const bump = await send({ to: logger.contractAddress, data: logger.iface.encodeFunctionData("bump", [-5, "a note"]) });
+    const bumped = await receipt(bump);
+    await logMatching(
+      node,
+      new RegExp(
+        `^eth_sendTransaction\\n  Contract call:       Logger#bump\\n  Transaction:         ${bump}\\n  From:                ${FROM}\\n  To:                  ${logger.contractAddress}\\n` +
+          `  Value:               0 ETH\\n  Gas used:            ${BigInt(bumped.gasUsed)} of 2020020\\n  Block #${BigInt(bumped.blockNumber)}:\\s+${bumped.blockHash}\\n\\n` +
+          `  console\\.log:\\n    bump #1 by ${FROM}\\n    a note\\n    -5\\n    flag true\\n    0x0{60}beef\\n\\n`,
+        "m",
+      ),
+    );
+
+    // a failing transaction: mined with status 0, its decoded reason under it
+    const reverter = await deploy("Reverter", [0]);
+    const failed = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withReason") });
+    expect((await receipt(failed)).status).to.equal("0x0");
+    await logMatching(
+      node,
+      new RegExp(`  Contract call:       Reverter#withReason\\n  Transaction:         ${failed}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with reason string 'Reverter: no way'\\n\\n`),
+    );
+
+    // repeats collapse into one line with a count
+    for (let i = 0; i < 3; i++) await rpc(node.url, "eth_blockNumber");
+    await rpc(node.url, "net_version");
+    await logMatching(node, /^eth_blockNumber \(3\)\nnet_version$/m);
+
+    // a day (and a minute: block times are whole seconds) later the day epoch ends (end block) and the next starts (the block after), calling both hooks
+    await rpc(node.url, "evm_increaseTime", [86_400 + 60]);
+    await rpc(node.url, "evm_mine");
+    await rpc(node.url, "evm_mine");
+    const c = escape(counter.contractAddress.toLowerCase());
+    const h = escape(hook.contractAddress.toLowerCase());
+    await logMatching(
+      node,
+      new RegExp(
+        `^evm_mine\\n  Mined block #\\d+\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    epoch day #1 ended\\n` +
+          `      afterEpochEnd: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      afterEpochEnd: RevertingHook \\(${h}\\): failed: execution reverted: hook says no \\(gas used \\d+\\)\\n`,
+        "m",
+      ),
+    );
+    await logMatching(node, new RegExp(`    epoch day #2 started\\n      beforeEpochStart: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      beforeEpochStart: RevertingHook \\(${h}\\): failed: execution reverted: hook says no`));
+  });
+
+  it("tells pooled transactions when evm_mine or interval mining mines their block, console.log and failures included", async () => {
+    if (node === undefined) throw new Error("the first test starts the node");
+    const { send, deploy } = await scenario(node.url);
+    const logger = await deploy("Logger");
+    const reverter = await deploy("Reverter", [0]);
+    await rpc(node.url, "evm_setAutomine", [false]);
+    const bump = await send({ to: logger.contractAddress, data: logger.iface.encodeFunctionData("bump", [1, "pooled"]) });
+    const boom = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withoutReason") });
+    await rpc(node.url, "evm_mine");
+    await logMatching(
+      node,
+      new RegExp(
+        `^evm_mine\\n  Mined block #\\d+\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    Contract call:       Logger#bump\\n    Transaction:         ${bump}\\n(?:    .*\\n){4}\\n` +
+          `    console\\.log:\\n      bump #\\d+ by ${FROM}\\n      pooled\\n(?:      .*\\n){3}\\n    Contract call:       Reverter#withoutReason\\n    Transaction:         ${boom}\\n(?:    .*\\n){4}\\n` +
+          `    Error: Transaction reverted without a reason\\n`,
+        "m",
+      ),
+    );
+    // interval mining: no request runs, so the block heads its own section
+    const later = await send({ to: logger.contractAddress, data: logger.iface.encodeFunctionData("bump", [2, "by the timer"]) });
+    await rpc(node.url, "evm_setIntervalMining", [300]);
+    await logMatching(node, new RegExp(`^Mined block #\\d+\\n  Block: ${HASH}\\n    Base fee: \\d+\\n  Contract call:       Logger#bump\\n  Transaction:         ${later}\\n`, "m"));
+    await rpc(node.url, "evm_setIntervalMining", [0]);
+    await rpc(node.url, "evm_setAutomine", [true]);
+  });
+
+  it("with --quiet prints only the failures: a reverted transaction and a failing hook, not the requests", async () => {
+    await stopProcessGroup(node?.child);
+    node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--quiet"]);
+    const { send, deploy } = await scenario(node.url);
+    await deploy("DailyCounter");
+    await deploy("RevertingHook", [false]);
+    const reverter = await deploy("Reverter", [0]);
+    const failed = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withPanic") });
+    await logMatching(node, new RegExp(`^eth_sendTransaction\\n  Contract call:       Reverter#withPanic\\n  Transaction:         ${failed}\\n`, "m"));
+    await logMatching(node, /^ {2}Error: VM Exception while processing transaction: reverted with panic code 0x32 \(Array accessed at an out-of-bounds or negative index\)$/m);
+    await rpc(node.url, "evm_increaseTime", [86_400 + 60]);
+    await rpc(node.url, "evm_mine");
+    await logMatching(node, /^Mined block #\d+\n {2}Block: 0x[0-9a-f]{64}\n(?:.*\n)+? {4}afterEpochEnd: RevertingHook \(0x[0-9a-f]{40}\): failed: execution reverted: hook says no/m);
+    const log = node.output().slice(node.output().indexOf("Account #19"));
+    // what succeeded is not told: no deployment, no request line of its own
+    expect(log).to.not.include("Contract deployment");
+    expect(log).to.not.match(/^eth_getTransactionReceipt$/m);
+    expect(log).to.not.match(/^evm_mine$/m);
+  });
+
+  it("with Hardhat's --verbose prints every request with its params and eth_call's answer, uncollapsed", async () => {
+    await stopProcessGroup(node?.child);
+    node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--verbose"]);
+    const { deploy } = await scenario(node.url);
+    const logger = await deploy("Logger");
+    const data = logger.iface.encodeFunctionData("peek");
+    for (let i = 0; i < 2; i++) await rpc(node.url, "eth_call", [{ to: logger.contractAddress, data }, "latest"]);
+    const line = escape(`eth_call  [{"to":"${logger.contractAddress}","data":"${data}"},"latest"]`);
+    await logMatching(node, new RegExp(`^${line}\\n  console\\.log:\\n    peek 0\\n  Result: "0x0{64}"\\n${line}\\n`, "m"));
+    await logMatching(node, new RegExp(`^eth_getTransactionReceipt  \\["${logger.hash}"\\]$`, "m"));
+  });
+});

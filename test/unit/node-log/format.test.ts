@@ -1,0 +1,146 @@
+/**
+ * The node log's texts (src/hardhat/node-log/format.ts) and its collapsing of repeated lines
+ * (src/hardhat/node-log/node-log.ts), without a node: data in, lines out.
+ */
+import { expect } from "chai";
+import { AbiCoder, getBytes, id } from "ethers";
+import { type TxStory, ANSI, epochLines, failureText, formatValue, paramsSummary, txLines } from "../../../src/hardhat/node-log/format";
+import { NodeLog } from "../../../src/hardhat/node-log/node-log";
+import { getVerbosity, setVerbosity } from "../../../src/utils/log-level";
+
+const coder = AbiCoder.defaultAbiCoder();
+const selector = (sig: string): string => id(sig).slice(0, 10);
+const errorString = (reason: string): Uint8Array => getBytes(selector("Error(string)") + coder.encode(["string"], [reason]).slice(2));
+const panic = (code: number): Uint8Array => getBytes(selector("Panic(uint256)") + coder.encode(["uint256"], [code]).slice(2));
+
+function story(over: Partial<TxStory> = {}): TxStory {
+  return {
+    hash: `0x${"ab".repeat(32)}`,
+    from: `0x${"11".repeat(20)}`,
+    to: `0x${"22".repeat(20)}`,
+    value: 0n,
+    gasUsed: 21_000n,
+    gasLimit: 30_000n,
+    status: 1,
+    returnData: new Uint8Array(),
+    consoleLines: [],
+    block: { number: 7n, hash: `0x${"cd".repeat(32)}` },
+    ...over,
+  };
+}
+
+describe("node log: texts", () => {
+  it("writes values as a person reads them", () => {
+    expect(formatValue(0n)).to.equal("0 ETH");
+    expect(formatValue(1n)).to.equal("1 wei");
+    expect(formatValue(2_500_000_000n)).to.equal("2.5 gwei");
+    expect(formatValue(1_500_000_000_000_000_000n)).to.equal("1.5 ETH");
+    expect(formatValue(10n ** 18n)).to.equal("1 ETH");
+  });
+
+  it("decodes why a transaction failed: Error(string), Panic(uint256), other data, none, out of gas", () => {
+    const vm = "Error: VM Exception while processing transaction:";
+    expect(failureText("revert", errorString("no way"))).to.equal(`${vm} reverted with reason string 'no way'`);
+    expect(failureText("revert", panic(0x11))).to.equal(`${vm} reverted with panic code 0x11 (Arithmetic operation overflowed outside of an unchecked block)`);
+    expect(failureText("revert", panic(0x99))).to.equal(`${vm} reverted with panic code 0x99`);
+    expect(failureText("revert", getBytes("0xdeadbeef01"))).to.equal(`${vm} reverted with an unrecognized custom error (return data: 0xdeadbeef01)`);
+    expect(failureText("revert", new Uint8Array())).to.equal("Error: Transaction reverted without a reason");
+    expect(failureText("out of gas", new Uint8Array())).to.equal("Error: Transaction ran out of gas");
+    expect(failureText("invalid opcode", new Uint8Array())).to.equal(`${vm} invalid opcode`);
+  });
+
+  it("tells a deployment: its contract, address, then the transaction's fields and the block", () => {
+    const lines = txLines(story({ to: undefined, contractAddress: `0x${"33".repeat(20)}`, name: { contract: "Token" } }), { indent: "  ", withBlock: true });
+    expect(lines).to.deep.equal([
+      "  Contract deployment: Token",
+      `  Contract address:    0x${"33".repeat(20)}`,
+      `  Transaction:         0x${"ab".repeat(32)}`,
+      `  From:                0x${"11".repeat(20)}`,
+      "  Value:               0 ETH",
+      "  Gas used:            21000 of 30000",
+      `  Block #7:            0x${"cd".repeat(32)}`,
+      "",
+    ]);
+    expect(txLines(story({ to: undefined }), { indent: "  ", withBlock: true })[0]).to.equal("  Contract deployment: <UnrecognizedContract>");
+  });
+
+  it("tells a failed call: the function, console.log lines under it, then the reason", () => {
+    const lines = txLines(story({ status: 0, vmError: "revert", returnData: errorString("boom"), name: { contract: "Token", function: "transfer" }, consoleLines: ["a", "b"] }), { indent: "    ", withBlock: false });
+    expect(lines[0]).to.equal("    Contract call:       Token#transfer");
+    expect(lines).to.not.include.members([`    Block #7:            0x${"cd".repeat(32)}`]);
+    const at = lines.indexOf("    console.log:");
+    expect(lines.slice(at, at + 3)).to.deep.equal(["    console.log:", "      a", "      b"]);
+    expect(lines.slice(-2)).to.deep.equal(["    Error: VM Exception while processing transaction: reverted with reason string 'boom'", ""]);
+    // an unknown callee: no "Contract call" line at all
+    expect(txLines(story(), { indent: "", withBlock: true })[0]).to.match(/^Transaction: +0x/);
+  });
+
+  it("colours only what it is given to colour", () => {
+    const lines = txLines(story({ status: 0, vmError: "revert" }), { indent: "", withBlock: true, paint: ANSI });
+    expect(lines.find((l) => l.startsWith("Transaction"))).to.include("\u001b[1m");
+    expect(lines.find((l) => l.includes("reverted without a reason"))).to.match(/^\u001b\[31m/);
+  });
+
+  it("tells epoch ticks, one line each, with the hooks they called and why one failed", () => {
+    const attrs = (o: Record<string, string>) => Object.entries(o).map(([key, value]) => ({ key, value }));
+    const a = `0x${"44".repeat(20)}`;
+    const b = `0x${"55".repeat(20)}`;
+    const lines = epochLines(
+      [
+        { type: "epoch_end", attributes: attrs({ epoch_number: "3", identifier: "week" }) },
+        { type: "epoch_hook", attributes: attrs({ identifier: "week", hook: "AfterEpochEnd", address: a, epoch_number: "3", gas_used: "752" }) },
+        { type: "epoch_start", attributes: attrs({ epoch_number: "4", start_time: "1", identifier: "week" }) },
+        { type: "epoch_hook_failed", attributes: attrs({ identifier: "week", hook: "BeforeEpochStart", address: b, epoch_number: "4", gas_used: "0", reason: "execution reverted: no" }) },
+        { type: "epoch_hook_failed", attributes: attrs({ identifier: "week", hook: "BeforeEpochStart", address: "typescript", epoch_number: "4", gas_used: "0", reason: "thrown" }) },
+      ],
+      "  ",
+      (addr) => (addr === a ? "Rewards" : undefined),
+    );
+    expect(lines).to.deep.equal([
+      "  epoch week #3 ended",
+      `    afterEpochEnd: Rewards (${a}): ok, gas used 752`,
+      "  epoch week #4 started",
+      `    beforeEpochStart: ${b}: failed: execution reverted: no (gas used 0)`,
+      "    beforeEpochStart: a TypeScript hook: failed: thrown (gas used 0)",
+    ]);
+  });
+
+  it("sums up request params in one short line", () => {
+    expect(paramsSummary([])).to.equal("");
+    expect(paramsSummary(["0x1", true])).to.equal('["0x1",true]');
+    const long = paramsSummary([{ data: `0x${"00".repeat(500)}` }]);
+    expect(long).to.include("…(500 bytes)");
+    expect(paramsSummary([{ note: "x".repeat(400) }]).length).to.equal(160);
+  });
+});
+
+describe("node log: repeated requests collapse into one line", () => {
+  let before = 3;
+  beforeEach(() => {
+    before = getVerbosity();
+    setVerbosity(3); // the story's level, whatever an earlier test left
+  });
+  afterEach(() => setVerbosity(before));
+
+  function capture(tty: boolean): { log: NodeLog; out: () => string } {
+    let text = "";
+    return { log: new NodeLog({ write: (t) => (text += t), tty, holdMs: 60_000 }), out: () => text };
+  }
+
+  it("off a terminal, writes the line once with its count when another line comes", async () => {
+    const { log, out } = capture(false);
+    for (let i = 0; i < 3; i++) log.onRequest("eth_blockNumber", []);
+    log.onRequest("eth_chainId", []);
+    log.onRequest("eth_blockNumber", []);
+    await log.flush();
+    expect(out()).to.equal("eth_blockNumber (3)\neth_chainId\neth_blockNumber\n");
+  });
+
+  it("on a terminal, rewrites the line in place with the count", async () => {
+    const { log, out } = capture(true);
+    log.onRequest("eth_call", []);
+    log.onRequest("eth_call", []);
+    await log.flush();
+    expect(out()).to.equal("\u001b[32meth_call\u001b[39m\n\u001b[1A\u001b[2K\u001b[32meth_call (2)\u001b[39m\n");
+  });
+});
