@@ -33,7 +33,7 @@ describe("network helpers and chai matchers as Hardhat's suites use them", funct
     }
   });
 
-  it("eth_estimateGas and eth_call without `from` run from the first dev account (a transfer with value and fees estimates)", async () => {
+  it("eth_estimateGas without `from` is sent by the first dev account, so a transfer with value and fees estimates (as on Hardhat's network)", async () => {
     const [sender, receiver] = await ethers.getSigners();
     const gasPrice = ethers.parseUnits("10", "gwei");
     const tx = { to: receiver.address, gasPrice, value: 200n };
@@ -41,6 +41,7 @@ describe("network helpers and chai matchers as Hardhat's suites use them", funct
     const gas = await ethers.provider.estimateGas(tx);
     expect(gas).to.equal(21_000n);
     await expect(() => sender.sendTransaction(tx)).to.changeEtherBalance(sender, -(gas * gasPrice + 200n), { includeFee: true });
+    // a call without `from` with value succeeds too (in tests the caller's balance is not checked)
     expect(await provider.send("eth_call", [{ to: receiver.address, value: "0xc8" }, "latest"])).to.equal("0x");
   });
 
