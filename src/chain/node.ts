@@ -674,6 +674,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this.instanceId = fresh.instanceId;
     this.impersonated.clear();
     this._snapshots.clear();
+    this._nextSnapshotId = 1; // as Hardhat: ids start over on a reset chain
     this._lastResults = [];
     this._lastRefused = new Map();
     // the live VM's precompiles see this node's module stores (now the fresh ones)

@@ -124,6 +124,7 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
   const blocks = sanitizeChain(ctx.block.header, opts.blocks);
   const out: SimulatedBlock[] = [];
   let parent = ctx.block.header;
+  const baseRoot = await vm.stateManager.getStateRoot();
   await vm.evm.journal.checkpoint();
   try {
     for (const sim of blocks) {
@@ -230,6 +231,9 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
     // Computing each block's state root flushed the state caches into the trie, past the reach of
     // the revert; drop them so this VM (pooled for later contexts) reads the base state again.
     (vm.stateManager as { clearCaches?: () => void }).clearCaches?.();
+    // The trie's root moved with those flushes too: put it back, or the pool hands this VM out for
+    // the base state while it reads the simulated one (a later call saw the simulated nonces).
+    await vm.stateManager.setStateRoot(baseRoot);
   }
 }
 

@@ -5,7 +5,7 @@
  * `ProviderError` (Hardhat's class) with the chain's code and data.
  */
 import { InvalidArgumentsError, ProviderError } from "hardhat/internal/core/providers/errors";
-import { RpcError, type HardhatWording } from "../rpc/errors";
+import { type HardhatWording, type RpcError, isRpcError } from "../rpc/errors";
 
 /** The provider's errors are Hardhat's own ProviderError (this name stays for code written against it). */
 export const EpochsProviderError = ProviderError;
@@ -20,7 +20,7 @@ export function providerError(message: string, code: number, data?: unknown): Pr
 
 export function toProviderError(err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
-  if (err instanceof RpcError) return providerError(err.hardhat?.message ?? err.message, err.code, err.data);
+  if (isRpcError(err)) return providerError(err.hardhat?.message ?? err.message, err.code, err.data);
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
   return providerError(`internal error: ${message}`, -32603);
 }
@@ -29,7 +29,7 @@ type Execution = NonNullable<HardhatWording["execution"]>;
 
 /** The error Hardhat's network throws for the same failure (a stack trace is built only here, on failure). */
 export async function toHardhatError(err: unknown): Promise<Error> {
-  const execution = err instanceof RpcError ? err.hardhat?.execution : undefined;
+  const execution = isRpcError(err) ? err.hardhat?.execution : undefined;
   if (execution === undefined) return toProviderError(err);
   const data = `0x${Buffer.from(execution.returnValue).toString("hex")}`;
   if (execution.error === "out of gas") {

@@ -21,9 +21,21 @@ export interface HardhatWording {
  * Errors that reach the wire. Each has the code and text geth and Evmos use (refs/jsonrpc-reference.md §5);
  * anything else thrown by a handler becomes -32603 without internal details.
  */
+/**
+ * Marks RpcErrors across copies of this module: `resetHardhatContext()` reloads the modules the config
+ * loaded (src/hardhat/errors.ts and this file with it) but not the chain runtime, which keeps throwing
+ * the first copy's class, so `instanceof` alone fails from the second environment on.
+ */
+const RPC_ERROR = Symbol.for("hardhat-epochs.RpcError");
+
+export function isRpcError(err: unknown): err is RpcError {
+  return err instanceof RpcError || (typeof err === "object" && err !== null && (err as { [RPC_ERROR]?: boolean })[RPC_ERROR] === true);
+}
+
 export class RpcError extends Error {
   /** Set where Hardhat's network says it otherwise (see HardhatWording). */
   hardhat?: HardhatWording;
+  readonly [RPC_ERROR] = true;
 
   constructor(
     readonly code: number,

@@ -7,6 +7,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, KECCAK256_RLP, bytesToHex } from "@ethereumjs/util";
 import { transactionFrom } from "../../../chain/execution";
 import type { Node } from "../../../chain/node";
+import { pooledSender } from "../../../chain/txpool";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
@@ -103,12 +104,13 @@ export function extensionMethods({ node }: RpcDeps) {
     method({
       name: "eth_pendingTransactions",
       params: [],
-      doc: "Transactions in the pool (pending, then queued) sent from an account whose key the node holds (geth's meaning; web3.js's getPendingTransactions).",
+      doc: "Transactions in the pool (pending, then queued) sent from an account the node sends for: one whose key it holds (geth's meaning; web3.js's getPendingTransactions) or an impersonated one (hardhat_impersonateAccount, as Hardhat lists them).",
       handler: () => {
         const own = new Set(node.keys.keys());
         return [...node.pool.pending(), ...node.pool.queued()]
-          .filter((p) => own.has(p.sender))
-          .map((p) => formatTransaction(p.tx, p.tx.getSenderAddress().bytes));
+          .filter((p) => own.has(p.sender) || node.impersonated.has(p.sender))
+          // the recorded sender: an impersonated transaction's signature is a throwaway key's
+          .map((p) => formatTransaction(p.tx, pooledSender(p)));
       },
     }),
     method({
