@@ -120,8 +120,8 @@ contract Talker {
       const at = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [d])).contractAddress;
       const err = await rpcError(h.request("eth_sendTransaction", [{ from: account, to: at, data: iface.encodeFunctionData("boom") }]));
       // Hardhat's words (no JSON-RPC code on a Solidity failure, as on EDR), the revert data kept
-      expect((err as Error).message).to.equal("VM Exception while processing transaction: reverted with reason string 'boom'");
-      expect((err as { data?: string }).data).to.match(/^0x08c379a0/);
+      expect(err.message).to.equal("VM Exception while processing transaction: reverted with reason string 'boom'");
+      expect(err.data).to.match(/^0x08c379a0/);
     } finally {
       await h.close();
     }
