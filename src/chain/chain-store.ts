@@ -25,7 +25,7 @@ export interface StoredLog {
 }
 
 export interface StoredReceipt {
-  /** 1 success, 0 failure (spec §4.7). */
+  /** 1 success, 0 failure (docs/json-rpc.md, "Sending and receipts"). */
   status: number;
   cumulativeGasUsed: bigint;
   gasUsed: bigint;

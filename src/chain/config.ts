@@ -7,7 +7,7 @@ import { deriveHdKeys } from "./hd-keys";
 export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEFAULT_HD_PATH = "m/44'/60'/0'/0";
 export const DEFAULT_ACCOUNT_BALANCE = 10_000n * 10n ** 18n;
-/** spec §4.4: eth_sendTransaction without gas. */
+/** eth_sendTransaction without gas (docs/json-rpc.md, "Transaction and call objects"). */
 export const DEFAULT_SEND_GAS = 2_020_020n;
 
 export interface GenesisAccount {

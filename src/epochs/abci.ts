@@ -1,11 +1,11 @@
 /**
- * BeginBlocker / EndBlocker under the two tick rules of DESIGN:
+ * BeginBlocker / EndBlocker under the two tick rules (docs/epochs.md, "Tick rules"):
  *
- * - "spec" (default), the two-phase design of spec §3.1: an epoch ends in the end-block of the first
+ * - "spec" (default), the two-phase rule: an epoch ends in the end-block of the first
  *   block at or after its end time that is later than its start block (ended mark set, `epoch_end`,
  *   AfterEpochEnd with the ending number); the next starts in the begin-block of a later block, at
  *   that block's time and height. Hooks see the store already written.
- * - "evmos", Evmos's code (refs/epochs-reference.md §2, §6, §8): everything in begin-block, strict
+ * - "evmos", Evmos's begin-block code: everything in begin-block, strict
  *   `>`, start times on the grid, AfterEpochEnd gets n+1 and still sees the old record.
  *
  * Records are visited in identifier-byte order over a copy taken when the phase starts, so changes

@@ -1,5 +1,5 @@
 /**
- * EpochInfo ↔ protobuf bytes (through protobufjs, field numbers of spec §2.1: 7 reserved,
+ * EpochInfo ↔ protobuf bytes (through protobufjs, field numbers of docs/epochs.md "Data model": 7 reserved,
  * current_epoch_start_height = 8) and ↔ Cosmos proto-JSON (durations "604800s", int64 as strings,
  * RFC 3339 UTC times with 0/3/6/9 fraction digits, as Go's protojson writes them).
  */

@@ -1,6 +1,6 @@
 /**
- * The epochs keeper (x/epochs keeper, spec §2.3). Store layout:
- *   0x01 ‖ identifier bytes → EpochInfo, protobuf-encoded (spec §2.1 field numbers)
+ * The epochs keeper (x/epochs keeper). Store layout (docs/epochs.md, "Store layout"):
+ *   0x01 ‖ identifier bytes → EpochInfo, protobuf-encoded (docs/epochs.md, "Data model")
  *   0x02 ‖ identifier bytes → 0x01 while the current epoch has ended and the next has not started
  *                             (the "spec" rule's ended mark; field 7 of the record stays unused)
  */

@@ -1,6 +1,6 @@
 /**
  * The epochs queries (evmos.epochs.v1.Query): EpochInfos with the Cosmos SDK v0.50 `query.Paginate`
- * rules (refs/epochs-reference.md §7) and CurrentEpoch, plus their gateway JSON shapes.
+ * rules (docs/epochs.md, "Queries and pagination") and CurrentEpoch, plus their gateway JSON shapes.
  */
 import { type EpochInfoJson, toJson } from "./codec";
 import type { EpochsKeeper } from "./keeper";

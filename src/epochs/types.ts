@@ -1,5 +1,5 @@
 /**
- * The x/epochs data model (spec §2.1–2.4): EpochInfo, GenesisState, the hook interface, and exact
+ * The x/epochs data model (docs/epochs.md): EpochInfo, GenesisState, the hook interface, and exact
  * time arithmetic. Times are protobuf-style {seconds, nanos} so Cosmos genesis files with sub-second
  * times round-trip; comparisons go through bigint nanoseconds, never floats.
  */
@@ -25,7 +25,7 @@ export interface GenesisState {
   epochs: EpochInfo[];
 }
 
-/** "spec": the two-phase rule of spec §3.1 (default); "evmos": Evmos's single begin-block rule. */
+/** "spec": the two-phase rule (default); "evmos": Evmos's single begin-block rule. */
 export type TickRule = "spec" | "evmos";
 
 export type HookName = "BeforeEpochStart" | "AfterEpochEnd";

@@ -91,7 +91,7 @@ export function toChainConfig(net: HardhatNetworkConfig, user: HardhatNetworkUse
     // Hardhat resolves a missing initialDate to "now"; only a date the user chose pins genesis time.
     initialDate: user.initialDate !== undefined ? new Date(net.initialDate) : undefined,
     minGasPrice: BigInt(net.minGasPrice),
-    // Hardhat always resolves `gas` to a number (the tx gas cap); only a value the user wrote replaces spec §4.4's default.
+    // Hardhat always resolves `gas` to a number (the tx gas cap); only a value the user wrote replaces the default (docs/json-rpc.md, "Transaction and call objects").
     defaultSendGas: typeof user.gas === "number" ? BigInt(user.gas) : defaults.defaultSendGas,
     allowBlocksWithSameTimestamp: net.allowBlocksWithSameTimestamp ?? false,
     throwOnTransactionFailures: net.throwOnTransactionFailures,

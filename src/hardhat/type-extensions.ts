@@ -7,7 +7,7 @@ import "hardhat/types/runtime";
 import type { EpochsProvider } from "./provider";
 import type { HardhatEpochs } from "./epochs";
 
-/** Which tick rule the epochs module runs (DESIGN: "Two tick rules"). */
+/** Which tick rule the epochs module runs (docs/epochs.md, "Tick rules"). */
 export type EpochsTickRule = "spec" | "evmos";
 
 /**

@@ -18,7 +18,7 @@ export interface HardhatWording {
 }
 
 /**
- * Errors that reach the wire. Each has the code and text geth and Evmos use (refs/jsonrpc-reference.md §5);
+ * Errors that reach the wire. Each has the code and text geth and Evmos use (docs/json-rpc.md, "Errors");
  * anything else thrown by a handler becomes -32603 without internal details.
  */
 /**

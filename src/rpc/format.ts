@@ -1,5 +1,5 @@
 /**
- * Domain → JSON-RPC objects in geth's shapes (spec §2.6). Every number leaves as a hex quantity and
+ * Domain → JSON-RPC objects in geth's shapes (docs/json-rpc.md, "Encodings"). Every number leaves as a hex quantity and
  * every byte array as 0x data, so no bigint ever reaches JSON.stringify.
  */
 import type { Block } from "@ethereumjs/block";

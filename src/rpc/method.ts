@@ -13,7 +13,7 @@ export interface MethodSpec<C extends ReadonlyArray<Codec<unknown>> = ReadonlyAr
   params: C;
   /** One or two sentences: what it does on this chain, and what it answers. */
   doc: string;
-  /** Needs the bearer token on network transports (DESIGN: Authentication). */
+  /** Needs the bearer token on network transports (docs/json-rpc.md, "Authentication"). */
   private?: boolean;
   /** Runs outside the node mutex (pure or connection-local methods). Default false. */
   concurrent?: boolean;

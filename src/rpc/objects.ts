@@ -1,4 +1,4 @@
-/** Codecs of the object parameters: transaction/call objects (spec §4.4), state overrides, log filters (§4.5). */
+/** Codecs of the object parameters: transaction/call objects, state overrides, log filters (docs/json-rpc.md, "Transaction and call objects"). */
 import type { CallRequest, StateOverride } from "../chain/execution";
 import {
   ParamError,

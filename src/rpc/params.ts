@@ -2,7 +2,7 @@
  * Parameter codecs: each parses one positional JSON value into a domain value (bigint, bytes, …) or
  * throws a ParamError whose text follows geth's decoder messages. `parseParams` adds the position
  * ("invalid argument 1: …") and the arity rules (trailing optional positions; null = missing).
- * Encodings are strict (spec §2.5): quantities are 0x-prefixed, compact, non-empty; data has even length.
+ * Encodings are strict (docs/json-rpc.md, "Encodings"): quantities are 0x-prefixed, compact, non-empty; data has even length.
  */
 import { InvalidParamsError } from "./errors";
 

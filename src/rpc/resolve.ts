@@ -1,4 +1,4 @@
-/** Block-parameter resolution shared by the namespaces (spec §2.5, EIP-1898). */
+/** Block-parameter resolution shared by the namespaces (docs/json-rpc.md, "Block parameter"; EIP-1898). */
 import type { Block } from "@ethereumjs/block";
 import type { Node } from "../chain/node";
 import { ServerError } from "./errors";

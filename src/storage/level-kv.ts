@@ -1,5 +1,5 @@
 /**
- * LevelDB backend of the KVStore interface (the data dir of `--home DIR`, DESIGN: Persistence).
+ * LevelDB backend of the KVStore interface (the data dir of `--home DIR`, docs/json-rpc.md, "Persistence").
  *
  * Locking: LevelDB takes an fcntl lock on DIR/LOCK, which stops a second process. Inside one process
  * a second open fails too, but LevelDB then closes its own handle on LOCK, and POSIX drops every

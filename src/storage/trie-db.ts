@@ -7,7 +7,7 @@
  * Both are accepted; nodes are stored as raw bytes under "n" ‖ key bytes.
  *
  * Writes never reach the KVStore directly: they collect in a pending map that the chain takes with
- * `drainOps()` and writes inside the block's single atomic batch (DESIGN: Persistence).
+ * `drainOps()` and writes inside the block's single atomic batch (docs/json-rpc.md, "Persistence").
  *
  * Deletes are ignored on purpose: we never prune, because historical queries and snapshots read old
  * state roots, and nodes are content-addressed, so a node shared by many roots must outlive any one.

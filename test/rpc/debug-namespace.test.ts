@@ -12,7 +12,7 @@ import { type Harness, rpcError, testChainConfig } from "../helpers/harness";
 import { TEST_TOKEN, serveHttp } from "../helpers/http";
 import { type Deployed, runCorpus } from "../helpers/trace-corpus";
 
-/** The debug names of the spec's method list (section 4.3 and its namespace list). */
+/** The debug names this node must answer (never -32601). */
 const SPEC_DEBUG = [
   "debug_traceTransaction", "debug_traceBlockByNumber",
   "debug_backtraceAt", "debug_blockProfile", "debug_cpuProfile", "debug_dumpBlock", "debug_gcStats", "debug_getBlockRlp", "debug_goTrace",

@@ -1,7 +1,7 @@
 /**
  * Polled filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter): each keeps what
  * arrived since its last poll. A filter not polled for 5 minutes is removed (Evmos/geth deadline);
- * at most `filter-cap` filters live at once. Texts are Evmos's (refs/jsonrpc-reference.md §3).
+ * at most `filter-cap` filters live at once. Texts are Evmos's (docs/json-rpc.md, "Errors").
  */
 import { randomBytes } from "node:crypto";
 import type { MinedBlock, Node } from "../../chain/node";

@@ -1,6 +1,6 @@
 /**
  * miner_*: block production control on a single dev node (private: needs the bearer token).
- * DESIGN's decisions: start/stop resume and pause production, setters take effect on later blocks.
+ * start/stop resume and pause production, setters take effect on later blocks (docs/json-rpc.md).
  */
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError } from "../errors";

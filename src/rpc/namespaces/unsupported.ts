@@ -1,6 +1,6 @@
 /**
  * Methods the spec names that have no meaning on a single-node proof-of-stake dev chain. Each
- * answers -32000 with the reason, never "method not found" (DESIGN: Methods).
+ * answers -32000 with the reason, never "method not found" (docs/json-rpc.md, "Unsupported methods").
  */
 import { NotSupportedError } from "../errors";
 import { type MethodSpec, method } from "../method";

@@ -3,7 +3,7 @@
  * upgrades, plus an optional WebSocket-only listener (`--json-rpc.ws-address`). Every transport
  * feeds the same Dispatcher; nothing a client sends can stop the server.
  *
- * Limits (DESIGN "Transports and configuration"): body/message size, batch size, `http-timeout`,
+ * Limits (docs/json-rpc.md, "Transport limits"): body/message size, batch size, `http-timeout`,
  * `http-idle-timeout`, and `max-open-connections` on the HTTP listener. When that listener is full,
  * new TCP connections are closed at once (Node's `maxConnections`), so a client fails fast and can
  * retry instead of hanging until a timeout; WebSockets upgraded on the HTTP port count too.

@@ -28,7 +28,7 @@ const dayAfterFirstBlock: EpochInfo = {
 const dayAtGenesis: EpochInfo = { ...dayAfterFirstBlock, currentEpoch: 0n, currentEpochStartTime: ZERO_TIME, epochCountingStarted: false, currentEpochStartHeight: 0n };
 
 describe("EpochInfo protobuf codec", () => {
-  // refs/epochs-reference.md §1.1 vectors; Evmos writes the height as field 7 (tag 0x38), we as field 8 (0x40)
+  // Evmos's encoding vectors (docs/epochs.md, "Data model"); Evmos writes the height as field 7 (tag 0x38), we as field 8 (0x40)
   const vectors: Array<[string, EpochInfo, string, string]> = [
     ["day after the first block", dayAfterFirstBlock, "0a03646179120608c08687af061a040880a30520012a0608c08687af0630013801", "0a03646179120608c08687af061a040880a30520012a0608c08687af0630014001"],
     ["day right after InitGenesis", dayAtGenesis, "0a03646179120608c08687af061a040880a3052a0b088092b8c398feffffff01", "0a03646179120608c08687af061a040880a3052a0b088092b8c398feffffff01"],

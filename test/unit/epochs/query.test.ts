@@ -1,4 +1,4 @@
-/** EpochInfos pagination (Cosmos SDK v0.50 query.Paginate, refs/epochs-reference.md §7) and CurrentEpoch. */
+/** EpochInfos pagination (Cosmos SDK v0.50 query.Paginate, docs/epochs.md "Queries and pagination") and CurrentEpoch. */
 import { expect } from "chai";
 import { BOTH_OFFSET_AND_KEY, EpochNotFoundError, type PageRequest, currentEpoch, epochInfos, epochInfosJson, pageRequestFromJson } from "../../../src/epochs/query";
 import { FakeChain, rec } from "./helpers";

@@ -13,7 +13,7 @@ function paramsError(fn: () => unknown): InvalidParamsError {
   throw new Error("expected an InvalidParamsError");
 }
 
-describe("rpc params (spec §2.5 encodings)", () => {
+describe("rpc params (docs/json-rpc.md encodings)", () => {
   it("parses compact quantities and refuses the invalid forms", () => {
     expect(parseParams([quantity], ["0x0"])).to.deep.equal([0n]);
     expect(parseParams([quantity], ["0x400"])).to.deep.equal([0x400n]);
