@@ -42,9 +42,11 @@ function wallMs(cwd: string, args: string[]): number {
   return ms;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
+/** A port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
     const s = createServer();
+    s.once("error", reject);
     s.listen(0, "127.0.0.1", () => {
       const port = (s.address() as { port: number }).port;
       s.close(() => resolve(port));

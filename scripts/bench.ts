@@ -11,12 +11,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import path from "node:path";
 import { Interface, Transaction, Wallet, getCreateAddress } from "ethers";
 import solc from "solc";
 import WebSocket from "ws";
-import { benchStart, buildDist, printStartRows, project } from "./bench-start";
+import { benchStart, buildDist, freePort, printStartRows, project } from "./bench-start";
 
 const ROOT = path.resolve(__dirname, "..");
 const DURATION_MS = Number(process.env.BENCH_MS ?? 2000);
@@ -56,17 +55,6 @@ interface NodeHandle {
   wsUrl: string;
   child: ChildProcess;
   stop(): void;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 // keep-alive connections, as load generators use (fetch's client cost more CPU than the nodes' answers);

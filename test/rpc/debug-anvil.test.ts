@@ -25,9 +25,9 @@
 import { expect } from "chai";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { type Harness, inProcess, testChainConfig } from "../helpers/harness";
+import { freePort } from "../helpers/processes";
 import { type Deployed, runCorpus } from "../helpers/trace-corpus";
 
 function anvilBinary(): string | undefined {
@@ -38,17 +38,6 @@ function anvilBinary(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function startAnvil(bin: string): Promise<{ h: Harness; child: ChildProcess }> {

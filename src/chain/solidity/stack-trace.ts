@@ -3,7 +3,7 @@
  * (the entry types and their numbers are EDR's `StackTraceEntryType`): the message tree of one
  * execution is recorded from the EVM's events, then read from the top frame down the failing path.
  */
-import type { Address } from "@ethereumjs/util";
+import { type Address, equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { type ContractInfo, type ContractRegistry, type SourceReference, formatCustomError } from "./registry";
 
@@ -142,10 +142,6 @@ function selectorOf(data: Uint8Array): string {
   return Buffer.from(data.subarray(0, 4)).toString("hex");
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
-
 /** The stack trace of a failed execution (the root frame failed), or undefined when it did not fail. */
 export function inferStackTrace(root: Frame, registry: ContractRegistry): StackTraceEntry[] | undefined {
   if (root.error === undefined) return undefined;
@@ -158,7 +154,7 @@ class Inference {
   frame(f: Frame): StackTraceEntry[] {
     const contract = this._registry.identify(f.code, f.isCreate);
     const last = f.children.at(-1);
-    const bubbled = last !== undefined && last.frame.error !== undefined && f.error === "revert" && sameBytes(last.frame.returnValue, f.returnValue);
+    const bubbled = last !== undefined && last.frame.error !== undefined && f.error === "revert" && equalsBytes(last.frame.returnValue, f.returnValue);
 
     if (contract === undefined) {
       if (bubbled) {
