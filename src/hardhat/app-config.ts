@@ -50,6 +50,8 @@ export interface JsonRpcConfig {
   /** Bytes of one HTTP body or WebSocket message. */
   bodyLimit: number;
   enableIndexer: boolean;
+  /** The node's log prints every request and its answer in full (`--json-rpc.log`). */
+  log: boolean;
   /** Bearer token of the private namespaces; undefined = generated and kept in `<home>/jsonrpc.token`. */
   authToken?: string;
 }
@@ -118,6 +120,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       batchRequestLimit: DEFAULT_BATCH_LIMIT,
       bodyLimit: DEFAULT_BODY_LIMIT,
       enableIndexer: false,
+      log: false,
     },
     epochs: { tickRule: "spec", hookGasLimit: 3_000_000n },
   };
@@ -201,6 +204,7 @@ const JSON_RPC_KEYS: Record<string, KeySpec> = {
   "batch-request-limit": { field: "batchRequestLimit", kind: "int", description: "Requests in one batch", negative: "JSON-RPC batch-request-limit must be greater than 0", positive: true },
   "body-limit": { field: "bodyLimit", kind: "int", description: "Bytes of one HTTP request body or WebSocket message", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
   "enable-indexer": { field: "enableIndexer", kind: "bool", description: "Accepted for compatibility (this node always indexes)" },
+  log: { field: "log", kind: "bool", description: "Print every JSON-RPC request and its answer in full in the node's log" },
   "auth-token": { field: "authToken", kind: "token", description: "Bearer token of the private namespaces (app.toml only)", fileOnly: true },
 };
 

@@ -94,6 +94,8 @@ batch-request-limit = ${j.batchRequestLimit}
 body-limit = ${j.bodyLimit}
 # Accepted for compatibility (this node always indexes).
 enable-indexer = ${j.enableIndexer}
+# Print every JSON-RPC request and its answer in full in the node's log (also --json-rpc.log).
+log = ${j.log}
 # Bearer token of the private namespaces (personal, miner, admin, ...); "" = generate one and keep
 # it in <home>/jsonrpc.token.
 auth-token = ""

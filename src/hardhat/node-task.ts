@@ -227,7 +227,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     setVerbosity(LOG_VERBOSITY[config.log]);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the log (and ethers) load only when a node starts
     const { NodeLog } = require("./node-log/node-log") as typeof import("./node-log/node-log");
-    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true });
+    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log });
     overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
     overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
     overrides.log = (line) => console.log(line);

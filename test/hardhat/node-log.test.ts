@@ -168,4 +168,21 @@ describe("npx hardhat node: the log tells the story", function () {
     await logMatching(node, new RegExp(`^${line}\\n  console\\.log:\\n    peek 0\\n  Result: "0x0{64}"\\n${line}\\n`, "m"));
     await logMatching(node, new RegExp(`^eth_getTransactionReceipt  \\["${logger.hash}"\\]$`, "m"));
   });
+
+  it("with --json-rpc.log prints every request and its answer in full, errors with their code and data", async () => {
+    await stopProcessGroup(node?.child);
+    node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.log"]);
+    const { deploy } = await scenario(node.url);
+    const reverter = await deploy("Reverter", [0]);
+    for (let i = 0; i < 2; i++) await rpc(node.url, "eth_chainId");
+    const data = reverter.iface.encodeFunctionData("withReason");
+    const failed = await rpc(node.url, "eth_call", [{ to: reverter.contractAddress, data }, "latest"]);
+    expect(failed.error?.code).to.equal(3);
+    const chainId = (await rpc<string>(node.url, "eth_chainId")).result!;
+    // not collapsed: each request has its own pair of lines
+    await logMatching(node, new RegExp(`^eth_chainId → \\[\\]\\neth_chainId ← \\{"result":"${chainId}"\\}\\neth_chainId → \\[\\]\\neth_chainId ← \\{"result":"${chainId}"\\}\\n`, "m"));
+    const call = escape(`eth_call → [{"to":"${reverter.contractAddress}","data":"${data}"},"latest"]`);
+    const answer = escape(`eth_call ← ${JSON.stringify({ error: failed.error })}`);
+    await logMatching(node, new RegExp(`^${call}\\n(?:.*\\n)*?${answer}$`, "m"));
+  });
 });

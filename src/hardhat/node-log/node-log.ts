@@ -28,6 +28,8 @@ export interface NodeLogOptions {
   write: (text: string) => void;
   /** A terminal: repeats are rewritten in place and colours are used. */
   tty: boolean;
+  /** `--json-rpc.log`: every request and its answer in full, uncollapsed, whatever the verbosity. */
+  rpcLog?: boolean;
   /** How long a collapsible line may wait for a repeat when it cannot be rewritten in place (not a TTY). */
   holdMs?: number;
 }
@@ -62,6 +64,10 @@ export class NodeLog {
 
   onRequest(method: string, params: unknown): void {
     this._inFlight.push(method);
+    if (this._opts.rpcLog === true) {
+      this._enqueue(() => this._print([`${this._paint.green(method)} → ${fullJson(params ?? [])}`]));
+      return;
+    }
     if (SILENT_METHODS.has(method) || !logEnabled("rpc", 3)) return;
     const verbose = logEnabled("rpc", 4);
     this._enqueue(() => {
@@ -77,6 +83,11 @@ export class NodeLog {
   onResponse(method: string, outcome: { result: unknown } | { error: RpcError }): void {
     const i = this._inFlight.indexOf(method);
     if (i >= 0) this._inFlight.splice(i, 1);
+    if (this._opts.rpcLog === true) {
+      const answer = "error" in outcome ? { error: { code: outcome.error.code, message: outcome.error.message, ...(outcome.error.data !== undefined ? { data: outcome.error.data } : {}) } } : { result: outcome.result ?? null };
+      this._enqueue(() => this._print([`${this._paint.green(method)} ← ${fullJson(answer)}`]));
+      return;
+    }
     if (SILENT_METHODS.has(method)) return;
     if ("error" in outcome) {
       // a refused transaction is an error of the node's story; other failing requests are details
@@ -285,5 +296,14 @@ export class NodeLog {
     if (this._holdTimer !== undefined) clearTimeout(this._holdTimer);
     this._holdTimer = undefined;
     if (h !== undefined && !h.printed) this._opts.write(`${this._heldText(h)}\n`);
+  }
+}
+
+/** JSON as the wire carries it (bigints as decimal strings, in case a handler returns one). */
+function fullJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  } catch {
+    return String(value);
   }
 }

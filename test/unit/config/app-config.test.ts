@@ -54,6 +54,7 @@ describe("config: app configuration", () => {
       batchRequestLimit: 1000,
       bodyLimit: 5 * 1024 * 1024,
       enableIndexer: false,
+      log: false,
     });
     expect(c.epochs).to.deep.equal({ tickRule: "spec", hookGasLimit: 3_000_000n });
   });
@@ -62,7 +63,7 @@ describe("config: app configuration", () => {
     for (const text of [defaultAppToml(), defaultAppToml(NAMESPACES)]) {
       const layer = parseAppToml(text, "app.toml");
       expect(resolveAppConfig({ appToml: layer, defaults })).to.deep.equal(defaults);
-      for (const key of ["minimum-gas-prices", "gas-cap", "evm-timeout", "http-idle-timeout", "max-open-connections", "batch-request-limit", "body-limit", "auth-token", "tick-rule", "hook-gas-limit"]) {
+      for (const key of ["minimum-gas-prices", "gas-cap", "evm-timeout", "http-idle-timeout", "max-open-connections", "batch-request-limit", "body-limit", "auth-token", "tick-rule", "hook-gas-limit", "log"]) {
         expect(text).to.include(key);
       }
     }
@@ -95,6 +96,13 @@ describe("config: app configuration", () => {
     expect(resolveAppConfig({ flags: { quiet: true }, defaults }).log).to.equal("quiet");
     expect(resolveAppConfig({ flags: { verbose: true }, defaults }).log).to.equal("verbose");
     expect(() => layerFromFlags({ quiet: true, verbose: true })).to.throw("command line: --quiet: cannot be used with --verbose");
+  });
+
+  it("turns on the full JSON-RPC log with --json-rpc.log or [json-rpc] log = true", () => {
+    expect(resolveAppConfig({ defaults }).jsonRpc.log).to.equal(false);
+    expect(resolveAppConfig({ flags: { "json-rpc.log": true }, defaults }).jsonRpc.log).to.equal(true);
+    expect(resolveAppConfig({ appToml: parseAppToml("[json-rpc]\nlog = true\n", "app.toml"), defaults }).jsonRpc.log).to.equal(true);
+    expect(() => layerFromFlags({ "json-rpc.log": "loud" })).to.throw('command line: --json-rpc.log: expected true or false, got "loud"');
   });
 
   it("parses flag values as Evmos spells them: booleans, comma lists, durations", () => {
