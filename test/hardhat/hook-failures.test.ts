@@ -82,8 +82,8 @@ describe("a failing epoch hook is told in Hardhat's words (in-process)", functio
     } finally {
       console.log = original;
     }
-    // one day epoch ended in these two blocks: one afterEpochEnd call, one line
-    expect(lines).to.deep.equal(["FailingHook.afterEpochEnd day"]);
+    // one day epoch ended in these two blocks: one afterEpochEnd call, one line (other files' hooks may print too)
+    expect(lines.filter((l) => l.startsWith("FailingHook"))).to.deep.equal(["FailingHook.afterEpochEnd day"]);
   });
 
   it("a custom error, decoded with its arguments", async () => {
