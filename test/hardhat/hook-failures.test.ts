@@ -25,18 +25,18 @@ type Attributes = Record<string, string>;
 
 /**
  * Moves time a day at a time (one block each, `time.increase`) until the hook at `address` failed in
- * afterEpochEnd; its event's attributes. At most four blocks: a day epoch ends in one of the first two.
+ * `hook`; its event's attributes. At most four blocks: a day epoch ends (and starts) in the first two.
  */
-async function failedAfterEpochEnd(address: string): Promise<Attributes> {
+async function failedHook(address: string, hook = "AfterEpochEnd"): Promise<Attributes> {
   for (let i = 0; i < 4; i++) {
     await time.increase(86_400 + 60);
     const events = await hre.epochs.blockEvents("latest");
     for (const e of [...(events?.begin_block_events ?? []), ...(events?.end_block_events ?? [])]) {
       const a: Attributes = Object.fromEntries(e.attributes.map((x) => [x.key, x.value]));
-      if (e.type === "epoch_hook_failed" && a.address === address.toLowerCase() && a.hook === "AfterEpochEnd") return a;
+      if (e.type === "epoch_hook_failed" && a.address === address.toLowerCase() && a.hook === hook) return a;
     }
   }
-  throw new Error(`no failed afterEpochEnd of ${address} in four days`);
+  throw new Error(`no failed ${hook} of ${address} in four days`);
 }
 
 /** What the same call made as a transaction throws (hardhat-ethers passes the provider's SolidityError through). */
@@ -63,7 +63,7 @@ describe("a failing epoch hook is told in Hardhat's words (in-process)", functio
 
   it("a reason string: the message and the hook's frame, as the same call in a transaction gives them", async () => {
     const hook = await deploy(MODE.Reason);
-    const a = await failedAfterEpochEnd(await hook.getAddress());
+    const a = await failedHook(await hook.getAddress());
     expect(a.reason).to.equal("execution reverted: FailingHook: not now");
     expect(a.error).to.equal("VM Exception while processing transaction: reverted with reason string 'FailingHook: not now'");
     expect(a.stack).to.equal(`at FailingHook.afterEpochEnd (${SOURCE}:${lineOf('revert("FailingHook: not now")')})`);
@@ -88,7 +88,7 @@ describe("a failing epoch hook is told in Hardhat's words (in-process)", functio
 
   it("a custom error, decoded with its arguments", async () => {
     const hook = await deploy(MODE.Custom);
-    const a = await failedAfterEpochEnd(await hook.getAddress());
+    const a = await failedHook(await hook.getAddress());
     expect(a.reason).to.equal("execution reverted");
     expect(a.error).to.equal(`VM Exception while processing transaction: reverted with custom error 'HookRefused("day", ${a.epoch_number})'`);
     expect(a.stack).to.equal(`at FailingHook.afterEpochEnd (${SOURCE}:${lineOf("revert HookRefused(")})`);
@@ -98,14 +98,14 @@ describe("a failing epoch hook is told in Hardhat's words (in-process)", functio
 
   it("a panic, at the line of the overflowing addition", async () => {
     const hook = await deploy(MODE.Panic);
-    const a = await failedAfterEpochEnd(await hook.getAddress());
+    const a = await failedHook(await hook.getAddress());
     expect(a.error).to.equal("VM Exception while processing transaction: reverted with panic code 0x11 (Arithmetic operation overflowed outside of an unchecked block)");
     expect(a.stack).to.equal(`at FailingHook.afterEpochEnd (${SOURCE}:${lineOf("type(uint256).max + calls")})`);
   });
 
   it("a failure passed on from a call the hook made: both frames, innermost first", async () => {
     const hook = await deploy(MODE.Nested);
-    const a = await failedAfterEpochEnd(await hook.getAddress());
+    const a = await failedHook(await hook.getAddress());
     expect(a.reason).to.equal("execution reverted: FailingHook: checked");
     expect(a.stack.split("\n")).to.deep.equal([`at FailingHook.check (${SOURCE}:${lineOf("require(epochNumber < 0")})`, `at FailingHook.afterEpochEnd (${SOURCE}:${lineOf("this.check(epochNumber)")})`]);
     const tx = await asTransaction(hook, BigInt(a.epoch_number));
@@ -114,9 +114,16 @@ describe("a failing epoch hook is told in Hardhat's words (in-process)", functio
 
   it("a revert without a reason", async () => {
     const hook = await deploy(MODE.Bare);
-    const a = await failedAfterEpochEnd(await hook.getAddress());
+    const a = await failedHook(await hook.getAddress());
     expect([a.reason, a.error]).to.deep.equal(["execution reverted", "Transaction reverted without a reason string"]);
     expect(a.stack).to.equal(`at FailingHook.afterEpochEnd (${SOURCE}:${lineOf("        revert();")})`);
+  });
+
+  it("a hook that runs out of gas: Hardhat's words for it, no frames (as for a transaction)", async () => {
+    const hook = await ethers.deployContract("RevertingHook", [true]);
+    const a = await failedHook(await hook.getAddress(), "BeforeEpochStart");
+    expect([a.reason, a.gas_used, a.error]).to.deep.equal(["out of gas", "3000000", "Transaction ran out of gas"]);
+    expect(a).to.not.have.property("stack");
   });
 
   it("a hook of code no compilation knows (deployed from raw bytecode): its reason and Hardhat's message, no stack", async () => {
@@ -133,7 +140,7 @@ describe("a failing epoch hook is told in Hardhat's words (in-process)", functio
     const address = deployed!.contractAddress!;
     expect(await ethers.provider.getCode(address)).to.equal(`0x${code}`);
     await hre.epochs.registerHooks(address);
-    const a = await failedAfterEpochEnd(address);
+    const a = await failedHook(address);
     expect(a.reason).to.equal("execution reverted: raw");
     expect(a.error).to.equal("VM Exception while processing transaction: reverted with reason string 'raw'");
     expect(a).to.not.have.property("stack");
