@@ -2,7 +2,8 @@
  * Errors of the in-process provider in Hardhat's words and classes: a failed execution becomes the
  * `SolidityError` Hardhat's own `encodeSolidityStackTrace` makes from our stack trace (so messages and
  * `at Token.transfer (contracts/Token.sol:42)` frames are Hardhat's); everything else is a
- * `ProviderError` (Hardhat's class) with the chain's code and data.
+ * `ProviderError` (Hardhat's class) with the chain's code and data. The same texts serve the node's
+ * log (`failureMessage`) and failing epoch hooks (`solidityFailure`, src/hardhat/hook-failures.ts).
  */
 import { InvalidArgumentsError, ProviderError } from "hardhat/internal/core/providers/errors";
 import type { StackTraceEntry } from "../chain/solidity/stack-trace";
