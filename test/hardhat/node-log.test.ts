@@ -117,10 +117,10 @@ describe("npx hardhat node: the log tells the story", function () {
     await rpc(node.url, "evm_mine");
     const c = escape(counter.contractAddress.toLowerCase());
     const h = escape(hook.contractAddress.toLowerCase());
-    await logMatching(
+    const ended = await logMatching(
       node,
       new RegExp(
-        `^evm_mine\\n  Mined block #\\d+\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    epoch day #1 ended\\n` +
+        `^evm_mine\\n  Mined block #(\\d+)\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    epoch day #1 ended\\n` +
           `      afterEpochEnd: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      afterEpochEnd: RevertingHook \\(${h}\\): failed: execution reverted: hook says no \\(gas used \\d+\\)\\n` +
           // under the failed hook, what a failed transaction would say: Hardhat's message and the Solidity frame
           `        Error: VM Exception while processing transaction: reverted with reason string 'hook says no'\\n` +
@@ -128,6 +128,14 @@ describe("npx hardhat node: the log tells the story", function () {
         "m",
       ),
     );
+    // the log prints the event's attributes: over HTTP epochs_blockEvents gives the same error and stack
+    const events = (await rpc<{ end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>(node.url, "epochs_blockEvents", [`0x${Number(ended[1]).toString(16)}`])).result!;
+    const failedHook = events.end_block_events.find((e) => e.type === "epoch_hook_failed" && e.attributes.some((a) => a.key === "address" && a.value === hook.contractAddress.toLowerCase()));
+    expect(Object.fromEntries(failedHook!.attributes.map((a) => [a.key, a.value]))).to.include({
+      reason: "execution reverted: hook says no",
+      error: "VM Exception while processing transaction: reverted with reason string 'hook says no'",
+      stack: `at RevertingHook.afterEpochEnd (contracts/examples/RevertingHook.sol:${lineOf("contracts/examples/RevertingHook.sol", 'revert("hook says no")', 2)})`,
+    });
     await logMatching(node, new RegExp(`    epoch day #2 started\\n      beforeEpochStart: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      beforeEpochStart: RevertingHook \\(${h}\\): failed: execution reverted: hook says no`));
   });
 
