@@ -15,7 +15,8 @@ import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereu
 import { createHash } from "node:crypto";
 import type { VersionedModuleStore } from "../storage/module-store";
 import type { StoredReceipt } from "./chain-store";
-import type { BlockContext, BlockEvents, BlockModule, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
+import { envOf } from "./context";
+import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
 import { withSender } from "./sender";
 import { withContractSender } from "./state-manager";
 
@@ -28,7 +29,15 @@ export interface ProduceBlockArgs {
   modules: Array<{ module: BlockModule; store: VersionedModuleStore }>;
   /** Told what runs next: a module phase, or a transaction (console.log lines are attributed by it). */
   onStep?(step: { phase: BlockPhase } | { tx: TypedTransaction }): void;
+  /** Explains the system calls that fail (epoch hooks); none: a failure carries its VM error only. */
+  explain?: SystemCallExplainer;
 }
+
+/**
+ * Explains a failed system call. `rerun` runs the call again at the state it failed at, so a recorder
+ * attached to `vm` sees it; nothing the re-run does is kept or printed.
+ */
+export type SystemCallExplainer = (vm: VM, failure: { error: string; returnValue: Uint8Array }, rerun: () => Promise<void>) => Promise<FailureExplanation | undefined>;
 
 export interface ProducedBlock {
   block: Block;
@@ -68,7 +77,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
   await vm.evm.journal.checkpoint();
   try {
     args.onStep?.({ phase: "begin_block" });
-    await runPhase("begin_block", vm, execBlock, modules, events.begin);
+    await runPhase("begin_block", vm, execBlock, modules, events.begin, args.explain);
 
     const included: TypedTransaction[] = [];
     const senders: Address[] = [];
@@ -105,7 +114,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     }
 
     args.onStep?.({ phase: "end_block" });
-    await runPhase("end_block", vm, execBlock, modules, events.end);
+    await runPhase("end_block", vm, execBlock, modules, events.end, args.explain);
     await vm.evm.journal.commit();
     const stateRoot = await vm.stateManager.getStateRoot();
 
@@ -175,6 +184,7 @@ export async function runPhase(
   block: Block,
   modules: ProduceBlockArgs["modules"],
   sink: ModuleEvent[],
+  explain?: SystemCallExplainer,
 ): Promise<void> {
   for (const { module, store } of modules) {
     const fn = phase === "begin_block" ? module.beginBlock : module.endBlock;
@@ -185,7 +195,7 @@ export async function runPhase(
       phase,
       store,
       emit: (e) => sink.push(e),
-      systemCall: (a) => systemCall(vm, block, a),
+      systemCall: (a) => systemCall(vm, block, a, explain),
       getStorage: async (address, key) => {
         const v = await vm.stateManager.getStorage(new Address(address), key);
         const out = new Uint8Array(32);
@@ -201,26 +211,16 @@ export async function runPhase(
  * A call outside any transaction: no nonce, no fee, no receipt. Its own checkpoint makes it
  * isolated: a failing call leaves nothing behind, a successful one stays in the block.
  */
-export async function systemCall(vm: VM, block: Block, a: SystemCallArgs): Promise<SystemCallResult> {
+export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explain?: SystemCallExplainer): Promise<SystemCallResult> {
   await vm.evm.journal.checkpoint();
   try {
-    const res = await vm.evm.runCall({
-      caller: new Address(a.caller),
-      origin: new Address(a.caller),
-      to: new Address(a.to),
-      data: a.data,
-      gasLimit: a.gasLimit,
-      gasPrice: 0n,
-      value: 0n,
-      block,
-      skipBalance: true,
-      skipNonceIncrement: true,
-    });
-    const ex = res.execResult;
+    const ex = (await runSystemCall(vm, block, a)).execResult;
     const logs = (ex.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
     if (ex.exceptionError !== undefined) {
       await vm.evm.journal.revert();
-      return { success: false, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs: [], error: describeFailure(ex.exceptionError.error, ex.returnValue) };
+      const failure = { error: ex.exceptionError.error, returnValue: ex.returnValue };
+      const explanation = explain === undefined ? undefined : await explainFailure(vm, block, a, failure, explain);
+      return { success: false, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs: [], error: describeFailure(failure.error, failure.returnValue), explanation };
     }
     await vm.evm.journal.commit();
     return { success: true, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs };
@@ -232,6 +232,46 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs): Promi
   } finally {
     // warm/cold tracking of a system call must not leak into the next transaction
     vm.evm.journal.cleanJournal();
+  }
+}
+
+function runSystemCall(vm: VM, block: Block, a: SystemCallArgs) {
+  return vm.evm.runCall({
+    caller: new Address(a.caller),
+    origin: new Address(a.caller),
+    to: new Address(a.to),
+    data: a.data,
+    gasLimit: a.gasLimit,
+    gasPrice: 0n,
+    value: 0n,
+    block,
+    skipBalance: true,
+    skipNonceIncrement: true,
+  });
+}
+
+/**
+ * Only failures pay for an explanation: the failed call (already reverted) runs again in a checkpoint
+ * that is reverted too, from the same state and warm/cold sets, with console.log silenced (its lines
+ * were told by the first run). An explainer that fails explains nothing; the block goes on.
+ */
+async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: { error: string; returnValue: Uint8Array }, explain: SystemCallExplainer): Promise<FailureExplanation | undefined> {
+  const env = envOf(vm.evm);
+  const rerun = async (): Promise<void> => {
+    const printer = env?.console;
+    if (env !== undefined) env.console = undefined;
+    await vm.evm.journal.checkpoint();
+    try {
+      await runSystemCall(vm, block, a);
+    } finally {
+      await vm.evm.journal.revert();
+      if (env !== undefined) env.console = printer;
+    }
+  };
+  try {
+    return await explain(vm, failure, rerun);
+  } catch {
+    return undefined;
   }
 }
 

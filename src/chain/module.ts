@@ -29,6 +29,14 @@ export interface SystemCallResult {
   logs: SystemCallLog[];
   /** Why the call failed: "execution reverted: <reason>", "out of gas", … */
   error?: string;
+  /** A failure in the words of the layer that explains failures (Hardhat's), when one is set on the node. */
+  explanation?: FailureExplanation;
+}
+
+/** Why an execution failed, as a failed transaction is told: a message and Solidity frames (`at C.f (file.sol:12)`; none when the code is unknown). */
+export interface FailureExplanation {
+  message: string;
+  frames: string[];
 }
 
 export interface SystemCallArgs {

@@ -27,7 +27,7 @@ import { MemoryKV } from "../storage/kv";
 import { type ModuleStore, VersionedModuleStore } from "../storage/module-store";
 import { TrieDB } from "../storage/trie-db";
 import { Mutex } from "../utils/mutex";
-import { type ProducedBlock, produceBlock, runBlockTx, runPhase } from "./block-producer";
+import { type ProducedBlock, type SystemCallExplainer, produceBlock, runBlockTx, runPhase } from "./block-producer";
 import { type StoredReceipt, ChainStore } from "./chain-store";
 import { Clock } from "./clock";
 import { createChainCommon } from "./common";
@@ -143,6 +143,8 @@ export class Node extends EventEmitter<NodeEvents> {
   instanceId: Uint8Array = randomBytes(32);
   /** The remote this chain forks, if it does (hardhat_reset may change it). */
   fork: Fork | undefined;
+  /** Explains failed system calls (epoch hooks) of the blocks it mines; set by the layer that has the words (src/hardhat/hook-failures.ts). */
+  explainSystemCall: SystemCallExplainer | undefined;
   /** How this node was made (hardhat_reset makes the next one the same way). */
   private _createOpts!: NodeOptions;
   settings: NodeSettings;
@@ -494,6 +496,7 @@ export class Node extends EventEmitter<NodeEvents> {
       },
       candidates,
       modules: this._moduleStores,
+      explain: this.explainSystemCall,
       onStep: (step) => {
         const height = parent.header.number + 1n;
         this._consoleOrigin = "tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height };

@@ -3,7 +3,8 @@
  * `beforeEpochStart(string,int64)` / `afterEpochEnd(string,int64)` as a system call from the
  * precompile address (no transaction, no receipt, its own gas limit), in registration order. Each call
  * is isolated by the chain (a failure undoes only itself); every call leaves an `epoch_hook` or
- * `epoch_hook_failed` event carrying the call's logs.
+ * `epoch_hook_failed` event carrying the call's logs, a failure its reason (and, explained, `error` and
+ * `stack`: see docs/epochs.md).
  */
 import { getBytes, hexlify } from "ethers";
 import type { BlockContext } from "../chain/module";
@@ -43,6 +44,10 @@ export class ContractHooks implements EpochHooks {
         { key: "gas_used", value: r.gasUsed.toString() },
       ];
       if (!r.success) attributes.push({ key: "reason", value: r.error ?? "failed" });
+      // the failure as a failed transaction is told (when the node explains failures): its message, and its
+      // Solidity frames one a line when the code is the project's
+      if (r.explanation !== undefined) attributes.push({ key: "error", value: r.explanation.message });
+      if (r.explanation !== undefined && r.explanation.frames.length > 0) attributes.push({ key: "stack", value: r.explanation.frames.join("\n") });
       ctx.emit({ type: r.success ? "epoch_hook" : "epoch_hook_failed", attributes, logs: r.success ? r.logs : [] });
     }
   }

@@ -2,10 +2,12 @@
  * Errors of the in-process provider in Hardhat's words and classes: a failed execution becomes the
  * `SolidityError` Hardhat's own `encodeSolidityStackTrace` makes from our stack trace (so messages and
  * `at Token.transfer (contracts/Token.sol:42)` frames are Hardhat's); everything else is a
- * `ProviderError` (Hardhat's class) with the chain's code and data.
+ * `ProviderError` (Hardhat's class) with the chain's code and data. The same texts serve the node's
+ * log (`failureMessage`) and failing epoch hooks (`solidityFailure`, src/hardhat/hook-failures.ts).
  */
 import { InvalidArgumentsError, ProviderError } from "hardhat/internal/core/providers/errors";
-import { type HardhatWording, type RpcError, isRpcError } from "../rpc/errors";
+import type { StackTraceEntry } from "../chain/solidity/stack-trace";
+import { type RpcError, isRpcError } from "../rpc/errors";
 
 /** The provider's errors are Hardhat's own ProviderError (this name stays for code written against it). */
 export const EpochsProviderError = ProviderError;
@@ -25,8 +27,6 @@ export function toProviderError(err: unknown): ProviderError {
   return providerError(`internal error: ${message}`, -32603);
 }
 
-type Execution = NonNullable<HardhatWording["execution"]>;
-
 /** The error Hardhat's network throws for the same failure (a stack trace is built only here, on failure). */
 export async function toHardhatError(err: unknown): Promise<Error> {
   const execution = isRpcError(err) ? err.hardhat?.execution : undefined;
@@ -40,27 +40,67 @@ export async function toHardhatError(err: unknown): Promise<Error> {
   if (trace !== undefined && trace.length > 0) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred: it loads EDR's native module, needed only once something failed
     const { encodeSolidityStackTrace } = require("hardhat/internal/hardhat-network/stack-traces/solidity-errors") as typeof import("hardhat/internal/hardhat-network/stack-traces/solidity-errors");
-    const solidityError = encodeSolidityStackTrace(fallbackMessage(execution), trace as never) as Error & { data?: string; transactionHash?: string };
+    const solidityError = encodeSolidityStackTrace(failureMessage(execution), trace as never) as Error & { data?: string; transactionHash?: string };
     solidityError.data = data;
     solidityError.transactionHash = execution.transactionHash;
     return solidityError;
   }
-  const plain = providerError(fallbackMessage(execution), (err as RpcError).code, data) as ProviderError & { transactionHash?: string };
+  const plain = providerError(failureMessage(execution), (err as RpcError).code, data) as ProviderError & { transactionHash?: string };
   plain.transactionHash = execution.transactionHash;
   return plain;
 }
 
-/** Hardhat's text for a failure known only by its return data (what it says of an unrecognised contract). */
-function fallbackMessage(execution: Execution): string {
-  if (execution.error === "invalid opcode") return "VM Exception while processing transaction: invalid opcode";
-  if (execution.error !== "revert") return "Transaction reverted and Hardhat couldn't infer the reason.";
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred, as above
+/** How an execution ended: the VM's error ("revert", "out of gas", "invalid opcode", …; absent: a revert) and its return data. */
+export interface FailedExecution {
+  error?: string;
+  returnValue: Uint8Array;
+}
+
+/** Names revert data as a custom error a compiled contract declares: `Name(args)`, or undefined. */
+export type CustomErrorDecoder = (data: Uint8Array) => string | undefined;
+
+/**
+ * Hardhat's text for a failure known only by its VM error and return data, what it says of an
+ * unrecognised contract (Hardhat's own ReturnData and panic texts): the in-process provider's message
+ * when no stack trace could be built, and the node log's `Error:` lines. `customError` decodes custom
+ * errors of the project's contracts (the node's log); without it they are unrecognised, as on EDR.
+ */
+export function failureMessage(f: FailedExecution, customError?: CustomErrorDecoder): string {
+  const vmException = "VM Exception while processing transaction:";
+  const error = f.error ?? "revert";
+  if (error === "out of gas") return "Transaction ran out of gas";
+  if (error === "invalid opcode") return `${vmException} invalid opcode`;
+  if (error !== "revert") return "Transaction reverted and Hardhat couldn't infer the reason.";
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred: EDR's native module, needed only once something failed
   const { ReturnData } = require("hardhat/internal/hardhat-network/provider/return-data") as typeof import("hardhat/internal/hardhat-network/provider/return-data");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred, as above
   const { panicErrorCodeToMessage } = require("hardhat/internal/hardhat-network/stack-traces/panic-errors") as typeof import("hardhat/internal/hardhat-network/stack-traces/panic-errors");
-  const rd = new ReturnData(execution.returnValue);
-  if (rd.isErrorReturnData()) return `VM Exception while processing transaction: reverted with reason string '${rd.decodeError()}'`;
-  if (rd.isPanicReturnData()) return `VM Exception while processing transaction: ${panicErrorCodeToMessage(rd.decodePanic())}`;
-  if (!rd.isEmpty()) return `VM Exception while processing transaction: reverted with an unrecognized custom error (return data: 0x${Buffer.from(rd.value).toString("hex")})`;
-  return "Transaction reverted without a reason string";
+  const rd = new ReturnData(f.returnValue);
+  if (rd.isEmpty()) return "Transaction reverted without a reason string";
+  try {
+    if (rd.isErrorReturnData()) return `${vmException} reverted with reason string '${rd.decodeError()}'`;
+    if (rd.isPanicReturnData()) return `${vmException} ${panicErrorCodeToMessage(rd.decodePanic())}`;
+  } catch {
+    // a selector with a malformed body (EDR's decoders throw): said as data below
+  }
+  const custom = customError?.(f.returnValue);
+  if (custom !== undefined) return `${vmException} reverted with custom error '${custom}'`;
+  return `${vmException} reverted with an unrecognized custom error (return data: 0x${Buffer.from(f.returnValue).toString("hex")})`;
+}
+
+/**
+ * A failure as Hardhat tells a failed transaction: the message and the `at Contract.function
+ * (file.sol:line)` frames Hardhat's `encodeSolidityStackTrace` gives the error, without JavaScript frames.
+ */
+export function solidityFailure(f: FailedExecution, trace: StackTraceEntry[]): { message: string; frames: string[] } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred, as above
+  const { encodeSolidityStackTrace } = require("hardhat/internal/hardhat-network/stack-traces/solidity-errors") as typeof import("hardhat/internal/hardhat-network/stack-traces/solidity-errors");
+  // an empty previous stack: only the Solidity call sites are printed
+  const err = encodeSolidityStackTrace(failureMessage(f), trace as never, []);
+  const frames = (err.stack ?? "")
+    .split("\n")
+    .slice(err.message.split("\n").length)
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("at "));
+  return { message: err.message, frames };
 }

@@ -173,7 +173,12 @@ export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, override
 export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load (import() would be native ESM here)
   const { createRuntime } = require("../rpc/runtime") as typeof import("../rpc/runtime");
-  return createRuntime(opts);
+  const runtime = await createRuntime(opts);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
+  const { hookFailureExplainer } = require("./hook-failures") as typeof import("./hook-failures");
+  // failing epoch hooks in Hardhat's words, with the same registry that explains failed transactions
+  runtime.node.explainSystemCall = hookFailureExplainer(runtime.deps.contracts);
+  return runtime;
 }
 
 /**

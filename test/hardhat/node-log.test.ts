@@ -5,6 +5,7 @@
  */
 import { expect } from "chai";
 import { Interface } from "ethers";
+import { readFileSync } from "node:fs";
 import hre from "hardhat";
 import { type Started, rpc, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 
@@ -24,6 +25,15 @@ async function logMatching(node: Started, re: RegExp): Promise<RegExpExecArray> 
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The line of `file` holding `text` (1-based, as Hardhat prints frames). */
+function lineOf(file: string, text: string, nth = 1): number {
+  const lines = readFileSync(file, "utf8").split("\n");
+  let seen = 0;
+  const i = lines.findIndex((l) => l.includes(text) && ++seen === nth);
+  if (i < 0) throw new Error(`${text} is not in ${file}`);
+  return i + 1;
+}
 
 /** Deploys and calls the repository's test contracts on a node over HTTP. */
 async function scenario(url: string) {
@@ -89,6 +99,13 @@ describe("npx hardhat node: the log tells the story", function () {
       new RegExp(`  Contract call:       Reverter#withReason\\n  Transaction:         ${failed}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with reason string 'Reverter: no way'\\n\\n`),
     );
 
+    // a custom error of the project's contracts, decoded with its arguments as Hardhat decodes it
+    const custom = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withCustom", [7]) });
+    await logMatching(
+      node,
+      new RegExp(`  Contract call:       Reverter#withCustom\\n  Transaction:         ${custom}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with custom error 'Custom\\(7, "custom failure"\\)'\\n\\n`),
+    );
+
     // repeats collapse into one line with a count
     for (let i = 0; i < 3; i++) await rpc(node.url, "eth_blockNumber");
     await rpc(node.url, "net_version");
@@ -100,14 +117,25 @@ describe("npx hardhat node: the log tells the story", function () {
     await rpc(node.url, "evm_mine");
     const c = escape(counter.contractAddress.toLowerCase());
     const h = escape(hook.contractAddress.toLowerCase());
-    await logMatching(
+    const ended = await logMatching(
       node,
       new RegExp(
-        `^evm_mine\\n  Mined block #\\d+\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    epoch day #1 ended\\n` +
-          `      afterEpochEnd: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      afterEpochEnd: RevertingHook \\(${h}\\): failed: execution reverted: hook says no \\(gas used \\d+\\)\\n`,
+        `^evm_mine\\n  Mined block #(\\d+)\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    epoch day #1 ended\\n` +
+          `      afterEpochEnd: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      afterEpochEnd: RevertingHook \\(${h}\\): failed: execution reverted: hook says no \\(gas used \\d+\\)\\n` +
+          // under the failed hook, what a failed transaction would say: Hardhat's message and the Solidity frame
+          `        Error: VM Exception while processing transaction: reverted with reason string 'hook says no'\\n` +
+          `          at RevertingHook\\.afterEpochEnd \\(contracts/examples/RevertingHook\\.sol:${lineOf("contracts/examples/RevertingHook.sol", 'revert("hook says no")', 2)}\\)\\n`,
         "m",
       ),
     );
+    // the log prints the event's attributes: over HTTP epochs_blockEvents gives the same error and stack
+    const events = (await rpc<{ end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>(node.url, "epochs_blockEvents", [`0x${Number(ended[1]).toString(16)}`])).result!;
+    const failedHook = events.end_block_events.find((e) => e.type === "epoch_hook_failed" && e.attributes.some((a) => a.key === "address" && a.value === hook.contractAddress.toLowerCase()));
+    expect(Object.fromEntries(failedHook!.attributes.map((a) => [a.key, a.value]))).to.include({
+      reason: "execution reverted: hook says no",
+      error: "VM Exception while processing transaction: reverted with reason string 'hook says no'",
+      stack: `at RevertingHook.afterEpochEnd (contracts/examples/RevertingHook.sol:${lineOf("contracts/examples/RevertingHook.sol", 'revert("hook says no")', 2)})`,
+    });
     await logMatching(node, new RegExp(`    epoch day #2 started\\n      beforeEpochStart: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      beforeEpochStart: RevertingHook \\(${h}\\): failed: execution reverted: hook says no`));
   });
 
@@ -125,7 +153,7 @@ describe("npx hardhat node: the log tells the story", function () {
       new RegExp(
         `^evm_mine\\n  Mined block #\\d+\\n    Block: ${HASH}\\n      Base fee: \\d+\\n    Contract call:       Logger#bump\\n    Transaction:         ${bump}\\n(?:    .*\\n){4}\\n` +
           `    console\\.log:\\n      bump #\\d+ by ${FROM}\\n      pooled\\n(?:      .*\\n){3}\\n    Contract call:       Reverter#withoutReason\\n    Transaction:         ${boom}\\n(?:    .*\\n){4}\\n` +
-          `    Error: Transaction reverted without a reason\\n`,
+          `    Error: Transaction reverted without a reason string\\n`,
         "m",
       ),
     );

@@ -18,6 +18,12 @@ async function recorded(vm: VM, registry: ContractRegistry, run: () => Promise<u
   return rec.root();
 }
 
+/** The stack trace of what `run` executes on `vm`: a failed system call (an epoch hook) run again at the state it failed at. */
+export async function runStackTrace(vm: VM, registry: ContractRegistry, run: () => Promise<unknown>): Promise<StackTraceEntry[] | undefined> {
+  const root = await recorded(vm, registry, run);
+  return root === undefined ? undefined : inferStackTrace(root, registry);
+}
+
 /** The stack trace of `req` run as eth_call / eth_estimateGas (its first run) at block `n`. */
 export async function callStackTrace(node: Node, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false): Promise<StackTraceEntry[] | undefined> {
   const ctx = await node.contextAt(n);

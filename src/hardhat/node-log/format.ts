@@ -4,7 +4,8 @@
  * mined outside a transaction request, and the epochs that ticked in a block with their hooks.
  * Pure: data in, lines out (colours are added by the caller's `Paint`).
  */
-import { AbiCoder, formatUnits, hexlify } from "ethers";
+import { formatUnits } from "ethers";
+import { type CustomErrorDecoder, failureMessage } from "../errors";
 
 /** Colours for a TTY; identity functions otherwise. */
 export interface Paint {
@@ -62,44 +63,12 @@ function trimZeros(s: string): string {
   return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
 }
 
-/** Solidity's panic codes (its documentation's list), for "reverted with panic code 0x11 (…)". */
-const PANICS: Record<number, string> = {
-  0x00: "Generic compiler panic",
-  0x01: "Assertion error",
-  0x11: "Arithmetic operation overflowed outside of an unchecked block",
-  0x12: "Division or modulo division by zero",
-  0x21: "Tried to convert a value into an enum, but the value was too big or negative",
-  0x22: "Incorrectly encoded storage byte array",
-  0x31: ".pop() was called on an empty array",
-  0x32: "Array accessed at an out-of-bounds or negative index",
-  0x41: "Too much memory was allocated, or an array was created that is too large",
-  0x51: "Called a zero-initialized variable of internal function type",
-};
-
-const ERROR_STRING = "0x08c379a0";
-const PANIC_UINT = "0x4e487b71";
-
-/** Why a transaction failed, in Hardhat's words: the decoded Error(string) or Panic(uint256), else the data. */
-export function failureText(vmError: string | undefined, data: Uint8Array): string {
-  const vmException = "Error: VM Exception while processing transaction:";
-  if (vmError === "out of gas") return "Error: Transaction ran out of gas";
-  if (vmError !== undefined && vmError !== "revert") return `${vmException} ${vmError}`;
-  if (data.length === 0) return "Error: Transaction reverted without a reason";
-  const selector = hexlify(data.subarray(0, 4));
-  try {
-    if (selector === ERROR_STRING) {
-      const [reason] = AbiCoder.defaultAbiCoder().decode(["string"], data.subarray(4)) as unknown as [string];
-      return `${vmException} reverted with reason string '${reason}'`;
-    }
-    if (selector === PANIC_UINT) {
-      const [code] = AbiCoder.defaultAbiCoder().decode(["uint256"], data.subarray(4)) as unknown as [bigint];
-      const what = PANICS[Number(code)];
-      return `${vmException} reverted with panic code 0x${code.toString(16)}${what === undefined ? "" : ` (${what})`}`;
-    }
-  } catch {
-    // malformed: shown as data below
-  }
-  return `${vmException} reverted with an unrecognized custom error (return data: ${hexlify(data)})`;
+/**
+ * Why a transaction failed: `Error: ` and exactly what Hardhat says of it (src/hardhat/errors.ts);
+ * `customError` names the project's custom errors.
+ */
+export function failureText(vmError: string | undefined, data: Uint8Array, customError?: CustomErrorDecoder): string {
+  return `Error: ${failureMessage({ error: vmError, returnValue: data }, customError)}`;
 }
 
 /** What the transaction did: "Contract deployment: Token", "Contract call: Token#transfer", or nothing when unknown. */
@@ -113,7 +82,7 @@ export function whatLines(tx: TxStory, indent: string): string[] {
  * A transaction's section. `withBlock`: the block line follows (a transaction request mined by
  * automine); in a "Mined block" section the block is the heading instead.
  */
-export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean; paint?: Paint }): string[] {
+export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean; paint?: Paint; customError?: CustomErrorDecoder }): string[] {
   const { indent } = opts;
   const paint = opts.paint ?? NO_PAINT;
   const out = [...whatLines(tx, indent)];
@@ -126,7 +95,7 @@ export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean;
   if (opts.withBlock) out.push(field(indent, `Block #${tx.block.number}`, tx.block.hash));
   out.push("");
   if (tx.consoleLines.length > 0) out.push(...consoleLines(tx.consoleLines, indent), "");
-  if (tx.status === 0) out.push(paint.red(`${indent}${failureText(tx.vmError, tx.returnData)}`), "");
+  if (tx.status === 0) out.push(paint.red(`${indent}${failureText(tx.vmError, tx.returnData, opts.customError)}`), "");
   return out;
 }
 
@@ -157,7 +126,8 @@ export type HookNamer = (address: string) => string | undefined;
 
 /**
  * The epochs that ticked in a block, one line per tick, each followed by the hooks it called (the
- * contract, the result and gas) and the failures with their reason. Empty when nothing ticked.
+ * contract, the result and gas) and the failures with their reason, then, when the node explained
+ * them, Hardhat's message and the Solidity frames. Empty when nothing ticked.
  */
 export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNamer = () => undefined, paint: Paint = NO_PAINT): string[] {
   const out: string[] = [];
@@ -170,7 +140,14 @@ export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNam
       const name = nameOf(a.address);
       const who = a.address === "typescript" ? "a TypeScript hook" : name === undefined ? a.address : `${name} (${a.address})`;
       const line = `${indent}  ${fn}: ${who}`;
-      out.push(e.type === "epoch_hook" ? `${line}: ok, gas used ${a.gas_used}` : paint.red(`${line}: failed: ${a.reason} (gas used ${a.gas_used})`));
+      if (e.type === "epoch_hook") {
+        out.push(`${line}: ok, gas used ${a.gas_used}`);
+        continue;
+      }
+      out.push(paint.red(`${line}: failed: ${a.reason} (gas used ${a.gas_used})`));
+      // explained (src/hardhat/hook-failures.ts): Hardhat's message and Solidity frames, as under a failed transaction
+      if (a.error !== undefined) out.push(paint.red(`${indent}    Error: ${a.error}`));
+      if (a.stack !== undefined) out.push(...a.stack.split("\n").map((frame) => paint.red(`${indent}      ${frame}`)));
     }
   }
   return out;

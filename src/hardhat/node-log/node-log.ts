@@ -12,9 +12,11 @@
  */
 import { bytesToHex, createAddressFromString } from "@ethereumjs/util";
 import type { ContractNames } from "../../chain/contract-names";
+import { type ContractRegistry, formatCustomError } from "../../chain/solidity/registry";
 import type { ConsoleOrigin, MinedBlock, Node } from "../../chain/node";
 import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
+import type { CustomErrorDecoder } from "../errors";
 import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, paramsSummary, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
@@ -34,6 +36,9 @@ export interface NodeLogOptions {
   holdMs?: number;
 }
 
+/** What the log reads from the project's compilations (a ContractRegistry): names, and the custom errors it decodes. */
+export type LogContracts = ContractNames & Partial<Pick<ContractRegistry, "customError">>;
+
 /** A line that the next identical event extends (a repeated method, a run of empty blocks). */
 type Held = { kind: "method"; key: string; count: number; printed: boolean } | { kind: "empty"; indent: string; first: bigint; last: bigint; baseFee?: bigint; printed: boolean };
 
@@ -49,14 +54,23 @@ export class NodeLog {
   /** True right after a call's console.log heading, so more lines join it. */
   private _callConsoleOpen = false;
   private _names: ContractNames | undefined;
+  private _customError: CustomErrorDecoder | undefined;
 
   constructor(private readonly _opts: NodeLogOptions) {
     this._paint = _opts.tty ? ANSI : NO_PAINT;
   }
 
-  /** Follows a node's blocks, console.log lines and interval-mining failures; `names` names contracts and functions. */
-  attach(node: Node, names?: ContractNames): void {
+  /** Follows a node's blocks, console.log lines and interval-mining failures; `names` names contracts, functions and custom errors. */
+  attach(node: Node, names?: LogContracts): void {
     this._names = names;
+    const decode = names?.customError?.bind(names);
+    this._customError =
+      decode === undefined
+        ? undefined
+        : (data) => {
+            const e = decode(data);
+            return e === undefined ? undefined : formatCustomError(e.fragment, e.args);
+          };
     node.on("block", (mined) => this.onBlock(node, mined));
     node.on("consoleLog", (line, origin) => this.onConsoleLog(line, origin));
     node.on("miningError", (err) => this._enqueue(() => this._error([this._paint.red(`Mining failed: ${err.message}`), ""])));
@@ -152,7 +166,7 @@ export class NodeLog {
     if (ctx.send !== undefined && txs.length > 0) {
       const shown = story ? txs : failedTxs;
       const header = logEnabled("rpc", 3) ? [] : [ctx.send];
-      const lines = shown.flatMap((t) => txLines(t, { indent: "  ", withBlock: true, paint: this._paint }));
+      const lines = shown.flatMap((t) => txLines(t, { indent: "  ", withBlock: true, paint: this._paint, customError: this._customError }));
       if (lines.length > 0) this._print([...header, ...lines]);
       if (epochsShown) this._print([...epochLines(events, "  ", nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, "  "), ""]);
       return;
@@ -167,7 +181,7 @@ export class NodeLog {
     this._print([
       ...blockHeading(number, hash, baseFee, indent),
       ...(epochsShown ? [...epochLines(events, inner, nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, inner)] : []),
-      ...shown.flatMap((t) => txLines(t, { indent: inner, withBlock: false, paint: this._paint })),
+      ...shown.flatMap((t) => txLines(t, { indent: inner, withBlock: false, paint: this._paint, customError: this._customError })),
       ...(shown.length === 0 ? [""] : []),
     ]);
   }

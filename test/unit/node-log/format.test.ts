@@ -6,6 +6,9 @@ import { expect } from "chai";
 import { AbiCoder, getBytes, id } from "ethers";
 import { type TxStory, ANSI, epochLines, failureText, formatValue, paramsSummary, txLines } from "../../../src/hardhat/node-log/format";
 import { NodeLog } from "../../../src/hardhat/node-log/node-log";
+import { failureMessage } from "../../../src/hardhat/errors";
+import { StackTraceEntryType } from "../../../src/chain/solidity/stack-trace";
+import { encodeSolidityStackTrace } from "hardhat/internal/hardhat-network/stack-traces/solidity-errors";
 import { getVerbosity, setVerbosity } from "../../../src/utils/log-level";
 
 const coder = AbiCoder.defaultAbiCoder();
@@ -38,15 +41,33 @@ describe("node log: texts", () => {
     expect(formatValue(10n ** 18n)).to.equal("1 ETH");
   });
 
-  it("decodes why a transaction failed: Error(string), Panic(uint256), other data, none, out of gas", () => {
+  it("decodes why a transaction failed in Hardhat's words: Error(string), Panic(uint256), custom errors, other data, none, out of gas", () => {
     const vm = "Error: VM Exception while processing transaction:";
     expect(failureText("revert", errorString("no way"))).to.equal(`${vm} reverted with reason string 'no way'`);
     expect(failureText("revert", panic(0x11))).to.equal(`${vm} reverted with panic code 0x11 (Arithmetic operation overflowed outside of an unchecked block)`);
-    expect(failureText("revert", panic(0x99))).to.equal(`${vm} reverted with panic code 0x99`);
+    expect(failureText("revert", panic(0x99))).to.equal(`${vm} reverted with unknown panic code 0x99`);
     expect(failureText("revert", getBytes("0xdeadbeef01"))).to.equal(`${vm} reverted with an unrecognized custom error (return data: 0xdeadbeef01)`);
-    expect(failureText("revert", new Uint8Array())).to.equal("Error: Transaction reverted without a reason");
+    // a custom error the project's contracts declare (the node passes its contract registry's decoder)
+    const decode = (data: Uint8Array) => (Buffer.from(data.subarray(0, 4)).toString("hex") === "deadbeef" ? "Nope(1)" : undefined);
+    expect(failureText("revert", getBytes("0xdeadbeef01"), decode)).to.equal(`${vm} reverted with custom error 'Nope(1)'`);
+    expect(failureText("revert", getBytes("0xcafebabe01"), decode)).to.equal(`${vm} reverted with an unrecognized custom error (return data: 0xcafebabe01)`);
+    // an Error(string) selector with a body that is no string: shown as data, never a crash
+    expect(failureText("revert", getBytes(selector("Error(string)")))).to.equal(`${vm} reverted with an unrecognized custom error (return data: ${selector("Error(string)")})`);
+    expect(failureText("revert", new Uint8Array())).to.equal("Error: Transaction reverted without a reason string");
     expect(failureText("out of gas", new Uint8Array())).to.equal("Error: Transaction ran out of gas");
     expect(failureText("invalid opcode", new Uint8Array())).to.equal(`${vm} invalid opcode`);
+    expect(failureText("stack underflow", new Uint8Array())).to.equal("Error: Transaction reverted and Hardhat couldn't infer the reason.");
+  });
+
+  it("says of return data exactly what Hardhat's own encodeSolidityStackTrace says of an unrecognised contract", () => {
+    // Hardhat's message for the same data, from its own code (the entry EDR makes for code it does not know)
+    const hardhatSays = (returnData: Uint8Array, isInvalidOpcodeError = false): string =>
+      encodeSolidityStackTrace("fallback", [{ type: StackTraceEntryType.UNRECOGNIZED_CONTRACT_ERROR, address: new Uint8Array(20), returnData, isInvalidOpcodeError }] as never).message;
+    for (const data of [errorString("no way"), errorString(""), panic(0x01), panic(0x32), panic(0x99), getBytes("0xdeadbeef01"), new Uint8Array()]) {
+      expect(failureMessage({ error: "revert", returnValue: data })).to.equal(hardhatSays(data));
+      expect(failureText("revert", data)).to.equal(`Error: ${hardhatSays(data)}`);
+    }
+    expect(failureMessage({ error: "invalid opcode", returnValue: new Uint8Array() })).to.equal(hardhatSays(new Uint8Array(), true));
   });
 
   it("tells a deployment: its contract, address, then the transaction's fields and the block", () => {
@@ -81,7 +102,7 @@ describe("node log: texts", () => {
     expect(lines.find((l) => l.includes("reverted without a reason"))).to.match(/^\u001b\[31m/);
   });
 
-  it("tells epoch ticks, one line each, with the hooks they called and why one failed", () => {
+  it("tells epoch ticks, one line each, with the hooks they called and why one failed (Hardhat's message and frames when explained)", () => {
     const attrs = (o: Record<string, string>) => Object.entries(o).map(([key, value]) => ({ key, value }));
     const a = `0x${"44".repeat(20)}`;
     const b = `0x${"55".repeat(20)}`;
@@ -92,6 +113,19 @@ describe("node log: texts", () => {
         { type: "epoch_start", attributes: attrs({ epoch_number: "4", start_time: "1", identifier: "week" }) },
         { type: "epoch_hook_failed", attributes: attrs({ identifier: "week", hook: "BeforeEpochStart", address: b, epoch_number: "4", gas_used: "0", reason: "execution reverted: no" }) },
         { type: "epoch_hook_failed", attributes: attrs({ identifier: "week", hook: "BeforeEpochStart", address: "typescript", epoch_number: "4", gas_used: "0", reason: "thrown" }) },
+        {
+          type: "epoch_hook_failed",
+          attributes: attrs({
+            identifier: "week",
+            hook: "BeforeEpochStart",
+            address: a,
+            epoch_number: "4",
+            gas_used: "900",
+            reason: "execution reverted: late",
+            error: "VM Exception while processing transaction: reverted with reason string 'late'",
+            stack: "at Rewards.check (contracts/Rewards.sol:9)\nat Rewards.beforeEpochStart (contracts/Rewards.sol:4)",
+          }),
+        },
       ],
       "  ",
       (addr) => (addr === a ? "Rewards" : undefined),
@@ -102,6 +136,10 @@ describe("node log: texts", () => {
       "  epoch week #4 started",
       `    beforeEpochStart: ${b}: failed: execution reverted: no (gas used 0)`,
       "    beforeEpochStart: a TypeScript hook: failed: thrown (gas used 0)",
+      `    beforeEpochStart: Rewards (${a}): failed: execution reverted: late (gas used 900)`,
+      "      Error: VM Exception while processing transaction: reverted with reason string 'late'",
+      "        at Rewards.check (contracts/Rewards.sol:9)",
+      "        at Rewards.beforeEpochStart (contracts/Rewards.sol:4)",
     ]);
   });
 
