@@ -90,20 +90,25 @@ describe("npx hardhat node: the log tells the story", function () {
       ),
     );
 
-    // a failing transaction: mined with status 0, its decoded reason under it
+    // a failing transaction: mined with status 0, its decoded reason and its Solidity frame under it
     const reverter = await deploy("Reverter", [0]);
     const failed = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withReason") });
     expect((await receipt(failed)).status).to.equal("0x0");
     await logMatching(
       node,
-      new RegExp(`  Contract call:       Reverter#withReason\\n  Transaction:         ${failed}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with reason string 'Reverter: no way'\\n\\n`),
+      new RegExp(`  Contract call:       Reverter#withReason\\n  Transaction:         ${failed}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with reason string 'Reverter: no way'\\n` +
+          // the Solidity frame, as Hardhat's node prints it under the error
+          `      at Reverter\\.withReason \\(contracts/test/Reverter\\.sol:${lineOf("contracts/test/Reverter.sol", 'revert("Reverter: no way")')}\\)\\n\\n`,
+      ),
     );
 
     // a custom error of the project's contracts, decoded with its arguments as Hardhat decodes it
     const custom = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withCustom", [7]) });
     await logMatching(
       node,
-      new RegExp(`  Contract call:       Reverter#withCustom\\n  Transaction:         ${custom}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with custom error 'Custom\\(7, "custom failure"\\)'\\n\\n`),
+      new RegExp(`  Contract call:       Reverter#withCustom\\n  Transaction:         ${custom}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with custom error 'Custom\\(7, "custom failure"\\)'\\n` +
+          `      at Reverter\\.withCustom \\(contracts/test/Reverter\\.sol:${lineOf("contracts/test/Reverter.sol", "revert Custom(code")}\\)\\n\\n`,
+      ),
     );
 
     // repeats collapse into one line with a count

@@ -42,6 +42,8 @@ export interface TxStory {
   name?: { contract: string; function?: string };
   consoleLines: string[];
   block: { number: bigint; hash: string };
+  /** Solidity frames of a failure (`at Token.transfer (contracts/Token.sol:42)`), when the project's compilations locate it. */
+  frames?: string[];
 }
 
 const LABEL_WIDTH = 20;
@@ -95,7 +97,11 @@ export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean;
   if (opts.withBlock) out.push(field(indent, `Block #${tx.block.number}`, tx.block.hash));
   out.push("");
   if (tx.consoleLines.length > 0) out.push(...consoleLines(tx.consoleLines, indent), "");
-  if (tx.status === 0) out.push(paint.red(`${indent}${failureText(tx.vmError, tx.returnData, opts.customError)}`), "");
+  if (tx.status === 0) {
+    out.push(paint.red(`${indent}${failureText(tx.vmError, tx.returnData, opts.customError)}`));
+    for (const frame of tx.frames ?? []) out.push(paint.red(`${indent}    ${frame}`));
+    out.push("");
+  }
   return out;
 }
 

@@ -12,11 +12,12 @@
  */
 import { bytesToHex, createAddressFromString } from "@ethereumjs/util";
 import type { ContractNames } from "../../chain/contract-names";
-import { type ContractRegistry, formatCustomError } from "../../chain/solidity/registry";
+import { txStackTrace } from "../../chain/solidity/failure";
+import { ContractRegistry, formatCustomError } from "../../chain/solidity/registry";
 import type { ConsoleOrigin, MinedBlock, Node } from "../../chain/node";
 import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
-import type { CustomErrorDecoder } from "../errors";
+import { type CustomErrorDecoder, solidityFailure } from "../errors";
 import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, paramsSummary, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
@@ -55,6 +56,8 @@ export class NodeLog {
   private _callConsoleOpen = false;
   private _names: ContractNames | undefined;
   private _customError: CustomErrorDecoder | undefined;
+  /** Locates failures in the project's sources (the frames under a failed transaction), when the names come from one. */
+  private _registry: ContractRegistry | undefined;
 
   constructor(private readonly _opts: NodeLogOptions) {
     this._paint = _opts.tty ? ANSI : NO_PAINT;
@@ -63,6 +66,7 @@ export class NodeLog {
   /** Follows a node's blocks, console.log lines and interval-mining failures; `names` names contracts, functions and custom errors. */
   attach(node: Node, names?: LogContracts): void {
     this._names = names;
+    this._registry = names instanceof ContractRegistry ? names : undefined;
     const decode = names?.customError?.bind(names);
     this._customError =
       decode === undefined
@@ -211,7 +215,26 @@ export class NodeLog {
       name: to === undefined ? this._names?.describeDeploy(tx.data) : await this._describeCall(node, number, to, tx.data),
       consoleLines: consoleOut,
       block: { number, hash: bytesToHex(mined.block.hash()) },
+      frames: receipt.status === 0 ? await this._frames(node, number, i, result?.execResult) : undefined,
     };
+  }
+
+  /**
+   * The Solidity frames of failed transaction `i` of block `height`, as Hardhat's node prints them under the
+   * error: only failures pay (the block is replayed up to it, recorded); none when out of gas (Hardhat gives
+   * none either), when no compilation knows the code, or when the block is gone already (a rewind).
+   */
+  private async _frames(node: Node, height: bigint, i: number, ex: { exceptionError?: { error: string }; returnValue: Uint8Array } | undefined): Promise<string[] | undefined> {
+    const registry = this._registry;
+    const error = ex?.exceptionError?.error;
+    if (registry === undefined || registry.size === 0 || ex === undefined || error === "out of gas") return undefined;
+    try {
+      const trace = await txStackTrace(node, registry, height, i);
+      if (trace === undefined || !trace.some((e) => e.sourceReference !== undefined)) return undefined;
+      return solidityFailure({ error, returnValue: ex.returnValue }, trace).frames;
+    } catch {
+      return undefined;
+    }
   }
 
   private async _describeCall(node: Node, height: bigint, to: string, data: Uint8Array): Promise<{ contract: string; function?: string } | undefined> {

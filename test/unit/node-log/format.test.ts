@@ -92,6 +92,14 @@ describe("node log: texts", () => {
     const at = lines.indexOf("    console.log:");
     expect(lines.slice(at, at + 3)).to.deep.equal(["    console.log:", "      a", "      b"]);
     expect(lines.slice(-2)).to.deep.equal(["    Error: VM Exception while processing transaction: reverted with reason string 'boom'", ""]);
+    // located in the project's sources: the frames under the error, as Hardhat's node prints them
+    const located = txLines(story({ status: 0, vmError: "revert", returnData: errorString("boom"), frames: ["at Token.transfer (contracts/Token.sol:42)", "at Bank.pay (contracts/Bank.sol:7)"] }), { indent: "  ", withBlock: true });
+    expect(located.slice(-4)).to.deep.equal([
+      "  Error: VM Exception while processing transaction: reverted with reason string 'boom'",
+      "      at Token.transfer (contracts/Token.sol:42)",
+      "      at Bank.pay (contracts/Bank.sol:7)",
+      "",
+    ]);
     // an unknown callee: no "Contract call" line at all
     expect(txLines(story(), { indent: "", withBlock: true })[0]).to.match(/^Transaction: +0x/);
   });
