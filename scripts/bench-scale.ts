@@ -48,6 +48,10 @@ interface AccountsResult {
   callP50Us: number;
   callP99Us: number;
   peakRssMiB: number;
+  /** Peak of the process's private memory (JS heap + native allocations), sampled. */
+  peakAnonMiB: number;
+  /** Memory-mapped files at the end: LevelDB maps its table files (page cache, grows with the data, reclaimable). */
+  fileRssMiB: number;
   heapMiB: number;
   dataMB: number | undefined;
 }
@@ -62,6 +66,11 @@ interface BlocksResult {
   firstTxMs: number;
   lastTxMs: number;
   peakRssMiB: number;
+  peakAnonMiB: number;
+  fileRssMiB: number;
+  /** Live JS heap after the first blocks and at the end of the chain. */
+  firstHeapMiB: number;
+  lastHeapMiB: number;
   dataMB: number | undefined;
 }
 
@@ -108,10 +117,32 @@ function liveHeapMiB(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-function peakRssMiB(): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
-  return m !== null ? Number(m[1]) / 1024 : process.memoryUsage().rss / 2 ** 20;
+/** A field of /proc/self/status in MiB (Linux), undefined elsewhere. */
+function statusMiB(field: string): number | undefined {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync("/proc/self/status", "utf8"));
+    return m !== null ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
+
+function peakRssMiB(): number {
+  return statusMiB("VmHWM") ?? process.memoryUsage().rss / 2 ** 20;
+}
+
+/**
+ * Peak RSS counts LevelDB's memory-mapped table files, which grow with the data on disk and are
+ * page cache the kernel takes back when it needs it. The process's own memory is RssAnon: sampled
+ * here, as the kernel keeps no peak of it.
+ */
+let peakAnon = 0;
+function sampleAnon(): void {
+  peakAnon = Math.max(peakAnon, statusMiB("RssAnon") ?? process.memoryUsage().rss / 2 ** 20);
+}
+setInterval(sampleAnon, 200).unref();
+const peakAnonMiB = (): number => (sampleAnon(), peakAnon);
+const fileRssMiB = (): number => statusMiB("RssFile") ?? 0;
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -206,6 +237,7 @@ async function childAccounts(n: number, store: Store): Promise<AccountsResult> {
       calls.push((performance.now() - t) * 1000);
     }
     const heapMiB = liveHeapMiB();
+    const fileMiB = fileRssMiB(); // before close: closing unmaps LevelDB's files
     await rt.close();
     return {
       kind: "accounts",
@@ -219,6 +251,8 @@ async function childAccounts(n: number, store: Store): Promise<AccountsResult> {
       callP50Us: pct(calls, 0.5),
       callP99Us: pct(calls, 0.99),
       peakRssMiB: peakRssMiB(),
+      peakAnonMiB: peakAnonMiB(),
+      fileRssMiB: fileMiB,
       heapMiB,
       dataMB: dir !== undefined ? dirBytes(dir) / 1e6 : undefined,
     };
@@ -237,14 +271,32 @@ async function childBlocks(blocks: number, store: Store): Promise<BlocksResult> 
     const t0 = performance.now();
     const firstTxMs = await txBlocks(rt, from, FUND_CHUNK, SAMPLE_BLOCKS, rand);
     const firstEmptyMs = await emptyBlocks(rt, SAMPLE_BLOCKS);
+    const firstHeapMiB = liveHeapMiB();
     // the long middle, in steps (hardhat_mine writes each block as it goes)
     const middle = Math.max(0, blocks - 4 * SAMPLE_BLOCKS);
     for (let done = 0; done < middle; done += 1000) await emptyBlocks(rt, Math.min(1000, middle - done));
     const lastTxMs = await txBlocks(rt, from, FUND_CHUNK, SAMPLE_BLOCKS, rand);
     const lastEmptyMs = await emptyBlocks(rt, SAMPLE_BLOCKS);
     const buildS = (performance.now() - t0) / 1000;
+    const lastHeapMiB = liveHeapMiB();
+    const fileMiB = fileRssMiB();
     await rt.close();
-    return { kind: "blocks", blocks, store, buildS, firstEmptyMs, lastEmptyMs, firstTxMs, lastTxMs, peakRssMiB: peakRssMiB(), dataMB: dir !== undefined ? dirBytes(dir) / 1e6 : undefined };
+    return {
+      kind: "blocks",
+      blocks,
+      store,
+      buildS,
+      firstEmptyMs,
+      lastEmptyMs,
+      firstTxMs,
+      lastTxMs,
+      peakRssMiB: peakRssMiB(),
+      peakAnonMiB: peakAnonMiB(),
+      fileRssMiB: fileMiB,
+      firstHeapMiB,
+      lastHeapMiB,
+      dataMB: dir !== undefined ? dirBytes(dir) / 1e6 : undefined,
+    };
   } finally {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
@@ -292,15 +344,15 @@ async function main(): Promise<void> {
   const limitMs = (full ? 60 : 10) * 60_000;
   const f = (v: number | undefined, d = 2) => (v === undefined ? "–" : v.toFixed(d));
   console.log(`chain size: ${full ? "full" : "quick (--full for 1M accounts and 100,000 blocks)"}; ${SAMPLE_BLOCKS} blocks per block figure, ${READS} reads, ${CALLS} calls\n`);
-  console.log("| funded accounts | store | funding s | ms/block, 1 transfer | ms/block, empty | eth_getBalance p50 / p99 µs | eth_call p50 / p99 µs | peak RSS MiB | live heap MiB | data MB |");
-  console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("| funded accounts | store | funding s | ms/block, 1 transfer | ms/block, empty | eth_getBalance p50 / p99 µs | eth_call p50 / p99 µs | peak RSS MiB | peak anon RSS MiB | file RSS MiB | live heap MiB | data MB |");
+  console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   const rows: AccountsResult[] = [];
   for (const n of o.accounts) {
     for (const store of o.stores) {
       const r = runChild(["accounts", String(n), store], limitMs) as AccountsResult;
       rows.push(r);
       console.log(
-        `| ${n} | ${store} | ${f(r.fundS, 1)} | ${f(r.txBlockMs)} | ${f(r.emptyBlockMs)} | ${f(r.balanceP50Us, 0)} / ${f(r.balanceP99Us, 0)} | ${f(r.callP50Us, 0)} / ${f(r.callP99Us, 0)} | ${f(r.peakRssMiB, 0)} | ${f(r.heapMiB, 0)} | ${f(r.dataMB, 1)} |`,
+        `| ${n} | ${store} | ${f(r.fundS, 1)} | ${f(r.txBlockMs)} | ${f(r.emptyBlockMs)} | ${f(r.balanceP50Us, 0)} / ${f(r.balanceP99Us, 0)} | ${f(r.callP50Us, 0)} / ${f(r.callP99Us, 0)} | ${f(r.peakRssMiB, 0)} | ${f(r.peakAnonMiB, 0)} | ${f(r.fileRssMiB, 0)} | ${f(r.heapMiB, 0)} | ${f(r.dataMB, 1)} |`,
       );
     }
   }
@@ -319,7 +371,8 @@ async function main(): Promise<void> {
     console.log("| | first blocks | last blocks | ratio |\n|---|---:|---:|---:|");
     console.log(`| ms/block, 1 transfer | ${f(r.firstTxMs)} | ${f(r.lastTxMs)} | ${f(r.lastTxMs / r.firstTxMs)} |`);
     console.log(`| ms/block, empty | ${f(r.firstEmptyMs)} | ${f(r.lastEmptyMs)} | ${f(r.lastEmptyMs / r.firstEmptyMs)} |`);
-    console.log(`peak RSS ${f(r.peakRssMiB, 0)} MiB, data ${f(r.dataMB, 1)} MB`);
+    console.log(`| live heap MiB | ${f(r.firstHeapMiB, 0)} | ${f(r.lastHeapMiB, 0)} | ${f(r.lastHeapMiB / r.firstHeapMiB)} |`);
+    console.log(`peak RSS ${f(r.peakRssMiB, 0)} MiB (peak anon ${f(r.peakAnonMiB, 0)}, file ${f(r.fileRssMiB, 0)}), data ${f(r.dataMB, 1)} MB`);
   }
 }
 

@@ -53,6 +53,28 @@ export interface NodeOptions {
   fork?: Fork;
   /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
   consoleLog?: ConsoleLogDecoder;
+  /** Sizes of the in-memory caches (defaults: `DEFAULT_CACHE_BOUNDS`); tests use small ones to watch eviction. */
+  cacheBounds?: Partial<CacheBounds>;
+}
+
+/** How much of the state the node keeps in memory: its memory is bounded by these, not by the chain's size. */
+export interface CacheBounds {
+  /** Accounts + storage slots + codes the live state's caches may hold after a block is written. */
+  liveEntries: number;
+  /** Trie nodes kept in the trie database's read cache. */
+  trieNodes: number;
+}
+
+export const DEFAULT_CACHE_BOUNDS: CacheBounds = { liveEntries: 100_000, trieNodes: 50_000 };
+
+/** How full the node's caches are now (`Node.cacheSizes`). */
+export interface CacheSizes {
+  account: number;
+  storage: number;
+  code: number;
+  trieNodes: number;
+  /** Entries cached by the read-only state serving reads at the head. */
+  reader: number;
 }
 
 /** Where a console.log line came from. */
@@ -164,6 +186,7 @@ export class Node extends EventEmitter<NodeEvents> {
   private _consoleDecoder: ConsoleLogDecoder | undefined;
   /** The live state manager's read-through caches (see `_boundCaches`). */
   private _caches: Caches | undefined;
+  private _cacheBounds: CacheBounds = DEFAULT_CACHE_BOUNDS;
   /** What the live VM runs now, for console.log lines of block production. */
   private _consoleOrigin: ConsoleOrigin = { kind: "call" };
 
@@ -198,7 +221,8 @@ export class Node extends EventEmitter<NodeEvents> {
     const config = opts.config;
     const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto(), config.enableRip7212 === true ? [7951] : []);
     const kv = opts.kv ?? new MemoryKV();
-    const trieDb = new TrieDB(kv);
+    const bounds: CacheBounds = { ...DEFAULT_CACHE_BOUNDS, ...opts.cacheBounds };
+    const trieDb = new TrieDB(kv, { cacheSize: bounds.trieNodes });
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
     const caches = new Caches();
@@ -225,6 +249,7 @@ export class Node extends EventEmitter<NodeEvents> {
     trackMessages(vm);
     const node = new Node(config, common, vm, store, trieDb, opts.modules ?? []);
     node._caches = caches;
+    node._cacheBounds = bounds;
     node.fork = opts.fork;
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
@@ -268,7 +293,11 @@ export class Node extends EventEmitter<NodeEvents> {
     if (n >= this.headNumber) {
       const root = this._liveRoot;
       const r = this._reader;
-      if (r !== undefined && equalsBytes(r.root, root)) return r.sm;
+      if (r !== undefined && equalsBytes(r.root, root)) {
+        // a read-only state: emptying its caches loses nothing, and keeps many reads at one head bounded
+        if (r.sm instanceof ChainStateManager && r.sm.cacheEntries() > this._cacheBounds.liveEntries) r.sm.clearCaches();
+        return r.sm;
+      }
       const sm = await this._stateAtRoot(root);
       this._reader = { root, sm };
       return sm;
@@ -664,6 +693,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this.store = fresh.store;
     this._trieDb = fresh._trieDb;
     this._caches = fresh._caches;
+    this._cacheBounds = fresh._cacheBounds;
     this._moduleStores = fresh._moduleStores;
     this._vms = fresh._vms;
     this._head = fresh._head;
@@ -732,8 +762,21 @@ export class Node extends EventEmitter<NodeEvents> {
   private _boundCaches(): void {
     const c = this._caches;
     if (c === undefined) return;
-    const size = (c.account?.size() ?? 0) + (c.storage?.size() ?? 0);
-    if (size > LIVE_CACHE_ENTRIES) c.clear();
+    const size = (c.account?.size() ?? 0) + (c.storage?.size() ?? 0) + (c.code?.size() ?? 0);
+    if (size > this._cacheBounds.liveEntries) c.clear();
+  }
+
+  /** How full the live state's caches and the trie node cache are (bounded by `NodeOptions.cacheBounds`). */
+  cacheSizes(): CacheSizes {
+    const c = this._caches;
+    const reader = this._reader?.sm;
+    return {
+      account: c?.account?.size() ?? 0,
+      storage: c?.storage?.size() ?? 0,
+      code: c?.code?.size() ?? 0,
+      trieNodes: this._trieDb.cacheCount,
+      reader: reader instanceof ChainStateManager ? reader.cacheEntries() : 0,
+    };
   }
 
   private async _openOrInit(): Promise<void> {
@@ -804,9 +847,6 @@ export class Node extends EventEmitter<NodeEvents> {
     await this._commit({ block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
   }
 }
-
-/** Accounts + storage slots the live caches may hold after a block before they are emptied. */
-const LIVE_CACHE_ENTRIES = 100_000;
 
 function hexBytes(hex: string): Uint8Array {
   return new Uint8Array(Buffer.from(hex.slice(2), "hex"));

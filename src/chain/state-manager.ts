@@ -50,6 +50,12 @@ export class ChainStateManager extends MerkleStateManager {
     return super.putAccount(address, account);
   }
 
+  /** Accounts + storage slots + codes in the read-through caches. */
+  cacheEntries(): number {
+    const c = this._caches;
+    return (c?.account?.size() ?? 0) + (c?.storage?.size() ?? 0) + (c?.code?.size() ?? 0);
+  }
+
   /** Copies stay ChainStateManagers (contexts run calls from contracts too). */
   override shallowCopy(downlevelCaches = true): ChainStateManager {
     const copy = super.shallowCopy(downlevelCaches);

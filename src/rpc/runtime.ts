@@ -5,7 +5,7 @@
 import type { ChainConfig } from "../chain/config";
 import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { BlockModule } from "../chain/module";
-import { Node, type PrecompileContext } from "../chain/node";
+import { Node, type NodeOptions, type PrecompileContext } from "../chain/node";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
@@ -37,6 +37,8 @@ export interface RuntimeOptions {
   chain: ChainConfig;
   /** Storage backend; in memory when absent. */
   kv?: KVStore;
+  /** Sizes of the chain's in-memory caches; the chain's defaults when absent. */
+  cacheBounds?: NodeOptions["cacheBounds"];
   /** Fork a remote chain (`networks.hardhat.forking`, `--fork`). */
   fork?: ForkConfig;
   /** Folder of the forks' on-disk cache (hardhat_reset's forks use it too); none when absent. */
@@ -115,7 +117,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   };
   const cacheDir = opts.fork?.cacheDir ?? opts.forkCacheDir;
   const fork = opts.fork !== undefined ? await Fork.open({ ...opts.fork, cacheDir }) : undefined;
-  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog });
+  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog, cacheBounds: opts.cacheBounds });
   epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   let keystore: KeyStore;

@@ -13,6 +13,7 @@
  * state roots, and nodes are content-addressed, so a node shared by many roots must outlive any one.
  */
 import type { BatchDBOp, DB, EncodingOpts } from "@ethereumjs/util";
+import { LRUCache } from "lru-cache";
 import type { BatchOp, KVStore } from "./kv";
 
 export interface TrieDBOptions {
@@ -33,8 +34,12 @@ interface Shared {
   pending: Map<string, Uint8Array>;
   /** Drained last time: the batch holding them may still be in flight, so they stay readable here. */
   inflight: Map<string, Uint8Array>;
-  /** Nodes known to be in the KVStore; insertion order approximates recency. */
-  readonly cache: Map<string, Uint8Array>;
+  /**
+   * Nodes known to be in the KVStore, least recently used evicted first (none when the size is 0).
+   * Not a Map evicting its first key: V8 leaves deleted entries at a Map's front until it rehashes,
+   * so finding the first key costs more the more were evicted (it made funding 100k accounts quadratic).
+   */
+  readonly cache: LRUCache<string, Uint8Array> | undefined;
 }
 
 const HEX = /^[0-9a-f]*$/;
@@ -59,13 +64,14 @@ export class TrieDB implements DB<string, TrieValue> {
   private _s: Shared;
 
   constructor(kv: KVStore, opts: TrieDBOptions = {}) {
+    const cacheSize = Math.max(0, opts.cacheSize ?? 50_000);
     this._s = {
       kv,
       prefix: opts.prefix ?? new Uint8Array([0x6e]), // "n"
-      cacheSize: Math.max(0, opts.cacheSize ?? 50_000),
+      cacheSize,
       pending: new Map(),
       inflight: new Map(),
-      cache: new Map(),
+      cache: cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined,
     };
   }
 
@@ -129,6 +135,11 @@ export class TrieDB implements DB<string, TrieValue> {
     this._s.pending = new Map();
   }
 
+  /** Nodes in the read cache (at most `cacheSize`). */
+  get cacheCount(): number {
+    return this._s.cache?.size ?? 0;
+  }
+
   /** Nodes waiting for the next `drainOps`. */
   get pendingCount(): number {
     return this._s.pending.size;
@@ -138,13 +149,8 @@ export class TrieDB implements DB<string, TrieValue> {
     const s = this._s;
     const p = s.pending.get(k) ?? s.inflight.get(k);
     if (p !== undefined) return p;
-    const c = s.cache.get(k);
-    if (c !== undefined) {
-      // refresh recency
-      s.cache.delete(k);
-      s.cache.set(k, c);
-      return c;
-    }
+    const c = s.cache?.get(k);
+    if (c !== undefined) return c;
     const v = await s.kv.get(this._dbKey(k));
     if (v !== undefined) this._cacheSet(k, v);
     return v;
@@ -153,20 +159,13 @@ export class TrieDB implements DB<string, TrieValue> {
   private _put(k: string, v: Uint8Array): void {
     const s = this._s;
     // mpt's checkpoint commit re-puts every node it read; skip those already stored or on their way
-    const known = s.inflight.get(k) ?? s.cache.get(k);
+    const known = s.inflight.get(k) ?? s.cache?.peek(k);
     if (known !== undefined && !s.pending.has(k) && equalBytes(known, v)) return;
     s.pending.set(k, v);
   }
 
   private _cacheSet(k: string, v: Uint8Array): void {
-    const s = this._s;
-    if (s.cacheSize === 0) return;
-    s.cache.delete(k);
-    s.cache.set(k, v);
-    if (s.cache.size > s.cacheSize) {
-      const oldest = s.cache.keys().next();
-      if (oldest.done !== true) s.cache.delete(oldest.value);
-    }
+    this._s.cache?.set(k, v);
   }
 
   private _dbKey(k: string): Uint8Array {

@@ -105,6 +105,35 @@ describe("TrieDB", function () {
     expect(db.drainOps()).to.deep.equal([]);
   });
 
+  it("keeps at most cacheSize nodes in its read cache, evicting the least recently read", async () => {
+    const kv = new MemoryKV();
+    let reads = 0;
+    const counting = Object.assign(Object.create(kv) as MemoryKV, {
+      get: (key: Uint8Array) => {
+        reads++;
+        return kv.get(key);
+      },
+    });
+    const db = new TrieDB(counting, { cacheSize: 3 });
+    const node = (i: number): string => `0${i}`;
+    for (let i = 0; i < 5; i++) await db.put(node(i), Uint8Array.of(i));
+    await kv.batch(db.drainOps());
+    db.drainOps(); // the written batch's nodes move into the cache: the newest 3 stay
+    expect(db.cacheCount).to.equal(3);
+    expect(await db.get(node(2), { valueEncoding: "view" })).to.deep.equal(Uint8Array.of(2));
+    expect(reads, "node 2 is cached").to.equal(0);
+    // a miss loads node 0 and evicts the least recently read (3: node 2 was just read)
+    expect(await db.get(node(0), { valueEncoding: "view" })).to.deep.equal(Uint8Array.of(0));
+    expect(reads).to.equal(1);
+    expect(db.cacheCount).to.equal(3);
+    await db.get(node(2));
+    await db.get(node(4));
+    expect(reads, "nodes 2 and 4 stayed").to.equal(1);
+    expect(await db.get(node(3), { valueEncoding: "view" })).to.deep.equal(Uint8Array.of(3));
+    expect(reads, "node 3 was evicted").to.equal(2);
+    expect(db.cacheCount).to.equal(3);
+  });
+
   it("lets a MerkleStateManager write an account, drain, reopen and read it at that root", async () => {
     const dir = tmp.make();
     let kv = await LevelKV.open(dir);
