@@ -62,7 +62,8 @@ export function tryEncode(value: unknown): string | undefined {
  */
 export function encodeResponse(out: JsonRpcResponse | JsonRpcResponse[]): string {
   if (!Array.isArray(out)) return tryEncode(out) ?? JSON.stringify(internalError(out));
-  return `[${out.map((m) => tryEncode(m) ?? JSON.stringify(internalError(m))).join(",")}]`;
+  // the whole batch in one call (the same text as its members joined); member by member only when it fails
+  return tryEncode(out) ?? `[${out.map((m) => tryEncode(m) ?? JSON.stringify(internalError(m))).join(",")}]`;
 }
 
 /** REST bodies: an unencodable one becomes a Cosmos-style internal error (code 13). */
