@@ -15,8 +15,13 @@ export function q(n: bigint | number): string {
   return `0x${n.toString(16)}`;
 }
 
+/**
+ * 0x-prefixed lowercase hex of `b`. Node's Buffer encoder makes one flat string; a byte-by-byte
+ * concatenation (EthereumJS's bytesToHex) leaves a rope of one piece per byte until it is read, which
+ * made a formatted log ~16 KiB of heap and eth_getLogs of thousands of logs mostly garbage collection.
+ */
 export function hex(b: Uint8Array): string {
-  return bytesToHex(b);
+  return `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex")}`;
 }
 
 const EMPTY_UNCLES = "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347";
@@ -85,6 +90,15 @@ function gasPriceOf(tx: TypedTransaction, baseFee?: bigint): bigint {
 
 /** A block object; with `full`, transactions are objects (their senders from the receipts). */
 export function formatBlock(block: Block, full: boolean, receipts: StoredReceipt[] | undefined): Json {
+  return blockObject(block, { full, receipts });
+}
+
+/**
+ * The block object, or with `headerOnly` the header fields alone in the same order (newHeads): the
+ * block's serialisation (its size) and the transactions are then not computed at all.
+ */
+function blockObject(block: Block, o: { full: boolean; receipts: StoredReceipt[] | undefined; headerOnly?: boolean }): Json {
+  const { full, receipts } = o;
   const h = block.header;
   const out: Record<string, Json> = {
     number: q(h.number),
@@ -99,21 +113,23 @@ export function formatBlock(block: Block, full: boolean, receipts: StoredReceipt
     receiptsRoot: hex(h.receiptTrie),
     miner: hex(h.coinbase.bytes),
     difficulty: q(h.difficulty),
-    totalDifficulty: "0x0",
-    extraData: hex(h.extraData),
-    size: q(block.serialize().length),
-    gasLimit: q(h.gasLimit),
-    gasUsed: q(h.gasUsed),
-    timestamp: q(h.timestamp),
-    transactions: block.transactions.map((tx, i) =>
-      full ? formatTransaction(tx, receipts?.[i]?.from ?? tx.getSenderAddress().bytes, { block, index: i }) : hex(tx.hash()),
-    ),
-    uncles: [],
   };
+  if (o.headerOnly !== true) out.totalDifficulty = "0x0";
+  out.extraData = hex(h.extraData);
+  if (o.headerOnly !== true) out.size = q(block.serialize().length);
+  out.gasLimit = q(h.gasLimit);
+  out.gasUsed = q(h.gasUsed);
+  out.timestamp = q(h.timestamp);
+  if (o.headerOnly !== true) {
+    out.transactions = block.transactions.map((tx, i) =>
+      full ? formatTransaction(tx, receipts?.[i]?.from ?? tx.getSenderAddress().bytes, { block, index: i }) : hex(tx.hash()),
+    );
+    out.uncles = [];
+  }
   if (h.baseFeePerGas !== undefined) out.baseFeePerGas = q(h.baseFeePerGas);
   if (h.withdrawalsRoot !== undefined) {
     out.withdrawalsRoot = hex(h.withdrawalsRoot);
-    out.withdrawals = [];
+    if (o.headerOnly !== true) out.withdrawals = [];
   }
   if (h.blobGasUsed !== undefined) out.blobGasUsed = q(h.blobGasUsed);
   if (h.excessBlobGas !== undefined) out.excessBlobGas = q(h.excessBlobGas);
@@ -125,27 +141,42 @@ export function formatBlock(block: Block, full: boolean, receipts: StoredReceipt
 
 /** Header fields only (newHeads), the same values as the block object. */
 export function formatHeader(block: Block): Json {
-  const b = formatBlock(block, false, []) as Record<string, Json>;
-  delete b.transactions;
-  delete b.uncles;
-  delete b.size;
-  delete b.totalDifficulty;
-  delete b.withdrawals;
-  return b;
+  return blockObject(block, { full: false, receipts: [], headerOnly: true });
 }
 
 export function formatLog(log: StoredLog, block: Block, txIndex: number, logIndex: number): Json {
-  return {
-    address: hex(log.address),
-    topics: log.topics.map(hex),
-    data: hex(log.data),
-    blockNumber: q(block.header.number),
-    transactionHash: hex(block.transactions[txIndex].hash()),
-    transactionIndex: q(txIndex),
-    blockHash: hex(block.hash()),
-    logIndex: q(logIndex),
-    removed: false,
-  };
+  return new LogFormatter(block).format(log, txIndex, logIndex);
+}
+
+/**
+ * Formats the logs of one block: the block's number and hash and each transaction's hash are
+ * encoded once, not once per log (eth_getLogs over thousands of logs: three strings fewer per log).
+ */
+export class LogFormatter {
+  private readonly _number: string;
+  private readonly _hash: string;
+  private readonly _txHashes: Array<string | undefined> = [];
+
+  constructor(private readonly _block: Block) {
+    this._number = q(_block.header.number);
+    this._hash = hex(_block.hash());
+  }
+
+  format(log: StoredLog, txIndex: number, logIndex: number): Json {
+    let txHash = this._txHashes[txIndex];
+    if (txHash === undefined) this._txHashes[txIndex] = txHash = hex(this._block.transactions[txIndex].hash());
+    return {
+      address: hex(log.address),
+      topics: log.topics.map(hex),
+      data: hex(log.data),
+      blockNumber: this._number,
+      transactionHash: txHash,
+      transactionIndex: q(txIndex),
+      blockHash: this._hash,
+      logIndex: q(logIndex),
+      removed: false,
+    };
+  }
 }
 
 /** The receipt of transaction `index` of `block`; log indexes count across the block. */
@@ -154,6 +185,7 @@ export function formatReceipt(block: Block, receipts: StoredReceipt[], index: nu
   const tx = block.transactions[index];
   let firstLog = 0;
   for (let i = 0; i < index; i++) firstLog += receipts[i].logs.length;
+  const logs = new LogFormatter(block);
   const bloom = new Bloom(undefined, tx.common);
   for (const l of r.logs) {
     bloom.add(l.address);
@@ -169,7 +201,7 @@ export function formatReceipt(block: Block, receipts: StoredReceipt[], index: nu
     cumulativeGasUsed: q(r.cumulativeGasUsed),
     gasUsed: q(r.gasUsed),
     contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
-    logs: r.logs.map((l, i) => formatLog(l, block, index, firstLog + i)),
+    logs: r.logs.map((l, i) => logs.format(l, index, firstLog + i)),
     logsBloom: hex(bloom.bitvector),
     type: q(tx.type),
     status: q(r.status),

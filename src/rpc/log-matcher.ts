@@ -4,7 +4,7 @@ import type { StoredLog, StoredReceipt } from "../chain/chain-store";
 import type { Node } from "../chain/node";
 import { keccak256 } from "../utils/keccak";
 import { ServerError } from "./errors";
-import { type Json, formatLog } from "./format";
+import { type Json, LogFormatter } from "./format";
 import type { LogFilter } from "./objects";
 
 function eq(a: Uint8Array, b: Uint8Array): boolean {
@@ -52,10 +52,11 @@ export function bloomTester(f: Pick<LogFilter, "addresses" | "topics">): (logsBl
 /** Matching logs of one block, formatted, in log-index order. */
 export function blockLogs(block: Block, receipts: StoredReceipt[], f: Pick<LogFilter, "addresses" | "topics">): Json[] {
   const out: Json[] = [];
+  let formatter: LogFormatter | undefined;
   let logIndex = 0;
   receipts.forEach((r, txIndex) => {
     for (const log of r.logs) {
-      if (matchLog(log, f)) out.push(formatLog(log, block, txIndex, logIndex));
+      if (matchLog(log, f)) out.push((formatter ??= new LogFormatter(block)).format(log, txIndex, logIndex));
       logIndex++;
     }
   });

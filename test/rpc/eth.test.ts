@@ -234,6 +234,40 @@ for (const make of harnesses()) {
         await h.request("evm_setAutomine", [true]);
       }
     });
+
+    it("eth_getLogs gives each log of a block its own transaction, indexes, and the block's number and hash", async () => {
+      await h.request("evm_setAutomine", [false]);
+      const hashes: string[] = [];
+      try {
+        for (const [i, v] of [7, 8, 9].entries()) hashes.push(await h.request<string>("eth_sendTransaction", [{ from: accounts[i], to: storeAddress, data: iface.encodeFunctionData("set", [v]) }]));
+        await h.request("evm_mine");
+      } finally {
+        await h.request("evm_setAutomine", [true]);
+      }
+      const block = await h.request<{ number: string; hash: string; transactions: string[] }>("eth_getBlockByNumber", ["latest", false]);
+      expect(block.transactions).to.have.members(hashes);
+      const logs = await h.request<Array<Record<string, unknown>>>("eth_getLogs", [{ blockHash: block.hash }]);
+      const topic = iface.getEvent("Set")!.topicHash;
+      expect(logs).to.deep.equal(
+        block.transactions.map((txHash, i) => {
+          const sender = accounts[hashes.indexOf(txHash)];
+          return {
+            address: storeAddress.toLowerCase(),
+            topics: [topic, `0x${sender.slice(2).toLowerCase().padStart(64, "0")}`],
+            data: `0x${(7 + hashes.indexOf(txHash)).toString(16).padStart(64, "0")}`,
+            blockNumber: block.number,
+            transactionHash: txHash,
+            transactionIndex: `0x${i.toString(16)}`,
+            blockHash: block.hash,
+            logIndex: `0x${i.toString(16)}`,
+            removed: false,
+          };
+        }),
+      );
+      for (const txHash of hashes) {
+        const receipt = await h.request<{ logs: unknown[] }>("eth_getTransactionReceipt", [txHash]);
+        expect(receipt.logs).to.deep.equal(logs.filter((l) => l.transactionHash === txHash));
+      }
+    });
   });
 }
-

@@ -86,6 +86,9 @@ describe("WebSocket subscriptions (http server)", function () {
     const block = await h.request<{ hash: string; parentHash: string }>("eth_getBlockByNumber", [head.number, false]);
     expect(head.hash).to.equal(block.hash);
     expect(head.parentHash).to.equal(block.parentHash);
+    // the header is the block object without its body fields, in the same key order
+    const fields = Object.fromEntries(Object.entries(block).filter(([k]) => !["transactions", "uncles", "size", "totalDifficulty", "withdrawals"].includes(k)));
+    expect(JSON.stringify(head)).to.equal(JSON.stringify(fields));
     expect(await c.call("eth_unsubscribe", [sub])).to.equal(true);
     expect(await c.call("eth_unsubscribe", [sub])).to.equal(false);
   });

@@ -52,8 +52,11 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
       res.end();
       return;
     }
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== "/") return serveRest(o.rest, req, res, url);
+    // JSON-RPC posts to "/": only other paths (REST) need the URL parsed
+    if (req.url !== "/") {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (url.pathname !== "/") return serveRest(o.rest, req, res, url);
+    }
     if (req.method !== "POST") {
       send(res, 405, { "content-type": "text/plain", allow: "POST, OPTIONS" }, "method not allowed\n");
       return;

@@ -136,6 +136,10 @@ describe("transport: HTTP JSON-RPC", function () {
     try {
       const r = await rpc(s.url, { jsonrpc: "2.0", id: 4, method: "bigint" });
       expect((r.json as { error: { code: number } }).error.code).to.equal(-32603);
+      // in a batch too: the bigint member fails alone, the others are answered
+      const b = (await rpc(s.url, [{ jsonrpc: "2.0", id: 1, method: "echo" }, { jsonrpc: "2.0", id: 2, method: "bigint" }])).json as Array<{ id: number; error?: { code: number }; result?: unknown }>;
+      expect(b[0]).to.deep.equal({ jsonrpc: "2.0", id: 1, result: [] });
+      expect(b[1].error?.code).to.equal(-32603);
     } finally {
       delete proto.toJSON;
     }
