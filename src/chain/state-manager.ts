@@ -9,16 +9,9 @@
  * calls `allowContractSender(address)` before `runTx`: the sender check then sees the account without
  * code, once, and the first write of that account puts its real code hash back, so the transaction
  * runs against the contract as it is.
- *
- * It also keeps a storage write in the storage cache only, as EthereumJS means to: v10.1.3's
- * `putStorage` writes the cache and then the storage trie as well (its `cache.put(…) ?? write(…)`
- * always takes the second branch, `put` returning nothing), so every SSTORE of every execution — a
- * block's transactions, each eth_call and estimate run — paid a trie insert, trie hashing and an
- * account update that the cache's flush does again with the final value at commit.
  */
-import { RLP } from "@ethereumjs/rlp";
 import { MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, type Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, createAccount, equalsBytes, unpadBytes } from "@ethereumjs/util";
+import { type Account, type Address, KECCAK256_NULL, createAccount, equalsBytes } from "@ethereumjs/util";
 
 export class ChainStateManager extends MerkleStateManager {
   private _allow: string | undefined;
@@ -55,17 +48,6 @@ export class ChainStateManager extends MerkleStateManager {
       this._restore = undefined;
     }
     return super.putAccount(address, account);
-  }
-
-  /** Writes a slot into the storage cache only (the trie gets it at flush); without a storage cache, as EthereumJS does. */
-  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    const cache = this._caches?.storage;
-    if (cache === undefined) return super.putStorage(address, key, value);
-    // EthereumJS's checks and messages
-    if (key.length !== 32) throw EthereumJSErrorWithoutCode("Storage key must be 32 bytes long");
-    if (value.length > 32) throw EthereumJSErrorWithoutCode("Storage value cannot be longer than 32 bytes");
-    if ((await this.getAccount(address)) === undefined) throw EthereumJSErrorWithoutCode("putStorage() called on non-existing account");
-    cache.put(address, key, RLP.encode(unpadBytes(value)));
   }
 
   /** Copies stay ChainStateManagers (contexts run calls from contracts too). */
