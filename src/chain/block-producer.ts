@@ -6,17 +6,17 @@
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
  */
-import { type Block, type HeaderData, createBlock, genRequestsRoot, genTransactionsTrieRoot } from "@ethereumjs/block";
-import { MerklePatriciaTrie } from "@ethereumjs/mpt";
-import { RLP } from "@ethereumjs/rlp";
+import { type Block, type HeaderData, createBlock, genRequestsRoot } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_RLP, bytesToHex, createAddressFromBigInt } from "@ethereumjs/util";
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
+import { keccak256 } from "../utils/keccak";
 import type { VersionedModuleStore } from "../storage/module-store";
 import type { StoredReceipt } from "./chain-store";
 import { envOf } from "./context";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
+import { orderedTrieRoot } from "./ordered-trie";
 import { withSender } from "./sender";
 import { withContractSender } from "./state-manager";
 
@@ -119,12 +119,12 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     const stateRoot = await vm.stateManager.getStateRoot();
 
     const bloom = new Bloom(undefined, common);
-    const receiptTrie = new MerklePatriciaTrie({ common });
+    const encodedReceipts: Uint8Array[] = [];
     const receipts: StoredReceipt[] = [];
     for (let i = 0; i < results.length; i++) {
       const r = results[i];
       bloom.or(r.bloom);
-      await receiptTrie.put(RLP.encode(i), encodeReceipt(r.receipt, included[i].type));
+      encodedReceipts.push(encodeReceipt(r.receipt, included[i].type));
       const status = "status" in r.receipt ? r.receipt.status : 1;
       receipts.push({
         status,
@@ -143,8 +143,8 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
           stateRoot,
           gasUsed,
           logsBloom: bloom.bitvector,
-          transactionsTrie: await genTransactionsTrieRoot(included, new MerklePatriciaTrie({ common })),
-          receiptTrie: results.length === 0 ? KECCAK256_RLP : receiptTrie.root(),
+          transactionsTrie: orderedTrieRoot(included.map((tx) => tx.serialize()), keccak256),
+          receiptTrie: orderedTrieRoot(encodedReceipts, keccak256),
         },
         transactions: included,
         withdrawals: common.isActivatedEIP(4895) ? [] : undefined,

@@ -7,6 +7,10 @@
  * restarts) and `rewindOps(h)` deletes the log above h.
  *
  * Layout in the KVStore: "m/" ‖ module ‖ "/" ‖ height (8 bytes, big-endian) ‖ key → 0x01 ‖ value, or 0x00 (deleted).
+ *
+ * The sets of past heights are also kept in memory (`versions`, bounded): calls at an older block
+ * (the chai matchers' balance checks) and snapshot reverts (loadFixture) read them there instead of
+ * replaying the whole change log each time.
  */
 import { type BatchOp, type KVStore, MemoryKV, compareBytes, prefixEnd } from "./kv";
 
@@ -44,6 +48,15 @@ export interface ModuleStore {
 }
 
 type Row = [hexKey: string, key: Uint8Array, value: Uint8Array];
+
+/** The committed set as of `height` (until the next version's height). */
+interface Version {
+  height: bigint;
+  set: Map<string, Uint8Array>;
+}
+
+/** Versions kept in memory per store; older heights are rebuilt from the change log. */
+const MAX_VERSIONS = 1024;
 
 /**
  * A committed set's entries in key order, built once per set: a committed set is never changed (a
@@ -87,6 +100,17 @@ export class VersionedModuleStore implements ModuleStore {
   /** Branches for isolated work (a hook): each records the previous dirty values it overwrote. */
   private _branches: Array<Map<string, Uint8Array | undefined | typeof ABSENT>> = [];
   private readonly _prefix: Uint8Array;
+  /**
+   * The committed set after each height that changed it, oldest first; covers every height from
+   * `_versions[0].height` up. Undefined until first needed (then built from the change log).
+   */
+  private _versions: Version[] | undefined;
+  /** The height `commitOps` was last given: `didCommit` records the new version there. */
+  private _pendingHeight: bigint | undefined;
+  /** Set by `rewindOps`: the height whose later versions the next `loadAt` drops. */
+  private _rewoundTo: bigint | undefined;
+  /** Moves on every commit and load: a build of `_versions` that overlapped one is not kept. */
+  private _generation = 0;
 
   constructor(
     private readonly _kv: KVStore,
@@ -151,6 +175,7 @@ export class VersionedModuleStore implements ModuleStore {
    */
   commitOps(height: bigint): BatchOp[] {
     if (this._branches.length > 0) throw new Error(`module store ${this.moduleName}: branch left open`);
+    this._pendingHeight = height;
     const ops: BatchOp[] = [];
     const h = heightBytes(height);
     for (const [k, v] of this._dirty) {
@@ -165,6 +190,8 @@ export class VersionedModuleStore implements ModuleStore {
    * map is replaced, never changed in place, so views taken earlier keep their version.
    */
   didCommit(): void {
+    const height = this._pendingHeight;
+    this._pendingHeight = undefined;
     if (this._dirty.size === 0) return;
     const next = new Map(this._committed);
     for (const [k, v] of this._dirty) {
@@ -173,6 +200,17 @@ export class VersionedModuleStore implements ModuleStore {
     }
     this._committed = next;
     this._dirty.clear();
+    this._generation++;
+    const versions = this._versions;
+    if (versions === undefined) return;
+    const last = versions[versions.length - 1];
+    if (height === undefined || (last !== undefined && height < last.height)) {
+      this._versions = undefined; // not a commit on top of the known ones: rebuild when needed
+      return;
+    }
+    if (last !== undefined && height === last.height) versions.pop();
+    versions.push({ height, set: next });
+    if (versions.length > MAX_VERSIONS) versions.splice(0, versions.length - MAX_VERSIONS);
   }
 
   /** A read-only view of the committed set as it is now (the head's version); later commits do not change it. */
@@ -180,9 +218,9 @@ export class VersionedModuleStore implements ModuleStore {
     return new ModuleStoreView(this.moduleName, this._committed);
   }
 
-  /** A read-only view of the set as of block `height`, rebuilt from the change log. */
+  /** A read-only view of the set as of block `height` (from memory, or rebuilt from the change log). */
   async viewAt(height: bigint): Promise<ModuleStore> {
-    return new ModuleStoreView(this.moduleName, await this._readAt(height));
+    return new ModuleStoreView(this.moduleName, (await this._setAt(height)) ?? (await this._readAt(height)));
   }
 
   /**
@@ -201,10 +239,64 @@ export class VersionedModuleStore implements ModuleStore {
     this._branches = [];
   }
 
-  /** Rebuilds the committed set as of block `height` (the latest change at or below it per key). */
+  /** Makes the set as of block `height` the committed one (the latest change at or below it per key). */
   async loadAt(height: bigint): Promise<void> {
-    this._committed = await this._readAt(height);
+    const rewound = this._rewoundTo;
+    this._rewoundTo = undefined;
+    if (rewound !== undefined && this._versions !== undefined) {
+      // the log above the rewind height is gone (its batch was written): so are its versions
+      const versions = this._versions;
+      while (versions.length > 0 && versions[versions.length - 1].height > rewound) versions.pop();
+      if (versions.length === 0) this._versions = undefined;
+    }
+    const known = await this._setAt(height);
+    this._generation++;
+    if (known !== undefined) {
+      this._committed = known;
+    } else {
+      // below the versions kept (they stay right for their heights)
+      this._committed = await this._readAt(height);
+    }
     this.discard();
+  }
+
+  /** The committed set as of `height` from the versions in memory (built first if needed); undefined below them. */
+  private async _setAt(height: bigint): Promise<Map<string, Uint8Array> | undefined> {
+    let versions = this._versions;
+    if (versions === undefined) {
+      const generation = this._generation;
+      versions = await this._readVersions();
+      if (generation === this._generation) this._versions = versions;
+    }
+    if (versions.length === 0 || height < versions[0].height) return undefined;
+    // the last version at or below `height`
+    let lo = 0;
+    let hi = versions.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (versions[mid].height <= height) lo = mid;
+      else hi = mid - 1;
+    }
+    return versions[lo].set;
+  }
+
+  /** Every version in the change log (the newest MAX_VERSIONS), from an empty set before the first height. */
+  private async _readVersions(): Promise<Version[]> {
+    const versions: Version[] = [{ height: -1n, set: new Map() }];
+    let cur = versions[0];
+    const at = this._prefix.length;
+    for await (const [key, value] of this._kv.range({ gte: this._prefix, lt: prefixEnd(this._prefix) })) {
+      const height = new DataView(key.buffer, key.byteOffset + at, 8).getBigUint64(0);
+      if (height !== cur.height) {
+        cur = { height, set: new Map(cur.set) };
+        versions.push(cur);
+        if (versions.length > MAX_VERSIONS) versions.shift();
+      }
+      const k = hex(key.subarray(at + 8));
+      if (value[0] === 1) cur.set.set(k, value.subarray(1));
+      else cur.set.delete(k);
+    }
+    return versions;
   }
 
   private async _readAt(height: bigint): Promise<Map<string, Uint8Array>> {
@@ -218,8 +310,10 @@ export class VersionedModuleStore implements ModuleStore {
     return set;
   }
 
-  /** Batch operations that delete every change recorded above `height`. */
+  /** Batch operations that delete every change recorded above `height` (write them, then call `loadAt`). */
   async rewindOps(height: bigint): Promise<BatchOp[]> {
+    // the next loadAt (after the batch was written) drops the versions above it
+    this._rewoundTo = height;
     const ops: BatchOp[] = [];
     const gte = concat(this._prefix, heightBytes(height + 1n));
     for await (const [key] of this._kv.range({ gte, lt: prefixEnd(this._prefix) })) ops.push({ type: "del", key });

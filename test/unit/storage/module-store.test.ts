@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { MemoryKV } from "../../../src/storage/kv";
 import { LevelKV } from "../../../src/storage/level-kv";
 import { VersionedModuleStore } from "../../../src/storage/module-store";
 import { b, str, tempDirs } from "./helpers";
@@ -77,5 +78,46 @@ describe("VersionedModuleStore over LevelKV", function () {
     } finally {
       await kv.close();
     }
+  });
+
+  it("answers past heights from the versions it keeps as a fresh store does from the change log, across rewinds", async () => {
+    const kv = new MemoryKV();
+    const store = new VersionedModuleStore(kv, "epochs");
+    const views = (s: VersionedModuleStore, h: bigint) => s.viewAt(h).then((v) => Object.fromEntries(v.entries().map(([k, x]) => [str(k), str(x)])));
+    const commit = async (h: bigint, change: () => void): Promise<void> => {
+      change();
+      await kv.batch(store.commitOps(h));
+      store.didCommit();
+    };
+    const check = async (top: bigint): Promise<void> => {
+      const fresh = new VersionedModuleStore(kv, "epochs"); // nothing in memory: reads the log
+      for (let h = 0n; h <= top + 1n; h++) expect(await views(store, h), `height ${h}`).to.deep.equal(await views(fresh, h));
+    };
+    await commit(0n, () => store.set(b("a"), b("0")));
+    expect(await views(store, 0n)).to.deep.equal({ a: "0" }); // the versions are built here; later commits add to them
+    for (let h = 1n; h <= 12n; h++) {
+      await commit(h, () => {
+        if (h % 3n === 0n) return; // some blocks change nothing
+        store.set(b(`k${h % 4n}`), b(String(h)));
+        if (h % 5n === 0n) store.delete(b("a"));
+      });
+    }
+    await check(12n);
+    expect(await views(store, 7n)).to.deep.equal({ k0: "4", k1: "5", k2: "2", k3: "7" });
+
+    // evm_revert to 7: the log above goes, the committed set is 7's, and new blocks build on it
+    await kv.batch(await store.rewindOps(7n));
+    await store.loadAt(7n);
+    expect(view(store)).to.deep.equal({ k0: "4", k1: "5", k2: "2", k3: "7" });
+    await commit(8n, () => store.set(b("z"), b("8")));
+    await check(8n);
+    expect(await views(store, 12n)).to.deep.equal({ k0: "4", k1: "5", k2: "2", k3: "7", z: "8" });
+
+    // a rewind whose batch failed changes nothing: the next loadAt sees the rewind that was written
+    await store.rewindOps(2n);
+    await kv.batch(await store.rewindOps(5n));
+    await store.loadAt(5n);
+    await check(5n);
+    expect(view(store)).to.deep.equal({ k0: "4", k1: "5", k2: "2" });
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench:ops`: the CPU cost of single operations on the in-process chain (what one request
+ * costs in a test), each repeated BENCH_OPS_N times (default 300) after a warm-up: an automined
+ * eth_sendTransaction, eth_estimateGas, an empty evm_mine, evm_snapshot + evm_revert, eth_call at the
+ * head and after a block, the chai matchers' changeTokenBalances pattern (a send, then balances at the
+ * block before and the block itself) and hardhat-ethers' transfer. BENCH_STOCK=1 runs the same on
+ * Hardhat's own network (EDR) for comparison; BENCH_OPS_ONLY=PREFIX runs the operations whose name
+ * starts with it (for a CPU profile of one). CPU time is the process's (all threads), steadier than
+ * wall time on a shared machine. Runs with the bench suite's config (the plugin from dist/).
+ */
+import { ethers, network } from "hardhat";
+
+const N = Number(process.env.BENCH_OPS_N ?? 300);
+const ONLY = process.env.BENCH_OPS_ONLY;
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+async function op(name: string, f: () => Promise<unknown>): Promise<void> {
+  if (ONLY !== undefined && !name.startsWith(ONLY)) return;
+  const c0 = cpuMs();
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) await f();
+  console.log(`| ${name} | ${((cpuMs() - c0) / N).toFixed(3)} | ${((performance.now() - t0) / N).toFixed(3)} |`);
+}
+
+async function main(): Promise<void> {
+  const [owner, other] = await ethers.getSigners();
+  const token = await ethers.deployContract("BenchToken", ["Bench", 10n ** 24n]);
+  await token.waitForDeployment();
+  const to = await token.getAddress();
+  const p = network.provider;
+  const data = token.interface.encodeFunctionData("transfer", [other.address, 1n]);
+  const send = () => p.request({ method: "eth_sendTransaction", params: [{ from: owner.address, to, data, gas: "0x30000" }] });
+  const balance = (who: string, tag: string) => p.request({ method: "eth_call", params: [{ to, data: token.interface.encodeFunctionData("balanceOf", [who]) }, tag] });
+  for (let i = 0; i < 20; i++) await send(); // warm-up
+
+  console.log(`${network.name === "hardhat" && process.env.BENCH_STOCK === "1" ? "Hardhat EDR" : "hardhat-epochs"}, ${N} of each\n`);
+  console.log("| operation | cpu ms/op | wall ms/op |\n|---|---:|---:|");
+  await op("eth_sendTransaction (automine, gas given)", send);
+  await op("eth_estimateGas (ERC20 transfer)", () => p.request({ method: "eth_estimateGas", params: [{ from: owner.address, to, data }] }));
+  await op("evm_mine (empty block)", () => p.request({ method: "evm_mine", params: [] }));
+  await op("evm_snapshot + evm_revert", async () => {
+    const id = await p.request({ method: "evm_snapshot", params: [] });
+    await p.request({ method: "evm_revert", params: [id] });
+  });
+  await op("eth_call balanceOf (same state)", () => balance(other.address, "latest"));
+  await op("evm_mine + eth_call balanceOf", async () => {
+    await p.request({ method: "evm_mine", params: [] });
+    await balance(other.address, "latest");
+  });
+  await op("changeTokenBalances pattern (send + 4 eth_call)", async () => {
+    await send();
+    const n = BigInt((await p.request({ method: "eth_blockNumber", params: [] })) as string);
+    for (const tag of [`0x${(n - 1n).toString(16)}`, `0x${n.toString(16)}`]) {
+      await balance(owner.address, tag);
+      await balance(other.address, tag);
+    }
+  });
+  await op("token.transfer (hardhat-ethers)", () => token.transfer(other.address, 1n));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
