@@ -9,8 +9,8 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { ROOT, buildDist } from "../helpers/processes";
 
-const ROOT = path.resolve(__dirname, "../..");
 const CHILD = path.join(__dirname, "load-cost-child.ts");
 const MiB = 1024 * 1024;
 
@@ -38,8 +38,7 @@ describe("loading the plugin: start cost and memory", function () {
 
   before(() => {
     // the built package, as users load it (prepare builds it on npm ci / npm pack)
-    const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
-    if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
+    buildDist();
   });
 
   it("keeps the heap flat over 200 fresh Hardhat environments, loading nothing heavy with the config", () => {

@@ -8,7 +8,7 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { ROOT } from "../helpers/processes";
+import { ROOT, buildDist } from "../helpers/processes";
 
 // In the project that loads the built plugin: three environments, each runs a call that reverts.
 const CHILD = `
@@ -32,8 +32,7 @@ describe("fresh Hardhat environments in one process (resetHardhatContext)", func
   this.timeout(300_000);
 
   before(() => {
-    const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
-    if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
+    buildDist();
   });
 
   it("a revert is Hardhat's error in every environment, not an internal error from the second on", () => {

@@ -2,12 +2,22 @@
  * Child processes for tests that run `npx hardhat …` for real: each starts in its own process group
  * (detached), which is always killed as a whole, so an `npx` wrapper never leaves its node behind.
  */
-import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 
 /** This repository's root, and Hardhat's CLI entry (spawned directly: killing an `npx` leaves its child). */
 export const ROOT = path.resolve(__dirname, "../..");
+
+let distBuilt = false;
+
+/** Builds dist/ (the package as users load it) once per test process: every test that needs it shares the build. */
+export function buildDist(): void {
+  if (distBuilt) return;
+  const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
+  distBuilt = true;
+}
 export const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 
 export interface Started {
