@@ -91,8 +91,10 @@ export function failureMessage(f: FailedExecution, customError?: CustomErrorDeco
 /**
  * A failure as Hardhat tells a failed transaction: the message and the `at Contract.function
  * (file.sol:line)` frames Hardhat's `encodeSolidityStackTrace` gives the error, without JavaScript frames.
+ * A trace that reaches no known source (or none) gives the message from the return data alone, no frames.
  */
-export function solidityFailure(f: FailedExecution, trace: StackTraceEntry[]): { message: string; frames: string[] } {
+export function solidityFailure(f: FailedExecution, trace: StackTraceEntry[] | undefined): { message: string; frames: string[] } {
+  if (trace === undefined || !trace.some((e) => e.sourceReference !== undefined)) return { message: failureMessage(f), frames: [] };
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred, as above
   const { encodeSolidityStackTrace } = require("hardhat/internal/hardhat-network/stack-traces/solidity-errors") as typeof import("hardhat/internal/hardhat-network/stack-traces/solidity-errors");
   // an empty previous stack: only the Solidity call sites are printed

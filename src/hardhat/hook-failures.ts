@@ -13,9 +13,7 @@ export function hookFailureExplainer(registry: ContractRegistry): SystemCallExpl
   return async (vm, failure, rerun) => {
     // as for a transaction, running out of gas has no stack trace; without compilations nothing can be located
     if (failure.error === "out of gas" || registry.size === 0) return { message: failureMessage(failure), frames: [] };
-    const trace = await runStackTrace(vm, registry, rerun);
-    // code no compilation knows: Hardhat's message from the return data alone, no frames
-    if (trace === undefined || !trace.some((e) => e.sourceReference !== undefined)) return { message: failureMessage(failure), frames: [] };
-    return solidityFailure(failure, trace);
+    // code no compilation knows: Hardhat's message from the return data alone, no frames (solidityFailure)
+    return solidityFailure(failure, await runStackTrace(vm, registry, rerun));
   };
 }

@@ -229,9 +229,7 @@ export class NodeLog {
     const error = ex?.exceptionError?.error;
     if (registry === undefined || registry.size === 0 || ex === undefined || error === "out of gas") return undefined;
     try {
-      const trace = await txStackTrace(node, registry, height, i);
-      if (trace === undefined || !trace.some((e) => e.sourceReference !== undefined)) return undefined;
-      return solidityFailure({ error, returnValue: ex.returnValue }, trace).frames;
+      return solidityFailure({ error, returnValue: ex.returnValue }, await txStackTrace(node, registry, height, i)).frames;
     } catch {
       return undefined;
     }
