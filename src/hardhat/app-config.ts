@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import type { RuntimeOptions } from "../rpc/runtime";
 import type { ServerOptions } from "../rpc/transport/server";
+import { DEFAULT_ALLOWED_ORIGINS } from "../rpc/access";
 import { defaultRpcSettings } from "../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
 
@@ -54,6 +55,10 @@ export interface JsonRpcConfig {
   log: boolean;
   /** Bearer token of the private namespaces; undefined = generated and kept in `<home>/jsonrpc.token`. */
   authToken?: string;
+  /** Browser origins whose pages may call `dev` methods without the token (docs/security.md). */
+  allowedOrigins: string[];
+  /** cosmos/evm's `ws-origins`: origins that may open a WebSocket; empty = any origin. */
+  wsOrigins: string[];
 }
 
 export interface EpochsAppConfig {
@@ -121,6 +126,8 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       bodyLimit: DEFAULT_BODY_LIMIT,
       enableIndexer: false,
       log: false,
+      allowedOrigins: [...DEFAULT_ALLOWED_ORIGINS],
+      wsOrigins: [],
     },
     epochs: { tickRule: "spec", hookGasLimit: 3_000_000n },
   };
@@ -170,7 +177,14 @@ function parseApi(value: unknown): string[] {
   return names;
 }
 
-type Kind = "bool" | "address" | "api" | "uint64" | "int" | "float" | "duration" | "token";
+/** A comma list (or TOML array) of browser origins: hosts (`localhost`), full origins (`http://app.test:3000`) or `*`. */
+function parseOrigins(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : undefined;
+  if (items === undefined || items.some((s) => typeof s !== "string")) throw new Error(`expected a comma-separated list of origins such as "localhost,http://app.test:3000"`);
+  return (items as string[]).map((s) => s.trim()).filter((s) => s !== "");
+}
+
+type Kind = "bool" | "address" | "api" | "origins" | "uint64" | "int" | "float" | "duration" | "token";
 interface KeySpec {
   field: keyof JsonRpcConfig;
   kind: Kind;
@@ -205,6 +219,8 @@ const JSON_RPC_KEYS: Record<string, KeySpec> = {
   "body-limit": { field: "bodyLimit", kind: "int", description: "Bytes of one HTTP request body or WebSocket message", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
   "enable-indexer": { field: "enableIndexer", kind: "bool", description: "Accepted for compatibility (this node always indexes)" },
   log: { field: "log", kind: "bool", description: "Print every JSON-RPC request and its answer in full in the node's log" },
+  "allowed-origins": { field: "allowedOrigins", kind: "origins", description: "Browser origins whose pages may call the dev methods (evm_*, hardhat_*) without the token; hosts match any port (default: localhost,127.0.0.1,[::1])" },
+  "ws-origins": { field: "wsOrigins", kind: "origins", description: "Origins that may open a WebSocket (cosmos/evm's key; default: any)" },
   "auth-token": { field: "authToken", kind: "token", description: "Bearer token of the private namespaces (app.toml only)", fileOnly: true },
 };
 
@@ -215,7 +231,7 @@ export const JSON_RPC_FLAGS: ReadonlyArray<{ flag: string; bool: boolean; descri
   .concat([{ flag: "json-rpc.fix-revert-gas-refund-height", bool: false, description: "Accepted for compatibility" }]);
 
 /** Evmos/cosmos-evm [json-rpc] keys that mean nothing on this node; accepted so their app.toml loads. */
-const IGNORED_JSON_RPC_KEYS = new Set(["metrics-address", "fix-revert-gas-refund-height", "allow-indexer-gap", "ws-origins", "batch-response-max-size", "enable-profiling"]);
+const IGNORED_JSON_RPC_KEYS = new Set(["metrics-address", "fix-revert-gas-refund-height", "allow-indexer-gap", "batch-response-max-size", "enable-profiling"]);
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 
@@ -239,6 +255,8 @@ function convert(spec: KeySpec, raw: unknown): unknown {
       return typeof raw === "string" ? parseHostPort(raw) : bad("a string host:port");
     case "api":
       return parseApi(raw);
+    case "origins":
+      return parseOrigins(raw);
     case "uint64": {
       const s = typeof raw === "number" && Number.isSafeInteger(raw) ? String(raw) : typeof raw === "bigint" ? raw.toString() : typeof raw === "string" ? raw.trim() : "";
       if (s.startsWith("-") && /^-\d+$/.test(s)) throw new Error("cannot be negative");
@@ -473,6 +491,8 @@ export function serverSettings(c: AppConfig): Omit<ServerOptions, "token" | "res
     httpTimeoutMs: j.httpTimeoutMs,
     idleTimeoutMs: j.httpIdleTimeoutMs,
     maxConnections: j.maxOpenConnections,
+    allowedOrigins: [...j.allowedOrigins],
+    ...(j.wsOrigins.length > 0 ? { wsOrigins: [...j.wsOrigins] } : {}),
     authToken: j.authToken,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The one dispatcher behind every transport (in-process provider, HTTP, WebSocket): request
- * validation, method lookup, namespace selection, authentication, parameter parsing, serialisation
+ * validation, method lookup, namespace selection, access (./access.ts), parameter parsing, serialisation
  * through the node mutex, and the mapping of every failure to a JSON-RPC error.
  */
 import { ChainError } from "../chain/node";
@@ -13,7 +13,8 @@ import {
   ServerError,
   UnauthorizedError,
 } from "./errors";
-import type { MethodSpec } from "./method";
+import { isAccess, mayCall } from "./access";
+import type { Access, MethodSpec } from "./method";
 import { parseParams } from "./params";
 import type { Dispatcher, JsonRpcId, JsonRpcResponse, RequestContext } from "./types";
 
@@ -22,14 +23,6 @@ const ALIASES: Record<string, string> = {
   eth_getUncleCountByBlockHashEthN: "eth_getUncleCountByBlockHash",
   eth_getTransactionbyBlockNumberAndIndex: "eth_getTransactionByBlockNumberAndIndex",
 };
-
-/**
- * The dev methods that change the chain without a signed transaction. Open from this machine, as on
- * Hardhat's node; from beyond loopback (a listener on 0.0.0.0) they need the bearer token.
- */
-export function changesChainUnsigned(name: string): boolean {
-  return name.startsWith("hardhat_set") || name === "hardhat_impersonateAccount" || name === "hardhat_mine" || name === "hardhat_reset" || (name.startsWith("evm_") && name !== "evm_snapshot");
-}
 
 export interface DispatcherOptions {
   mutex: Mutex;
@@ -53,6 +46,8 @@ export class RpcDispatcher implements Dispatcher {
   ) {
     for (const m of methods) {
       if (this._methods.has(m.name)) throw new Error(`RPC method ${m.name} declared twice`);
+      // a spec from plain JavaScript (or a cast) could miss its class: refuse it rather than guess
+      if (!isAccess(m.access)) throw new Error(`RPC method ${m.name} declares no access class (read, send, dev, private or code)`);
       this._methods.set(m.name, m);
     }
   }
@@ -64,6 +59,11 @@ export class RpcDispatcher implements Dispatcher {
 
   methodNames(): string[] {
     return [...this._methods.keys()].sort();
+  }
+
+  /** The declared access class of a method (docs/security.md); undefined for an unknown name. */
+  accessOf(name: string): Access | undefined {
+    return this._methods.get(ALIASES[name] ?? name)?.access;
   }
 
   async handle(body: unknown, ctx: RequestContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
@@ -88,10 +88,12 @@ export class RpcDispatcher implements Dispatcher {
     if (spec === undefined || !served(this._opts.enabledNamespaces) || !served(ctx.namespaces)) {
       throw new MethodNotFoundError(method);
     }
-    if (!ctx.authenticated && (spec.private === true || (ctx.fromLoopback === false && changesChainUnsigned(name)))) throw new UnauthorizedError(method);
+    if (!mayCall(spec.access, ctx)) throw new UnauthorizedError(method);
     this._opts.onRequest?.(method, ctx, params);
     const run = async (): Promise<unknown> => {
       const args = parseParams(spec.params, params);
+      // some parameter forms raise the class (a JavaScript tracer): checked before anything runs
+      if (spec.accessFor !== undefined && !mayCall(spec.accessFor(args as never), ctx)) throw new UnauthorizedError(method);
       try {
         return await spec.handler(args as never, ctx);
       } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * One spec object per RPC method: wire name, positional parameter codecs, docs, access, handler.
+ * One spec object per RPC method: wire name, positional parameter codecs, docs, access class, handler.
  * Namespace files export lists of these; the dispatcher builds its table from them.
  */
 import type { Codec, Infer } from "./params";
@@ -7,14 +7,33 @@ import type { RequestContext } from "./types";
 
 export type InferParams<C extends ReadonlyArray<Codec<unknown>>> = { [K in keyof C]: Infer<C[K]> };
 
+/**
+ * Who may call a method (docs/security.md). The dispatcher, the browser policy, the node's banner
+ * and the docs' table all derive from it.
+ * - `read`: anyone, from any origin; reads the chain or runs calls on a copy of it.
+ * - `send`: anyone, from any origin; submits a signed transaction (or one a node key signs).
+ * - `dev`: changes the chain without a signature (time, balances, mining, hooks); from this machine
+ *   without an `Origin` or from an allowed origin, else with the token.
+ * - `private`: keys, miner, admin, db writes, files and heavy diagnostics; the token, always.
+ * - `code`: runs code the client sent (a JavaScript tracer); the token, always.
+ */
+export type Access = "read" | "send" | "dev" | "private" | "code";
+
+export const ACCESS_CLASSES: readonly Access[] = ["read", "send", "dev", "private", "code"];
+
 export interface MethodSpec<C extends ReadonlyArray<Codec<unknown>> = ReadonlyArray<Codec<unknown>>> {
   /** The exact wire name, e.g. "eth_getBalance". */
   name: string;
   params: C;
   /** One or two sentences: what it does on this chain, and what it answers. */
   doc: string;
-  /** Needs the bearer token on network transports (docs/json-rpc.md, "Authentication"). */
-  private?: boolean;
+  /** The class of the method; required (the dispatcher refuses a spec without a known one). */
+  access: Access;
+  /**
+   * The class of one call when its parameters raise it above `access` (a JavaScript tracer string
+   * makes a trace `code`). Checked after the parameters parse; `access` is checked before.
+   */
+  accessFor?(params: InferParams<C>): Access;
   /** Runs outside the node mutex (pure or connection-local methods). Default false. */
   concurrent?: boolean;
   handler(params: InferParams<C>, ctx: RequestContext): unknown;

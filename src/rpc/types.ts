@@ -39,16 +39,19 @@ export interface RequestContext {
   /** True when the caller presented the bearer token (always true in-process). */
   authenticated: boolean;
   /**
-   * False when the request came from beyond this machine (the network transports always say);
-   * absent in-process. From beyond it, the dev methods that change the chain without a signed
-   * transaction need the token too.
+   * False when `dev` methods need the token for this caller: it is beyond this machine, or a
+   * browser page from an origin not allowed (src/rpc/access.ts). The network transports always
+   * say; absent in-process (open).
    */
-  fromLoopback?: boolean;
+  devOpen?: boolean;
   /** Present on WebSocket, where eth_subscribe works. */
   connection?: Connection;
   /** Namespaces the listener the request came on serves (admin_startHTTP/startWS `apis`); absent = all enabled. */
   namespaces?: ReadonlySet<string>;
 }
+
+/** What a network transport knows of its caller: the access policy's inputs (src/rpc/access.ts). */
+export type Caller = Pick<RequestContext, "authenticated" | "devOpen">;
 
 export interface Dispatcher {
   /**

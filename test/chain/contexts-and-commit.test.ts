@@ -392,11 +392,11 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     }
   });
 
-  it("finding 9: from beyond loopback the unsigned dev methods need the token; from loopback they stay open", async () => {
+  it("finding 9: a caller the dev methods are not open to (beyond loopback, a page from another origin) needs the token for them; others need none", async () => {
     const ch = track(await chain());
-    const remote: RequestContext = { transport: "http", authenticated: false, fromLoopback: false };
-    const local: RequestContext = { transport: "http", authenticated: false, fromLoopback: true };
-    const withToken: RequestContext = { transport: "http", authenticated: true, fromLoopback: false };
+    const remote: RequestContext = { transport: "http", authenticated: false, devOpen: false };
+    const local: RequestContext = { transport: "http", authenticated: false, devOpen: true };
+    const withToken: RequestContext = { transport: "http", authenticated: true, devOpen: false };
     const who = ch.accounts[3];
     for (const [method, params] of [
       ["hardhat_setBalance", [who, "0x1"]],

@@ -38,6 +38,17 @@ export const DEFAULT_TRACE_TIMEOUT_MS = 5000;
 
 const NATIVE = new Set(["callTracer", "prestateTracer", "4byteTracer", "noopTracer", "muxTracer"]);
 
+/**
+ * Whether a TraceConfig's tracer is code the client sent (a JavaScript tracer program) rather than
+ * the name of a tracer this node ships (native or built-in JavaScript), or an unknown name (which
+ * fails with "tracer not found" before anything runs). Decides the trace's access class.
+ */
+export function runsClientCode(cfg: Pick<TraceConfig, "tracer"> | undefined): boolean {
+  const name = cfg?.tracer;
+  if (name === undefined || name === "" || NATIVE.has(name) || Object.hasOwn(BUILTIN_JS_TRACERS, name)) return false;
+  return !/^[A-Za-z_$][\w$]*$/.test(name);
+}
+
 /** Builds the tracer a TraceConfig names; `deadline` is when the trace must stop (ms since epoch). */
 export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): Tracer {
   const name = cfg.tracer;

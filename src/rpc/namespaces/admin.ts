@@ -127,7 +127,7 @@ export function adminMethods({ node, settings }: RpcDeps, hooks: AdminHooks, nam
     method({
       name,
       params: [string.opt(), port.opt(), string.opt(), string.opt(), string.opt()],
-      private: true,
+      access: "private",
       doc: "Opens the HTTP listener (host, port, cors origins, apis, vhosts as in geth; defaults: the last address, every namespace). Virtual hosts are accepted for geth's signature and not checked. `HTTP RPC already running on host:port` when it listens.",
       async handler([host, p, cors, apis]) {
         const c = control(name);
@@ -144,7 +144,7 @@ export function adminMethods({ node, settings }: RpcDeps, hooks: AdminHooks, nam
     method({
       name,
       params: [],
-      private: true,
+      access: "private",
       doc: "Closes the HTTP listener (this call is still answered; open WebSockets stay until admin_stopWS). `HTTP RPC not running` when it is closed.",
       handler() {
         const c = control(name);
@@ -159,7 +159,7 @@ export function adminMethods({ node, settings }: RpcDeps, hooks: AdminHooks, nam
     method({
       name: "admin_nodeInfo",
       params: [],
-      private: true,
+      access: "private",
       doc: "geth's node info: id, name (the client version), enode and enr of the JSON-RPC listen address (no discovery), ip, ports, listenAddr, protocols.eth (network id, genesis, config, head).",
       async handler() {
         const key = await nodeKey(node);
@@ -190,7 +190,7 @@ export function adminMethods({ node, settings }: RpcDeps, hooks: AdminHooks, nam
     method({
       name: "admin_datadir",
       params: [],
-      private: true,
+      access: "private",
       doc: "The node's home directory (--home); an error when the node keeps everything in memory.",
       handler() {
         if (hooks.datadir === undefined) throw new ServerError("this node has no data directory: it keeps everything in memory (start it with --home DIR)");
@@ -200,14 +200,14 @@ export function adminMethods({ node, settings }: RpcDeps, hooks: AdminHooks, nam
     method({
       name: "admin_peers",
       params: [],
-      private: true,
+      access: "private",
       doc: "Always []: a single dev node has no peers.",
       handler: () => [],
     }),
     method({
       name: "admin_addPeer",
       params: [string],
-      private: true,
+      access: "private",
       doc: "Checks the enode URL (`invalid enode: …`) and answers false: a dev node has no p2p server and dials no peers (the node's log says so).",
       handler([url]) {
         const m = ENODE.exec(url);
@@ -224,7 +224,7 @@ export function adminMethods({ node, settings }: RpcDeps, hooks: AdminHooks, nam
     method({
       name: "admin_startWS",
       params: [string.opt(), port.opt(), string.opt(), string.opt()],
-      private: true,
+      access: "private",
       doc: "Accepts WebSocket connections again, on a WS-only listener at host:port (default: the last WS address; on the HTTP port when that is the address). `WebSocket RPC already running on host:port` when it runs.",
       async handler([host, p, origins, apis]) {
         const c = control("admin_startWS");
@@ -240,7 +240,7 @@ export function adminMethods({ node, settings }: RpcDeps, hooks: AdminHooks, nam
     method({
       name: "admin_stopWS",
       params: [],
-      private: true,
+      access: "private",
       doc: "Closes the WS-only listener, refuses WebSocket upgrades on the HTTP port and closes every open WebSocket. `WebSocket RPC not running` when none runs.",
       handler() {
         const c = control("admin_stopWS");

@@ -40,36 +40,42 @@ export function cliqueMethods({ node }: RpcDeps) {
   return [
     method({
       name: "clique_getSnapshot",
+      access: "read",
       params: [blockNumberOrTag.opt()],
       doc: "The signer snapshot at a block (default latest) in geth's shape: the one signer, the block it signed last, no votes. `unknown block` for a height not mined yet.",
       handler: async ([b]) => snapshot(node, await byNumber(b)),
     }),
     method({
       name: "clique_getSnapshotAtHash",
+      access: "read",
       params: [hash],
       doc: "The signer snapshot at the block with a hash; `unknown block` when unknown.",
       handler: async ([h]) => snapshot(node, await byHash(h)),
     }),
     method({
       name: "clique_getSigners",
+      access: "read",
       params: [blockNumberOrTag.opt()],
       doc: "The authorised signers at a block (default latest): the one block producer, [its coinbase].",
       handler: async ([b]) => [signerOf(node, await byNumber(b))],
     }),
     method({
       name: "clique_getSignersAtHash",
+      access: "read",
       params: [hash],
       doc: "The authorised signers at the block with a hash: [its coinbase].",
       handler: async ([h]) => [signerOf(node, await byHash(h))],
     }),
     method({
       name: "clique_proposals",
+      access: "read",
       params: [],
       doc: "Always {}: with one producer there is no proposal to vote on.",
       handler: () => ({}),
     }),
     method({
       name: "clique_status",
+      access: "read",
       params: [],
       doc: "geth's signing status of the last 64 blocks (before the head): inturnPercent (100: the one producer is always in turn), sealerActivity per signer, numBlocks.",
       async handler() {
@@ -93,7 +99,7 @@ export function cliqueMethods({ node }: RpcDeps) {
     method({
       name: "clique_propose",
       params: [address, bool],
-      private: true,
+      access: "private",
       doc: "Not available: a single-node chain has no other signers to vote in or out.",
       handler: () => {
         throw new NotSupportedError(`clique_propose is not available: ${NO_VOTES}`);
@@ -102,7 +108,7 @@ export function cliqueMethods({ node }: RpcDeps) {
     method({
       name: "clique_discard",
       params: [address],
-      private: true,
+      access: "private",
       doc: "Not available: there are never proposals to discard on a single-node chain.",
       handler: () => {
         throw new NotSupportedError(`clique_discard is not available: ${NO_VOTES}`);

@@ -39,7 +39,7 @@ export function dbMethods({ node }: RpcDeps) {
     method({
       name: "db_putString",
       params: [name("database"), name("key"), text],
-      private: true,
+      access: "private",
       doc: "Stores a string under (database, key) in the node's store; answers true.",
       async handler([database, key, value]) {
         await db.put(database, key, value);
@@ -48,6 +48,7 @@ export function dbMethods({ node }: RpcDeps) {
     }),
     method({
       name: "db_getString",
+      access: "read",
       params: [name("database"), name("key")],
       doc: "The string stored under (database, key); -32000 `not found` when none (or when the value is not UTF-8 text: read it with db_getHex).",
       async handler([database, key]) {
@@ -62,7 +63,7 @@ export function dbMethods({ node }: RpcDeps) {
     method({
       name: "db_putHex",
       params: [name("database"), name("key"), data],
-      private: true,
+      access: "private",
       doc: "Stores bytes (0x data) under (database, key) in the node's store; answers true.",
       async handler([database, key, value]) {
         await db.put(database, key, value);
@@ -71,6 +72,7 @@ export function dbMethods({ node }: RpcDeps) {
     }),
     method({
       name: "db_getHex",
+      access: "read",
       params: [name("database"), name("key")],
       doc: "The bytes stored under (database, key) as 0x data (strings stored by db_putString too); -32000 `not found` when none.",
       handler: async ([database, key]) => hex(await read(database, key)),

@@ -58,6 +58,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
   return [
     method({
       name: "epochs_epochInfos",
+      access: "read",
       params: [pagination.opt()],
       doc: "Every EpochInfo in identifier-byte order, with Cosmos pagination: {epochs, pagination: {next_key, total}}.",
       handler: ([page]) => {
@@ -70,6 +71,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
     }),
     method({
       name: "epochs_currentEpoch",
+      access: "read",
       params: [string],
       doc: 'The current epoch number of a timer: {"current_epoch": "N"}; -32000 `epoch info not found: ID` for an unknown one.',
       handler: ([id]) => {
@@ -83,6 +85,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
     }),
     method({
       name: "epochs_blockEvents",
+      access: "read",
       params: [blockNumberOrTag],
       doc: "The begin-block and end-block events of a block (epoch_start, epoch_end, hook calls and their logs); null for an unknown block.",
       handler: async ([b]) => {
@@ -93,18 +96,21 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
     }),
     method({
       name: "epochs_registerHooks",
+      access: "dev",
       params: [address],
       doc: "Registers a contract implementing IEpochHooks (as IEpochs.registerHooks() would for msg.sender); false when already registered. EVM state: evm_revert undoes it.",
       handler: async ([a]) => change((slots) => register(slots, a)),
     }),
     method({
       name: "epochs_unregisterHooks",
+      access: "dev",
       params: [address],
       doc: "Unregisters a hook contract; false when it was not registered.",
       handler: async ([a]) => change((slots) => unregister(slots, a)),
     }),
     method({
       name: "epochs_hooks",
+      access: "read",
       params: [],
       doc: "The registered hook contracts, in call order.",
       handler: async () => (await registeredHooks(slotsOf(await node.stateAt(node.headNumber)))).map(hex),

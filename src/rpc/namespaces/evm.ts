@@ -23,18 +23,21 @@ export function evmMethods({ node }: RpcDeps) {
   return [
     method({
       name: "evm_snapshot",
+      access: "read",
       params: [],
       doc: "Takes a snapshot of everything (blocks, EVM state, epochs store and hook registrations, pool, clock); answers its id.",
       handler: async () => q(await node.snapshot()),
     }),
     method({
       name: "evm_revert",
+      access: "dev",
       params: [numberOrQuantity],
       doc: "Restores a snapshot and drops it and every later one; false for an unknown id.",
       handler: async ([id]) => node.revert(Number(id)),
     }),
     method({
       name: "evm_mine",
+      access: "dev",
       params: [any.opt()],
       doc: "Mines one block from the pool, at the given timestamp (seconds) when one is given.",
       async handler([ts]) {
@@ -55,12 +58,14 @@ export function evmMethods({ node }: RpcDeps) {
     }),
     method({
       name: "evm_increaseTime",
+      access: "dev",
       params: [numberOrQuantity],
       doc: "Moves the clock forward by some seconds; answers the total offset in seconds (decimal text).",
       handler: ([s]) => node.clock.increase(s).toString(),
     }),
     method({
       name: "evm_setNextBlockTimestamp",
+      access: "dev",
       params: [numberOrQuantity],
       doc: "Fixes the timestamp of the next block; it must be after the latest block's.",
       handler: ([ts]) => {
@@ -73,6 +78,7 @@ export function evmMethods({ node }: RpcDeps) {
     }),
     method({
       name: "evm_setAutomine",
+      access: "dev",
       params: [bool],
       doc: "Turns automine (one block per transaction) on or off; turning it on mines nothing by itself.",
       handler: ([on]) => {
@@ -82,6 +88,7 @@ export function evmMethods({ node }: RpcDeps) {
     }),
     method({
       name: "evm_setIntervalMining",
+      access: "dev",
       params: [interval],
       doc: "Mines a block every N ms (or a random interval in [min, max]); 0 turns it off.",
       handler: ([iv]) => {
@@ -92,6 +99,7 @@ export function evmMethods({ node }: RpcDeps) {
     }),
     method({
       name: "evm_setBlockGasLimit",
+      access: "dev",
       params: [quantity],
       doc: "Gas limit of later blocks.",
       handler: ([limit]) => {

@@ -48,6 +48,7 @@ export function hardhatMethods(deps: RpcDeps) {
   return [
     method({
       name: "hardhat_mine",
+      access: "dev",
       params: [numberOrQuantity.opt(), numberOrQuantity.opt()],
       doc: "Mines N blocks (default 1), `interval` seconds apart (default 1); each block runs begin/end-block, so epochs tick.",
       handler: async ([count, interval]) => {
@@ -57,6 +58,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_setBalance",
+      access: "dev",
       params: [address, quantity],
       doc: "Sets an account's balance in the live state.",
       handler: async ([addr, balance]) => {
@@ -66,6 +68,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_setNonce",
+      access: "dev",
       params: [address, quantity],
       doc: "Sets an account's nonce; it may not go below the current one.",
       handler: async ([addr, nonce]) => {
@@ -77,6 +80,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_setCode",
+      access: "dev",
       params: [address, data],
       doc: "Sets an account's code.",
       handler: async ([addr, code]) => {
@@ -86,6 +90,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_setStorageAt",
+      access: "dev",
       params: [address, quantity, data],
       doc: "Sets one 32-byte storage slot of an account.",
       handler: async ([addr, slot, value]) => {
@@ -96,6 +101,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_impersonateAccount",
+      access: "dev",
       params: [address],
       doc: "Lets eth_sendTransaction send from an account whose key the node does not hold.",
       handler: ([addr]) => {
@@ -105,13 +111,15 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_stopImpersonatingAccount",
+      access: "dev",
       params: [address],
       doc: "Ends an impersonation; false when the account was not impersonated.",
       handler: ([addr]) => node.impersonated.delete(new Address(addr).toString()),
     }),
-    method({ name: "hardhat_getAutomine", params: [], doc: "Whether automine is on.", handler: () => node.settings.automine }),
+    method({ name: "hardhat_getAutomine", access: "read", params: [], doc: "Whether automine is on.", handler: () => node.settings.automine }),
     method({
       name: "hardhat_setNextBlockBaseFeePerGas",
+      access: "dev",
       params: [quantity],
       doc: "Base fee of the next block only.",
       handler: ([fee]) => {
@@ -121,6 +129,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_setPrevRandao",
+      access: "dev",
       params: [hash],
       doc: "prevRandao (the PREVRANDAO opcode, the header's mixHash) of the next block only.",
       handler: ([value]) => {
@@ -130,6 +139,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_setCoinbase",
+      access: "dev",
       params: [address],
       doc: "Coinbase of later blocks (eth_coinbase follows).",
       handler: ([addr]) => {
@@ -139,6 +149,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_setMinGasPrice",
+      access: "dev",
       params: [quantity],
       doc: "Minimum gas price of the node (the minimum-gas-prices setting), at once; waiting pooled transactions it now lets in are mined with automine.",
       handler: async ([price]) => {
@@ -149,6 +160,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_dropTransaction",
+      access: "dev",
       params: [hash],
       doc: "Removes a transaction from the pool; false when it is not there.",
       handler: ([h]) => {
@@ -160,6 +172,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_metadata",
+      access: "read",
       params: [],
       doc: "Client version, chain id, instance id and latest block, as Hardhat's node answers.",
       handler: () => ({
@@ -175,6 +188,7 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_reset",
+      access: "dev",
       params: [resetOptions.opt()],
       doc: "Starts the chain over from the configuration: forked from `forking.jsonRpcUrl` at `forking.blockNumber` (default its latest) when given, not forked without it. Snapshots, the pool and dev settings start over.",
       handler: async ([opts]) => {
@@ -185,18 +199,21 @@ export function hardhatMethods(deps: RpcDeps) {
     }),
     method({
       name: "hardhat_getStackTraceFailuresCount",
+      access: "read",
       params: [],
       doc: "How many failed executions got no Solidity stack trace because re-running them recorded failed (Hardhat's test task asks). A failure in code the node does not know still gets a trace (of unrecognised contracts) and is not counted.",
       handler: () => deps.stackTraceFailures.count,
     }),
     method({
       name: "hardhat_setLoggingEnabled",
+      access: "dev",
       params: [bool],
       doc: "Accepted for Hardhat's node task; request logging is the node's own.",
       handler: () => true,
     }),
     method({
       name: "hardhat_addCompilationResult",
+      access: "dev",
       params: [any, any, any],
       doc: "Adds a solc run (version, standard-JSON input and output; Hardhat's node task sends one per compilation) to the contracts the node recognises in Solidity stack traces.",
       handler: ([, input, output]) => {

@@ -17,7 +17,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
     method({
       name: "miner_start",
       params: [numberOrQuantity.opt()],
-      private: true,
+      access: "private",
       doc: "Resumes block production (the thread count is ignored); pending transactions are mined at once with automine, or at the next interval.",
       async handler() {
         node.settings.paused = false;
@@ -28,7 +28,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
     method({
       name: "miner_stop",
       params: [],
-      private: true,
+      access: "private",
       doc: "Pauses block production; new transactions wait in the pool.",
       handler: () => {
         node.settings.paused = true;
@@ -38,7 +38,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
     method({
       name: "miner_setEtherbase",
       params: [address],
-      private: true,
+      access: "private",
       doc: "Coinbase of later blocks; eth_coinbase follows.",
       handler: ([addr]) => {
         node.settings.coinbase = addr;
@@ -48,7 +48,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
     method({
       name: "miner_setExtra",
       params: [data],
-      private: true,
+      access: "private",
       doc: "extraData of later blocks, at most 32 bytes.",
       handler: ([extra]) => {
         if (extra.length > 32) throw new InvalidParamsError(`invalid argument 0: extra data is ${extra.length} bytes, the limit is 32`);
@@ -59,7 +59,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
     method({
       name: "miner_setGasLimit",
       params: [quantity],
-      private: true,
+      access: "private",
       doc: "Gas limit of later blocks.",
       handler: ([limit]) => {
         if (limit < 21000n) throw new InvalidParamsError("invalid argument 0: gas limit must be at least 21000");
@@ -70,7 +70,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
     method({
       name: "miner_setGasPrice",
       params: [quantity],
-      private: true,
+      access: "private",
       doc: "Minimum gas price, at once; with a home it is written to app.toml minimum-gas-prices (the start flag still overrides the file). Pooled transactions below it wait; lowering it lets them in (mined at once with automine).",
       handler: async ([price]) => {
         node.settings.minGasPrice = price;
@@ -82,7 +82,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
     method({
       name: "miner_getHashrate",
       params: [],
-      private: true,
+      access: "private",
       doc: "Always 0: no proof of work (a JSON number, as Evmos answers).",
       handler: () => 0,
     }),

@@ -10,12 +10,11 @@ import { getAddress, hashMessage, recoverAddress } from "ethers";
 import { DEFAULT_UNLOCK_SECONDS, DurationTooLargeError, MAX_UNLOCK_SECONDS } from "../../keystore";
 import { assertInsecureUnlockAllowed, isDevAccount, withKeyStore } from "../accounts";
 import type { RpcDeps } from "../deps";
-import { ServerError, UnauthorizedError } from "../errors";
+import { ServerError } from "../errors";
 import { formatTransaction, hex } from "../format";
-import { method } from "../method";
+import { type Access, method } from "../method";
 import { type TxRequest, txRequest } from "../objects";
 import { ParamError, address, codec, data, jsonType, parseQuantity, string } from "../params";
-import type { RequestContext } from "../types";
 import { buildSignedTx, signMessage, submitTx } from "./eth/transactions";
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -72,16 +71,17 @@ export function personalMethods(deps: RpcDeps) {
     }
   };
 
-  /** The key of personal_sign: a dev account without password is open from this machine; anything else needs the token. */
-  const signKey = async (from: Uint8Array, passphrase: string | undefined, ctx: RequestContext): Promise<{ key: Uint8Array; zero: boolean }> => {
+  /** The key of personal_sign; who may ask for which form is its access class (`signAccess`). */
+  const signKey = async (from: Uint8Array, passphrase: string | undefined): Promise<{ key: Uint8Array; zero: boolean }> => {
     const addr = new Address(from).toString();
-    const open = ctx.authenticated || ctx.fromLoopback !== false;
-    if (passphrase === undefined && isDevAccount(deps, addr) && open) return { key: node.keys.get(addr) as Uint8Array, zero: false };
-    if (!ctx.authenticated) throw new UnauthorizedError("personal_sign");
+    if (passphrase === undefined && isDevAccount(deps, addr)) return { key: node.keys.get(addr) as Uint8Array, zero: false };
     if (passphrase !== undefined) return keyWithPassphrase(from, passphrase);
     if (!keystore.has(addr)) throw new ServerError(UNKNOWN_ACCOUNT);
     return { key: await withKeyStore(() => keystore.unlockedKey(addr)), zero: true };
   };
+  /** Hardhat's form (a dev account, no password) is `dev`; a key-store key is `private`. */
+  const signAccess = (from: Uint8Array, passphrase: string | undefined): Access =>
+    passphrase === undefined && isDevAccount(deps, new Address(from).toString()) ? "dev" : "private";
 
   const walletUrl = (url: string) => keystore.wallets().some((w) => w.url === url);
   const noSmartcard = (url: string, geth: string): never => {
@@ -93,7 +93,7 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_importRawKey",
       params: [string, string],
-      private: true,
+      access: "private",
       concurrent: true,
       doc: "Stores a hex private key (with or without 0x) encrypted with the passphrase; answers its address. A key already stored answers `account already exists`.",
       handler: ([hexKey, passphrase]) => {
@@ -104,7 +104,7 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_newAccount",
       params: [string],
-      private: true,
+      access: "private",
       concurrent: true,
       doc: "Generates a key, stores it encrypted with the passphrase (a new key file with a home); answers the address, checksummed as geth does.",
       handler: async ([passphrase]) => getAddress(await withKeyStore(() => keystore.newAccount(passphrase))),
@@ -112,7 +112,7 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_listAccounts",
       params: [],
-      private: true,
+      access: "private",
       doc: "The key store's accounts, locked or not (eth_accounts lists the dev accounts first, then these). `allow-insecure-unlock = false` refuses it (Evmos).",
       handler: () => {
         assertInsecureUnlockAllowed(deps);
@@ -122,14 +122,14 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_listWallets",
       params: [],
-      private: true,
+      access: "private",
       doc: "geth's wallet list: one `{url, status: Locked|Unlocked, accounts: [{address, url}]}` per key file (url `keystore://<path>`, `keystore://memory/<file>` without a home).",
       handler: () => keystore.wallets(),
     }),
     method({
       name: "personal_unlockAccount",
       params: [address, string, unlockSeconds.opt()],
-      private: true,
+      access: "private",
       concurrent: true,
       doc: "Decrypts the key with the passphrase and holds it for `duration` seconds (default 300; 0 = until the node exits); then eth_sendTransaction and eth_sign use it. A dev account answers true (it is always usable). Errors: `could not decrypt key with given password`, `unlock duration too large`, `no key for given address or file`.",
       async handler([addr, passphrase, seconds]) {
@@ -144,14 +144,14 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_lockAccount",
       params: [address],
-      private: true,
+      access: "private",
       doc: "Locks a key-store account (its key leaves memory) and answers true; false for an address the key store does not hold (a dev account stays usable).",
       handler: ([addr]) => keystore.lock(new Address(addr).toString()),
     }),
     method({
       name: "personal_sendTransaction",
       params: [txRequest, string],
-      private: true,
+      access: "private",
       concurrent: true,
       doc: "Signs with the key of `from` opened by the passphrase, without unlocking the account, and submits (eth_sendTransaction's defaults). `allow-insecure-unlock = false` refuses it (Evmos).",
       async handler([req, passphrase]) {
@@ -162,7 +162,7 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_signTransaction",
       params: [txRequest, string],
-      private: true,
+      access: "private",
       concurrent: true,
       doc: "Signs without sending, with the key opened by the passphrase; gas, nonce and fees must be given (geth). Answers `{raw, tx}`.",
       async handler([req, passphrase]) {
@@ -179,11 +179,13 @@ export function personalMethods(deps: RpcDeps) {
     }),
     method({
       name: "personal_sign",
+      access: "dev",
+      accessFor: ([, addr, passphrase]) => signAccess(addr, passphrase),
       params: [data, address, string.opt()],
       concurrent: true,
       doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + data), V 27/28; ethers.verifyMessage and personal_ecRecover accept it. With a password: the key-store key it opens (needs the token). Without (Hardhat's form): a dev account's key, open from this machine (from beyond loopback it needs the token), or an unlocked key-store account (needs the token).",
-      async handler([message, addr, passphrase], ctx) {
-        const { key, zero } = await signKey(addr, passphrase, ctx);
+      async handler([message, addr, passphrase]) {
+        const { key, zero } = await signKey(addr, passphrase);
         try {
           return signMessage(key, message);
         } finally {
@@ -194,7 +196,7 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_ecRecover",
       params: [data, data],
-      private: true,
+      access: "private",
       doc: "The address whose key made a personal_sign / eth_sign signature of the data (65 bytes, V 27 or 28).",
       handler: ([message, sig]) => {
         if (sig.length !== 65) throw new ServerError("signature must be 65 bytes long");
@@ -209,14 +211,14 @@ export function personalMethods(deps: RpcDeps) {
     method({
       name: "personal_initializeWallet",
       params: [string],
-      private: true,
+      access: "private",
       doc: "For smartcard wallets, which this node does not have: a key-store wallet answers geth's `specified wallet does not support initialization`, any other url `unknown wallet`.",
       handler: ([url]) => noSmartcard(url, "specified wallet does not support initialization"),
     }),
     method({
       name: "personal_unpair",
       params: [string, string],
-      private: true,
+      access: "private",
       doc: "For smartcard wallets, which this node does not have: a key-store wallet answers geth's `specified wallet does not support pairing`, any other url `unknown wallet`.",
       handler: ([url]) => noSmartcard(url, "specified wallet does not support pairing"),
     }),

@@ -29,12 +29,14 @@ export function txpoolMethods({ node }: RpcDeps) {
   return [
     method({
       name: "txpool_content",
+      access: "read",
       params: [],
       doc: "Every pooled transaction: `pending` (mineable now) and `queued` (behind a nonce gap), by sender and nonce.",
       handler: () => ({ pending: group(node.pool.pending(), full), queued: group(node.pool.queued(), full) }),
     }),
     method({
       name: "txpool_contentFrom",
+      access: "read",
       params: [address],
       doc: "The pooled transactions of one sender, by nonce.",
       handler: ([addr]) => {
@@ -45,12 +47,14 @@ export function txpoolMethods({ node }: RpcDeps) {
     }),
     method({
       name: "txpool_inspect",
+      access: "read",
       params: [],
       doc: "A text summary of each pooled transaction: `<to>: <value> wei + <gas> gas × <price> wei`.",
       handler: () => ({ pending: group(node.pool.pending(), (e) => summary(e.tx)), queued: group(node.pool.queued(), (e) => summary(e.tx)) }),
     }),
     method({
       name: "txpool_status",
+      access: "read",
       params: [],
       doc: "Counts of pending and queued transactions, as quantities.",
       handler: () => {

@@ -3,15 +3,15 @@
  * answers -32000 with the reason, never "method not found" (docs/json-rpc.md, "Unsupported methods").
  */
 import { NotSupportedError } from "../errors";
-import { type MethodSpec, method } from "../method";
+import { type Access, type MethodSpec, method } from "../method";
 import { any } from "../params";
 
 /** A method the spec names that cannot work here: -32000 with the reason, never "method not found". */
-export function unsupported(name: string, why: string, isPrivate = false): MethodSpec {
+export function unsupported(name: string, why: string, access: Access = "read"): MethodSpec {
   return method({
     name,
     params: [any.opt(), any.opt(), any.opt(), any.opt()],
-    private: isPrivate,
+    access,
     doc: `Not available: ${why}.`,
     concurrent: true,
     handler: () => {

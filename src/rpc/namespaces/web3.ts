@@ -9,6 +9,7 @@ export function web3Methods({ settings }: RpcDeps) {
   return [
     method({
       name: "web3_clientVersion",
+      access: "read",
       params: [],
       doc: "HardhatNetwork/<hardhat version>/hardhat-epochs/<version>: the network helpers accept only a version starting with HardhatNetwork.",
       concurrent: true,
@@ -16,6 +17,7 @@ export function web3Methods({ settings }: RpcDeps) {
     }),
     method({
       name: "web3_sha3",
+      access: "read",
       params: [data],
       doc: "Keccak-256 (not SHA3-256) of the hex-decoded input (Evmos wrongly hashes the hex text).",
       concurrent: true,

@@ -2,9 +2,8 @@
  * HTTP requests on the JSON-RPC port, in geth's order: CORS preflight, routing (POST / is JSON-RPC,
  * GET goes to the REST router), content type, body limit, JSON parse, batch limits, dispatch.
  */
-import { isLoopback } from "./auth";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Dispatcher, JsonRpcResponse, RequestContext } from "../types";
+import type { Caller, Dispatcher, JsonRpcResponse, RequestContext } from "../types";
 import { checkBatch, readBody } from "./limits";
 import type { RestRouter } from "./rest-router";
 import { TIMEOUT_CODE, encodeResponse, encodeRest, errorBody, invalidRequestBody, owedIds, parseErrorBody } from "./wire";
@@ -19,7 +18,8 @@ export interface HttpHandlerOptions {
   batchLimit: number;
   /** Time the dispatcher has to answer before the client gets `request timed out` (0 = none). */
   timeoutMs: number;
-  authenticated(req: IncomingMessage): boolean;
+  /** The caller's token and dev access (src/rpc/access.ts). */
+  caller(req: IncomingMessage): Caller;
   /** Allowed CORS origins ("*" = any); default any. */
   corsOrigins?: () => readonly string[];
   /** Namespaces served on this listener; undefined = every enabled one. */
@@ -61,9 +61,10 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
       send(res, 405, { "content-type": "text/plain", allow: "POST, OPTIONS" }, "method not allowed\n");
       return;
     }
-    // A missing Content-Type is accepted (minimal clients send none); a present non-JSON one is refused as geth does.
+    // JSON only, as geth: a page can POST text/plain or a Blob with no type without a CORS preflight,
+    // so accepting those would let any web page call the node unseen; application/json needs one.
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== "" && !JSON_TYPES.has(type)) {
+    if (!JSON_TYPES.has(type)) {
       send(res, 415, { "content-type": "text/plain" }, "invalid content type, only application/json is supported\n");
       return;
     }
@@ -90,8 +91,7 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
     const namespaces = o.namespaces?.();
     const ctx: RequestContext = {
       transport: "http",
-      authenticated: o.authenticated(req),
-      fromLoopback: isLoopback(req.socket.remoteAddress),
+      ...o.caller(req),
       ...(namespaces !== undefined ? { namespaces } : {}),
     };
     // the dispatcher answers its own errors; a rejection would be its bug, still answered, never a crash

@@ -14,8 +14,9 @@
 import { type IncomingMessage, type Server, createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import type { Dispatcher } from "../types";
-import { bearerMatches } from "./auth";
+import type { Caller, Dispatcher } from "../types";
+import { DEFAULT_ALLOWED_ORIGINS, devOpen } from "../access";
+import { bearerMatches, isLoopback as isLoopbackAddress } from "./auth";
 import { type HttpHandler, createHttpHandler } from "./http";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WS_PING_INTERVAL_MS } from "./limits";
 import { RestRouter } from "./rest-router";
@@ -43,6 +44,10 @@ export interface ServerOptions extends HostPort {
   maxConnections?: number;
   /** WebSocket ping interval, ms (0 = none). */
   wsPingIntervalMs?: number;
+  /** Browser origins whose pages may call `dev` methods without the token (default: localhost, 127.0.0.1, [::1]). */
+  allowedOrigins?: readonly string[];
+  /** Origins that may open a WebSocket (cosmos/evm's ws-origins); absent = any. */
+  wsOrigins?: readonly string[];
   rest?: RestRouter;
   /** Warnings (a ws address beyond loopback, refused connections). */
   log?: (line: string) => void;
@@ -97,8 +102,8 @@ export class JsonRpcServer {
   /** WebSocket upgrades accepted (admin_stopWS turns this off). */
   private _wsEnabled = true;
   private _cors: string[] = ["*"];
-  /** Origins allowed to open a WebSocket (admin_startWS); undefined = any. */
-  private _wsOrigins: string[] | undefined;
+  /** Origins allowed to open a WebSocket (ws-origins, admin_startWS); undefined = any. */
+  private _wsOrigins: readonly string[] | undefined;
   private _httpApis: ReadonlySet<string> | undefined;
   private _wsApis: ReadonlySet<string> | undefined;
   private readonly _timeoutMs: number;
@@ -112,6 +117,7 @@ export class JsonRpcServer {
     private readonly _opts: ServerOptions,
   ) {
     this.rest = _opts.rest ?? new RestRouter();
+    this._wsOrigins = _opts.wsOrigins !== undefined && !_opts.wsOrigins.includes("*") ? _opts.wsOrigins : undefined;
     const bodyLimit = _opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const batchLimit = _opts.batchLimit ?? DEFAULT_BATCH_LIMIT;
     const timeoutMs = _opts.httpTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
@@ -130,7 +136,7 @@ export class JsonRpcServer {
       bodyLimit,
       batchLimit,
       timeoutMs,
-      authenticated: (req) => this._authenticated(req),
+      caller: (req) => this._caller(req),
       corsOrigins: () => this._cors,
       namespaces: () => this._httpApis,
     });
@@ -268,13 +274,16 @@ export class JsonRpcServer {
         socket.end("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nwebsocket: origin not allowed\n");
         return;
       }
-      this._ws.handleUpgrade(req, socket, head, this._authenticated(req));
+      this._ws.handleUpgrade(req, socket, head, this._caller(req));
     });
     return server;
   }
 
-  private _authenticated(req: IncomingMessage): boolean {
-    return this._opts.token !== undefined && bearerMatches(req.headers.authorization, this._opts.token);
+  /** Who is calling, for the access policy (src/rpc/access.ts): the token, and whether dev methods are open to them. */
+  private _caller(req: IncomingMessage): Caller {
+    const authenticated = this._opts.token !== undefined && bearerMatches(req.headers.authorization, this._opts.token);
+    const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
+    return { authenticated, devOpen: devOpen(isLoopbackAddress(req.socket.remoteAddress), origin, this._opts.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS) };
   }
 }
 

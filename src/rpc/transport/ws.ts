@@ -3,11 +3,10 @@
  * a batch for the same dispatcher; each socket is a Connection that receives its own subscriptions'
  * notifications and tells the dispatcher when it closes. Pings drop peers that stopped answering.
  */
-import { isLoopback } from "./auth";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import type { Connection, Dispatcher, JsonRpcNotification, JsonRpcResponse, RequestContext } from "../types";
+import type { Caller, Connection, Dispatcher, JsonRpcNotification, JsonRpcResponse, RequestContext } from "../types";
 import { WS_MAX_BUFFERED, checkBatch } from "./limits";
 import { encodeResponse, errorBody, invalidRequestBody, parseErrorBody, tryEncode } from "./wire";
 
@@ -48,9 +47,10 @@ export class WsHandler {
     return this._peers.size;
   }
 
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, authenticated: boolean): void {
+  /** `caller` is decided once, at the upgrade: the token and Origin of the upgrade request hold for every message. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, caller: Caller): void {
     socket.on("error", () => undefined);
-    this._wss.handleUpgrade(req, socket, head, (ws) => this._attach(ws, authenticated, isLoopback(req.socket.remoteAddress)));
+    this._wss.handleUpgrade(req, socket, head, (ws) => this._attach(ws, caller));
   }
 
   /** Ends every connection at once and keeps accepting new ones (admin_stopWS). */
@@ -76,7 +76,7 @@ export class WsHandler {
     }
   }
 
-  private _attach(ws: WebSocket, authenticated: boolean, fromLoopback: boolean): void {
+  private _attach(ws: WebSocket, caller: Caller): void {
     const peer: Peer = { ws, alive: true };
     this._peers.add(peer);
     let closed = false;
@@ -90,7 +90,7 @@ export class WsHandler {
         else closeListeners.push(listener);
       },
     };
-    const ctx: RequestContext = { transport: "ws", authenticated, fromLoopback, connection };
+    const ctx: RequestContext = { transport: "ws", ...caller, connection };
     ws.on("error", () => undefined);
     ws.on("pong", () => (peer.alive = true));
     ws.on("close", () => {

@@ -23,7 +23,7 @@ export function debugMethods(deps: RpcDeps): MethodSpec[] {
     method({
       name: "debug_setHead",
       params: [quantity],
-      private: true,
+      access: "private",
       doc: "Rewinds the chain to block N, durably: head, EVM state, the epochs store and hook registrations, as they were at N. Answers null.",
       async handler([n]) {
         if (n > node.headNumber) throw new ServerError(`block ${n} is above the head ${node.headNumber}`);

@@ -37,6 +37,7 @@ export function rawMethods({ node }: RpcDeps) {
   return [
     method({
       name: "debug_getRawHeader",
+      access: "read",
       params: [blockId],
       concurrent: true,
       doc: "The RLP of a block's header (its keccak is the block hash).",
@@ -46,6 +47,7 @@ export function rawMethods({ node }: RpcDeps) {
     }),
     method({
       name: "debug_getRawBlock",
+      access: "read",
       params: [blockId],
       concurrent: true,
       doc: "The RLP of a whole block (header, transactions, uncles, withdrawals).",
@@ -55,6 +57,7 @@ export function rawMethods({ node }: RpcDeps) {
     }),
     method({
       name: "debug_getRawReceipts",
+      access: "read",
       params: [blockId],
       concurrent: true,
       doc: "The consensus encoding of each receipt of a block (typed receipts: type byte + RLP), as the receipts trie holds them.",
@@ -74,6 +77,7 @@ export function rawMethods({ node }: RpcDeps) {
     }),
     method({
       name: "debug_getRawTransaction",
+      access: "read",
       params: [hash],
       concurrent: true,
       doc: "The signed encoding of a mined transaction (typed: type byte + RLP), or null for an unknown hash.",
@@ -87,6 +91,7 @@ export function rawMethods({ node }: RpcDeps) {
     }),
     method({
       name: "debug_getBlockRlp",
+      access: "read",
       params: [goUint64],
       concurrent: true,
       doc: "The RLP of block N (a JSON number, as geth's uint64).",
@@ -96,6 +101,7 @@ export function rawMethods({ node }: RpcDeps) {
     }),
     method({
       name: "debug_getHeaderRlp",
+      access: "read",
       params: [goUint64],
       concurrent: true,
       doc: "The RLP of block N's header (a JSON number, as geth's uint64).",
@@ -105,6 +111,7 @@ export function rawMethods({ node }: RpcDeps) {
     }),
     method({
       name: "debug_printBlock",
+      access: "read",
       params: [goUint64],
       concurrent: true,
       doc: "A readable dump of block N: its hash and every header field, then its transactions (geth prints its Go struct; this prints the same fields as text).",
@@ -114,6 +121,7 @@ export function rawMethods({ node }: RpcDeps) {
     }),
     method({
       name: "debug_dumpBlock",
+      access: "private",
       params: [blockNumberOrTag],
       concurrent: true,
       doc: "geth's state dump at a block: {root, accounts} with balance, nonce, storage root, code hash, code and storage of every account. Accounts whose address the chain knows (dev accounts, senders, recipients, created contracts, precompiles) are keyed by address, the others by pre(<key hash>).",

@@ -122,6 +122,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
   return [
     method({
       name: "debug_memStats",
+      access: "read",
       params: [],
       concurrent: true,
       doc: "The process's memory figures under the names of Go's runtime.MemStats where they map: Alloc/HeapAlloc/HeapInuse = V8 heap used, HeapSys = V8 heap size, HeapIdle = the difference, Sys = resident set size, OtherSys = memory outside the V8 heap, NextGC = V8's heap limit; NumGC, PauseTotalNs, LastGC, PauseNs, PauseEnd from V8's GC events.",
@@ -148,6 +149,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     }),
     method({
       name: "debug_gcStats",
+      access: "read",
       params: [],
       concurrent: true,
       doc: "Go's GCStats from V8's GC events: LastGC (time), NumGC, PauseTotal (ns), Pause (ns, most recent first), PauseEnd (times), PauseQuantiles (null, as geth leaves it).",
@@ -165,16 +167,17 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     method({
       name: "debug_freeOSMemory",
       params: [],
-      private: true,
+      access: "private",
       doc: "Runs a full garbage collection now (V8's gc()); answers null.",
       handler() {
         collect();
         return null;
       },
     }),
-    unsupported("debug_setGCPercent", "V8's collector has no GOGC-style percent to set (its heap grows up to --max-old-space-size, fixed at start)", true),
+    unsupported("debug_setGCPercent", "V8's collector has no GOGC-style percent to set (its heap grows up to --max-old-space-size, fixed at start)", "private"),
     method({
       name: "debug_stacks",
+      access: "private",
       params: [],
       concurrent: true,
       doc: "The process's stacks as text: the JavaScript stack of the request and the native stack (Node's diagnostic report); Node has one JavaScript thread where Go has goroutines.",
@@ -200,7 +203,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_cpuProfile",
       params: [string, goUint64],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "Records a V8 CPU profile for N seconds into a new .cpuprofile file (Chrome DevTools opens it) under the node's home or working directory; the call answers when done.",
       async handler([file, seconds]) {
         if (cpu !== undefined) throw new ServerError("CPU profiling already in progress");
@@ -215,7 +218,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_startCPUProfile",
       params: [string],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "Starts a V8 CPU profile written to a new file at debug_stopCPUProfile.",
       async handler([file]) {
         if (cpu !== undefined) throw new ServerError("CPU profiling already in progress");
@@ -227,7 +230,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_stopCPUProfile",
       params: [],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "Stops the CPU profile and writes it (V8 .cpuprofile JSON).",
       async handler() {
         await stopCpu();
@@ -238,7 +241,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_writeMemProfile",
       params: [string],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "Writes a V8 heap snapshot (.heapsnapshot JSON, Chrome DevTools opens it) to a new file.",
       async handler([file]) {
         await heapSnapshot(await fileFor(roots, file));
@@ -249,7 +252,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_verbosity",
       params: [goInt],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "Sets the node's log level (geth's 0–5: silent, error, warn, info, debug, trace): the node log prints failures at error (1), requests, transactions, blocks and epochs at info (3), request params and call results at debug (4).",
       handler([level]) {
         if (level < 0 || level > 5) throw new ServerError(`invalid log level ${level}: expected 0 (silent) to 5 (trace), now ${getVerbosity()}`);
@@ -261,7 +264,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_vmodule",
       params: [string],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "Sets per-module log levels in geth's form (`rpc=4,chain*=2`); modules: rpc (the request log). An empty string clears it.",
       handler([spec]) {
         try {
@@ -272,16 +275,16 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
         return null;
       },
     }),
-    unsupported("debug_goTrace", GO_TRACE, true),
-    unsupported("debug_startGoTrace", GO_TRACE, true),
-    unsupported("debug_stopGoTrace", GO_TRACE, true),
-    unsupported("debug_blockProfile", GO_BLOCK, true),
-    unsupported("debug_writeBlockProfile", GO_BLOCK, true),
-    unsupported("debug_setBlockProfileRate", GO_BLOCK, true),
-    unsupported("debug_mutexProfile", GO_MUTEX, true),
-    unsupported("debug_writeMutexProfile", GO_MUTEX, true),
-    unsupported("debug_setMutexProfileFraction", GO_MUTEX, true),
+    unsupported("debug_goTrace", GO_TRACE, "private"),
+    unsupported("debug_startGoTrace", GO_TRACE, "private"),
+    unsupported("debug_stopGoTrace", GO_TRACE, "private"),
+    unsupported("debug_blockProfile", GO_BLOCK, "private"),
+    unsupported("debug_writeBlockProfile", GO_BLOCK, "private"),
+    unsupported("debug_setBlockProfileRate", GO_BLOCK, "private"),
+    unsupported("debug_mutexProfile", GO_MUTEX, "private"),
+    unsupported("debug_writeMutexProfile", GO_MUTEX, "private"),
+    unsupported("debug_setMutexProfileFraction", GO_MUTEX, "private"),
     unsupported("debug_seedHash", "ethash seed hashes belong to proof-of-work; this chain has no ethash epochs"),
-    unsupported("debug_backtraceAt", "it makes Go's logger print a goroutine backtrace at a Go source line (file.go:line); the node is JavaScript, with no such lines", true),
+    unsupported("debug_backtraceAt", "it makes Go's logger print a goroutine backtrace at a Go source line (file.go:line); the node is JavaScript, with no such lines", "private"),
   ];
 }

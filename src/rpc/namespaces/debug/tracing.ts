@@ -5,11 +5,11 @@
 import { createBlockFromRLP } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
-import { TraceError, type TraceConfig } from "../../../chain/tracing";
+import { TraceError, type TraceConfig, runsClientCode } from "../../../chain/tracing";
 import { type TxTrace, intermediateRoots, traceBlock, traceCall, traceForeignBlock, traceTransaction } from "../../../chain/tracing/run";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
-import { method } from "../../method";
+import { type Access, method } from "../../method";
 import { blockId, blockNumberOrTag, codec, data, hash, string } from "../../params";
 import { txRequest } from "../../objects";
 import { requireHeight, resolveHeight } from "../../resolve";
@@ -34,6 +34,9 @@ function wire(v: unknown, cfg: TraceConfig | undefined): unknown {
 function wireBlock(traces: TxTrace[], cfg: TraceConfig | undefined): unknown {
   return traces.map((t) => ("error" in t ? t : { txHash: t.txHash, result: wire(t.result, cfg) }));
 }
+
+/** A trace is `read` with the tracers this node ships, `code` with a JavaScript program the client sent. */
+const tracerAccess = (cfg: TraceConfig | undefined): Access => (runsClientCode(cfg) ? "code" : "read");
 
 export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
   const blockAt = async (n: bigint | undefined, what: string): Promise<bigint> => {
@@ -60,6 +63,8 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
   return [
     method({
       name: "debug_traceTransaction",
+      access: "read",
+      accessFor: ([, cfg]) => tracerAccess(cfg),
       params: [hash, traceConfig.opt()],
       concurrent: true,
       doc: "Re-executes the block of a mined transaction up to it (module begin-block and epoch hooks first, then the earlier transactions) and answers the tracer's result: the struct logger by default, or callTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer, or a JavaScript tracer.",
@@ -69,6 +74,8 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     }),
     method({
       name: "debug_traceCall",
+      access: "read",
+      accessFor: ([, , cfg]) => tracerAccess(cfg),
       params: [txRequest, blockId.opt(), traceConfig.opt()],
       concurrent: true,
       doc: "Runs a call on the state after a block (default latest) with the tracer, like eth_call; the config also takes stateOverrides and blockOverrides.",
@@ -80,6 +87,8 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     }),
     method({
       name: "debug_traceBlockByNumber",
+      access: "read",
+      accessFor: ([, cfg]) => tracerAccess(cfg),
       params: [blockNumberOrTag, traceConfig.opt()],
       concurrent: true,
       doc: "Traces every transaction of a stored block: [{txHash, result}] or {txHash, error} per transaction, in block order.",
@@ -91,6 +100,8 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     }),
     method({
       name: "debug_traceBlockByHash",
+      access: "read",
+      accessFor: ([, cfg]) => tracerAccess(cfg),
       params: [hash, traceConfig.opt()],
       concurrent: true,
       doc: "As debug_traceBlockByNumber, by block hash.",
@@ -101,6 +112,8 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     }),
     method({
       name: "debug_traceBlock",
+      access: "read",
+      accessFor: ([, cfg]) => tracerAccess(cfg),
       params: [data, traceConfig.opt()],
       concurrent: true,
       doc: "Traces a block given as RLP: a block of this chain is re-executed as stored; another block whose parent is here runs its transactions on the parent's state.",
@@ -112,7 +125,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       name: "debug_traceBlockFromFile",
       params: [string, traceConfig.opt()],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "As debug_traceBlock, with the block's RLP read from a file under the node's home or working directory.",
       async handler([file, cfg]) {
         let blob: Buffer;
@@ -128,7 +141,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       name: "debug_standardTraceBlockToFile",
       params: [hash, codec(stdConfig).opt()],
       concurrent: true,
-      private: true,
+      access: "private",
       doc: "Writes the EIP-3155 trace (geth's JSON logger lines) of each transaction of a block (or of `txHash` only) to a new file under the node's home or working directory; answers the paths.",
       async handler([h, cfg]) {
         const n = await blockAt(await node.store.getBlockNumber(h), `block ${bytesToHex(h)}`);
@@ -138,7 +151,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     method({
       name: "debug_standardTraceBadBlockToFile",
       params: [hash, codec(stdConfig).opt()],
-      private: true,
+      access: "private",
       doc: "Bad blocks are blocks a node received and rejected; this chain produces its own blocks and never rejects one, so every hash answers geth's not-found text.",
       handler([h]) {
         throw new ServerError(`bad block ${bytesToHex(h)} not found`);
@@ -146,6 +159,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     }),
     method({
       name: "debug_getBadBlocks",
+      access: "read",
       params: [],
       concurrent: true,
       doc: "The blocks this node rejected: always [] (it makes its own blocks and receives none).",
@@ -153,6 +167,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     }),
     method({
       name: "debug_intermediateRoots",
+      access: "read",
       params: [hash, traceConfig.opt()],
       concurrent: true,
       doc: "The state root after each transaction of a block (begin-block changes included in the first), by re-execution.",

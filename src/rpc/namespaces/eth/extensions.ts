@@ -77,6 +77,7 @@ export function extensionMethods({ node }: RpcDeps) {
   return [
     method({
       name: "eth_getTransactionLogs",
+      access: "read",
       params: [hash],
       doc: "The logs of one mined transaction (Evmos's extension); null for an unknown, pending or failed transaction.",
       async handler([h]) {
@@ -94,6 +95,7 @@ export function extensionMethods({ node }: RpcDeps) {
     }),
     method({
       name: "eth_fillTransaction",
+      access: "read",
       params: [txRequest],
       doc: "Fills a transaction with eth_sendTransaction's defaults (gas 2020020, type-2 fees, pending nonce, chain id) and answers it unsigned: {raw, tx} in geth's shape. Needs no key for `from`.",
       async handler([req]) {
@@ -103,6 +105,7 @@ export function extensionMethods({ node }: RpcDeps) {
     }),
     method({
       name: "eth_pendingTransactions",
+      access: "read",
       params: [],
       doc: "Transactions in the pool (pending, then queued) sent from an account the node sends for: one whose key it holds (geth's meaning; web3.js's getPendingTransactions) or an impersonated one (hardhat_impersonateAccount, as Hardhat lists them).",
       handler: () => {
@@ -115,6 +118,7 @@ export function extensionMethods({ node }: RpcDeps) {
     }),
     method({
       name: "eth_blobBaseFee",
+      access: "read",
       params: [],
       doc: "The blob base fee (EIP-4844) of the head block, from its excess blob gas (geth's meaning).",
       handler: () => {
@@ -127,6 +131,7 @@ export function extensionMethods({ node }: RpcDeps) {
     }),
     method({
       name: "eth_getHeaderByNumber",
+      access: "read",
       params: [blockNumberOrTag],
       doc: "The header of a block at a height or tag (the block object without transactions, uncles and size); null when there is no such block.",
       handler: async ([b]) => {
@@ -136,6 +141,7 @@ export function extensionMethods({ node }: RpcDeps) {
     }),
     method({
       name: "eth_getHeaderByHash",
+      access: "read",
       params: [hash],
       doc: "The header of the block with a hash; null when unknown.",
       handler: async ([h]) => {
@@ -145,6 +151,7 @@ export function extensionMethods({ node }: RpcDeps) {
     }),
     method({
       name: "eth_getAccount",
+      access: "read",
       concurrent: true,
       params: [address, blockId.opt()],
       doc: "An account at a block in geth's shape: {codeHash, storageRoot, balance, nonce}; an account that does not exist answers the empty one.",

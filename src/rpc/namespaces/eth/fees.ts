@@ -19,6 +19,7 @@ export function feeMethods({ node, settings }: RpcDeps) {
   return [
     method({
       name: "eth_gasPrice",
+      access: "read",
       params: [],
       doc: "Suggested legacy gas price: the next block's base fee plus the default tip, and at least the node's minimum gas price.",
       handler: () => {
@@ -28,12 +29,14 @@ export function feeMethods({ node, settings }: RpcDeps) {
     }),
     method({
       name: "eth_maxPriorityFeePerGas",
+      access: "read",
       params: [],
       doc: "Suggested tip per gas for EIP-1559 transactions (1 gwei).",
       handler: () => q(DEFAULT_PRIORITY_FEE),
     }),
     method({
       name: "eth_feeHistory",
+      access: "read",
       params: [numberOrQuantity, blockNumberOrTag, percentiles.opt()],
       doc: "Base fees, gas-used ratios and (with percentiles) effective tips of up to feehistory-cap blocks ending at newestBlock.",
       async handler([count, newest, pcts]) {

@@ -27,6 +27,7 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
   return [
     method({
       name: "eth_newFilter",
+      access: "read",
       params: [logFilter],
       doc: "Installs a log filter; eth_getFilterChanges then answers the matching logs of blocks mined since the last poll.",
       async handler([f]) {
@@ -43,24 +44,28 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
     }),
     method({
       name: "eth_newBlockFilter",
+      access: "read",
       params: [],
       doc: "Installs a filter of new block hashes.",
       handler: () => filters.install("blocks"),
     }),
     method({
       name: "eth_newPendingTransactionFilter",
+      access: "read",
       params: [],
       doc: "Installs a filter of hashes of transactions entering the pool.",
       handler: () => filters.install("pending"),
     }),
     method({
       name: "eth_getFilterChanges",
+      access: "read",
       params: [string],
       doc: "What the filter collected since the previous poll: block hashes, transaction hashes or logs; never null.",
       handler: ([id]) => filters.changes(id),
     }),
     method({
       name: "eth_getFilterLogs",
+      access: "read",
       params: [string],
       doc: "Every log matching a log filter's criteria (with the eth_getLogs caps).",
       async handler([id]) {
@@ -71,12 +76,14 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
     }),
     method({
       name: "eth_uninstallFilter",
+      access: "read",
       params: [string],
       doc: "Removes a filter; false when there was none with that id.",
       handler: ([id]) => filters.uninstall(id),
     }),
     method({
       name: "eth_subscribe",
+      access: "read",
       params: [string, any.opt()],
       doc: "WebSocket only: newHeads ({includeTransactions}), logs ({address, topics}), newPendingTransactions, syncing, epochs. Notifications carry the returned id.",
       concurrent: true,
@@ -94,6 +101,7 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
     }),
     method({
       name: "eth_unsubscribe",
+      access: "read",
       params: [string],
       doc: "Ends a subscription of this connection; false when it was not one.",
       concurrent: true,

@@ -27,6 +27,7 @@ export function logMethods({ node, settings }: RpcDeps) {
   return [
     method({
       name: "eth_getLogs",
+      access: "read",
       params: [logFilter],
       doc: "Logs matching a filter over a block range (default latest) or one block by hash; at most logs-cap results over at most block-range-cap blocks.",
       async handler([f]) {

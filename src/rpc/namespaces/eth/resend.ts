@@ -59,6 +59,7 @@ export function resendMethods(deps: RpcDeps) {
   return [
     method({
       name: "eth_resend",
+      access: "send",
       params: [txRequest, quantity.opt(), uint64.opt()],
       doc: "Replaces a transaction waiting in the pool (found by `from` and `nonce`; the other given fields must match it) with one re-signed at a new gas price and/or gas limit; answers the new hash. The new fee is checked against txfee-cap, and the pool's replacement rule (both fee fields higher) applies.",
       async handler([req, gasPrice, gasLimit]) {

@@ -85,6 +85,7 @@ export function transactionMethods(deps: RpcDeps) {
   return [
     method({
       name: "eth_sendTransaction",
+      access: "send",
       params: [txRequest],
       doc: "Signs with the node's key of `from` (a dev account, an unlocked key-store account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce. A locked key-store account answers `authentication needed: password or unlock`; `allow-insecure-unlock = false` refuses the method (Evmos).",
       // the sender is `from`, whatever the signature of an impersonated account's transaction recovers to
@@ -95,6 +96,7 @@ export function transactionMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_sendRawTransaction",
+      access: "send",
       params: [data],
       doc: "Submits a signed transaction (legacy or typed envelope); answers its hash.",
       async handler([raw]) {
@@ -118,30 +120,35 @@ export function transactionMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_signTransaction",
+      access: "send",
       params: [txRequest],
       doc: "Fills and signs a transaction with the node's key of `from` (a dev account or an unlocked key-store account) without sending it; answers the raw signed bytes.",
       handler: async ([req]) => hex((await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req))).serialize()),
     }),
     method({
       name: "eth_sign",
+      access: "send",
       params: [address, data],
       doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + message) with the key of a dev account or an unlocked key-store account; ethers.verifyMessage accepts it.",
       handler: ([addr, message]) => signMessage(signingKey(deps, new Address(addr)), message),
     }),
     method({
       name: "eth_signTypedData_v4",
+      access: "send",
       params: [address, any],
       doc: "EIP-712 signature of typed data (an object or its JSON text) with the key of a dev account or an unlocked key-store account.",
       handler: ([addr, typed]) => signTypedData(deps, new Address(addr), typed),
     }),
     method({
       name: "eth_signTypedData",
+      access: "send",
       params: [address, any],
       doc: "EIP-712 signature of typed data (Evmos's name for eth_signTypedData_v4).",
       handler: ([addr, typed]) => signTypedData(deps, new Address(addr), typed),
     }),
     method({
       name: "eth_getTransactionByHash",
+      access: "read",
       params: [hash],
       doc: "Transaction with a hash, mined or pending (null block fields); null when unknown.",
       async handler([h]) {
@@ -151,6 +158,7 @@ export function transactionMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_getTransactionReceipt",
+      access: "read",
       params: [hash],
       doc: "Receipt of a mined transaction; null when unknown or still pending.",
       async handler([h]) {
@@ -163,6 +171,7 @@ export function transactionMethods(deps: RpcDeps) {
     }),
     method({
       name: "eth_getPendingTransactions",
+      access: "read",
       params: [],
       doc: "Every transaction waiting in the pool that can be mined next (pending, not queued).",
       handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, pooledSender(p))),
