@@ -31,33 +31,59 @@ export function extendEpochsConfig(config: HardhatConfig, userConfig: Readonly<H
   addLocalBearerToken(config);
 }
 
+/** What `npx hardhat node` (without --home) records beside its token: its process and the ports it serves. */
+export const NODE_RECORD_FILE_NAME = "jsonrpc.node.json";
+
+export interface LocalNodeRecord {
+  pid: number;
+  ports: number[];
+}
+
 /**
- * A node started from this project writes its bearer token to the cache; requests to it from HTTP
- * networks on this machine (`--network localhost`) carry it, unless the user set Authorization.
+ * A node started from this project writes its bearer token and a record of itself (pid, ports) to
+ * the cache. Requests from HTTP networks on this machine to that node (a loopback URL on one of
+ * its ports, while its process lives) carry the token, unless the user set Authorization. Any other
+ * loopback URL (another project's node, an SSH tunnel to someone else's) gets nothing.
  */
 export function addLocalBearerToken(config: HardhatConfig): void {
-  const file = path.join(config.paths.cache, TOKEN_FILE_NAME);
   let token: string;
+  let record: LocalNodeRecord;
   try {
-    token = fs.readFileSync(file, "utf8").trim();
+    token = fs.readFileSync(path.join(config.paths.cache, TOKEN_FILE_NAME), "utf8").trim();
+    record = JSON.parse(fs.readFileSync(path.join(config.paths.cache, NODE_RECORD_FILE_NAME), "utf8")) as LocalNodeRecord;
   } catch {
-    return; // no local node has written one
+    return; // no local node has written them
   }
-  if (token === "") return;
+  if (token === "" || !Array.isArray(record.ports) || !processLives(record.pid)) return;
   for (const net of Object.values(config.networks)) {
-    if (!("url" in net) || !isLoopbackUrl(net.url)) continue;
+    if (!("url" in net) || !servedBy(net.url, record.ports)) continue;
     const has = Object.keys(net.httpHeaders).some((h) => h.toLowerCase() === "authorization");
     if (!has) net.httpHeaders = { ...net.httpHeaders, Authorization: `Bearer ${token}` };
   }
 }
 
-function isLoopbackUrl(url: string): boolean {
+function processLives(pid: unknown): boolean {
+  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
-    const host = new URL(url).hostname;
-    return host === "localhost" || host === "[::1]" || host.startsWith("127.");
+    process.kill(pid, 0); // signal 0: a liveness check, nothing is sent
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
+  }
+}
+
+/** A loopback URL on one of `ports` (http's default port is 80, https's 443). */
+function servedBy(url: string, ports: number[]): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
   } catch {
     return false;
   }
+  const host = u.hostname;
+  const loopback = host === "localhost" || host === "[::1]" || host.startsWith("127.");
+  const port = u.port !== "" ? Number(u.port) : u.protocol === "https:" ? 443 : 80;
+  return loopback && ports.includes(port);
 }
 
 /** "0x…" hex → bytes (what ethers' getBytes does, without loading ethers with the plugin). */

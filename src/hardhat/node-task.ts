@@ -17,8 +17,9 @@ import type { ChainConfig } from "../chain/config";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PLUGIN_NAME } from "./chain-config";
+import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, PLUGIN_NAME } from "./chain-config";
 import { setVerbosity } from "../utils/log-level";
 import { type HomeSettings, openHome, writeMinimumGasPrices } from "./home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
@@ -295,6 +296,9 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
     runtime.mountRest(server.rest);
     const bound = await server.listen();
+    // the plugin adds the token only to requests for this node: its pid and ports (src/hardhat/chain-config.ts)
+    const record = config.home === undefined ? path.join(hre.config.paths.cache, NODE_RECORD_FILE_NAME) : undefined;
+    if (record !== undefined) writeNodeRecord(record, [bound.httpAddress.port, ...(bound.wsAddress ? [bound.wsAddress.port] : [])]);
     // admin_startHTTP/stopHTTP/startWS/stopWS act on these listeners
     runtime.admin.listeners = server.listeners;
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
@@ -309,10 +313,18 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
           : []),
       ],
       close: () => server.close(),
-      waitUntilClosed: () => server.waitUntilClosed(),
+      waitUntilClosed: () =>
+        server.waitUntilClosed().finally(() => {
+          if (record !== undefined) rmSync(record, { force: true });
+        }),
     };
     return started;
   });
+
+function writeNodeRecord(file: string, ports: number[]): void {
+  const record: LocalNodeRecord = { pid: process.pid, ports };
+  writeFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+}
 
 /** True when a listener accepts connections from other machines. */
 function beyondLoopback(bound: { httpAddress: { host: string }; wsAddress?: { host: string } }): boolean {

@@ -1,10 +1,11 @@
 /**
  * Web3 Secret Storage v3 key files (the format of geth's keystore): scrypt (or PBKDF2 when reading),
- * AES-128-CTR and a Keccak-256 MAC. The crypto is ethers' JSON-wallet code (scrypt from
- * @noble/hashes); this file fixes the parameters, validates foreign files before they are used, and
- * writes the JSON in geth's layout.
+ * AES-128-CTR and a Keccak-256 MAC. Encryption is ethers' JSON-wallet code; decryption uses ethers'
+ * KDFs with a constant-time MAC check of our own. This file fixes the parameters, validates foreign
+ * files before they are used, and writes the JSON in geth's layout.
  */
-import { computeAddress, decryptKeystoreJson, encryptKeystoreJson, hexlify } from "ethers";
+import { createDecipheriv, timingSafeEqual } from "node:crypto";
+import { computeAddress, encryptKeystoreJson, hexlify, keccak256, pbkdf2, scrypt } from "ethers";
 import { KeyFileError, WrongPassphraseError } from "./errors";
 
 export interface ScryptParams {
@@ -53,19 +54,33 @@ export async function encryptKey(privateKey: Uint8Array, passphrase: string, par
   return JSON.stringify({ address: parsed.address, crypto: parsed.Crypto, id: parsed.id, version: 3 });
 }
 
-/** Decrypts a key file; a wrong passphrase throws WrongPassphraseError, a broken file KeyFileError. */
+/**
+ * Decrypts a key file; a wrong passphrase throws WrongPassphraseError, a broken file KeyFileError.
+ * The KDFs are ethers'; the MAC check is ours, with timingSafeEqual (ethers compares hex strings),
+ * and AES-128-CTR is Node's.
+ */
 export async function decryptKey(json: string, passphrase: string): Promise<Uint8Array> {
-  let account: { privateKey: string };
-  try {
-    account = await decryptKeystoreJson(json, passphraseBytes(passphrase));
-  } catch (err) {
-    const e = err as { code?: string; argument?: string; shortMessage?: string; message: string };
-    if (e.code === "INVALID_ARGUMENT" && e.argument === "password") throw new WrongPassphraseError();
-    if (e.code === "INVALID_ARGUMENT" && e.argument === "address") throw new KeyFileError("the file's address does not match its key");
-    throw new KeyFileError(`cannot decrypt the key file: ${e.shortMessage ?? e.message}`);
-  }
-  const key = new Uint8Array(Buffer.from(account.privateKey.slice(2), "hex"));
+  const { address } = readKeyFileHeader(json);
+  const crypto = obj(field(obj(JSON.parse(json), "the file"), "crypto"), "crypto");
+  const params = obj(field(crypto, "kdfparams"), "crypto.kdfparams");
+  const salt = Buffer.from(hexField(params, "salt", "crypto.kdfparams.salt"), "hex");
+  const password = passphraseBytes(passphrase);
+  const derived = Buffer.from(
+    (String(field(crypto, "kdf")).toLowerCase() === "scrypt"
+      ? await scrypt(password, salt, intField(params, "n", "n"), intField(params, "r", "r"), intField(params, "p", "p"), 32)
+      : pbkdf2(password, salt, intField(params, "c", "c"), 32, field(params, "prf") === "hmac-sha512" ? "sha512" : "sha256")
+    ).slice(2),
+    "hex",
+  );
+  const ciphertext = Buffer.from(hexField(crypto, "ciphertext", "crypto.ciphertext"), "hex");
+  const mac = Buffer.from(keccak256(Buffer.concat([derived.subarray(16, 32), ciphertext])).slice(2), "hex");
+  if (!timingSafeEqual(mac, Buffer.from(hexField(crypto, "mac", "crypto.mac", 32), "hex"))) throw new WrongPassphraseError();
+  const iv = Buffer.from(hexField(obj(field(crypto, "cipherparams"), "crypto.cipherparams"), "iv", "crypto.cipherparams.iv", 16), "hex");
+  const decipher = createDecipheriv("aes-128-ctr", derived.subarray(0, 16), iv);
+  const key = new Uint8Array(Buffer.concat([decipher.update(ciphertext), decipher.final()]));
+  derived.fill(0);
   if (key.length !== 32) throw new KeyFileError(`the decrypted key has ${key.length} bytes, want 32`);
+  if (computeAddress(hexlify(key)).toLowerCase() !== address) throw new KeyFileError("the file's address does not match its key");
   return key;
 }
 

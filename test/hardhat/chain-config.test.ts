@@ -3,6 +3,7 @@
  * → the chain's ChainConfig, and the `epochs` section's resolution.
  */
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { resolveConfig } from "hardhat/internal/core/config/config-resolution";
 import type { HardhatUserConfig } from "hardhat/types";
 import { HDNodeWallet, Wallet, hexlify } from "ethers";
@@ -14,7 +15,7 @@ import { type AppConfigLayer, defaultAppConfig, readAppToml, resolveAppConfig, r
 import { CORE_NAMESPACES } from "../../src/rpc/deps";
 import os from "node:os";
 import path from "node:path";
-import { TOKEN_FILE_NAME, addLocalBearerToken, extendEpochsConfig, resolveEpochsConfig, toChainConfig } from "../../src/hardhat/chain-config";
+import { NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME, addLocalBearerToken, extendEpochsConfig, resolveEpochsConfig, toChainConfig } from "../../src/hardhat/chain-config";
 
 /** What Hardhat and our extender make of a user config. */
 function chainFor(user: HardhatUserConfig) {
@@ -145,24 +146,36 @@ describe("epochs config section", () => {
 });
 
 describe("bearer token for a local node", () => {
-  it("adds the token a local node wrote to loopback HTTP networks, unless Authorization is set", () => {
+  it("adds the token only to networks that reach the live node that wrote it, unless Authorization is set", () => {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), "epochs-token-"));
     try {
       const config = resolveConfig(hre.config.paths.configFile, {
         paths: { cache },
         networks: {
-          remote: { url: "https://rpc.example.org" },
-          mine: { url: "http://127.0.0.1:9999", httpHeaders: { authorization: "Bearer other" } },
+          remote: { url: "https://rpc.example.org:8545" },
+          mine: { url: "http://127.0.0.1:8545", httpHeaders: { authorization: "Bearer other" } },
+          tunnel: { url: "http://localhost:9545" },
         },
       });
+      const headers = (name: string) => (config.networks[name] as { httpHeaders: Record<string, string> }).httpHeaders;
       addLocalBearerToken(config);
-      expect(config.networks.localhost).to.not.have.nested.property("httpHeaders.Authorization");
+      expect(headers("localhost")).to.deep.equal({});
 
       fs.writeFileSync(path.join(cache, TOKEN_FILE_NAME), "abc123\n");
       addLocalBearerToken(config);
-      const headers = (name: string) => (config.networks[name] as { httpHeaders: Record<string, string> }).httpHeaders;
+      expect(headers("localhost"), "a token without a node record").to.deep.equal({});
+
+      // a record whose process is gone (a node that crashed; the port may now be someone else's tunnel)
+      const dead = spawnSync(process.execPath, ["-e", ""]).pid as number;
+      fs.writeFileSync(path.join(cache, NODE_RECORD_FILE_NAME), JSON.stringify({ pid: dead, ports: [8545] }));
+      addLocalBearerToken(config);
+      expect(headers("localhost"), "a dead node").to.deep.equal({});
+
+      fs.writeFileSync(path.join(cache, NODE_RECORD_FILE_NAME), JSON.stringify({ pid: process.pid, ports: [8545, 8546] }));
+      addLocalBearerToken(config);
       expect(headers("localhost")).to.deep.equal({ Authorization: "Bearer abc123" });
       expect(headers("remote")).to.deep.equal({});
+      expect(headers("tunnel"), "a loopback URL on a port the node does not serve").to.deep.equal({});
       expect(headers("mine")).to.deep.equal({ authorization: "Bearer other" });
     } finally {
       fs.rmSync(cache, { recursive: true, force: true });

@@ -73,12 +73,14 @@ describe("transport: HTTP JSON-RPC", function () {
     expect((await rpc(s.url, { jsonrpc: "2.0", id: 2, method: "echo" })).json).to.deep.include({ result: [] });
   });
 
-  it("accepts geth's JSON media types (and none), refuses others with 415", async () => {
+  it("accepts geth's JSON media types only: none, text/plain and forms (a page's no-preflight posts) get 415", async () => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo" });
     for (const type of ["application/json", "application/json-rpc", "application/jsonrequest", "Application/JSON; charset=utf-8"]) {
       expect((await send(s.url, { body, headers: { "content-type": type } })).status, type).to.equal(200);
     }
-    expect((await send(s.url, { body })).status).to.equal(200);
+    const untyped = await send(s.url, { body });
+    expect(untyped.status, "no Content-Type (a Blob without a type)").to.equal(415);
+    expect(untyped.text).to.equal("invalid content type, only application/json is supported\n");
     const refused = await send(s.url, { body, headers: { "content-type": "text/plain" } });
     expect(refused.status).to.equal(415);
     expect(refused.text).to.equal("invalid content type, only application/json is supported\n");
