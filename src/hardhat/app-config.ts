@@ -12,7 +12,6 @@ import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import type { RuntimeOptions } from "../rpc/runtime";
 import type { ServerOptions } from "../rpc/transport/server";
-import { DEFAULT_ALLOWED_ORIGINS } from "../rpc/access";
 import { defaultRpcSettings } from "../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
 
@@ -55,7 +54,7 @@ export interface JsonRpcConfig {
   log: boolean;
   /** Bearer token of the private namespaces; undefined = generated and kept in `<home>/jsonrpc.token`. */
   authToken?: string;
-  /** Browser origins whose pages may call `dev` methods without the token (docs/security.md). */
+  /** Browser origins whose pages may call `dev` methods without the token, besides localhost's (docs/security.md). */
   allowedOrigins: string[];
   /** cosmos/evm's `ws-origins`: origins that may open a WebSocket; empty = any origin. */
   wsOrigins: string[];
@@ -126,7 +125,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       bodyLimit: DEFAULT_BODY_LIMIT,
       enableIndexer: false,
       log: false,
-      allowedOrigins: [...DEFAULT_ALLOWED_ORIGINS],
+      allowedOrigins: [],
       wsOrigins: [],
     },
     epochs: { tickRule: "spec", hookGasLimit: 3_000_000n },
@@ -219,7 +218,7 @@ const JSON_RPC_KEYS: Record<string, KeySpec> = {
   "body-limit": { field: "bodyLimit", kind: "int", description: "Bytes of one HTTP request body or WebSocket message", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
   "enable-indexer": { field: "enableIndexer", kind: "bool", description: "Accepted for compatibility (this node always indexes)" },
   log: { field: "log", kind: "bool", description: "Print every JSON-RPC request and its answer in full in the node's log" },
-  "allowed-origins": { field: "allowedOrigins", kind: "origins", description: "Browser origins whose pages may call the dev methods (evm_*, hardhat_*) without the token; hosts match any port (default: localhost,127.0.0.1,[::1])" },
+  "allowed-origins": { field: "allowedOrigins", kind: "origins", description: "More browser origins whose pages may call the dev methods (evm_*, hardhat_*) without the token, besides localhost, 127.0.0.1 and [::1]; a bare host matches any port" },
   "ws-origins": { field: "wsOrigins", kind: "origins", description: "Origins that may open a WebSocket (cosmos/evm's key; default: any)" },
   "auth-token": { field: "authToken", kind: "token", description: "Bearer token of the private namespaces (app.toml only)", fileOnly: true },
 };

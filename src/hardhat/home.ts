@@ -96,8 +96,13 @@ body-limit = ${j.bodyLimit}
 enable-indexer = ${j.enableIndexer}
 # Print every JSON-RPC request and its answer in full in the node's log (also --json-rpc.log).
 log = ${j.log}
-# Bearer token of the private namespaces (personal, miner, admin, ...); "" = generate one and keep
-# it in <home>/jsonrpc.token.
+# More browser origins whose pages may call the dev methods (evm_*, hardhat_*) without the token,
+# besides localhost, 127.0.0.1 and [::1]: hosts ("app.test", any port) or origins ("http://app.test:3000").
+allowed-origins = []
+# Origins that may open a WebSocket (cosmos/evm's key); [] = any origin.
+ws-origins = []
+# Bearer token of the private and code methods (personal, miner, admin, JavaScript tracers, ...);
+# "" = generate one and keep it in <home>/jsonrpc.token. See docs/security.md in hardhat-epochs.
 auth-token = ""
 
 [epochs]

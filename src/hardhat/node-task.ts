@@ -16,6 +16,7 @@ import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
 import type { ChainConfig } from "../chain/config";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
+import { DEFAULT_ALLOWED_ORIGINS, accessBanner } from "../rpc/access";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -302,15 +303,14 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     // admin_startHTTP/stopHTTP/startWS/stopWS act on these listeners
     runtime.admin.listeners = server.listeners;
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
+    const { declared, raised } = runtime.dispatcher.accessClasses();
     const started: StartedServer = {
       httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,
       wsUrls: [`ws://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`, ...(bound.wsAddress ? [`ws://${show(bound.wsAddress.host)}:${bound.wsAddress.port}/`] : [])],
       notes: [
-        `Bearer token for the private namespaces (personal, miner, admin, debug_setHead, db_put*) in ${tokenFile}:`,
+        `Bearer token in ${tokenFile}:`,
         `  ${token}`,
-        ...(beyondLoopback(bound)
-          ? ["Requests from other machines also need it for the dev methods that change the chain without a signed transaction (hardhat_set*, hardhat_impersonateAccount, hardhat_mine, hardhat_reset, evm_* but evm_snapshot); from this machine they are open, as on Hardhat's node."]
-          : []),
+        ...accessBanner(declared, raised, [...DEFAULT_ALLOWED_ORIGINS, ...(opts.allowedOrigins ?? [])], beyondLoopback(bound)),
       ],
       close: () => server.close(),
       waitUntilClosed: () =>

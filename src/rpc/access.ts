@@ -56,3 +56,63 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
 export function devOpen(fromLoopback: boolean, origin: string | undefined, allowed: readonly string[]): boolean {
   return fromLoopback && (origin === undefined || originAllowed(origin, allowed));
 }
+
+/**
+ * Method names grouped by class, each namespace written `ns_*` where every one of its methods has
+ * that class (the banner and docs/security.md are made from it).
+ */
+export function accessSummary(classes: ReadonlyMap<string, Access>): Record<Access, string[]> {
+  const byNs = new Map<string, string[]>();
+  for (const name of [...classes.keys()].sort()) {
+    const ns = name.split("_")[0];
+    byNs.set(ns, [...(byNs.get(ns) ?? []), name]);
+  }
+  const out: Record<Access, string[]> = { read: [], send: [], dev: [], private: [], code: [] };
+  for (const [ns, names] of byNs) {
+    const first = classes.get(names[0]) as Access;
+    if (names.every((n) => classes.get(n) === first)) out[first].push(`${ns}_*`);
+    else for (const n of names) out[classes.get(n) as Access].push(n);
+  }
+  return out;
+}
+
+const CLASS_TEXT: Record<Access, string> = {
+  read: "anyone, from any origin",
+  send: "anyone, from any origin",
+  dev: "this machine without an `Origin`, pages from an allowed origin, or the token",
+  private: "the token",
+  code: "the token",
+};
+
+/**
+ * The table of docs/security.md: one row per class, with who may call it and its methods. `code` is
+ * a class a call takes from its parameters (JavaScript tracers), so it names those methods too.
+ */
+export function accessTable(classes: ReadonlyMap<string, Access>, raised: ReadonlyMap<string, Access>): string {
+  const summary = accessSummary(classes);
+  const rows = ["| class | who may call | methods |", "|---|---|---|"];
+  for (const cls of ACCESS_CLASSES) {
+    const declared = summary[cls].map((n) => `\`${n}\``);
+    const byParams = [...raised].sort(([a], [b]) => (a < b ? -1 : 1)).filter(([, c]) => c === cls).map(([n]) => `\`${n}\` (some parameters)`);
+    rows.push(`| \`${cls}\` | ${CLASS_TEXT[cls]} | ${[...declared, ...byParams].join(", ") || "—"} |`);
+  }
+  return rows.join("\n");
+}
+
+/** Names for a line of text: the whole-namespace groups first, then "and N more". */
+function shortList(names: string[], max = 4): string {
+  const sorted = [...names].sort((a, b) => Number(b.endsWith("_*")) - Number(a.endsWith("_*")) || (a < b ? -1 : 1));
+  const shown = sorted.slice(0, max);
+  return sorted.length > max ? `${shown.join(", ")} and ${sorted.length - max} more` : shown.join(", ");
+}
+
+/** The node banner's lines on access, from the same classes as the dispatcher. */
+export function accessBanner(classes: ReadonlyMap<string, Access>, raised: ReadonlyMap<string, Access>, allowedOrigins: readonly string[], beyondLoopback: boolean): string[] {
+  const s = accessSummary(classes);
+  const code = [...raised].filter(([, c]) => c === "code").length;
+  return [
+    `Access (docs/security.md): read and send methods are open to every caller and origin;`,
+    `  dev methods (${shortList(s.dev)}) are open from this machine to callers without an Origin and to pages from ${allowedOrigins.join(", ") || "no origin"}${beyondLoopback ? "; from other machines they need the token" : ""};`,
+    `  private methods (${shortList(s.private)})${code > 0 ? " and JavaScript tracers" : ""} always need the token.`,
+  ];
+}

@@ -48,6 +48,9 @@ export class RpcDispatcher implements Dispatcher {
       if (this._methods.has(m.name)) throw new Error(`RPC method ${m.name} declared twice`);
       // a spec from plain JavaScript (or a cast) could miss its class: refuse it rather than guess
       if (!isAccess(m.access)) throw new Error(`RPC method ${m.name} declares no access class (read, send, dev, private or code)`);
+      if ((m.accessFor === undefined) !== (m.raisesTo === undefined) || (m.raisesTo !== undefined && !isAccess(m.raisesTo))) {
+        throw new Error(`RPC method ${m.name}: accessFor and raisesTo go together`);
+      }
       this._methods.set(m.name, m);
     }
   }
@@ -64,6 +67,17 @@ export class RpcDispatcher implements Dispatcher {
   /** The declared access class of a method (docs/security.md); undefined for an unknown name. */
   accessOf(name: string): Access | undefined {
     return this._methods.get(ALIASES[name] ?? name)?.access;
+  }
+
+  /** Every method's declared class, and the class some parameters raise a method to (see MethodSpec.accessFor). */
+  accessClasses(): { declared: Map<string, Access>; raised: Map<string, Access> } {
+    const declared = new Map<string, Access>();
+    const raised = new Map<string, Access>();
+    for (const [name, spec] of this._methods) {
+      declared.set(name, spec.access);
+      if (spec.raisesTo !== undefined) raised.set(name, spec.raisesTo);
+    }
+    return { declared, raised };
   }
 
   async handle(body: unknown, ctx: RequestContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {

@@ -34,6 +34,8 @@ export interface MethodSpec<C extends ReadonlyArray<Codec<unknown>> = ReadonlyAr
    * makes a trace `code`). Checked after the parameters parse; `access` is checked before.
    */
   accessFor?(params: InferParams<C>): Access;
+  /** The highest class `accessFor` answers (for the docs' table and the banner). */
+  raisesTo?: Access;
   /** Runs outside the node mutex (pure or connection-local methods). Default false. */
   concurrent?: boolean;
   handler(params: InferParams<C>, ctx: RequestContext): unknown;

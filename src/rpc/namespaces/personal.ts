@@ -181,6 +181,7 @@ export function personalMethods(deps: RpcDeps) {
       name: "personal_sign",
       access: "dev",
       accessFor: ([, addr, passphrase]) => signAccess(addr, passphrase),
+      raisesTo: "private",
       params: [data, address, string.opt()],
       concurrent: true,
       doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + data), V 27/28; ethers.verifyMessage and personal_ecRecover accept it. With a password: the key-store key it opens (needs the token). Without (Hardhat's form): a dev account's key, open from this machine (from beyond loopback it needs the token), or an unlocked key-store account (needs the token).",

@@ -44,7 +44,7 @@ export interface ServerOptions extends HostPort {
   maxConnections?: number;
   /** WebSocket ping interval, ms (0 = none). */
   wsPingIntervalMs?: number;
-  /** Browser origins whose pages may call `dev` methods without the token (default: localhost, 127.0.0.1, [::1]). */
+  /** More browser origins whose pages may call `dev` methods without the token, besides localhost, 127.0.0.1 and [::1]. */
   allowedOrigins?: readonly string[];
   /** Origins that may open a WebSocket (cosmos/evm's ws-origins); absent = any. */
   wsOrigins?: readonly string[];
@@ -104,6 +104,8 @@ export class JsonRpcServer {
   private _cors: string[] = ["*"];
   /** Origins allowed to open a WebSocket (ws-origins, admin_startWS); undefined = any. */
   private _wsOrigins: readonly string[] | undefined;
+  /** Origins whose pages may call `dev` methods (src/rpc/access.ts). */
+  private readonly _devOrigins: readonly string[];
   private _httpApis: ReadonlySet<string> | undefined;
   private _wsApis: ReadonlySet<string> | undefined;
   private readonly _timeoutMs: number;
@@ -117,6 +119,7 @@ export class JsonRpcServer {
     private readonly _opts: ServerOptions,
   ) {
     this.rest = _opts.rest ?? new RestRouter();
+    this._devOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...(_opts.allowedOrigins ?? [])];
     this._wsOrigins = _opts.wsOrigins !== undefined && !_opts.wsOrigins.includes("*") ? _opts.wsOrigins : undefined;
     const bodyLimit = _opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const batchLimit = _opts.batchLimit ?? DEFAULT_BATCH_LIMIT;
@@ -283,7 +286,7 @@ export class JsonRpcServer {
   private _caller(req: IncomingMessage): Caller {
     const authenticated = this._opts.token !== undefined && bearerMatches(req.headers.authorization, this._opts.token);
     const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
-    return { authenticated, devOpen: devOpen(isLoopbackAddress(req.socket.remoteAddress), origin, this._opts.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS) };
+    return { authenticated, devOpen: devOpen(isLoopbackAddress(req.socket.remoteAddress), origin, this._devOrigins) };
   }
 }
 
