@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import WebSocket from "ws";
 import { type Started, freePort, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -49,13 +50,15 @@ block-range-cap = 2
 batch-request-limit = 3
 body-limit = 2000
 auth-token = "${TOKEN}"
+allowed-origins = ["app.test"]
+ws-origins = ["http://app.test:3000"]
 
 [epochs]
 tick-rule = "evmos"
 `,
     );
     // --port over app.toml's address; --json-rpc.gas-cap over app.toml's gas-cap
-    node = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", "--home", home, "--port", String(flagPort), "--json-rpc.gas-cap", "200000"], { cwd: ROOT });
+    node = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", "--home", home, "--port", String(flagPort), "--json-rpc.gas-cap", "200000", "--json-rpc.allowed-origins", "tools.test,http://app.test:3000"], { cwd: ROOT });
   });
 
   after(async () => {
@@ -93,6 +96,27 @@ tick-rule = "evmos"
     expect((await rpc(url(), "miner_setExtra", ["0x"])).error?.code).to.equal(4100);
     expect((await rpc(url(), "miner_setExtra", ["0x"], { authorization: `Bearer ${TOKEN}` })).result).to.equal(true);
     expect(readFileSync(path.join(home, "jsonrpc.token"), "utf8").trim()).to.equal(TOKEN);
+  });
+
+  it("allowed-origins (the flag over app.toml's) and ws-origins (app.toml) reach the server and the banner", async () => {
+    await waitForOutput(node as Started, "pages from localhost, 127.0.0.1, [::1], tools.test, http://app.test:3000");
+    const dev = async (origin: string) => (await rpc(url(), "evm_increaseTime", [1], { origin })).error?.code;
+    expect(await dev("http://tools.test:8000")).to.equal(undefined);
+    expect(await dev("http://app.test:3000")).to.equal(undefined);
+    expect(await dev("http://app.test:4000"), "app.toml's bare host, replaced by the flag").to.equal(4100);
+    expect(await dev("http://localhost:5173")).to.equal(undefined);
+    const upgrade = (origin: string) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url().replace("http", "ws"), { headers: { origin } });
+        ws.once("open", () => {
+          ws.close();
+          resolve(101);
+        });
+        ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once("error", reject);
+      });
+    expect(await upgrade("http://app.test:3000")).to.equal(101);
+    expect(await upgrade("http://localhost:5173")).to.equal(403);
   });
 
   it("finding 7: gas-cap reaches eth_call, and the flag's value wins over app.toml's", async () => {

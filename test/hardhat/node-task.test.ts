@@ -4,10 +4,13 @@
  */
 import { expect } from "chai";
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { Interface } from "ethers";
 import { inProcess, rpcError } from "../helpers/harness";
 import { compile } from "../helpers/solc";
 import { BOOTSTRAP, ROOT, stopProcessGroup } from "../helpers/processes";
+import { NODE_RECORD_FILE_NAME } from "../../src/hardhat/chain-config";
 
 
 interface StartedNode {
@@ -75,17 +78,23 @@ describe("npx hardhat node", function () {
 
     // The second WebSocket listener (--json-rpc.ws-address) and the bearer token are announced.
     await waitForOutput(node, /WebSocket JSON-RPC server at ws:\/\/127\.0\.0\.1:\d+\//);
-    await waitForOutput(node, /Bearer token for the private namespaces/);
+    await waitForOutput(node, /Bearer token in .*jsonrpc\.token:/);
+    await waitForOutput(node, /dev methods \(.*\) are open from this machine to callers without an Origin and to pages from localhost, 127\.0\.0\.1, \[::1\];/);
+    await waitForOutput(node, /private methods \(admin_\*, miner_\*, .*\) and JavaScript tracers always need the token\./);
+    // the plugin's header goes only to this node: its pid and ports are recorded beside the token
+    const record = JSON.parse(readFileSync(path.join(ROOT, "cache", NODE_RECORD_FILE_NAME), "utf8")) as { pid: number; ports: number[] };
+    expect(record.ports).to.include(Number(new URL(node.url).port));
 
     // Each request's method is logged, one line each, as Hardhat's node does.
     await waitForOutput(node, /^eth_chainId$/m);
     await waitForOutput(node, /^net_version$/m);
   });
 
-  it("stops on SIGTERM to its process group", async () => {
+  it("stops on SIGTERM to its process group, and removes its record", async () => {
     const child = node?.child;
     await stopProcessGroup(child);
     expect(child?.exitCode !== null || child?.signalCode !== null).to.equal(true);
+    expect(existsSync(path.join(ROOT, "cache", NODE_RECORD_FILE_NAME))).to.equal(false);
   });
 });
 

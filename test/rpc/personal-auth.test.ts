@@ -92,8 +92,8 @@ describe("personal namespace: the bearer token", function () {
     }
   });
 
-  it("from beyond loopback even the dev form needs the token", async () => {
-    const ctx = { transport: "http" as const, authenticated: false, fromLoopback: false };
+  it("to a caller dev methods are not open to (beyond loopback, a page from another origin) even the dev form needs the token", async () => {
+    const ctx = { transport: "http" as const, authenticated: false, devOpen: false };
     const res = (await runtime.dispatcher.handle({ jsonrpc: "2.0", id: 1, method: "personal_sign", params: ["0x01", dev[0]] }, ctx)) as JsonRpcResponse;
     expect("error" in res && res.error).to.deep.equal(refused("personal_sign"));
     const authed = (await runtime.dispatcher.handle({ jsonrpc: "2.0", id: 1, method: "personal_sign", params: ["0x01", dev[0]] }, { ...ctx, authenticated: true })) as JsonRpcResponse;
