@@ -5,7 +5,9 @@
  * posts are refused. The table in docs/security.md is checked against the methods.
  */
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import WebSocket from "ws";
 import { accessBanner, accessTable, devOpen, mayCall, originAllowed } from "../../src/rpc/access";
 import { RpcDispatcher } from "../../src/rpc/dispatcher";
@@ -21,6 +23,9 @@ const EVIL = "http://evil.test";
 const JS_TRACER = "{ n: 0, step: function () { this.n++ }, fault: function () {}, result: function () { return this.n } }";
 const CALL = { from: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", to: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", value: "0x1" };
 const HASH = `0x${"11".repeat(32)}`;
+/** What a hostile page would send: a tracer that reaches the host through a constructor chain and writes a file. */
+const MARK = path.join(tmpdir(), `access-escape-${process.pid}`);
+const ESCAPE = `{ step: function (log) { log.constructor.constructor("return process")().mainModule.require("fs").writeFileSync(${JSON.stringify(MARK)}, "x") }, fault: function () {}, result: function () { return this.constructor.constructor("return process")().pid } }`;
 
 interface Answer {
   id?: unknown;
@@ -178,7 +183,7 @@ describe("access classes: every method declares who may call it", function () {
   });
 
   it("a browser's no-preflight posts are refused before anything runs: text/plain, a form, a Blob without a type", async () => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "debug_traceCall", params: CODE_CALLS[0][1] });
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "debug_traceCall", params: [CALL, "latest", { tracer: ESCAPE }] });
     for (const headers of [{ "content-type": "text/plain" }, { "content-type": "application/x-www-form-urlencoded" }, { "content-type": "multipart/form-data; boundary=x" }]) {
       const res = await fetch(url, { method: "POST", headers: { origin: EVIL, ...headers }, body });
       expect(res.status, headers["content-type"]).to.equal(415);
@@ -188,6 +193,12 @@ describe("access classes: every method declares who may call it", function () {
     expect(blob.status).to.equal(415);
     // with the token too: the media type is checked first
     expect((await fetch(url, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: new Blob([body]) })).status).to.equal(415);
+    // as JSON (the browser asks first; CORS allows it): the escape attempt is a `code` call, refused
+    for (const origin of [EVIL, "http://localhost:3000"]) {
+      const { json } = await post(url, JSON.parse(body), { origin });
+      expect(json.error, origin).to.deep.equal({ code: 4100, message: "unauthorized: debug_traceCall needs the bearer token" });
+    }
+    expect(existsSync(MARK)).to.equal(false);
   });
 
   it("WebSocket: the upgrade's Origin and token hold for every message", async () => {
