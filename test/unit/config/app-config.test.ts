@@ -55,6 +55,8 @@ describe("config: app configuration", () => {
       bodyLimit: 5 * 1024 * 1024,
       enableIndexer: false,
       log: false,
+      allowedOrigins: [],
+      wsOrigins: [],
     });
     expect(c.epochs).to.deep.equal({ tickRule: "spec", hookGasLimit: 3_000_000n });
   });
