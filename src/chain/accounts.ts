@@ -8,7 +8,8 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import { type CallRequest, transactionFrom } from "./execution";
-import { ChainError, type Node } from "./node";
+import { ChainError } from "./errors";
+import type { Node } from "./node";
 
 // A fixed key that only gives impersonated transactions a signature, hence a hash.
 const IMPERSONATION_KEY = keccak256(new TextEncoder().encode("hardhat-epochs impersonation"));

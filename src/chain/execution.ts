@@ -10,7 +10,8 @@ import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "./block-producer";
 import { type ExecutionContext, ExecutionTimeout } from "./context";
-import { ChainError, type Node } from "./node";
+import { ChainError } from "./errors";
+import type { Node } from "./node";
 import { withSender } from "./sender";
 import { withContractSender } from "./state-manager";
 

@@ -5,7 +5,8 @@
 import type { ChainConfig } from "../chain/config";
 import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { BlockModule } from "../chain/module";
-import { Node, type NodeOptions, type PrecompileContext } from "../chain/node";
+import type { PrecompileContext } from "../chain/chain-state";
+import { Node, type NodeOptions } from "../chain/node";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";

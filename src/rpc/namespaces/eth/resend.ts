@@ -7,7 +7,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { signAs } from "../../../chain/accounts";
 import type { CallRequest } from "../../../chain/execution";
-import { ChainError } from "../../../chain/node";
+import { ChainError } from "../../../chain/errors";
 import { type PooledTx, maxFeeOf } from "../../../chain/txpool";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";

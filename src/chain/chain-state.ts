@@ -1,0 +1,269 @@
+/**
+ * One chain instance: its VM and live state, its block store and trie database, its module stores,
+ * and the read-only states and execution contexts served from them. hardhat_reset swaps the whole
+ * instance (src/chain/node.ts); blocks move it forward through src/chain/commit.ts.
+ *
+ * Reads and executions that keep nothing (calls, estimates, traces, state reads) run here without
+ * the node's lock: on a read-only state at a committed root (`stateAt`) or in an execution context
+ * (`contextAt`). Only block production and dev changes touch the live VM, inside the lock.
+ */
+import type { Block } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import type { CustomPrecompile } from "@ethereumjs/evm";
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
+import { KECCAK256_RLP, ValueEncoding, equalsBytes } from "@ethereumjs/util";
+import { type VM, createVM } from "@ethereumjs/vm";
+import type { KVStore } from "../storage/kv";
+import { type ModuleStore, VersionedModuleStore } from "../storage/module-store";
+import { TrieDB } from "../storage/trie-db";
+import { ChainStore } from "./chain-store";
+import type { ChainConfig } from "./config";
+import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
+import { ChainError } from "./errors";
+import type { Fork } from "./fork";
+import type { BlockModule } from "./module";
+import { ChainStateManager } from "./state-manager";
+
+/** How much of the state the node keeps in memory: its memory is bounded by these, not by the chain's size. */
+export interface CacheBounds {
+  /** Accounts + storage slots + codes the live state's caches may hold after a block is written. */
+  liveEntries: number;
+  /** Trie nodes kept in the trie database's read cache. */
+  trieNodes: number;
+}
+
+export const DEFAULT_CACHE_BOUNDS: CacheBounds = { liveEntries: 100_000, trieNodes: 50_000 };
+
+/** How full the node's caches are now (`Node.cacheSizes`). */
+export interface CacheSizes {
+  account: number;
+  storage: number;
+  code: number;
+  trieNodes: number;
+  /** Entries cached by the read-only state serving reads at the head. */
+  reader: number;
+}
+
+/** What a module's precompile may ask of the chain while it executes. */
+export interface PrecompileContext {
+  /**
+   * The env of the execution that runs the precompile, found from its EVM (`PrecompileInput._EVM`):
+   * the message stack (msg.sender, static or not) and the module stores of that execution's height.
+   */
+  envOf(evm: object): ExecEnv;
+}
+
+export interface ChainStateOptions {
+  config: ChainConfig;
+  common: Common;
+  kv: KVStore;
+  modules: BlockModule[];
+  precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  fork?: Fork;
+  cacheBounds: CacheBounds;
+  /**
+   * Receives console.log data: of the live VM (block production; no origin, the node knows what
+   * runs) and of contexts that asked for it (`origin` "call").
+   */
+  console(data: Uint8Array, call?: true): void;
+}
+
+export class ChainState {
+  /**
+   * The head block; undefined only before the genesis block is written (src/chain/genesis.ts).
+   * Moved by src/chain/commit.ts.
+   */
+  head!: Block;
+  /**
+   * The root of the live state as committed: the head's state root plus any hardhat_set* changes
+   * made since (they are written with the next block). Contexts and reads at the head use it.
+   */
+  liveRoot: Uint8Array = KECCAK256_RLP;
+  /** A read-only state at `liveRoot` for reads at the head (rebuilt when the root moves). */
+  private _reader: { root: Uint8Array; sm: MerkleStateManager } | undefined;
+  readonly moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  private readonly _vms: VmPool;
+
+  private constructor(
+    readonly config: ChainConfig,
+    readonly common: Common,
+    readonly vm: VM,
+    readonly store: ChainStore,
+    readonly trieDb: TrieDB,
+    /** The live state manager's read-through caches (see `boundCaches` in src/chain/commit.ts). */
+    readonly caches: Caches,
+    readonly cacheBounds: CacheBounds,
+    readonly fork: Fork | undefined,
+    modules: BlockModule[],
+    private readonly _console: ChainStateOptions["console"],
+  ) {
+    this.moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
+    this._vms = new VmPool(vm);
+    // the live VM's precompiles see the block being built: the live module stores, with its writes
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data) });
+  }
+
+  /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/genesis.ts opens or initialises it). */
+  static async create(opts: ChainStateOptions): Promise<ChainState> {
+    const { config, common, kv } = opts;
+    const trieDb = new TrieDB(kv, { cacheSize: opts.cacheBounds.trieNodes });
+    const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
+    // read-through caches: without them every account read walks the trie (keccak + RLP per node)
+    const caches = new Caches();
+    const stateManager = opts.fork !== undefined ? opts.fork.stateManager({ trie, common, caches }) : new ChainStateManager({ trie, common, caches });
+    const store = new ChainStore(kv, common);
+    const blockchain = {
+      getBlock: async (n: number) => {
+        const b = await store.getBlock(BigInt(n));
+        if (b === undefined) throw new Error(`block ${n} not found`);
+        return b;
+      },
+      putBlock: async () => {},
+      shallowCopy() {
+        return this;
+      },
+    };
+    const customPrecompiles = opts.precompiles?.({ envOf: requireEnv }) ?? [];
+    const vm = await createVM({
+      common,
+      stateManager,
+      blockchain,
+      evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: deadlineOpcodes },
+    });
+    trackMessages(vm);
+    return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.modules, opts.console);
+  }
+
+  get headNumber(): bigint {
+    return this.head.header.number;
+  }
+
+  /** The chain's first block: 0, or the fork block of a forked chain. */
+  get firstBlock(): bigint {
+    return this.fork?.block.number ?? 0n;
+  }
+
+  async getBlock(n: bigint): Promise<Block | undefined> {
+    return n === this.headNumber ? this.head : this.store.getBlock(n);
+  }
+
+  moduleStore(name: string): VersionedModuleStore {
+    const m = this.moduleStores.find((x) => x.module.name === name);
+    if (m === undefined) throw new Error(`no module ${name}`);
+    return m.store;
+  }
+
+  /**
+   * A read-only state at block `n` (at the head: the live state as committed, hardhat_set* changes
+   * included). Safe without the lock: it reads a committed root, and trie nodes are never deleted.
+   */
+  async stateAt(n: bigint): Promise<MerkleStateManager> {
+    if (n >= this.headNumber) {
+      const root = this.liveRoot;
+      const r = this._reader;
+      if (r !== undefined && equalsBytes(r.root, root)) {
+        // a read-only state: emptying its caches loses nothing, and keeps many reads at one head bounded
+        if (r.sm instanceof ChainStateManager && r.sm.cacheEntries() > this.cacheBounds.liveEntries) r.sm.clearCaches();
+        return r.sm;
+      }
+      const sm = await this._stateAtRoot(root);
+      this._reader = { root, sm };
+      return sm;
+    }
+    if (this.fork !== undefined && n < this.fork.block.number) return this.fork.stateBelow(n, this.common);
+    const block = await this.getBlock(n);
+    if (block === undefined) throw new ChainError(`header not found`);
+    return this._stateAtRoot(block.header.stateRoot);
+  }
+
+  private async _stateAtRoot(root: Uint8Array): Promise<MerkleStateManager> {
+    const copy = (this.vm.stateManager as MerkleStateManager).shallowCopy(false);
+    await copy.setStateRoot(root);
+    return copy;
+  }
+
+  /**
+   * An execution context at block `height` (the head's live state for the head): a VM of its own,
+   * read-only module stores of that height, and an optional deadline. Release it after use.
+   */
+  async contextAt(height: bigint, opts: ContextOptions = {}): Promise<ExecutionContext> {
+    const head = this.head;
+    const views = new Map<string, ModuleStore>();
+    if (height >= head.header.number) {
+      for (const m of this.moduleStores) views.set(m.module.name, m.store.view());
+      return this.context(head, this.liveRoot, views, opts);
+    }
+    if (this.fork !== undefined && height < this.fork.block.number) {
+      throw new ChainError(`block ${height} is below the fork block ${this.fork.block.number}: calls run at the fork block or later (state reads of older blocks go to the remote)`);
+    }
+    const block = await this.getBlock(height);
+    if (block === undefined) throw new ChainError("header not found");
+    for (const m of this.moduleStores) views.set(m.module.name, await m.store.viewAt(height));
+    return this.context(block, block.header.stateRoot, views, opts);
+  }
+
+  /** A context over state `root` after `block`, whose precompiles see the module stores `views`. */
+  async context(block: Block, root: Uint8Array, views: Map<string, ModuleStore>, opts: ContextOptions): Promise<ExecutionContext> {
+    const moduleStore = (name: string): ModuleStore => {
+      const v = views.get(name);
+      if (v === undefined) throw new Error(`no module ${name}`);
+      return v;
+    };
+    const vm = await this._vms.acquire(root);
+    const timeoutMs = opts.timeoutMs ?? 0;
+    const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
+    if (opts.consoleLog === true) env.console = (data) => this._console(data, true);
+    bindEnv(vm, env);
+    let released = false;
+    return {
+      height: block.header.number,
+      block,
+      vm,
+      env,
+      moduleStore,
+      release: () => {
+        if (released) return;
+        released = true;
+        // a VM whose execution was cut short may hold an open checkpoint: never reuse it
+        this._vms.release(vm, root, env.messages.length === 0);
+      },
+    };
+  }
+
+  /**
+   * Changes the live state outside a block (hardhat_set*, epochs_registerHooks): all of `change` or
+   * nothing, then published to reads at the head. Run inside the lock.
+   */
+  async modifyState(change: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
+    const sm = this.vm.stateManager as MerkleStateManager;
+    await sm.checkpoint();
+    try {
+      await change(sm);
+      await sm.commit();
+    } catch (err) {
+      await sm.revert();
+      throw err;
+    }
+    this.liveRoot = await sm.getStateRoot();
+  }
+
+  /** How full the live state's caches and the trie node cache are (bounded by `cacheBounds`). */
+  cacheSizes(): CacheSizes {
+    const c = this.caches;
+    const reader = this._reader?.sm;
+    return {
+      account: c.account?.size() ?? 0,
+      storage: c.storage?.size() ?? 0,
+      code: c.code?.size() ?? 0,
+      trieNodes: this.trieDb.cacheCount,
+      reader: reader instanceof ChainStateManager ? reader.cacheEntries() : 0,
+    };
+  }
+}
+
+function requireEnv(evm: object): ExecEnv {
+  const env = envOf(evm);
+  if (env === undefined) throw new Error("a precompile ran in an EVM the chain did not make");
+  return env;
+}

@@ -1,0 +1,74 @@
+/**
+ * Moving a chain instance (src/chain/chain-state.ts) to another block, durably.
+ *
+ * Commit is write-then-apply: a block's batch is written first, and only then do memory (head,
+ * chain-store caches, module stores, live root) move to it; a failed write leaves the chain on its
+ * last committed block. A rewind is written the same way.
+ */
+import type { Block } from "@ethereumjs/block";
+import { equalsBytes } from "@ethereumjs/util";
+import type { BatchOp } from "../storage/kv";
+import type { ProducedBlock } from "./block-producer";
+import type { ChainState } from "./chain-state";
+import { ChainError, errorText } from "./errors";
+
+/**
+ * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),
+ * then moves memory to it. If the write fails, memory stays on the last committed block: the live
+ * state goes back to the last committed root, module stores drop the block's writes, and the trie
+ * nodes wait for the next batch.
+ */
+export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: BatchOp[] = []): Promise<void> {
+  const n = p.block.header.number;
+  const head = chain.head as Block | undefined;
+  const parentRoot = head?.header.stateRoot;
+  const preState = parentRoot !== undefined && !equalsBytes(parentRoot, chain.liveRoot) ? chain.liveRoot : undefined;
+  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...extra];
+  for (const m of chain.moduleStores) ops.push(...m.store.commitOps(n));
+  try {
+    await chain.store.kv.batch(ops);
+  } catch (err) {
+    chain.trieDb.undrain();
+    for (const m of chain.moduleStores) m.store.discard();
+    await chain.vm.stateManager.setStateRoot(chain.liveRoot);
+    const at = head === undefined ? "" : `, the node stays at block ${chain.headNumber}`;
+    throw new ChainError(`block ${n} could not be written${at}: ${errorText(err)}`);
+  }
+  chain.store.didCommit(p.block, p.receipts);
+  boundCaches(chain);
+  for (const m of chain.moduleStores) m.store.didCommit();
+  chain.head = p.block;
+  chain.liveRoot = p.block.header.stateRoot;
+}
+
+/** Rewinds head, state and module stores to block `n`, durably (evm_revert, debug_setHead). */
+export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint8Array): Promise<void> {
+  if (n > chain.headNumber) throw new ChainError(`block ${n} is above the head ${chain.headNumber}`);
+  if (n < chain.firstBlock) throw new ChainError(`block ${n} is below the fork block ${chain.firstBlock}, where this chain starts`);
+  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...(await chain.store.rewindOps(n))];
+  for (const m of chain.moduleStores) ops.push(...(await m.store.rewindOps(n)));
+  try {
+    await chain.store.kv.batch(ops);
+  } catch (err) {
+    chain.trieDb.undrain();
+    throw new ChainError(`the rewind to block ${n} could not be written, the node stays at block ${chain.headNumber}: ${errorText(err)}`);
+  }
+  chain.store.didRewind(n);
+  for (const m of chain.moduleStores) await m.store.loadAt(n);
+  chain.head = (await chain.store.getBlock(n)) as Block;
+  const root = stateRoot ?? chain.head.header.stateRoot;
+  await chain.vm.stateManager.setStateRoot(root);
+  chain.liveRoot = root;
+}
+
+/**
+ * EthereumJS's default caches (ordered maps) never evict: every account and slot a block ever
+ * touched would stay in memory, so the node's memory would grow with the chain's state instead of
+ * being bounded by caches. Right after a block is written nothing in them is unwritten (the block
+ * flushed them to the trie), so they can be emptied then; they refill from the trie node cache.
+ */
+function boundCaches(chain: ChainState): void {
+  const c = chain.caches;
+  const size = (c.account?.size() ?? 0) + (c.storage?.size() ?? 0) + (c.code?.size() ?? 0);
+  if (size > chain.cacheBounds.liveEntries) c.clear();
+}

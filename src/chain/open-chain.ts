@@ -1,0 +1,104 @@
+/**
+ * Opens a chain instance (src/chain/chain-state.ts) on a store: the chain the store holds (its
+ * identity checked first), or a new one from its genesis block (a forked chain's first block is the
+ * remote's fork block).
+ */
+import { createBlock } from "@ethereumjs/block";
+import { Address, KECCAK256_RLP, bytesToHex, createAccount } from "@ethereumjs/util";
+import { adoptBlockHash } from "./chain-store";
+import { ChainState, type ChainStateOptions } from "./chain-state";
+import type { Clock } from "./clock";
+import { commitBlock } from "./commit";
+import { addressOfKey } from "./crypto";
+import { checkForkMeta, forkMetaOps } from "./fork/meta";
+import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
+
+/**
+ * Builds the chain instance and opens or initialises its store. `clock` starts at the configured
+ * initial date on a new chain. A store that cannot be used is closed, so the caller (or the next
+ * start) can open it again.
+ */
+export async function openChain(opts: ChainStateOptions, clock: Clock): Promise<ChainState> {
+  try {
+    const chain = await ChainState.create(opts);
+    await openOrInit(chain, clock);
+    return chain;
+  } catch (err) {
+    await opts.kv.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
+  const { config, store } = chain;
+  const head = await store.open();
+  if (head >= 0n) {
+    // identity first: blocks of another chain id do not even decode (their signatures name it)
+    const forkOps = await checkForkMeta(store.kv, chain.fork);
+    if (forkOps.length > 0) await store.kv.batch(forkOps);
+    const genesis = await store.getBlock(chain.firstBlock);
+    if (genesis === undefined) throw new Error(`data directory ${storeName(store.kv)} is damaged: its genesis block is missing`);
+    const metaOps = await checkGenesisMeta(store.kv, config.chainId, bytesToHex(genesis.hash()));
+    if (metaOps.length > 0) await store.kv.batch(metaOps);
+    const headBlock = await store.getBlock(head);
+    if (headBlock === undefined) throw new Error(`data directory ${storeName(store.kv)} is damaged: its head block ${head} is missing`);
+    chain.head = headBlock;
+    chain.liveRoot = headBlock.header.stateRoot;
+    await chain.vm.stateManager.setStateRoot(chain.liveRoot);
+    for (const m of chain.moduleStores) await m.store.loadAt(head);
+    return;
+  }
+  const fork = chain.fork;
+  // a forked chain's first block is the remote's fork block: its number, time, parent and hash
+  const timestamp = fork?.block.timestamp ?? BigInt(Math.floor((config.initialDate?.getTime() ?? Date.now()) / 1000));
+  if (config.initialDate !== undefined) clock.jumpTo(BigInt(Math.floor(config.initialDate.getTime() / 1000)));
+  const sm = chain.vm.stateManager;
+  await sm.checkpoint();
+  for (const a of config.accounts) {
+    const address = addressOfKey(a.privateKey);
+    // on a fork the dev accounts keep their nonce (and code) at the remote and get the configured balance, as on Hardhat
+    const remote = fork !== undefined ? await sm.getAccount(address) : undefined;
+    await sm.putAccount(address, createAccount({ balance: a.balance, nonce: remote?.nonce ?? 0n, codeHash: remote?.codeHash, storageRoot: remote?.storageRoot }));
+  }
+  const putCode = async (address: Uint8Array, code: Uint8Array): Promise<void> => {
+    const a = new Address(address);
+    // nonce 1 keeps the account from being cleared as empty (EIP-161)
+    await sm.putAccount(a, createAccount({ nonce: 1n, balance: 0n }));
+    await sm.putCode(a, code);
+  };
+  for (const m of chain.moduleStores) await m.module.initGenesis?.({ height: chain.firstBlock, timestamp, store: m.store, putCode });
+  await sm.commit();
+  const stateRoot = await sm.getStateRoot();
+  const c = chain.common;
+  const genesis = createBlock(
+    {
+      header: {
+        number: chain.firstBlock,
+        parentHash: fork?.block.parentHash,
+        timestamp,
+        gasLimit: config.blockGasLimit,
+        stateRoot,
+        coinbase: new Uint8Array(20),
+        difficulty: 0n,
+        nonce: new Uint8Array(8),
+        extraData: new Uint8Array(),
+        baseFeePerGas: c.isActivatedEIP(1559) ? (fork?.block.baseFeePerGas ?? config.initialBaseFeePerGas) : undefined,
+        withdrawalsRoot: c.isActivatedEIP(4895) ? KECCAK256_RLP : undefined,
+        blobGasUsed: c.isActivatedEIP(4844) ? 0n : undefined,
+        excessBlobGas: c.isActivatedEIP(4844) ? 0n : undefined,
+        parentBeaconBlockRoot: c.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+        requestsHash: c.isActivatedEIP(7685) ? sha256Empty() : undefined,
+      },
+      withdrawals: c.isActivatedEIP(4895) ? [] : undefined,
+    },
+    { common: c },
+  );
+  if (fork !== undefined) adoptBlockHash(genesis, fork.block.hash);
+  const meta = [...genesisMetaOps({ chainId: config.chainId, genesisHash: bytesToHex(genesis.hash()) }), ...forkMetaOps(fork)];
+  await commitBlock(chain, { block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
+}
+
+function sha256Empty(): Uint8Array {
+  // requestsHash of an empty request list (EIP-7685): sha256 of nothing
+  return new Uint8Array(Buffer.from("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "hex"));
+}

@@ -1,0 +1,55 @@
+/**
+ * Snapshots (evm_snapshot / evm_revert): one plain record of everything a revert restores. The node
+ * (src/chain/node.ts) takes and applies the records; this keeps them by id.
+ */
+import type { Clock } from "./clock";
+import type { PooledTx } from "./txpool";
+
+/** Block-production settings that dev methods change at runtime (and snapshots restore). */
+export interface NodeSettings {
+  coinbase: Uint8Array;
+  gasLimit: bigint;
+  extraData: Uint8Array;
+  minGasPrice: bigint;
+  nextBaseFee: bigint | undefined;
+  /** prevRandao (mixHash) of the next block only (hardhat_setPrevRandao); else derived from the parent. */
+  nextPrevRandao?: Uint8Array;
+  automine: boolean;
+  /** miner_stop pauses block production; pending transactions wait. */
+  paused: boolean;
+  intervalMs: number | [number, number];
+}
+
+export interface Snapshot {
+  head: bigint;
+  stateRoot: Uint8Array;
+  pool: PooledTx[];
+  clock: ReturnType<Clock["snapshot"]>;
+  settings: NodeSettings;
+}
+
+export class Snapshots {
+  private readonly _byId = new Map<number, Snapshot>();
+  private _nextId = 1;
+
+  /** Keeps `snap`; returns its id. */
+  take(snap: Snapshot): number {
+    const id = this._nextId++;
+    this._byId.set(id, snap);
+    return id;
+  }
+
+  /** The snapshot `id`, dropped with every later one (as Hardhat: a snapshot is used once); undefined when unknown. */
+  takeBack(id: number): Snapshot | undefined {
+    const snap = this._byId.get(id);
+    if (snap === undefined) return undefined;
+    for (const k of [...this._byId.keys()]) if (k >= id) this._byId.delete(k);
+    return snap;
+  }
+
+  /** Drops every snapshot; ids start over (as Hardhat's on a reset chain). */
+  clear(): void {
+    this._byId.clear();
+    this._nextId = 1;
+  }
+}
