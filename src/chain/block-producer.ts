@@ -77,7 +77,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
   await vm.evm.journal.checkpoint();
   try {
     args.onStep?.({ phase: "begin_block" });
-    await runPhase("begin_block", vm, execBlock, modules, events.begin, args.explain);
+    await runPhase("begin_block", vm, execBlock, modules, events.begin, { explain: args.explain });
 
     const included: TypedTransaction[] = [];
     const senders: Address[] = [];
@@ -114,7 +114,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     }
 
     args.onStep?.({ phase: "end_block" });
-    await runPhase("end_block", vm, execBlock, modules, events.end, args.explain);
+    await runPhase("end_block", vm, execBlock, modules, events.end, { explain: args.explain });
     await vm.evm.journal.commit();
     const stateRoot = await vm.stateManager.getStateRoot();
 
@@ -177,14 +177,17 @@ export function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, block:
   return withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: withSender(tx, sender), block, blockGasUsed, skipHardForkValidation: true }));
 }
 
-/** Runs one phase (begin-block or end-block) of every module against `block`'s header. */
+/**
+ * Runs one phase (begin-block or end-block) of every module against `block`'s header, each on the
+ * store given with it. `replay`: the block is re-executed, not produced (BlockContext.replay).
+ */
 export async function runPhase(
   phase: BlockPhase,
   vm: VM,
   block: Block,
   modules: ProduceBlockArgs["modules"],
   sink: ModuleEvent[],
-  explain?: SystemCallExplainer,
+  { explain, replay = false }: { explain?: SystemCallExplainer; replay?: boolean } = {},
 ): Promise<void> {
   for (const { module, store } of modules) {
     const fn = phase === "begin_block" ? module.beginBlock : module.endBlock;
@@ -194,6 +197,7 @@ export async function runPhase(
       timestamp: block.header.timestamp,
       phase,
       store,
+      replay,
       emit: (e) => sink.push(e),
       systemCall: (a) => systemCall(vm, block, a, explain),
       getStorage: async (address, key) => {

@@ -204,7 +204,7 @@ export class ChainState {
   }
 
   /** A context over state `root` after `block`, whose precompiles see the module stores `views`. */
-  async context(block: Block, root: Uint8Array, views: Map<string, ModuleStore>, opts: ContextOptions): Promise<ExecutionContext> {
+  async context(block: Block, root: Uint8Array, views: ReadonlyMap<string, ModuleStore>, opts: ContextOptions): Promise<ExecutionContext> {
     const moduleStore = (name: string): ModuleStore => {
       const v = views.get(name);
       if (v === undefined) throw new Error(`no module ${name}`);

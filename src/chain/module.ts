@@ -53,8 +53,14 @@ export interface BlockContext {
   /** The block's own header timestamp, whole Unix seconds. */
   readonly timestamp: bigint;
   readonly phase: BlockPhase;
-  /** The module's own versioned store. */
+  /** The module's own store for this execution: the live block's, or a replay's scratch copy. Modules keep no store of their own. */
   readonly store: ModuleStore;
+  /**
+   * True when a stored block is re-executed (tracing) rather than produced: nothing it does is kept.
+   * Contract hooks run in replays (they are part of the block); hooks outside the chain (TypeScript
+   * functions) do not, so tracing never repeats their side effects.
+   */
+  readonly replay: boolean;
   /** Records an event of this block in the current phase. */
   emit(event: ModuleEvent): void;
   /**

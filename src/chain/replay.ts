@@ -7,7 +7,7 @@ import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
-import { type ModuleStore, VersionedModuleStore } from "../storage/module-store";
+import { VersionedModuleStore } from "../storage/module-store";
 import { runBlockTx, runPhase } from "./block-producer";
 import type { ChainState } from "./chain-state";
 import type { ContextOptions } from "./context";
@@ -40,17 +40,14 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
   const parent = (await chain.getBlock(n - 1n)) as Block;
   // the state the block started from: its parent's, plus any hardhat_set* changes made before it
   const root = (await chain.store.getPreStateRoot(n)) ?? parent.header.stateRoot;
-  const views = new Map<string, ModuleStore>();
-  for (const m of chain.moduleStores) views.set(m.module.name, await m.store.viewAt(n - 1n));
-  const ctx = await chain.context(parent, root, views, opts);
+  // Scratch copies of the module stores as of the parent: begin/end-block write to them (each module
+  // gets its own through BlockContext.store), and the replay's precompiles read them, as the live
+  // block's did the live stores. The live stores are never in reach of a replay.
+  const scratch = new Map<string, VersionedModuleStore>();
+  for (const m of chain.moduleStores) scratch.set(m.module.name, VersionedModuleStore.scratch(m.module.name, await m.store.viewAt(n - 1n)));
+  const ctx = await chain.context(parent, root, scratch, opts);
   const { vm } = ctx;
-  const modules = chain.moduleStores.map((m) => ({ module: m.module, store: VersionedModuleStore.scratch(m.module.name, ctx.moduleStore(m.module.name)) }));
-  // precompiles of the replay see its own (scratch) module stores, as the live block saw the live ones
-  ctx.env.moduleStore = (name) => {
-    const m = modules.find((x) => x.module.name === name);
-    if (m === undefined) throw new Error(`no module ${name}`);
-    return m.store;
-  };
+  const modules = chain.moduleStores.map((m) => ({ module: m.module, store: scratch.get(m.module.name) as VersionedModuleStore }));
   // the stored block carries the header its transactions ran against (they read nothing else of it)
   const execBlock = block;
   const events: BlockEvents = { begin: [], end: [] };
@@ -58,7 +55,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
   let ok = false;
   await vm.evm.journal.checkpoint();
   try {
-    await runPhase("begin_block", vm, execBlock, modules, events.begin);
+    await runPhase("begin_block", vm, execBlock, modules, events.begin, { replay: true });
     let gasUsed = 0n;
     for (let i = 0; i < block.transactions.length; i++) {
       const tx = block.transactions[i];
@@ -70,7 +67,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
       results.push(result);
       await observer.afterTx?.(i, tx, result);
     }
-    await runPhase("end_block", vm, execBlock, modules, events.end);
+    await runPhase("end_block", vm, execBlock, modules, events.end, { replay: true });
     ok = true;
     return { block, results, events };
   } finally {

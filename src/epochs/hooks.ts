@@ -58,7 +58,7 @@ export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<vo
   }
 }
 
-/** In-process hooks (hre.epochs.onBeforeEpochStart / onAfterEpochEnd), each function isolated. */
+/** In-process hooks (hre.epochs.onBeforeEpochStart / onAfterEpochEnd), each function isolated; not run in replays. */
 export class TypeScriptHooks implements EpochHooks {
   readonly before: TsHook[] = [];
   readonly after: TsHook[] = [];
@@ -82,6 +82,8 @@ export class TypeScriptHooks implements EpochHooks {
   }
 
   private async _run(ctx: BlockContext, list: TsHook[], hook: HookName, identifier: string, n: bigint): Promise<void> {
+    // a replay (tracing) re-executes a block already produced: these functions ran for it then
+    if (ctx.replay) return;
     // a copy: a function may remove itself while running
     for (const fn of [...list]) {
       await runIsolated(

@@ -52,14 +52,12 @@ export interface EpochsPrecompile {
 
 export class EpochsModule {
   readonly tickRule: TickRule;
-  readonly keeper: EpochsKeeper;
   /** In-process hooks (onBeforeEpochStart / onAfterEpochEnd); they run after the contract hooks. */
   readonly tsHooks = new TypeScriptHooks();
   readonly contractHooks: ContractHooks;
   /** Every member, in order: contract hooks, TypeScript hooks, then any added with addHooks. */
   readonly hooks: MultiEpochHooks;
   readonly hookGasLimit: bigint;
-  private _store: ModuleStore | undefined;
   private readonly _genesis: GenesisState;
 
   constructor(private readonly _opts: EpochsOptions = {}) {
@@ -69,17 +67,8 @@ export class EpochsModule {
     if (this.hookGasLimit <= 0n) throw new Error(`epochs hook gas limit must be positive, got ${this.hookGasLimit}`);
     this._genesis = _opts.genesis ?? defaultGenesis();
     validateGenesis(this._genesis);
-    this.keeper = new EpochsKeeper(() => {
-      if (this._store === undefined) throw new Error("the epochs module is not attached to a chain yet");
-      return this._store;
-    });
     this.contractHooks = new ContractHooks(this.hookGasLimit);
     this.hooks = new MultiEpochHooks([this.contractHooks, this.tsHooks]);
-  }
-
-  /** Binds the module to the chain's store for it (the node owns versions, snapshots and persistence). */
-  attach(store: ModuleStore): void {
-    this._store = store;
   }
 
   /** Adds a Go-style hooks member (another module's), run after the others. */
@@ -87,7 +76,11 @@ export class EpochsModule {
     this.hooks.add(member);
   }
 
-  /** The block module (the seam in block production). */
+  /**
+   * The block module (the seam in block production). It holds no store: every call works on the
+   * store its context brings (the live block's, or a replay's scratch copy), so a replay running
+   * beside block production cannot send either one's writes to the other.
+   */
   get module(): BlockModule {
     return this.blockModule();
   }
@@ -96,19 +89,12 @@ export class EpochsModule {
     return {
       name: EPOCHS_MODULE,
       initGenesis: async (ctx: GenesisContext) => {
-        this.attach(ctx.store);
         // code at the precompile's address, so extcodesize checks pass and its storage can be written (0xfe: never run)
         await ctx.putCode(EPOCHS_PRECOMPILE_BYTES, new Uint8Array([0xfe]));
-        initGenesis(this.keeper, this._genesis, this._opts.genesisTime ?? seconds(ctx.timestamp), ctx.height);
+        initGenesis(new EpochsKeeper(ctx.store), this._genesis, this._opts.genesisTime ?? seconds(ctx.timestamp), ctx.height);
       },
-      beginBlock: (ctx) => {
-        this.attach(ctx.store);
-        return beginBlocker(ctx, this.keeper, this.hooks, this.tickRule);
-      },
-      endBlock: (ctx) => {
-        this.attach(ctx.store);
-        return endBlocker(ctx, this.keeper, this.hooks, this.tickRule);
-      },
+      beginBlock: (ctx) => beginBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule),
+      endBlock: (ctx) => endBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule),
     };
   }
 
@@ -122,23 +108,23 @@ export class EpochsModule {
       function: createEpochsPrecompile({
         caller: deps.caller,
         isStatic: deps.isStatic,
-        infos: (input) => new EpochsKeeper(() => deps.store(input)).allEpochInfos(),
+        infos: (input) => new EpochsKeeper(deps.store(input)).allEpochInfos(),
       }),
     };
   }
 
-  /** CurrentEpoch; throws EpochNotFoundError `epoch info not found: ID`. */
-  currentEpoch(identifier: string): bigint {
-    return currentEpoch(this.keeper, identifier);
+  /** CurrentEpoch in `store` (the chain's epochs store: `node.moduleStore(EPOCHS_MODULE)`); throws EpochNotFoundError `epoch info not found: ID`. */
+  currentEpoch(store: ModuleStore, identifier: string): bigint {
+    return currentEpoch(new EpochsKeeper(store), identifier);
   }
 
-  /** EpochInfos with the Cosmos SDK v0.50 pagination rules. */
-  epochInfos(page: PageRequest = {}): PageResult {
-    return epochInfos(this.keeper, page);
+  /** EpochInfos in `store` with the Cosmos SDK v0.50 pagination rules. */
+  epochInfos(store: ModuleStore, page: PageRequest = {}): PageResult {
+    return epochInfos(new EpochsKeeper(store), page);
   }
 
-  exportGenesis(): GenesisState {
-    return exportGenesis(this.keeper);
+  exportGenesis(store: ModuleStore): GenesisState {
+    return exportGenesis(new EpochsKeeper(store));
   }
 }
 

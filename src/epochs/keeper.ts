@@ -65,7 +65,7 @@ function decode(raw: Uint8Array): EpochInfo {
 export class EpochsKeeper {
   private readonly _store: () => ModuleStore;
 
-  /** `store` may be a getter, so the keeper can follow the store the chain hands each block. */
+  /** `store` may be a getter. The chain makes one keeper per use, over the store the block (or query) brings. */
   constructor(store: ModuleStore | (() => ModuleStore)) {
     this._store = typeof store === "function" ? store : () => store;
   }

@@ -119,7 +119,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const cacheDir = opts.fork?.cacheDir ?? opts.forkCacheDir;
   const fork = opts.fork !== undefined ? await Fork.open({ ...opts.fork, cacheDir }) : undefined;
   const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog, cacheBounds: opts.cacheBounds });
-  epochs?.attach(node.moduleStore(EPOCHS_MODULE));
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   let keystore: KeyStore;
   try {
@@ -171,7 +170,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     keystore,
     admin,
     mountRest: (router) => {
-      if (epochs !== undefined) mountEpochsRest(router, epochs, (fn) => node.mutex.exclusive(fn));
+      if (epochs !== undefined) mountEpochsRest(router, epochs, node);
     },
     close: () => {
       keystore.close();

@@ -14,7 +14,7 @@ import { paramsTx } from "@ethereumjs/tx";
 import { Interface, Wallet } from "ethers";
 import WebSocket from "ws";
 import { ChainCommon, createChainCommon } from "../../src/chain/common";
-import { EPOCHS_ABI, EPOCHS_PRECOMPILE, type EpochsOptions } from "../../src/epochs";
+import { EPOCHS_ABI, EPOCHS_MODULE, EPOCHS_PRECOMPILE, type EpochsOptions } from "../../src/epochs";
 import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import type { JsonRpcResponse, RequestContext } from "../../src/rpc/types";
@@ -286,7 +286,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     for (let i = 0; i < 6; i++) {
       await ch.call("evm_increaseTime", [11]);
       await ch.call("evm_mine");
-      seen.set(ch.rt.node.headNumber, ch.rt.epochs?.currentEpoch("tick") ?? -1n);
+      seen.set(ch.rt.node.headNumber, ch.rt.epochs?.currentEpoch(ch.rt.node.moduleStore(EPOCHS_MODULE), "tick") ?? -1n);
     }
     expect(new Set(seen.values()).size).to.be.greaterThan(2);
     for (const [height, epoch] of seen) {

@@ -7,7 +7,7 @@ import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseCosmosGenesis } from "../../src/epochs";
+import { EPOCHS_MODULE, parseCosmosGenesis } from "../../src/epochs";
 import { createRuntime } from "../../src/rpc/runtime";
 import { defaultChainConfig } from "../../src/chain/config";
 
@@ -123,6 +123,33 @@ describe("epoch hooks reach contracts", function () {
     expect(seen).to.include(`end day ${n}`);
     expect(seen).to.include(`start day ${n + 1n}`);
   });
+
+  it("does not run TypeScript hooks again when blocks are traced (contract hooks run inside the replay only)", async () => {
+    const { counter } = await loadFixture(deployed);
+    const seen: string[] = [];
+    const offStart = await hre.epochs.onBeforeEpochStart((id, n) => void seen.push(`start ${id} ${n}`));
+    const offEnd = await hre.epochs.onAfterEpochEnd((id, n) => void seen.push(`end ${id} ${n}`));
+    try {
+      const before = await hre.epochs.current("day");
+      const first = BigInt(await hre.network.provider.send("eth_blockNumber")) + 1n;
+      await hre.epochs.advance("day");
+      const last = BigInt(await hre.network.provider.send("eth_blockNumber"));
+      const calls = [...seen];
+      const days = await counter.daysStarted();
+      expect(calls).to.include(`end day ${before}`);
+      expect(calls).to.include(`start day ${before + 1n}`);
+      // every block the advance mined, traced (its hooks re-run in the replay), twice
+      for (let round = 0; round < 2; round++) {
+        for (let n = first; n <= last; n++) await hre.network.provider.send("debug_traceBlockByNumber", [`0x${n.toString(16)}`, { tracer: "callTracer" }]);
+      }
+      expect(seen).to.deep.equal(calls);
+      expect(await hre.epochs.current("day")).to.equal(before + 1n);
+      expect(await counter.daysStarted()).to.equal(days);
+    } finally {
+      offStart();
+      offEnd();
+    }
+  });
 });
 
 describe("epochs:export-genesis", function () {
@@ -142,7 +169,7 @@ describe("epochs:export-genesis", function () {
         epochs: { genesis: g.epochs },
       });
       try {
-        expect(rt.epochs!.currentEpoch("day")).to.equal(day);
+        expect(rt.epochs!.currentEpoch(rt.node.moduleStore(EPOCHS_MODULE), "day")).to.equal(day);
       } finally {
         await rt.close();
       }

@@ -5,8 +5,9 @@
  */
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address } from "@ethereumjs/util";
-import { type EpochsModule, type PageRequest, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
+import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
 import { eventNotifications, formatBlockEvents } from "../block-events";
+import type { Node } from "../../chain/node";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import type { SubscriptionManager } from "../filters/subscription-manager";
@@ -41,6 +42,8 @@ const pagination = codec((v): PageRequest => {
 });
 
 export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
+  // the live store of the chain the node has now (hardhat_reset replaces it)
+  const store = () => node.moduleStore(EPOCHS_MODULE);
   const account = new Address(EPOCHS_PRECOMPILE_BYTES);
   const slotsOf = (sm: StateManagerInterface): Required<SlotStore> => ({
     get: (k) => sm.getStorage(account, k),
@@ -63,7 +66,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       doc: "Every EpochInfo in identifier-byte order, with Cosmos pagination: {epochs, pagination: {next_key, total}}.",
       handler: ([page]) => {
         try {
-          return epochInfosJson(epochs.epochInfos(page));
+          return epochInfosJson(epochs.epochInfos(store(), page));
         } catch (err) {
           throw new InvalidParamsError(`invalid argument 0: ${(err as Error).message}`);
         }
@@ -76,7 +79,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       doc: 'The current epoch number of a timer: {"current_epoch": "N"}; -32000 `epoch info not found: ID` for an unknown one.',
       handler: ([id]) => {
         try {
-          return { current_epoch: epochs.currentEpoch(id).toString() };
+          return { current_epoch: epochs.currentEpoch(store(), id).toString() };
         } catch (err) {
           if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
           throw err;
@@ -130,7 +133,9 @@ export function registerEpochsSubscription(deps: RpcDeps, subscriptions: Subscri
 }
 
 /** GET /evmos/epochs/v1/epochs and /evmos/epochs/v1/current_epoch, as Evmos's gateway answers. */
-export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, exclusive: <T>(fn: () => Promise<T>) => Promise<T>): void {
+export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.mutex.exclusive(fn);
+  const store = () => node.moduleStore(EPOCHS_MODULE);
   router.get("/evmos/epochs/v1/epochs", (q) =>
     exclusive(async () => {
       const num = (k: string) => {
@@ -145,7 +150,7 @@ export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, exclus
         return {
           status: 200,
           body: epochInfosJson(
-            epochs.epochInfos({
+            epochs.epochInfos(store(), {
               key: key === null || key === "" ? undefined : new Uint8Array(Buffer.from(key, "base64")),
               offset: num("offset"),
               limit: num("limit"),
@@ -164,7 +169,7 @@ export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, exclus
     exclusive(async () => {
       const id = q.get("identifier") ?? "";
       try {
-        return { status: 200, body: { current_epoch: epochs.currentEpoch(id).toString() } };
+        return { status: 200, body: { current_epoch: epochs.currentEpoch(store(), id).toString() } };
       } catch (err) {
         if (err instanceof EpochNotFoundError) return { status: 404, body: { code: 5, message: err.message, details: [] } };
         throw err;

@@ -40,6 +40,7 @@ export class FakeChain {
       timestamp: BigInt(time),
       phase,
       store: this.store,
+      replay: false,
       emit: (event) => this.events.push({ height, phase, event }),
       systemCall: this._opts.systemCall ?? (() => Promise.reject(new Error("no EVM in this test"))),
       getStorage: (address, key) => Promise.resolve(this.storage.get(hex(address) + hex(key)) ?? new Uint8Array(32)),
