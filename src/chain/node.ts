@@ -22,7 +22,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, bytesToHex } from "@ethereumjs/util";
+import { type Account, Address, bytesToHex } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
@@ -224,8 +224,17 @@ export class Node extends EventEmitter<NodeEvents> {
     return this._chain.modifyState(change);
   }
 
+  /**
+   * An account as the chain holds it now (hardhat_set* changes included). Read from the read-only
+   * state at the head, never from the live state manager: its caches flush into the next block, and
+   * on a fork a read there would put remote accounts into that block's state root.
+   */
+  async getAccount(address: Address): Promise<Account | undefined> {
+    return (await this._chain.stateAt(this.headNumber)).getAccount(address);
+  }
+
   async getNonce(address: Address): Promise<bigint> {
-    return (await this.vm.stateManager.getAccount(address))?.nonce ?? 0n;
+    return (await this.getAccount(address))?.nonce ?? 0n;
   }
 
   moduleStore(name: string): VersionedModuleStore {
@@ -246,7 +255,7 @@ export class Node extends EventEmitter<NodeEvents> {
    * error: a caller never holds the hash of a transaction that silently left the pool.
    */
   async submit(tx: TypedTransaction, sender: Address): Promise<{ hash: string; included?: Inclusion }> {
-    const account = await this.vm.stateManager.getAccount(sender);
+    const account = await this.getAccount(sender);
     const nonce = account?.nonce ?? 0n;
     const balance = account?.balance ?? 0n;
     if (tx.nonce < nonce) throw new ChainError(`nonce too low: address ${sender.toString()}, tx: ${tx.nonce} state: ${nonce}`);
