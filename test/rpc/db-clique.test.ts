@@ -2,6 +2,7 @@
 import { expect } from "chai";
 import { type Harness, rpcError } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
+import { NodeDb } from "../../src/storage/node-db";
 
 for (const make of harnesses()) {
   describe(`db and clique (${make.name})`, function () {
@@ -38,6 +39,20 @@ for (const make of harnesses()) {
       expect((await rpcError(h.request("db_putString", ["app", "k"]))).message).to.equal("missing value for required argument 2");
       await h.request("db_putHex", ["app", "binary", "0xff00"]);
       expect(await rpcError(h.request("db_getString", ["app", "binary"]))).to.deep.include({ code: -32000, message: "the stored value is not UTF-8 text: read it with db_getHex" });
+    });
+
+    it("uses the store of the chain hardhat_reset made: the old chain's values went with it, new ones land in the new store", async () => {
+      await h.request("db_putString", ["app", "before-reset", "old"]);
+      const oldKv = h.runtime.node.store.kv;
+      expect(await h.request("hardhat_reset")).to.equal(true);
+      expect(h.runtime.node.store.kv).to.not.equal(oldKv);
+      expect(await rpcError(h.request("db_getString", ["app", "before-reset"]))).to.deep.include({ code: -32000, message: "not found" });
+      expect(await h.request("db_putString", ["app", "after-reset", "new"])).to.equal(true);
+      expect(await h.request("db_getString", ["app", "after-reset"])).to.equal("new");
+      const current = new NodeDb(h.runtime.node.store.kv);
+      const key = (s: string) => new TextEncoder().encode(s);
+      expect(new TextDecoder().decode(await current.get(key("app"), key("after-reset")))).to.equal("new");
+      expect(await new NodeDb(oldKv).get(key("app"), key("after-reset"))).to.equal(undefined);
     });
 
     it("answers clique with the one block producer, in geth's shapes", async () => {

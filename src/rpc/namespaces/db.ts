@@ -29,9 +29,10 @@ const text = codec((v): Uint8Array => {
 });
 
 export function dbMethods({ node }: RpcDeps) {
-  const db = new NodeDb(node.store.kv);
+  // the store of the chain the node has now: hardhat_reset gives it a new one
+  const db = (): NodeDb => new NodeDb(node.store.kv);
   const read = async (database: Uint8Array, key: Uint8Array): Promise<Uint8Array> => {
-    const v = await db.get(database, key);
+    const v = await db().get(database, key);
     if (v === undefined) throw new ServerError("not found");
     return v;
   };
@@ -42,7 +43,7 @@ export function dbMethods({ node }: RpcDeps) {
       access: "private",
       doc: "Stores a string under (database, key) in the node's store; answers true.",
       async handler([database, key, value]) {
-        await db.put(database, key, value);
+        await db().put(database, key, value);
         return true;
       },
     }),
@@ -66,7 +67,7 @@ export function dbMethods({ node }: RpcDeps) {
       access: "private",
       doc: "Stores bytes (0x data) under (database, key) in the node's store; answers true.",
       async handler([database, key, value]) {
-        await db.put(database, key, value);
+        await db().put(database, key, value);
         return true;
       },
     }),
