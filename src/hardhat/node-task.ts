@@ -224,29 +224,36 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
     overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
     overrides.consoleLog = hardhatConsoleLog();
-    await applyForkArgs(fork ?? {}, overrides, hre);
-    // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
-    setVerbosity(LOG_VERBOSITY[config.log]);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the log (and ethers) load only when a node starts
-    const { NodeLog } = require("./node-log/node-log") as typeof import("./node-log/node-log");
-    const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log });
-    overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
-    overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
-    overrides.log = (line) => console.log(line);
-    // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
-    const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
-    hre.epochsProvider = provider;
-    provider.useRuntimeFactory(async () => {
-      const runtime = await buildRuntime(await runtimeOptionsFor(hre, overrides));
-      // the project's compiled contracts, as Hardhat's node starts with them (later compilations arrive by
-      // hardhat_addCompilationResult); the same registry names contracts in the log and builds stack traces
-      await loadBuildInfos(hre, runtime);
-      log.attach(runtime.node, runtime.deps.contracts);
-      return runtime;
-    });
     try {
+      await applyForkArgs(fork ?? {}, overrides, hre);
+      // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
+      setVerbosity(LOG_VERBOSITY[config.log]);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the log (and ethers) load only when a node starts
+      const { NodeLog } = require("./node-log/node-log") as typeof import("./node-log/node-log");
+      const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log });
+      overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
+      overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
+      overrides.log = (line) => console.log(line);
+      // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
+      const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
+      hre.epochsProvider = provider;
+      provider.useRuntimeFactory(async () => {
+        const runtime = await buildRuntime(await runtimeOptionsFor(hre, overrides));
+        // the project's compiled contracts, as Hardhat's node starts with them (later compilations arrive by
+        // hardhat_addCompilationResult); the same registry names contracts in the log and builds stack traces
+        try {
+          await loadBuildInfos(hre, runtime);
+        } catch (err) {
+          await runtime.close();
+          throw err;
+        }
+        log.attach(runtime.node, runtime.deps.contracts);
+        return runtime;
+      });
       return await provider.runtime();
     } catch (err) {
+      // a start that fails releases the home's data directory (closing a store twice is harmless)
+      await overrides.kv?.close().catch(() => undefined);
       // a fork whose remote cannot be read stops the start with the remote's error, not a stack trace
       if (err instanceof Error && (err as { abortsBlock?: unknown }).abortsBlock === true) throw new HardhatPluginError(PLUGIN_NAME, err.message);
       throw err;

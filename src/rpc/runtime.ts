@@ -36,7 +36,7 @@ import type { RestRouter } from "./transport/rest-router";
 
 export interface RuntimeOptions {
   chain: ChainConfig;
-  /** Storage backend; in memory when absent. */
+  /** Storage backend; in memory when absent. The runtime owns it: `close()`, or a start that fails, closes it. */
   kv?: KVStore;
   /** Sizes of the chain's in-memory caches; the chain's defaults when absent. */
   cacheBounds?: NodeOptions["cacheBounds"];
@@ -117,7 +117,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ];
   };
   const cacheDir = opts.fork?.cacheDir ?? opts.forkCacheDir;
-  const fork = opts.fork !== undefined ? await Fork.open({ ...opts.fork, cacheDir }) : undefined;
+  let fork: Fork | undefined;
+  try {
+    fork = opts.fork !== undefined ? await Fork.open({ ...opts.fork, cacheDir }) : undefined;
+  } catch (err) {
+    // the runtime owns the store it is given: a start that fails releases it (a LevelDB home is unlocked)
+    await opts.kv?.close().catch(() => undefined);
+    throw err;
+  }
+  // Node.create closes the store itself when it cannot open the chain
   const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog, cacheBounds: opts.cacheBounds });
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   let keystore: KeyStore;

@@ -238,6 +238,26 @@ describe("forking a remote node", function () {
     expect(message).to.include("start it with that fork");
   });
 
+  it("a fork that cannot be opened releases the data directory it was given: the next start opens it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fork-home-"));
+    try {
+      // nothing listens on port 1: the remote's block cannot be read, the start fails
+      let message = "";
+      await (async () => inProcess({ kv: await LevelKV.open(dir), fork: { url: "http://127.0.0.1:1/", timeoutMs: 2000 } }))().catch((err: Error) => (message = err.message));
+      expect(message).to.include("http://127.0.0.1:1/");
+      // the same directory opens again in this process (a leaked handle: "in use by another running node")
+      const h = await inProcess({ kv: await LevelKV.open(dir) });
+      try {
+        await h.request("evm_mine");
+        expect(await h.request("eth_blockNumber")).to.equal("0x1");
+      } finally {
+        await h.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a remote that dies mid-run: reads it would need answer a clear error naming its URL, the node keeps serving", async () => {
     const dying = await startRemote();
     const url = dying.h.url as string;
