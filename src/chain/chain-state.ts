@@ -12,7 +12,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
-import { KECCAK256_RLP, ValueEncoding, equalsBytes } from "@ethereumjs/util";
+import { type Account, type Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import { type VM, createVM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
 import { type ModuleStore, VersionedModuleStore } from "../storage/module-store";
@@ -181,6 +181,21 @@ export class ChainState {
     const copy = (this.vm.stateManager as MerkleStateManager).shallowCopy(false);
     await copy.setStateRoot(root);
     return copy;
+  }
+
+  /**
+   * An account in the live state as committed, for reads the node makes between blocks (pending
+   * nonces, the sender check of a submitted transaction). Never through the live state manager: its
+   * caches record every read and flush it into the next block's trie, which on a fork would put the
+   * remote's accounts into that block's state root. An account the live caches hold (as a block or
+   * hardhat_set* left it) is decoded from them without changing them; any other is read from the
+   * read-only state at the head. Outside block production (the lock) the live caches hold only
+   * committed values.
+   */
+  async accountAtHead(address: Address): Promise<Account | undefined> {
+    const cached = this.caches.account?.get(address);
+    if (cached !== undefined) return cached.accountRLP === undefined ? undefined : createAccountFromRLP(cached.accountRLP);
+    return (await this.stateAt(this.headNumber)).getAccount(address);
   }
 
   /**

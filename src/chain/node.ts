@@ -224,13 +224,9 @@ export class Node extends EventEmitter<NodeEvents> {
     return this._chain.modifyState(change);
   }
 
-  /**
-   * An account as the chain holds it now (hardhat_set* changes included). Read from the read-only
-   * state at the head, never from the live state manager: its caches flush into the next block, and
-   * on a fork a read there would put remote accounts into that block's state root.
-   */
-  async getAccount(address: Address): Promise<Account | undefined> {
-    return (await this._chain.stateAt(this.headNumber)).getAccount(address);
+  /** An account as the chain holds it now, read without touching the live state (see ChainState.accountAtHead). */
+  getAccount(address: Address): Promise<Account | undefined> {
+    return this._chain.accountAtHead(address);
   }
 
   async getNonce(address: Address): Promise<bigint> {
