@@ -49,8 +49,12 @@ export function runsClientCode(cfg: Pick<TraceConfig, "tracer"> | undefined): bo
   return !/^[A-Za-z_$][\w$]*$/.test(name);
 }
 
-/** Builds the tracer a TraceConfig names; `deadline` is when the trace must stop (ms since epoch). */
-export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): Tracer {
+/**
+ * Builds the tracer a TraceConfig names; `deadline` is when the trace must stop (ms since epoch).
+ * Async because a JavaScript tracer's engine is made (and, the first time, compiled) for it. Call
+ * `dispose()` on the tracer when done with it, whatever happened.
+ */
+export async function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): Promise<Tracer> {
   const name = cfg.tracer;
   const tc = (cfg.tracerConfig ?? {}) as Record<string, unknown>;
   const loggerCfg = { enableMemory: cfg.enableMemory, disableStack: cfg.disableStack, disableStorage: cfg.disableStorage, enableReturnData: cfg.enableReturnData, limit: cfg.limit };
@@ -77,7 +81,7 @@ export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): 
       const parts: Array<[string, Tracer]> = [];
       for (const [sub, subCfg] of Object.entries(tc)) {
         if (!NATIVE.has(sub) && sub !== "") throw new TraceError("tracer not found");
-        parts.push([sub, createTracer({ ...cfg, tracer: sub, tracerConfig: subCfg ?? {} }, vm, deadline)]);
+        parts.push([sub, await createTracer({ ...cfg, tracer: sub, tracerConfig: subCfg ?? {} }, vm, deadline)]);
       }
       return new MuxTracer(parts);
     }
@@ -85,14 +89,11 @@ export function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): 
   // a bare name that is none of the above is an unknown tracer; anything else is JavaScript source
   const source = Object.hasOwn(BUILTIN_JS_TRACERS, name) ? BUILTIN_JS_TRACERS[name] : name;
   if (source === name && /^[A-Za-z_$][\w$]*$/.test(name)) throw new TraceError("tracer not found");
-  return new JsTracer(
-    source,
-    deadline,
-    cfg.tracerConfig,
-    (a) => precompileAt(vm, a),
-    (from, nonce) => generateAddress(from, nonce === 0 ? new Uint8Array() : bigBytes(BigInt(nonce))),
-    (from, salt, code) => generateAddress2(from, salt, code),
-  );
+  return JsTracer.create(source, deadline, cfg.tracerConfig, {
+    precompiled: (a) => precompileAt(vm, a),
+    contractAddress: (from, nonce) => generateAddress(from, nonce === 0 ? new Uint8Array() : bigBytes(BigInt(nonce))),
+    contract2Address: (from, salt, code) => generateAddress2(from, salt, code),
+  });
 }
 
 function bigBytes(n: bigint): Uint8Array {

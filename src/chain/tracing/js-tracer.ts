@@ -1,8 +1,15 @@
 /**
  * JavaScript tracers as geth runs them: an object literal with `result` and `fault` (required),
- * `step`, `enter`/`exit` (both or none), `setup`, called with geth's `log`, `db`, `ctx`, frame
- * objects, in a `node:vm` sandbox. Every call into the sandbox runs with the time left before the
- * trace's deadline, so a tracer that never returns is stopped with geth's "execution timeout".
+ * `step`, `enter`/`exit` (both or none), `setup`, called with geth's `log`, `db`, `ctx` and frame
+ * objects — run in QuickJS (src/chain/tracing/js-engine.ts), never in the node's own engine.
+ *
+ * The objects a tracer sees are built inside the engine by the bootstrap below; their methods ask
+ * the host through a few functions that take and return numbers and strings, so every value is a
+ * copy and no host object is reachable. Each call into the engine runs until the trace's deadline or
+ * the per-call slice, whichever comes first (then "execution timeout"); the promise jobs a call
+ * queued run right after it, as goja runs them, within the same time; the heap and the stack are
+ * capped. Long traces give the node's event loop a turn every few tens of
+ * milliseconds, so other requests are answered meanwhile.
  *
  * Differences from geth's goja: numbers geth gives as big integers are native BigInt here (they
  * print with toString(16) and compare as usual; `bigInt(x)` builds one); db reads are answered from
@@ -11,82 +18,223 @@
  * may run twice for that step; `log.getCost()` of a CALL-family opcode is its own cost, without the
  * gas it forwards (known only once the callee starts; the struct logger adds it afterwards).
  */
-import { Script, createContext } from "node:vm";
-import { Address, bytesToHex } from "@ethereumjs/util";
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import { Address, bytesToHex, hexToBytes } from "@ethereumjs/util";
+import { TRACER_CALL_SLICE_MS, TRACER_MEMORY_LIMIT, TRACER_STACK_LIMIT, newTracerEngine } from "./js-engine";
 import type { Frame, FrameResult, OpStep, Tracer, TxEnd, TxEnv } from "./types";
 import { TraceError } from "./types";
 
+/**
+ * Runs first in every tracer's engine: geth's helper functions and the log, db, frame and ctx
+ * objects, whose methods call the host functions (`__h_*`) installed before it.
+ */
 const BOOTSTRAP = `
-var toHex = function (b) { var s = "0x"; for (var i = 0; i < b.length; i++) { s += (b[i] < 16 ? "0" : "") + (b[i] & 255).toString(16); } return s; };
 var __fromHex = function (h) { h = String(h); if (h.slice(0, 2) === "0x" || h.slice(0, 2) === "0X") h = h.slice(2); if (h.length % 2) h = "0" + h; var out = new Uint8Array(h.length / 2); for (var i = 0; i < out.length; i++) out[i] = parseInt(h.substr(i * 2, 2), 16); return out; };
+var toHex = function (b) { var s = "0x"; for (var i = 0; i < b.length; i++) { s += (b[i] < 16 ? "0" : "") + (b[i] & 255).toString(16); } return s; };
 var __bytes = function (v, n) { var b = typeof v === "string" ? __fromHex(v) : typeof v === "bigint" ? __fromHex(v.toString(16)) : Uint8Array.from(v); if (b.length >= n) return b.slice(b.length - n); var out = new Uint8Array(n); out.set(b, n - b.length); return out; };
 var toWord = function (v) { return __bytes(v, 32); };
 var toAddress = function (v) { return __bytes(v, 20); };
 var bigInt = function (v, base) { if (typeof v === "bigint") return v; if (base === 16) return BigInt("0x" + v); return BigInt(v); };
 var slice = function (b, start, end) { return Uint8Array.from(b).slice(start, end); };
-var toContractAddress = function (from, nonce) { return __host.contractAddress(toAddress(from), Number(nonce)); };
-var toContract2Address = function (from, salt, code) { return __host.contract2Address(toAddress(from), toWord(salt), Uint8Array.from(code)); };
-var isPrecompiled = function (a) { return __host.isPrecompiled(toAddress(a)); };
+var toContractAddress = function (from, nonce) { return __fromHex(__h_create(toHex(toAddress(from)), Number(nonce))); };
+var toContract2Address = function (from, salt, code) { return __fromHex(__h_create2(toHex(toAddress(from)), toHex(toWord(salt)), toHex(Uint8Array.from(code)))); };
+var isPrecompiled = function (a) { return __h_precompiled(toHex(toAddress(a))); };
 var __json = function (v) { return JSON.stringify(v, function (k, x) { if (typeof x === "bigint") return x.toString(); if (x instanceof Uint8Array) return Array.from(x); return x; }); };
+var __t;
+var __db = {
+  getBalance: function (a) { return BigInt(__h_db("b", toHex(toAddress(a)), "")); },
+  getNonce: function (a) { return Number(__h_db("n", toHex(toAddress(a)), "")); },
+  getCode: function (a) { return __fromHex(__h_db("c", toHex(toAddress(a)), "")); },
+  getState: function (a, s) { return __fromHex(__h_db("s", toHex(toAddress(a)), toHex(toWord(s)))); },
+  exists: function (a) { return __h_db("e", toHex(toAddress(a)), "") === "1"; }
+};
+var __log = {
+  op: { toNumber: function () { return __h_op(); }, toString: function () { return __h_opName(); }, isPush: function () { var o = __h_op(); return o >= 0x5f && o <= 0x7f; } },
+  stack: { peek: function (i) { return BigInt(__h_stack(Number(i))); }, length: function () { return __h_stackLength(); } },
+  memory: {
+    slice: function (a, b) { return __fromHex(__h_memory(Number(a), Number(b))); },
+    getUint: function (o) { return BigInt(__h_memoryWord(Number(o))); },
+    length: function () { return __h_memoryLength(); }
+  },
+  contract: {
+    getCaller: function () { return __fromHex(__h_contract("caller")); },
+    getAddress: function () { return __fromHex(__h_contract("address")); },
+    getValue: function () { return BigInt(__h_contract("value")); },
+    getInput: function () { return __fromHex(__h_contract("input")); }
+  },
+  getPC: function () { return __h_num("pc"); },
+  getGas: function () { return __h_num("gas"); },
+  getCost: function () { return __h_num("cost"); },
+  getDepth: function () { return __h_num("depth"); },
+  getRefund: function () { return __h_num("refund"); },
+  getError: function () { var e = __h_error(); return e === "" ? undefined : e; }
+};
+var __load = function (src) {
+  __t = eval("(" + src + ")");
+  if (__t === null || typeof __t !== "object") return "not an object";
+  var f = function (k) { return typeof __t[k] === "function" ? "1" : "0"; };
+  return f("result") + f("fault") + f("enter") + f("exit") + f("step") + f("setup");
+};
+var __setup = function (cfg) { __t.setup(JSON.parse(cfg)); };
+var __step = function () { __t.step(__log, __db); };
+var __fault = function () { __t.fault(__log, __db); };
+var __enter = function (j) {
+  var f = JSON.parse(j);
+  __t.enter({
+    getType: function () { return f.type; }, getFrom: function () { return __fromHex(f.from); }, getTo: function () { return f.to === null ? undefined : __fromHex(f.to); },
+    getInput: function () { return __fromHex(f.input); }, getGas: function () { return f.gas; }, getValue: function () { return f.value === null ? undefined : BigInt(f.value); }
+  });
+};
+var __exit = function (j) {
+  var r = JSON.parse(j);
+  __t.exit({ getGasUsed: function () { return r.gasUsed; }, getOutput: function () { return __fromHex(r.output); }, getError: function () { return r.error === null ? undefined : r.error; } });
+};
+var __result = function (j) {
+  var c = JSON.parse(j);
+  ["from", "to", "input", "output", "blockHash", "txHash"].forEach(function (k) { if (c[k] !== undefined) c[k] = __fromHex(c[k]); });
+  c.value = BigInt(c.value);
+  var r = __json(__t.result(c, __db));
+  return r === undefined ? "null" : r;
+};
 `;
 
-class MissingState extends Error {}
+/** Thrown by the db host function when the state it needs is not loaded yet (the call runs again). */
+const MISSING_STATE = "__hardhat_epochs_missing_state__";
 
-const OP_NAMES_PUSH = (op: number): boolean => op >= 0x5f && op <= 0x7f;
+/** Host function names the bootstrap calls, besides the db and helpers. */
+type HostFn = (...args: QuickJSHandle[]) => QuickJSHandle | undefined;
+
+export interface JsTracerDeps {
+  precompiled(a: Address): boolean;
+  contractAddress(from: Uint8Array, nonce: number): Uint8Array;
+  contract2Address(from: Uint8Array, salt: Uint8Array, code: Uint8Array): Uint8Array;
+}
 
 export class JsTracer implements Tracer {
-  readonly wantsSteps: boolean;
-  private readonly _ctx: Record<string, unknown>;
-  private readonly _hasStep: boolean;
-  private readonly _hasEnterExit: boolean;
+  readonly wantsSteps = true;
   private _env!: TxEnv;
   private _err: Error | undefined;
   private _reason: Error | undefined;
-  private readonly _cache = new Map<string, unknown>();
-  private readonly _pending = new Map<string, Promise<unknown>>();
-  private readonly _calls = new Map<string, Script>();
+  private readonly _cache = new Map<string, string>();
+  private readonly _pending = new Map<string, Promise<string>>();
   private _output: Uint8Array = new Uint8Array();
   private _frameError: string | undefined;
   private _gasUsed = 0n;
   private _started = 0;
+  private _step: OpStep | undefined;
+  private _stepError = "";
+  private _callDeadline = 0;
+  private _interrupted = false;
+  private _lastTurn = Date.now();
+  private _disposed = false;
+  private readonly _fns = new Map<string, QuickJSHandle>();
+  private _hasStep = false;
+  private _hasEnterExit = false;
 
-  constructor(
-    code: string,
+  private constructor(
+    private readonly _rt: QuickJSRuntime,
+    private readonly _vm: QuickJSContext,
     private readonly _deadline: () => number,
-    config: unknown,
-    precompiled: (a: Address) => boolean,
-    contractAddress: (from: Uint8Array, nonce: number) => Uint8Array,
-    contract2Address: (from: Uint8Array, salt: Uint8Array, code: Uint8Array) => Uint8Array,
-  ) {
-    this._ctx = createContext({
-      __host: {
-        isPrecompiled: (a: Uint8Array) => precompiled(new Address(Uint8Array.from(a))),
-        contractAddress,
-        contract2Address,
-      },
-    }) as Record<string, unknown>;
-    new Script(BOOTSTRAP).runInContext(this._ctx);
-    let obj: unknown;
+  ) {}
+
+  /** Evaluates the tracer `code` in a fresh engine; refused with geth's texts when it is not a tracer. */
+  static async create(code: string, deadline: () => number, config: unknown, deps: JsTracerDeps): Promise<JsTracer> {
+    const rt = (await newTracerEngine()).newRuntime();
+    rt.setMemoryLimit(TRACER_MEMORY_LIMIT);
+    rt.setMaxStackSize(TRACER_STACK_LIMIT);
+    const t = new JsTracer(rt, rt.newContext(), deadline);
     try {
-      obj = new Script(`(${code})`, { filename: "tracer.js" }).runInContext(this._ctx, { timeout: this._timeLeft() });
+      t._install(deps);
+      t._load(code, config);
+      return t;
     } catch (err) {
-      throw new TraceError(jsErrorText(err));
+      t.dispose();
+      throw err;
     }
-    if (obj === null || typeof obj !== "object") throw new TraceError("tracer must be an object");
-    const t = obj as Record<string, unknown>;
-    if (typeof t.result !== "function") throw new TraceError("trace object must expose a function result()");
-    if (typeof t.fault !== "function") throw new TraceError("trace object must expose a function fault()");
-    const hasEnter = typeof t.enter === "function";
-    const hasExit = typeof t.exit === "function";
-    if (hasEnter !== hasExit) throw new TraceError("trace object must expose either both or none of enter() and exit()");
-    this._hasStep = typeof t.step === "function";
-    this._hasEnterExit = hasEnter;
-    // steps also tell call kinds apart and find logs, so they are on even without step()
-    this.wantsSteps = true;
-    this._ctx.__t = obj;
-    if (typeof t.setup === "function") {
-      this._ctx.__cfg = JSON.stringify(config ?? {});
-      this._call("setup", "__t.setup(JSON.parse(__cfg))");
+  }
+
+  private _install(deps: JsTracerDeps): void {
+    const vm = this._vm;
+    this._rt.setInterruptHandler(() => {
+      if (Date.now() <= this._callDeadline) return false;
+      this._interrupted = true;
+      return true;
+    });
+    const step = (): OpStep => {
+      if (this._step === undefined) throw new Error("log is only valid inside step and fault");
+      return this._step;
+    };
+    const str = (h: QuickJSHandle): string => vm.getString(h);
+    const num = (h: QuickJSHandle): number => vm.getNumber(h);
+    const host: Record<string, HostFn> = {
+      __h_op: () => vm.newNumber(step().op),
+      __h_opName: () => vm.newString(step().opName),
+      __h_num: (k) => {
+        const s = step();
+        const field = str(k);
+        const v = field === "pc" ? s.pc : field === "gas" ? Number(s.gas) : field === "cost" ? Number(s.cost) : field === "depth" ? s.depth : Number(s.refund);
+        return vm.newNumber(v);
+      },
+      __h_error: () => vm.newString(this._stepError),
+      __h_stack: (i) => {
+        const { stack } = step();
+        const n = num(i);
+        if (!Number.isInteger(n) || n < 0 || n >= stack.length) throw new Error(`tracer accessed out of bound stack: size ${stack.length}, index ${n}`);
+        return vm.newString(`0x${stack[stack.length - 1 - n].toString(16)}`);
+      },
+      __h_stackLength: () => vm.newNumber(step().stack.length),
+      __h_memory: (a, b) => {
+        const { memory } = step();
+        const start = num(a);
+        const end = num(b);
+        if (!Number.isInteger(start) || !Number.isInteger(end) || end < start || start < 0) throw new Error(`tracer accessed out of bound memory: offset ${start}, end ${end}`);
+        if (end - start > TRACER_MEMORY_LIMIT) throw new Error(`tracer asked for ${end - start} bytes of memory at once`);
+        const out = new Uint8Array(end - start);
+        if (start < memory.length) out.set(memory.subarray(start, Math.min(end, memory.length)));
+        return vm.newString(bytesToHex(out));
+      },
+      __h_memoryWord: (o) => {
+        const { memory } = step();
+        const offset = num(o);
+        if (!Number.isInteger(offset) || offset < 0 || offset + 32 > memory.length) throw new Error(`tracer accessed out of bound memory: available ${memory.length}, offset ${offset}, size 32`);
+        return vm.newString(bytesToHex(memory.subarray(offset, offset + 32)));
+      },
+      __h_memoryLength: () => vm.newNumber(step().memory.length),
+      __h_contract: (k) => {
+        const s = step();
+        const field = str(k);
+        if (field === "caller") return vm.newString(s.frame.from.toString());
+        if (field === "address") return vm.newString(s.address.toString());
+        if (field === "value") return vm.newString(`0x${(s.frame.value ?? 0n).toString(16)}`);
+        return vm.newString(bytesToHex(s.frame.input));
+      },
+      __h_db: (k, a, s) => vm.newString(this._read(str(k), str(a), str(s))),
+      __h_create: (from, nonce) => vm.newString(bytesToHex(deps.contractAddress(hexToBytes(str(from) as `0x${string}`), num(nonce)))),
+      __h_create2: (from, salt, code) => vm.newString(bytesToHex(deps.contract2Address(hexToBytes(str(from) as `0x${string}`), hexToBytes(str(salt) as `0x${string}`), hexToBytes(str(code) as `0x${string}`)))),
+      __h_precompiled: (a) => (deps.precompiled(new Address(hexToBytes(str(a) as `0x${string}`))) ? vm.true : vm.false),
+    };
+    for (const [name, fn] of Object.entries(host)) {
+      const h = vm.newFunction(name, fn);
+      vm.setProp(vm.global, name, h);
+      h.dispose();
+    }
+    this._callDeadline = this._deadline();
+    this._unwrap(vm.evalCode(BOOTSTRAP, "bootstrap.js"), "bootstrap");
+    for (const name of ["__load", "__setup", "__step", "__fault", "__enter", "__exit", "__result"]) this._fns.set(name, vm.getProp(vm.global, name));
+  }
+
+  private _load(code: string, config: unknown): void {
+    const shape = this._call("__load", [code], "");
+    if (this._err !== undefined) throw new TraceError(this._err.message.replace(/ {4}in server-side tracer function ''$/, ""));
+    if (shape === undefined || shape === "not an object") throw new TraceError("tracer must be an object");
+    const [result, fault, enter, exit, step, setup] = [...shape].map((c) => c === "1");
+    if (!result) throw new TraceError("trace object must expose a function result()");
+    if (!fault) throw new TraceError("trace object must expose a function fault()");
+    if (enter !== exit) throw new TraceError("trace object must expose either both or none of enter() and exit()");
+    this._hasStep = step;
+    this._hasEnterExit = enter;
+    if (setup) {
+      this._call("__setup", [JSON.stringify(config ?? {})], "setup");
       if (this._err !== undefined) throw this._err;
     }
   }
@@ -98,35 +246,32 @@ export class JsTracer implements Tracer {
 
   async onOpcode(s: OpStep): Promise<void> {
     if (!this._hasStep || this._err !== undefined || this._reason !== undefined) return;
-    this._ctx.__log = this._log(s, undefined);
-    this._ctx.__db = this._db();
-    await this._callWithState("step", "__t.step(__log, __db)");
+    // the engine runs on the node's thread: let other requests in now and then
+    if (Date.now() - this._lastTurn > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      this._lastTurn = Date.now();
+    }
+    await this._callWithState("__step", [], "step", s, "");
   }
 
   onFault(s: OpStep, error: string): void {
     if (this._err !== undefined || this._reason !== undefined) return;
-    this._ctx.__log = this._log(s, error);
-    this._ctx.__db = this._db();
-    try {
-      this._call("fault", "__t.fault(__log, __db)");
-    } catch (err) {
+    this._step = s;
+    this._stepError = error;
+    this._missing = undefined;
+    this._call("__fault", [], "fault");
+    this._step = undefined;
+    if (this._missing !== undefined) {
       // fault runs inside the EVM's synchronous error path: state not read by this step's step() cannot be loaded here
-      if (!(err instanceof MissingState)) throw err;
-      this._err = new TraceError(`db: state not loaded for ${err.message}    in server-side tracer function 'fault'`);
+      this._err = new TraceError(`db: state not loaded for ${this._missing}    in server-side tracer function 'fault'`);
+      this._missing = undefined;
     }
   }
 
   onEnter(f: Frame): void {
     if (f.depth === 0 || !this._hasEnterExit || this._err !== undefined || this._reason !== undefined) return;
-    this._ctx.__frame = {
-      getType: () => f.type,
-      getFrom: () => f.from.bytes,
-      getTo: () => f.to?.bytes,
-      getInput: () => f.input,
-      getGas: () => Number(f.gas),
-      getValue: () => f.value,
-    };
-    this._call("enter", "__t.enter(__frame)");
+    const frame = { type: f.type, from: f.from.toString(), to: f.to?.toString() ?? null, input: bytesToHex(f.input), gas: Number(f.gas), value: f.value === undefined ? null : `0x${f.value.toString(16)}` };
+    this._call("__enter", [JSON.stringify(frame)], "enter");
   }
 
   onExit(f: Frame, r: FrameResult): void {
@@ -136,12 +281,7 @@ export class JsTracer implements Tracer {
       return;
     }
     if (!this._hasEnterExit || this._err !== undefined || this._reason !== undefined) return;
-    this._ctx.__res = {
-      getGasUsed: () => Number(r.gasUsed),
-      getOutput: () => r.output,
-      getError: () => r.error,
-    };
-    this._call("exit", "__t.exit(__res)");
+    this._call("__exit", [JSON.stringify({ gasUsed: Number(r.gasUsed), output: bytesToHex(r.output), error: r.error ?? null })], "exit");
   }
 
   onTxEnd(end: TxEnd): void {
@@ -154,132 +294,143 @@ export class JsTracer implements Tracer {
   }
 
   async result(): Promise<unknown> {
-    if (this._reason !== undefined) throw this._reason;
-    const env = this._env;
-    const tx = env.tx;
-    const ctx: Record<string, unknown> = {
-      type: env.isCreate ? "CREATE" : "CALL",
-      from: env.from.bytes,
-      to: env.to.bytes,
-      input: tx.data,
-      gas: Number(tx.gasLimit),
-      gasUsed: Number(this._gasUsed),
-      gasPrice: Number(env.gasPrice),
-      intrinsicGas: Number(tx.getIntrinsicGas()),
-      value: tx.value,
-      block: Number(env.block.header.number),
-      output: this._output,
-      time: `${Date.now() - this._started}ms`,
-    };
-    if (env.blockHash !== undefined) ctx.blockHash = env.blockHash;
-    if (env.txIndex !== undefined) ctx.txIndex = env.txIndex;
-    if (env.txHash !== undefined) ctx.txHash = env.txHash;
-    if (this._frameError !== undefined) ctx.error = this._frameError;
-    this._ctx.__ctx = ctx;
-    this._ctx.__db = this._db();
-    const json = await this._callWithState("result", "__json(__t.result(__ctx, __db))");
-    if (this._reason !== undefined) throw this._reason;
-    if (this._err !== undefined) throw this._err;
-    return json === undefined ? null : JSON.parse(json as string);
-  }
-
-  private _timeLeft(): number {
-    return Math.max(1, this._deadline() - Date.now());
-  }
-
-  /** Runs `expr` in the sandbox; errors are kept as geth does (wrapped with the function's name). */
-  private _call(fn: string, expr: string): unknown {
-    let script = this._calls.get(expr);
-    if (script === undefined) this._calls.set(expr, (script = new Script(expr)));
     try {
-      return script.runInContext(this._ctx, { timeout: this._timeLeft() });
-    } catch (err) {
-      if (err instanceof MissingState) throw err;
-      if ((err as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT" || Date.now() >= this._deadline()) {
-        this._reason = new TraceError("execution timeout");
-        throw this._reason;
-      }
       if (this._reason !== undefined) throw this._reason;
-      this._err = new TraceError(`${jsErrorText(err)}    in server-side tracer function '${fn}'`);
-      return undefined;
+      const env = this._env;
+      const tx = env.tx;
+      const ctx: Record<string, unknown> = {
+        type: env.isCreate ? "CREATE" : "CALL",
+        from: env.from.toString(),
+        to: env.to.toString(),
+        input: bytesToHex(tx.data),
+        gas: Number(tx.gasLimit),
+        gasUsed: Number(this._gasUsed),
+        gasPrice: Number(env.gasPrice),
+        intrinsicGas: Number(tx.getIntrinsicGas()),
+        value: `0x${tx.value.toString(16)}`,
+        block: Number(env.block.header.number),
+        output: bytesToHex(this._output),
+        time: `${Date.now() - this._started}ms`,
+      };
+      if (env.blockHash !== undefined) ctx.blockHash = bytesToHex(env.blockHash);
+      if (env.txIndex !== undefined) ctx.txIndex = env.txIndex;
+      if (env.txHash !== undefined) ctx.txHash = bytesToHex(env.txHash);
+      if (this._frameError !== undefined) ctx.error = this._frameError;
+      const json = await this._callWithState("__result", [JSON.stringify(ctx)], "result", undefined, "");
+      if (this._reason !== undefined) throw this._reason;
+      if (this._err !== undefined) throw this._err;
+      return json === undefined ? null : JSON.parse(json);
+    } finally {
+      this.dispose();
     }
   }
 
-  private async _callWithState(fn: string, expr: string): Promise<unknown> {
+  /** Frees the engine (the runtime and everything in it); the tracer answers nothing after this. */
+  dispose(): void {
+    if (this._disposed) return;
+    this._disposed = true;
+    for (const h of this._fns.values()) h.dispose();
+    this._fns.clear();
+    this._vm.dispose();
+    this._rt.dispose();
+  }
+
+  private _missing: string | undefined;
+
+  /**
+   * Calls the bootstrap function `name` with string arguments; its string result, or undefined when
+   * the tracer failed (kept as geth keeps it, wrapped with the tracer function's name `fn`).
+   */
+  private _call(name: string, args: string[], fn: string): string | undefined {
+    if (this._disposed) throw new TraceError("the tracer has ended");
+    const vm = this._vm;
+    const f = this._fns.get(name) ?? vm.getProp(vm.global, name);
+    const handles = args.map((a) => vm.newString(a));
+    this._callDeadline = Math.min(this._deadline(), Date.now() + TRACER_CALL_SLICE_MS);
+    this._interrupted = false;
+    try {
+      const out = this._unwrap(vm.callFunction(f, vm.undefined, ...handles), fn);
+      // as goja does after each call: run the promise jobs it queued, within the same time
+      if (this._rt.hasPendingJob()) {
+        const jobs = this._rt.executePendingJobs();
+        if (jobs.error !== undefined) {
+          const ctxOfError = jobs.error.context;
+          const failed = ctxOfError.dump(jobs.error) as { name?: string; message?: string } | undefined;
+          jobs.error.dispose();
+          if (this._interrupted) {
+            this._reason = new TraceError("execution timeout");
+            throw this._reason;
+          }
+          this._err ??= new TraceError(`${failed?.name ?? "Error"}: ${failed?.message ?? String(failed)}    in server-side tracer function '${fn}'`);
+        }
+      }
+      return out;
+    } finally {
+      for (const h of handles) h.dispose();
+      if (!this._fns.has(name)) f.dispose();
+    }
+  }
+
+  private _unwrap(r: ReturnType<QuickJSContext["evalCode"]>, fn: string): string | undefined {
+    const vm = this._vm;
+    if (r.error === undefined) {
+      const out = vm.typeof(r.value) === "string" ? vm.getString(r.value) : undefined;
+      r.value.dispose();
+      return out;
+    }
+    const e = vm.dump(r.error) as { name?: string; message?: string } | string | undefined;
+    r.error.dispose();
+    if (this._interrupted) {
+      this._reason = new TraceError("execution timeout");
+      throw this._reason;
+    }
+    // QuickJS quotes the name in "'x' is not defined"; geth's goja (and V8) do not
+    const message = (typeof e === "object" && e !== null ? (e.message ?? "") : String(e)).replace(/^'([^']*)' is not defined$/, "$1 is not defined");
+    if (message === MISSING_STATE) return undefined;
+    const name = typeof e === "object" && e !== null ? (e.name ?? "Error") : "Error";
+    const text = message === "out of memory" ? `tracer ran out of memory (its limit is ${TRACER_MEMORY_LIMIT / 1024 / 1024} MiB)` : `${name}: ${message}`;
+    if (fn === "bootstrap") throw new Error(`tracer bootstrap failed: ${text}`);
+    this._err = new TraceError(`${text}    in server-side tracer function '${fn}'`);
+    return undefined;
+  }
+
+  /** `_call` with db reads: a read of state not loaded yet loads it and runs the call again. */
+  private async _callWithState(name: string, args: string[], fn: string, step: OpStep | undefined, error: string): Promise<string | undefined> {
     this._cache.clear();
     for (let attempt = 0; attempt < 64; attempt++) {
-      try {
-        return this._call(fn, expr);
-      } catch (err) {
-        if (!(err instanceof MissingState)) throw err;
-        for (const [k, p] of this._pending) this._cache.set(k, await p);
-        this._pending.clear();
-      }
+      this._step = step;
+      this._stepError = error;
+      this._missing = undefined;
+      const out = this._call(name, args, fn);
+      this._step = undefined;
+      if (this._missing === undefined) return out;
+      // state was missing: whatever the call did with that (an error, a caught exception) is void
+      this._err = undefined;
+      for (const [k, p] of this._pending) this._cache.set(k, await p);
+      this._pending.clear();
     }
     return undefined;
   }
 
-  private _read<T>(key: string, load: () => Promise<T>): T {
-    if (this._cache.has(key)) return this._cache.get(key) as T;
-    this._pending.set(key, load());
-    throw new MissingState(key);
-  }
-
-  private _db(): Record<string, unknown> {
+  /** A db read by kind (b balance, n nonce, c code, s storage, e exists) as a string, from the cache or loaded. */
+  private _read(kind: string, address: string, slot: string): string {
+    const key = `${kind}${address}${slot}`;
+    const hit = this._cache.get(key);
+    if (hit !== undefined) return hit;
     const sm = this._env.vm.stateManager;
-    const a = (v: Uint8Array): Address => new Address(Uint8Array.from(v).slice(-20));
-    return {
-      getBalance: (v: Uint8Array) => this._read(`b${bytesToHex(Uint8Array.from(v))}`, async () => (await sm.getAccount(a(v)))?.balance ?? 0n),
-      getNonce: (v: Uint8Array) => this._read(`n${bytesToHex(Uint8Array.from(v))}`, async () => Number((await sm.getAccount(a(v)))?.nonce ?? 0n)),
-      getCode: (v: Uint8Array) => this._read(`c${bytesToHex(Uint8Array.from(v))}`, async () => ((await sm.getAccount(a(v))) === undefined ? new Uint8Array() : sm.getCode(a(v)))),
-      getState: (v: Uint8Array, slot: Uint8Array) =>
-        this._read(`s${bytesToHex(Uint8Array.from(v))}${bytesToHex(Uint8Array.from(slot))}`, async () => {
-          const raw = await sm.getStorage(a(v), pad32(Uint8Array.from(slot)));
-          return pad32(raw);
-        }),
-      exists: (v: Uint8Array) => this._read(`e${bytesToHex(Uint8Array.from(v))}`, async () => (await sm.getAccount(a(v))) !== undefined),
+    const a = new Address(hexToBytes(address as `0x${string}`));
+    const load = async (): Promise<string> => {
+      const acc = await sm.getAccount(a);
+      if (kind === "b") return `0x${(acc?.balance ?? 0n).toString(16)}`;
+      if (kind === "n") return String(acc?.nonce ?? 0n);
+      if (kind === "e") return acc === undefined ? "0" : "1";
+      if (kind === "c") return acc === undefined ? "0x" : bytesToHex(await sm.getCode(a));
+      const raw = await sm.getStorage(a, hexToBytes(slot as `0x${string}`));
+      return bytesToHex(pad32(raw));
     };
-  }
-
-  private _log(s: OpStep, error: string | undefined): Record<string, unknown> {
-    const f = s.frame;
-    const stack = s.stack;
-    const memory = s.memory;
-    return {
-      op: { isPush: () => OP_NAMES_PUSH(s.op), toString: () => s.opName, toNumber: () => s.op },
-      stack: {
-        peek: (i: number) => {
-          if (i < 0 || i >= stack.length) throw new Error(`tracer accessed out of bound stack: size ${stack.length}, index ${i}`);
-          return stack[stack.length - 1 - i];
-        },
-        length: () => stack.length,
-      },
-      memory: {
-        slice: (start: number, end: number) => {
-          if (end < start || start < 0) throw new Error(`tracer accessed out of bound memory: offset ${start}, end ${end}`);
-          const out = new Uint8Array(end - start);
-          if (start < memory.length) out.set(memory.subarray(start, Math.min(end, memory.length)));
-          return out;
-        },
-        getUint: (offset: number) => {
-          if (offset < 0 || offset + 32 > memory.length) throw new Error(`tracer accessed out of bound memory: available ${memory.length}, offset ${offset}, size 32`);
-          return BigInt(bytesToHex(memory.subarray(offset, offset + 32)));
-        },
-        length: () => memory.length,
-      },
-      contract: {
-        getCaller: () => f.from.bytes,
-        getAddress: () => s.address.bytes,
-        getValue: () => f.value ?? 0n,
-        getInput: () => f.input,
-      },
-      getPC: () => s.pc,
-      getGas: () => Number(s.gas),
-      getCost: () => Number(s.cost),
-      getDepth: () => s.depth,
-      getRefund: () => Number(s.refund),
-      getError: () => error,
-    };
+    this._pending.set(key, load());
+    this._missing = `${address}`;
+    throw new Error(MISSING_STATE);
   }
 }
 
@@ -288,12 +439,4 @@ function pad32(v: Uint8Array): Uint8Array {
   const out = new Uint8Array(32);
   out.set(v, 32 - v.length);
   return out;
-}
-
-function jsErrorText(err: unknown): string {
-  if (err !== null && typeof err === "object" && "message" in err) {
-    const e = err as { name?: string; message: string };
-    return `${e.name ?? "Error"}: ${e.message}`;
-  }
-  return String(err);
 }

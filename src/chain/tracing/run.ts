@@ -49,7 +49,7 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
           beforeTx: async (i, tx, vm) => {
             if (i < from || !want(i)) return;
             const deadline = Date.now() + timeoutOf(cfg);
-            const tracer = createTracer(cfg, vm, () => deadline);
+            const tracer = await createTracer(cfg, vm, () => deadline);
             const sender = receipts[i]?.from;
             const real = sender !== undefined ? withSender(tx, new Address(sender)) : tx;
             await tracer.onTxStart?.(txEnv(vm, real, block, { txIndex: i, blockHash: block.hash() }));
@@ -67,6 +67,8 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
               out.push({ txHash, result: await tracer.result() });
             } catch (err) {
               out.push({ txHash, error: asTraceError(err).message });
+            } finally {
+              tracer.dispose?.();
             }
           },
         },
@@ -75,9 +77,10 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
       );
       return out;
     } catch (err) {
-      const c = current as { attached: Attached; index: number } | undefined;
+      const c = current as { tracer: Tracer; attached: Attached; index: number } | undefined;
       if (c === undefined) throw asTraceError(err);
       c.attached.detach();
+      c.tracer.dispose?.();
       failedAt = c.index;
       out.push({ txHash: bytesToHex(block.transactions[failedAt].hash()), error: asTraceError(c.attached.stopped ?? err).message });
     }
@@ -120,7 +123,7 @@ export async function traceCall(
   const { vm } = ctx;
   let clean = false;
   const deadline = Date.now() + timeoutMs;
-  const tracer = createTracer(cfg, vm, () => deadline);
+  const tracer = await createTracer(cfg, vm, () => deadline);
   const block = blockOverrides === undefined ? ctx.block : overrideBlock(node, ctx.block, blockOverrides);
   await vm.evm.journal.checkpoint();
   try {
@@ -145,6 +148,7 @@ export async function traceCall(
     clean = true;
     return out;
   } finally {
+    tracer.dispose?.();
     await vm.evm.journal.revert();
     if (clean) ctx.release();
   }
@@ -217,7 +221,7 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
     for (let i = 0; i < block.transactions.length; i++) {
       const tx = block.transactions[i];
       const deadline = Date.now() + timeoutOf(cfg);
-      const tracer = createTracer(cfg, vm, () => deadline);
+      const tracer = await createTracer(cfg, vm, () => deadline);
       await tracer.onTxStart?.(txEnv(vm, tx, block, { txIndex: i, blockHash: block.hash() }));
       const attached = attachTracer(vm, tracer, { deadline });
       const txHash = bytesToHex(tx.hash());
@@ -234,6 +238,8 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
         // the VM may be mid-transaction: what follows cannot run on it
         for (let j = i + 1; j < block.transactions.length; j++) out.push({ txHash: bytesToHex(block.transactions[j].hash()), error: "an earlier transaction of the block could not be traced" });
         return out;
+      } finally {
+        tracer.dispose?.();
       }
     }
     clean = true;

@@ -79,6 +79,9 @@ export class MuxTracer implements Tracer {
   stop(reason: Error): void {
     for (const [, t] of this._tracers) t.stop?.(reason);
   }
+  dispose(): void {
+    for (const [, t] of this._tracers) t.dispose?.();
+  }
   result(): unknown {
     const out: Record<string, unknown> = {};
     for (const [name, t] of this._tracers) out[name] = t.result();

@@ -99,6 +99,8 @@ export interface Tracer {
   result(): unknown;
   /** Ends the trace at the first opportunity with this error (geth's Stop). */
   stop?(reason: Error): void;
+  /** Frees what the tracer holds (a JavaScript tracer's engine); called once it is done, whatever happened. */
+  dispose?(): void;
 }
 
 /** A tracing error that geth returns as the request's error (unknown tracer, bad config, timeout). */
