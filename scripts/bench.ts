@@ -6,7 +6,7 @@
  * bounded in count or time; every node is stopped by process group.
  *
  * env: BENCH_MS (per throughput workload, default 2000), BENCH_TRANSFERS (default 2000),
- * BENCH_ONLY=start|fork|nodes.
+ * BENCH_ONLY=start|fork|nodes|tracer.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -16,6 +16,7 @@ import { Interface, Transaction, Wallet, getCreateAddress } from "ethers";
 import solc from "solc";
 import WebSocket from "ws";
 import { benchStart, buildDist, freePort, printStartRows, project } from "./bench-start";
+import { benchTracer, printTracerRows } from "./bench-tracer";
 
 const ROOT = path.resolve(__dirname, "..");
 const DURATION_MS = Number(process.env.BENCH_MS ?? 2000);
@@ -459,6 +460,10 @@ async function main(): Promise<void> {
   // start time first, while nothing else runs; BENCH_ONLY=start stops after it, =fork runs only the
   // forking workloads, =nodes only the node workloads
   const only = process.env.BENCH_ONLY;
+  if (only === "tracer") {
+    printTracerRows(await benchTracer());
+    return;
+  }
   if (only === undefined || only === "start") printStartRows(await benchStart());
   else buildDist();
   if (only === "start") return;
@@ -513,6 +518,7 @@ async function main(): Promise<void> {
       for (const k of Object.keys(anvil)) console.log(`| ${k} | ${fmt(a[k])} | ${fmt(b[k])} | ${fmt(anvil[k])} |`);
     }
     if (only !== "nodes") await benchFork(nodes);
+    if (only === undefined) printTracerRows(await benchTracer());
   } finally {
     stopAll();
     agent.destroy();

@@ -1,5 +1,5 @@
 /**
- * geth's built-in JavaScript tracers that count opcodes, by name, written for this sandbox:
+ * geth's built-in JavaScript tracers that count opcodes, by name, written for the tracer engine:
  * unigramTracer, bigramTracer, trigramTracer (opcode n-gram counts), opcountTracer (the number of
  * opcodes run) and noopTracerLegacy. They run like any JavaScript tracer (timeout included).
  */
