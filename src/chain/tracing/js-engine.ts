@@ -17,7 +17,7 @@ import variant from "@jitl/quickjs-wasmfile-release-sync";
 /** The whole WebAssembly memory of one tracer's engine: its heap, stack and QuickJS's own data. */
 export const TRACER_MEMORY_LIMIT = 64 * 1024 * 1024;
 /** Native stack of one tracer's runtime (deep recursion ends with a stack overflow error). */
-export const TRACER_STACK_LIMIT = 512 * 1024;
+export const TRACER_STACK_LIMIT = 256 * 1024;
 /**
  * How long one call into a tracer (its top level, setup, step, enter, exit, fault, result) may run.
  * The engine runs on the node's thread: this bounds how long a tracer can keep other requests

@@ -325,14 +325,21 @@ export class JsTracer implements Tracer {
     }
   }
 
-  /** Frees the engine (the runtime and everything in it); the tracer answers nothing after this. */
+  /** Frees the engine (its instance and everything in it); the tracer answers nothing after this. */
   dispose(): void {
     if (this._disposed) return;
     this._disposed = true;
-    for (const h of this._fns.values()) h.dispose();
+    // The engine is this tracer's own WebAssembly instance: dropping it frees its memory. Disposing
+    // first releases what QuickJS holds outside it; after some failures (a stack overflow) QuickJS
+    // refuses with an assertion, which is of no consequence for an instance nobody uses again.
+    try {
+      for (const h of this._fns.values()) h.dispose();
+      this._vm.dispose();
+      this._rt.dispose();
+    } catch {
+      // the instance is dropped either way
+    }
     this._fns.clear();
-    this._vm.dispose();
-    this._rt.dispose();
   }
 
   private _missing: string | undefined;
@@ -349,7 +356,19 @@ export class JsTracer implements Tracer {
     this._callDeadline = Math.min(this._deadline(), Date.now() + TRACER_CALL_SLICE_MS);
     this._interrupted = false;
     try {
-      const out = this._unwrap(vm.callFunction(f, vm.undefined, ...handles), fn);
+      let called: ReturnType<QuickJSContext["callFunction"]>;
+      try {
+        called = vm.callFunction(f, vm.undefined, ...handles);
+      } catch (err) {
+        // the engine's recursion can exhaust the node's own stack first: the tracer fails, the engine is not used again
+        if (err instanceof RangeError) {
+          this._err = new TraceError(`InternalError: stack overflow    in server-side tracer function '${fn}'`);
+          this._reason = this._err;
+          return undefined;
+        }
+        throw err;
+      }
+      const out = this._unwrap(called, fn);
       // as goja does after each call: run the promise jobs it queued, within the same time
       if (this._rt.hasPendingJob()) {
         const jobs = this._rt.executePendingJobs();
