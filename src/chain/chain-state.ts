@@ -23,6 +23,7 @@ import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindE
 import { ChainError } from "./errors";
 import type { Fork } from "./fork";
 import type { BlockModule } from "./module";
+import { Preimages } from "./preimages";
 import { ChainStateManager } from "./state-manager";
 
 /** How much of the state the node keeps in memory: its memory is bounded by these, not by the chain's size. */
@@ -61,12 +62,20 @@ export interface ChainStateOptions {
   modules: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
   fork?: Fork;
+  /** A chain that starts at a later block than 0 without a remote: a loaded state dump's (src/chain/state-dump.ts). */
+  start?: ChainStart;
   cacheBounds: CacheBounds;
   /**
    * Receives console.log data: of the live VM (block production; no origin, the node knows what
    * runs) and of contexts that asked for it (`origin` "call").
    */
   console(data: Uint8Array, call?: true): void;
+}
+
+/** Where a chain without a remote starts when not at block 0: the number and time of its first block. */
+export interface ChainStart {
+  number: bigint;
+  timestamp: bigint;
 }
 
 export class ChainState {
@@ -83,6 +92,8 @@ export class ChainState {
   /** A read-only state at `liveRoot` for reads at the head (rebuilt when the root moves). */
   private _reader: { root: Uint8Array; sm: MerkleStateManager } | undefined;
   readonly moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  /** Addresses and slots behind the state trie's hashed keys (src/chain/preimages.ts). */
+  readonly preimages: Preimages;
   private readonly _vms: VmPool;
 
   private constructor(
@@ -95,10 +106,13 @@ export class ChainState {
     readonly caches: Caches,
     readonly cacheBounds: CacheBounds,
     readonly fork: Fork | undefined,
+    readonly start: ChainStart | undefined,
     modules: BlockModule[],
     private readonly _console: ChainStateOptions["console"],
   ) {
     this.moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
+    this.preimages = new Preimages(store.kv);
+    if (vm.stateManager instanceof ChainStateManager) vm.stateManager.preimages = this.preimages;
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the live module stores, with its writes
     bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data) });
@@ -132,16 +146,16 @@ export class ChainState {
       evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: deadlineOpcodes },
     });
     trackMessages(vm);
-    return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.modules, opts.console);
+    return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console);
   }
 
   get headNumber(): bigint {
     return this.head.header.number;
   }
 
-  /** The chain's first block: 0, or the fork block of a forked chain. */
+  /** The chain's first block: 0, the fork block of a forked chain, or a loaded dump's block. */
   get firstBlock(): bigint {
-    return this.fork?.block.number ?? 0n;
+    return this.fork?.block.number ?? this.start?.number ?? 0n;
   }
 
   async getBlock(n: bigint): Promise<Block | undefined> {
@@ -261,6 +275,7 @@ export class ChainState {
       throw err;
     }
     this.liveRoot = await sm.getStateRoot();
+    await this.preimages.flush();
   }
 
   /** How full the live state's caches and the trie node cache are (bounded by `cacheBounds`). */

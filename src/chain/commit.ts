@@ -23,12 +23,13 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   const head = chain.head as Block | undefined;
   const parentRoot = head?.header.stateRoot;
   const preState = parentRoot !== undefined && !equalsBytes(parentRoot, chain.liveRoot) ? chain.liveRoot : undefined;
-  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...extra];
+  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...extra];
   for (const m of chain.moduleStores) ops.push(...m.store.commitOps(n));
   try {
     await chain.store.kv.batch(ops);
   } catch (err) {
     chain.trieDb.undrain();
+    chain.preimages.undrain();
     for (const m of chain.moduleStores) m.store.discard();
     await chain.vm.stateManager.setStateRoot(chain.liveRoot);
     const at = head === undefined ? "" : `, the node stays at block ${chain.headNumber}`;

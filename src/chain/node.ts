@@ -30,7 +30,7 @@ import { MemoryKV } from "../storage/kv";
 import type { VersionedModuleStore } from "../storage/module-store";
 import { Mutex } from "../utils/mutex";
 import { type ProducedBlock, type SystemCallExplainer, produceBlock } from "./block-producer";
-import type { ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./chain-state";
+import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./chain-state";
 import type { ChainStore, StoredReceipt } from "./chain-store";
 import { Clock } from "./clock";
@@ -48,6 +48,7 @@ import type { ConsoleLogDecoder } from "./console-log";
 import { openChain } from "./open-chain";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./replay";
 import { type NodeSettings, Snapshots } from "./snapshots";
+import { type StateDump, dumpChainState, loadChainState, parseStateDump } from "./state-dump";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 
 export interface NodeOptions {
@@ -147,7 +148,7 @@ export class Node extends EventEmitter<NodeEvents> {
     return node;
   }
 
-  private _openChain(opts: NodeOptions, fork: Fork | undefined, kv: KVStore, clock: Clock): Promise<ChainState> {
+  private _openChain(opts: NodeOptions, fork: Fork | undefined, kv: KVStore, clock: Clock, start?: ChainStart): Promise<ChainState> {
     const cacheBounds: CacheBounds = { ...DEFAULT_CACHE_BOUNDS, ...opts.cacheBounds };
     const modules = opts.modules ?? [];
     return openChain(
@@ -158,6 +159,7 @@ export class Node extends EventEmitter<NodeEvents> {
         modules,
         precompiles: opts.precompiles,
         fork,
+        start,
         cacheBounds,
         console: (data, call) => this._console(data, call === true ? { kind: "call" } : this._consoleOrigin),
       },
@@ -385,6 +387,34 @@ export class Node extends EventEmitter<NodeEvents> {
       ts = b.block.header.timestamp + interval;
     }
     if (ts !== undefined) this.clock.jumpTo(ts - interval);
+  }
+
+  // ---------------------------------------------------------------- saved state
+
+  /** The state at the head in Anvil's format, plus the module stores (src/chain/state-dump.ts). */
+  dumpState(): Promise<StateDump> {
+    return dumpChainState(this._chain);
+  }
+
+  /**
+   * Applies a decoded dump at the head (src/chain/state-dump.ts), every value checked before
+   * anything changes. Snapshots taken before it are dropped: a revert could not take the module
+   * stores back across it. Pooled transactions it made stale leave the pool. Run inside the lock.
+   */
+  async loadState(raw: unknown): Promise<void> {
+    const parsed = parseStateDump(raw, this._chain.moduleStores.map((m) => m.module.name));
+    const fresh = this.headNumber === this.firstBlock && this.fork === undefined && this.store.kv.inMemory;
+    if (fresh && parsed.blockNumber !== undefined && parsed.blockNumber > this.headNumber) {
+      // A new in-memory node takes the dump's height and time, as Anvil does: the epochs records
+      // name heights (an epoch ends in a later block than it started), so the next block ticks
+      // exactly as the dumped chain's next block. Nothing of the node's own chain is lost.
+      const start: ChainStart = { number: parsed.blockNumber, timestamp: parsed.timestamp ?? this.clock.nowSeconds() };
+      this._chain = await this._openChain(this._createOpts, undefined, new MemoryKV(), this.clock, start);
+      this.emit("reset", this.headNumber);
+    }
+    await loadChainState(this._chain, this.clock, parsed);
+    this._snapshots.dropAll();
+    await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
   }
 
   // ---------------------------------------------------------------- snapshots and reset

@@ -1,7 +1,7 @@
 /**
  * Opens a chain instance (src/chain/chain-state.ts) on a store: the chain the store holds (its
  * identity checked first), or a new one from its genesis block (a forked chain's first block is the
- * remote's fork block).
+ * remote's fork block; a chain made for a loaded state dump starts at the dump's block).
  */
 import { createBlock } from "@ethereumjs/block";
 import { Address, KECCAK256_RLP, bytesToHex, createAccount } from "@ethereumjs/util";
@@ -50,8 +50,9 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
   }
   const fork = chain.fork;
   // a forked chain's first block is the remote's fork block: its number, time, parent and hash
-  const timestamp = fork?.block.timestamp ?? BigInt(Math.floor((config.initialDate?.getTime() ?? Date.now()) / 1000));
-  if (config.initialDate !== undefined) clock.jumpTo(BigInt(Math.floor(config.initialDate.getTime() / 1000)));
+  const timestamp = fork?.block.timestamp ?? chain.start?.timestamp ?? BigInt(Math.floor((config.initialDate?.getTime() ?? Date.now()) / 1000));
+  if (chain.start !== undefined) clock.jumpTo(chain.start.timestamp);
+  else if (config.initialDate !== undefined) clock.jumpTo(BigInt(Math.floor(config.initialDate.getTime() / 1000)));
   const sm = chain.vm.stateManager;
   await sm.checkpoint();
   for (const a of config.accounts) {

@@ -47,6 +47,11 @@ export class Snapshots {
     return snap;
   }
 
+  /** Drops every snapshot; later ids go on from the last one (a revert to an old id answers false). */
+  dropAll(): void {
+    this._byId.clear();
+  }
+
   /** Drops every snapshot; ids start over (as Hardhat's on a reset chain). */
   clear(): void {
     this._byId.clear();

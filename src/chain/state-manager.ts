@@ -9,13 +9,20 @@
  * calls `allowContractSender(address)` before `runTx`: the sender check then sees the account without
  * code, once, and the first write of that account puts its real code hash back, so the transaction
  * runs against the contract as it is.
+ *
+ * It also reports the addresses and storage slots it writes to `preimages` (the live state manager
+ * only; copies for calls and replays report nothing): the tries hash their keys, and a state dump
+ * lists accounts by address and slot (src/chain/preimages.ts).
  */
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_NULL, createAccount, equalsBytes } from "@ethereumjs/util";
+import type { Preimages } from "./preimages";
 
 export class ChainStateManager extends MerkleStateManager {
   private _allow: string | undefined;
   private _restore: { address: string; codeHash: Uint8Array } | undefined;
+  /** Set on the live state manager only (shallow copies start without it). */
+  preimages: Preimages | undefined;
 
   /** The next read of `address` (runTx's sender check) sees it without code. */
   allowContractSender(address: Address): void {
@@ -47,7 +54,21 @@ export class ChainStateManager extends MerkleStateManager {
       account.codeHash = this._restore.codeHash;
       this._restore = undefined;
     }
+    this.preimages?.record(address.bytes);
     return super.putAccount(address, account);
+  }
+
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (this.preimages !== undefined) {
+      this.preimages.record(address.bytes);
+      this.preimages.record(key);
+    }
+    return super.putStorage(address, key, value);
+  }
+
+  override async putCode(address: Address, value: Uint8Array): Promise<void> {
+    this.preimages?.record(address.bytes);
+    return super.putCode(address, value);
   }
 
   /** Accounts + storage slots + codes in the read-through caches. */

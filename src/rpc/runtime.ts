@@ -18,6 +18,7 @@ import { ethMethods } from "./namespaces/eth";
 import { type FilterServices, createFilterServices, filterMethods } from "./namespaces/eth/filters";
 import { evmMethods } from "./namespaces/evm";
 import { hardhatMethods } from "./namespaces/hardhat";
+import { anvilMethods } from "./namespaces/anvil";
 import { netMethods } from "./namespaces/net";
 import { web3Methods } from "./namespaces/web3";
 import { txpoolMethods } from "./namespaces/txpool";
@@ -143,7 +144,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const deps: RpcDeps = { node, settings, keystore, resetChain, contracts: new ContractRegistry(), stackTraceFailures: { count: 0 } };
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
-  const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, ...(opts.namespaces ?? [])];
+  const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, anvilMethods, ...(opts.namespaces ?? [])];
   const dispatcher: RpcDispatcher = new RpcDispatcher(
     [
       ...factories.flatMap((f) => f(deps, services)),

@@ -1,0 +1,278 @@
+/**
+ * Saved state in Anvil's format (`anvil_dumpState` / `anvil_loadState`, `--state`): every account
+ * with its nonce, balance, code and storage, the head's block environment, and — what only this
+ * chain has — the module stores (the epochs records) in an extra `hardhat_epochs` section that
+ * Anvil ignores. A dump of Anvil loads here and ours loads in Anvil (accounts, code, storage).
+ *
+ * The contract hooks registered with the epochs precompile live in its account's storage, so they
+ * travel with the accounts. Blocks and transactions are not saved (Anvil's `blocks` and
+ * `transactions` stay empty). A fresh in-memory node that loads a dump starts at the dump's block
+ * number and time (src/chain/node.ts), so its next block ticks the epochs exactly as the dumped
+ * chain's next block; a node with blocks of its own takes the state at its own head. See
+ * docs/state.md.
+ */
+import { gunzipSync, gzipSync } from "node:zlib";
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { RLP } from "@ethereumjs/rlp";
+import { Address, ValueEncoding, bytesToHex, createAccount, createAccountFromRLP, createAddressFromString, hexToBytes } from "@ethereumjs/util";
+import type { ChainState } from "./chain-state";
+import type { Clock } from "./clock";
+import { ChainError } from "./errors";
+
+/** One account as Anvil writes it: nonce a JSON number, the rest hex. */
+export interface DumpedAccount {
+  nonce: number;
+  balance: string;
+  code: string;
+  storage: Record<string, string>;
+}
+
+/** Anvil's block environment of the head (the fields Anvil 1.x writes). */
+export interface DumpedBlockEnv {
+  number: string;
+  beneficiary: string;
+  timestamp: string;
+  gas_limit: number;
+  basefee: number;
+  difficulty: string;
+  prevrandao: string;
+  blob_excess_gas_and_price: { excess_blob_gas: number; blob_gasprice: number };
+  slot_num?: number;
+}
+
+/** What only this chain has: the module stores at the dumped block, key → value in hex. */
+export interface ChainSection {
+  version: 1;
+  chain_id: string;
+  modules: Record<string, Record<string, string>>;
+}
+
+export interface StateDump {
+  block: DumpedBlockEnv | null;
+  accounts: Record<string, DumpedAccount>;
+  best_block_number: string | null;
+  blocks: unknown[];
+  transactions: unknown[];
+  historical_states: null;
+  hardhat_epochs?: ChainSection;
+}
+
+/** A dump ready to apply: every value checked and decoded. */
+export interface ParsedDump {
+  accounts: Array<{ address: Address; nonce: bigint; balance: bigint; code: Uint8Array; storage: Array<[Uint8Array, Uint8Array]> }>;
+  /** The dumped head (best_block_number, else block.number). */
+  blockNumber: bigint | undefined;
+  timestamp: bigint | undefined;
+  modules: Map<string, Map<string, Uint8Array>>;
+}
+
+/** A dump that cannot be used: the message names what is wrong; nothing was applied. */
+export class StateDumpError extends ChainError {
+  constructor(message: string) {
+    super(`invalid state dump: ${message}`);
+  }
+}
+
+const hex32 = (b: Uint8Array): string => bytesToHex(b).slice(2).padStart(64, "0");
+const quantity = (n: bigint): string => `0x${n.toString(16)}`;
+
+/** The state at the head (hardhat_set* changes included) as Anvil's format plus the chain section. */
+export async function dumpChainState(chain: ChainState): Promise<StateDump> {
+  if (chain.fork !== undefined) throw new ChainError("a forked chain's state cannot be dumped: most of it is the remote's, read on demand");
+  const root = chain.liveRoot;
+  const trie = new MerklePatriciaTrie({ db: chain.trieDb, root, useKeyHashing: true, common: chain.common, valueEncoding: ValueEncoding.Bytes });
+  const sm = await chain.stateAt(chain.headNumber);
+  const { values } = await trie.getValueMap();
+  const accounts: Record<string, DumpedAccount> = {};
+  let unknown = 0;
+  for (const [keyHash, rlp] of Object.entries(values)) {
+    const pre = await chain.preimages.lookup(hexToBytes(keyHash as `0x${string}`));
+    if (pre === undefined || pre.length !== 20) {
+      unknown++;
+      continue;
+    }
+    const address = new Address(pre);
+    const account = createAccountFromRLP(hexToBytes(rlp as `0x${string}`));
+    const storage: Record<string, string> = {};
+    for (const [slotHash, value] of Object.entries(await sm.dumpStorage(address))) {
+      const slot = await chain.preimages.lookup(hexToBytes(slotHash as `0x${string}`));
+      if (slot === undefined || slot.length !== 32) {
+        unknown++;
+        continue;
+      }
+      storage[`0x${hex32(slot)}`] = `0x${hex32(RLP.decode(hexToBytes(value as `0x${string}`)) as Uint8Array)}`;
+    }
+    accounts[address.toString()] = { nonce: Number(account.nonce), balance: quantity(account.balance), code: bytesToHex(await sm.getCode(address)), storage };
+  }
+  if (unknown > 0) {
+    throw new ChainError(`the state holds ${unknown} accounts or slots whose address or slot this node never recorded (a data directory written by a version before 0.2): it cannot be dumped`);
+  }
+  const head = chain.head.header;
+  const modules: Record<string, Record<string, string>> = {};
+  for (const m of chain.moduleStores) {
+    const entries: Record<string, string> = {};
+    for (const [k, v] of m.store.view().entries()) entries[bytesToHex(k)] = bytesToHex(v);
+    modules[m.module.name] = entries;
+  }
+  return {
+    block: {
+      number: quantity(head.number),
+      beneficiary: head.coinbase.toString(),
+      timestamp: quantity(head.timestamp),
+      gas_limit: Number(head.gasLimit),
+      basefee: Number(head.baseFeePerGas ?? 0n),
+      difficulty: quantity(head.difficulty),
+      prevrandao: bytesToHex(head.mixHash),
+      blob_excess_gas_and_price: { excess_blob_gas: Number(head.excessBlobGas ?? 0n), blob_gasprice: 1 },
+    },
+    accounts,
+    best_block_number: quantity(head.number),
+    blocks: [],
+    transactions: [],
+    historical_states: null,
+    hardhat_epochs: { version: 1, chain_id: chain.config.chainId.toString(), modules },
+  };
+}
+
+/** Anvil's wire form of a dump: gzip of the JSON, as hex. */
+export function encodeStateDump(dump: StateDump): string {
+  return bytesToHex(gzipSync(JSON.stringify(dump)));
+}
+
+/** A dump from its wire form (hex of gzip or of plain JSON, as Anvil accepts) or a file's text. */
+export function decodeStateDump(input: string | Uint8Array): unknown {
+  let bytes: Uint8Array;
+  if (typeof input === "string") {
+    const t = input.trim();
+    if (t.startsWith("{")) return parseJson(t);
+    if (!/^0x([0-9a-fA-F]{2})*$/.test(t)) throw new StateDumpError("expected the hex string anvil_dumpState gives (gzip or JSON bytes) or the JSON of a dump");
+    bytes = hexToBytes(t as `0x${string}`);
+  } else {
+    bytes = input;
+  }
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch (err) {
+      throw new StateDumpError(`not a gzip stream: ${(err as Error).message}`);
+    }
+  }
+  return parseJson(Buffer.from(bytes).toString("utf8"));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new StateDumpError(`not JSON: ${(err as Error).message}`);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function hexBytes(v: unknown, at: string, maxLength?: number): Uint8Array {
+  if (typeof v !== "string" || !/^0x[0-9a-fA-F]*$/.test(v)) throw new StateDumpError(`${at}: expected a 0x-prefixed hex string, got ${JSON.stringify(v)}`);
+  const digits = v.length % 2 === 1 ? `0x0${v.slice(2)}` : v;
+  const b = hexToBytes(digits as `0x${string}`);
+  if (maxLength !== undefined && b.length > maxLength) throw new StateDumpError(`${at}: longer than ${maxLength} bytes`);
+  return b;
+}
+
+function uint(v: unknown, at: string): bigint {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === "string" && /^0x[0-9a-fA-F]+$/.test(v)) return BigInt(v);
+  throw new StateDumpError(`${at}: expected a non-negative integer, got ${JSON.stringify(v)}`);
+}
+
+const word = (b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(32);
+  out.set(b, 32 - b.length);
+  return out;
+};
+
+/**
+ * Checks a decoded dump against this chain and decodes every value, so that applying it cannot fail
+ * on its content half-way. Module sections of modules this chain does not have are refused.
+ */
+export function parseStateDump(raw: unknown, moduleNames: readonly string[]): ParsedDump {
+  if (!isObject(raw)) throw new StateDumpError("expected a JSON object with an `accounts` field");
+  if (!isObject(raw.accounts)) throw new StateDumpError("accounts: expected an object of address → account");
+  const accounts: ParsedDump["accounts"] = [];
+  for (const [addr, acc] of Object.entries(raw.accounts)) {
+    const at = `accounts.${addr}`;
+    if (!/^0x[0-9a-fA-F]{40}$/.test(addr)) throw new StateDumpError(`${at}: not a 20-byte address`);
+    if (!isObject(acc)) throw new StateDumpError(`${at}: expected an object with nonce, balance, code, storage`);
+    const storage: Array<[Uint8Array, Uint8Array]> = [];
+    if (acc.storage !== undefined && acc.storage !== null) {
+      if (!isObject(acc.storage)) throw new StateDumpError(`${at}.storage: expected an object of slot → value`);
+      for (const [slot, value] of Object.entries(acc.storage)) {
+        storage.push([word(hexBytes(slot, `${at}.storage key ${slot}`, 32)), word(hexBytes(value, `${at}.storage[${slot}]`, 32))]);
+      }
+    }
+    const balance = uint(acc.balance ?? "0x0", `${at}.balance`);
+    if (balance >= 1n << 256n) throw new StateDumpError(`${at}.balance: above 2^256 - 1`);
+    const nonce = uint(acc.nonce ?? 0, `${at}.nonce`);
+    if (nonce >= 1n << 64n) throw new StateDumpError(`${at}.nonce: above 2^64 - 1`);
+    const code = acc.code === undefined || acc.code === null ? new Uint8Array() : hexBytes(acc.code, `${at}.code`);
+    accounts.push({ address: createAddressFromString(addr.toLowerCase()), nonce, balance, code, storage });
+  }
+  let timestamp: bigint | undefined;
+  let blockNumber: bigint | undefined;
+  if (raw.block !== undefined && raw.block !== null) {
+    if (!isObject(raw.block)) throw new StateDumpError("block: expected an object (Anvil's block environment)");
+    if (raw.block.timestamp !== undefined) timestamp = uint(raw.block.timestamp, "block.timestamp");
+    if (raw.block.number !== undefined) blockNumber = uint(raw.block.number, "block.number");
+  }
+  if (raw.best_block_number !== undefined && raw.best_block_number !== null) blockNumber = uint(raw.best_block_number, "best_block_number");
+  const modules = new Map<string, Map<string, Uint8Array>>();
+  const section = raw.hardhat_epochs;
+  if (section !== undefined && section !== null) {
+    if (!isObject(section) || section.version !== 1) throw new StateDumpError("hardhat_epochs: expected { version: 1, chain_id, modules } (written by a newer hardhat-epochs?)");
+    if (!isObject(section.modules)) throw new StateDumpError("hardhat_epochs.modules: expected an object of module → entries");
+    for (const [name, entries] of Object.entries(section.modules)) {
+      if (!moduleNames.includes(name)) throw new StateDumpError(`hardhat_epochs.modules.${name}: this chain has no module ${name} (it has ${moduleNames.join(", ") || "none"})`);
+      if (!isObject(entries)) throw new StateDumpError(`hardhat_epochs.modules.${name}: expected an object of key → value`);
+      const set = new Map<string, Uint8Array>();
+      for (const [k, v] of Object.entries(entries)) {
+        set.set(bytesToHex(hexBytes(k, `hardhat_epochs.modules.${name} key ${k}`)).slice(2), hexBytes(v, `hardhat_epochs.modules.${name}[${k}]`));
+      }
+      modules.set(name, set);
+    }
+  }
+  return { accounts, blockNumber, timestamp, modules };
+}
+
+/**
+ * Applies a parsed dump at the head, between blocks (run inside the node's lock): each account is
+ * set to the dumped one (its old storage cleared), the dump's module stores replace the chain's
+ * (recorded at the head's height, so replays of the next block start from them), and the chain time
+ * moves up to the dump's time when it is behind.
+ */
+export async function loadChainState(chain: ChainState, clock: Clock, dump: ParsedDump): Promise<void> {
+  await chain.modifyState(async (sm) => {
+    for (const a of dump.accounts) {
+      await sm.putAccount(a.address, createAccount({ nonce: a.nonce, balance: a.balance }));
+      await sm.clearStorage(a.address);
+      if (a.code.length > 0) await sm.putCode(a.address, a.code);
+      for (const [slot, value] of a.storage) {
+        const trimmed = value.subarray(value.findIndex((x) => x !== 0) === -1 ? 32 : value.findIndex((x) => x !== 0));
+        if (trimmed.length > 0) await sm.putStorage(a.address, slot, trimmed);
+      }
+    }
+  });
+  const height = chain.headNumber;
+  for (const [name, set] of dump.modules) {
+    const store = chain.moduleStore(name);
+    for (const [k] of store.view().entries()) if (!set.has(bytesToHex(k).slice(2))) store.delete(k);
+    for (const [k, v] of set) store.set(hexToBytes(`0x${k}`), v);
+    const ops = store.commitOps(height);
+    try {
+      await chain.store.kv.batch(ops);
+    } catch (err) {
+      store.discard();
+      throw err;
+    }
+    store.didCommit();
+  }
+  if (dump.timestamp !== undefined && dump.timestamp > clock.nowSeconds()) clock.jumpTo(dump.timestamp);
+}

@@ -1,0 +1,38 @@
+/**
+ * The handlers behind hardhat_dumpState / hardhat_loadState and their Anvil names (src/chain/state-dump.ts
+ * has the format): a dump is the hex of gzipped JSON, as Anvil gives and takes it.
+ */
+import { StateDumpError, decodeStateDump, encodeStateDump } from "../chain/state-dump";
+import type { RpcDeps } from "./deps";
+import { InvalidParamsError } from "./errors";
+import { method } from "./method";
+import { string } from "./params";
+
+/** `<ns>_dumpState` and `<ns>_loadState` for a namespace (hardhat, anvil). */
+export function savedStateMethods({ node }: RpcDeps, ns: "hardhat" | "anvil") {
+  return [
+    method({
+      name: `${ns}_dumpState`,
+      // the whole state in memory, as debug_dumpBlock: the token
+      access: "private",
+      params: [],
+      doc: "The state at the head (accounts, code, storage, the epochs module's records) as Anvil's dump: hex of gzipped JSON. Loads with loadState here or in Anvil.",
+      handler: async () => encodeStateDump(await node.dumpState()),
+    }),
+    method({
+      name: `${ns}_loadState`,
+      access: "dev",
+      params: [string],
+      doc: "Loads a dump (hex of gzipped or plain JSON, Anvil's or ours) at the head: accounts replaced, module records replaced, chain time moved up to the dump's. Refused whole when any value is bad.",
+      handler: async ([dump]) => {
+        try {
+          await node.loadState(decodeStateDump(dump));
+        } catch (err) {
+          if (err instanceof StateDumpError) throw new InvalidParamsError(err.message);
+          throw err;
+        }
+        return true;
+      },
+    }),
+  ];
+}
