@@ -27,28 +27,19 @@ export interface DumpedAccount {
   storage: Record<string, string>;
 }
 
-/** Anvil's block environment of the head (the fields Anvil 1.x writes). */
-export interface DumpedBlockEnv {
-  number: string;
-  beneficiary: string;
-  timestamp: string;
-  gas_limit: number;
-  basefee: number;
-  difficulty: string;
-  prevrandao: string;
-  blob_excess_gas_and_price: { excess_blob_gas: number; blob_gasprice: number };
-  slot_num?: number;
-}
-
 /** What only this chain has: the module stores at the dumped block, key → value in hex. */
 export interface ChainSection {
   version: 1;
   chain_id: string;
+  /** The dumped head's number and time. */
+  block_number: string;
+  timestamp: string;
   modules: Record<string, Record<string, string>>;
 }
 
 export interface StateDump {
-  block: DumpedBlockEnv | null;
+  /** Anvil's block environment; ours write null (Anvil would look its block up in `blocks`). */
+  block: Record<string, unknown> | null;
   accounts: Record<string, DumpedAccount>;
   best_block_number: string | null;
   blocks: unknown[];
@@ -60,7 +51,7 @@ export interface StateDump {
 /** A dump ready to apply: every value checked and decoded. */
 export interface ParsedDump {
   accounts: Array<{ address: Address; nonce: bigint; balance: bigint; code: Uint8Array; storage: Array<[Uint8Array, Uint8Array]> }>;
-  /** The dumped head (best_block_number, else block.number). */
+  /** The dumped head (ours: from our section; Anvil's: best_block_number, else block.number). */
   blockNumber: bigint | undefined;
   timestamp: bigint | undefined;
   modules: Map<string, Map<string, Uint8Array>>;
@@ -115,22 +106,15 @@ export async function dumpChainState(chain: ChainState): Promise<StateDump> {
     modules[m.module.name] = entries;
   }
   return {
-    block: {
-      number: quantity(head.number),
-      beneficiary: head.coinbase.toString(),
-      timestamp: quantity(head.timestamp),
-      gas_limit: Number(head.gasLimit),
-      basefee: Number(head.baseFeePerGas ?? 0n),
-      difficulty: quantity(head.difficulty),
-      prevrandao: bytesToHex(head.mixHash),
-      blob_excess_gas_and_price: { excess_blob_gas: Number(head.excessBlobGas ?? 0n), blob_gasprice: 1 },
-    },
+    // Anvil takes `block` and `best_block_number` as the block it must have in `blocks` (which stay
+    // empty): our head's number and time travel in our own section
+    block: null,
     accounts,
-    best_block_number: quantity(head.number),
+    best_block_number: null,
     blocks: [],
     transactions: [],
     historical_states: null,
-    hardhat_epochs: { version: 1, chain_id: chain.config.chainId.toString(), modules },
+    hardhat_epochs: { version: 1, chain_id: chain.config.chainId.toString(), block_number: quantity(head.number), timestamp: quantity(head.timestamp), modules },
   };
 }
 
@@ -228,6 +212,8 @@ export function parseStateDump(raw: unknown, moduleNames: readonly string[]): Pa
   const section = raw.hardhat_epochs;
   if (section !== undefined && section !== null) {
     if (!isObject(section) || section.version !== 1) throw new StateDumpError("hardhat_epochs: expected { version: 1, chain_id, modules } (written by a newer hardhat-epochs?)");
+    if (section.block_number !== undefined) blockNumber = uint(section.block_number, "hardhat_epochs.block_number");
+    if (section.timestamp !== undefined) timestamp = uint(section.timestamp, "hardhat_epochs.timestamp");
     if (!isObject(section.modules)) throw new StateDumpError("hardhat_epochs.modules: expected an object of module → entries");
     for (const [name, entries] of Object.entries(section.modules)) {
       if (!moduleNames.includes(name)) throw new StateDumpError(`hardhat_epochs.modules.${name}: this chain has no module ${name} (it has ${moduleNames.join(", ") || "none"})`);

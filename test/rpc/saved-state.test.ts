@@ -117,7 +117,7 @@ for (const make of harnesses()) {
       expect(c.code).to.match(/^0x[0-9a-f]{100,}$/);
       expect(c.storage[`0x${"0".repeat(62)}4d`]).to.equal(`0x${"ab".repeat(32)}`);
       expect(c.storage[`0x${"0".repeat(64)}`]).to.equal(await a.request("eth_getStorageAt", [contract, "0x0", "latest"]));
-      expect(json.best_block_number).to.equal(await a.request("eth_blockNumber"));
+      expect((json.hardhat_epochs as { block_number: string }).block_number).to.equal(await a.request("eth_blockNumber"));
       expect(accounts[from.toLowerCase()].nonce).to.equal(5);
       // the hook registration is storage of the epochs precompile's account
       expect(Object.keys(accounts["0x0000000000000000000000000000000000000900"].storage)).to.not.be.empty;
