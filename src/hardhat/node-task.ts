@@ -25,6 +25,7 @@ import { setVerbosity } from "../utils/log-level";
 import { type HomeSettings, openHome, writeMinimumGasPrices } from "./home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
 import { epochsOptionsFromConfig } from "./epochs";
+import { type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "./node-state";
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "./lazy";
@@ -71,6 +72,10 @@ const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP 
   .addOptionalParam("forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block", undefined, types.string)
   // --verbose is Hardhat's own (global) flag: the node reads it from hre.hardhatArguments
   .addFlag("quiet", "Print only errors (failed transactions and hooks) besides the banner; Hardhat's --verbose prints more")
+  .addOptionalParam("state", "Saved state (Anvil's): load FILE at start when it exists, write it at exit", undefined, types.string)
+  .addOptionalParam("loadState", "Load a state dump (Anvil's format or ours) at start", undefined, types.string)
+  .addOptionalParam("dumpState", "Write the state (Anvil's format plus the epochs records) to FILE at exit", undefined, types.string)
+  .addOptionalParam("stateInterval", "With --state or --dump-state: also write the state every S seconds", undefined, types.int)
   .setAction(async (args: TaskArguments, hre) => runNode(args, hre));
 
 for (const { flag, bool, description } of EVMOS_FLAGS) {
@@ -187,9 +192,28 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
     throw new HardhatPluginError(PLUGIN_NAME, "json-rpc.enable = false leaves this node nothing to serve; JSON-RPC is its only interface");
   }
   const runtime = (await hre.run(TASK_NODE_CREATE_RUNTIME, { settings: config, home, fork: forkArgs })) as Runtime;
+  let files: StateFiles;
+  try {
+    files = stateFilesFromFlags(args, runtime.node.fork !== undefined);
+    if (files.load !== undefined) await loadStateFile(runtime, files.load);
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
   const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config })) as StartedServer;
   await hre.run(TASK_NODE_PRINT_BANNER, { runtime, server, settings: config });
-  await waitForShutdown(server, runtime);
+  if (files.load !== undefined) console.log(`Loaded the state in ${files.load} (block ${runtime.node.headNumber})`);
+  const saver = files.dump !== undefined && files.intervalS !== undefined ? saveEvery(runtime, files.dump, files.intervalS) : undefined;
+  await waitForShutdown(server, runtime, async () => {
+    saver?.stop();
+    if (files.dump === undefined) return;
+    try {
+      await writeStateFile(runtime, files.dump);
+      console.log(`Wrote the state to ${files.dump}`);
+    } catch (err) {
+      console.error(`Could not write the state to ${files.dump}: ${(err as Error).message}`);
+    }
+  });
 }
 
 subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
@@ -382,8 +406,8 @@ function printAccounts(chain: ChainConfig, keys: ReadonlyMap<string, Uint8Array>
   if (isDefault) console.log(`${warning.join("\n")}\n`);
 }
 
-/** Runs until the servers close or the process is told to stop; then closes the chain (flushing its store). */
-async function waitForShutdown(server: StartedServer, runtime: Runtime): Promise<void> {
+/** Runs until the servers close or the process is told to stop; then `beforeClose` (the saved state), then closes the chain (flushing its store). */
+async function waitForShutdown(server: StartedServer, runtime: Runtime, beforeClose: () => Promise<void>): Promise<void> {
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= server.close().catch(() => undefined);
@@ -397,6 +421,7 @@ async function waitForShutdown(server: StartedServer, runtime: Runtime): Promise
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    await beforeClose();
     await runtime.close();
   }
 }

@@ -1,0 +1,68 @@
+/**
+ * `npx hardhat node --state FILE`: the state written at exit (and every --state-interval seconds)
+ * is loaded by the next start, epochs records included; a bad file stops the start with a clear error.
+ */
+import { expect } from "chai";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ROOT, type Started, rpc, startHardhatNode, startNodeProcess, BOOTSTRAP, stopProcessGroup, waitForOutput } from "../helpers/processes";
+
+describe("npx hardhat node --state", function () {
+  this.timeout(120_000);
+  let dir: string;
+  let node: Started | undefined;
+  const flags = ["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0"];
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "node-state-"));
+  });
+  afterEach(async () => {
+    await stopProcessGroup(node?.child);
+    node = undefined;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes the state at exit and every --state-interval seconds; the next start loads it", async () => {
+    const file = path.join(dir, "state.json");
+    node = await startHardhatNode([...flags, "--state", file, "--state-interval", "1"]);
+    const [from, to] = (await rpc<string[]>(node.url, "eth_accounts")).result as string[];
+    await rpc(node.url, "eth_sendTransaction", [{ from, to, value: "0x1234" }]);
+    await rpc(node.url, "evm_increaseTime", [86_400 * 8]);
+    await rpc(node.url, "evm_mine");
+    await rpc(node.url, "evm_mine");
+    const before = {
+      balance: (await rpc(node.url, "eth_getBalance", [to, "latest"])).result,
+      block: (await rpc(node.url, "eth_blockNumber")).result,
+      epochs: (await rpc(node.url, "epochs_epochInfos")).result,
+    };
+    // the interval writes while the node runs
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(file) || !readFileSync(file, "utf8").includes(`"block_number":"${before.block as string}"`)) {
+      if (Date.now() > deadline) throw new Error("no state file written by --state-interval");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await stopProcessGroup(node.child);
+    expect(node.output()).to.include(`Wrote the state to ${file}`);
+    node = await startHardhatNode([...flags, "--state", file]);
+    await waitForOutput(node, `Loaded the state in ${file}`);
+    expect((await rpc(node.url, "eth_getBalance", [to, "latest"])).result).to.equal(before.balance);
+    expect((await rpc(node.url, "eth_blockNumber")).result).to.equal(before.block);
+    expect((await rpc(node.url, "epochs_epochInfos")).result).to.deep.equal(before.epochs);
+  });
+
+  it("refuses a bad file with a message naming what is wrong, and does not start", async () => {
+    const file = path.join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ accounts: { "0x12": {} } }));
+    const err = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...flags, "--load-state", file], { cwd: ROOT }).then(
+      (n) => {
+        node = n;
+        throw new Error("the node started");
+      },
+      (e: Error) => e,
+    );
+    expect(err.message).to.match(/invalid state dump: accounts\.0x12: not a 20-byte address/);
+    const err2 = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...flags, "--state-interval", "5"], { cwd: ROOT }).catch((e: Error) => e);
+    expect((err2 as Error).message).to.include("--state-interval needs a file to write");
+  });
+});
