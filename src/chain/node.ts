@@ -48,7 +48,7 @@ import type { ConsoleLogDecoder } from "./console-log";
 import { openChain } from "./open-chain";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./replay";
 import { type NodeSettings, Snapshots } from "./snapshots";
-import { type StateDump, dumpChainState, loadChainState, parseStateDump } from "./state-dump";
+import { type StateDump, dumpChainState, loadChainState, parseStateDump, replaceModuleSet } from "./state-dump";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
 
 export interface NodeOptions {
@@ -398,8 +398,8 @@ export class Node extends EventEmitter<NodeEvents> {
 
   /**
    * Applies a decoded dump at the head (src/chain/state-dump.ts), every value checked before
-   * anything changes. Snapshots taken before it are dropped: a revert could not take the module
-   * stores back across it. Pooled transactions it made stale leave the pool. Run inside the lock.
+   * anything changes; snapshots taken before it revert it. Pooled transactions it made stale leave
+   * the pool. Run inside the lock.
    */
   async loadState(raw: unknown): Promise<void> {
     const parsed = parseStateDump(raw, this._chain.moduleStores.map((m) => m.module.name));
@@ -413,7 +413,6 @@ export class Node extends EventEmitter<NodeEvents> {
       this.emit("reset", this.headNumber);
     }
     await loadChainState(this._chain, this.clock, parsed);
-    this._snapshots.dropAll();
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
   }
 
@@ -423,6 +422,7 @@ export class Node extends EventEmitter<NodeEvents> {
     return this._snapshots.take({
       head: this.headNumber,
       stateRoot: this._chain.liveRoot,
+      modules: new Map(this._chain.moduleStores.map((m) => [m.module.name, new Map(m.store.view().entries().map(([k, v]) => [bytesToHex(k).slice(2), v]))])),
       pool: this.pool.snapshot(),
       clock: this.clock.snapshot(),
       settings: { ...this.settings },
@@ -434,6 +434,8 @@ export class Node extends EventEmitter<NodeEvents> {
     const snap = this._snapshots.takeBack(id);
     if (snap === undefined) return false;
     await this.rewindTo(snap.head, snap.stateRoot);
+    // a state load at the snapshot's height changed the module stores without a block
+    for (const [name, set] of snap.modules) await replaceModuleSet(this._chain, name, set);
     this.settings = { ...snap.settings };
     this.clock.restore(snap.clock);
     await this.pool.restore(snap.pool, (s) => this.getNonce(new Address(hexBytes(s))));

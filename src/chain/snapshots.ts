@@ -23,6 +23,8 @@ export interface NodeSettings {
 export interface Snapshot {
   head: bigint;
   stateRoot: Uint8Array;
+  /** The module stores' committed sets (hex key → value): a state load at the same height changes them without a block. */
+  modules: Map<string, Map<string, Uint8Array>>;
   pool: PooledTx[];
   clock: ReturnType<Clock["snapshot"]>;
   settings: NodeSettings;
@@ -45,11 +47,6 @@ export class Snapshots {
     if (snap === undefined) return undefined;
     for (const k of [...this._byId.keys()]) if (k >= id) this._byId.delete(k);
     return snap;
-  }
-
-  /** Drops every snapshot; later ids go on from the last one (a revert to an old id answers false). */
-  dropAll(): void {
-    this._byId.clear();
   }
 
   /** Drops every snapshot; ids start over (as Hardhat's on a reset chain). */

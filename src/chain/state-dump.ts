@@ -14,7 +14,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
-import { Address, ValueEncoding, bytesToHex, createAccount, createAccountFromRLP, createAddressFromString, hexToBytes } from "@ethereumjs/util";
+import { Address, ValueEncoding, bytesToHex, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
 import type { ChainState } from "./chain-state";
 import type { Clock } from "./clock";
 import { ChainError } from "./errors";
@@ -246,19 +246,31 @@ export async function loadChainState(chain: ChainState, clock: Clock, dump: Pars
       }
     }
   });
-  const height = chain.headNumber;
-  for (const [name, set] of dump.modules) {
-    const store = chain.moduleStore(name);
-    for (const [k] of store.view().entries()) if (!set.has(bytesToHex(k).slice(2))) store.delete(k);
-    for (const [k, v] of set) store.set(hexToBytes(`0x${k}`), v);
-    const ops = store.commitOps(height);
-    try {
-      await chain.store.kv.batch(ops);
-    } catch (err) {
-      store.discard();
-      throw err;
-    }
-    store.didCommit();
-  }
+  for (const [name, set] of dump.modules) await replaceModuleSet(chain, name, set);
   if (dump.timestamp !== undefined && dump.timestamp > clock.nowSeconds()) clock.jumpTo(dump.timestamp);
+}
+
+/**
+ * Makes `entries` (hex key → value) the committed set of module `name` at the head, between blocks,
+ * recorded at the head's height: loads, and reverts to a snapshot taken at the same height after one.
+ */
+export async function replaceModuleSet(chain: ChainState, name: string, entries: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  const store = chain.moduleStore(name);
+  const key = (k: Uint8Array): string => bytesToHex(k).slice(2);
+  const current = store.view().entries();
+  const same = current.length === entries.size && current.every(([k, v]) => {
+    const next = entries.get(key(k));
+    return next !== undefined && equalsBytes(next, v);
+  });
+  if (same) return;
+  for (const [k] of current) if (!entries.has(key(k))) store.delete(k);
+  for (const [k, v] of entries) store.set(hexToBytes(`0x${k}`), v);
+  const ops = store.commitOps(chain.headNumber);
+  try {
+    await chain.store.kv.batch(ops);
+  } catch (err) {
+    store.discard();
+    throw err;
+  }
+  store.didCommit();
 }

@@ -4,6 +4,8 @@
  * The helpers talk JSON-RPC, so they work in-process and against a running node (`--network`);
  * TypeScript hooks need the in-process chain.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import type { EIP1193Provider, HardhatRuntimeEnvironment } from "hardhat/types";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { EpochInfo, EpochInfoJson, Time, EpochsOptions, TsHook } from "../epochs";
@@ -138,6 +140,25 @@ export class HardhatEpochs {
 
   hooks(): Promise<string[]> {
     return this._rpc<string[]>("epochs_hooks");
+  }
+
+  /**
+   * The chain's state (accounts, code, storage, epochs records and hooks) as a dump in Anvil's
+   * format (hardhat_dumpState); written to `file` as JSON when given. Load it with `loadState`.
+   */
+  async saveState(file?: string): Promise<string> {
+    const dump = await this._rpc<string>("hardhat_dumpState");
+    if (file !== undefined) {
+      const json = gunzipSync(Buffer.from(dump.slice(2), "hex")).toString("utf8");
+      writeFileSync(file, `${json}\n`);
+    }
+    return dump;
+  }
+
+  /** Loads a dump (what `saveState` returned, a file it wrote, or Anvil's) at the head (hardhat_loadState). */
+  async loadState(dumpOrFile: string): Promise<void> {
+    const dump = dumpOrFile.startsWith("0x") ? dumpOrFile : `0x${Buffer.from(readFileSync(dumpOrFile)).toString("hex")}`;
+    await this._rpc<boolean>("hardhat_loadState", [dump]);
   }
 
   /** The begin-block and end-block events of a block (number, tag or "latest"). */

@@ -171,13 +171,22 @@ for (const make of harnesses()) {
       expect(await b.request("eth_blockNumber")).to.be.a("string");
     });
 
-    it("a load drops snapshots taken before it (a revert could not restore the module stores across it)", async () => {
-      const id = await b.request<string>("evm_snapshot");
-      await b.request("hardhat_loadState", [dump]);
-      expect(await b.request("evm_revert", [id])).to.equal(false);
-      const later = await b.request<string>("evm_snapshot");
-      await b.request("hardhat_setBalance", [other, "0x5"]);
-      expect(await b.request("evm_revert", [later])).to.equal(true);
+    it("a snapshot taken before a load reverts it, the epochs records included", async () => {
+      const c = await make.create({ epochs });
+      try {
+        const [x] = await c.request<string[]>("eth_accounts");
+        await c.request("evm_mine");
+        const before = { infos: await c.request("epochs_epochInfos"), balance: await c.request("eth_getBalance", [x, "latest"]), head: await c.request("eth_blockNumber") };
+        const id = await c.request<string>("evm_snapshot");
+        await c.request("hardhat_loadState", [dump]);
+        expect(await c.request("epochs_epochInfos")).to.not.deep.equal(before.infos);
+        expect(await c.request("evm_revert", [id])).to.equal(true);
+        expect(await c.request("epochs_epochInfos")).to.deep.equal(before.infos);
+        expect(await c.request("eth_getBalance", [x, "latest"])).to.equal(before.balance);
+        expect(await c.request("eth_blockNumber")).to.equal(before.head);
+      } finally {
+        await c.close();
+      }
     });
   });
 }
