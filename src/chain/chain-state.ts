@@ -23,6 +23,7 @@ import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindE
 import { ChainError } from "./errors";
 import type { Fork } from "./fork";
 import type { BlockModule } from "./module";
+import { AddressIndex } from "./address-index";
 import { Preimages } from "./preimages";
 import { ChainStateManager } from "./state-manager";
 
@@ -94,6 +95,8 @@ export class ChainState {
   readonly moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
   /** Addresses and slots behind the state trie's hashed keys (src/chain/preimages.ts). */
   readonly preimages: Preimages;
+  /** Which transactions touch each address (src/chain/address-index.ts). */
+  readonly addressIndex: AddressIndex;
   private readonly _vms: VmPool;
 
   private constructor(
@@ -113,6 +116,8 @@ export class ChainState {
     this.moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
     this.preimages = new Preimages(store.kv);
     if (vm.stateManager instanceof ChainStateManager) vm.stateManager.preimages = this.preimages;
+    this.addressIndex = new AddressIndex(store.kv);
+    this.addressIndex.attach(vm);
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the live module stores, with its writes
     bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data) });

@@ -23,7 +23,7 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   const head = chain.head as Block | undefined;
   const parentRoot = head?.header.stateRoot;
   const preState = parentRoot !== undefined && !equalsBytes(parentRoot, chain.liveRoot) ? chain.liveRoot : undefined;
-  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...extra];
+  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...chain.addressIndex.commitOps(p.block, p.receipts), ...extra];
   for (const m of chain.moduleStores) ops.push(...m.store.commitOps(n));
   try {
     await chain.store.kv.batch(ops);
@@ -46,7 +46,7 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
 export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint8Array): Promise<void> {
   if (n > chain.headNumber) throw new ChainError(`block ${n} is above the head ${chain.headNumber}`);
   if (n < chain.firstBlock) throw new ChainError(`block ${n} is below the fork block ${chain.firstBlock}, where this chain starts`);
-  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...(await chain.store.rewindOps(n))];
+  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...(await chain.addressIndex.rewindOps(chain.headNumber, n)), ...(await chain.store.rewindOps(n))];
   for (const m of chain.moduleStores) ops.push(...(await m.store.rewindOps(n)));
   try {
     await chain.store.kv.batch(ops);

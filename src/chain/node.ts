@@ -29,6 +29,7 @@ import type { KVStore } from "../storage/kv";
 import { MemoryKV } from "../storage/kv";
 import type { VersionedModuleStore } from "../storage/module-store";
 import { Mutex } from "../utils/mutex";
+import type { AddressIndex } from "./address-index";
 import { type ProducedBlock, type SystemCallExplainer, produceBlock } from "./block-producer";
 import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./chain-state";
@@ -189,6 +190,11 @@ export class Node extends EventEmitter<NodeEvents> {
 
   get headNumber(): bigint {
     return this._chain.headNumber;
+  }
+
+  /** Which transactions touch each address (Otterscan's searches). */
+  get addressIndex(): AddressIndex {
+    return this._chain.addressIndex;
   }
 
   /** The chain's first block: 0, or the fork block of a forked chain. */

@@ -19,6 +19,8 @@ import { type FilterServices, createFilterServices, filterMethods } from "./name
 import { evmMethods } from "./namespaces/evm";
 import { hardhatMethods } from "./namespaces/hardhat";
 import { anvilMethods } from "./namespaces/anvil";
+import { erigonMethods } from "./namespaces/erigon";
+import { otsMethods } from "./namespaces/ots";
 import { netMethods } from "./namespaces/net";
 import { web3Methods } from "./namespaces/web3";
 import { txpoolMethods } from "./namespaces/txpool";
@@ -144,7 +146,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const deps: RpcDeps = { node, settings, keystore, resetChain, contracts: new ContractRegistry(), stackTraceFailures: { count: 0 } };
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
-  const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, anvilMethods, ...(opts.namespaces ?? [])];
+  const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, anvilMethods, otsMethods, erigonMethods, ...(opts.namespaces ?? [])];
   const dispatcher: RpcDispatcher = new RpcDispatcher(
     [
       ...factories.flatMap((f) => f(deps, services)),
