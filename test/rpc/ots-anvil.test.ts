@@ -73,6 +73,7 @@ describe("Otterscan's API against Anvil (differential)", function () {
     const [ma, mo] = [await threeInABlock(anvil), await threeInABlock(ours)];
     expect(mo.hashes).to.deep.equal(ma.hashes);
     expect(mo.block).to.equal(ma.block);
+    multiBlock = mo.block;
 
   });
   after(async () => {
