@@ -126,7 +126,16 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, opts: Cal
  * addresses and slots it touched (`accessList`: eth_createAccessList reads it, and the context's
  * caches are warmed with it).
  */
-export async function runInContext(node: Node, ctx: ExecutionContext, req: CallRequest, overrides?: StateOverride, gasOverride?: bigint, lenient = false): Promise<RunTxResult> {
+export async function runInContext(
+  node: Node,
+  ctx: ExecutionContext,
+  req: CallRequest,
+  overrides?: StateOverride,
+  gasOverride?: bigint,
+  lenient = false,
+  /** Sees the result while the call's state changes are still in place (a tracer's diff of them). */
+  beforeRevert?: (result: RunTxResult) => Promise<void>,
+): Promise<RunTxResult> {
   const { vm } = ctx;
   const from = new Address(req.from ?? createZeroAddress().bytes);
   const noFee = lenient || ((req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n);
@@ -144,6 +153,7 @@ export async function runInContext(node: Node, ctx: ExecutionContext, req: CallR
         runTx(vm, { tx, block: execBlock, skipNonce: true, skipBalance: lenient, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: true }),
       );
       touched = result.accessList;
+      await beforeRevert?.(result);
       return result;
     } catch (err) {
       if (err instanceof ExecutionTimeout) throw err;

@@ -21,6 +21,7 @@ import { hardhatMethods } from "./namespaces/hardhat";
 import { anvilMethods } from "./namespaces/anvil";
 import { erigonMethods } from "./namespaces/erigon";
 import { otsMethods } from "./namespaces/ots";
+import { traceMethods } from "./namespaces/trace";
 import { netMethods } from "./namespaces/net";
 import { web3Methods } from "./namespaces/web3";
 import { txpoolMethods } from "./namespaces/txpool";
@@ -146,7 +147,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const deps: RpcDeps = { node, settings, keystore, resetChain, contracts: new ContractRegistry(), stackTraceFailures: { count: 0 } };
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
-  const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, anvilMethods, otsMethods, erigonMethods, ...(opts.namespaces ?? [])];
+  const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, anvilMethods, otsMethods, erigonMethods, traceMethods, ...(opts.namespaces ?? [])];
   const dispatcher: RpcDispatcher = new RpcDispatcher(
     [
       ...factories.flatMap((f) => f(deps, services)),

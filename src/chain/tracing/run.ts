@@ -6,7 +6,7 @@
 import { type Block, createBlock } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, createZeroAddress } from "@ethereumjs/util";
-import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
+import { type VM, runTx } from "@ethereumjs/vm";
 import { ExecutionTimeout } from "../context";
 import { type CallRequest, type StateOverride, applyOverrides, defaultCallGas, runInContext, transactionFrom } from "../execution";
 import { ChainError } from "../errors";
@@ -134,16 +134,18 @@ export async function traceCall(
     const tx: TypedTransaction = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
     await tracer.onTxStart?.(txEnv(vm, tx, block, {}));
     const attached = attachTracer(vm, tracer, { deadline });
-    let result: RunTxResult;
     try {
-      result = await runInContext(node, { ...ctx, block }, { ...req, from: from.bytes, nonce }, undefined, gas);
+      // the tracer ends while the call's changes are in place: a diff (prestateTracer's diffMode) sees them
+      await runInContext(node, { ...ctx, block }, { ...req, from: from.bytes, nonce }, undefined, gas, false, async (result) => {
+        attached.detach();
+        if (attached.stopped === undefined) await tracer.onTxEnd?.({ result, gasUsed: result.totalGasSpent });
+      });
     } catch (err) {
       throw asTraceError(attached.stopped ?? err);
     } finally {
       attached.detach();
     }
     if (attached.stopped !== undefined) throw asTraceError(attached.stopped);
-    await tracer.onTxEnd?.({ result, gasUsed: result.totalGasSpent });
     const out = await tracer.result();
     clean = true;
     return out;
