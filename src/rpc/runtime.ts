@@ -37,6 +37,7 @@ import type { RequestContext } from "./types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
 import type { RestRouter } from "./transport/rest-router";
+import { mountEpochsPage } from "./epochs-page";
 
 export interface RuntimeOptions {
   chain: ChainConfig;
@@ -182,7 +183,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     keystore,
     admin,
     mountRest: (router) => {
-      if (epochs !== undefined) mountEpochsRest(router, epochs, node);
+      if (epochs === undefined) return;
+      mountEpochsRest(router, epochs, node);
+      mountEpochsPage(router);
     },
     close: () => {
       keystore.close();

@@ -134,6 +134,10 @@ async function serveRest(rest: RestRouter, req: IncomingMessage, res: ServerResp
     return;
   }
   const routed = await rest.handle(url.pathname, url.searchParams);
+  if (routed.contentType !== undefined && typeof routed.body === "string") {
+    send(res, routed.status, { ...routed.headers, "content-type": routed.contentType }, req.method === "HEAD" ? "" : routed.body);
+    return;
+  }
   const { status, text } = encodeRest(routed.status, routed.body);
   sendJson(res, status, text);
 }

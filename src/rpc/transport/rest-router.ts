@@ -5,6 +5,9 @@
 export interface RestResult {
   status: number;
   body: unknown;
+  /** A page or script sent as is (`body` a string) with this type, instead of JSON. */
+  contentType?: string;
+  headers?: Record<string, string>;
 }
 
 export type RestHandler = (query: URLSearchParams) => Promise<RestResult> | RestResult;

@@ -1,0 +1,112 @@
+/**
+ * The epochs page (GET /epochs) in a real browser: Debian's Chromium driven by playwright-core (no
+ * browser download). The page shows the timers and hooks, and when time is advanced over JSON-RPC the
+ * new tick and the hook results appear without a reload. Skipped where no Chromium is installed
+ * (.ci/run installs Debian's `chromium` package).
+ */
+import { expect } from "chai";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type Browser, chromium } from "playwright-core";
+import { newEpochInfo } from "../../src/epochs";
+import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { JsonRpcServer } from "../../src/rpc/transport/server";
+import { CLIENT_VERSION, testChainConfig, unwrap } from "../helpers/harness";
+import type { JsonRpcResponse } from "../../src/rpc/types";
+import { compile } from "../helpers/solc";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const HOOKS = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+interface IEpochs { function registerHooks() external returns (bool); }
+contract Counter {
+  uint256 public n;
+  constructor() { IEpochs(0x0000000000000000000000000000000000000900).registerHooks(); }
+  function beforeEpochStart(string calldata, int64) external { n++; }
+  function afterEpochEnd(string calldata, int64) external {}
+}
+contract Grumpy {
+  constructor() { IEpochs(0x0000000000000000000000000000000000000900).registerHooks(); }
+  function beforeEpochStart(string calldata, int64) external pure {}
+  function afterEpochEnd(string calldata, int64) external pure { revert("not today"); }
+}`;
+
+describe("the epochs page in a browser", function () {
+  this.timeout(120_000);
+  let runtime: Runtime;
+  let server: JsonRpcServer;
+  let url: string;
+  let browser: Browser | undefined;
+  const addresses: string[] = [];
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    (skipped: no Chromium at ${CHROMIUM}; install Debian's chromium package)`);
+      this.skip();
+    }
+    // as the node serves it: the runtime's REST routes (the page among them) on the JSON-RPC port
+    runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, epochs: { genesis: { epochs: [newEpochInfo("minute", 60n), newEpochInfo("day", 86_400n)] } } });
+    server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0 });
+    runtime.mountRest(server.rest);
+    url = `http://127.0.0.1:${(await server.listen()).httpAddress.port}/`;
+    const c = compile(HOOKS);
+    const [from] = await h.request<string[]>("eth_accounts");
+    for (const name of ["Counter", "Grumpy"]) {
+      const tx = await h.request<string>("eth_sendTransaction", [{ from, data: c[name].bytecode }]);
+      addresses.push((await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [tx])).contractAddress);
+    }
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await runtime?.close();
+  });
+  let id = 1;
+  const h = {
+    request: async <T>(method: string, params: unknown[] = []): Promise<T> => {
+      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }) });
+      return unwrap<T>((await res.json()) as JsonRpcResponse);
+    },
+  };
+
+  it("serves the page with a policy that keeps it to its own origin", async () => {
+    const res = await fetch(`${url}epochs`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("content-type")).to.match(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).to.include("default-src 'none'").and.include("script-src 'self'");
+    expect((await fetch(`${url}epochs/page.js`)).headers.get("content-type")).to.match(/^text\/javascript/);
+  });
+
+  it("shows the timers and hooks, then the next tick and the hook results live, without a reload", async () => {
+    const page = await (browser as Browser).newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${url}epochs`);
+    await page.waitForSelector("body[data-ready=true]");
+    const epochOf = (id: string) => page.textContent(`tr[data-identifier="${id}"] td.epoch`);
+    expect(await epochOf("minute")).to.equal("1");
+    expect(await epochOf("day")).to.equal("1");
+    expect(await page.locator("tr[data-identifier=minute] td.countdown").textContent()).to.match(/^\d+s$|^\d+m \d+s$/);
+    expect((await page.locator("#hooks li").allTextContents()).map((t) => t.toLowerCase())).to.deep.equal(addresses.map((a) => a.toLowerCase()));
+    // one minute and a bit of chain time, over JSON-RPC: the minute epoch ends, then the next starts
+    await h.request("evm_increaseTime", [61]);
+    await h.request("evm_mine");
+    await h.request("evm_mine");
+    await page.waitForFunction(() => document.querySelector('tr[data-identifier="minute"] td.epoch')?.textContent === "2");
+    await page.waitForSelector("li.epoch_start");
+    const failed = await page.locator("li.epoch_hook_failed").first().textContent();
+    expect(failed).to.include("AfterEpochEnd").and.include(addresses[1].toLowerCase()).and.include("not today");
+    const ok = await page.locator("li.epoch_hook").allTextContents();
+    expect(ok.some((t) => t.includes("BeforeEpochStart") && t.includes("gas"))).to.equal(true);
+    expect(await epochOf("day")).to.equal("1");
+    if (process.env.EPOCHS_PAGE_SCREENSHOT !== undefined) writeFileSync(path.resolve(process.env.EPOCHS_PAGE_SCREENSHOT), await page.screenshot({ fullPage: true }));
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+});
