@@ -194,7 +194,7 @@ describe("admin", function () {
       expect(await ws.call("admin_stopHTTP")).to.equal(true);
       const unknown = await rpcError(ws.call("admin_startHTTP", ["127.0.0.1", httpPort, "*", "eth,foo"]));
       expect(unknown.code).to.equal(-32000);
-      expect(unknown.message).to.match(/^invalid API "foo" in whitelist \(available: admin, clique, db, debug, epochs, eth, /);
+      expect(unknown.message).to.match(/^invalid API "foo" in whitelist \(available: admin, anvil, clique, db, debug, epochs, erigon, eth, /);
       expect(await refused(httpUrl)).to.equal("ECONNREFUSED");
       expect(await ws.call("admin_startHTTP", ["127.0.0.1", httpPort, "https://app.example", "eth,admin"])).to.equal(true);
       expect(await http(httpUrl).call("eth_chainId")).to.equal("0x2328");
