@@ -85,18 +85,42 @@ describe("trace_* against Anvil (differential)", function () {
     expect(created.stateDiff[o.child].balance).to.deep.equal({ "+": "0x0" });
   });
 
-  it("trace_call runs a call with the trace types; vmTrace and bad types are refused with -32602", async () => {
+  it("trace_call runs a call with the trace types; bad types are refused with -32602", async () => {
     const data = corpusIface.encodeFunctionData("nested", [5]);
     const r = await ours.request<{ output: string; trace: J[]; stateDiff: J }>("trace_call", [{ from: o.from, to: o.corpus, data }, ["trace", "stateDiff"], "latest"]);
     expect(r.output).to.equal(corpusIface.encodeFunctionResult("nested", [10]));
     expect(r.trace).to.have.length(2);
     expect((r.trace[1].action as J).to).to.equal(o.child);
     expect(Object.keys(r.stateDiff)).to.include(o.child);
-    for (const types of [["vmTrace"], ["nope"], "trace"]) {
+    for (const types of [["nope"], "trace"]) {
       const e = await rpcError(ours.request("trace_replayTransaction", [o.txs.nested, types]));
       expect(e.code, JSON.stringify(types)).to.equal(-32602);
     }
-    expect((await rpcError(ours.request("trace_replayTransaction", [o.txs.nested, ["vmTrace"]]))).message).to.match(/vmTrace is not supported/);
     expect(await ours.request("trace_transaction", [`0x${"ab".repeat(32)}`])).to.equal(null);
+  });
+
+  it("vmTrace: each frame's code and operations with what they pushed, wrote to memory and stored, calls nested", async () => {
+    interface Op {
+      pc: number;
+      cost: number;
+      ex: { used: number; push: string[]; mem: { off: number; data: string } | null; store: { key: string; val: string } | null } | null;
+      sub: { code: string; ops: Op[] } | null;
+    }
+    const r = await ours.request<{ vmTrace: { code: string; ops: Op[] } }>("trace_replayTransaction", [o.txs.nested, ["vmTrace"]]);
+    const logs = (await ours.request<{ structLogs: Array<{ pc: number; op: string; depth: number; gas: number; gasCost: number }> }>("debug_traceTransaction", [o.txs.nested, { enableMemory: true }])).structLogs;
+    const top = r.vmTrace;
+    expect(top.code).to.equal(await ours.request("eth_getCode", [o.corpus, "latest"]));
+    const depth1 = logs.filter((l) => l.depth === 1);
+    expect(top.ops.map((x) => x.pc)).to.deep.equal(depth1.map((l) => l.pc));
+    expect(top.ops[0]).to.deep.include({ pc: 0, cost: 3 });
+    expect(top.ops[0].ex).to.deep.equal({ used: depth1[1].gas, push: ["0x80"], mem: null, store: null });
+    const mstore = top.ops.find((x, i) => depth1[i].op === "MSTORE") as Op;
+    expect(mstore.ex?.mem?.data).to.match(/^0x[0-9a-f]{64}$/);
+    const call = top.ops.find((x) => x.sub !== null) as Op;
+    expect(call.sub?.code).to.equal(await ours.request("eth_getCode", [o.child, "latest"]));
+    expect(call.sub?.ops).to.have.length(logs.filter((l) => l.depth === 2).length);
+    expect(call.ex?.push).to.deep.equal(["0x1"]);
+    const stored = call.sub?.ops.find((x) => x.ex?.store !== null);
+    expect(stored?.ex?.store).to.deep.equal({ key: "0x0", val: "0x15" });
   });
 });

@@ -9,6 +9,7 @@ import type { VM } from "@ethereumjs/vm";
 import { CallTracer, type CallTracerConfig } from "./call-tracer";
 import { BUILTIN_JS_TRACERS } from "./builtin-js";
 import { JsTracer } from "./js-tracer";
+import { VmTracer } from "./vm-tracer";
 import { JsonlLogger } from "./jsonl-logger";
 import { precompileAt } from "./precompiles";
 import { PrestateTracer, type PrestateConfig } from "./prestate-tracer";
@@ -36,7 +37,7 @@ export interface TraceConfig {
 
 export const DEFAULT_TRACE_TIMEOUT_MS = 5000;
 
-const NATIVE = new Set(["callTracer", "prestateTracer", "4byteTracer", "noopTracer", "muxTracer"]);
+const NATIVE = new Set(["callTracer", "prestateTracer", "4byteTracer", "noopTracer", "muxTracer", "parityVmTracer"]);
 
 /**
  * Whether a TraceConfig's tracer is code the client sent (a JavaScript tracer program) rather than
@@ -77,6 +78,9 @@ export async function createTracer(cfg: TraceConfig, vm: VM, deadline: () => num
       return new FourByteTracer();
     case "noopTracer":
       return new NoopTracer();
+    case "parityVmTracer":
+      // Parity's vmTrace (trace_replayTransaction's "vmTrace"), also by name as an extension
+      return new VmTracer();
     case "muxTracer": {
       const parts: Array<[string, Tracer]> = [];
       for (const [sub, subCfg] of Object.entries(tc)) {

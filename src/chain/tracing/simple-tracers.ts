@@ -82,9 +82,10 @@ export class MuxTracer implements Tracer {
   dispose(): void {
     for (const [, t] of this._tracers) t.dispose?.();
   }
-  result(): unknown {
+  async result(): Promise<unknown> {
     const out: Record<string, unknown> = {};
-    for (const [name, t] of this._tracers) out[name] = t.result();
+    // a member's result may be asynchronous (the vmTrace reads codes, a JavaScript tracer runs its result())
+    for (const [name, t] of this._tracers) out[name] = await t.result();
     return out;
   }
 }

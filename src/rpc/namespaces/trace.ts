@@ -28,7 +28,6 @@ const traceTypes = codec((v): Set<TraceType> => {
   const out = new Set<TraceType>();
   for (const t of v) {
     if (t !== "trace" && t !== "stateDiff" && t !== "vmTrace") throw new ParamError(`unknown trace type ${JSON.stringify(t)} (expected trace, stateDiff or vmTrace)`);
-    if (t === "vmTrace") throw new InvalidParamsError("vmTrace is not supported by this node (trace and stateDiff are; debug_traceTransaction gives the opcode-level struct log)");
     out.add(t);
   }
   return out;
@@ -152,16 +151,16 @@ function stateDiff(diff: { pre: Record<string, PrestateAccount>; post: Record<st
 
 const MUX = (types: Set<TraceType>): TraceConfig => ({
   tracer: "muxTracer",
-  tracerConfig: { callTracer: {}, ...(types.has("stateDiff") ? { prestateTracer: { diffMode: true } } : {}) },
+  tracerConfig: { callTracer: {}, ...(types.has("stateDiff") ? { prestateTracer: { diffMode: true } } : {}), ...(types.has("vmTrace") ? { parityVmTracer: {} } : {}) },
 });
 
 /** A replayed transaction's trace-type result: output, trace, stateDiff, vmTrace. */
-function replayResult(r: { callTracer: CallFrame; prestateTracer?: unknown }, intrinsic: bigint, types: Set<TraceType>): Record<string, Json> {
+function replayResult(r: { callTracer: CallFrame; prestateTracer?: unknown; parityVmTracer?: unknown }, intrinsic: bigint, types: Set<TraceType>): Record<string, Json> {
   return {
     output: r.callTracer.output ?? "0x",
     stateDiff: types.has("stateDiff") ? stateDiff(r.prestateTracer as never) : null,
     trace: types.has("trace") ? flatTraces(r.callTracer, intrinsic, undefined) : [],
-    vmTrace: null,
+    vmTrace: types.has("vmTrace") ? ((r.parityVmTracer ?? null) as Json) : null,
   };
 }
 
@@ -276,7 +275,7 @@ export function traceMethods({ node }: RpcDeps) {
       access: "read",
       params: [hash, traceTypes],
       concurrent: true,
-      doc: "Re-runs a mined transaction: {output, trace, stateDiff, vmTrace} for the trace types asked (trace, stateDiff; vmTrace is refused).",
+      doc: "Re-runs a mined transaction: {output, trace, stateDiff, vmTrace} for the trace types asked (trace, stateDiff, vmTrace).",
       handler: async ([h, types]) => {
         const at = await located(h);
         if (at === undefined) throw new ServerError("transaction not found");
