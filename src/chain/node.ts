@@ -79,6 +79,21 @@ export interface Inclusion {
   index: number;
 }
 
+/**
+ * Under automine, how long a send of a transaction behind a nonce gap waits for the gap to be filled
+ * and its block mined before it answers with the hash alone (the transaction stays queued). Waiting
+ * keeps a burst of concurrent senders (nonces arriving out of order) from running ahead of the gap.
+ */
+export const QUEUED_WAIT_MS = 2000;
+
+/** What `Node.submit` answers: the hash; under automine, the inclusion, now or `later`. */
+export interface Submitted {
+  hash: string;
+  included?: Inclusion;
+  /** A transaction behind a nonce gap: its inclusion once mined, undefined if still queued after `QUEUED_WAIT_MS`. */
+  later?: Promise<Inclusion | undefined>;
+}
+
 export interface MinedBlock {
   block: Block;
   receipts: StoredReceipt[];
@@ -256,9 +271,11 @@ export class Node extends EventEmitter<NodeEvents> {
    * Validates a transaction against the current state and adds it to the pool, from `sender` (its
    * signer, or an impersonated account). With automine the blocks needed to include it are mined
    * before this returns, and a transaction that block production refused is answered with its
-   * error: a caller never holds the hash of a transaction that silently left the pool.
+   * error: a caller never holds the hash of a transaction that silently left the pool. A transaction
+   * behind a nonce gap under automine comes back with `later`: its inclusion once the gap is filled
+   * and its block mined, for the caller to wait for outside the lock (see `Submitted`).
    */
-  async submit(tx: TypedTransaction, sender: Address): Promise<{ hash: string; included?: Inclusion }> {
+  async submit(tx: TypedTransaction, sender: Address): Promise<Submitted> {
     const account = await this.getAccount(sender);
     const nonce = account?.nonce ?? 0n;
     const balance = account?.balance ?? 0n;
@@ -293,7 +310,8 @@ export class Node extends EventEmitter<NodeEvents> {
     }
     const hash = bytesToHex(tx.hash());
     this.emit("pendingTransaction", hash);
-    if (!this.settings.automine || this.settings.paused || where === "queued") return { hash };
+    if (!this.settings.automine || this.settings.paused) return { hash };
+    if (where === "queued") return { hash, later: this._inclusionOf(hash, QUEUED_WAIT_MS) };
     // Mine until this transaction is in a block (earlier pending ones go first, as on Hardhat).
     for (let i = 0; i < 1000 && this.pool.get(hash) !== undefined; i++) {
       let mined: MinedBlock;
@@ -311,6 +329,27 @@ export class Node extends EventEmitter<NodeEvents> {
       if (refused !== undefined) throw new ChainError(refused);
     }
     return { hash };
+  }
+
+  /** Sends waiting for their transaction's block (see `later` of `submit`), by transaction hash. */
+  private _waiters = new Map<string, (outcome: { included?: Inclusion; refused?: string }) => void>();
+
+  /** Resolves with the inclusion of pooled `hash` once mined, rejects if block production refuses it, undefined after `ms`. */
+  private _inclusionOf(hash: string, ms: number): Promise<Inclusion | undefined> {
+    const outcome = new Promise<Inclusion | undefined>((resolve, reject) => {
+      const timer = setTimeout(() => settle({}), ms);
+      timer.unref();
+      const settle = (outcome: { included?: Inclusion; refused?: string }): void => {
+        clearTimeout(timer);
+        if (this._waiters.get(hash) === settle) this._waiters.delete(hash);
+        if (outcome.refused !== undefined) reject(new ChainError(outcome.refused));
+        else resolve(outcome.included);
+      };
+      this._waiters.set(hash, settle);
+    });
+    // a caller that does not wait (one already inside the lock) leaves no unhandled rejection
+    outcome.catch(() => undefined);
+    return outcome;
   }
 
   private _lastResults: ProducedBlock["results"] = [];
@@ -362,6 +401,10 @@ export class Node extends EventEmitter<NodeEvents> {
     this.clock.didMine(ts);
     this._lastResults = produced.results;
     const mined = { block: produced.block, receipts: produced.receipts, events: produced.events, results: produced.results };
+    if (this._waiters.size > 0) {
+      produced.block.transactions.forEach((t, index) => this._waiters.get(bytesToHex(t.hash()))?.({ included: { mined, result: produced.results[index], index } }));
+      for (const [h, reason] of this._lastRefused) this._waiters.get(h)?.({ refused: reason });
+    }
     this.emit("block", mined);
     return mined;
   }
@@ -477,6 +520,7 @@ export class Node extends EventEmitter<NodeEvents> {
     this._snapshots.clear();
     this._lastResults = [];
     this._lastRefused = new Map();
+    for (const settle of [...this._waiters.values()]) settle({});
     if (old !== undefined && old !== fork) await old.close();
     this.armIntervalMining();
     this.emit("reset", this.headNumber);

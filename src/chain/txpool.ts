@@ -20,14 +20,22 @@ export function pooledSender(e: PooledTx): Uint8Array {
   return new Uint8Array(Buffer.from(e.sender.slice(2), "hex"));
 }
 
-/** Pool limits, with geth's defaults: 4096 + 1024 executable slots, 1024 future ones, 64 future per account. */
+/**
+ * Pool limits, geth's (core/txpool/legacypool) defaults. `globalPending` bounds the executable
+ * transactions (the next nonce onward, no gap) the pool admits; `accountSlots` is each sender's
+ * floor of executable slots once that bound is reached (taken from the sender holding the most);
+ * `globalQueued` and `accountQueued` bound the future ones (behind a nonce gap) only; `priceBump`
+ * is the percentage a replacement must raise both its max fee and its tip by.
+ */
 export interface TxPoolLimits {
   globalPending: number;
+  accountSlots: number;
   globalQueued: number;
   accountQueued: number;
+  priceBump: number;
 }
 
-export const DEFAULT_POOL_LIMITS: TxPoolLimits = { globalPending: 5120, globalQueued: 1024, accountQueued: 64 };
+export const DEFAULT_POOL_LIMITS: TxPoolLimits = { globalPending: 5120, accountSlots: 16, globalQueued: 1024, accountQueued: 64, priceBump: 10 };
 
 /** Max fee the sender offers per gas (legacy gasPrice or 1559 maxFeePerGas). */
 export function maxFeeOf(tx: TypedTransaction): bigint {
@@ -49,7 +57,11 @@ export class TxPool {
   private _byHash = new Map<string, PooledTx>();
   private _seq = 0;
 
-  constructor(readonly limits: TxPoolLimits = DEFAULT_POOL_LIMITS) {}
+  readonly limits: TxPoolLimits;
+
+  constructor(limits: Partial<TxPoolLimits> = {}) {
+    this.limits = { ...DEFAULT_POOL_LIMITS, ...limits };
+  }
 
   /** Kept as transactions come and go: every add asks for it (the pool limits), so it must not walk every sender. */
   private _count = { pending: 0, queued: 0 };
@@ -85,8 +97,12 @@ export class TxPool {
   }
 
   /**
-   * Adds a transaction. Replaces one with the same sender and nonce when it pays more
-   * (both fee fields strictly higher), like Hardhat. Returns "pending" or "queued".
+   * Adds a transaction; answers whether it is executable now ("pending": the sender's next nonce,
+   * counting what the pool already holds) or waits behind a nonce gap ("queued"). The transaction
+   * that fills a gap is admitted as any executable one is, and promotes what waited behind it. A
+   * transaction with a nonce the pool holds replaces it when it raises both fees by `priceBump`%.
+   * Only future transactions count against the queue limits; when the future queue is full, the
+   * cheapest future transaction leaves for one that pays more.
    */
   add(tx: TypedTransaction, sender: string, accountNonce: bigint): "pending" | "queued" {
     return this._counted(sender, () => this._add(tx, sender, accountNonce));
@@ -98,28 +114,31 @@ export class TxPool {
     if (this._byHash.has(hash)) throw new TxPoolError(`known transaction: ${hash.slice(2)}`);
     const entry: PooledTx = { tx, hash, sender, seq: this._seq++ };
     const pending = this._pending.get(sender) ?? [];
-    const idx = pending.findIndex((p) => p.tx.nonce === tx.nonce);
-    if (idx >= 0) {
+    const first = pending.length === 0 ? accountNonce : pending[0].tx.nonce;
+    const expected = first + BigInt(pending.length);
+    if (tx.nonce >= first && tx.nonce < expected) {
+      const idx = Number(tx.nonce - first);
       this._replace(pending[idx], entry);
       pending[idx] = entry;
       return "pending";
     }
-    const queued = this._queued.get(sender) ?? new Map<bigint, PooledTx>();
-    const old = queued.get(tx.nonce);
+    const old = this._queued.get(sender)?.get(tx.nonce);
     if (old !== undefined) {
       this._replace(old, entry);
-      queued.set(tx.nonce, entry);
+      this._queued.get(sender)?.set(tx.nonce, entry);
       return "queued";
     }
-    const expected = pending.length === 0 ? accountNonce : pending[pending.length - 1].tx.nonce + 1n;
-    this._checkRoom(sender, tx.nonce === expected, queued.size);
-    this._byHash.set(hash, entry);
     if (tx.nonce === expected) {
+      this._roomForExecutable(sender, pending.length);
+      this._byHash.set(hash, entry);
       pending.push(entry);
       this._pending.set(sender, pending);
       this._promote(sender);
       return "pending";
     }
+    this._roomForFuture(tx, sender, expected);
+    this._byHash.set(hash, entry);
+    const queued = this._queued.get(sender) ?? new Map<bigint, PooledTx>();
     queued.set(tx.nonce, entry);
     this._queued.set(sender, queued);
     return "queued";
@@ -170,13 +189,19 @@ export class TxPool {
     this._counted(e.sender, () => this._remove(e));
   }
 
+  /** A pending transaction takes the later ones of its sender back behind the gap it leaves; a queued one leaves alone. */
   private _remove(e: PooledTx): void {
-    const hash = e.hash;
+    this._byHash.delete(e.hash);
+    const queued = this._queued.get(e.sender);
+    if (queued?.get(e.tx.nonce) === e) {
+      queued.delete(e.tx.nonce);
+      if (queued.size === 0) this._queued.delete(e.sender);
+      return;
+    }
     const list = this._pending.get(e.sender);
-    const base = list !== undefined && list.length > 0 ? list[0].tx.nonce : e.tx.nonce;
-    this._byHash.delete(hash);
-    this._pending.set(e.sender, (list ?? []).filter((p) => p !== e));
-    this._queued.get(e.sender)?.delete(e.tx.nonce);
+    if (list === undefined || list.length === 0) return;
+    const base = list[0].tx.nonce;
+    this._pending.set(e.sender, list.filter((p) => p !== e));
     this._rebuild(e.sender, base);
   }
 
@@ -249,28 +274,89 @@ export class TxPool {
     if (q.size === 0) this._queued.delete(sender);
   }
 
-  /** geth's "txpool is full" when a new (not replacing) transaction finds no room. */
-  private _checkRoom(sender: string, executable: boolean, senderQueued: number): void {
-    const size = this.size;
-    if (executable ? size.pending >= this.limits.globalPending : size.queued >= this.limits.globalQueued) throw new TxPoolError("txpool is full");
-    if (!executable && senderQueued >= this.limits.accountQueued) {
-      throw new TxPoolError(`txpool is full: account ${sender} already has ${senderQueued} transactions waiting behind a nonce gap (the limit is ${this.limits.accountQueued})`);
+  /**
+   * Room for a new executable transaction of `sender` (which has `senderPending` of them). Past
+   * `globalPending`, a sender under its `accountSlots` floor still gets in: the sender holding the
+   * most executable transactions beyond the floor gives up its last one (geth's fairness rule).
+   */
+  private _roomForExecutable(sender: string, senderPending: number): void {
+    if (this._count.pending < this.limits.globalPending) return;
+    const full = `txpool is full: ${this._count.pending} executable transactions wait to be mined (the limit is ${this.limits.globalPending})`;
+    if (senderPending >= this.limits.accountSlots) {
+      throw new TxPoolError(`${full} and account ${sender} already has ${senderPending} of them (each account is sure of ${this.limits.accountSlots})`);
     }
+    let biggest: PooledTx[] | undefined;
+    for (const list of this._pending.values()) {
+      if (list.length > this.limits.accountSlots && (biggest === undefined || list.length > biggest.length)) biggest = list;
+    }
+    if (biggest === undefined) throw new TxPoolError(full);
+    const last = biggest[biggest.length - 1];
+    this._counted(last.sender, () => this._remove(last));
   }
 
-  private _replace(old: PooledTx, entry: PooledTx): void {
-    const oldFee = maxFeeOf(old.tx);
-    const newFee = maxFeeOf(entry.tx);
-    const oldTip = "maxPriorityFeePerGas" in old.tx ? old.tx.maxPriorityFeePerGas : oldFee;
-    const newTip = "maxPriorityFeePerGas" in entry.tx ? entry.tx.maxPriorityFeePerGas : newFee;
-    if (newFee <= oldFee || newTip <= oldTip) {
+  /**
+   * Room for a new future transaction of `sender`, whose next executable nonce is `gap`. The
+   * sender's own limit refuses; past the pool's, the cheapest future transaction (max fee, then tip;
+   * the farthest nonce among equals) leaves when the new one pays more.
+   */
+  private _roomForFuture(tx: TypedTransaction, sender: string, gap: bigint): void {
+    const senderQueued = this._queued.get(sender)?.size ?? 0;
+    if (senderQueued >= this.limits.accountQueued) {
+      throw new TxPoolError(`txpool is full: account ${sender} already has ${senderQueued} transactions waiting behind a nonce gap (the limit is ${this.limits.accountQueued})`);
+    }
+    if (this._count.queued < this.limits.globalQueued) return;
+    const cheapest = this._cheapestQueued();
+    if (cheapest === undefined || !pricier(tx, cheapest.tx)) {
       throw new TxPoolError(
-        `replacement transaction underpriced: new transaction must pay more than ${oldFee} per gas (max fee) and ${oldTip} (tip)`,
+        `txpool is full: ${this._count.queued} transactions wait behind nonce gaps (the limit is ${this.limits.globalQueued}) and none pays less than this one; send nonce ${gap} of ${sender} first, or pay more`,
+      );
+    }
+    // the sender's own counts are kept by add's `_counted`; another sender's by its own
+    if (cheapest.sender === sender) this._remove(cheapest);
+    else this._counted(cheapest.sender, () => this._remove(cheapest));
+  }
+
+  private _cheapestQueued(): PooledTx | undefined {
+    let cheapest: PooledTx | undefined;
+    for (const q of this._queued.values()) {
+      for (const p of q.values()) {
+        if (cheapest === undefined || pricier(cheapest.tx, p.tx) || (!pricier(p.tx, cheapest.tx) && p.tx.nonce > cheapest.tx.nonce)) cheapest = p;
+      }
+    }
+    return cheapest;
+  }
+
+  /** geth's replacement rule: both the max fee and the tip rise by at least `priceBump` percent. */
+  private _replace(old: PooledTx, entry: PooledTx): void {
+    const bump = BigInt(100 + this.limits.priceBump);
+    const oldFee = maxFeeOf(old.tx);
+    const oldTip = tipCapOf(old.tx);
+    const minFee = max((oldFee * bump) / 100n, oldFee + 1n);
+    const minTip = max((oldTip * bump) / 100n, oldTip + 1n);
+    if (maxFeeOf(entry.tx) < minFee || tipCapOf(entry.tx) < minTip) {
+      throw new TxPoolError(
+        `replacement transaction underpriced: nonce ${old.tx.nonce} of ${old.sender} is taken by a transaction paying ${oldFee} per gas (max fee) and ${oldTip} (tip); a replacement pays at least ${this.limits.priceBump}% more of both: ${minFee} and ${minTip}`,
       );
     }
     this._byHash.delete(old.hash);
     this._byHash.set(entry.hash, entry);
   }
+}
+
+/** The most a transaction tips per gas (a legacy one: its whole gas price). */
+function tipCapOf(tx: TypedTransaction): bigint {
+  return "maxPriorityFeePerGas" in tx ? tx.maxPriorityFeePerGas : maxFeeOf(tx);
+}
+
+/** Whether `a` pays more than `b`: max fee first, then tip. */
+function pricier(a: TypedTransaction, b: TypedTransaction): boolean {
+  const fa = maxFeeOf(a);
+  const fb = maxFeeOf(b);
+  return fa !== fb ? fa > fb : tipCapOf(a) > tipCapOf(b);
+}
+
+function max(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
 
 /** A binary heap: `first(a, b)` when a comes out before b. */

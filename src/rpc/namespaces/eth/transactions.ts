@@ -5,7 +5,7 @@ import { pooledSender } from "../../../chain/txpool";
 import { SigningKey, TypedDataEncoder } from "ethers";
 import { signAs } from "../../../chain/accounts";
 import { defaultCallGas, txGasCap } from "../../../chain/execution";
-import type { MinedBlock, Node } from "../../../chain/node";
+import type { Inclusion, MinedBlock, Node } from "../../../chain/node";
 import { assertInsecureUnlockAllowed, signingKey, transactionKey } from "../../accounts";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
@@ -48,10 +48,31 @@ export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigi
   return signAs(node, from, filled, gas, nonce, key ?? node.keys.get(from.toString()));
 }
 
-/** Submits; with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
+/** Submits (the caller holds the node mutex); with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
 export async function submitTx(deps: RpcDeps, tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> {
+  const { hash, included } = await deps.node.submit(tx, sender);
+  return answerSend(deps, hash, included);
+}
+
+/**
+ * eth_sendTransaction and eth_sendRawTransaction: `build` and the submission run under the node
+ * mutex; a transaction behind a nonce gap under automine is then waited for outside it, so the
+ * sends that fill the gap get in (see Node.submit's `later`).
+ */
+export async function sendTx(deps: RpcDeps, build: () => Promise<{ tx: TypedTransaction; sender?: Address }>): Promise<string> {
   const { node } = deps;
-  const { hash: h, included } = await node.submit(tx, sender);
+  const submitted = await node.mutex.exclusive(async () => {
+    const { tx, sender } = await build();
+    const s = await node.submit(tx, sender ?? tx.getSenderAddress());
+    return { ...s, answer: s.later === undefined ? await answerSend(deps, s.hash, s.included) : undefined };
+  });
+  if (submitted.later === undefined) return submitted.answer as string;
+  const included = await submitted.later;
+  return included === undefined ? submitted.hash : node.mutex.exclusive(() => answerSend(deps, submitted.hash, included));
+}
+
+async function answerSend(deps: RpcDeps, h: string, included: Inclusion | undefined): Promise<string> {
+  const { node } = deps;
   if (included !== undefined && node.config.throwOnTransactionFailures && included.result.execResult.exceptionError !== undefined) {
     const n = included.mined.block.header.number;
     throw executionFailure(deps, included.result, () => txStackTrace(node, deps.contracts, n, included.index), h);
@@ -66,7 +87,6 @@ function senderKey(deps: RpcDeps, req: TxRequest): Uint8Array | undefined {
 
 export function transactionMethods(deps: RpcDeps) {
   const { node } = deps;
-  const submit = (tx: TypedTransaction, sender?: Address) => submitTx(deps, tx, sender);
 
   const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
     const loc = await node.store.getTxLocation(h);
@@ -88,17 +108,22 @@ export function transactionMethods(deps: RpcDeps) {
       access: "send",
       params: [txRequest],
       doc: "Signs with the node's key of `from` (a dev account, an unlocked key-store account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce. A locked key-store account answers `authentication needed: password or unlock`; `allow-insecure-unlock = false` refuses the method (Evmos).",
+      // takes the node mutex itself: see sendTx
+      concurrent: true,
       // the sender is `from`, whatever the signature of an impersonated account's transaction recovers to
-      handler: async ([req]) => {
-        assertInsecureUnlockAllowed(deps);
-        return submit(await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req)), senderOf(req));
-      },
+      handler: ([req]) =>
+        sendTx(deps, async () => {
+          assertInsecureUnlockAllowed(deps);
+          return { tx: await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req)), sender: senderOf(req) };
+        }),
     }),
     method({
       name: "eth_sendRawTransaction",
       access: "send",
       params: [data],
-      doc: "Submits a signed transaction (legacy or typed envelope); answers its hash.",
+      doc: "Submits a signed transaction (legacy or typed envelope); answers its hash. Under automine it answers once the transaction is mined; one behind a nonce gap waits up to 2 s for the gap to be filled.",
+      // takes the node mutex itself: see sendTx
+      concurrent: true,
       async handler([raw]) {
         let tx: TypedTransaction;
         try {
@@ -115,7 +140,7 @@ export function transactionMethods(deps: RpcDeps) {
         } catch {
           throw new ServerError("invalid sender: the signature does not recover");
         }
-        return submit(tx);
+        return sendTx(deps, async () => ({ tx }));
       },
     }),
     method({
