@@ -99,4 +99,86 @@ describe("chain: transaction pool", () => {
     expect(() => pool.add(tx(6n, 20n, 1n, 6), "0xd", 0n)).to.throw("txpool is full");
     expect(pool.size).to.deep.equal({ pending: 3, queued: 1 });
   });
+
+  it("admits the transaction that fills a gap, past a full future queue, and promotes what waited behind it", () => {
+    const pool = new TxPool({ accountQueued: 3 });
+    for (const n of [1n, 2n, 3n]) expect(pool.add(tx(n, 20n, 1n, Number(n)), "0xa", 0n)).to.equal("queued");
+    expect(() => pool.add(tx(4n, 20n, 1n, 4), "0xa", 0n)).to.throw("txpool is full: account 0xa already has 3 transactions waiting behind a nonce gap (the limit is 3)");
+    expect(pool.add(tx(0n, 20n, 1n, 0), "0xa", 0n)).to.equal("pending");
+    expect(pool.size).to.deep.equal({ pending: 4, queued: 0 });
+    expect(pool.ordered(0n, "fifo").map((p) => p.tx.nonce)).to.deep.equal([0n, 1n, 2n, 3n]);
+    // executable transactions never count against the queue limit
+    for (let n = 4n; n < 40n; n++) expect(pool.add(tx(n, 20n, 1n, Number(n)), "0xa", 0n)).to.equal("pending");
+    expect(pool.size).to.deep.equal({ pending: 40, queued: 0 });
+  });
+
+  it("replaces a transaction only for a 10% bump of both fees, with geth's text", () => {
+    const pool = new TxPool();
+    pool.add(tx(0n, 100n, 10n, 1), "0xa", 0n);
+    pool.add(tx(5n, 100n, 10n, 2), "0xa", 0n);
+    for (const nonce of [0n, 5n]) {
+      for (const [fee, tip] of [
+        [109n, 11n],
+        [110n, 10n],
+        [100n, 100n],
+      ]) {
+        expect(() => pool.add(tx(nonce, fee, tip, 3), "0xa", 0n)).to.throw(
+          `replacement transaction underpriced: nonce ${nonce} of 0xa is taken by a transaction paying 100 per gas (max fee) and 10 (tip); a replacement pays at least 10% more of both: 110 and 11`,
+        );
+      }
+      const better = tx(nonce, 110n, 11n, 4);
+      expect(pool.add(better, "0xa", 0n)).to.equal(nonce === 0n ? "pending" : "queued");
+      expect(pool.snapshot().filter((p) => p.tx.nonce === nonce).map((p) => p.hash)).to.deep.equal([`0x${Buffer.from(better.hash()).toString("hex")}`]);
+    }
+    // tiny fees still need to rise: at least one wei each
+    pool.add(tx(1n, 1n, 1n, 5), "0xa", 0n);
+    expect(() => pool.add(tx(1n, 1n, 1n, 6), "0xa", 0n)).to.throw(/^replacement transaction underpriced/);
+    expect(pool.add(tx(1n, 2n, 2n, 7), "0xa", 0n)).to.equal("pending");
+    expect(pool.size).to.deep.equal({ pending: 2, queued: 1 });
+  });
+
+  it("evicts the cheapest future transaction when the future queue is full, and refuses one that pays no more", () => {
+    const pool = new TxPool({ globalQueued: 3 });
+    pool.add(tx(2n, 30n, 1n, 1), "0xa", 0n);
+    pool.add(tx(3n, 10n, 1n, 2), "0xa", 0n);
+    pool.add(tx(7n, 10n, 1n, 3), "0xb", 0n);
+    const cheap = tx(5n, 10n, 1n, 4);
+    expect(() => pool.add(cheap, "0xc", 0n)).to.throw("txpool is full: 3 transactions wait behind nonce gaps (the limit is 3) and none pays less than this one; send nonce 0 of 0xc first, or pay more");
+    // among the cheapest, the farthest nonce leaves first: 0xb's nonce 7
+    pool.add(tx(5n, 20n, 1n, 5), "0xc", 0n);
+    expect(pool.queued().map((p) => `${p.sender}:${p.tx.nonce}`).sort()).to.deep.equal(["0xa:2", "0xa:3", "0xc:5"]);
+    // then 0xa's nonce 3 (the sender's own future transaction may be the one to leave)
+    pool.add(tx(4n, 20n, 2n, 6), "0xa", 0n);
+    expect(pool.queued().map((p) => `${p.sender}:${p.tx.nonce}`).sort()).to.deep.equal(["0xa:2", "0xa:4", "0xc:5"]);
+    expect(pool.size).to.deep.equal(recount(pool));
+    // executable transactions are not limited by the future queue
+    expect(pool.add(tx(0n, 10n, 1n, 7), "0xd", 0n)).to.equal("pending");
+  });
+
+  it("keeps each account's executable floor when the executable slots are taken: the biggest holder gives up its last", () => {
+    const pool = new TxPool({ globalPending: 6, accountSlots: 2 });
+    for (let n = 0n; n < 5n; n++) pool.add(tx(n, 20n, 1n, Number(n)), "0xa", 0n);
+    pool.add(tx(0n, 20n, 1n, 10), "0xb", 0n);
+    expect(pool.size).to.deep.equal({ pending: 6, queued: 0 });
+    // 0xc has none: it gets in, 0xa's nonce 4 leaves
+    expect(pool.add(tx(0n, 20n, 1n, 11), "0xc", 0n)).to.equal("pending");
+    expect(pool.pending().filter((p) => p.sender === "0xa").map((p) => p.tx.nonce)).to.deep.equal([0n, 1n, 2n, 3n]);
+    expect(pool.add(tx(1n, 20n, 1n, 12), "0xc", 0n)).to.equal("pending");
+    expect(pool.pending().filter((p) => p.sender === "0xa").length).to.equal(3);
+    // 0xc is at its floor now: refused, and 0xa keeps what it has
+    expect(() => pool.add(tx(2n, 20n, 1n, 13), "0xc", 0n)).to.throw("txpool is full: 6 executable transactions wait to be mined (the limit is 6) and account 0xc already has 2 of them (each account is sure of 2)");
+    expect(pool.size).to.deep.equal({ pending: 6, queued: 0 });
+    expect(pool.size).to.deep.equal(recount(pool));
+  });
+
+  it("drops a queued transaction alone: the sender's other future transactions stay", () => {
+    const pool = new TxPool();
+    const keep = [tx(5n, 20n, 1n, 1), tx(6n, 20n, 1n, 2)];
+    for (const t of keep) pool.add(t, "0xa", 0n);
+    const gone = tx(7n, 20n, 1n, 3);
+    pool.add(gone, "0xa", 0n);
+    pool.remove(`0x${Buffer.from(gone.hash()).toString("hex")}`);
+    expect(pool.queued().map((p) => p.tx.nonce).sort()).to.deep.equal([5n, 6n]);
+    expect(pool.size).to.deep.equal({ pending: 0, queued: 2 });
+  });
 });
