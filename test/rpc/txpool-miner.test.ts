@@ -38,6 +38,49 @@ for (const make of harnesses()) {
       expect(await h.request("eth_mining")).to.equal(true);
     });
 
+    it("under automine, answers a send behind a nonce gap once the gap is filled and its block mined; unfilled, with its hash alone", async () => {
+      const from = accounts[7];
+      const tx = (nonce: number) => ({ from, to: accounts[1], value: "0x1", nonce: `0x${nonce.toString(16)}`, gas: "0x5208", gasPrice: "0x77359400" });
+      const base = Number(await h.request<string>("eth_getTransactionCount", [from, "latest"]));
+      // earlier tests leave future transactions of other accounts queued
+      const queued = async (): Promise<number> => Number((await h.request<{ queued: string }>("txpool_status")).queued);
+      const q0 = await queued();
+      // nonce base+1 arrives first: its send waits (outside the node's lock) for base, then for its block
+      let answered = false;
+      const later = h.request<string>("eth_sendTransaction", [tx(base + 1)]).then((hash) => {
+        answered = true;
+        return hash;
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(answered).to.equal(false);
+      expect(await queued()).to.equal(q0 + 1);
+      const first = await h.request<string>("eth_sendTransaction", [tx(base)]);
+      const second = await later;
+      const [r0, r1] = await Promise.all([first, second].map((x) => h.request<{ blockNumber: string; status: string } | null>("eth_getTransactionReceipt", [x])));
+      expect(r0?.status).to.equal("0x1");
+      expect(r1?.status).to.equal("0x1");
+      expect(await h.request("eth_getTransactionCount", [from, "latest"])).to.equal(`0x${(base + 2).toString(16)}`);
+      // a gap nobody fills: the send answers its hash after its wait (2 s), and the transaction stays queued
+      const t0 = Date.now();
+      const stuck = await h.request<string>("eth_sendTransaction", [tx(base + 5)]);
+      expect(Date.now() - t0).to.be.greaterThanOrEqual(1900);
+      expect(await h.request("eth_getTransactionReceipt", [stuck])).to.equal(null);
+      expect(await queued()).to.equal(q0 + 1);
+    });
+
+    it("with mining stopped, admits a send behind a nonce gap into the queue (same admission rules, nothing mined)", async () => {
+      const from = accounts[8];
+      const base = Number(await h.request<string>("eth_getTransactionCount", [from, "latest"]));
+      const q0 = Number((await h.request<{ queued: string }>("txpool_status")).queued);
+      await h.request("miner_stop");
+      try {
+        await h.request("eth_sendTransaction", [{ from, to: accounts[1], value: "0x1", nonce: `0x${(base + 3).toString(16)}`, gas: "0x5208", gasPrice: "0x77359400" }]);
+        expect(Number((await h.request<{ queued: string }>("txpool_status")).queued)).to.equal(q0 + 1);
+      } finally {
+        await h.request("miner_start");
+      }
+    });
+
     it("sets extra data, gas limit and etherbase of later blocks", async () => {
       await h.request("miner_setExtra", ["0x6869"]);
       await h.request("miner_setGasLimit", ["0x1c9c380"]);
