@@ -3,6 +3,7 @@
  * already write (chainId, accounts, mining, initialBaseFeePerGas, blockGasLimit, hardfork, …) onto it.
  */
 import { deriveHdKeys } from "./hd-keys";
+import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from "./txpool";
 
 export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEFAULT_HD_PATH = "m/44'/60'/0'/0";
@@ -44,6 +45,8 @@ export interface ChainConfig {
   allowBlocksWithSameTimestamp: boolean;
   /** Throw on a failed transaction sent through eth_sendTransaction/eth_sendRawTransaction when automining. */
   throwOnTransactionFailures: boolean;
+  /** The transaction pool's limits (app.toml's [txpool]; see src/chain/txpool.ts). */
+  txPool: TxPoolLimits;
   /** The P-256 verification precompile at 0x100 (Hardhat's `enableRip7212`) before Osaka, which has it (EIP-7951). */
   enableRip7212?: boolean;
 }
@@ -63,6 +66,7 @@ export function defaultChainConfig(): ChainConfig {
     gasCap: 25_000_000n,
     allowBlocksWithSameTimestamp: false,
     throwOnTransactionFailures: true,
+    txPool: { ...DEFAULT_POOL_LIMITS },
   };
 }
 

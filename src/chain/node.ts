@@ -117,7 +117,7 @@ export interface NodeEvents {
 
 export class Node extends EventEmitter<NodeEvents> {
   readonly mutex = new Mutex();
-  pool = new TxPool();
+  pool: TxPool;
   clock = new Clock();
   /** Dev accounts (funded at genesis) whose keys the node holds. */
   readonly keys = new Map<string, Uint8Array>();
@@ -143,6 +143,7 @@ export class Node extends EventEmitter<NodeEvents> {
   ) {
     super();
     this.settings = initialSettings(config);
+    this.pool = new TxPool(config.txPool);
     for (const a of config.accounts) this.keys.set(addressOfKey(a.privateKey).toString(), a.privateKey);
     this._intervalMiner = new IntervalMiner({
       mutex: this.mutex,
@@ -512,7 +513,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const old = this.fork;
     this._chain = fresh;
     this._createOpts = { ...this._createOpts, fork };
-    this.pool = new TxPool();
+    this.pool = new TxPool(this.config.txPool);
     this.clock = clock;
     this.settings = initialSettings(this.config);
     this.instanceId = randomBytes(32);

@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import type { RuntimeOptions } from "../rpc/runtime";
 import type { ServerOptions } from "../rpc/transport/server";
+import type { TxPoolLimits } from "../chain/txpool";
 import { defaultRpcSettings } from "../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
 
@@ -78,6 +79,8 @@ export interface AppConfig {
   log: NodeLogLevel;
   jsonRpc: JsonRpcConfig;
   epochs: EpochsAppConfig;
+  /** The transaction pool's limits: our own [txpool] table (Evmos has none), geth's names and defaults. */
+  txpool: TxPoolLimits;
   home?: string;
 }
 
@@ -88,6 +91,7 @@ export interface AppConfigLayer {
   log?: NodeLogLevel;
   jsonRpc?: Partial<Omit<JsonRpcConfig, "address">> & { address?: Partial<HostPort> };
   epochs?: Partial<EpochsAppConfig>;
+  txpool?: Partial<TxPoolLimits>;
   home?: string;
 }
 
@@ -129,6 +133,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       wsOrigins: [],
     },
     epochs: { tickRule: "spec", hookGasLimit: 3_000_000n },
+    txpool: { ...chain.txPool },
   };
 }
 
@@ -308,6 +313,28 @@ function setEpochs(layer: AppConfigLayer, key: string, raw: unknown, label: stri
   }
 }
 
+/** The [txpool] keys (geth's --txpool.* flags, spelled as app.toml spells keys) and the limit each sets. */
+export const TXPOOL_KEYS: Record<string, { field: keyof TxPoolLimits; description: string }> = {
+  "global-slots": { field: "globalPending", description: "Executable transactions (the next nonce onward, no gap) the pool admits, all accounts together" },
+  "account-slots": { field: "accountSlots", description: "Executable transactions each account is sure of once global-slots is reached" },
+  "global-queue": { field: "globalQueued", description: "Future transactions (behind a nonce gap) the pool holds, all accounts together; the cheapest leaves for a better-paying one" },
+  "account-queue": { field: "accountQueued", description: "Future transactions one account may have behind a nonce gap" },
+  "price-bump": { field: "priceBump", description: "Percent by which a replacement (same sender and nonce) must raise both its max fee and its tip" },
+};
+
+function setTxPool(layer: AppConfigLayer, key: string, raw: unknown, label: string): void {
+  layer.txpool ??= {};
+  try {
+    const spec = TXPOOL_KEYS[key];
+    if (spec === undefined) throw new Error(`unknown key (known: ${Object.keys(TXPOOL_KEYS).join(", ")})`);
+    const n = typeof raw === "bigint" ? Number(raw) : raw;
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a whole number greater than 0, got ${typeof raw === "bigint" ? raw : JSON.stringify(raw)}`);
+    layer.txpool[spec.field] = n;
+  } catch (err) {
+    fail(layer.source, label, err);
+  }
+}
+
 // ---------------------------------------------------------------------------------------- sources
 
 /** Parses app.toml text; `source` (the file path) prefixes every error. Unknown top-level tables are Evmos's own and ignored. */
@@ -333,6 +360,7 @@ export function parseAppToml(text: string, source: string): AppConfigLayer {
   for (const [section, handle] of [
     ["json-rpc", (k: string, v: unknown) => readJsonRpcKey(layer, k, v, `json-rpc.${k}`)],
     ["epochs", (k: string, v: unknown) => setEpochs(layer, k, v, `epochs.${k}`)],
+    ["txpool", (k: string, v: unknown) => setTxPool(layer, k, v, `txpool.${k}`)],
   ] as const) {
     const table = doc[section];
     if (table === undefined) continue;
@@ -423,7 +451,7 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
   // lowest precedence first, so later layers overwrite
   const layers = [input.hardhatConfig, input.appToml, flags].filter((l): l is AppConfigLayer => l !== undefined);
   const d = input.defaults;
-  const out: AppConfig = { ...d, jsonRpc: { ...d.jsonRpc, address: { ...d.jsonRpc.address }, api: [...d.jsonRpc.api] }, epochs: { ...d.epochs } };
+  const out: AppConfig = { ...d, jsonRpc: { ...d.jsonRpc, address: { ...d.jsonRpc.address }, api: [...d.jsonRpc.api] }, epochs: { ...d.epochs }, txpool: { ...d.txpool } };
   let apiSource = "defaults";
   for (const l of layers) {
     if (l.minimumGasPrices !== undefined) out.minimumGasPrices = l.minimumGasPrices;
@@ -435,6 +463,7 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
     if (address?.port !== undefined) out.jsonRpc.address.port = address.port;
     if (rest.api !== undefined) apiSource = l.source;
     for (const [k, v] of Object.entries(l.epochs ?? {})) if (v !== undefined) (out.epochs as unknown as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(l.txpool ?? {})) if (v !== undefined) (out.txpool as unknown as Record<string, unknown>)[k] = v;
   }
   const known = input.knownNamespaces ?? d.jsonRpc.api;
   for (const ns of out.jsonRpc.api) {
@@ -448,7 +477,7 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
 
 /** What the resolved settings set in the chain, the dispatcher and the epochs module. */
 export interface AppRuntimeSettings {
-  chain: { gasCap: bigint; minGasPrice: bigint };
+  chain: { gasCap: bigint; minGasPrice: bigint; txPool: TxPoolLimits };
   rpc: NonNullable<RuntimeOptions["rpc"]>;
   enabledNamespaces: ReadonlySet<string>;
   maxBatch: number;
@@ -460,7 +489,7 @@ export function runtimeSettings(c: AppConfig): AppRuntimeSettings {
   const j = c.jsonRpc;
   return {
     // eth_call and eth_estimateGas read the cap from the chain's config
-    chain: { gasCap: j.gasCap, minGasPrice: c.minimumGasPrices },
+    chain: { gasCap: j.gasCap, minGasPrice: c.minimumGasPrices, txPool: { ...c.txpool } },
     rpc: {
       gasCap: j.gasCap,
       evmTimeoutMs: j.evmTimeoutMs,

@@ -2,7 +2,8 @@
  * The node's home directory (`--home DIR`, as `evmosd --home`):
  *
  *   DIR/config/genesis.json   Cosmos form: genesis_time, chain_id ("evmos_9000-1"), app_state.epochs.epochs
- *   DIR/config/app.toml       minimum-gas-prices; [json-rpc] with Evmos's keys; [epochs] tick-rule, hook-gas-limit
+ *   DIR/config/app.toml       minimum-gas-prices; [json-rpc] with Evmos's keys; [epochs] tick-rule, hook-gas-limit;
+ *                             [txpool] the pool's limits (our own keys, geth's defaults)
  *   DIR/data/                 LevelDB: blocks, receipts, state, module stores
  *   DIR/keystore/             encrypted key files (owner-only)
  *
@@ -12,7 +13,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type AppConfigLayer, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
+import { type AppConfigLayer, TXPOOL_KEYS, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
 import type { EpochInfo, CosmosGenesis } from "../epochs";
 import { PLUGIN_NAME } from "./chain-config";
 import { epochsModule } from "./lazy";
@@ -110,6 +111,13 @@ auth-token = ""
 tick-rule = "${d.epochs.tickRule}"
 # Gas limit of each epoch hook call.
 hook-gas-limit = ${d.epochs.hookGasLimit}
+
+[txpool]
+# This node's own table (evmosd has none): geth's transaction pool limits and defaults (--txpool.*).
+# What each refusal means for a script: docs/transaction-pool.md in hardhat-epochs.
+${Object.entries(TXPOOL_KEYS)
+  .map(([key, spec]) => `# ${spec.description}.\n${key} = ${d.txpool[spec.field]}`)
+  .join("\n")}
 `;
 }
 

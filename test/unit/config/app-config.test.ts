@@ -12,6 +12,7 @@ import {
   parseMinimumGasPrices,
   readAppToml,
   resolveAppConfig,
+  runtimeSettings,
 } from "../../../src/hardhat/app-config";
 import { defaultAppToml } from "../../../src/hardhat/home";
 
@@ -59,13 +60,30 @@ describe("config: app configuration", () => {
       wsOrigins: [],
     });
     expect(c.epochs).to.deep.equal({ tickRule: "spec", hookGasLimit: 3_000_000n });
+    expect(c.txpool).to.deep.equal({ globalPending: 5120, accountSlots: 16, globalQueued: 1024, accountQueued: 64, priceBump: 10 });
+  });
+
+  it("reads the pool's limits from [txpool], refusing unknown keys and values that are not whole numbers above 0", () => {
+    const file = toml("pool.toml", "[txpool]\nglobal-slots = 100\naccount-slots = 4\nglobal-queue = 50\naccount-queue = 8\nprice-bump = 25\n");
+    const c = resolveAppConfig({ appToml: readAppToml(file), defaults });
+    expect(c.txpool).to.deep.equal({ globalPending: 100, accountSlots: 4, globalQueued: 50, accountQueued: 8, priceBump: 25 });
+    expect(runtimeSettings(c).chain.txPool).to.deep.equal(c.txpool);
+    for (const [line, message] of [
+      ["account-queue = 0", "txpool.account-queue: expected a whole number greater than 0, got 0"],
+      ['price-bump = "10%"', 'txpool.price-bump: expected a whole number greater than 0, got "10%"'],
+      ["global-slots = 1.5", "txpool.global-slots: expected a whole number greater than 0, got 1.5"],
+      ["accountqueue = 5", "txpool.accountqueue: unknown key (known: global-slots, account-slots, global-queue, account-queue, price-bump)"],
+    ]) {
+      const bad = toml("badpool.toml", `[txpool]\n${line}\n`);
+      expect(() => readAppToml(bad), line).to.throw(`${bad}: ${message}`);
+    }
   });
 
   it("reads the default app.toml back as the defaults (with and without an api line)", () => {
     for (const text of [defaultAppToml(), defaultAppToml(NAMESPACES)]) {
       const layer = parseAppToml(text, "app.toml");
       expect(resolveAppConfig({ appToml: layer, defaults })).to.deep.equal(defaults);
-      for (const key of ["minimum-gas-prices", "gas-cap", "evm-timeout", "http-idle-timeout", "max-open-connections", "batch-request-limit", "body-limit", "auth-token", "tick-rule", "hook-gas-limit", "log"]) {
+      for (const key of ["minimum-gas-prices", "gas-cap", "evm-timeout", "http-idle-timeout", "max-open-connections", "batch-request-limit", "body-limit", "auth-token", "tick-rule", "hook-gas-limit", "log", "[txpool]", "global-slots", "account-slots", "global-queue", "account-queue", "price-bump"]) {
         expect(text).to.include(key);
       }
     }
