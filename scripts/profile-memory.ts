@@ -1,0 +1,51 @@
+/**
+ * Where an in-memory chain's bytes go per transaction: mines N transfers (one block each, automine)
+ * on an in-process runtime, then sums the in-memory store by key group (the first key byte: trie
+ * nodes, blocks, receipts, indexes, …), the bytes its values hold and the bytes of the buffers they
+ * keep alive, beside the heap growth. Run with `node --expose-gc -r ts-node/register/transpile-only
+ * scripts/profile-memory.ts [N]`.
+ */
+import { createRuntime } from "../src/rpc/runtime";
+import { defaultChainConfig } from "../src/chain/config";
+
+async function main(): Promise<void> {
+  const n = Number(process.argv[2] ?? 2000);
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+  const runtime = await createRuntime({ chain: defaultChainConfig(), clientVersion: "profile" });
+  const ctx = { transport: "in-process" as const, authenticated: true };
+  const call = (method: string, params: unknown[]) => runtime.dispatcher.call(method, params, ctx as never);
+  const [from, to] = (await call("eth_accounts", [])) as string[];
+  const kv = runtime.node.store.kv as unknown as { _map: Map<string, Uint8Array> };
+  const heap = (): number => {
+    gc();
+    return process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  };
+  for (let i = 0; i < 50; i++) await call("eth_sendTransaction", [{ from, to, value: "0x1" }]);
+  const entries0 = kv._map.size;
+  const h0 = heap();
+  for (let i = 0; i < n; i++) await call("eth_sendTransaction", [{ from, to, value: "0x1" }]);
+  const h1 = heap();
+  const groups = new Map<string, { count: number; keyBytes: number; valueBytes: number; buffers: Set<ArrayBufferLike> }>();
+  for (const [k, v] of kv._map) {
+    const g = k.length === 0 ? "(empty)" : `0x${k.charCodeAt(0).toString(16).padStart(2, "0")}${k.length === 32 ? " (32-byte key)" : ""}`;
+    let e = groups.get(g);
+    if (e === undefined) groups.set(g, (e = { count: 0, keyBytes: 0, valueBytes: 0, buffers: new Set() }));
+    e.count++;
+    e.keyBytes += k.length;
+    e.valueBytes += v.byteLength;
+    e.buffers.add(v.buffer);
+  }
+  console.log(`${n} transactions: heap + array buffers grew ${((h1 - h0) / n / 1024).toFixed(2)} KiB per transaction; store entries ${entries0} -> ${kv._map.size}`);
+  console.log("| key group | entries | key bytes | value bytes | bytes of the buffers the values keep |\n|---|---:|---:|---:|---:|");
+  for (const [g, e] of [...groups].sort((a, b) => b[1].valueBytes - a[1].valueBytes)) {
+    let kept = 0;
+    for (const b of e.buffers) kept += b.byteLength;
+    console.log(`| ${g} | ${e.count} | ${e.keyBytes} | ${e.valueBytes} | ${kept} |`);
+  }
+  await runtime.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
