@@ -2,14 +2,16 @@
  * Where an in-memory chain's bytes go per transaction: mines N transfers (one block each, automine)
  * on an in-process runtime, then sums the in-memory store by key group (the first key byte: trie
  * nodes, blocks, receipts, indexes, …), the bytes its values hold and the bytes of the buffers they
- * keep alive, beside the heap growth. Run with `node --expose-gc -r ts-node/register/transpile-only
- * scripts/profile-memory.ts [N]`.
+ * keep alive, beside the heap growth over the last N after WARM more (so the node's bounded caches
+ * are full). Run with `node --expose-gc -r ts-node/register/transpile-only scripts/profile-memory.ts
+ * [N=2000] [WARM=50]`.
  */
 import { createRuntime } from "../src/rpc/runtime";
 import { defaultChainConfig } from "../src/chain/config";
 
 async function main(): Promise<void> {
   const n = Number(process.argv[2] ?? 2000);
+  const warm = Number(process.argv[3] ?? 50);
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const runtime = await createRuntime({ chain: defaultChainConfig(), clientVersion: "profile" });
   const ctx = { transport: "in-process" as const, authenticated: true };
@@ -20,7 +22,7 @@ async function main(): Promise<void> {
     gc();
     return process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
   };
-  for (let i = 0; i < 50; i++) await call("eth_sendTransaction", [{ from, to, value: "0x1" }]);
+  for (let i = 0; i < warm; i++) await call("eth_sendTransaction", [{ from, to, value: "0x1" }]);
   const entries0 = kv._map.size;
   const h0 = heap();
   for (let i = 0; i < n; i++) await call("eth_sendTransaction", [{ from, to, value: "0x1" }]);

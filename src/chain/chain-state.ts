@@ -33,9 +33,11 @@ export interface CacheBounds {
   liveEntries: number;
   /** Trie nodes kept in the trie database's read cache. */
   trieNodes: number;
+  /** Decoded blocks and their receipts kept besides the store's bytes (in memory as on disk). */
+  blocks: number;
 }
 
-export const DEFAULT_CACHE_BOUNDS: CacheBounds = { liveEntries: 100_000, trieNodes: 50_000 };
+export const DEFAULT_CACHE_BOUNDS: CacheBounds = { liveEntries: 100_000, trieNodes: 50_000, blocks: 4096 };
 
 /** How full the node's caches are now (`Node.cacheSizes`). */
 export interface CacheSizes {
@@ -45,6 +47,8 @@ export interface CacheSizes {
   trieNodes: number;
   /** Entries cached by the read-only state serving reads at the head. */
   reader: number;
+  /** Decoded blocks the block store keeps. */
+  blocks: number;
 }
 
 /** What a module's precompile may ask of the chain while it executes. */
@@ -131,7 +135,7 @@ export class ChainState {
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
     const caches = new Caches();
     const stateManager = opts.fork !== undefined ? opts.fork.stateManager({ trie, common, caches }) : new ChainStateManager({ trie, common, caches });
-    const store = new ChainStore(kv, common);
+    const store = new ChainStore(kv, common, opts.cacheBounds.blocks);
     const blockchain = {
       getBlock: async (n: number) => {
         const b = await store.getBlock(BigInt(n));
@@ -293,6 +297,7 @@ export class ChainState {
       code: c.code?.size() ?? 0,
       trieNodes: this.trieDb.cacheCount,
       reader: reader instanceof ChainStateManager ? reader.cacheEntries() : 0,
+      blocks: this.store.cachedBlocks,
     };
   }
 }

@@ -32,7 +32,7 @@ contract Spreader {
 const c = compile(SOURCE);
 const spreader = new Interface(c.Spreader.abi as never);
 
-const BOUNDS: CacheBounds = { liveEntries: 40, trieNodes: 200 };
+const BOUNDS: CacheBounds = { liveEntries: 40, trieNodes: 200, blocks: 4096 };
 const PER_BLOCK = 30;
 const BLOCKS = 8;
 const SHARE = 1000n;
@@ -110,5 +110,31 @@ describe("cache bounds (LevelDB home, small bounds)", function () {
       expect(BigInt(await h.request<string>("eth_getBalance", [recipient(i), "latest"])), `balance of recipient ${i}`).to.equal(i < PER_BLOCK ? 2n * SHARE : SHARE);
     }
     expect(await credit(recipient(BLOCKS * PER_BLOCK - 1))).to.equal(SHARE);
+  });
+});
+
+describe("an in-memory chain keeps a bounded number of decoded blocks", function () {
+  this.timeout(120_000);
+
+  it("evicts decoded blocks past the bound and still answers every block, receipt, transaction and log from the store", async () => {
+    const h = await inProcess({ cacheBounds: { blocks: 5 } });
+    try {
+      const [from, to] = await h.request<string[]>("eth_accounts");
+      const hashes: string[] = [];
+      for (let i = 0; i < 20; i++) hashes.push(await h.request<string>("eth_sendTransaction", [{ from, to, value: `0x${(i + 1).toString(16)}` }]));
+      expect(h.runtime.node.cacheSizes().blocks).to.be.at.most(5);
+      for (const [i, hash] of hashes.entries()) {
+        const r = await h.request<{ blockNumber: string; blockHash: string; status: string }>("eth_getTransactionReceipt", [hash]);
+        expect(r.status).to.equal("0x1");
+        const byHash = await h.request<{ number: string; transactions: string[] }>("eth_getBlockByHash", [r.blockHash, false]);
+        expect(byHash.number).to.equal(r.blockNumber);
+        expect(byHash.transactions).to.deep.equal([hash]);
+        const tx = await h.request<{ value: string }>("eth_getTransactionByHash", [hash]);
+        expect(tx.value).to.equal(`0x${(i + 1).toString(16)}`);
+      }
+      expect(h.runtime.node.cacheSizes().blocks).to.be.at.most(5);
+    } finally {
+      await h.close();
+    }
   });
 });
