@@ -50,7 +50,7 @@ contract Token {
   }
 }`;
 
-interface NodeHandle {
+export interface NodeHandle {
   name: string;
   url: string;
   wsUrl: string;
@@ -60,7 +60,7 @@ interface NodeHandle {
 
 // keep-alive connections, as load generators use (fetch's client cost more CPU than the nodes' answers);
 // idle ones are closed before the servers' 5 s keep-alive timeout, so none is reused as the server drops it
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 3000 });
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 3000 });
 
 /** POSTs `body` to `url` and resolves with the response text. */
 function post(url: string, body: string): Promise<string> {
@@ -77,18 +77,18 @@ function post(url: string, body: string): Promise<string> {
   });
 }
 
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+export async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
   const body = JSON.parse(await post(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }))) as { result?: unknown; error?: { message: string } };
   if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
 }
 
 /** Our node: the built plugin in a project of its own (what a user runs), removed again by `stop`. */
-function oursProject(): string {
+export function oursProject(): string {
   return project("ours", `require(${JSON.stringify(path.join(ROOT, "dist", "src"))});\nmodule.exports = { solidity: "0.8.30" };\n`);
 }
 
-async function startNode(name: string, extraArgs: string[], nodeArgs: string[], cwd = ROOT): Promise<NodeHandle> {
+export async function startNode(name: string, extraArgs: string[], nodeArgs: string[], cwd = ROOT): Promise<NodeHandle> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js"), ...extraArgs, "node", "--hostname", "127.0.0.1", "--port", String(port), ...nodeArgs], {
     cwd,
@@ -575,7 +575,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
