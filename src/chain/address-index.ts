@@ -11,7 +11,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import type { Address } from "@ethereumjs/util";
+import { type Address, concatBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { type BatchOp, type KVStore, prefixEnd } from "../storage/kv";
 import type { StoredReceipt } from "./chain-store";
@@ -21,15 +21,6 @@ const P_ENTRY = enc.encode("ai/");
 const P_BLOCK = enc.encode("ab/");
 const ONE = new Uint8Array([1]);
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
 
 function num(n: bigint, bytes: 4 | 8): Uint8Array {
   const out = new Uint8Array(bytes);
@@ -87,13 +78,13 @@ export class AddressIndex {
       if (r?.contractAddress !== undefined) addrs.add(`0x${Buffer.from(r.contractAddress).toString("hex")}`);
       for (const a of addrs) {
         const addr = Buffer.from(a.slice(2), "hex");
-        const part = concat(addr, num(BigInt(i), 4));
+        const part = concatBytes(addr, num(BigInt(i), 4));
         parts.push(part);
-        ops.push({ type: "put", key: concat(P_ENTRY, addr, num(n, 8), num(BigInt(i), 4)), value: ONE });
+        ops.push({ type: "put", key: concatBytes(P_ENTRY, addr, num(n, 8), num(BigInt(i), 4)), value: ONE });
       }
     });
     this._touched.clear();
-    if (parts.length > 0) ops.push({ type: "put", key: concat(P_BLOCK, num(n, 8)), value: concat(...parts) });
+    if (parts.length > 0) ops.push({ type: "put", key: concatBytes(P_BLOCK, num(n, 8)), value: concatBytes(...parts) });
     return ops;
   }
 
@@ -107,11 +98,11 @@ export class AddressIndex {
   async rewindOps(from: bigint, to: bigint): Promise<BatchOp[]> {
     const ops: BatchOp[] = [];
     for (let n = from; n > to; n--) {
-      const key = concat(P_BLOCK, num(n, 8));
+      const key = concatBytes(P_BLOCK, num(n, 8));
       const list = await this._kv.get(key);
       if (list === undefined) continue;
       for (let o = 0; o + 24 <= list.length; o += 24) {
-        ops.push({ type: "del", key: concat(P_ENTRY, list.subarray(o, o + 20), num(n, 8), list.subarray(o + 20, o + 24)) });
+        ops.push({ type: "del", key: concatBytes(P_ENTRY, list.subarray(o, o + 20), num(n, 8), list.subarray(o + 20, o + 24)) });
       }
       ops.push({ type: "del", key });
     }
@@ -124,9 +115,9 @@ export class AddressIndex {
    * one is complete (a block's transactions are never split across pages).
    */
   async find(address: Uint8Array, dir: { before: bigint } | { after: bigint }, limit: number): Promise<{ txs: IndexedTx[]; more: boolean }> {
-    const prefix = concat(P_ENTRY, address);
+    const prefix = concatBytes(P_ENTRY, address);
     const reverse = "before" in dir;
-    const range = reverse ? { gte: prefix, lt: concat(prefix, num(dir.before, 8)), reverse: true } : { gte: concat(prefix, num(dir.after + 1n, 8)), lt: prefixEnd(prefix) };
+    const range = reverse ? { gte: prefix, lt: concatBytes(prefix, num(dir.before, 8)), reverse: true } : { gte: concatBytes(prefix, num(dir.after + 1n, 8)), lt: prefixEnd(prefix) };
     const txs: IndexedTx[] = [];
     for await (const [key] of this._kv.range(range)) {
       const view = new DataView(key.buffer, key.byteOffset + prefix.length, 12);

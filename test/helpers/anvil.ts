@@ -2,8 +2,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Harness } from "./harness";
+import { type Harness, inProcess, testChainConfig } from "./harness";
 import { freePort } from "./processes";
+import { type Deployed, runCorpus } from "./trace-corpus";
 
 /** The binary of the installed `@foundry-rs/anvil-<platform>` package; undefined where npm installed none. */
 export function anvilBinary(): string | undefined {
@@ -43,3 +44,15 @@ export async function startAnvil(bin: string, extraArgs: string[] = []): Promise
   return { h, child };
 }
 
+
+/**
+ * The differential tests' setup: the trace corpus (test/helpers/trace-corpus.ts) sent to a fresh
+ * Anvil and to this node (in-process, Prague, failures answered rather than thrown) with the same
+ * keys, gas and `gasPrice`, Anvil's coinbase set to ours, so hashes, receipts and addresses match.
+ */
+export async function corpusOnBoth(bin: string, gasPrice: string): Promise<{ anvil: Harness; ours: Harness; a: Deployed; o: Deployed }> {
+  const { h: anvil } = await startAnvil(bin);
+  await anvil.request("anvil_setCoinbase", ["0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e"]);
+  const ours = await inProcess({ chain: { ...testChainConfig(), hardfork: "prague", throwOnTransactionFailures: false } });
+  return { anvil, ours, a: await runCorpus(anvil, { gasPrice }), o: await runCorpus(ours, { gasPrice }) };
+}

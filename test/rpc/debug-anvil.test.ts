@@ -23,9 +23,9 @@
  * keeps its configured base fee, so Anvil starts at 0.875 gwei.)
  */
 import { expect } from "chai";
-import { anvilBinary, startAnvil } from "../helpers/anvil";
-import { type Harness, inProcess, testChainConfig } from "../helpers/harness";
-import { type Deployed, runCorpus } from "../helpers/trace-corpus";
+import { anvilBinary, corpusOnBoth } from "../helpers/anvil";
+import type { Harness } from "../helpers/harness";
+import type { Deployed } from "../helpers/trace-corpus";
 
 interface Frame {
   type: string;
@@ -70,11 +70,7 @@ describe("debug tracers against Anvil (differential)", function () {
       this.skip();
       return;
     }
-    ({ h: anvil } = await startAnvil(bin));
-    await anvil.request("anvil_setCoinbase", ["0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e"]);
-    ours = await inProcess({ chain: { ...testChainConfig(), hardfork: "prague", throwOnTransactionFailures: false } });
-    a = await runCorpus(anvil, { gasPrice: GAS_PRICE });
-    o = await runCorpus(ours, { gasPrice: GAS_PRICE });
+    ({ anvil, ours, a, o } = await corpusOnBoth(bin, GAS_PRICE));
   });
   after(async () => {
     await anvil?.close();

@@ -22,9 +22,9 @@
  *   next-page link that leads nowhere. Compared with that case allowed.
  */
 import { expect } from "chai";
-import { anvilBinary, startAnvil } from "../helpers/anvil";
-import { type Harness, inProcess, testChainConfig } from "../helpers/harness";
-import { type Deployed, runCorpus } from "../helpers/trace-corpus";
+import { anvilBinary, corpusOnBoth } from "../helpers/anvil";
+import type { Harness } from "../helpers/harness";
+import type { Deployed } from "../helpers/trace-corpus";
 
 type J = Record<string, unknown>;
 const GAS_PRICE = "0x77359400";
@@ -65,16 +65,11 @@ describe("Otterscan's API against Anvil (differential)", function () {
       this.skip();
       return;
     }
-    ({ h: anvil } = await startAnvil(bin));
-    await anvil.request("anvil_setCoinbase", ["0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e"]);
-    ours = await inProcess({ chain: { ...testChainConfig(), hardfork: "prague", throwOnTransactionFailures: false } });
-    a = await runCorpus(anvil, { gasPrice: GAS_PRICE });
-    o = await runCorpus(ours, { gasPrice: GAS_PRICE });
+    ({ anvil, ours, a, o } = await corpusOnBoth(bin, GAS_PRICE));
     const [ma, mo] = [await threeInABlock(anvil), await threeInABlock(ours)];
     expect(mo.hashes).to.deep.equal(ma.hashes);
     expect(mo.block).to.equal(ma.block);
     multiBlock = mo.block;
-
   });
   after(async () => {
     await anvil?.close();

@@ -7,9 +7,9 @@
  * lists them, as Parity and we do) and answers stateDiff with null where we give it.
  */
 import { expect } from "chai";
-import { anvilBinary, startAnvil } from "../helpers/anvil";
-import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
-import { type Deployed, corpusIface, runCorpus } from "../helpers/trace-corpus";
+import { anvilBinary, corpusOnBoth } from "../helpers/anvil";
+import { type Harness, rpcError } from "../helpers/harness";
+import { type Deployed, corpusIface } from "../helpers/trace-corpus";
 
 type J = Record<string, unknown>;
 const GAS_PRICE = "0x77359400";
@@ -28,11 +28,7 @@ describe("trace_* against Anvil (differential)", function () {
       this.skip();
       return;
     }
-    ({ h: anvil } = await startAnvil(bin));
-    await anvil.request("anvil_setCoinbase", ["0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e"]);
-    ours = await inProcess({ chain: { ...testChainConfig(), hardfork: "prague", throwOnTransactionFailures: false } });
-    a = await runCorpus(anvil, { gasPrice: GAS_PRICE });
-    o = await runCorpus(ours, { gasPrice: GAS_PRICE });
+    ({ anvil, ours, a, o } = await corpusOnBoth(bin, GAS_PRICE));
   });
   after(async () => {
     await anvil?.close();

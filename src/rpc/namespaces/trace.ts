@@ -10,7 +10,7 @@
 import type { Block } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
 import type { Node } from "../../chain/node";
-import { TraceError, type TraceConfig } from "../../chain/tracing";
+import type { TraceConfig } from "../../chain/tracing";
 import type { CallFrame } from "../../chain/tracing/call-tracer";
 import { traceBlock, traceCall, traceTransaction } from "../../chain/tracing/run";
 import type { RpcDeps } from "../deps";
@@ -19,6 +19,7 @@ import { type Json, q } from "../format";
 import { method } from "../method";
 import { ParamError, address, arrayOf, blockId, blockNumberOrTag, codec, hash, numberOrQuantity, objectOf, parseBlockNumberOrTag } from "../params";
 import { txRequest } from "../objects";
+import { traced } from "../traced";
 import { requireHeight, resolveHeight } from "../resolve";
 
 type TraceType = "trace" | "stateDiff" | "vmTrace";
@@ -164,14 +165,6 @@ function replayResult(r: { callTracer: CallFrame; prestateTracer?: unknown; pari
   };
 }
 
-async function traced<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof TraceError) throw new ServerError(err.message);
-    throw err;
-  }
-}
 
 function whereOf(block: Block, index: number): Where {
   return { blockHash: bytesToHex(block.hash()), blockNumber: Number(block.header.number), transactionHash: bytesToHex(block.transactions[index].hash()), transactionPosition: index };

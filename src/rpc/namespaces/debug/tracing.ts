@@ -15,16 +15,8 @@ import { txRequest } from "../../objects";
 import { requireHeight, resolveHeight } from "../../resolve";
 import { type FileRoots, readUnder, writeNew } from "./files";
 import { traceConfig } from "./trace-config";
+import { traced } from "../../traced";
 
-/** Tracer errors are the request's -32000 error, with the tracer's text (geth). */
-async function traced<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof TraceError) throw new ServerError(err.message);
-    throw err;
-  }
-}
 
 /** JSON as it goes on the wire (absent fields dropped), so in-process callers see what HTTP sees. */
 function wire(v: unknown, cfg: TraceConfig | undefined): unknown {
