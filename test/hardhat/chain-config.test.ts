@@ -211,7 +211,7 @@ describe("node settings → runtime and server options (one resolver)", () => {
       fs.writeFileSync(file, 'minimum-gas-prices = "20aevmos"\n[json-rpc]\napi = "eth,net"\nlogs-cap = 50\naddress = "127.0.0.2:9000"\nbody-limit = 1000\nauth-token = "t0k"\n[epochs]\ntick-rule = "evmos"\n');
       const app = readAppToml(file);
       const c = resolve({ "json-rpc.logs-cap": "9", port: "9100" }, app);
-      expect(runtimeSettings(c)).to.deep.include({ chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n }, epochs: { tickRule: "evmos", hookGasLimit: 3_000_000n } });
+      expect(runtimeSettings(c)).to.deep.include({ chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n, txPool: defaults.txpool }, epochs: { tickRule: "evmos", hookGasLimit: 3_000_000n } });
       expect(runtimeSettings(c).rpc.logsCap).to.equal(9);
       expect(serverSettings(c)).to.deep.include({ host: "127.0.0.2", port: 9100, bodyLimit: 1000, authToken: "t0k" });
       expect(parseMinimumGasPrices("20aevmos", "x")).to.equal(20n);
