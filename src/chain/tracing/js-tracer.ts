@@ -372,16 +372,17 @@ export class JsTracer implements Tracer {
       // as goja does after each call: run the promise jobs it queued, within the same time
       if (this._rt.hasPendingJob()) {
         const jobs = this._rt.executePendingJobs();
+        let failed: { name?: string; message?: string } | undefined;
         if (jobs.error !== undefined) {
-          const ctxOfError = jobs.error.context;
-          const failed = ctxOfError.dump(jobs.error) as { name?: string; message?: string } | undefined;
+          failed = jobs.error.context.dump(jobs.error) as { name?: string; message?: string } | undefined;
           jobs.error.dispose();
-          if (this._interrupted) {
-            this._reason = new TraceError("execution timeout");
-            throw this._reason;
-          }
-          this._err ??= new TraceError(`${failed?.name ?? "Error"}: ${failed?.message ?? String(failed)}    in server-side tracer function '${fn}'`);
         }
+        // an interrupted job only rejects its promise: the interrupt itself says the time is up
+        if (this._interrupted) {
+          this._reason = new TraceError("execution timeout");
+          throw this._reason;
+        }
+        if (failed !== undefined) this._err ??= new TraceError(`${failed.name ?? "Error"}: ${failed.message ?? String(failed)}    in server-side tracer function '${fn}'`);
       }
       return out;
     } finally {
