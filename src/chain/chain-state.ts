@@ -130,7 +130,8 @@ export class ChainState {
   /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/genesis.ts opens or initialises it). */
   static async create(opts: ChainStateOptions): Promise<ChainState> {
     const { config, common, kv } = opts;
-    const trieDb = new TrieDB(kv, { cacheSize: opts.cacheBounds.trieNodes });
+    // in memory the store is the cache: a node cache there would only hold second copies
+    const trieDb = new TrieDB(kv, { cacheSize: kv.inMemory ? 0 : opts.cacheBounds.trieNodes });
     const trie = new MerklePatriciaTrie({ db: trieDb, useKeyHashing: true, common, valueEncoding: ValueEncoding.Bytes });
     // read-through caches: without them every account read walks the trie (keccak + RLP per node)
     const caches = new Caches();

@@ -26,7 +26,7 @@ import { type Account, Address, bytesToHex } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
-import { MemoryKV } from "../storage/kv";
+import { MemoryKV } from "../storage/memory-kv";
 import type { VersionedModuleStore } from "../storage/module-store";
 import { Mutex } from "../utils/mutex";
 import type { AddressIndex } from "./address-index";

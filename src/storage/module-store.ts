@@ -12,7 +12,8 @@
  * (the chai matchers' balance checks) and snapshot reverts (loadFixture) read them there instead of
  * replaying the whole change log each time.
  */
-import { type BatchOp, type KVStore, MemoryKV, compareBytes, prefixEnd } from "./kv";
+import { type BatchOp, type KVStore, compareBytes, prefixEnd } from "./kv";
+import { MemoryKV } from "./memory-kv";
 
 const enc = new TextEncoder();
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");

@@ -18,7 +18,8 @@ import { EPOCHS_ABI, EPOCHS_MODULE, EPOCHS_PRECOMPILE, type EpochsOptions } from
 import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import type { JsonRpcResponse, RequestContext } from "../../src/rpc/types";
-import { type BatchOp, type KVStore, MemoryKV, type RangeOptions } from "../../src/storage/kv";
+import { type BatchOp, type KVStore, type RangeOptions } from "../../src/storage/kv";
+import { MemoryKV } from "../../src/storage/memory-kv";
 import { LevelKV } from "../../src/storage/level-kv";
 import { CLIENT_VERSION, rpcError, testChainConfig, unwrap } from "../helpers/harness";
 import { compile } from "../helpers/solc";

@@ -15,7 +15,7 @@ import { ForkCacheFile } from "../../src/chain/fork/cache";
 import { RemoteClient } from "../../src/chain/fork/remote";
 import { RemoteState } from "../../src/chain/fork/remote-state";
 import { ForkStateManager } from "../../src/chain/fork/state-manager";
-import { MemoryKV } from "../../src/storage/kv";
+import { MemoryKV } from "../../src/storage/memory-kv";
 import { TrieDB } from "../../src/storage/trie-db";
 import { keccak256 } from "../../src/utils/keccak";
 

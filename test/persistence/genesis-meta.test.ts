@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { readGenesisMeta } from "../../src/chain/genesis-meta";
 import { createRuntime, type Runtime } from "../../src/rpc/runtime";
-import { MemoryKV } from "../../src/storage/kv";
+import { MemoryKV } from "../../src/storage/memory-kv";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 
 const ctx = { transport: "in-process" as const, authenticated: true };

@@ -7,7 +7,7 @@ import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
 import type { Common } from "@ethereumjs/common";
 import { ValueEncoding, bytesToHex, hexToBytes } from "@ethereumjs/util";
-import { MemoryKV } from "../../storage/kv";
+import { MemoryKV } from "../../storage/memory-kv";
 import { TrieDB } from "../../storage/trie-db";
 import { ForkCacheFile, type RemoteBlockJson, readRemoteBlock, writeRemoteBlock } from "./cache";
 import { ForkError, RemoteClient } from "./remote";

@@ -7,7 +7,7 @@ import { beginBlocker, endBlocker } from "../../../src/epochs/abci";
 import { initGenesis } from "../../../src/epochs/genesis";
 import { EpochsKeeper } from "../../../src/epochs/keeper";
 import { type EpochHooks, type EpochInfo, type TickRule, newEpochInfo, seconds } from "../../../src/epochs/types";
-import { MemoryKV } from "../../../src/storage/kv";
+import { MemoryKV } from "../../../src/storage/memory-kv";
 import { VersionedModuleStore } from "../../../src/storage/module-store";
 
 export interface RecordedEvent {

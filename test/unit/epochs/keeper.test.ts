@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { encodeEpochInfo } from "../../../src/epochs/codec";
 import { EpochsKeeper } from "../../../src/epochs/keeper";
-import { MemoryKV } from "../../../src/storage/kv";
+import { MemoryKV } from "../../../src/storage/memory-kv";
 import { VersionedModuleStore } from "../../../src/storage/module-store";
 import { rec } from "./helpers";
 

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { MemoryKV, compareBytes, prefixEnd } from "../../../src/storage/kv";
+import { compareBytes, prefixEnd } from "../../../src/storage/kv";
+import { MemoryKV } from "../../../src/storage/memory-kv";
 import { collect } from "./helpers";
 
 const hex = (rows: Array<[Uint8Array, Uint8Array]>): string[] => rows.map(([k]) => Buffer.from(k).toString("hex"));
@@ -43,5 +44,64 @@ describe("MemoryKV ranges", function () {
         .map((x) => Buffer.from(x).toString("hex"));
       expect(hex(await collect(kv.range({ gte, lt }))), `round ${round}`).to.deep.equal(expected);
     }
+  });
+});
+
+describe("MemoryKV values", function () {
+  const bytes = (len: number, fill: number): Uint8Array => new Uint8Array(len).fill(fill);
+
+  it("stores a copy: the caller's array may change after the batch", async () => {
+    const kv = new MemoryKV();
+    const v = Uint8Array.of(1, 2, 3);
+    await kv.batch([{ type: "put", key: Uint8Array.of(1), value: v }]);
+    v[0] = 9;
+    expect([...((await kv.get(Uint8Array.of(1))) as Uint8Array)]).to.deep.equal([1, 2, 3]);
+  });
+
+  it("keeps every returned value valid after its key is overwritten or deleted", async () => {
+    const kv = new MemoryKV();
+    await kv.batch([
+      { type: "put", key: Uint8Array.of(1), value: bytes(40, 1) },
+      { type: "put", key: Uint8Array.of(2), value: bytes(20_000, 2) },
+      { type: "put", key: Uint8Array.of(3), value: new Uint8Array() },
+    ]);
+    const small = (await kv.get(Uint8Array.of(1))) as Uint8Array;
+    const large = (await kv.get(Uint8Array.of(2))) as Uint8Array;
+    expect((await kv.get(Uint8Array.of(3)))?.length).to.equal(0);
+    await kv.batch([
+      { type: "put", key: Uint8Array.of(1), value: bytes(40, 7) },
+      { type: "del", key: Uint8Array.of(2) },
+    ]);
+    expect(small.every((x) => x === 1) && small.length === 40).to.equal(true);
+    expect(large.every((x) => x === 2) && large.length === 20_000).to.equal(true);
+    expect((await kv.get(Uint8Array.of(1)))?.[0]).to.equal(7);
+    expect(await kv.get(Uint8Array.of(2))).to.equal(undefined);
+    expect(kv.size).to.equal(2);
+  });
+
+  it("counts a rewrite of the same bytes as nothing", async () => {
+    const kv = new MemoryKV();
+    const put = { type: "put" as const, key: Uint8Array.of(5), value: bytes(100, 5) };
+    await kv.batch([put]);
+    await kv.batch([put, put]);
+    expect(kv.bytes).to.deep.equal({ live: 100, dead: 0 });
+  });
+
+  it("reclaims overwritten space once it outweighs what is live, keeping every value and old views", async () => {
+    const kv = new MemoryKV();
+    const key = (i: number): Uint8Array => Uint8Array.of(0x6e, i >> 8, i & 0xff);
+    const first = async (): Promise<Uint8Array> => (await kv.get(key(0))) as Uint8Array;
+    // 2,000 keys of 4 KiB (shared chunks), rewritten 5 times: 40 MiB overwritten (the threshold is 32 MiB), 8 MiB live
+    let view: Uint8Array | undefined;
+    for (let round = 0; round < 6; round++) {
+      await kv.batch(Array.from({ length: 2000 }, (_, i) => ({ type: "put" as const, key: key(i), value: bytes(4096, (round + i) & 0xff) })));
+      if (round === 0) view = await first();
+    }
+    expect(kv.bytes.live).to.equal(2000 * 4096);
+    expect(kv.bytes.dead).to.be.below(kv.bytes.live);
+    for (let i = 0; i < 2000; i += 199) expect(((await kv.get(key(i))) as Uint8Array).every((x) => x === ((5 + i) & 0xff)), `key ${i}`).to.equal(true);
+    expect((view as Uint8Array).every((x) => x === 0)).to.equal(true);
+    expect(kv.size).to.equal(2000);
+    expect((await collect(kv.range({}))).length).to.equal(2000);
   });
 });

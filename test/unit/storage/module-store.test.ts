@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { MemoryKV } from "../../../src/storage/kv";
+import { MemoryKV } from "../../../src/storage/memory-kv";
 import { LevelKV } from "../../../src/storage/level-kv";
 import { VersionedModuleStore } from "../../../src/storage/module-store";
 import { b, str, tempDirs } from "./helpers";

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { Account, Address, ValueEncoding, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
-import { MemoryKV } from "../../../src/storage/kv";
+import { MemoryKV } from "../../../src/storage/memory-kv";
 import { LevelKV } from "../../../src/storage/level-kv";
 import { TrieDB } from "../../../src/storage/trie-db";
 import { b, collect, str, tempDirs } from "./helpers";
