@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { EpochInfo } from "../src/epochs";
-import { epochsModule } from "../src/hardhat/lazy";
+import { epochsModule } from "../src/host/lazy";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
 import { restEpochs, restGet } from "../src/hardhat/epochs-rest";
 

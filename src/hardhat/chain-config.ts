@@ -8,13 +8,13 @@ import { HardhatPluginError } from "hardhat/plugins";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
 import type { ChainConfig } from "../chain/config";
-import { chainConfigModule } from "./lazy";
-import type { EpochsConfig, EpochsUserConfig } from "./type-extensions";
+import { chainConfigModule } from "../host/lazy";
+import { type EpochsConfig, EpochsConfigError, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/epochs-config";
 
 export const PLUGIN_NAME = "hardhat-epochs";
 /** Evmos's local chain id (`evmos_9000-1`); used unless the user sets `networks.hardhat.chainId`. */
 export const DEFAULT_CHAIN_ID = 9000;
-export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
+export { DEFAULT_HOOK_GAS_LIMIT } from "../host/epochs-config";
 
 /** The bearer token file `npx hardhat node` writes (in the project cache when it has no --home). */
 export const TOKEN_FILE_NAME = "jsonrpc.token";
@@ -133,19 +133,12 @@ function toGenesisAccounts(accounts: HardhatNetworkConfig["accounts"]): ChainCon
   return deriveAccounts(accounts.mnemonic, accounts.path, accounts.count, accounts.initialIndex, BigInt(accounts.accountsBalance), accounts.passphrase);
 }
 
-/** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
+/** Resolves and checks the `epochs` section (src/host/epochs-config.ts) with Hardhat's error class. */
 export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
-  const tickRule = user?.tickRule ?? "spec";
-  if (tickRule !== "spec" && tickRule !== "evmos") {
-    throw new HardhatPluginError(PLUGIN_NAME, `invalid epochs.tickRule "${String(tickRule)}": expected "spec" or "evmos"`);
+  try {
+    return resolveSharedEpochsConfig(user);
+  } catch (err) {
+    if (err instanceof EpochsConfigError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
+    throw err;
   }
-  const hookGasLimit = user?.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;
-  if (!Number.isSafeInteger(hookGasLimit) || hookGasLimit <= 0) {
-    throw new HardhatPluginError(PLUGIN_NAME, `invalid epochs.hookGasLimit ${String(hookGasLimit)}: expected a positive integer`);
-  }
-  const genesis = user?.genesis;
-  if (genesis !== undefined && (genesis === null || typeof genesis !== "object" || !Array.isArray(genesis.epochs))) {
-    throw new HardhatPluginError(PLUGIN_NAME, "invalid epochs.genesis: expected { epochs: [...] }");
-  }
-  return { genesis, tickRule, hookGasLimit };
 }

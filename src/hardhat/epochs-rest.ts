@@ -5,7 +5,7 @@
  */
 import { HardhatPluginError } from "hardhat/plugins";
 import type { EpochInfo, EpochInfoJson } from "../epochs";
-import { epochsModule } from "./lazy";
+import { epochsModule } from "../host/lazy";
 import { PLUGIN_NAME } from "./chain-config";
 
 /**

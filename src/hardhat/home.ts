@@ -16,7 +16,7 @@ import { HardhatPluginError } from "hardhat/plugins";
 import { type AppConfigLayer, TXPOOL_KEYS, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
 import type { EpochInfo, CosmosGenesis } from "../epochs";
 import { PLUGIN_NAME } from "./chain-config";
-import { epochsModule } from "./lazy";
+import { epochsModule } from "../host/lazy";
 
 export interface HomePaths {
   dir: string;

@@ -28,7 +28,7 @@ import { epochsOptionsFromConfig } from "./epochs";
 import { type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "./node-state";
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
-import { chainConfigModule, epochsModule } from "./lazy";
+import { chainConfigModule, epochsModule } from "../host/lazy";
 import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 

@@ -1,0 +1,105 @@
+/**
+ * The `epochs` section of a Hardhat config, the same for Hardhat 2 and 3: its user and resolved
+ * forms, its checks, and the epochs module's options it gives. No Hardhat import: both hosts use it.
+ */
+import type { EpochInfo, EpochsOptions, Time } from "../epochs";
+import { epochsModule } from "../host/lazy";
+
+/** A problem in the `epochs` section (each host shows it as its own plugin error). */
+export class EpochsConfigError extends Error {}
+
+export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
+
+/** Which tick rule the epochs module runs (docs/epochs.md, "Tick rules"). */
+export type EpochsTickRule = "spec" | "evmos";
+
+/**
+ * One epoch record of the genesis, with the field names of the `IEpochs.EpochInfo` struct.
+ * Times are Unix seconds (or RFC 3339 strings / Dates), durations seconds (or Cosmos "604800s").
+ */
+export interface EpochInfoUserConfig {
+  identifier: string;
+  duration: number | bigint | string;
+  startTime?: number | bigint | string | Date;
+  currentEpoch?: number | bigint | string;
+  currentEpochStartTime?: number | bigint | string | Date;
+  epochCountingStarted?: boolean;
+  currentEpochStartHeight?: number | bigint | string;
+}
+
+/** The module's genesis state, as Cosmos's `app_state.epochs` holds it. */
+export interface EpochsGenesisUserConfig {
+  epochs: EpochInfoUserConfig[];
+}
+
+export interface EpochsUserConfig {
+  /** Default: Evmos's `week` then `day` (or `<home>/config/genesis.json` when the node has a home). */
+  genesis?: EpochsGenesisUserConfig;
+  tickRule?: EpochsTickRule;
+  /** Gas limit of each hook call; default 3,000,000. */
+  hookGasLimit?: number;
+}
+
+export interface EpochsConfig {
+  genesis?: EpochsGenesisUserConfig;
+  tickRule: EpochsTickRule;
+  hookGasLimit: number;
+}
+
+/** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
+export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
+  const tickRule = user?.tickRule ?? "spec";
+  if (tickRule !== "spec" && tickRule !== "evmos") {
+    throw new EpochsConfigError(`invalid epochs.tickRule "${String(tickRule)}": expected "spec" or "evmos"`);
+  }
+  const hookGasLimit = user?.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;
+  if (!Number.isSafeInteger(hookGasLimit) || hookGasLimit <= 0) {
+    throw new EpochsConfigError(`invalid epochs.hookGasLimit ${String(hookGasLimit)}: expected a positive integer`);
+  }
+  const genesis = user?.genesis;
+  if (genesis !== undefined && (genesis === null || typeof genesis !== "object" || !Array.isArray(genesis.epochs))) {
+    throw new EpochsConfigError("invalid epochs.genesis: expected { epochs: [...] }");
+  }
+  return { genesis, tickRule, hookGasLimit };
+}
+
+function toTime(v: number | bigint | string | Date | undefined, field: string): Time | undefined {
+  if (v === undefined) return undefined;
+  if (v instanceof Date) return epochsModule().seconds(BigInt(Math.floor(v.getTime() / 1000)));
+  if (typeof v === "bigint") return epochsModule().seconds(v);
+  if (typeof v === "number") return epochsModule().seconds(BigInt(Math.floor(v)));
+  if (/^-?\d+$/.test(v)) return epochsModule().seconds(BigInt(v));
+  try {
+    return epochsModule().parseTime(v);
+  } catch (err) {
+    throw new EpochsConfigError(`epochs.genesis: ${field}: ${(err as Error).message}`);
+  }
+}
+
+function toInt(v: number | bigint | string | undefined): bigint {
+  return v === undefined ? 0n : BigInt(v);
+}
+
+/** One genesis record of `hardhat.config.ts` (seconds, RFC 3339, Dates or Cosmos durations) → EpochInfo. */
+export function epochInfoFromConfig(e: EpochInfoUserConfig, i: number): EpochInfo {
+  const where = `epochs[${i}]`;
+  const { parseDuration, seconds, newEpochInfo } = epochsModule();
+  const duration = typeof e.duration === "string" && e.duration.endsWith("s") ? parseDuration(e.duration) : seconds(BigInt(e.duration));
+  const base = newEpochInfo(e.identifier, 0n, toTime(e.startTime, `${where}.startTime`));
+  return {
+    ...base,
+    duration,
+    currentEpoch: toInt(e.currentEpoch),
+    currentEpochStartTime: toTime(e.currentEpochStartTime, `${where}.currentEpochStartTime`) ?? base.currentEpochStartTime,
+    epochCountingStarted: e.epochCountingStarted === true,
+    currentEpochStartHeight: toInt(e.currentEpochStartHeight),
+  };
+}
+
+export function epochsOptionsFromConfig(cfg: EpochsConfig): EpochsOptions {
+  return {
+    genesis: cfg.genesis === undefined ? undefined : { epochs: cfg.genesis.epochs.map(epochInfoFromConfig) },
+    tickRule: cfg.tickRule,
+    hookGasLimit: BigInt(cfg.hookGasLimit),
+  };
+}

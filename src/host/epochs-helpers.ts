@@ -1,0 +1,148 @@
+/**
+ * The epoch helpers both Hardhat hosts hand to tests: all, get, current, advance, registerHooks,
+ * blockEvents, saveState/loadState, onBeforeEpochStart, onAfterEpochEnd. No Hardhat import.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import type { EpochInfo, EpochInfoJson, TsHook } from "../epochs";
+import type { Runtime } from "../rpc/runtime";
+import { epochsModule } from "./lazy";
+
+export interface BlockEventsJson {
+  height: string;
+  hash: string;
+  begin_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }>;
+  end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }>;
+}
+
+/** What the helpers need from a host: a JSON-RPC provider, and the in-process chain when there is one. */
+export interface EpochsHelpersHost {
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+  /** The in-process chain's runtime; undefined when the network is a node elsewhere. */
+  inProcess(): Promise<Runtime> | undefined;
+  /** The host's error for a helper's failure (Hardhat 2's HardhatPluginError, Hardhat 3's plain Error). */
+  fail(message: string): Error;
+}
+
+/**
+ * Epoch queries and test helpers (`hre.epochs` on Hardhat 2, `connection.epochs` on Hardhat 3). They
+ * talk JSON-RPC, so they work in-process and against a running node; TypeScript hooks need the
+ * in-process chain.
+ */
+export class EpochsHelpers {
+  constructor(private readonly _host: EpochsHelpersHost) {}
+
+  private _rpc<T>(method: string, params: unknown[] = []): Promise<T> {
+    return this._host.request({ method, params }) as Promise<T>;
+  }
+
+  /** Every EpochInfo, in identifier-byte order. */
+  async all(): Promise<EpochInfo[]> {
+    const out: EpochInfo[] = [];
+    let key: string | null = null;
+    for (let page = 0; page < 1000; page++) {
+      const res: { epochs: EpochInfoJson[]; pagination: { next_key: string | null } } = await this._rpc("epochs_epochInfos", [key === null ? { limit: "100" } : { key, limit: "100" }]);
+      out.push(...res.epochs.map((e, i) => epochsModule().fromJson(e, `epochs[${i}]`)));
+      key = res.pagination.next_key;
+      if (key === null) break;
+    }
+    return out;
+  }
+
+  async get(identifier: string): Promise<EpochInfo> {
+    const info = (await this.all()).find((e) => e.identifier === identifier);
+    if (info === undefined) throw this._host.fail(`epoch info not found: ${identifier}`);
+    return info;
+  }
+
+  async current(identifier: string): Promise<bigint> {
+    const { current_epoch } = await this._rpc<{ current_epoch: string }>("epochs_currentEpoch", [identifier]);
+    return BigInt(current_epoch);
+  }
+
+  /**
+   * Moves the clock and mines the blocks needed to end the current epoch of `identifier` and start
+   * the next, `n` times; returns the new epoch number. Every block runs begin/end-block, so hooks fire.
+   */
+  async advance(identifier: string, n = 1): Promise<bigint> {
+    let current = (await this.get(identifier)).currentEpoch;
+    for (let step = 0; step < n; step++) {
+      const target = current + 1n;
+      for (let guard = 0; current < target; guard++) {
+        if (guard > 16) throw this._host.fail(`epoch "${identifier}" did not advance after ${guard} blocks`);
+        const info = await this.get(identifier);
+        const latest = await this._rpc<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+        const now = BigInt(latest.timestamp);
+        // the first block at or after the epoch's end (strictly after, for the evmos rule: +1 covers both)
+        const { toNanos, NANOS } = epochsModule();
+        const endNanos = info.epochCountingStarted ? toNanos(info.currentEpochStartTime) + toNanos(info.duration) : toNanos(info.startTime);
+        const end = (endNanos + NANOS - 1n) / NANOS + (info.epochCountingStarted ? 1n : 0n);
+        const next = end > now ? end : now + 1n;
+        await this._rpc("evm_mine", [Number(next)]);
+        current = (await this.get(identifier)).currentEpoch;
+      }
+    }
+    return current;
+  }
+
+  /** Registers a contract implementing IEpochHooks (as IEpochs.registerHooks() would for it). */
+  registerHooks(address: string): Promise<boolean> {
+    return this._rpc<boolean>("epochs_registerHooks", [address]);
+  }
+
+  unregisterHooks(address: string): Promise<boolean> {
+    return this._rpc<boolean>("epochs_unregisterHooks", [address]);
+  }
+
+  hooks(): Promise<string[]> {
+    return this._rpc<string[]>("epochs_hooks");
+  }
+
+  /**
+   * The chain's state (accounts, code, storage, epochs records and hooks) as a dump in Anvil's
+   * format (hardhat_dumpState); written to `file` as JSON when given. Load it with `loadState`.
+   */
+  async saveState(file?: string): Promise<string> {
+    const dump = await this._rpc<string>("hardhat_dumpState");
+    if (file !== undefined) {
+      const json = gunzipSync(Buffer.from(dump.slice(2), "hex")).toString("utf8");
+      writeFileSync(file, `${json}\n`);
+    }
+    return dump;
+  }
+
+  /** Loads a dump (what `saveState` returned, a file it wrote, or Anvil's) at the head (hardhat_loadState). */
+  async loadState(dumpOrFile: string): Promise<void> {
+    const dump = dumpOrFile.startsWith("0x") ? dumpOrFile : `0x${Buffer.from(readFileSync(dumpOrFile)).toString("hex")}`;
+    await this._rpc<boolean>("hardhat_loadState", [dump]);
+  }
+
+  /** The begin-block and end-block events of a block (number, tag or "latest"). */
+  blockEvents(block: number | bigint | string = "latest"): Promise<BlockEventsJson | null> {
+    const tag = typeof block === "string" ? block : `0x${BigInt(block).toString(16)}`;
+    return this._rpc<BlockEventsJson | null>("epochs_blockEvents", [tag]);
+  }
+
+  /** A TypeScript hook run inside begin-block when an epoch starts (in-process chain only). */
+  async onBeforeEpochStart(fn: TsHook): Promise<() => void> {
+    return this._addTsHook("before", fn);
+  }
+
+  /** A TypeScript hook run when an epoch ends (in-process chain only). */
+  async onAfterEpochEnd(fn: TsHook): Promise<() => void> {
+    return this._addTsHook("after", fn);
+  }
+
+  private async _addTsHook(which: "before" | "after", fn: TsHook): Promise<() => void> {
+    const inProcess = this._host.inProcess();
+    if (inProcess === undefined) throw this._host.fail("TypeScript epoch hooks need the in-process chain");
+    const runtime = await inProcess;
+    if (runtime.epochs === undefined) throw this._host.fail("this chain runs without the epochs module");
+    const list = runtime.epochs.tsHooks[which];
+    list.push(fn);
+    return () => {
+      const i = list.indexOf(fn);
+      if (i >= 0) list.splice(i, 1);
+    };
+  }
+}
