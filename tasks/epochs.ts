@@ -6,37 +6,16 @@
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
-import type { EpochInfo } from "../src/epochs";
 import { epochsModule } from "../src/host/lazy";
+import { epochsTable } from "../src/host/epochs-table";
+
+export { epochsTable, formatTable } from "../src/host/epochs-table";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
 import { restEpochs, restGet } from "../src/hardhat/epochs-rest";
 
 export const TASK_EPOCHS_LIST = "epochs:list";
 export const TASK_EPOCHS_CURRENT = "epochs:current";
 export const TASK_EPOCHS_EXPORT_GENESIS = "epochs:export-genesis";
-
-/** A plain text table, columns padded to their widest cell. */
-export function formatTable(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd();
-  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
-}
-
-export function epochsTable(epochs: EpochInfo[]): string {
-  if (epochs.length === 0) return "(no epochs)";
-  return formatTable([
-    ["identifier", "duration", "current epoch", "current epoch start", "start height", "counting", "start time"],
-    ...epochs.map((e) => [
-      e.identifier,
-      epochsModule().formatDuration(e.duration),
-      e.currentEpoch.toString(),
-      epochsModule().formatTime(e.currentEpochStartTime),
-      e.currentEpochStartHeight.toString(),
-      e.epochCountingStarted ? "yes" : "no",
-      epochsModule().formatTime(e.startTime),
-    ]),
-  ]);
-}
 
 task(TASK_EPOCHS_LIST, "Lists the epochs timers (EpochInfos)")
   .addOptionalParam("rest", "A chain's REST endpoint (e.g. http://localhost:1317) instead of a JSON-RPC network", undefined, types.string)

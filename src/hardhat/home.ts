@@ -13,7 +13,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type AppConfigLayer, TXPOOL_KEYS, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
+import { type AppConfigLayer, TXPOOL_KEYS, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "../host/app-config";
 import type { EpochInfo, CosmosGenesis } from "../epochs";
 import { PLUGIN_NAME } from "./chain-config";
 import { epochsModule } from "../host/lazy";

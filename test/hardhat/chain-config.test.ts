@@ -11,7 +11,7 @@ import hre from "hardhat";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_SEND_GAS, defaultChainConfig } from "../../src/chain/config";
 import fs from "node:fs";
 import { parseMinimumGasPrices } from "../../src/hardhat/home";
-import { type AppConfigLayer, defaultAppConfig, readAppToml, resolveAppConfig, runtimeSettings, serverSettings } from "../../src/hardhat/app-config";
+import { type AppConfigLayer, defaultAppConfig, readAppToml, resolveAppConfig, runtimeSettings, serverSettings } from "../../src/host/app-config";
 import { CORE_NAMESPACES } from "../../src/rpc/deps";
 import os from "node:os";
 import path from "node:path";

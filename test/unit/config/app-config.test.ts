@@ -13,7 +13,7 @@ import {
   readAppToml,
   resolveAppConfig,
   runtimeSettings,
-} from "../../../src/hardhat/app-config";
+} from "../../../src/host/app-config";
 import { defaultAppToml } from "../../../src/hardhat/home";
 
 const NAMESPACES = ["eth", "net", "web3", "txpool", "debug", "personal", "miner", "epochs"];

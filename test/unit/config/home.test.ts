@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { readAppToml } from "../../../src/hardhat/app-config";
+import { readAppToml } from "../../../src/host/app-config";
 import { defaultAppToml, initHome, writeMinimumGasPrices } from "../../../src/hardhat/home";
 
 describe("config: home directory", () => {

@@ -1,0 +1,52 @@
+import { expect } from "chai";
+import { network } from "hardhat";
+
+// the default network is the in-process epochs chain (hardhat-epochs)
+const { ethers, networkHelpers, epochs } = await network.create();
+const REWARD = ethers.parseEther("1");
+
+describe("WeeklyRewards (Hardhat 3)", () => {
+  async function deployed() {
+    const [owner, alice, bob] = await ethers.getSigners();
+    // registers itself as an epoch hook in its constructor
+    const rewards = await ethers.deployContract("WeeklyRewards", [REWARD], { value: ethers.parseEther("10") });
+    return { rewards, owner, alice, bob };
+  }
+
+  it("is registered as an epoch hook", async () => {
+    const { rewards } = await networkHelpers.loadFixture(deployed);
+    const hooks = (await epochs.hooks()).map((a) => a.toLowerCase());
+    expect(hooks).to.include((await rewards.getAddress()).toLowerCase());
+  });
+
+  it("shares the week's reward by stake when the chain ends the week", async () => {
+    const { rewards, alice, bob } = await networkHelpers.loadFixture(deployed);
+    await expect(rewards.connect(alice).stake({ value: ethers.parseEther("1") }))
+      .to.emit(rewards, "Staked")
+      .withArgs(alice.address, ethers.parseEther("1"));
+    await rewards.connect(bob).stake({ value: ethers.parseEther("3") });
+
+    const week = await epochs.current("week");
+    expect(await epochs.advance("week")).to.equal(week + 1n); // the chain calls afterEpochEnd("week", week)
+
+    expect(await rewards.weeksPaid()).to.equal(1n);
+    expect(await rewards.pending(alice.address)).to.equal(REWARD / 4n);
+    await expect(rewards.connect(alice).claim()).to.changeEtherBalance(ethers, alice, REWARD / 4n);
+    await expect(rewards.connect(bob).claim()).to.emit(rewards, "Claimed").withArgs(bob.address, (REWARD * 3n) / 4n);
+  });
+
+  it("ignores the other timers, and time.increase moves the clock the epochs read", async () => {
+    const { rewards, alice } = await networkHelpers.loadFixture(deployed);
+    await rewards.connect(alice).stake({ value: 1000n });
+    await epochs.advance("day", 2);
+    expect(await rewards.weeksPaid()).to.equal(0n);
+    await networkHelpers.time.increase(8 * 24 * 3600);
+    await networkHelpers.mine();
+    expect(await rewards.weeksPaid()).to.equal(1n);
+  });
+
+  it("takes hook calls only from the chain", async () => {
+    const { rewards, alice } = await networkHelpers.loadFixture(deployed);
+    await expect(rewards.connect(alice).afterEpochEnd("week", 1)).to.be.revertedWithCustomError(rewards, "OnlyChain");
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Config hooks: with the plugin listed, the `default` network (what `network.create()` gives without
+ * a name) is the in-process epochs chain unless the user declared `default` themselves; Solidity
+ * compiles with the npm `solc` package when it is the version asked for (no compiler download); the
+ * `epochs` section is resolved as on Hardhat 2 (src/host/epochs-config.ts).
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+import epochsConfigModule from "../../host/epochs-config.js";
+import { DEFAULT_CHAIN_ID, IN_PROCESS_URL } from "../in-process-chain.mjs";
+import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
+
+export default async () => ({
+  async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
+    const networks = { ...config.networks };
+    // before next(): Hardhat's own handler fills `default` (EDR) only when it is still missing
+    networks.default ??= { type: "http", url: IN_PROCESS_URL, chainId: DEFAULT_CHAIN_ID };
+    return next({ ...config, networks, solidity: withNpmSolc(config.solidity) });
+  },
+
+  async resolveUserConfig(
+    userConfig: HardhatUserConfig,
+    resolveConfigurationVariable: unknown,
+    next: (u: HardhatUserConfig, r: unknown) => Promise<HardhatConfig>,
+  ): Promise<HardhatConfig> {
+    const resolved = await next(userConfig, resolveConfigurationVariable);
+    try {
+      return { ...resolved, epochs: epochsConfigModule.resolveEpochsConfig(userConfig.epochs) };
+    } catch (err) {
+      throw new Error(`hardhat-epochs: ${(err as Error).message}`);
+    }
+  },
+});
+
+const ownRequire = createRequire(import.meta.url);
+
+/** The npm `solc` package this plugin depends on: its version and its WebAssembly compiler. */
+function npmSolc(): { version: string; path: string } | undefined {
+  try {
+    const pkg = ownRequire("solc/package.json") as { version: string };
+    return { version: pkg.version, path: path.join(path.dirname(ownRequire.resolve("solc/package.json")), "soljson.js") };
+  } catch {
+    return undefined;
+  }
+}
+
+type SolcUserConfig = { version: string; path?: string; [key: string]: unknown };
+
+/**
+ * Adds `path` (Hardhat 3's local compiler) to every compiler entry that asks for the npm solc's
+ * version and has none: the string form, `{ version }`, `compilers: [...]` and `profiles`.
+ */
+export function withNpmSolc(solidity: unknown, solc = npmSolc()): unknown {
+  if (solc === undefined || solidity === undefined) return solidity;
+  const one = (c: unknown): unknown => {
+    if (typeof c === "string") return c === solc.version ? { version: c, path: solc.path } : c;
+    if (c !== null && typeof c === "object" && (c as SolcUserConfig).version === solc.version && (c as SolcUserConfig).path === undefined) return { ...(c as object), path: solc.path };
+    return c;
+  };
+  if (Array.isArray(solidity)) return solidity.map(one);
+  if (solidity === null || typeof solidity !== "object") return one(solidity);
+  const s = solidity as { compilers?: unknown[]; profiles?: Record<string, unknown>; version?: string };
+  if (s.profiles !== undefined) return { ...s, profiles: Object.fromEntries(Object.entries(s.profiles).map(([k, p]) => [k, withNpmSolc(p, solc)])) };
+  if (s.compilers !== undefined) return { ...s, compilers: s.compilers.map(one) };
+  return one(s);
+}

@@ -1,0 +1,60 @@
+/**
+ * Network hooks: a connection to the in-process network (the `default` network the config hook
+ * declares) is answered by an InProcessChain, never by HTTP; every connection gets `epochs`, the
+ * epoch helpers over its provider (against a node too, e.g. `--network localhost`).
+ */
+import epochsHelpersModule from "../../host/epochs-helpers.js";
+import { IN_PROCESS_URL, InProcessChain } from "../in-process-chain.mjs";
+import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
+
+/** Each connection's chain, or null for a connection to another network. */
+const chains = new WeakMap<NetworkConnection, InProcessChain | null>();
+
+/** The resolved URL: a string, or Hardhat 3's resolved configuration variable. */
+async function urlOf(conn: NetworkConnection): Promise<string | undefined> {
+  const url = conn.networkConfig.url;
+  if (typeof url === "string") return url;
+  if (url !== null && typeof url === "object" && typeof (url as { get?: unknown }).get === "function") return (url as { get(): Promise<string> }).get();
+  return undefined;
+}
+
+/** The connection's chain, made on first use (a request may come before newConnection returns). */
+async function chainOf(context: HookContext, conn: NetworkConnection): Promise<InProcessChain | undefined> {
+  let chain = chains.get(conn);
+  if (chain === undefined) {
+    const ours = conn.networkConfig.type === "http" && (await urlOf(conn)) === IN_PROCESS_URL;
+    // another request may have made it while the URL was read
+    chain = chains.get(conn) ?? (ours ? new InProcessChain(context, conn.networkConfig.chainId ?? 9000, conn.provider) : null);
+    chains.set(conn, chain);
+  }
+  return chain ?? undefined;
+}
+
+export default async () => ({
+  async newConnection(context: HookContext, next: (ctx: HookContext) => Promise<NetworkConnection>): Promise<NetworkConnection> {
+    const conn = await next(context);
+    const chain = await chainOf(context, conn);
+    conn.epochs = new epochsHelpersModule.EpochsHelpers({
+      request: (args) => conn.provider.request(args),
+      inProcess: () => chain?.runtime(),
+      fail: (message) => new Error(`hardhat-epochs: ${message}`),
+    });
+    return conn;
+  },
+
+  async onRequest(
+    context: HookContext,
+    conn: NetworkConnection,
+    request: JsonRpcRequest,
+    next: (ctx: HookContext, conn: NetworkConnection, request: JsonRpcRequest) => Promise<JsonRpcResponse>,
+  ): Promise<JsonRpcResponse> {
+    const chain = await chainOf(context, conn);
+    return chain === undefined ? next(context, conn, request) : chain.answer(request);
+  },
+
+  async closeConnection(context: HookContext, conn: NetworkConnection, next: (ctx: HookContext, conn: NetworkConnection) => Promise<void>): Promise<void> {
+    await chains.get(conn)?.close();
+    chains.delete(conn);
+    return next(context, conn);
+  },
+});

@@ -1,0 +1,139 @@
+/**
+ * The epochs chain behind a Hardhat 3 connection to the in-process network: one runtime per
+ * connection (as `network.create()` gives a fresh EDR chain), built on its first request. Requests
+ * never leave the process: the network hook answers them here (hooks/network.mts).
+ */
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import runtimeModule from "../rpc/runtime.js";
+import type { Runtime, RuntimeOptions } from "../rpc/runtime.js";
+import chainConfigModule from "../chain/config.js";
+import consoleLogModule from "../chain/console-log.js";
+import rpcErrorsModule from "../rpc/errors.js";
+import epochsConfigModule from "../host/epochs-config.js";
+import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types.js";
+import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";
+
+/** The URL of the in-process network's config: never contacted (`.invalid` does not resolve). */
+export const IN_PROCESS_URL = "http://in-process.hardhat-epochs.invalid/";
+
+/** Evmos's local chain id (`evmos_9000-1`). */
+export const DEFAULT_CHAIN_ID = 9000;
+
+/** Subscription notifications become the provider's EIP-1193 "message" events. */
+class ProviderConnection implements Connection {
+  private static _next = 2_000_000_000;
+  readonly id = ProviderConnection._next++;
+  private readonly _closeListeners: Array<() => void> = [];
+
+  constructor(private readonly _provider: EthereumProvider) {}
+
+  notify(message: JsonRpcNotification): void {
+    this._provider.emit("message", { type: "eth_subscription", data: message.params });
+  }
+
+  onClose(listener: () => void): void {
+    this._closeListeners.push(listener);
+  }
+
+  close(): void {
+    for (const l of this._closeListeners.splice(0)) l();
+  }
+}
+
+export class InProcessChain {
+  private _runtime: Promise<Runtime> | undefined;
+  private readonly _connection: ProviderConnection;
+  private readonly _ctx: RequestContext;
+
+  constructor(
+    private readonly _context: HookContext,
+    private readonly _chainId: number,
+    provider: EthereumProvider,
+  ) {
+    this._connection = new ProviderConnection(provider);
+    this._ctx = { transport: "in-process", authenticated: true, connection: this._connection };
+  }
+
+  runtime(): Promise<Runtime> {
+    if (this._runtime === undefined) {
+      this._runtime = this._build();
+      // a failed start is not kept: the next request reports the problem again
+      this._runtime.catch(() => {
+        this._runtime = undefined;
+      });
+    }
+    return this._runtime;
+  }
+
+  /** One JSON-RPC request answered by the chain, errors as JSON-RPC errors (Hardhat 3 throws them as its ProviderError). */
+  async answer(req: JsonRpcRequest): Promise<JsonRpcResponse> {
+    const runtime = await this.runtime();
+    try {
+      const result = await runtime.dispatcher.call(req.method, req.params ?? [], this._ctx);
+      return { jsonrpc: "2.0", id: req.id, result };
+    } catch (err) {
+      return { jsonrpc: "2.0", id: req.id, error: toJsonRpcError(err) };
+    }
+  }
+
+  async close(): Promise<void> {
+    this._connection.close();
+    const runtime = this._runtime;
+    this._runtime = undefined;
+    if (runtime !== undefined) await (await runtime.catch(() => undefined))?.close();
+  }
+
+  private _build(): Promise<Runtime> {
+    return buildRuntime(runtimeOptionsFor(this._context, this._chainId));
+  }
+}
+
+/** The chain of the in-process network: the config's epochs, the default dev accounts, Evmos's chain id unless the network names one. */
+export function runtimeOptionsFor(context: HookContext, chainId = DEFAULT_CHAIN_ID): RuntimeOptions {
+  const config = context.config;
+  return {
+    chain: { ...chainConfigModule.defaultChainConfig(), chainId: BigInt(chainId) },
+    // the network helpers accept a client whose version starts with "hardhat"
+    clientVersion: `HardhatNetwork/${context.versions.hardhat}/hardhat-epochs/${pluginVersion()}`,
+    epochs: epochsConfigModule.epochsOptionsFromConfig(config.epochs),
+    consoleLog: consoleLogDecoder(config.paths.root),
+  };
+}
+
+/** Builds a runtime whose contracts' console.log lines print as in Hardhat's tests. */
+export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const runtime = await runtimeModule.createRuntime(opts);
+  runtime.node.on("consoleLog", (line: string) => console.log(line));
+  return runtime;
+}
+
+/** A chain error → the JSON-RPC error object, with Hardhat's wording of a failed execution. */
+function toJsonRpcError(err: unknown): { code: number; message: string; data?: unknown } {
+  if (rpcErrorsModule.isRpcError(err)) {
+    const execution = err.hardhat?.execution;
+    const data = execution !== undefined ? `0x${Buffer.from(execution.returnValue).toString("hex")}` : err.data;
+    return { code: err.code, message: err.hardhat?.message ?? err.message, ...(data !== undefined ? { data } : {}) };
+  }
+  return { code: -32603, message: `internal error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` };
+}
+
+const ownRequire = createRequire(import.meta.url);
+
+let version: string | undefined;
+/** This package's version (its package.json is three folders above dist/src/hardhat3). */
+function pluginVersion(): string {
+  version ??= (JSON.parse(readFileSync(ownRequire.resolve("hardhat-epochs/package.json"), "utf8")) as { version: string }).version;
+  return version;
+}
+
+/** The console.log decoder for the console.sol of the project's Hardhat (the file contracts import). */
+function consoleLogDecoder(root: string): InstanceType<typeof consoleLogModule.ConsoleLogDecoder> | undefined {
+  try {
+    const file = createRequire(path.join(root, "package.json")).resolve("hardhat/console.sol");
+    return consoleLogModule.ConsoleLogDecoder.fromSoliditySource(readFileSync(file, "utf8"));
+  } catch {
+    return undefined; // no console.sol to decode against: console.log calls stay silent
+  }
+}

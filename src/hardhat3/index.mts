@@ -1,0 +1,35 @@
+/**
+ * hardhat-epochs for Hardhat 3: the plugin object users list in `plugins` (the package's `import`
+ * entry; Hardhat 2 loads the CommonJS entry, src/index.ts). Both run the same chain, RPC and epochs
+ * module; this host only wires them into Hardhat 3's hooks and tasks (docs/hardhat3.md).
+ */
+import type { HardhatConfigModule, HardhatPlugin } from "./hardhat3-api.mjs";
+
+// "hardhat/config" is the user's Hardhat 3, loaded when Hardhat loads this plugin (a variable
+// specifier: this repository's own `hardhat` is 2.x, whose types would not match; see hardhat3-api.mts)
+const HARDHAT_CONFIG = "hardhat/config";
+const { task, overrideTask } = (await import(HARDHAT_CONFIG)) as HardhatConfigModule;
+
+const plugin: HardhatPlugin = {
+  id: "hardhat-epochs",
+  npmPackage: "hardhat-epochs",
+  hookHandlers: {
+    config: () => import("./hooks/config.mjs"),
+    network: () => import("./hooks/network.mjs"),
+  },
+  tasks: [
+    task("epochs:list", "Lists the epochs timers (EpochInfos)")
+      .setAction(() => import("./tasks/epochs-list.mjs"))
+      .build(),
+    task("epochs:current", "Prints the current epoch of one timer")
+      .addOption({ name: "identifier", description: "The timer's identifier, e.g. week or day", type: "STRING", defaultValue: "" })
+      .setAction(() => import("./tasks/epochs-current.mjs"))
+      .build(),
+    // Hardhat's node serves EDR only; this one serves the epochs chain (the options stay Hardhat's)
+    overrideTask("node")
+      .setAction(() => import("./tasks/node.mjs"))
+      .build(),
+  ],
+};
+
+export default plugin;
