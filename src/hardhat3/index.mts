@@ -3,7 +3,9 @@
  * entry; Hardhat 2 loads the CommonJS entry, src/index.ts). Both run the same chain, RPC and epochs
  * module; this host only wires them into Hardhat 3's hooks and tasks (docs/hardhat3.md).
  */
-import type { HardhatConfigModule, HardhatPlugin } from "./hardhat3-api.mjs";
+import appConfigModule from "../host/app-config.js";
+import type { HardhatConfigModule, HardhatPlugin, TaskBuilder } from "./hardhat3-api.mjs";
+import { flagOptionName } from "./tasks/node-flags.mjs";
 
 // "hardhat/config" is the user's Hardhat 3, loaded when Hardhat loads this plugin (a variable
 // specifier: this repository's own `hardhat` is 2.x, whose types would not match; see hardhat3-api.mts)
@@ -26,7 +28,11 @@ const plugin: HardhatPlugin = {
       .setAction(() => import("./tasks/epochs-current.mjs"))
       .build(),
     // Hardhat's node serves EDR only; this one serves the epochs chain (the options stay Hardhat's)
-    overrideTask("node")
+    appConfigModule.JSON_RPC_FLAGS.reduce<TaskBuilder>(
+      // Evmos's dotted flags cannot pass Hardhat 3's parser: --json-rpc.ws-address is --json-rpc-ws-address here
+      (t, { flag, description }) => t.addOption({ name: flagOptionName(flag), description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined }),
+      overrideTask("node"),
+    )
       .setAction(() => import("./tasks/node.mjs"))
       .build(),
   ],

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { network } from "hardhat";
+import type { Contract } from "ethers";
 
 // the default network is the in-process epochs chain (hardhat-epochs)
 const { ethers, networkHelpers, epochs } = await network.create();
@@ -10,7 +11,9 @@ describe("WeeklyRewards (Hardhat 3)", () => {
     const [owner, alice, bob] = await ethers.getSigners();
     // registers itself as an epoch hook in its constructor
     const rewards = await ethers.deployContract("WeeklyRewards", [REWARD], { value: ethers.parseEther("10") });
-    return { rewards, owner, alice, bob };
+    // without typechain, connect() returns a BaseContract: give the calls back their ABI
+    const as = (signer: typeof alice) => rewards.connect(signer) as Contract;
+    return { rewards, owner, alice, bob, as };
   }
 
   it("is registered as an epoch hook", async () => {
@@ -20,24 +23,24 @@ describe("WeeklyRewards (Hardhat 3)", () => {
   });
 
   it("shares the week's reward by stake when the chain ends the week", async () => {
-    const { rewards, alice, bob } = await networkHelpers.loadFixture(deployed);
-    await expect(rewards.connect(alice).stake({ value: ethers.parseEther("1") }))
+    const { rewards, alice, bob, as } = await networkHelpers.loadFixture(deployed);
+    await expect(as(alice).stake({ value: ethers.parseEther("1") }))
       .to.emit(rewards, "Staked")
       .withArgs(alice.address, ethers.parseEther("1"));
-    await rewards.connect(bob).stake({ value: ethers.parseEther("3") });
+    await as(bob).stake({ value: ethers.parseEther("3") });
 
     const week = await epochs.current("week");
     expect(await epochs.advance("week")).to.equal(week + 1n); // the chain calls afterEpochEnd("week", week)
 
     expect(await rewards.weeksPaid()).to.equal(1n);
     expect(await rewards.pending(alice.address)).to.equal(REWARD / 4n);
-    await expect(rewards.connect(alice).claim()).to.changeEtherBalance(ethers, alice, REWARD / 4n);
-    await expect(rewards.connect(bob).claim()).to.emit(rewards, "Claimed").withArgs(bob.address, (REWARD * 3n) / 4n);
+    await expect(as(alice).claim()).to.changeEtherBalance(ethers, alice, REWARD / 4n);
+    await expect(as(bob).claim()).to.emit(rewards, "Claimed").withArgs(bob.address, (REWARD * 3n) / 4n);
   });
 
   it("ignores the other timers, and time.increase moves the clock the epochs read", async () => {
-    const { rewards, alice } = await networkHelpers.loadFixture(deployed);
-    await rewards.connect(alice).stake({ value: 1000n });
+    const { rewards, alice, as } = await networkHelpers.loadFixture(deployed);
+    await as(alice).stake({ value: 1000n });
     await epochs.advance("day", 2);
     expect(await rewards.weeksPaid()).to.equal(0n);
     await networkHelpers.time.increase(8 * 24 * 3600);
@@ -46,7 +49,7 @@ describe("WeeklyRewards (Hardhat 3)", () => {
   });
 
   it("takes hook calls only from the chain", async () => {
-    const { rewards, alice } = await networkHelpers.loadFixture(deployed);
-    await expect(rewards.connect(alice).afterEpochEnd("week", 1)).to.be.revertedWithCustomError(rewards, "OnlyChain");
+    const { rewards, alice, as } = await networkHelpers.loadFixture(deployed);
+    await expect(as(alice).afterEpochEnd("week", 1)).to.be.revertedWithCustomError(rewards, "OnlyChain");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `hardhat node` on Hardhat 3: serves the in-process epochs chain over HTTP and WebSocket JSON-RPC
  * (Hardhat's own node task asserts an EDR provider, so this override replaces it). The settings are
- * app.toml's defaults (src/host/app-config.ts) with Hardhat's `--hostname` and `--port`; the bearer
+ * app.toml's defaults (src/host/app-config.ts), Evmos's json-rpc flags (as `--json-rpc-ws-address`,
+ * tasks/node-flags.mts) and Hardhat's `--hostname` and `--port`; the bearer
  * token of the private methods is written to the project's cache, as on Hardhat 2.
  */
 import path from "node:path";
@@ -11,16 +12,17 @@ import accessModule from "../../rpc/access.js";
 import authModule from "../../rpc/transport/auth.js";
 import serverModule from "../../rpc/transport/server.js";
 import { buildRuntime, runtimeOptionsFor } from "../in-process-chain.mjs";
+import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 
-interface NodeArgs {
+interface NodeArgs extends Record<string, unknown> {
   hostname?: string;
   port: number;
   chainId: number;
 }
 
 export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironment): Promise<void> {
-  const flags: Record<string, string> = {};
+  const flags: Record<string, string> = evmosFlagsOf(args);
   if (args.hostname !== undefined) flags.hostname = args.hostname;
   flags.port = String(args.port);
   const config = appConfigModule.resolveAppConfig({ flags, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
