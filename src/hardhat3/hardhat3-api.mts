@@ -40,6 +40,7 @@ export interface NetworkConnection {
 export interface ProjectPaths {
   root: string;
   cache: string;
+  artifacts: string;
 }
 
 export interface HardhatConfig {

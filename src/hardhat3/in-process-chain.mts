@@ -4,7 +4,7 @@
  * never leave the process: the network hook answers them here (hooks/network.mts).
  */
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import runtimeModule from "../rpc/runtime.js";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime.js";
@@ -12,6 +12,9 @@ import chainConfigModule from "../chain/config.js";
 import consoleLogModule from "../chain/console-log.js";
 import rpcErrorsModule from "../rpc/errors.js";
 import epochsConfigModule from "../host/epochs-config.js";
+import failureTextModule from "../host/failure-text.js";
+import registryModule from "../chain/solidity/registry.js";
+import type { SolcInput, SolcOutput } from "../chain/solidity/registry.js";
 import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types.js";
 import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";
 
@@ -74,7 +77,7 @@ export class InProcessChain {
       const result = await runtime.dispatcher.call(req.method, req.params ?? [], this._ctx);
       return { jsonrpc: "2.0", id: req.id, result };
     } catch (err) {
-      return { jsonrpc: "2.0", id: req.id, error: toJsonRpcError(err) };
+      return { jsonrpc: "2.0", id: req.id, error: toJsonRpcError(err, runtime) };
     }
   }
 
@@ -85,8 +88,10 @@ export class InProcessChain {
     if (runtime !== undefined) await (await runtime.catch(() => undefined))?.close();
   }
 
-  private _build(): Promise<Runtime> {
-    return buildRuntime(runtimeOptionsFor(this._context, this._chainId));
+  private async _build(): Promise<Runtime> {
+    const runtime = await buildRuntime(runtimeOptionsFor(this._context, this._chainId));
+    loadBuildInfos(this._context.config.paths.artifacts, runtime);
+    return runtime;
   }
 }
 
@@ -109,12 +114,43 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   return runtime;
 }
 
+/**
+ * The project's compilations (Hardhat 3's build-info files and their outputs) for the chain's contract
+ * registry: custom errors get their names in failures, and the chain knows its contracts. A file
+ * that cannot be read is skipped.
+ */
+export function loadBuildInfos(artifacts: string, runtime: Runtime): void {
+  const dir = path.join(artifacts, "build-info");
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith(".json") && !f.endsWith(".output.json"));
+  } catch {
+    return; // nothing compiled yet
+  }
+  for (const f of files) {
+    try {
+      const info = JSON.parse(readFileSync(path.join(dir, f), "utf8")) as { input: SolcInput };
+      const out = JSON.parse(readFileSync(path.join(dir, f.replace(/\.json$/, ".output.json")), "utf8")) as { output: SolcOutput };
+      runtime.deps.contracts.addCompilation(info.input, out.output);
+    } catch {
+      // a partly written or foreign file: its contracts stay unrecognised
+    }
+  }
+}
+
 /** A chain error → the JSON-RPC error object, with Hardhat's wording of a failed execution. */
-function toJsonRpcError(err: unknown): { code: number; message: string; data?: unknown } {
+function toJsonRpcError(err: unknown, runtime: Runtime): { code: number; message: string; data?: unknown } {
   if (rpcErrorsModule.isRpcError(err)) {
     const execution = err.hardhat?.execution;
-    const data = execution !== undefined ? `0x${Buffer.from(execution.returnValue).toString("hex")}` : err.data;
-    return { code: err.code, message: err.hardhat?.message ?? err.message, ...(data !== undefined ? { data } : {}) };
+    if (execution !== undefined) {
+      const named = (data: Uint8Array): string | undefined => {
+        const found = runtime.deps.contracts.customError(data);
+        return found === undefined ? undefined : registryModule.formatCustomError(found.fragment, found.args);
+      };
+      const message = failureTextModule.failureText(execution, named);
+      return { code: err.code, message, data: `0x${Buffer.from(execution.returnValue).toString("hex")}` };
+    }
+    return { code: err.code, message: err.hardhat?.message ?? err.message, ...(err.data !== undefined ? { data: err.data } : {}) };
   }
   return { code: -32603, message: `internal error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` };
 }

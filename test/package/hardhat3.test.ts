@@ -3,7 +3,8 @@
  * examples/weekly-rewards-hardhat3, installed with npm from the registry under Node 22 (Hardhat 3
  * needs ≥ 22.13; Node comes from the registry's `node@22` package), then the team's commands:
  * build offline, type-check against the package's declarations, `hardhat test mocha` (epoch hooks,
- * loadFixture, time.increase, the chai matchers), `epochs:list`, and `hardhat node` answering
+ * loadFixture, time.increase, the chai matchers, console.log, failures in Hardhat's words), node:test
+ * through hardhat-node-test-runner, `epochs:list`, and `hardhat node` answering
  * `epochs:current --network localhost`.
  *
  * Unlike test/package/outside-in.test.ts this one needs the npm registry: this repository installs
@@ -11,7 +12,7 @@
  */
 import { expect } from "chai";
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Started, freePort, startNodeProcess, stopProcessGroup } from "../helpers/processes";
@@ -19,6 +20,70 @@ import { type Started, freePort, startNodeProcess, stopProcessGroup } from "../h
 const ROOT = path.resolve(__dirname, "../..");
 const EXAMPLE = path.join(ROOT, "examples", "weekly-rewards-hardhat3");
 const NODE = "node@22";
+
+/** Beside the example: a contract that logs and fails, its mocha test, and node:test tests with their config. */
+const EXTRA_FILES: Record<string, string> = {
+  "contracts/Logger.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+import "hardhat/console.sol";
+contract Logger {
+    uint256 public n;
+    error TooBig(uint256 by);
+    function bump(uint256 by) external {
+        console.log("bump by %d from %s", by, msg.sender);
+        require(by < 10, "too big");
+        n += by;
+    }
+    function bumpCustom(uint256 by) external {
+        if (by >= 10) revert TooBig(by);
+        n += by;
+    }
+}
+`,
+  "test/Logger.test.ts": `import { expect } from "chai";
+import { network } from "hardhat";
+const { ethers } = await network.create();
+describe("Logger", () => {
+  it("prints console.log and fails in Hardhat's words", async () => {
+    const logger: any = await ethers.deployContract("Logger");
+    await logger.bump(3);
+    await expect(logger.bump(30)).to.be.revertedWith("too big");
+    const failure = (p: Promise<unknown>): Promise<string | undefined> => p.then(() => undefined, (e: Error) => e.message);
+    expect(await failure(logger.bump(31))).to.equal("VM Exception while processing transaction: reverted with reason string 'too big'");
+    expect(await failure(logger.bumpCustom(40))).to.equal("VM Exception while processing transaction: reverted with custom error 'TooBig(40)'");
+    expect(await logger.n()).to.equal(3n);
+  });
+});
+`,
+  "hardhat.node-test.config.ts": `import { defineConfig } from "hardhat/config";
+import hardhatEthers from "@nomicfoundation/hardhat-ethers";
+import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
+import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatEpochs, hardhatEthers, hardhatNodeTestRunner, hardhatNetworkHelpers],
+  solidity: "0.8.30",
+  paths: { tests: { nodejs: "test-node" } },
+  epochs: { genesis: { epochs: [{ identifier: "hour", duration: 3600 }] } },
+});
+`,
+  "test-node/epochs.test.ts": `import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { network } from "hardhat";
+describe("epochs under node:test", async () => {
+  const { ethers, networkHelpers, epochs } = await network.create();
+  it("advances the hour timer and loads a fixture", async () => {
+    assert.equal(Number((await ethers.provider.getNetwork()).chainId), 9000);
+    const before = await epochs.current("hour");
+    assert.equal(await epochs.advance("hour", 3), before + 3n);
+    const deployed = async () => ethers.deployContract("Logger");
+    const logger: any = await networkHelpers.loadFixture(deployed);
+    await logger.bump(2);
+    assert.equal(await logger.n(), 2n);
+  });
+});
+`,
+};
 
 describe("the package on Hardhat 3 (Node 22), installed from its tarball into a fresh project", function () {
   this.timeout(600_000);
@@ -49,7 +114,13 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const pkgFile = path.join(project, "package.json");
     const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { devDependencies: Record<string, string> };
     pkg.devDependencies["hardhat-epochs"] = `file:${path.join(work, packed.filename)}`;
+    // node:test through Hardhat 3's runner, with its own config (the example uses mocha)
+    pkg.devDependencies["@nomicfoundation/hardhat-node-test-runner"] = "^3.1.0";
     writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
+    for (const [file, text] of Object.entries(EXTRA_FILES)) {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    }
     on22("npm install --prefer-offline --no-audit --no-fund");
   });
 
@@ -64,16 +135,24 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   });
 
   it("builds offline with the npm solc", () => {
-    expect(hardhat("build")).to.match(/Compiled 1 Solidity file with solc 0\.8\.30/);
+    expect(hardhat("build")).to.match(/Compiled 2 Solidity files with solc 0\.8\.30/);
   });
 
   it("type-checks: connection.epochs and the epochs config are typed from the package's declarations", () => {
     on22("./node_modules/.bin/tsc --noEmit -p .");
   });
 
-  it("runs the example's mocha tests on the in-process epochs chain", () => {
+  it("runs the example's mocha tests on the in-process epochs chain, console.log printed", () => {
     const out = hardhat("test mocha");
-    expect(out).to.match(/4 passing/);
+    expect(out).to.match(/5 passing/);
+    expect(out).to.not.match(/failing/);
+    expect(out).to.match(/^bump by 3 from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266$/m);
+  });
+
+  it("runs node:test tests through Hardhat 3's runner", () => {
+    const out = hardhat("--config hardhat.node-test.config.ts test nodejs");
+    expect(out).to.match(/1 passing/);
+    expect(out).to.match(/^bump by 2 from 0x/m);
     expect(out).to.not.match(/failing/);
   });
 
