@@ -6,7 +6,7 @@
  * bounded in count or time; every node is stopped by process group.
  *
  * env: BENCH_MS (per throughput workload, default 2000), BENCH_TRANSFERS (default 2000),
- * BENCH_ONLY=start|fork|nodes|tracer.
+ * BENCH_ONLY=start|fork|nodes|tracer|hardhat3.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -16,6 +16,7 @@ import { Interface, Transaction, Wallet, getCreateAddress } from "ethers";
 import solc from "solc";
 import WebSocket from "ws";
 import { benchStart, buildDist, freePort, printStartRows, project } from "./bench-start";
+import { benchHardhat3, printHardhat3Rows } from "./bench-hardhat3";
 import { benchTracer, printTracerRows } from "./bench-tracer";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -509,6 +510,10 @@ async function main(): Promise<void> {
     printTracerRows(await benchTracer());
     return;
   }
+  if (only === "hardhat3") {
+    printHardhat3Rows(await benchHardhat3());
+    return;
+  }
   if (only === undefined || only === "start") printStartRows(await benchStart());
   else buildDist();
   if (only === "start") return;
@@ -568,6 +573,7 @@ async function main(): Promise<void> {
     }
     if (only !== "nodes") await benchFork(nodes);
     if (only === undefined) printTracerRows(await benchTracer());
+    if (only === undefined) printHardhat3Rows(await benchHardhat3());
   } finally {
     stopAll();
     agent.destroy();

@@ -1,0 +1,99 @@
+/**
+ * Hardhat 3 part of `npm run bench` (alone: `BENCH_ONLY=hardhat3 npm run bench`): how long
+ * `network.create()` takes, to the first answer (eth_blockNumber), for the epochs chain (the
+ * `default` network with the plugin) and for Hardhat 3's EDR network (a network `edr` of type
+ * edr-simulated in the same project). Cold = the first connection of a fresh process (modules
+ * loaded then); warm = the median of the next RUNS in that process. A fresh Hardhat 3 project on
+ * Node 22 in a temporary folder: `npm pack` of this repository and Hardhat 3 from the npm registry
+ * (npm's cache first). Each network is measured in its own process.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "..");
+const RUNS = Number(process.env.BENCH_HH3_RUNS ?? 9);
+
+export interface Hardhat3Row {
+  network: string;
+  coldMs: number;
+  warmMs: number;
+}
+
+const CONFIG = `import { defineConfig } from "hardhat/config";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatEpochs],
+  solidity: "0.8.30",
+  networks: { edr: { type: "edr-simulated" } },
+});
+`;
+
+const SCRIPT = `import { network } from "hardhat";
+const name = process.env.BENCH_NETWORK;
+const once = async () => {
+  const t = performance.now();
+  const c = await network.create(name);
+  await c.provider.request({ method: "eth_blockNumber" });
+  const ms = performance.now() - t;
+  await c.close();
+  return ms;
+};
+const cold = await once();
+const warm = [];
+for (let i = 0; i < ${RUNS}; i++) warm.push(await once());
+warm.sort((a, b) => a - b);
+console.log("RESULT " + JSON.stringify({ cold, warm: warm[Math.floor(warm.length / 2)] }));
+`;
+
+export async function benchHardhat3(): Promise<Hardhat3Row[]> {
+  const work = mkdtempSync(path.join(tmpdir(), "bench-hh3-"));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  Object.assign(env, { npm_config_update_notifier: "false", HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", DO_NOT_TRACK: "1" });
+  const run = (cwd: string, command: string, extra: Record<string, string> = {}): string => {
+    const r = spawnSync("npx", ["-y", "-p", "node@22", "-c", command], { cwd, env: { ...env, ...extra }, encoding: "utf8", timeout: 300_000 });
+    if (r.status !== 0) throw new Error(`${command}: ${r.stdout}${r.stderr}`);
+    return r.stdout;
+  };
+  try {
+    const pack = spawnSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, env, encoding: "utf8", timeout: 180_000 });
+    if (pack.status !== 0) throw new Error(`npm pack: ${pack.stderr}`);
+    const [{ filename }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Array<{ filename: string }>;
+    const dir = path.join(work, "project");
+    spawnSync("mkdir", [dir]);
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bench-hh3", private: true, type: "module", devDependencies: { hardhat: "^3.18.0", "hardhat-epochs": `file:${path.join(work, filename)}` } }));
+    writeFileSync(path.join(dir, "hardhat.config.ts"), CONFIG);
+    writeFileSync(path.join(dir, "connect.ts"), SCRIPT);
+    run(dir, "npm install --prefer-offline --no-audit --no-fund");
+    const rows: Hardhat3Row[] = [];
+    for (const [label, name] of [
+      ["epochs chain (default, in-process)", "default"],
+      ["Hardhat 3 EDR (edr-simulated)", "edr"],
+    ]) {
+      const out = run(dir, "./node_modules/.bin/hardhat run --no-compile connect.ts", { BENCH_NETWORK: name });
+      const m = /RESULT (\{.*\})/.exec(out);
+      if (m === null) throw new Error(`no result for ${name}: ${out}`);
+      const r = JSON.parse(m[1]) as { cold: number; warm: number };
+      rows.push({ network: label, coldMs: r.cold, warmMs: r.warm });
+    }
+    return rows;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function printHardhat3Rows(rows: Hardhat3Row[]): void {
+  console.log(`\nHardhat 3 (Node 22): network.create() to the first answer; cold = first in a fresh process, warm = median of the next ${RUNS}\n`);
+  console.log("| network | cold (ms) | warm (ms) |\n|---|---:|---:|");
+  for (const r of rows) console.log(`| ${r.network} | ${r.coldMs.toFixed(0)} | ${r.warmMs.toFixed(0)} |`);
+}
+
+if (require.main === module) {
+  benchHardhat3()
+    .then(printHardhat3Rows)
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}
