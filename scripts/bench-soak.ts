@@ -3,7 +3,8 @@
  * Hardhat's node (EDR), one node at a time on 127.0.0.1. Eight senders, each sending a transfer and
  * then reading as a dapp does (eth_getLogs over the last 50 blocks, eth_getBalance, the latest block
  * with its transactions), for SOAK_MS per node (default 90 s). Prints the transactions done, the
- * node's RSS after a warm-up and at the end, and the RSS growth per transaction. Every loop is
+ * node's RSS after a warm-up, at each quarter of the run and at the end, and the RSS growth per
+ * transaction. SOAK_NODES=memory,home,hardhat picks the nodes (default: all three). Every loop is
  * bounded in time; every node is stopped by process group.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -43,6 +44,8 @@ interface SoakRow {
   errors: number;
   rssStart: number;
   rssEnd: number;
+  /** RSS at each quarter of the measured time (MiB): flat or still growing. */
+  rssQuarters: number[];
 }
 
 async function soak(node: NodeHandle): Promise<SoakRow> {
@@ -69,13 +72,18 @@ async function soak(node: NodeHandle): Promise<SoakRow> {
       }
     }
   };
-  const warm = setTimeout(() => {
-    rssStart = rssMb(node.child.pid as number);
-    measuring = true;
-  }, WARMUP_MS);
+  const rssQuarters: number[] = [];
+  const timers = [
+    setTimeout(() => {
+      rssStart = rssMb(node.child.pid as number);
+      measuring = true;
+    }, WARMUP_MS),
+    ...[1, 2, 3].map((q) => setTimeout(() => rssQuarters.push(rssMb(node.child.pid as number)), WARMUP_MS + (SOAK_MS * q) / 4)),
+  ];
   await Promise.all(Array.from({ length: SENDERS }, (_, i) => sender(i)));
-  clearTimeout(warm);
-  return { node: node.name, txs, errors, rssStart, rssEnd: rssMb(node.child.pid as number) };
+  timers.forEach(clearTimeout);
+  const rssEnd = rssMb(node.child.pid as number);
+  return { node: node.name, txs, errors, rssStart, rssEnd, rssQuarters: [...rssQuarters, rssEnd] };
 }
 
 async function main(): Promise<void> {
@@ -93,19 +101,21 @@ async function main(): Promise<void> {
     }
   };
   try {
-    await run("ours (in memory)", [], ["--json-rpc.ws-address", "127.0.0.1:0"], dir);
-    await run("ours (--home)", [], ["--json-rpc.ws-address", "127.0.0.1:0", "--home", home], dir);
-    await run("Hardhat (EDR)", ["--config", path.join(ROOT, "scripts/hardhat-edr.config.ts")], []);
+    // SOAK_NODES=memory,home,hardhat (the default: all three) picks the nodes
+    const which = new Set((process.env.SOAK_NODES ?? "memory,home,hardhat").split(","));
+    if (which.has("memory")) await run("ours (in memory)", [], ["--json-rpc.ws-address", "127.0.0.1:0"], dir);
+    if (which.has("home")) await run("ours (--home)", [], ["--json-rpc.ws-address", "127.0.0.1:0", "--home", home], dir);
+    if (which.has("hardhat")) await run("Hardhat (EDR)", ["--config", path.join(ROOT, "scripts/hardhat-edr.config.ts")], []);
   } finally {
     agent.destroy();
     rmSync(dir, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
   console.log(`\nsoak: ${SENDERS} senders, each transfer followed by getLogs (last 50 blocks), getBalance and the latest full block; ${SOAK_MS / 1000} s measured after ${WARMUP_MS / 1000} s of warm-up\n`);
-  console.log("| node | transactions | errors | RSS after warm-up (MiB) | RSS at end (MiB) | RSS growth per tx (KiB) |\n|---|---:|---:|---:|---:|---:|");
+  console.log("| node | transactions | errors | RSS after warm-up (MiB) | RSS at each quarter (MiB) | RSS growth per tx (KiB) |\n|---|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const per = r.txs > 0 ? ((r.rssEnd - r.rssStart) * 1024) / r.txs : NaN;
-    console.log(`| ${r.node} | ${r.txs} | ${r.errors} | ${r.rssStart.toFixed(0)} | ${r.rssEnd.toFixed(0)} | ${per.toFixed(2)} |`);
+    console.log(`| ${r.node} | ${r.txs} | ${r.errors} | ${r.rssStart.toFixed(0)} | ${r.rssQuarters.map((q) => q.toFixed(0)).join(" → ")} | ${per.toFixed(2)} |`);
   }
 }
 
