@@ -27,6 +27,10 @@ const plugin: HardhatPlugin = {
       .addOption({ name: "identifier", description: "The timer's identifier, e.g. week or day", type: "STRING", defaultValue: "" })
       .setAction(() => import("./tasks/epochs-current.mjs"))
       .build(),
+    task("epochs:export-genesis", "Writes a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from")
+      .addOption({ name: "out", description: "The file to write", type: "STRING", defaultValue: "" })
+      .setAction(() => import("./tasks/epochs-export-genesis.mjs"))
+      .build(),
     // Hardhat's node serves EDR only; this one serves the epochs chain (the options stay Hardhat's)
     appConfigModule.JSON_RPC_FLAGS.reduce<TaskBuilder>(
       // Evmos's dotted flags cannot pass Hardhat 3's parser: --json-rpc.ws-address is --json-rpc-ws-address here

@@ -162,6 +162,17 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out).to.match(/^day\s+86400s\s+0\s/m);
   });
 
+  it("exports the epochs as a Cosmos genesis (hardhat epochs:export-genesis)", () => {
+    const out = hardhat("epochs:export-genesis --out genesis.json");
+    expect(out).to.match(/^wrote 2 epochs at height 0 to genesis\.json$/m);
+    const genesis = JSON.parse(readFileSync(path.join(project, "genesis.json"), "utf8")) as { chain_id: string; app_state: { epochs: { epochs: Array<{ identifier: string; duration: string }> } } };
+    expect(genesis.chain_id).to.equal("evmos_9000-1");
+    expect(genesis.app_state.epochs.epochs.map((e) => [e.identifier, e.duration])).to.deep.equal([
+      ["day", "86400s"],
+      ["week", "604800s"],
+    ]);
+  });
+
   it("serves `hardhat node`: epochs:current with --network localhost", async () => {
     const port = await freePort();
     node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });

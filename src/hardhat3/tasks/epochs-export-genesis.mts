@@ -1,0 +1,16 @@
+/** `hardhat epochs:export-genesis --out FILE [--network NAME]`: a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from. */
+import { writeFileSync } from "node:fs";
+import epochsModule from "../../epochs/index.js";
+import type { EpochsHelpers } from "../../host/epochs-helpers.js";
+import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
+
+export default async function epochsExportGenesis(args: { out: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+  if (args.out === "") throw new Error("hardhat-epochs: epochs:export-genesis needs --out FILE");
+  const conn = await hre.network.getOrCreate();
+  const epochs = await (conn.epochs as EpochsHelpers).all();
+  const chainId = BigInt((await conn.provider.request({ method: "eth_chainId" })) as string);
+  const latest = (await conn.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
+  // the new chain starts where this one is: its genesis time is the exported height's time
+  writeFileSync(args.out, epochsModule.toCosmosGenesis({ genesisTime: epochsModule.seconds(BigInt(latest.timestamp)), chainId, epochs }));
+  console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${args.out}`);
+}
