@@ -1,7 +1,10 @@
 /**
  * Offline compilation: Hardhat downloads solc builds from a host this machine may not reach (HH502),
- * so the solc build is the npm `solc` package's soljson.js, for the one version that package pins.
+ * so the solc build is an npm `solc` package's soljson.js: the one this plugin depends on, or another
+ * already installed that has the version asked for (the project's own, or the 0.8.26 Hardhat 2
+ * brings for itself).
  */
+import path from "node:path";
 import { subtask } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { SolcBuild } from "hardhat/types/builtin-tasks";
@@ -22,8 +25,29 @@ export function bundledSolcVersion(): string {
   }
 }
 
-export async function bundledSolcBuild(solcVersion: string): Promise<SolcBuild> {
+/** The folder of an installed `solc` package of `version`, resolved from each of `from` in turn. */
+export function installedSolc(version: string, from: string[]): string | undefined {
+  for (const dir of from) {
+    try {
+      const pkg = require.resolve("solc/package.json", { paths: [dir] });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a package.json found at run time
+      if ((require(pkg) as { version: string }).version === version) return path.dirname(pkg);
+    } catch {
+      // no solc from there
+    }
+  }
+  return undefined;
+}
+
+export async function bundledSolcBuild(solcVersion: string, projectRoot?: string): Promise<SolcBuild> {
   const version = bundledSolcVersion();
+  // another installed solc-js of the version asked for: the project's, then Hardhat's own
+  const other = solcVersion === version ? undefined : installedSolc(solcVersion, [...(projectRoot !== undefined ? [projectRoot] : []), path.dirname(require.resolve("hardhat/package.json"))]);
+  if (other !== undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when something is compiled with it
+    const solc = require(other) as { version(): string };
+    return { version: solcVersion, longVersion: solc.version().replace(/\.Emscripten\.clang$/, ""), compilerPath: path.join(other, "soljson.js"), isSolcJs: true };
+  }
   if (solcVersion !== version) {
     throw new HardhatPluginError(
       PLUGIN_NAME,
@@ -38,6 +62,6 @@ export async function bundledSolcBuild(solcVersion: string): Promise<SolcBuild> 
   return { version, longVersion, compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true };
 }
 
-subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async ({ solcVersion }: { quiet: boolean; solcVersion: string }) =>
-  bundledSolcBuild(solcVersion),
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async ({ solcVersion }: { quiet: boolean; solcVersion: string }, hre) =>
+  bundledSolcBuild(solcVersion, hre.config.paths.root),
 );
