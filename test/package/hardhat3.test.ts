@@ -1,7 +1,7 @@
 /**
  * The package on Hardhat 3, as a team starting today gets it: `npm pack`, a fresh project made of
  * examples/weekly-rewards-hardhat3, installed with npm from the registry under Node 22 (Hardhat 3
- * needs ≥ 22.13; Node comes from the registry's `node@22` package), then the team's commands:
+ * needs ≥ 22.13; Node comes from the registry's `node@22` package; the mocha tests also on `node@24`), then the team's commands:
  * build offline, type-check against the package's declarations, `hardhat test mocha` (epoch hooks,
  * loadFixture, time.increase, the chai matchers, console.log, failures in Hardhat's words), node:test
  * through hardhat-node-test-runner, `epochs:list`, and `hardhat node` answering
@@ -94,9 +94,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   Object.assign(env, { npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false", HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", DO_NOT_TRACK: "1" });
 
-  /** A shell command on Node 22 in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
-  const on22 = (command: string, extraEnv: Record<string, string> = {}): string => {
-    const r: SpawnSyncReturns<string> = spawnSync("npx", ["-y", "-p", NODE, "-c", command], { cwd: project, env: { ...env, ...extraEnv }, encoding: "utf8", timeout: 300_000 });
+  /** A shell command on Node 22 (or `node`) in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
+  const on22 = (command: string, extraEnv: Record<string, string> = {}, node = NODE): string => {
+    const r: SpawnSyncReturns<string> = spawnSync("npx", ["-y", "-p", node, "-c", command], { cwd: project, env: { ...env, ...extraEnv }, encoding: "utf8", timeout: 300_000 });
     const out = `${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`${command} exited ${r.status ?? r.signal}:\n${out}`);
     return out;
@@ -147,6 +147,13 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out).to.match(/5 passing/);
     expect(out).to.not.match(/failing/);
     expect(out).to.match(/^bump by 3 from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266$/m);
+  });
+
+  it("runs the same mocha tests on Node 24", () => {
+    const out = on22("node --version && ./node_modules/.bin/hardhat test mocha", {}, "node@24");
+    expect(out).to.match(/^v24\./m);
+    expect(out).to.match(/5 passing/);
+    expect(out).to.not.match(/failing/);
   });
 
   it("runs node:test tests through Hardhat 3's runner", () => {
