@@ -13,7 +13,7 @@ describe("offline solc builds", function () {
     expect(build.compilerPath).to.equal(require.resolve("solc/soljson.js"));
   });
 
-  it("uses another installed solc of the version asked for (Hardhat 2's own 0.8.26)", async () => {
+  it("uses another installed solc of the version asked for (Hardhat 2's own 0.8.26)", async function () {
     const hardhatSolc = path.join(path.dirname(require.resolve("hardhat/package.json")), "node_modules", "solc", "soljson.js");
     if (!existsSync(hardhatSolc)) this.skip(); // npm hoisted another layout: nothing to find there
     const build = await bundledSolcBuild("0.8.26", path.resolve(__dirname, "../.."));

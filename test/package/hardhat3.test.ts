@@ -1,8 +1,8 @@
 /**
  * The package on Hardhat 3, as a team starting today gets it: `npm pack`, a fresh project made of
  * examples/weekly-rewards-hardhat3, installed with npm from the registry under Node 22 (Hardhat 3
- * needs ≥ 22.13; Node comes from the registry's `node@22` package; the mocha tests also on `node@24`), then the team's commands:
- * build offline, type-check against the package's declarations, `hardhat test mocha` (epoch hooks,
+ * needs ≥ 22.13; Node comes from the registry's `node@22` package; the mocha tests run on `node@24`
+ * too), then the team's commands: build offline, type-check against the package's declarations, `hardhat test mocha` (epoch hooks,
  * loadFixture, time.increase, the chai matchers, console.log, failures in Hardhat's words), node:test
  * through hardhat-node-test-runner, `epochs:list`, and `hardhat node` answering
  * `epochs:current --network localhost`.
