@@ -20,7 +20,7 @@ function majorMinor(v: string): [number, number] {
 export function compatibilityProblem(hardhatVersion: string, nodeVersion: string): string | undefined {
   const [hMajor, hMinor] = majorMinor(hardhatVersion);
   if (hMajor !== HARDHAT_RANGE.major || !(hMinor >= HARDHAT_RANGE.minMinor)) {
-    const hint = hMajor > HARDHAT_RANGE.major ? "Hardhat 3 has another plugin system; install hardhat@^2 (npm install --save-dev hardhat@^2)" : "upgrade Hardhat (npm install --save-dev hardhat@^2)";
+    const hint = hMajor > HARDHAT_RANGE.major ? "with Hardhat 3, list the plugin in `plugins` of hardhat.config.ts instead (`import hardhatEpochs from \"hardhat-epochs\"`, the package's import entry), or install hardhat@^2" : "upgrade Hardhat (npm install --save-dev hardhat@^2)";
     return `hardhat-epochs needs Hardhat ${HARDHAT_RANGE.text}, but this project has Hardhat ${hardhatVersion}: ${hint}`;
   }
   const [nMajor, nMinor] = majorMinor(nodeVersion);
