@@ -15,7 +15,7 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Started, freePort, startNodeProcess, stopProcessGroup } from "../helpers/processes";
+import { type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
 const EXAMPLE = path.join(ROOT, "examples", "weekly-rewards-hardhat3");
@@ -65,6 +65,15 @@ export default defineConfig({
   solidity: "0.8.30",
   paths: { tests: { nodejs: "test-node" } },
   epochs: { genesis: { epochs: [{ identifier: "hour", duration: 3600 }] } },
+});
+`,
+  "hardhat.node.config.ts": `import { defineConfig } from "hardhat/config";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatEpochs],
+  solidity: "0.8.30",
+  epochs: { tickRule: "evmos", genesis: { epochs: [{ identifier: "hour", duration: 3600 }] } },
+  networks: { localhost: { type: "http", url: process.env.LOCALHOST_URL ?? "http://127.0.0.1:8545" } },
 });
 `,
   "test-node/epochs.test.ts": `import assert from "node:assert/strict";
@@ -183,9 +192,17 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   it("serves `hardhat node`: epochs:current with --network localhost", async () => {
     const port = await freePort();
     node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    await waitForOutput(node, "Accounts");
     expect(node.output()).to.not.match(/beyond loopback/);
     const out = hardhat("epochs:current --identifier week --network localhost", { LOCALHOST_URL: node.url });
     expect(out).to.match(/^week: current epoch 0$/m);
+    await stopProcessGroup(node.child);
+    // the config's epochs section reaches the node: another config, with Evmos's tick rule and an hour timer
+    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    await waitForOutput(node, 'epochs tick rule "evmos"');
+    const hour = hardhat("--config hardhat.node.config.ts epochs:list --network localhost", { LOCALHOST_URL: node.url });
+    expect(hour).to.match(/^hour\s+3600s\s+0\s/m);
+    expect(hour).to.not.match(/^week/m);
     await stopProcessGroup(node.child);
   });
 });

@@ -25,7 +25,9 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   const flags: Record<string, string> = evmosFlagsOf(args);
   if (args.hostname !== undefined) flags.hostname = args.hostname;
   flags.port = String(args.port);
-  const config = appConfigModule.resolveAppConfig({ flags, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
+  // flags > hardhat.config.ts's epochs section > defaults (as on Hardhat 2, without app.toml: no --home yet)
+  const hardhatConfig = { source: "hardhat.config", epochs: { tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) } };
+  const config = appConfigModule.resolveAppConfig({ flags, hardhatConfig, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
   const settings = appConfigModule.runtimeSettings(config);
   const base = runtimeOptionsFor(hre, args.chainId > 0 ? args.chainId : undefined);
   const runtime = await buildRuntime({
