@@ -16,7 +16,7 @@ import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
 import type { ChainConfig } from "../chain/config";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
-import { DEFAULT_ALLOWED_ORIGINS, accessBanner } from "../rpc/access";
+import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/access";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -355,12 +355,6 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
 function writeNodeRecord(file: string, ports: number[]): void {
   const record: LocalNodeRecord = { pid: process.pid, ports };
   writeFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-}
-
-/** True when a listener accepts connections from other machines. */
-function beyondLoopback(bound: { httpAddress: { host: string }; wsAddress?: { host: string } }): boolean {
-  const local = (h: string) => h === "::1" || h === "localhost" || h.startsWith("127.");
-  return !local(bound.httpAddress.host) || (bound.wsAddress !== undefined && !local(bound.wsAddress.host));
 }
 
 // ---------------------------------------------------------------------------------------- banner

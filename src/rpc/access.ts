@@ -106,6 +106,12 @@ function shortList(names: string[], max = 4): string {
   return sorted.length > max ? `${shown.join(", ")} and ${sorted.length - max} more` : shown.join(", ");
 }
 
+/** True when a bound listener accepts connections from other machines (the banner then says dev methods need the token there). */
+export function beyondLoopback(bound: { httpAddress: { host: string }; wsAddress?: { host: string } }): boolean {
+  const local = (h: string) => h === "::1" || h === "localhost" || h.startsWith("127.");
+  return !local(bound.httpAddress.host) || (bound.wsAddress !== undefined && !local(bound.wsAddress.host));
+}
+
 /** The node banner's lines on access, from the same classes as the dispatcher. */
 export function accessBanner(classes: ReadonlyMap<string, Access>, raised: ReadonlyMap<string, Access>, allowedOrigins: readonly string[], beyondLoopback: boolean): string[] {
   const s = accessSummary(classes);

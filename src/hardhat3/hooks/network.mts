@@ -4,7 +4,7 @@
  * epoch helpers over its provider (against a node too, e.g. `--network localhost`).
  */
 import epochsHelpersModule from "../../host/epochs-helpers.js";
-import { IN_PROCESS_URL, InProcessChain } from "../in-process-chain.mjs";
+import { DEFAULT_CHAIN_ID, IN_PROCESS_URL, InProcessChain } from "../in-process-chain.mjs";
 import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
 
 /** Each connection's chain, or null for a connection to another network. */
@@ -24,7 +24,7 @@ async function chainOf(context: HookContext, conn: NetworkConnection): Promise<I
   if (chain === undefined) {
     const ours = conn.networkConfig.type === "http" && (await urlOf(conn)) === IN_PROCESS_URL;
     // another request may have made it while the URL was read
-    chain = chains.get(conn) ?? (ours ? new InProcessChain(context, conn.networkConfig.chainId ?? 9000, conn.provider) : null);
+    chain = chains.get(conn) ?? (ours ? new InProcessChain(context, conn.networkConfig.chainId ?? DEFAULT_CHAIN_ID, conn.provider) : null);
     chains.set(conn, chain);
   }
   return chain ?? undefined;

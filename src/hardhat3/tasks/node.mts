@@ -51,7 +51,7 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), epochs tick rule "${config.epochs.tickRule}"`);
   console.log(`Bearer token in ${tokenFile}:\n  ${token}`);
   const { declared, raised } = runtime.dispatcher.accessClasses();
-  for (const line of accessModule.accessBanner(declared, raised, [...accessModule.DEFAULT_ALLOWED_ORIGINS, ...(opts.allowedOrigins ?? [])], false)) console.log(line);
+  for (const line of accessModule.accessBanner(declared, raised, [...accessModule.DEFAULT_ALLOWED_ORIGINS, ...(opts.allowedOrigins ?? [])], accessModule.beyondLoopback(bound))) console.log(line);
   console.log("\nAccounts\n========\n");
   console.log("WARNING: These accounts, and their private keys, are publicly known.\nAny funds sent to them on Mainnet or any other live network WILL BE LOST.\n");
   for (const [i, [address, key]] of [...runtime.node.keys].entries()) console.log(`Account #${i}: ${address}\nPrivate Key: 0x${Buffer.from(key).toString("hex")}\n`);
