@@ -56,3 +56,13 @@ export async function corpusOnBoth(bin: string, gasPrice: string): Promise<{ anv
   const ours = await inProcess({ chain: { ...testChainConfig(), hardfork: "prague", throwOnTransactionFailures: false } });
   return { anvil, ours, a: await runCorpus(anvil, { gasPrice }), o: await runCorpus(ours, { gasPrice }) };
 }
+
+/** The corpus's transactions by name, the deployment first (the same names on both chains). */
+export function txNames(d: Deployed): string[] {
+  return ["deploy", ...Object.keys(d.txs)];
+}
+
+/** The hash of the corpus transaction `name` on the chain `d` was run on. */
+export function txHash(d: Deployed, name: string): string {
+  return name === "deploy" ? d.deployTx : d.txs[name];
+}

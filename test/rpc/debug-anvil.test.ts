@@ -23,7 +23,7 @@
  * keeps its configured base fee, so Anvil starts at 0.875 gwei.)
  */
 import { expect } from "chai";
-import { anvilBinary, corpusOnBoth } from "../helpers/anvil";
+import { anvilBinary, corpusOnBoth, txHash, txNames } from "../helpers/anvil";
 import type { Harness } from "../helpers/harness";
 import type { Deployed } from "../helpers/trace-corpus";
 
@@ -77,23 +77,21 @@ describe("debug tracers against Anvil (differential)", function () {
     await ours?.close();
   });
 
-  const names = (): string[] => ["deploy", ...Object.keys(o.txs)];
-  const hashOf = (d: Deployed, k: string): string => (k === "deploy" ? d.deployTx : d.txs[k]);
 
   it("deploys the corpus at the same addresses with the same receipts", async () => {
     expect(o.corpus).to.equal(a.corpus);
     expect(o.child).to.equal(a.child);
-    for (const k of names()) {
-      const [ra, ro] = await Promise.all([anvil.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [hashOf(a, k)]), ours.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [hashOf(o, k)])]);
+    for (const k of txNames(o)) {
+      const [ra, ro] = await Promise.all([anvil.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [txHash(a, k)]), ours.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [txHash(o, k)])]);
       expect([ro.status, ro.gasUsed], k).to.deep.equal([ra.status, ra.gasUsed]);
     }
   });
 
   it("callTracer (withLog) equals Anvil's on every transaction, but the listed differences", async () => {
-    for (const k of names()) {
+    for (const k of txNames(o)) {
       const cfg = { tracer: "callTracer", tracerConfig: { withLog: true } };
-      const ta = stripLogIndex(await anvil.request<Json>("debug_traceTransaction", [hashOf(a, k), cfg])) as { [k: string]: Json };
-      const to = (await ours.request<Json>("debug_traceTransaction", [hashOf(o, k), cfg])) as { [k: string]: Json };
+      const ta = stripLogIndex(await anvil.request<Json>("debug_traceTransaction", [txHash(a, k), cfg])) as { [k: string]: Json };
+      const to = (await ours.request<Json>("debug_traceTransaction", [txHash(o, k), cfg])) as { [k: string]: Json };
       expect(to.gas, k).to.equal("0x2dc6c0");
       delete ta.gas;
       delete to.gas;
@@ -102,11 +100,11 @@ describe("debug tracers against Anvil (differential)", function () {
   });
 
   it("prestateTracer, plain and diffMode, equals Anvil's on every transaction, but the listed differences", async () => {
-    for (const k of names()) {
-      const created = createdBy(await ours.request<Frame>("debug_traceTransaction", [hashOf(o, k), { tracer: "callTracer" }]));
+    for (const k of txNames(o)) {
+      const created = createdBy(await ours.request<Frame>("debug_traceTransaction", [txHash(o, k), { tracer: "callTracer" }]));
       for (const tracerConfig of [{}, { diffMode: true }]) {
         const cfg = { tracer: "prestateTracer", tracerConfig };
-        const [ta, to] = await Promise.all([anvil.request<Prestate>("debug_traceTransaction", [hashOf(a, k), cfg]), ours.request<Prestate>("debug_traceTransaction", [hashOf(o, k), cfg])]);
+        const [ta, to] = await Promise.all([anvil.request<Prestate>("debug_traceTransaction", [txHash(a, k), cfg]), ours.request<Prestate>("debug_traceTransaction", [txHash(o, k), cfg])]);
         const preA = (tracerConfig.diffMode === true ? ta.pre : ta) as Prestate;
         const preO = (tracerConfig.diffMode === true ? to.pre : to) as Prestate;
         for (const c of created) {
@@ -119,11 +117,11 @@ describe("debug tracers against Anvil (differential)", function () {
   });
 
   it("the struct logger equals Anvil's entry by entry (pc, op, gas, gasCost, depth, stack, memory, storage)", async () => {
-    for (const k of names()) {
+    for (const k of txNames(o)) {
       const cfg = { enableMemory: true };
       const [ta, to] = await Promise.all([
-        anvil.request<{ gas: number; failed: boolean; returnValue: string; structLogs: Array<{ [k: string]: Json }> }>("debug_traceTransaction", [hashOf(a, k), cfg]),
-        ours.request<{ gas: number; failed: boolean; returnValue: string; structLogs: Array<{ [k: string]: Json }> }>("debug_traceTransaction", [hashOf(o, k), cfg]),
+        anvil.request<{ gas: number; failed: boolean; returnValue: string; structLogs: Array<{ [k: string]: Json }> }>("debug_traceTransaction", [txHash(a, k), cfg]),
+        ours.request<{ gas: number; failed: boolean; returnValue: string; structLogs: Array<{ [k: string]: Json }> }>("debug_traceTransaction", [txHash(o, k), cfg]),
       ]);
       expect([to.gas, to.failed], k).to.deep.equal([ta.gas, ta.failed]);
       expect(`0x${to.returnValue}`, k).to.equal(ta.returnValue === "" ? "0x" : ta.returnValue);

@@ -22,7 +22,7 @@
  *   next-page link that leads nowhere. Compared with that case allowed.
  */
 import { expect } from "chai";
-import { anvilBinary, corpusOnBoth } from "../helpers/anvil";
+import { anvilBinary, corpusOnBoth, txHash, txNames } from "../helpers/anvil";
 import type { Harness } from "../helpers/harness";
 import type { Deployed } from "../helpers/trace-corpus";
 
@@ -77,12 +77,10 @@ describe("Otterscan's API against Anvil (differential)", function () {
   });
 
   const both = async (method: string, params: unknown[]): Promise<[unknown, unknown]> => [await anvil.request(method, params), await ours.request(method, params)];
-  const names = (): string[] => ["deploy", ...Object.keys(o.txs)];
-  const hashOf = (d: Deployed, k: string): string => (k === "deploy" ? d.deployTx : d.txs[k]);
 
   it("sends the same transactions on both chains", () => {
     expect(o.corpus).to.equal(a.corpus);
-    for (const k of names()) expect(hashOf(o, k), k).to.equal(hashOf(a, k));
+    for (const k of txNames(o)) expect(txHash(o, k), k).to.equal(txHash(a, k));
   });
 
   it("answers Otterscan's connection probe as Anvil does", async () => {
@@ -119,8 +117,8 @@ describe("Otterscan's API against Anvil (differential)", function () {
   });
 
   it("ots_traceTransaction, ots_getInternalOperations and ots_getTransactionError equal Anvil's on every transaction, but the listed differences", async () => {
-    for (const k of names()) {
-      const h = hashOf(o, k);
+    for (const k of txNames(o)) {
+      const h = txHash(o, k);
       const [ta, to] = (await both("ots_traceTransaction", [h])) as [J[], J[]];
       expect(to.filter((f) => !["CREATE", "CREATE2", "SELFDESTRUCT"].includes(f.type as string)), `trace ${k}`).to.deep.equal(ta);
       const [ia, io] = (await both("ots_getInternalOperations", [h])) as [J[], J[]];

@@ -7,7 +7,7 @@
  * lists them, as Parity and we do) and answers stateDiff with null where we give it.
  */
 import { expect } from "chai";
-import { anvilBinary, corpusOnBoth } from "../helpers/anvil";
+import { anvilBinary, corpusOnBoth, txHash, txNames } from "../helpers/anvil";
 import { type Harness, rpcError } from "../helpers/harness";
 import { type Deployed, corpusIface } from "../helpers/trace-corpus";
 
@@ -36,13 +36,11 @@ describe("trace_* against Anvil (differential)", function () {
   });
 
   const both = async (method: string, params: unknown[]): Promise<[unknown, unknown]> => [await anvil.request(method, params), await ours.request(method, params)];
-  const names = (): string[] => ["deploy", ...Object.keys(o.txs)];
-  const hashOf = (d: Deployed, k: string): string => (k === "deploy" ? d.deployTx : d.txs[k]);
 
   it("trace_transaction equals Anvil's on every transaction of the corpus", async () => {
-    expect(names().map((k) => hashOf(o, k))).to.deep.equal(names().map((k) => hashOf(a, k)));
-    for (const k of names()) {
-      const [ta, to] = await both("trace_transaction", [hashOf(o, k)]);
+    expect(txNames(o).map((k) => txHash(o, k))).to.deep.equal(txNames(o).map((k) => txHash(a, k)));
+    for (const k of txNames(o)) {
+      const [ta, to] = await both("trace_transaction", [txHash(o, k)]);
       expect(noHash(to), k).to.deep.equal(noHash(ta));
     }
   });
