@@ -53,3 +53,13 @@ export class Clock {
     this.next = s.next;
   }
 }
+
+/**
+ * Why a block may not have timestamp `ts` after a block at `previous` (undefined: it may), in
+ * Hardhat's (EDR's) words: it may not go back in time, nor stand still unless allowBlocksWithSameTimestamp is set.
+ */
+export function timestampRefusal(ts: bigint, previous: bigint, allowSame: boolean): string | undefined {
+  if (ts < previous) return `Timestamp ${ts} is lower than the previous block's timestamp ${previous}`;
+  if (ts === previous && !allowSame) return `Timestamp ${ts} is equal to the previous block's timestamp. Enable the 'allowBlocksWithSameTimestamp' option to allow this`;
+  return undefined;
+}

@@ -34,7 +34,7 @@ import { type ProducedBlock, type SystemCallExplainer, produceBlock } from "./bl
 import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./chain-state";
 import type { ChainStore, StoredReceipt } from "./chain-store";
-import { Clock } from "./clock";
+import { Clock, timestampRefusal } from "./clock";
 import { commitBlock, rewindChain } from "./commit";
 import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
@@ -361,9 +361,8 @@ export class Node extends EventEmitter<NodeEvents> {
   async mineBlock(timestamp?: bigint): Promise<MinedBlock> {
     const parent = this.head;
     const ts = timestamp ?? this.clock.nextTimestamp(parent.header.timestamp, this.config.allowBlocksWithSameTimestamp);
-    if (ts < parent.header.timestamp || (ts === parent.header.timestamp && !this.config.allowBlocksWithSameTimestamp)) {
-      throw new ChainError(`timestamp ${ts} is lower than or equal to previous block's timestamp ${parent.header.timestamp}`);
-    }
+    const tooEarly = timestampRefusal(ts, parent.header.timestamp, this.config.allowBlocksWithSameTimestamp);
+    if (tooEarly !== undefined) throw new ChainError(tooEarly);
     const baseFee = this.nextBaseFee();
     const candidates = this.settings.paused ? [] : this._mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
     const produced = await produceBlock({

@@ -156,9 +156,19 @@ for (const make of harnesses()) {
         expect((await h.request<{ blockHash: null }>("eth_getTransactionByHash", [hash])).blockHash).to.equal(null);
         expect(await h.request("hardhat_dropTransaction", [hash])).to.equal(true);
         expect(await h.request("eth_getTransactionByHash", [hash])).to.equal(null);
+        expect(await h.request("hardhat_dropTransaction", [hash])).to.equal(false);
       } finally {
         await h.request("evm_setAutomine", [true]);
       }
+    });
+
+    it("refuses to drop a mined transaction, in Hardhat's words", async () => {
+      const hash = await h.request<string>("eth_sendTransaction", [{ from: accounts[3], to: accounts[0], value: "0x1" }]);
+      expect(await rpcError(h.request("hardhat_dropTransaction", [hash]))).to.deep.include({
+        code: -32602,
+        message: `Transaction ${hash} cannot be dropped because it's already mined`,
+      });
+      expect((await h.request<{ blockHash: string | null }>("eth_getTransactionByHash", [hash])).blockHash).to.be.a("string");
     });
   });
 }
@@ -179,10 +189,17 @@ describe("allowBlocksWithSameTimestamp", function () {
           expect(await ts()).to.equal(last);
         } else {
           const err = await rpcError(h.request("evm_setNextBlockTimestamp", [Number(last)]));
-          expect(err).to.deep.include({ code: -32000, message: `Timestamp ${last} is lower than or equal to previous block's timestamp ${last}` });
+          expect(err).to.deep.include({
+            code: -32000,
+            message: `Timestamp ${last} is equal to the previous block's timestamp. Enable the 'allowBlocksWithSameTimestamp' option to allow this`,
+          });
           expect(await rpcError(h.request("evm_mine", [Number(last)]))).to.deep.include({ code: -32000 });
         }
-        expect(await rpcError(h.request("evm_setNextBlockTimestamp", [Number(last) - 1]))).to.deep.include({ code: -32000 });
+        // Hardhat's (EDR's) text, which hardhat-network-helpers' own tests match
+        expect(await rpcError(h.request("evm_setNextBlockTimestamp", [Number(last) - 1]))).to.deep.include({
+          code: -32000,
+          message: `Timestamp ${last - 1n} is lower than the previous block's timestamp ${last}`,
+        });
       } finally {
         await h.close();
       }

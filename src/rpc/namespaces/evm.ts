@@ -1,4 +1,5 @@
 /** evm_*: the test-control methods of Hardhat's and Ganache's nodes (time, mining, snapshots). */
+import { timestampRefusal } from "../../chain/clock";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { q } from "../format";
@@ -15,10 +16,10 @@ const interval = codec((v): number | [number, number] => {
 });
 
 export function evmMethods({ node }: RpcDeps) {
-  /** A next block may not go back in time, nor stand still unless allowBlocksWithSameTimestamp is set. */
-  const tooEarly = (ts: bigint): boolean => {
-    const last = node.head.header.timestamp;
-    return node.config.allowBlocksWithSameTimestamp ? ts < last : ts <= last;
+  /** Refuses a next block timestamp that goes back in time (or stands still unless allowBlocksWithSameTimestamp is set). */
+  const checkNotEarly = (ts: bigint): void => {
+    const refusal = timestampRefusal(ts, node.head.header.timestamp, node.config.allowBlocksWithSameTimestamp);
+    if (refusal !== undefined) throw new ServerError(refusal);
   };
   return [
     method({
@@ -47,9 +48,7 @@ export function evmMethods({ node }: RpcDeps) {
           else if (typeof ts === "string") timestamp = numberOrQuantity.parse(ts);
           else if (typeof ts === "object" && ts !== null && "timestamp" in ts) timestamp = numberOrQuantity.parse((ts as { timestamp: unknown }).timestamp);
           else throw new InvalidParamsError(`invalid argument 0: cannot unmarshal ${jsonType(ts)} into a timestamp`);
-          if (tooEarly(timestamp)) {
-            throw new ServerError(`timestamp ${timestamp} is lower than or equal to previous block's timestamp ${node.head.header.timestamp}`);
-          }
+          checkNotEarly(timestamp);
           node.clock.next = timestamp;
         }
         await node.mineBlock();
@@ -69,9 +68,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [numberOrQuantity],
       doc: "Fixes the timestamp of the next block; it must be after the latest block's.",
       handler: ([ts]) => {
-        if (tooEarly(ts)) {
-          throw new ServerError(`Timestamp ${ts} is lower than or equal to previous block's timestamp ${node.head.header.timestamp}`);
-        }
+        checkNotEarly(ts);
         node.clock.next = ts;
         return ts.toString();
       },

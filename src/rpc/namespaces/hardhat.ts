@@ -163,9 +163,10 @@ export function hardhatMethods(deps: RpcDeps) {
       name: "hardhat_dropTransaction",
       access: "dev",
       params: [hash],
-      doc: "Removes a transaction from the pool; false when it is not there.",
-      handler: ([h]) => {
+      doc: "Removes a transaction from the pool; false when it is not there, an error when it is mined.",
+      handler: async ([h]) => {
         const key = bytesToHex(h);
+        if ((await node.store.getTxLocation(h)) !== undefined) throw new InvalidParamsError(`Transaction ${key} cannot be dropped because it's already mined`);
         if (node.pool.get(key) === undefined) return false;
         node.pool.remove(key);
         return true;
