@@ -9,11 +9,11 @@ import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
 import type { ChainConfig } from "../chain/config";
 import { chainConfigModule } from "../host/lazy";
+import { DEFAULT_CHAIN_ID } from "../host/chain-defaults";
 import { type EpochsConfig, EpochsConfigError, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/epochs-config";
 
 export const PLUGIN_NAME = "hardhat-epochs";
-/** Evmos's local chain id (`evmos_9000-1`); used unless the user sets `networks.hardhat.chainId`. */
-export const DEFAULT_CHAIN_ID = 9000;
+export { DEFAULT_CHAIN_ID } from "../host/chain-defaults";
 export { DEFAULT_HOOK_GAS_LIMIT } from "../host/epochs-config";
 
 /** The bearer token file `npx hardhat node` writes (in the project cache when it has no --home). */
@@ -135,6 +135,9 @@ function toGenesisAccounts(accounts: HardhatNetworkConfig["accounts"]): ChainCon
 
 /** Resolves and checks the `epochs` section (src/host/epochs-config.ts) with Hardhat's error class. */
 export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
+  if (user?.network !== undefined) {
+    throw new HardhatPluginError(PLUGIN_NAME, "epochs.network is Hardhat 3's place for the in-process network's settings; on Hardhat 2 they go on networks.hardhat");
+  }
   try {
     return resolveSharedEpochsConfig(user);
   } catch (err) {

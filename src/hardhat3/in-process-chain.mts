@@ -8,21 +8,17 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import runtimeModule from "../rpc/runtime.js";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime.js";
-import chainConfigModule from "../chain/config.js";
 import consoleLogModule from "../chain/console-log.js";
 import rpcErrorsModule from "../rpc/errors.js";
 import epochsConfigModule from "../host/epochs-config.js";
+import networkSettingsModule from "../host/network-settings.js";
+import chainDefaultsModule from "../host/chain-defaults.js";
 import failureTextModule from "../host/failure-text.js";
 import registryModule from "../chain/solidity/registry.js";
 import type { SolcInput, SolcOutput } from "../chain/solidity/registry.js";
 import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types.js";
 import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";
 
-/** The URL of the in-process network's config: never contacted (`.invalid` does not resolve). */
-export const IN_PROCESS_URL = "http://in-process.hardhat-epochs.invalid/";
-
-/** Evmos's local chain id (`evmos_9000-1`). */
-export const DEFAULT_CHAIN_ID = 9000;
 
 /** Subscription notifications become the provider's EIP-1193 "message" events. */
 class ProviderConnection implements Connection {
@@ -95,11 +91,13 @@ export class InProcessChain {
   }
 }
 
-/** The chain of the in-process network: the config's epochs, the default dev accounts, Evmos's chain id unless the network names one. */
-export function runtimeOptionsFor(context: HookContext, chainId = DEFAULT_CHAIN_ID): RuntimeOptions {
+/** The chain of the in-process network: the config's epochs and `epochs.network` settings; `chainId` (the network's or the node's flag) over theirs. */
+export function runtimeOptionsFor(context: HookContext, chainId?: number): RuntimeOptions {
   const config = context.config;
+  const chain = networkSettingsModule.chainConfigFromNetworkSettings(networkSettingsModule.parseNetworkSettings(config.epochs.network), chainDefaultsModule.DEFAULT_CHAIN_ID);
+  if (chainId !== undefined) chain.chainId = BigInt(chainId);
   return {
-    chain: { ...chainConfigModule.defaultChainConfig(), chainId: BigInt(chainId) },
+    chain,
     // the network helpers accept a client whose version starts with "hardhat"
     clientVersion: `HardhatNetwork/${context.versions.hardhat}/hardhat-epochs/${pluginVersion()}`,
     epochs: epochsConfigModule.epochsOptionsFromConfig(config.epochs),

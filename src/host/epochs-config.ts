@@ -4,6 +4,7 @@
  */
 import type { EpochInfo, EpochsOptions, Time } from "../epochs";
 import { epochsModule } from "../host/lazy";
+import type { InProcessNetworkUserConfig } from "./network-settings";
 
 /** A problem in the `epochs` section (each host shows it as its own plugin error). */
 export class EpochsConfigError extends Error {}
@@ -38,12 +39,15 @@ export interface EpochsUserConfig {
   tickRule?: EpochsTickRule;
   /** Gas limit of each hook call; default 3,000,000. */
   hookGasLimit?: number;
+  /** Hardhat 3 only: the in-process network's settings (src/host/network-settings.ts). */
+  network?: InProcessNetworkUserConfig;
 }
 
 export interface EpochsConfig {
   genesis?: EpochsGenesisUserConfig;
   tickRule: EpochsTickRule;
   hookGasLimit: number;
+  network?: InProcessNetworkUserConfig;
 }
 
 /** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
@@ -60,7 +64,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   if (genesis !== undefined && (genesis === null || typeof genesis !== "object" || !Array.isArray(genesis.epochs))) {
     throw new EpochsConfigError("invalid epochs.genesis: expected { epochs: [...] }");
   }
-  return { genesis, tickRule, hookGasLimit };
+  return { genesis, tickRule, hookGasLimit, ...(user?.network !== undefined ? { network: user.network } : {}) };
 }
 
 function toTime(v: number | bigint | string | Date | undefined, field: string): Time | undefined {

@@ -142,6 +142,8 @@ describe("epochs config section", () => {
     expect(() => resolveEpochsConfig({ hookGasLimit: 0 })).to.throw(/invalid epochs.hookGasLimit 0/);
     expect(() => resolveEpochsConfig({ hookGasLimit: 1.5 })).to.throw(/positive integer/);
     expect(() => resolveEpochsConfig({ genesis: [] as never })).to.throw(/invalid epochs.genesis/);
+    // Hardhat 3's place for the in-process network's settings; Hardhat 2 has networks.hardhat
+    expect(() => resolveEpochsConfig({ network: { chainId: 1 } })).to.throw(/epochs.network is Hardhat 3's place .* on Hardhat 2 they go on networks.hardhat/);
   });
 });
 

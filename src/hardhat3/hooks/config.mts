@@ -1,20 +1,24 @@
 /**
  * Config hooks: with the plugin listed, the `default` network (what `network.create()` gives without
- * a name) is the in-process epochs chain unless the user declared `default` themselves; Solidity
+ * a name) is the in-process epochs chain unless the user declared `default` themselves (its settings:
+ * `epochs.network`, src/host/network-settings.ts); Solidity
  * compiles with the npm `solc` package when it is the version asked for (no compiler download); the
  * `epochs` section is resolved as on Hardhat 2 (src/host/epochs-config.ts).
  */
 import { createRequire } from "node:module";
 import path from "node:path";
 import epochsConfigModule from "../../host/epochs-config.js";
-import { DEFAULT_CHAIN_ID, IN_PROCESS_URL } from "../in-process-chain.mjs";
+import networkSettingsModule from "../../host/network-settings.js";
+import chainDefaultsModule from "../../host/chain-defaults.js";
+import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
 
 export default async () => ({
   async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
     const networks = { ...config.networks };
     // before next(): Hardhat's own handler fills `default` (EDR) only when it is still missing
-    networks.default ??= { type: "http", url: IN_PROCESS_URL, chainId: DEFAULT_CHAIN_ID };
+    const chainId = typeof config.epochs?.network?.chainId === "number" ? config.epochs.network.chainId : chainDefaultsModule.DEFAULT_CHAIN_ID;
+    networks.default ??= { type: "http", url: IN_PROCESS_URL, chainId };
     return next({ ...config, networks, solidity: withNpmSolc(config.solidity) });
   },
 
@@ -25,7 +29,9 @@ export default async () => ({
   ): Promise<HardhatConfig> {
     const resolved = await next(userConfig, resolveConfigurationVariable);
     try {
-      return { ...resolved, epochs: epochsConfigModule.resolveEpochsConfig(userConfig.epochs) };
+      const epochs = epochsConfigModule.resolveEpochsConfig(userConfig.epochs);
+      networkSettingsModule.parseNetworkSettings(epochs.network); // checked here, used when a connection starts its chain
+      return { ...resolved, epochs };
     } catch (err) {
       throw new Error(`hardhat-epochs: ${(err as Error).message}`);
     }

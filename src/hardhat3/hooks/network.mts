@@ -4,7 +4,9 @@
  * epoch helpers over its provider (against a node too, e.g. `--network localhost`).
  */
 import epochsHelpersModule from "../../host/epochs-helpers.js";
-import { DEFAULT_CHAIN_ID, IN_PROCESS_URL, InProcessChain } from "../in-process-chain.mjs";
+import chainDefaultsModule from "../../host/chain-defaults.js";
+import { InProcessChain } from "../in-process-chain.mjs";
+import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
 
 /** Each connection's chain, or null for a connection to another network. */
@@ -24,7 +26,7 @@ async function chainOf(context: HookContext, conn: NetworkConnection): Promise<I
   if (chain === undefined) {
     const ours = conn.networkConfig.type === "http" && (await urlOf(conn)) === IN_PROCESS_URL;
     // another request may have made it while the URL was read
-    chain = chains.get(conn) ?? (ours ? new InProcessChain(context, conn.networkConfig.chainId ?? DEFAULT_CHAIN_ID, conn.provider) : null);
+    chain = chains.get(conn) ?? (ours ? new InProcessChain(context, conn.networkConfig.chainId ?? chainDefaultsModule.DEFAULT_CHAIN_ID, conn.provider) : null);
     chains.set(conn, chain);
   }
   return chain ?? undefined;
