@@ -7,10 +7,13 @@
  *   that block's time and height. Hooks see the store already written.
  * - "evmos", Evmos's begin-block code: everything in begin-block, strict
  *   `>`, start times on the grid, AfterEpochEnd gets n+1 and still sees the old record.
+ * - "sdk", the Cosmos SDK's x/epochs BeginBlocker (x/epochs/keeper/abci.go): Evmos's timing, but the
+ *   end event and AfterEpochEnd carry the ending number.
  *
  * Records are visited in identifier-byte order over a copy taken when the phase starts, so changes
  * hooks make are seen from the next phase on. A block moves each timer at most one step per phase.
- * Events carry the rule's attributes in its order plus `identifier` last.
+ * Events are the profile's (EpochEvents): Evmos's plain `epoch_start`/`epoch_end` with the rule's
+ * attributes plus `identifier` last, or the SDK's typed events.
  */
 import type { BlockContext, ModuleEvent } from "../chain/module";
 import type { EpochsKeeper } from "./keeper";
@@ -40,6 +43,36 @@ export function epochEndEvent(identifier: string, epochNumber: bigint): ModuleEv
   };
 }
 
+/** The Cosmos SDK's typed events (x/epochs/types/events.pb.go), emitted through its event service. */
+export const SDK_EVENT_EPOCH_START = "cosmos.epochs.v1beta1.EventEpochStart";
+export const SDK_EVENT_EPOCH_END = "cosmos.epochs.v1beta1.EventEpochEnd";
+
+/**
+ * A typed event as the SDK's event service writes it: one attribute per field, sorted by key, each
+ * value the field's proto3 JSON (an int64 is a quoted decimal: `"5"` with the quotes). The SDK's
+ * messages carry no identifier.
+ */
+function typedEvent(type: string, fields: Record<string, bigint>): ModuleEvent {
+  return {
+    type,
+    attributes: Object.keys(fields)
+      .sort()
+      .map((key) => ({ key, value: JSON.stringify(fields[key].toString()) })),
+  };
+}
+
+/** How a profile writes the start and end of an epoch into the block's events. */
+export interface EpochEvents {
+  start(identifier: string, epochNumber: bigint, startSeconds: bigint): ModuleEvent;
+  end(identifier: string, epochNumber: bigint): ModuleEvent;
+}
+
+export const EVMOS_EVENTS: EpochEvents = { start: epochStartEvent, end: epochEndEvent };
+export const SDK_EVENTS: EpochEvents = {
+  start: (_identifier, epochNumber, startSeconds) => typedEvent(SDK_EVENT_EPOCH_START, { epoch_number: epochNumber, epoch_start_time: startSeconds }),
+  end: (_identifier, epochNumber) => typedEvent(SDK_EVENT_EPOCH_END, { epoch_number: epochNumber }),
+};
+
 /**
  * The earliest block times (nanoseconds) at which a list of records can do anything: most blocks
  * fall before all of them, and then a phase skips the records (and their store lookups) entirely.
@@ -50,7 +83,7 @@ interface DueTimes {
   specBegin: bigint;
   /** "spec" end-block: the first end time of a started epoch. */
   specEnd: bigint;
-  /** "evmos" begin-block: the first time any record starts or ticks (Evmos's strict `>`: end + 1 ns). */
+  /** "evmos" and "sdk" begin-block: the first time any record starts or ticks (the strict `>`: end + 1 ns). */
   evmosBegin: bigint;
 }
 
@@ -78,19 +111,19 @@ function dueOf(infos: ReadonlyArray<Readonly<EpochInfo>>): DueTimes {
   return due;
 }
 
-export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
+export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec", events: EpochEvents = EVMOS_EVENTS): Promise<void> {
   const snapshot = keeper.readEpochInfos();
   const tn = ctx.timestamp * NANOS;
-  // nothing can start (or, for evmos, tick) before its due time; "spec" starts also follow an ended mark
+  // nothing can start (or, for evmos and sdk, tick) before its due time; "spec" starts also follow an ended mark
   if (rule === "spec" ? tn < dueOf(snapshot).specBegin && !keeper.anyEnded() : tn < dueOf(snapshot).evmosBegin) return;
   for (const info of snapshot) {
-    if (rule === "spec") await specBegin(ctx, keeper, hooks, info);
-    else await evmosBegin(ctx, keeper, hooks, info);
+    if (rule === "spec") await specBegin(ctx, keeper, hooks, info, events);
+    else await gridBegin(ctx, keeper, hooks, info, rule, events);
   }
 }
 
-export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec"): Promise<void> {
-  if (rule === "evmos") return; // Evmos's module has no end-block work
+export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec", events: EpochEvents = EVMOS_EVENTS): Promise<void> {
+  if (rule !== "spec") return; // Evmos's and the SDK's modules have no end-block work
   const snapshot = keeper.readEpochInfos();
   const tn = ctx.timestamp * NANOS;
   if (tn < dueOf(snapshot).specEnd) return; // no started epoch has reached its end
@@ -102,13 +135,13 @@ export async function endBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks:
     // last: the store lookup (the time checks above skip it in blocks where nothing ends)
     if (keeper.isEnded(info.identifier)) continue;
     keeper.setEnded(info.identifier, true);
-    ctx.emit(epochEndEvent(info.identifier, info.currentEpoch));
+    ctx.emit(events.end(info.identifier, info.currentEpoch));
     await hooks.afterEpochEnd(ctx, info.identifier, info.currentEpoch);
   }
 }
 
 /** "spec" begin-block: the initial start once start_time is reached, or the next start after an end. */
-async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>): Promise<void> {
+async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>, events: EpochEvents): Promise<void> {
   const t = ctx.timestamp;
   const initial = !info.epochCountingStarted && t * NANOS >= toNanos(info.startTime);
   const next = info.epochCountingStarted && keeper.isEnded(info.identifier);
@@ -122,12 +155,16 @@ async function specBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHo
   };
   keeper.setEpochInfo(started);
   keeper.clearEnded(info.identifier);
-  ctx.emit(epochStartEvent(info.identifier, started.currentEpoch, t));
+  ctx.emit(events.start(info.identifier, started.currentEpoch, t));
   await hooks.beforeEpochStart(ctx, info.identifier, started.currentEpoch);
 }
 
-/** Evmos's BeginBlocker body for one record (x/epochs/keeper/abci.go). */
-async function evmosBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>): Promise<void> {
+/**
+ * Evmos's and the SDK's BeginBlocker body for one record (both x/epochs/keeper/abci.go): the same
+ * timing; at a tick Evmos passes the new number to the end event and AfterEpochEnd, the SDK the
+ * ending one. Both run AfterEpochEnd before the record is written, BeforeEpochStart after.
+ */
+async function gridBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, info: Readonly<EpochInfo>, rule: "evmos" | "sdk", events: EpochEvents): Promise<void> {
   const tn = ctx.timestamp * NANOS;
   const start = toNanos(info.startTime);
   const initial = !info.epochCountingStarted && start <= tn;
@@ -141,11 +178,11 @@ async function evmosBegin(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochH
   } else {
     updated.currentEpoch = info.currentEpoch + 1n;
     updated.currentEpochStartTime = fromNanos(toNanos(info.currentEpochStartTime) + toNanos(info.duration));
-    // Evmos passes the new number, and runs the hook before the store write
-    ctx.emit(epochEndEvent(info.identifier, updated.currentEpoch));
-    await hooks.afterEpochEnd(ctx, info.identifier, updated.currentEpoch);
+    const ended = rule === "evmos" ? updated.currentEpoch : info.currentEpoch;
+    ctx.emit(events.end(info.identifier, ended));
+    await hooks.afterEpochEnd(ctx, info.identifier, ended);
   }
   keeper.setEpochInfo(updated);
-  ctx.emit(epochStartEvent(info.identifier, updated.currentEpoch, floorSeconds(updated.currentEpochStartTime)));
+  ctx.emit(events.start(info.identifier, updated.currentEpoch, floorSeconds(updated.currentEpochStartTime)));
   await hooks.beforeEpochStart(ctx, info.identifier, updated.currentEpoch);
 }

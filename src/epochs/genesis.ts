@@ -1,21 +1,27 @@
 /**
- * Genesis of the epochs module: Evmos's defaults (week, then day), validation with Evmos's texts and
- * order (plus a refusal of negative durations), InitGenesis/ExportGenesis, and the Cosmos
- * genesis.json form (`genesis_time`, `chain_id`, `app_state.epochs.epochs`).
+ * Genesis of the epochs module: each profile's defaults (Evmos: week, then day; the Cosmos SDK: day,
+ * hour, minute, week), validation with the profile's texts and order (plus a refusal of negative
+ * durations), InitGenesis/ExportGenesis, and the Cosmos genesis.json form (`genesis_time`,
+ * `chain_id`, `app_state.epochs.epochs`), the same JSON for both.
  */
 import { formatDuration, formatTime, fromJson, parseTime, toJson } from "./codec";
 import type { EpochsKeeper } from "./keeper";
-import { type EpochInfo, type GenesisState, type Time, isZeroTime, newEpochInfo, toNanos } from "./types";
+import { type EpochInfo, type EpochsProfile, type GenesisState, type Time, isZeroTime, newEpochInfo, toNanos } from "./types";
 
 export const WEEK_EPOCH_ID = "week";
 export const DAY_EPOCH_ID = "day";
 
-export function defaultGenesis(): GenesisState {
+/** The profile's default genesis: Evmos's (week, day) or the SDK's (x/epochs/types/genesis.go: day, hour, minute, week). */
+export function defaultGenesis(profile: EpochsProfile = "evmos"): GenesisState {
+  if (profile === "cosmos-evm") {
+    return { epochs: [newEpochInfo(DAY_EPOCH_ID, 86_400n), newEpochInfo("hour", 3_600n), newEpochInfo("minute", 60n), newEpochInfo(WEEK_EPOCH_ID, 604_800n)] };
+  }
   return { epochs: [newEpochInfo(WEEK_EPOCH_ID, 604_800n), newEpochInfo(DAY_EPOCH_ID, 86_400n)] };
 }
 
-/** Throws `invalid epochs genesis: …`, naming the record by index where Evmos's text does not. */
-export function validateGenesis(gs: GenesisState): void {
+/** Throws `invalid epochs genesis: …` in the profile's words, naming the record by index where they do not. */
+export function validateGenesis(gs: GenesisState, profile: EpochsProfile = "evmos"): void {
+  if (profile === "cosmos-evm") return validateSdkGenesis(gs);
   const seen = new Set<string>();
   gs.epochs.forEach((e, i) => {
     const fail = (msg: string): never => {
@@ -32,6 +38,25 @@ export function validateGenesis(gs: GenesisState): void {
     // Evmos prints the start height in this text (an upstream bug); we print the epoch number
     if (e.currentEpoch < 0n) fail(`epochs[${i}]: current epoch cannot be negative: ${e.currentEpoch}`);
     if (e.currentEpochStartHeight < 0n) fail(`epochs[${i}]: current epoch start height cannot be negative: ${e.currentEpochStartHeight}`);
+  });
+}
+
+/** The SDK's GenesisState.Validate: each record's own checks first, then uniqueness, in its texts. */
+function validateSdkGenesis(gs: GenesisState): void {
+  const seen = new Set<string>();
+  gs.epochs.forEach((e, i) => {
+    const fail = (msg: string): never => {
+      throw new Error(`invalid epochs genesis: epochs[${i}]: ${msg}`);
+    };
+    if (e.identifier === "") fail("epoch identifier should NOT be empty");
+    const d = toNanos(e.duration);
+    if (d === 0n) fail("epoch duration should NOT be 0");
+    // the SDK accepts a negative duration (every block would tick); we refuse it, as under evmos
+    if (d < 0n) fail(`epoch duration cannot be negative: ${formatDuration(e.duration)}`);
+    if (e.currentEpoch < 0n) fail("epoch CurrentEpoch must be non-negative");
+    if (e.currentEpochStartHeight < 0n) fail("epoch CurrentEpochStartHeight must be non-negative");
+    if (seen.has(e.identifier)) fail("epoch identifier should be unique");
+    seen.add(e.identifier);
   });
 }
 
@@ -71,7 +96,7 @@ export function parseChainId(chainId: string): bigint {
 }
 
 /** Reads `<home>/config/genesis.json` text; errors name the field. */
-export function parseCosmosGenesis(text: string): CosmosGenesis {
+export function parseCosmosGenesis(text: string, profile: EpochsProfile = "evmos"): CosmosGenesis {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -96,7 +121,7 @@ export function parseCosmosGenesis(text: string): CosmosGenesis {
   }
   const appState = d.app_state as { epochs?: { epochs?: unknown } } | undefined;
   const list = appState?.epochs?.epochs;
-  if (list === undefined) return { genesisTime, chainId, epochs: defaultGenesis() };
+  if (list === undefined) return { genesisTime, chainId, epochs: defaultGenesis(profile) };
   if (!Array.isArray(list)) throw new Error("app_state.epochs.epochs: expected an array");
   return { genesisTime, chainId, epochs: { epochs: list.map((e, i) => fromJson(e, `app_state.epochs.epochs[${i}]`)) } };
 }

@@ -6,14 +6,14 @@
 import type { PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import type { BlockModule, GenesisContext } from "../chain/module";
 import type { ModuleStore } from "../storage/module-store";
-import { beginBlocker, endBlocker } from "./abci";
+import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker } from "./abci";
 import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "./genesis";
 import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
 import { EpochsKeeper } from "./keeper";
 import { EPOCHS_PRECOMPILE, EPOCHS_PRECOMPILE_BYTES, type PrecompileDeps, createEpochsPrecompile } from "./precompile";
 import { type PageRequest, type PageResult, currentEpoch, epochInfos } from "./query";
-import { type EpochHooks, type GenesisState, type TickRule, type Time, seconds } from "./types";
+import { EPOCHS_PROFILES, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds } from "./types";
 
 export * from "./types";
 export * from "./codec";
@@ -28,9 +28,11 @@ export * from "./query";
 export const EPOCHS_MODULE = "epochs";
 
 export interface EpochsOptions {
-  /** Default: Evmos's (week, then day). Validated when the module is created. */
+  /** Which chain the module behaves as; default "evmos" (docs/profiles.md). */
+  profile?: EpochsProfile;
+  /** Default: the profile's (Evmos: week, then day; cosmos-evm: day, hour, minute, week). Validated when the module is created. */
   genesis?: GenesisState;
-  /** Default "spec". */
+  /** Default "spec" under evmos, "sdk" under cosmos-evm. */
   tickRule?: TickRule;
   /** Gas limit of each contract hook call; default 3,000,000. */
   hookGasLimit?: bigint;
@@ -51,7 +53,10 @@ export interface EpochsPrecompile {
 }
 
 export class EpochsModule {
+  readonly profile: EpochsProfile;
   readonly tickRule: TickRule;
+  /** How epoch starts and ends are written into the block's events: the profile's. */
+  readonly events: EpochEvents;
   /** In-process hooks (onBeforeEpochStart / onAfterEpochEnd); they run after the contract hooks. */
   readonly tsHooks = new TypeScriptHooks();
   readonly contractHooks: ContractHooks;
@@ -61,12 +66,15 @@ export class EpochsModule {
   private readonly _genesis: GenesisState;
 
   constructor(private readonly _opts: EpochsOptions = {}) {
-    this.tickRule = _opts.tickRule ?? "spec";
-    if (this.tickRule !== "spec" && this.tickRule !== "evmos") throw new Error(`epochs tick rule must be "spec" or "evmos", got ${JSON.stringify(this.tickRule)}`);
+    this.profile = _opts.profile ?? "evmos";
+    if (!EPOCHS_PROFILES.includes(this.profile)) throw new Error(`epochs profile must be "evmos" or "cosmos-evm", got ${JSON.stringify(this.profile)}`);
+    this.tickRule = _opts.tickRule ?? (this.profile === "cosmos-evm" ? "sdk" : "spec");
+    if (!["spec", "evmos", "sdk"].includes(this.tickRule)) throw new Error(`epochs tick rule must be "spec", "evmos" or "sdk", got ${JSON.stringify(this.tickRule)}`);
+    this.events = this.profile === "cosmos-evm" ? SDK_EVENTS : EVMOS_EVENTS;
     this.hookGasLimit = _opts.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;
     if (this.hookGasLimit <= 0n) throw new Error(`epochs hook gas limit must be positive, got ${this.hookGasLimit}`);
-    this._genesis = _opts.genesis ?? defaultGenesis();
-    validateGenesis(this._genesis);
+    this._genesis = _opts.genesis ?? defaultGenesis(this.profile);
+    validateGenesis(this._genesis, this.profile);
     this.contractHooks = new ContractHooks(this.hookGasLimit);
     this.hooks = new MultiEpochHooks([this.contractHooks, this.tsHooks]);
   }
@@ -93,8 +101,8 @@ export class EpochsModule {
         await ctx.putCode(EPOCHS_PRECOMPILE_BYTES, new Uint8Array([0xfe]));
         initGenesis(new EpochsKeeper(ctx.store), this._genesis, this._opts.genesisTime ?? seconds(ctx.timestamp), ctx.height);
       },
-      beginBlock: (ctx) => beginBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule),
-      endBlock: (ctx) => endBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule),
+      beginBlock: (ctx) => beginBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
+      endBlock: (ctx) => endBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
     };
   }
 

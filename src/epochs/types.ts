@@ -26,7 +26,16 @@ export interface GenesisState {
 }
 
 /** "spec": the two-phase rule (default); "evmos": Evmos's single begin-block rule. */
-export type TickRule = "spec" | "evmos";
+/** "spec": the two-phase rule; "evmos": Evmos v20's begin-block code; "sdk": the Cosmos SDK's x/epochs (docs/epochs.md, "Tick rules"). */
+export type TickRule = "spec" | "evmos" | "sdk";
+
+/**
+ * Which chain the module behaves as (docs/profiles.md): Evmos v20 (its default genesis, plain events,
+ * REST at /evmos/epochs/v1) or a chain on cosmos/evm with the Cosmos SDK's own x/epochs (the SDK's
+ * default genesis, typed events, REST at /cosmos/epochs/v1beta1, the SDK's tick rule by default).
+ */
+export type EpochsProfile = "evmos" | "cosmos-evm";
+export const EPOCHS_PROFILES: readonly EpochsProfile[] = ["evmos", "cosmos-evm"];
 
 export type HookName = "BeforeEpochStart" | "AfterEpochEnd";
 

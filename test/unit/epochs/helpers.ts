@@ -3,7 +3,7 @@
  * driver that runs beginBlocker/endBlocker over (height, time) pairs, recording hook calls and events.
  */
 import type { BlockContext, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "../../../src/chain/module";
-import { beginBlocker, endBlocker } from "../../../src/epochs/abci";
+import { EVMOS_EVENTS, type EpochEvents, beginBlocker, endBlocker } from "../../../src/epochs/abci";
 import { initGenesis } from "../../../src/epochs/genesis";
 import { EpochsKeeper } from "../../../src/epochs/keeper";
 import { type EpochHooks, type EpochInfo, type TickRule, newEpochInfo, seconds } from "../../../src/epochs/types";
@@ -48,9 +48,9 @@ export class FakeChain {
   }
 
   /** One block: begin-block, (no transactions), end-block, commit. */
-  async block(height: number, time: number, hooks: EpochHooks, rule: TickRule): Promise<void> {
-    await beginBlocker(this.ctx(height, time, "begin_block"), this.keeper, hooks, rule);
-    await endBlocker(this.ctx(height, time, "end_block"), this.keeper, hooks, rule);
+  async block(height: number, time: number, hooks: EpochHooks, rule: TickRule, events: EpochEvents = EVMOS_EVENTS): Promise<void> {
+    await beginBlocker(this.ctx(height, time, "begin_block"), this.keeper, hooks, rule, events);
+    await endBlocker(this.ctx(height, time, "end_block"), this.keeper, hooks, rule, events);
     this.store.commitOps(BigInt(height));
     this.store.didCommit();
   }
@@ -69,9 +69,9 @@ export interface Run {
   chain: FakeChain;
 }
 
-export async function run(rule: TickRule, records: EpochInfo[], blocks: Array<[number, number]>, genesisTime = 0): Promise<Run> {
+export async function run(rule: TickRule, records: EpochInfo[], blocks: Array<[number, number]>, genesisTime = 0, events: EpochEvents = EVMOS_EVENTS, genesisHeight = 0): Promise<Run> {
   const chain = new FakeChain();
-  initGenesis(chain.keeper, { epochs: records }, seconds(BigInt(genesisTime)), 0n);
+  initGenesis(chain.keeper, { epochs: records }, seconds(BigInt(genesisTime)), BigInt(genesisHeight));
   chain.store.commitOps(0n);
   chain.store.didCommit();
   const out: Run = { calls: [], seen: [], events: [], chain };
@@ -84,7 +84,7 @@ export async function run(rule: TickRule, records: EpochInfo[], blocks: Array<[n
   const hooks: EpochHooks = { afterEpochEnd: note("A"), beforeEpochStart: note("B") };
   for (const [h, t] of blocks) {
     height = h;
-    await chain.block(h, t, hooks, rule);
+    await chain.block(h, t, hooks, rule, events);
   }
   out.events = chain.events.map(eventText);
   return out;
