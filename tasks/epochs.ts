@@ -11,7 +11,7 @@ import { epochsTable } from "../src/host/epochs-table";
 
 export { epochsTable, formatTable } from "../src/host/epochs-table";
 import { PLUGIN_NAME } from "../src/hardhat/chain-config";
-import { restEpochs, restGet } from "../src/hardhat/epochs-rest";
+import { restCurrentEpoch, restEpochs } from "../src/hardhat/epochs-rest";
 
 export const TASK_EPOCHS_LIST = "epochs:list";
 export const TASK_EPOCHS_CURRENT = "epochs:current";
@@ -31,8 +31,7 @@ task(TASK_EPOCHS_CURRENT, "Prints the current epoch of one timer")
   .setAction(async ({ identifier, rest }: { identifier: string; rest?: string }, hre) => {
     let current: bigint;
     if (rest !== undefined) {
-      const res = await restGet<{ current_epoch: string }>(rest, `/evmos/epochs/v1/current_epoch?identifier=${encodeURIComponent(identifier)}`);
-      current = BigInt(res.current_epoch);
+      current = await restCurrentEpoch(rest, identifier);
     } else {
       try {
         current = await hre.epochs.current(identifier);

@@ -2,7 +2,7 @@
  * The node's home directory (`--home DIR`, as `evmosd --home`):
  *
  *   DIR/config/genesis.json   Cosmos form: genesis_time, chain_id ("evmos_9000-1"), app_state.epochs.epochs
- *   DIR/config/app.toml       minimum-gas-prices; [json-rpc] with Evmos's keys; [epochs] tick-rule, hook-gas-limit;
+ *   DIR/config/app.toml       minimum-gas-prices; [json-rpc] with Evmos's keys; [epochs] profile, tick-rule, hook-gas-limit;
  *                             [txpool] the pool's limits (our own keys, geth's defaults)
  *   DIR/data/                 LevelDB: blocks, receipts, state, module stores
  *   DIR/keystore/             encrypted key files (owner-only)
@@ -13,7 +13,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HardhatPluginError } from "hardhat/plugins";
-import { type AppConfigLayer, TXPOOL_KEYS, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "../host/app-config";
+import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "../host/app-config";
 import type { EpochInfo, CosmosGenesis } from "../epochs";
 import { PLUGIN_NAME } from "./chain-config";
 import { epochsModule } from "../host/lazy";
@@ -43,7 +43,7 @@ export function homePaths(dir: string): HomePaths {
  * The app.toml a new home starts with (like `evmosd init`): every key this node reads, at its default,
  * with a comment. Without `namespaces` the api line stays commented out: absent means every namespace.
  */
-export function defaultAppToml(namespaces?: readonly string[]): string {
+export function defaultAppToml(namespaces?: readonly string[], profile: EpochsProfile = "evmos"): string {
   const api = namespaces === undefined ? '# api = "eth,net,web3"' : `api = "${namespaces.join(",")}"`;
   const d = defaultAppConfig(namespaces ?? []);
   const j = d.jsonRpc;
@@ -107,8 +107,11 @@ ws-origins = []
 auth-token = ""
 
 [epochs]
-# "spec" (the specification's two-phase rule) or "evmos" (Evmos's code, exactly).
-tick-rule = "${d.epochs.tickRule}"
+# The chain this node behaves as, chosen once per chain: "evmos" (Evmos v20) or "cosmos-evm" (a chain on
+# cosmos/evm with the Cosmos SDK's x/epochs). See docs/profiles.md in hardhat-epochs.
+profile = "${profile}"
+# "spec" (the specification's two-phase rule), "evmos" (Evmos's code, exactly) or "sdk" (the Cosmos SDK's).
+tick-rule = "${defaultTickRule(profile)}"
 # Gas limit of each epoch hook call.
 hook-gas-limit = ${d.epochs.hookGasLimit}
 
@@ -126,7 +129,7 @@ ${Object.entries(TXPOOL_KEYS)
  * from `genesisJson()` (called only when the file is missing), data/, and keystore/ (owner-only).
  * Files present are left as they are. Returns the paths and what was created.
  */
-export function initHome(dir: string, init: { genesisJson: () => string; namespaces?: readonly string[] }): HomePaths & { created: string[] } {
+export function initHome(dir: string, init: { genesisJson: () => string; namespaces?: readonly string[]; profile?: EpochsProfile }): HomePaths & { created: string[] } {
   const paths = homePaths(dir);
   const created: string[] = [];
   const makeDir = (d: string, mode?: number): void => {
@@ -143,7 +146,7 @@ export function initHome(dir: string, init: { genesisJson: () => string; namespa
   makeDir(paths.keystore, 0o700);
   // keys live there: an existing directory readable by others is narrowed
   if ((statSync(paths.keystore).mode & 0o077) !== 0) chmodSync(paths.keystore, 0o700);
-  makeFile(paths.appToml, () => defaultAppToml(init.namespaces));
+  makeFile(paths.appToml, () => defaultAppToml(init.namespaces, init.profile));
   makeFile(paths.genesis, init.genesisJson);
   return { ...paths, created };
 }
@@ -155,26 +158,38 @@ export interface HomeSettings {
   appToml: AppConfigLayer;
 }
 
-/** Creates what is missing (like `evmosd init`), then reads and checks the files. */
-export function openHome(dir: string, init: { chainId: bigint; genesisTime: bigint; epochs: EpochInfo[]; namespaces: string[] }): HomeSettings {
+/**
+ * Creates what is missing (like `evmosd init`), then reads and checks the files. `profile` is the one
+ * asked for (`--profile`, else hardhat.config.ts): a new home records it in app.toml; an existing
+ * home keeps the one it records, and a `--profile` (`flagProfile`) that differs is refused.
+ */
+export function openHome(
+  dir: string,
+  init: { chainId: bigint; genesisTime: bigint; epochs: (profile: EpochsProfile) => EpochInfo[]; namespaces: string[]; profile: EpochsProfile; flagProfile?: EpochsProfile },
+): HomeSettings {
   const { parseCosmosGenesis, toCosmosGenesis, seconds } = epochsModule();
   const paths = homePaths(dir);
   initHome(dir, {
     namespaces: init.namespaces,
-    genesisJson: () => toCosmosGenesis({ genesisTime: seconds(init.genesisTime), chainId: init.chainId, epochs: init.epochs }),
+    profile: init.profile,
+    genesisJson: () => toCosmosGenesis({ genesisTime: seconds(init.genesisTime), chainId: init.chainId, epochs: init.epochs(init.profile) }),
   });
 
-  let genesis: CosmosGenesis;
-  try {
-    genesis = parseCosmosGenesis(readFileSync(paths.genesis, "utf8"));
-  } catch (err) {
-    throw new HardhatPluginError(PLUGIN_NAME, `${paths.genesis}: ${(err as Error).message}`);
-  }
   let appToml: AppConfigLayer;
   try {
     appToml = readAppToml(paths.appToml);
   } catch (err) {
     throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
+  }
+  const recorded = appToml.epochs?.profile;
+  if (recorded !== undefined && init.flagProfile !== undefined && init.flagProfile !== recorded) {
+    throw new HardhatPluginError(PLUGIN_NAME, `--profile ${init.flagProfile}: this home's chain is a "${recorded}" chain (${paths.appToml}, [epochs] profile); a chain's profile is chosen once, when its home is made`);
+  }
+  let genesis: CosmosGenesis;
+  try {
+    genesis = parseCosmosGenesis(readFileSync(paths.genesis, "utf8"), recorded ?? init.profile);
+  } catch (err) {
+    throw new HardhatPluginError(PLUGIN_NAME, `${paths.genesis}: ${(err as Error).message}`);
   }
   return { paths, genesis, appToml };
 }

@@ -58,6 +58,7 @@ export function evmosFlags(args: TaskArguments): EvmosFlags {
   }
   if (typeof args.home === "string") out.home = args.home;
   if (typeof args.minimumGasPrices === "string") out["minimum-gas-prices"] = args.minimumGasPrices;
+  if (typeof args.profile === "string") out.profile = args.profile;
   if (args.quiet === true) out.quiet = true;
   if (typeof args.hostname === "string") out.hostname = args.hostname;
   if (typeof args.port === "number") out.port = String(args.port);
@@ -69,6 +70,7 @@ export function evmosFlags(args: TaskArguments): EvmosFlags {
 const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP and WebSocket JSON-RPC servers")
   .addOptionalParam("home", "Node home directory (like evmosd --home): config/, data/, keystore/", undefined, types.string)
   .addOptionalParam("minimumGasPrices", 'Minimum gas price, Cosmos form (e.g. "20aevmos")', undefined, types.string)
+  .addOptionalParam("profile", 'The chain this node behaves as: "evmos" (default) or "cosmos-evm" (docs/profiles.md); chosen once per chain', undefined, types.string)
   .addOptionalParam("forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block", undefined, types.string)
   // --verbose is Hardhat's own (global) flag: the node reads it from hre.hardhatArguments
   .addFlag("quiet", "Print only errors (failed transactions and hooks) besides the banner; Hardhat's --verbose prints more")
@@ -164,7 +166,7 @@ export function hardhatConfigLayer(hre: HardhatRuntimeEnvironment): AppConfigLay
   return {
     source: "hardhat.config",
     minimumGasPrices: BigInt(hre.config.networks[HARDHAT_NETWORK_NAME].minGasPrice),
-    epochs: { tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) },
+    epochs: { profile: hre.config.epochs.profile, tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) },
   };
 }
 
@@ -186,7 +188,7 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
   const flags = evmosFlags(args);
   if (hre.hardhatArguments.verbose) flags.verbose = true;
   // --home: create/read config/genesis.json and config/app.toml
-  const home = typeof flags.home === "string" ? await openNodeHome(flags.home, hre) : undefined;
+  const home = typeof flags.home === "string" ? await openNodeHome(flags.home, hre, typeof flags.profile === "string" ? flags.profile : undefined) : undefined;
   const config = resolveNodeConfig(flags, home?.appToml, hre);
   if (!config.jsonRpc.enable) {
     throw new HardhatPluginError(PLUGIN_NAME, "json-rpc.enable = false leaves this node nothing to serve; JSON-RPC is its only interface");
@@ -295,12 +297,21 @@ async function applyForkArgs({ fork, rest }: ForkArgs, overrides: Partial<Runtim
 }
 
 /** Opens (creating what is missing) the node's home; the genesis it writes follows hardhat.config.ts. */
-async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment): Promise<HomeSettings> {
+async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment, flagProfile: string | undefined): Promise<HomeSettings> {
   const base = await runtimeOptionsFor(hre);
   const { defaultGenesis } = epochsModule();
-  const epochs = epochsOptionsFromConfig(hre.config.epochs).genesis ?? defaultGenesis();
+  const configured = epochsOptionsFromConfig(hre.config.epochs).genesis;
   const genesisTime = BigInt(Math.floor((base.chain.initialDate?.getTime() ?? Date.now()) / 1000));
-  return openHome(dir, { chainId: base.chain.chainId, genesisTime, epochs: epochs.epochs, namespaces: [...CORE_NAMESPACES] });
+  // the flag is checked by the config resolution too; here it only picks what a new home records
+  const profile = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : hre.config.epochs.profile;
+  return openHome(dir, {
+    chainId: base.chain.chainId,
+    genesisTime,
+    epochs: (p) => (configured ?? defaultGenesis(p)).epochs,
+    namespaces: [...CORE_NAMESPACES],
+    profile,
+    flagProfile: flagProfile === profile ? profile : undefined,
+  });
 }
 
 // ---------------------------------------------------------------------------------------- server
@@ -366,7 +377,7 @@ subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accou
   .setAction(async ({ runtime, server, settings: config }: { runtime: Runtime; server: StartedServer; settings: AppConfig }, hre) => {
     console.log(`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`);
     for (const ws of server.wsUrls.slice(1)) console.log(`WebSocket JSON-RPC server at ${ws}`);
-    console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), epochs tick rule "${config.epochs.tickRule}"`);
+    console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), profile "${config.epochs.profile}", epochs tick rule "${config.epochs.tickRule}"`);
     const fork = runtime.node.fork;
     if (fork !== undefined) {
       const hash = `0x${Buffer.from(fork.block.hash).toString("hex")}`;

@@ -35,7 +35,12 @@ const plugin: HardhatPlugin = {
     appConfigModule.JSON_RPC_FLAGS.reduce<TaskBuilder>(
       // Evmos's dotted flags cannot pass Hardhat 3's parser: --json-rpc.ws-address is --json-rpc-ws-address here
       (t, { flag, description }) => t.addOption({ name: flagOptionName(flag), description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined }),
-      overrideTask("node"),
+      overrideTask("node").addOption({
+        name: "profile",
+        description: 'The chain this node behaves as: "evmos" (default) or "cosmos-evm" (docs/profiles.md)',
+        type: "STRING",
+        defaultValue: "",
+      }),
     )
       .setAction(() => import("./tasks/node.mjs"))
       .build(),

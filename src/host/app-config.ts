@@ -20,7 +20,11 @@ import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAU
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const parseToml: typeof SmolToml.parse = (text, opts) => (require("smol-toml") as typeof SmolToml).parse(text, opts);
 
-export type TickRule = "spec" | "evmos";
+import type { EpochsProfile, TickRule } from "../epochs/types";
+export type { EpochsProfile, TickRule };
+
+/** The tick rule a profile runs unless one is set: "spec" under evmos, the SDK's under cosmos-evm. */
+export const defaultTickRule = (profile: EpochsProfile): TickRule => (profile === "cosmos-evm" ? "sdk" : "spec");
 
 export interface HostPort {
   host: string;
@@ -62,6 +66,8 @@ export interface JsonRpcConfig {
 }
 
 export interface EpochsAppConfig {
+  /** Which chain the node behaves as (docs/profiles.md); chosen once per chain. */
+  profile: EpochsProfile;
   tickRule: TickRule;
   hookGasLimit: bigint;
 }
@@ -132,7 +138,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       allowedOrigins: [],
       wsOrigins: [],
     },
-    epochs: { tickRule: "spec", hookGasLimit: 3_000_000n },
+    epochs: { profile: "evmos", tickRule: defaultTickRule("evmos"), hookGasLimit: 3_000_000n },
     txpool: { ...chain.txPool },
   };
 }
@@ -295,18 +301,25 @@ function setJsonRpc(layer: AppConfigLayer, spec: KeySpec, value: unknown): void 
   (layer.jsonRpc as Record<string, unknown>)[spec.field] = value;
 }
 
+function parseProfile(raw: unknown): EpochsProfile {
+  if (raw !== "evmos" && raw !== "cosmos-evm") throw new Error(`expected "evmos" or "cosmos-evm", got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
 function setEpochs(layer: AppConfigLayer, key: string, raw: unknown, label: string): void {
   layer.epochs ??= {};
   try {
-    if (key === "tick-rule") {
-      if (raw !== "spec" && raw !== "evmos") throw new Error(`expected "spec" or "evmos", got ${JSON.stringify(raw)}`);
+    if (key === "profile") {
+      layer.epochs.profile = parseProfile(raw);
+    } else if (key === "tick-rule") {
+      if (raw !== "spec" && raw !== "evmos" && raw !== "sdk") throw new Error(`expected "spec", "evmos" or "sdk", got ${JSON.stringify(raw)}`);
       layer.epochs.tickRule = raw;
     } else if (key === "hook-gas-limit") {
       const n = convert({ field: "gasCap", kind: "uint64", description: "" }, raw) as bigint;
       if (n === 0n) throw new Error("must be greater than 0");
       layer.epochs.hookGasLimit = n;
     } else {
-      throw new Error(`unknown key (known: tick-rule, hook-gas-limit)`);
+      throw new Error(`unknown key (known: profile, tick-rule, hook-gas-limit)`);
     }
   } catch (err) {
     fail(layer.source, label, err);
@@ -398,7 +411,7 @@ export function readAppToml(file: string): AppConfigLayer {
 
 /**
  * The command line: keys as Evmos spells them (`json-rpc.address`, `json-rpc.api`, …,
- * `minimum-gas-prices`, `home`) plus Hardhat's `hostname` and `port`, which set the same listener
+ * `minimum-gas-prices`, `home`, `profile`) plus Hardhat's `hostname` and `port`, which set the same listener
  * as `json-rpc.address` and win over it, and the log's `quiet` / `verbose` (true when given).
  * Pass only the flags the user gave.
  */
@@ -415,6 +428,12 @@ export function layerFromFlags(flags: Record<string, string | boolean>, source =
       }
     } else if (name === "home" && typeof raw === "string") {
       layer.home = raw;
+    } else if (name === "profile") {
+      try {
+        layer.epochs = { ...layer.epochs, profile: parseProfile(raw) };
+      } catch (err) {
+        fail(source, `--${name}`, err);
+      }
     }
   }
   if (flags.quiet === true && flags.verbose === true) fail(source, "--quiet", new Error("cannot be used with --verbose"));
@@ -465,6 +484,8 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
     for (const [k, v] of Object.entries(l.epochs ?? {})) if (v !== undefined) (out.epochs as unknown as Record<string, unknown>)[k] = v;
     for (const [k, v] of Object.entries(l.txpool ?? {})) if (v !== undefined) (out.txpool as unknown as Record<string, unknown>)[k] = v;
   }
+  // a tick rule nobody set is the profile's
+  if (layers.every((l) => l.epochs?.tickRule === undefined)) out.epochs.tickRule = defaultTickRule(out.epochs.profile);
   const known = input.knownNamespaces ?? d.jsonRpc.api;
   for (const ns of out.jsonRpc.api) {
     if (!known.includes(ns)) throw new Error(`${apiSource}: unknown JSON-RPC namespace '${ns}' in json-rpc.api (known: ${known.join(", ")})`);
@@ -481,7 +502,7 @@ export interface AppRuntimeSettings {
   rpc: NonNullable<RuntimeOptions["rpc"]>;
   enabledNamespaces: ReadonlySet<string>;
   maxBatch: number;
-  epochs: { tickRule: TickRule; hookGasLimit: bigint };
+  epochs: { profile: EpochsProfile; tickRule: TickRule; hookGasLimit: bigint };
 }
 
 /** The resolved settings → the runtime's options (the node task merges them over hardhat.config's chain). */

@@ -2,7 +2,7 @@
  * The `epochs` section of a Hardhat config, the same for Hardhat 2 and 3: its user and resolved
  * forms, its checks, and the epochs module's options it gives. No Hardhat import: both hosts use it.
  */
-import type { EpochInfo, EpochsOptions, Time } from "../epochs";
+import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../epochs";
 import { epochsModule } from "../host/lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
 
@@ -12,7 +12,8 @@ export class EpochsConfigError extends Error {}
 export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
 
 /** Which tick rule the epochs module runs (docs/epochs.md, "Tick rules"). */
-export type EpochsTickRule = "spec" | "evmos";
+export type EpochsTickRule = "spec" | "evmos" | "sdk";
+export type { EpochsProfile };
 
 /**
  * One epoch record of the genesis, with the field names of the `IEpochs.EpochInfo` struct.
@@ -34,8 +35,11 @@ export interface EpochsGenesisUserConfig {
 }
 
 export interface EpochsUserConfig {
-  /** Default: Evmos's `week` then `day` (or `<home>/config/genesis.json` when the node has a home). */
+  /** Which chain the local chain behaves as: "evmos" (default) or "cosmos-evm" (docs/profiles.md). */
+  profile?: EpochsProfile;
+  /** Default: the profile's (Evmos: `week`, `day`; cosmos-evm: `day`, `hour`, `minute`, `week`), or `<home>/config/genesis.json` when the node has a home. */
   genesis?: EpochsGenesisUserConfig;
+  /** Default: "spec" under evmos, "sdk" under cosmos-evm. */
   tickRule?: EpochsTickRule;
   /** Gas limit of each hook call; default 3,000,000. */
   hookGasLimit?: number;
@@ -44,17 +48,23 @@ export interface EpochsUserConfig {
 }
 
 export interface EpochsConfig {
+  profile: EpochsProfile;
   genesis?: EpochsGenesisUserConfig;
-  tickRule: EpochsTickRule;
+  /** Only when the user set one (else the profile's). */
+  tickRule?: EpochsTickRule;
   hookGasLimit: number;
   network?: InProcessNetworkUserConfig;
 }
 
 /** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
 export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
-  const tickRule = user?.tickRule ?? "spec";
-  if (tickRule !== "spec" && tickRule !== "evmos") {
-    throw new EpochsConfigError(`invalid epochs.tickRule "${String(tickRule)}": expected "spec" or "evmos"`);
+  const profile = user?.profile ?? "evmos";
+  if (profile !== "evmos" && profile !== "cosmos-evm") {
+    throw new EpochsConfigError(`invalid epochs.profile "${String(profile)}": expected "evmos" or "cosmos-evm"`);
+  }
+  const tickRule = user?.tickRule;
+  if (tickRule !== undefined && tickRule !== "spec" && tickRule !== "evmos" && tickRule !== "sdk") {
+    throw new EpochsConfigError(`invalid epochs.tickRule "${String(tickRule)}": expected "spec", "evmos" or "sdk"`);
   }
   const hookGasLimit = user?.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;
   if (!Number.isSafeInteger(hookGasLimit) || hookGasLimit <= 0) {
@@ -64,7 +74,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   if (genesis !== undefined && (genesis === null || typeof genesis !== "object" || !Array.isArray(genesis.epochs))) {
     throw new EpochsConfigError("invalid epochs.genesis: expected { epochs: [...] }");
   }
-  return { genesis, tickRule, hookGasLimit, ...(user?.network !== undefined ? { network: user.network } : {}) };
+  return { profile, genesis, ...(tickRule !== undefined ? { tickRule } : {}), hookGasLimit, ...(user?.network !== undefined ? { network: user.network } : {}) };
 }
 
 function toTime(v: number | bigint | string | Date | undefined, field: string): Time | undefined {
@@ -103,6 +113,7 @@ export function epochInfoFromConfig(e: EpochInfoUserConfig, i: number): EpochInf
 export function epochsOptionsFromConfig(cfg: EpochsConfig): EpochsOptions {
   return {
     genesis: cfg.genesis === undefined ? undefined : { epochs: cfg.genesis.epochs.map(epochInfoFromConfig) },
+    profile: cfg.profile,
     tickRule: cfg.tickRule,
     hookGasLimit: BigInt(cfg.hookGasLimit),
   };

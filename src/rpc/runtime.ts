@@ -39,6 +39,9 @@ import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./na
 import type { RestRouter } from "./transport/rest-router";
 import { mountEpochsPage } from "./epochs-page";
 
+/** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
+export const COSMOS_EVM_REMOVED_METHODS: ReadonlySet<string> = new Set(["eth_coinbase", "eth_mining", "eth_hashrate", "eth_getPendingTransactions", "debug_seedHash"]);
+
 export interface RuntimeOptions {
   chain: ChainConfig;
   /** Storage backend; in memory when absent. The runtime owns it: `close()`, or a start that fails, closes it. */
@@ -149,20 +152,23 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, anvilMethods, otsMethods, erigonMethods, traceMethods, ...(opts.namespaces ?? [])];
+  const all = [
+    ...factories.flatMap((f) => f(deps, services)),
+    ...filterMethods(deps, services),
+    ...txpoolMethods(deps),
+    ...minerMethods(deps, opts.miner),
+    ...personalMethods(deps),
+    ...unsupportedMethods(),
+    ...debugMethods(deps),
+    ...dbMethods(deps),
+    ...cliqueMethods(deps),
+    ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
+    ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
+  ];
+  // cosmos/evm removed these to match geth: unknown methods there, so here under its profile
+  const removed = epochs?.profile === "cosmos-evm" ? COSMOS_EVM_REMOVED_METHODS : new Set<string>();
   const dispatcher: RpcDispatcher = new RpcDispatcher(
-    [
-      ...factories.flatMap((f) => f(deps, services)),
-      ...filterMethods(deps, services),
-      ...txpoolMethods(deps),
-      ...minerMethods(deps, opts.miner),
-      ...personalMethods(deps),
-      ...unsupportedMethods(),
-      ...debugMethods(deps),
-      ...dbMethods(deps),
-      ...cliqueMethods(deps),
-      ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
-      ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
-    ],
+    all.filter((m) => !removed.has(m.name)),
     {
       mutex: node.mutex,
       enabledNamespaces: opts.enabledNamespaces,

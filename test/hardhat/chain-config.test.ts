@@ -127,14 +127,15 @@ describe("hardhat config → chain config", () => {
 
 describe("epochs config section", () => {
   it("defaults to the spec's tick rule and a 3,000,000 hook gas limit", () => {
-    expect(resolveEpochsConfig(undefined)).to.deep.equal({ genesis: undefined, tickRule: "spec", hookGasLimit: 3_000_000 });
-    expect(hre.config.epochs.tickRule).to.equal("spec");
+    // no tick rule: the profile's (src/host/app-config.ts, defaultTickRule)
+    expect(resolveEpochsConfig(undefined)).to.deep.equal({ profile: "evmos", genesis: undefined, hookGasLimit: 3_000_000 });
+    expect(hre.config.epochs.tickRule).to.equal(undefined);
   });
 
   it("keeps the user's genesis and settings", () => {
     const genesis = { epochs: [{ identifier: "hour", duration: 3600 }] };
     const { config } = chainFor({ epochs: { genesis, tickRule: "evmos", hookGasLimit: 500_000 } });
-    expect(config.epochs).to.deep.equal({ genesis, tickRule: "evmos", hookGasLimit: 500_000 });
+    expect(config.epochs).to.deep.equal({ profile: "evmos", genesis, tickRule: "evmos", hookGasLimit: 500_000 });
   });
 
   it("refuses an unknown tick rule, a bad hook gas limit and a malformed genesis", () => {
@@ -213,7 +214,7 @@ describe("node settings → runtime and server options (one resolver)", () => {
       fs.writeFileSync(file, 'minimum-gas-prices = "20aevmos"\n[json-rpc]\napi = "eth,net"\nlogs-cap = 50\naddress = "127.0.0.2:9000"\nbody-limit = 1000\nauth-token = "t0k"\n[epochs]\ntick-rule = "evmos"\n');
       const app = readAppToml(file);
       const c = resolve({ "json-rpc.logs-cap": "9", port: "9100" }, app);
-      expect(runtimeSettings(c)).to.deep.include({ chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n, txPool: defaults.txpool }, epochs: { tickRule: "evmos", hookGasLimit: 3_000_000n } });
+      expect(runtimeSettings(c)).to.deep.include({ chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n, txPool: defaults.txpool }, epochs: { profile: "evmos", tickRule: "evmos", hookGasLimit: 3_000_000n } });
       expect(runtimeSettings(c).rpc.logsCap).to.equal(9);
       expect(serverSettings(c)).to.deep.include({ host: "127.0.0.2", port: 9100, bodyLimit: 1000, authToken: "t0k" });
       expect(parseMinimumGasPrices("20aevmos", "x")).to.equal(20n);

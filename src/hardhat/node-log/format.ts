@@ -6,6 +6,7 @@
  */
 import { formatUnits } from "ethers";
 import { type CustomErrorDecoder, failureMessage } from "../errors";
+import { SDK_EVENT_EPOCH_END, SDK_EVENT_EPOCH_START } from "../../epochs/abci";
 
 /** Colours for a TTY; identity functions otherwise. */
 export interface Paint {
@@ -141,6 +142,9 @@ export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNam
     const a = Object.fromEntries(e.attributes.map((x) => [x.key, x.value]));
     if (e.type === "epoch_end") out.push(`${indent}epoch ${a.identifier} #${a.epoch_number} ended`);
     else if (e.type === "epoch_start") out.push(`${indent}epoch ${a.identifier} #${a.epoch_number} started`);
+    // the Cosmos SDK's typed events (cosmos-evm profile): proto3-JSON values, no identifier
+    else if (e.type === SDK_EVENT_EPOCH_END) out.push(`${indent}epoch #${typedValue(a.epoch_number)} ended`);
+    else if (e.type === SDK_EVENT_EPOCH_START) out.push(`${indent}epoch #${typedValue(a.epoch_number)} started`);
     else if (e.type === "epoch_hook" || e.type === "epoch_hook_failed") {
       const fn = a.hook === "BeforeEpochStart" ? "beforeEpochStart" : "afterEpochEnd";
       const name = nameOf(a.address);
@@ -159,9 +163,18 @@ export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNam
   return out;
 }
 
-/** True when a block's events hold an epoch tick (a start or an end). */
+/** A typed event's attribute value (`"5"`, quotes included) as text. */
+function typedValue(v: string | undefined): string {
+  try {
+    return String(JSON.parse(v ?? ""));
+  } catch {
+    return v ?? "";
+  }
+}
+
+/** True when a block's events hold an epoch tick (a start or an end), under either profile. */
 export function ticked(events: BlockEvent[]): boolean {
-  return events.some((e) => e.type === "epoch_start" || e.type === "epoch_end");
+  return events.some((e) => e.type === "epoch_start" || e.type === "epoch_end" || e.type === SDK_EVENT_EPOCH_START || e.type === SDK_EVENT_EPOCH_END);
 }
 
 /** A request's parameters in one short line (the --verbose request log). */

@@ -23,10 +23,11 @@ interface NodeArgs extends Record<string, unknown> {
 
 export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironment): Promise<void> {
   const flags: Record<string, string> = evmosFlagsOf(args);
+  if (typeof args.profile === "string" && args.profile !== "") flags.profile = args.profile;
   if (args.hostname !== undefined) flags.hostname = args.hostname;
   flags.port = String(args.port);
   // flags > hardhat.config.ts's epochs section > defaults (as on Hardhat 2, without app.toml: no --home yet)
-  const hardhatConfig = { source: "hardhat.config", epochs: { tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) } };
+  const hardhatConfig = { source: "hardhat.config", epochs: { profile: hre.config.epochs.profile, tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) } };
   const config = appConfigModule.resolveAppConfig({ flags, hardhatConfig, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
   const settings = appConfigModule.runtimeSettings(config);
   const base = runtimeOptionsFor(hre, args.chainId > 0 ? args.chainId : undefined);
@@ -48,7 +49,7 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   runtime.admin.listeners = server.listeners;
   const host = bound.httpAddress.host.includes(":") ? `[${bound.httpAddress.host}]` : bound.httpAddress.host;
   console.log(`Started HTTP and WebSocket JSON-RPC server at http://${host}:${bound.httpAddress.port}/`);
-  console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), epochs tick rule "${config.epochs.tickRule}"`);
+  console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), profile "${config.epochs.profile}", epochs tick rule "${config.epochs.tickRule}"`);
   console.log(`Bearer token in ${tokenFile}:\n  ${token}`);
   const { declared, raised } = runtime.dispatcher.accessClasses();
   for (const line of accessModule.accessBanner(declared, raised, [...accessModule.DEFAULT_ALLOWED_ORIGINS, ...(opts.allowedOrigins ?? [])], accessModule.beyondLoopback(bound))) console.log(line);

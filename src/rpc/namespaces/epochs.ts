@@ -1,11 +1,11 @@
 /**
  * epochs_*: the epochs queries (shaped like the Cosmos gRPC-gateway JSON), the begin/end-block
- * events of a block, and hook registration; plus the REST routes at Evmos's paths and the `epochs`
- * WebSocket subscription.
+ * events of a block, and hook registration; plus the REST routes at the profile's paths (Evmos's or
+ * the Cosmos SDK's) and the `epochs` WebSocket subscription.
  */
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address } from "@ethereumjs/util";
-import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
+import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, toJson, unregister, type SlotStore } from "../../epochs";
 import { eventNotifications, formatBlockEvents } from "../block-events";
 import type { Node } from "../../chain/node";
 import type { RpcDeps } from "../deps";
@@ -132,8 +132,39 @@ export function registerEpochsSubscription(deps: RpcDeps, subscriptions: Subscri
   });
 }
 
-/** GET /evmos/epochs/v1/epochs and /evmos/epochs/v1/current_epoch, as Evmos's gateway answers. */
+/** The epochs queries at the profile's REST paths. */
 export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
+  if (epochs.profile === "cosmos-evm") mountSdkRest(router, epochs, node);
+  else mountEvmosRest(router, epochs, node);
+}
+
+/**
+ * GET /cosmos/epochs/v1beta1/epochs and /cosmos/epochs/v1beta1/current_epoch, as the Cosmos SDK's
+ * gateway answers (x/epochs/keeper/grpc_query.go): every record without pagination; an empty
+ * identifier is InvalidArgument (HTTP 400, code 3), an unknown one a plain error (HTTP 500, code 2).
+ */
+function mountSdkRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.mutex.exclusive(fn);
+  const store = () => node.moduleStore(EPOCHS_MODULE);
+  router.get("/cosmos/epochs/v1beta1/epochs", () =>
+    exclusive(async () => ({ status: 200, body: { epochs: epochs.exportGenesis(store()).epochs.map(toJson) } })),
+  );
+  router.get("/cosmos/epochs/v1beta1/current_epoch", (q) =>
+    exclusive(async () => {
+      const id = q.get("identifier") ?? "";
+      if (id === "") return { status: 400, body: { code: 3, message: "identifier is empty", details: [] } };
+      try {
+        return { status: 200, body: { current_epoch: epochs.currentEpoch(store(), id).toString() } };
+      } catch (err) {
+        if (err instanceof EpochNotFoundError) return { status: 500, body: { code: 2, message: "not available identifier", details: [] } };
+        throw err;
+      }
+    }),
+  );
+}
+
+/** GET /evmos/epochs/v1/epochs and /evmos/epochs/v1/current_epoch, as Evmos's gateway answers. */
+function mountEvmosRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.mutex.exclusive(fn);
   const store = () => node.moduleStore(EPOCHS_MODULE);
   router.get("/evmos/epochs/v1/epochs", (q) =>

@@ -59,7 +59,7 @@ describe("config: app configuration", () => {
       allowedOrigins: [],
       wsOrigins: [],
     });
-    expect(c.epochs).to.deep.equal({ tickRule: "spec", hookGasLimit: 3_000_000n });
+    expect(c.epochs).to.deep.equal({ profile: "evmos", tickRule: "spec", hookGasLimit: 3_000_000n });
     expect(c.txpool).to.deep.equal({ globalPending: 5120, accountSlots: 16, globalQueued: 1024, accountQueued: 64, priceBump: 10 });
   });
 
@@ -97,10 +97,23 @@ describe("config: app configuration", () => {
     expect(c.minimumGasPrices).to.equal(0n); // flag "" beats the file's 7
     expect(c.jsonRpc.gasCap).to.equal(1000n); // app.toml
     expect(c.jsonRpc.filterCap).to.equal(3); // hardhat.config
-    expect(c.epochs).to.deep.equal({ tickRule: "evmos", hookGasLimit: 1_000_000n }); // app.toml, hardhat.config
+    expect(c.epochs).to.deep.equal({ profile: "evmos", tickRule: "evmos", hookGasLimit: 1_000_000n }); // app.toml, hardhat.config
     expect(c.jsonRpc.address).to.deep.equal({ host: "0.0.0.0", port: 9100 }); // --port over the file's port, host kept
     expect(c.home).to.equal("/h");
     expect(defaults.jsonRpc.address).to.deep.equal({ host: "127.0.0.1", port: 8545 }); // defaults untouched
+  });
+
+  it("takes the profile from --profile > app.toml > hardhat.config; an unset tick rule is the profile's", () => {
+    const sdk = readAppToml(toml("profile.toml", '[epochs]\nprofile = "cosmos-evm"\n'));
+    expect(resolveAppConfig({ appToml: sdk, defaults }).epochs).to.deep.equal({ profile: "cosmos-evm", tickRule: "sdk", hookGasLimit: 3_000_000n });
+    const hardhatConfig: AppConfigLayer = { source: "hardhat.config", epochs: { profile: "cosmos-evm" } };
+    expect(resolveAppConfig({ hardhatConfig, defaults }).epochs.tickRule).to.equal("sdk");
+    expect(resolveAppConfig({ flags: { profile: "evmos" }, hardhatConfig, defaults }).epochs).to.deep.include({ profile: "evmos", tickRule: "spec" });
+    // a tick rule someone set stays, whatever the profile
+    const both = readAppToml(toml("both.toml", '[epochs]\nprofile = "cosmos-evm"\ntick-rule = "spec"\n'));
+    expect(resolveAppConfig({ appToml: both, defaults }).epochs).to.deep.include({ profile: "cosmos-evm", tickRule: "spec" });
+    expect(() => readAppToml(toml("bad.toml", '[epochs]\nprofile = "osmosis"\n'))).to.throw('epochs.profile: expected "evmos" or "cosmos-evm", got "osmosis"');
+    expect(() => layerFromFlags({ profile: "osmosis" })).to.throw('command line: --profile: expected "evmos" or "cosmos-evm", got "osmosis"');
   });
 
   it("treats --hostname/--port as json-rpc.address, winning over it", () => {
@@ -160,7 +173,7 @@ describe("config: app configuration", () => {
       expect(() => readAppToml(file), line).to.throw(`${file}: ${message}`);
     }
     const epochs = toml("ep.toml", '[epochs]\ntick-rule = "fast"\n');
-    expect(() => readAppToml(epochs)).to.throw(`${epochs}: epochs.tick-rule: expected "spec" or "evmos", got "fast"`);
+    expect(() => readAppToml(epochs)).to.throw(`${epochs}: epochs.tick-rule: expected "spec", "evmos" or "sdk", got "fast"`);
     const mgp = toml("mgp.toml", 'minimum-gas-prices = "20atom"\n');
     expect(() => readAppToml(mgp)).to.throw(`${mgp}: minimum-gas-prices: expected "<amount>aevmos" (a whole number of wei per gas), got "20atom"`);
   });

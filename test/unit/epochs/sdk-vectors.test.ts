@@ -11,6 +11,7 @@
  */
 import { expect } from "chai";
 import { SDK_EVENTS } from "../../../src/epochs/abci";
+import { decodeEpochInfo, encodeEpochInfo } from "../../../src/epochs/codec";
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "../../../src/epochs/genesis";
 import { createEpochsModule } from "../../../src/epochs";
 import { type EpochInfo, ZERO_TIME, newEpochInfo, seconds } from "../../../src/epochs/types";
@@ -185,6 +186,14 @@ describe('Cosmos SDK x/epochs keeper tests as vectors (tick rule "sdk", cosmos-e
         '2:begin_block:cosmos.epochs.v1beta1.EventEpochEnd:epoch_number="1"',
         `2:begin_block:cosmos.epochs.v1beta1.EventEpochStart:epoch_number="2",epoch_start_time="${BLOCK1 + HOUR}"`,
       ]);
+    });
+
+    it("stores cosmos.epochs.v1beta1.EpochInfo: current_epoch_start_height is field 8, 7 is reserved", () => {
+      const info: EpochInfo = { identifier: "day", startTime: t(1), duration: t(86_400), currentEpoch: 2n, currentEpochStartTime: t(5), epochCountingStarted: true, currentEpochStartHeight: 7n };
+      // 0a 03 "day" | 12 02 08 01 | 1a 04 08 80a305 | 20 02 | 2a 02 08 05 | 30 01 | 40 07 (field 8, varint)
+      const hex = "0a03646179" + "12020801" + "1a040880a305" + "2002" + "2a020805" + "3001" + "4007";
+      expect(Buffer.from(encodeEpochInfo(info)).toString("hex")).to.equal(hex);
+      expect(decodeEpochInfo(Buffer.from(hex, "hex"))).to.deep.equal(info);
     });
 
     it("the SDK's default genesis is day, hour, minute, week with zero start times", () => {
