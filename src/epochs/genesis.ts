@@ -108,7 +108,9 @@ export function parseCosmosGenesis(text: string, profile: EpochsProfile = "evmos
   let chainId: bigint | undefined;
   if (d.chain_id !== undefined) {
     if (typeof d.chain_id !== "string") throw new Error(`chain_id ${JSON.stringify(d.chain_id)}: expected a string such as "evmos_9000-1"`);
-    chainId = parseChainId(d.chain_id);
+    // cosmos/evm sets the EVM chain id apart from the Cosmos one, which may have any form ("cosmos-1");
+    // the Ethermint form still gives it
+    if (profile === "evmos" || CHAIN_ID.test(d.chain_id)) chainId = parseChainId(d.chain_id);
   }
   let genesisTime: Time | undefined;
   if (d.genesis_time !== undefined) {

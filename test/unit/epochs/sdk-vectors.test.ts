@@ -12,7 +12,7 @@
 import { expect } from "chai";
 import { SDK_EVENTS } from "../../../src/epochs/abci";
 import { decodeEpochInfo, encodeEpochInfo } from "../../../src/epochs/codec";
-import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "../../../src/epochs/genesis";
+import { defaultGenesis, exportGenesis, initGenesis, parseCosmosGenesis, validateGenesis } from "../../../src/epochs/genesis";
 import { createEpochsModule } from "../../../src/epochs";
 import { type EpochInfo, ZERO_TIME, newEpochInfo, seconds } from "../../../src/epochs/types";
 import { FakeChain, run } from "./helpers";
@@ -194,6 +194,17 @@ describe('Cosmos SDK x/epochs keeper tests as vectors (tick rule "sdk", cosmos-e
       const hex = "0a03646179" + "12020801" + "1a040880a305" + "2002" + "2a020805" + "3001" + "4007";
       expect(Buffer.from(encodeEpochInfo(info)).toString("hex")).to.equal(hex);
       expect(decodeEpochInfo(Buffer.from(hex, "hex"))).to.deep.equal(info);
+    });
+
+    it("imports a cosmos/evm genesis.json: any Cosmos chain id, the Ethermint form still giving the EVM one; no epochs = the SDK's defaults", () => {
+      const g = parseCosmosGenesis('{"genesis_time": "2026-01-01T00:00:00Z", "chain_id": "cosmos-1", "app_state": {"bank": {}}}', "cosmos-evm");
+      expect(g.chainId).to.equal(undefined);
+      expect(g.epochs.epochs.map((e) => e.identifier)).to.deep.equal(["day", "hour", "minute", "week"]);
+      expect(parseCosmosGenesis('{"chain_id": "cosmos_262144-1"}', "cosmos-evm").chainId).to.equal(262144n);
+      // an Evmos genesis imports the same way (the JSON of EpochInfo is the same in both)
+      const evmos = parseCosmosGenesis('{"chain_id": "evmos_9000-1", "app_state": {"epochs": {"epochs": [{"identifier": "week", "duration": "604800s"}]}}}', "cosmos-evm");
+      expect(evmos.epochs.epochs.map((e) => e.identifier)).to.deep.equal(["week"]);
+      expect(() => parseCosmosGenesis('{"chain_id": "cosmos-1"}', "evmos")).to.throw(/expected the Ethermint form/);
     });
 
     it("the SDK's default genesis is day, hour, minute, week with zero start times", () => {
