@@ -215,5 +215,13 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hour).to.match(/^hour\s+3600s\s+0\s/m);
     expect(hour).to.not.match(/^week/m);
     await stopProcessGroup(node.child);
+    // --profile cosmos-evm: the Cosmos SDK's x/epochs (its REST paths; its tick rule unless the config sets one)
+    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --profile cosmos-evm --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    await waitForOutput(node, 'profile "cosmos-evm"');
+    const res = await fetch(`${node.url}cosmos/epochs/v1beta1/current_epoch?identifier=week`);
+    expect(await res.json()).to.deep.equal({ current_epoch: "0" });
+    const coinbase = (await (await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_coinbase", params: [] }) })).json()) as { error?: { code: number } };
+    expect(coinbase.error?.code).to.equal(-32601);
+    await stopProcessGroup(node.child);
   });
 });
