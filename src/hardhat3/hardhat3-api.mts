@@ -59,6 +59,8 @@ export interface HardhatUserConfig {
 export interface HookContext {
   readonly config: HardhatConfig;
   readonly versions: { readonly hardhat: string };
+  /** Hardhat's global options: `--coverage`, `--gas-stats`, `--gas-stats-json FILE`, … */
+  readonly globalOptions?: { readonly coverage?: boolean; readonly gasStats?: boolean; readonly gasStatsJson?: string };
 }
 
 export interface HardhatRuntimeEnvironment extends HookContext {
@@ -66,7 +68,7 @@ export interface HardhatRuntimeEnvironment extends HookContext {
     create(networkOrParams?: string | { network?: string }): Promise<NetworkConnection>;
     getOrCreate(networkOrParams?: string | { network?: string }): Promise<NetworkConnection>;
   };
-  readonly globalOptions: { network?: string };
+  readonly globalOptions: { network?: string; coverage?: boolean; gasStats?: boolean; gasStatsJson?: string };
 }
 
 /** What `task(...)` / `overrideTask(...)` of "hardhat/config" return, as far as this host calls it. */

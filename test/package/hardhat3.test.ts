@@ -80,6 +80,64 @@ export default defineConfig({
   networks: { localhost: { type: "http", url: process.env.LOCALHOST_URL ?? "http://127.0.0.1:8545" } },
 });
 `,
+  // viem, its assertions and Ignition (hardhat-toolbox-viem's parts), on the epochs chain
+  "contracts/Counter.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Counter {
+    uint256 public x;
+    event Increment(uint256 by);
+    error TooBig(uint256 by);
+    function incBy(uint256 by) public {
+        require(by > 0, "incBy: increment should be positive");
+        if (by > 100) revert TooBig(by);
+        x += by;
+        emit Increment(by);
+    }
+}
+`,
+  "hardhat.viem.config.ts": `import { defineConfig } from "hardhat/config";
+import hardhatViem from "@nomicfoundation/hardhat-viem";
+import hardhatViemAssertions from "@nomicfoundation/hardhat-viem-assertions";
+import hardhatIgnitionViem from "@nomicfoundation/hardhat-ignition-viem";
+import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
+import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatViem, hardhatViemAssertions, hardhatIgnitionViem, hardhatNodeTestRunner, hardhatNetworkHelpers, hardhatEpochs],
+  solidity: "0.8.30",
+  paths: { tests: { nodejs: "test-viem" } },
+  // 31337: Ignition treats that chain as a throwaway one (no confirmation, an earlier chain's journal discarded)
+  epochs: { genesis: { epochs: [{ identifier: "hour", duration: 3600 }] }, network: { chainId: 31337 } },
+  networks: { localhost: { type: "http", url: process.env.LOCALHOST_URL ?? "http://127.0.0.1:8545" } },
+});
+`,
+  "ignition/modules/Counter.ts": `import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
+export default buildModule("CounterModule", (m) => {
+  const counter = m.contract("Counter");
+  m.call(counter, "incBy", [5n]);
+  return { counter };
+});
+`,
+  "test-viem/counter.test.ts": `import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { network } from "hardhat";
+describe("viem on the epochs chain", async () => {
+  const { viem, epochs } = await network.create();
+  it("deploys, emits, reads and reverts as viem users expect; epochs advance", async () => {
+    const publicClient = await viem.getPublicClient();
+    assert.equal(await publicClient.getChainId(), 31337);
+    const counter = await viem.deployContract("Counter");
+    await viem.assertions.emitWithArgs(counter.write.incBy([5n]), counter, "Increment", [5n]);
+    assert.equal(await counter.read.x(), 5n);
+    await viem.assertions.revertWith(counter.write.incBy([0n]), "incBy: increment should be positive");
+    await viem.assertions.revertWithCustomErrorWithArgs(counter.write.incBy([500n]), counter, "TooBig", [500n]);
+    const [wallet, other] = await viem.getWalletClients();
+    await viem.assertions.balancesHaveChanged(wallet.sendTransaction({ to: other.account.address, value: 10n ** 18n }), [{ address: other.account.address, amount: 10n ** 18n }]);
+    const before = await epochs.current("hour");
+    assert.equal(await epochs.advance("hour", 2), before + 2n);
+  });
+});
+`,
   "test-node/epochs.test.ts": `import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
@@ -136,6 +194,15 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     pkg.devDependencies["hardhat-epochs"] = `file:${path.join(work, packed.filename)}`;
     // node:test through Hardhat 3's runner, with its own config (the example uses mocha)
     pkg.devDependencies["@nomicfoundation/hardhat-node-test-runner"] = "^3.1.0";
+    // viem and Ignition, as hardhat-toolbox-viem 5 has them
+    Object.assign(pkg.devDependencies, {
+      "@nomicfoundation/hardhat-viem": "^3.0.9",
+      "@nomicfoundation/hardhat-viem-assertions": "^3.1.3",
+      "@nomicfoundation/hardhat-ignition": "^3.1.8",
+      "@nomicfoundation/hardhat-ignition-viem": "^3.1.6",
+      "@nomicfoundation/ignition-core": "^3.1.6",
+      viem: "^2.47.6",
+    });
     writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
     for (const [file, text] of Object.entries(EXTRA_FILES)) {
       mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
@@ -155,7 +222,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   });
 
   it("builds offline with the npm solc", () => {
-    expect(hardhat("build")).to.match(/Compiled 2 Solidity files with solc 0\.8\.30/);
+    expect(hardhat("build")).to.match(/Compiled 3 Solidity files with solc 0\.8\.30/);
   });
 
   it("type-checks: connection.epochs and the epochs config are typed from the package's declarations", () => {
@@ -181,6 +248,26 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out).to.match(/2 passing/);
     expect(out).to.match(/^bump by 2 from 0x/m);
     expect(out).to.not.match(/failing/);
+  });
+
+  it("runs viem tests (hardhat-viem, hardhat-viem-assertions) on the in-process epochs chain", () => {
+    const out = hardhat("--config hardhat.viem.config.ts test nodejs");
+    expect(out).to.match(/1 passing/);
+    expect(out).to.not.match(/failing/);
+  });
+
+  it("refuses --coverage on the epochs chain with a message that says why (only EDR collects it)", () => {
+    expect(() => hardhat("--config hardhat.viem.config.ts test nodejs --coverage")).to.throw(
+      /hardhat-epochs: --coverage is collected by Hardhat's EDR network, and the epochs chain \(the default network with hardhat-epochs listed\) cannot report it/,
+    );
+  });
+
+  it("deploys with Ignition in-process, a fresh chain each run", () => {
+    for (let run = 0; run < 2; run++) {
+      const out = hardhat("--config hardhat.viem.config.ts ignition deploy ignition/modules/Counter.ts");
+      expect(out, `run ${run}`).to.match(/successfully deployed/);
+      expect(out).to.match(/CounterModule#Counter - 0x5FbDB2315678afecb367f032d93F642f64180aa3/);
+    }
   });
 
   it("lists the epochs in-process (hardhat epochs:list)", () => {
@@ -214,6 +301,13 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const hour = hardhat("--config hardhat.node.config.ts epochs:list --network localhost", { LOCALHOST_URL: node.url });
     expect(hour).to.match(/^hour\s+3600s\s+0\s/m);
     expect(hour).to.not.match(/^week/m);
+    await stopProcessGroup(node.child);
+    // Ignition and viem against the node
+    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat --config hardhat.viem.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    await waitForOutput(node, "Accounts");
+    const deployed = hardhat("--config hardhat.viem.config.ts ignition deploy ignition/modules/Counter.ts --network localhost", { LOCALHOST_URL: node.url });
+    expect(deployed).to.match(/successfully deployed/);
+    expect(hardhat("--config hardhat.viem.config.ts test nodejs --network localhost", { LOCALHOST_URL: node.url })).to.match(/1 passing/);
     await stopProcessGroup(node.child);
     // --profile cosmos-evm: the Cosmos SDK's x/epochs (its REST paths; its tick rule unless the config sets one)
     node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --profile cosmos-evm --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });

@@ -32,10 +32,28 @@ async function chainOf(context: HookContext, conn: NetworkConnection): Promise<I
   return chain ?? undefined;
 }
 
+/**
+ * What Hardhat collects inside EDR's provider: coverage and gas statistics. The epochs chain has no
+ * such seam, so rather than a silent 0 % report, a connection to it under those options is refused.
+ */
+function edrOnlyOptions(context: HookContext): string[] {
+  const g = context.globalOptions ?? {};
+  return [g.coverage === true ? "--coverage" : "", g.gasStats === true ? "--gas-stats" : "", g.gasStatsJson !== undefined ? "--gas-stats-json" : ""].filter((o) => o !== "");
+}
+
 export default async () => ({
   async newConnection(context: HookContext, next: (ctx: HookContext) => Promise<NetworkConnection>): Promise<NetworkConnection> {
     const conn = await next(context);
     const chain = await chainOf(context, conn);
+    const refused = chain !== undefined ? edrOnlyOptions(context) : [];
+    if (refused.length > 0) {
+      await conn.close();
+      throw new Error(
+        `hardhat-epochs: ${refused.join(" and ")} ${refused.length > 1 ? "are" : "is"} collected by Hardhat's EDR network, and the epochs chain ` +
+          `(the default network with hardhat-epochs listed) cannot report ${refused.length > 1 ? "them" : "it"}. Run without ${refused.join(" and ")}, ` +
+          `or give the tests that need it an EDR network: networks: { edr: { type: "edr-simulated" } } and network.create("edr").`,
+      );
+    }
     conn.epochs = new epochsHelpersModule.EpochsHelpers({
       request: (args) => conn.provider.request(args),
       inProcess: () => chain?.runtime(),
