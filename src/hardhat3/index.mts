@@ -12,6 +12,28 @@ import { flagOptionName } from "./tasks/node-flags.mjs";
 const HARDHAT_CONFIG = "hardhat/config";
 const { task, overrideTask } = (await import(HARDHAT_CONFIG)) as HardhatConfigModule;
 
+/** keys:new, keys:import, keys:list on a node home's key store (src/host/key-tasks.ts). */
+function keyTasks(): ReturnType<TaskBuilder["build"]>[] {
+  const keyOptions = (t: TaskBuilder): TaskBuilder =>
+    t
+      .addOption({ name: "home", description: "The node's home directory (as for `hardhat node --home`); keys go to DIR/keystore", type: "STRING", defaultValue: "" })
+      .addOption({ name: "passphraseFile", description: "A file whose first line is the passphrase (else a prompt that does not echo)", type: "STRING", defaultValue: "" })
+      .addFlag({ name: "lightKdf", description: "Use geth's light scrypt parameters (fast to unlock, weaker): for throwaway keys" });
+  return [
+    keyOptions(task("keys:new", "Creates a key in the home's key store, encrypted with a passphrase"))
+      .setAction(() => import("./tasks/keys-new.mjs"))
+      .build(),
+    keyOptions(task("keys:import", "Imports a hex private key into the home's key store, encrypted with a passphrase"))
+      .addOption({ name: "keyFile", description: "A file holding the hex private key (geth's `account import` form); else a prompt that does not echo", type: "STRING", defaultValue: "" })
+      .setAction(() => import("./tasks/keys-import.mjs"))
+      .build(),
+    task("keys:list", "Lists the accounts of the home's key store")
+      .addOption({ name: "home", description: "The node's home directory; its key store is DIR/keystore", type: "STRING", defaultValue: "" })
+      .setAction(() => import("./tasks/keys-list.mjs"))
+      .build(),
+  ];
+}
+
 const plugin: HardhatPlugin = {
   id: "hardhat-epochs",
   npmPackage: "hardhat-epochs",
@@ -21,16 +43,19 @@ const plugin: HardhatPlugin = {
   },
   tasks: [
     task("epochs:list", "Lists the epochs timers (EpochInfos)")
+      .addOption({ name: "rest", description: "A chain's REST endpoint (e.g. http://localhost:1317) instead of a network", type: "STRING", defaultValue: "" })
       .setAction(() => import("./tasks/epochs-list.mjs"))
       .build(),
     task("epochs:current", "Prints the current epoch of one timer")
       .addOption({ name: "identifier", description: "The timer's identifier, e.g. week or day", type: "STRING", defaultValue: "" })
+      .addOption({ name: "rest", description: "A chain's REST endpoint (Evmos's or the Cosmos SDK's paths) instead of a network", type: "STRING", defaultValue: "" })
       .setAction(() => import("./tasks/epochs-current.mjs"))
       .build(),
     task("epochs:export-genesis", "Writes a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from")
       .addOption({ name: "out", description: "The file to write", type: "STRING", defaultValue: "" })
       .setAction(() => import("./tasks/epochs-export-genesis.mjs"))
       .build(),
+    ...keyTasks(),
     // Hardhat's node serves EDR only; this one serves the epochs chain (the options stay Hardhat's)
     appConfigModule.JSON_RPC_FLAGS.reduce<TaskBuilder>(
       // Evmos's dotted flags cannot pass Hardhat 3's parser: --json-rpc.ws-address is --json-rpc-ws-address here

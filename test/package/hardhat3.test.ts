@@ -270,6 +270,21 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     }
   });
 
+  it("makes, imports and lists keys of a node home (keys:new, keys:import, keys:list)", () => {
+    const home = path.join(work, "keys-home");
+    writeFileSync(path.join(work, "pass.txt"), "correct horse\n");
+    // Hardhat's first dev key, as geth's `account import` takes it
+    writeFileSync(path.join(work, "key.txt"), "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80\n");
+    const made = hardhat(`keys:new --home ${home} --passphrase-file ${path.join(work, "pass.txt")} --light-kdf`);
+    const address = /Public address of the key:\s+(0x[0-9a-fA-F]{40})/.exec(made)?.[1];
+    expect(address, made).to.be.a("string");
+    hardhat(`keys:import --home ${home} --key-file ${path.join(work, "key.txt")} --passphrase-file ${path.join(work, "pass.txt")} --light-kdf`);
+    const list = hardhat(`keys:list --home ${home}`);
+    expect(list).to.include(`{${address!.slice(2).toLowerCase()}}`);
+    expect(list).to.include("{f39fd6e51aad88f6f4ce6ab8827279cfffb92266}");
+    expect(() => hardhat("keys:list")).to.throw(/hardhat-epochs: --home DIR is required/);
+  });
+
   it("lists the epochs in-process (hardhat epochs:list)", () => {
     const out = hardhat("epochs:list");
     expect(out).to.match(/^week\s+604800s\s+0\s/m);
@@ -294,6 +309,8 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(node.output()).to.not.match(/beyond loopback/);
     const out = hardhat("epochs:current --identifier week --network localhost", { LOCALHOST_URL: node.url });
     expect(out).to.match(/^week: current epoch 0$/m);
+    // the same over the node's REST (Evmos's paths)
+    expect(hardhat(`epochs:current --identifier week --rest ${node.url}`)).to.match(/^week: current epoch 0$/m);
     await stopProcessGroup(node.child);
     // the config's epochs section reaches the node: another config, with Evmos's tick rule and an hour timer
     node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
@@ -314,6 +331,8 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     await waitForOutput(node, 'profile "cosmos-evm"');
     const res = await fetch(`${node.url}cosmos/epochs/v1beta1/current_epoch?identifier=week`);
     expect(await res.json()).to.deep.equal({ current_epoch: "0" });
+    // the tasks read the Cosmos SDK's REST form too
+    expect(hardhat(`epochs:list --rest ${node.url}`)).to.match(/^week\s+604800s\s+0\s/m);
     const coinbase = (await (await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_coinbase", params: [] }) })).json()) as { error?: { code: number } };
     expect(coinbase.error?.code).to.equal(-32601);
     await stopProcessGroup(node.child);

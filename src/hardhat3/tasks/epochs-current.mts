@@ -1,9 +1,18 @@
-/** `hardhat epochs:current --identifier ID [--network NAME]`: the current epoch of one timer. */
+/** `hardhat epochs:current --identifier ID [--network NAME | --rest URL]`: the current epoch of one timer. */
 import type { EpochsHelpers } from "../../host/epochs-helpers.js";
+import epochsRestModule from "../../host/epochs-rest.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 
-export default async function epochsCurrent(args: { identifier: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+export default async function epochsCurrent(args: { identifier: string; rest: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   if (args.identifier === "") throw new Error("hardhat-epochs: epochs:current needs --identifier ID (e.g. week or day)");
-  const conn = await hre.network.getOrCreate();
-  console.log(`${args.identifier}: current epoch ${await (conn.epochs as EpochsHelpers).current(args.identifier)}`);
+  let current: bigint;
+  if (args.rest !== "") {
+    current = await epochsRestModule.restCurrentEpoch(args.rest, args.identifier).catch((err: Error) => {
+      throw new Error(`hardhat-epochs: ${err.message}`);
+    });
+  } else {
+    const conn = await hre.network.getOrCreate();
+    current = await (conn.epochs as EpochsHelpers).current(args.identifier);
+  }
+  console.log(`${args.identifier}: current epoch ${current}`);
 }

@@ -1,9 +1,15 @@
-/** `hardhat epochs:list [--network NAME]`: the chain's epochs, in-process or from a node. */
+/** `hardhat epochs:list [--network NAME | --rest URL]`: the chain's epochs, in-process, from a node or from a chain's REST endpoint. */
 import epochsTableModule from "../../host/epochs-table.js";
 import type { EpochsHelpers } from "../../host/epochs-helpers.js";
+import epochsRestModule from "../../host/epochs-rest.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 
-export default async function epochsList(_args: Record<string, unknown>, hre: HardhatRuntimeEnvironment): Promise<void> {
-  const conn = await hre.network.getOrCreate();
-  console.log(epochsTableModule.epochsTable(await (conn.epochs as EpochsHelpers).all()));
+export default async function epochsList(args: { rest: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+  const epochs =
+    args.rest !== ""
+      ? await epochsRestModule.restEpochs(args.rest).catch((err: Error) => {
+          throw new Error(`hardhat-epochs: ${err.message}`);
+        })
+      : await ((await hre.network.getOrCreate()).epochs as EpochsHelpers).all();
+  console.log(epochsTableModule.epochsTable(epochs));
 }

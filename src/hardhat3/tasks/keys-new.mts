@@ -1,0 +1,11 @@
+/** `hardhat keys:new --home DIR [--passphrase-file F] [--light-kdf]` (src/host/key-tasks.ts). */
+import keyTasksModule from "../../host/key-tasks.js";
+import { keyArgs, type KeyTaskArgs } from "./keys-args.mjs";
+
+export default async function keysNew(args: KeyTaskArgs): Promise<void> {
+  await keyTasksModule.keysNew(keyArgs(args)).catch(keyTaskFailure);
+}
+
+export function keyTaskFailure(err: unknown): never {
+  throw err instanceof keyTasksModule.KeyTaskError ? new Error(`hardhat-epochs: ${err.message}`) : err;
+}
