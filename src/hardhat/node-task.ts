@@ -22,10 +22,10 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, PLUGIN_NAME } from "./chain-config";
 import { setVerbosity } from "../utils/log-level";
-import { type HomeSettings, openHome, writeMinimumGasPrices } from "./home";
+import { HomeError, type HomeSettings, homeRuntimeOptions, openHome } from "../host/home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../host/app-config";
 import { epochsOptionsFromConfig } from "./epochs";
-import { type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "./node-state";
+import { NodeStateError, type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "../host/node-state";
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "../host/lazy";
@@ -200,6 +200,7 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
     if (files.load !== undefined) await loadStateFile(runtime, files.load);
   } catch (err) {
     await runtime.close();
+    if (err instanceof NodeStateError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
     throw err;
   }
   const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config })) as StartedServer;
@@ -228,24 +229,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     const overrides: Partial<RuntimeOptions> = { rpc: settings.rpc, enabledNamespaces: settings.enabledNamespaces, maxBatch: settings.maxBatch };
     overrides.chain = { ...base.chain, ...settings.chain };
     overrides.epochs = { genesis: epochsOptionsFromConfig(hre.config.epochs).genesis, ...settings.epochs };
-    if (home !== undefined) {
-      const g = home.genesis;
-      overrides.chain = {
-        ...overrides.chain,
-        ...(g.chainId !== undefined ? { chainId: g.chainId } : {}),
-        ...(g.genesisTime !== undefined ? { initialDate: new Date(Number(g.genesisTime.seconds) * 1000) } : {}),
-      };
-      overrides.epochs.genesis = g.epochs;
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
-      const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
-      overrides.kv = await LevelKV.open(home.paths.data);
-      overrides.keystore = { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) };
-      overrides.home = home.paths.dir;
-      const appToml = home.paths.appToml;
-      overrides.miner = { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) };
-      // debug methods that read or write files may use the home besides the working directory
-      overrides.rpc = { ...overrides.rpc, home: home.paths.dir };
-    }
+    if (home !== undefined) Object.assign(overrides, await homeRuntimeOptions(home, { chain: overrides.chain, epochs: overrides.epochs, rpc: overrides.rpc }));
     // As on evmosd, a valid transaction that reverts is answered with its hash and mined with status 0;
     // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
     overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
@@ -304,14 +288,19 @@ async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment, flagPro
   const genesisTime = BigInt(Math.floor((base.chain.initialDate?.getTime() ?? Date.now()) / 1000));
   // the flag is checked by the config resolution too; here it only picks what a new home records
   const profile = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : hre.config.epochs.profile;
-  return openHome(dir, {
-    chainId: base.chain.chainId,
-    genesisTime,
-    epochs: (p) => (configured ?? defaultGenesis(p)).epochs,
-    namespaces: [...CORE_NAMESPACES],
-    profile,
-    flagProfile: flagProfile === profile ? profile : undefined,
-  });
+  try {
+    return openHome(dir, {
+      chainId: base.chain.chainId,
+      genesisTime,
+      epochs: (p) => (configured ?? defaultGenesis(p)).epochs,
+      namespaces: [...CORE_NAMESPACES],
+      profile,
+      flagProfile: flagProfile === profile ? profile : undefined,
+    });
+  } catch (err) {
+    if (err instanceof HomeError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
+    throw err;
+  }
 }
 
 // ---------------------------------------------------------------------------------------- server

@@ -12,6 +12,17 @@ import { flagOptionName } from "./tasks/node-flags.mjs";
 const HARDHAT_CONFIG = "hardhat/config";
 const { task, overrideTask } = (await import(HARDHAT_CONFIG)) as HardhatConfigModule;
 
+/** The node's own options beside Evmos's json-rpc flags ("" = not given), as on Hardhat 2. */
+const NODE_OPTIONS: Array<[string, string]> = [
+  ["home", "Node home directory (like evmosd --home): config/, data/, keystore/"],
+  ["minimumGasPrices", 'Minimum gas price, Cosmos form (e.g. "20aevmos")'],
+  ["profile", 'The chain this node behaves as: "evmos" (default) or "cosmos-evm" (docs/profiles.md); chosen once per chain'],
+  ["state", "Saved state (Anvil's): load FILE at start when it exists, write it at exit"],
+  ["loadState", "Load a state dump (Anvil's format or ours) at start"],
+  ["dumpState", "Write the state (Anvil's format plus the epochs records) to FILE at exit"],
+  ["stateInterval", "With --state or --dump-state: also write the state every S seconds"],
+];
+
 /** keys:new, keys:import, keys:list on a node home's key store (src/host/key-tasks.ts). */
 function keyTasks(): ReturnType<TaskBuilder["build"]>[] {
   const keyOptions = (t: TaskBuilder): TaskBuilder =>
@@ -60,12 +71,7 @@ const plugin: HardhatPlugin = {
     appConfigModule.JSON_RPC_FLAGS.reduce<TaskBuilder>(
       // Evmos's dotted flags cannot pass Hardhat 3's parser: --json-rpc.ws-address is --json-rpc-ws-address here
       (t, { flag, description }) => t.addOption({ name: flagOptionName(flag), description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined }),
-      overrideTask("node").addOption({
-        name: "profile",
-        description: 'The chain this node behaves as: "evmos" (default) or "cosmos-evm" (docs/profiles.md)',
-        type: "STRING",
-        defaultValue: "",
-      }),
+      NODE_OPTIONS.reduce<TaskBuilder>((t, [name, description]) => t.addOption({ name, description, type: "STRING", defaultValue: "" }), overrideTask("node")),
     )
       .setAction(() => import("./tasks/node.mjs"))
       .build(),

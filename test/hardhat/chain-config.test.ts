@@ -10,7 +10,6 @@ import { HDNodeWallet, Wallet, hexlify } from "ethers";
 import hre from "hardhat";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_SEND_GAS, defaultChainConfig } from "../../src/chain/config";
 import fs from "node:fs";
-import { parseMinimumGasPrices } from "../../src/hardhat/home";
 import { type AppConfigLayer, defaultAppConfig, readAppToml, resolveAppConfig, runtimeSettings, serverSettings } from "../../src/host/app-config";
 import { CORE_NAMESPACES } from "../../src/rpc/deps";
 import os from "node:os";
@@ -217,8 +216,6 @@ describe("node settings → runtime and server options (one resolver)", () => {
       expect(runtimeSettings(c)).to.deep.include({ chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n, txPool: defaults.txpool }, epochs: { profile: "evmos", tickRule: "evmos", hookGasLimit: 3_000_000n } });
       expect(runtimeSettings(c).rpc.logsCap).to.equal(9);
       expect(serverSettings(c)).to.deep.include({ host: "127.0.0.2", port: 9100, bodyLimit: 1000, authToken: "t0k" });
-      expect(parseMinimumGasPrices("20aevmos", "x")).to.equal(20n);
-      expect(() => parseMinimumGasPrices("20atom", "app.toml minimum-gas-prices")).to.throw('app.toml minimum-gas-prices: expected "<amount>aevmos"');
       fs.writeFileSync(file, "[json-rpc\n");
       expect(() => readAppToml(file)).to.throw(`${file}: not valid TOML`);
     } finally {

@@ -337,4 +337,31 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(coinbase.error?.code).to.equal(-32601);
     await stopProcessGroup(node.child);
   });
+
+  it("keeps the chain in a --home across restarts, and saves state with --state", async () => {
+    const port = await freePort();
+    const call = async (method: string): Promise<unknown> =>
+      ((await (await fetch(node!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }) })).json()) as { result: unknown }).result;
+    const start = async (flags: string): Promise<void> => {
+      node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 ${flags}`], { cwd: project, env });
+      await waitForOutput(node, "Accounts");
+    };
+    const home = path.join(work, "node-home");
+    await start(`--home ${home}`);
+    await call("evm_mine");
+    await call("evm_mine");
+    await stopProcessGroup(node!.child);
+    await start(`--home ${home}`);
+    expect(await call("eth_blockNumber")).to.equal("0x2");
+    expect(readFileSync(path.join(home, "config", "app.toml"), "utf8")).to.match(/^profile = "evmos"$/m);
+    await stopProcessGroup(node!.child);
+    const state = path.join(work, "state.json");
+    await start(`--state ${state}`);
+    await call("evm_mine");
+    await stopProcessGroup(node!.child); // SIGTERM: the state is written at exit
+    await start(`--state ${state}`);
+    expect(node!.output()).to.include(`Loaded the state in ${state} (block 1)`);
+    expect(await call("eth_blockNumber")).to.equal("0x1");
+    await stopProcessGroup(node!.child);
+  });
 });

@@ -1,16 +1,21 @@
 /**
  * `hardhat node` on Hardhat 3: serves the in-process epochs chain over HTTP and WebSocket JSON-RPC
- * (Hardhat's own node task asserts an EDR provider, so this override replaces it). The settings are
- * app.toml's defaults (src/host/app-config.ts), Evmos's json-rpc flags (as `--json-rpc-ws-address`,
- * tasks/node-flags.mts) and Hardhat's `--hostname` and `--port`; the bearer
- * token of the private methods is written to the project's cache, as on Hardhat 2.
+ * (Hardhat's own node task asserts an EDR provider, so this override replaces it). Settings as on
+ * Hardhat 2 (src/host/app-config.ts): flags > `<home>/config/app.toml` > hardhat.config.ts > defaults,
+ * with Evmos's json-rpc flags spelled `--json-rpc-ws-address` (tasks/node-flags.mts), `--home`,
+ * `--minimum-gas-prices`, `--profile`, the saved-state flags and Hardhat's `--hostname`/`--port`. The
+ * bearer token of the private methods is the home's, or kept in the project's cache without one.
  */
 import path from "node:path";
 import appConfigModule from "../../host/app-config.js";
+import homeModule from "../../host/home.js";
+import nodeStateModule from "../../host/node-state.js";
+import lazyModule from "../../host/lazy.js";
 import depsModule from "../../rpc/deps.js";
 import accessModule from "../../rpc/access.js";
 import authModule from "../../rpc/transport/auth.js";
 import serverModule from "../../rpc/transport/server.js";
+import type { RuntimeOptions } from "../../rpc/runtime.js";
 import { buildRuntime, runtimeOptionsFor } from "../in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
@@ -19,29 +24,82 @@ interface NodeArgs extends Record<string, unknown> {
   hostname?: string;
   port: number;
   chainId: number;
+  home: string;
+  minimumGasPrices: string;
+  profile: string;
+  state: string;
+  loadState: string;
+  dumpState: string;
+  stateInterval: string;
+}
+
+/** The host's errors (a home's, a state file's) read as this plugin's. */
+function asPluginError(err: unknown): never {
+  if (err instanceof homeModule.HomeError || err instanceof nodeStateModule.NodeStateError) throw new Error(`hardhat-epochs: ${err.message}`);
+  throw err;
 }
 
 export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironment): Promise<void> {
   const flags: Record<string, string> = evmosFlagsOf(args);
-  if (typeof args.profile === "string" && args.profile !== "") flags.profile = args.profile;
   if (args.hostname !== undefined) flags.hostname = args.hostname;
   flags.port = String(args.port);
-  // flags > hardhat.config.ts's epochs section > defaults (as on Hardhat 2, without app.toml: no --home yet)
-  const hardhatConfig = { source: "hardhat.config", epochs: { profile: hre.config.epochs.profile, tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) } };
-  const config = appConfigModule.resolveAppConfig({ flags, hardhatConfig, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
-  const settings = appConfigModule.runtimeSettings(config);
+  if (args.minimumGasPrices !== "") flags["minimum-gas-prices"] = args.minimumGasPrices;
+  if (args.profile !== "") flags.profile = args.profile;
+  const given = (v: string): string | undefined => (v === "" ? undefined : v);
+  const files = (() => {
+    try {
+      return nodeStateModule.stateFilesFromFlags({ state: given(args.state), loadState: given(args.loadState), dumpState: given(args.dumpState), stateInterval: given(args.stateInterval) }, false);
+    } catch (err) {
+      return asPluginError(err);
+    }
+  })();
   const base = runtimeOptionsFor(hre, args.chainId > 0 ? args.chainId : undefined);
-  const runtime = await buildRuntime({
+  const epochs = base.epochs === false || base.epochs === undefined ? {} : base.epochs;
+  const configProfile = hre.config.epochs.profile;
+  // --home: create/read config/genesis.json and config/app.toml (a new home records the profile)
+  let home: ReturnType<typeof homeModule.openHome> | undefined;
+  if (args.home !== "") {
+    const flagProfile = args.profile === "evmos" || args.profile === "cosmos-evm" ? args.profile : undefined;
+    const genesisTime = BigInt(Math.floor((base.chain.initialDate?.getTime() ?? Date.now()) / 1000));
+    try {
+      home = homeModule.openHome(args.home, {
+        chainId: base.chain.chainId,
+        genesisTime,
+        epochs: (p) => (epochs.genesis ?? lazyModule.epochsModule().defaultGenesis(p)).epochs,
+        namespaces: [...depsModule.CORE_NAMESPACES],
+        profile: flagProfile ?? configProfile,
+        flagProfile,
+      });
+    } catch (err) {
+      asPluginError(err);
+    }
+  }
+  // flags > app.toml > hardhat.config.ts's epochs section > defaults
+  const hardhatConfig = { source: "hardhat.config", epochs: { profile: configProfile, tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) } };
+  const config = appConfigModule.resolveAppConfig({ flags, appToml: home?.appToml, hardhatConfig, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
+  const settings = appConfigModule.runtimeSettings(config);
+  let options: RuntimeOptions = {
     ...base,
     chain: { ...base.chain, ...settings.chain, throwOnTransactionFailures: false },
-    epochs: base.epochs === false || base.epochs === undefined ? base.epochs : { ...base.epochs, ...settings.epochs },
+    epochs: { ...epochs, ...settings.epochs },
     rpc: settings.rpc,
     enabledNamespaces: settings.enabledNamespaces,
     maxBatch: settings.maxBatch,
     log: (line) => console.log(line),
+  };
+  if (home !== undefined) options = { ...options, ...(await homeModule.homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc })) };
+  const runtime = await buildRuntime(options).catch(async (err: unknown) => {
+    await options.kv?.close().catch(() => undefined);
+    throw err;
   });
+  try {
+    if (files.load !== undefined) await nodeStateModule.loadStateFile(runtime, files.load);
+  } catch (err) {
+    await runtime.close();
+    asPluginError(err);
+  }
   const { authToken, ...opts } = appConfigModule.serverSettings(config);
-  const tokenFile = path.join(hre.config.paths.cache, "jsonrpc.token");
+  const tokenFile = home?.paths.token ?? path.join(hre.config.paths.cache, "jsonrpc.token");
   const token = authModule.readOrCreateTokenFile(tokenFile, process.env.HARDHAT_EPOCHS_TOKEN ?? authToken);
   const server = new serverModule.JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
   runtime.mountRest(server.rest);
@@ -50,12 +108,15 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   const host = bound.httpAddress.host.includes(":") ? `[${bound.httpAddress.host}]` : bound.httpAddress.host;
   console.log(`Started HTTP and WebSocket JSON-RPC server at http://${host}:${bound.httpAddress.port}/`);
   console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), profile "${config.epochs.profile}", epochs tick rule "${config.epochs.tickRule}"`);
+  if (home !== undefined) console.log(`Home ${home.paths.dir} (block ${runtime.node.headNumber})`);
+  if (files.load !== undefined) console.log(`Loaded the state in ${files.load} (block ${runtime.node.headNumber})`);
   console.log(`Bearer token in ${tokenFile}:\n  ${token}`);
   const { declared, raised } = runtime.dispatcher.accessClasses();
   for (const line of accessModule.accessBanner(declared, raised, [...accessModule.DEFAULT_ALLOWED_ORIGINS, ...(opts.allowedOrigins ?? [])], accessModule.beyondLoopback(bound))) console.log(line);
   console.log("\nAccounts\n========\n");
   console.log("WARNING: These accounts, and their private keys, are publicly known.\nAny funds sent to them on Mainnet or any other live network WILL BE LOST.\n");
   for (const [i, [address, key]] of [...runtime.node.keys].entries()) console.log(`Account #${i}: ${address}\nPrivate Key: 0x${Buffer.from(key).toString("hex")}\n`);
+  const saver = files.dump !== undefined && files.intervalS !== undefined ? nodeStateModule.saveEvery(runtime, files.dump, files.intervalS) : undefined;
   const stop = (): void => void server.close().catch(() => undefined);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
@@ -64,6 +125,15 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    saver?.stop();
+    if (files.dump !== undefined) {
+      try {
+        await nodeStateModule.writeStateFile(runtime, files.dump);
+        console.log(`Wrote the state to ${files.dump}`);
+      } catch (err) {
+        console.error(`Could not write the state to ${files.dump}: ${(err as Error).message}`);
+      }
+    }
     await runtime.close();
   }
 }

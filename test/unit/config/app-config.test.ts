@@ -14,7 +14,7 @@ import {
   resolveAppConfig,
   runtimeSettings,
 } from "../../../src/host/app-config";
-import { defaultAppToml } from "../../../src/hardhat/home";
+import { defaultAppToml } from "../../../src/host/home";
 
 const NAMESPACES = ["eth", "net", "web3", "txpool", "debug", "personal", "miner", "epochs"];
 const defaults = defaultAppConfig(NAMESPACES);

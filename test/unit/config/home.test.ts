@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readAppToml } from "../../../src/host/app-config";
-import { defaultAppToml, initHome, writeMinimumGasPrices } from "../../../src/hardhat/home";
+import { defaultAppToml, initHome, writeMinimumGasPrices } from "../../../src/host/home";
 
 describe("config: home directory", () => {
   let dir: string;

@@ -12,11 +12,14 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { HardhatPluginError } from "hardhat/plugins";
-import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "../host/app-config";
-import type { EpochInfo, CosmosGenesis } from "../epochs";
-import { PLUGIN_NAME } from "./chain-config";
-import { epochsModule } from "../host/lazy";
+import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
+import type { EpochInfo, CosmosGenesis, EpochsOptions } from "../epochs";
+import type { ChainConfig } from "../chain/config";
+import type { RuntimeOptions } from "../rpc/runtime";
+import { epochsModule } from "./lazy";
+
+/** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
+export class HomeError extends Error {}
 
 export interface HomePaths {
   dir: string;
@@ -179,28 +182,19 @@ export function openHome(
   try {
     appToml = readAppToml(paths.appToml);
   } catch (err) {
-    throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
+    throw new HomeError((err as Error).message);
   }
   const recorded = appToml.epochs?.profile;
   if (recorded !== undefined && init.flagProfile !== undefined && init.flagProfile !== recorded) {
-    throw new HardhatPluginError(PLUGIN_NAME, `--profile ${init.flagProfile}: this home's chain is a "${recorded}" chain (${paths.appToml}, [epochs] profile); a chain's profile is chosen once, when its home is made`);
+    throw new HomeError(`--profile ${init.flagProfile}: this home's chain is a "${recorded}" chain (${paths.appToml}, [epochs] profile); a chain's profile is chosen once, when its home is made`);
   }
   let genesis: CosmosGenesis;
   try {
     genesis = parseCosmosGenesis(readFileSync(paths.genesis, "utf8"), recorded ?? init.profile);
   } catch (err) {
-    throw new HardhatPluginError(PLUGIN_NAME, `${paths.genesis}: ${(err as Error).message}`);
+    throw new HomeError(`${paths.genesis}: ${(err as Error).message}`);
   }
   return { paths, genesis, appToml };
-}
-
-/** "20aevmos" → 20n (wei per gas); "" → 0n. */
-export function parseMinimumGasPrices(value: string, where: string): bigint {
-  try {
-    return parseGasPrices(value);
-  } catch (err) {
-    throw new HardhatPluginError(PLUGIN_NAME, `${where}: ${(err as Error).message}`);
-  }
 }
 
 /**
@@ -221,4 +215,33 @@ export function writeMinimumGasPrices(file: string, value: bigint | string): voi
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, next, { mode: statSync(file).mode & 0o777 });
   renameSync(tmp, file);
+}
+
+/**
+ * What a home sets in the node's runtime, over `base` (the options without a home): the genesis'
+ * chain id, time and epochs, the LevelDB data directory, the key store, miner_setGasPrice writing
+ * app.toml, and the home as a place debug methods may read and write files. Both node tasks use it.
+ */
+export async function homeRuntimeOptions(
+  home: HomeSettings,
+  base: { chain: ChainConfig; epochs: EpochsOptions; rpc?: RuntimeOptions["rpc"] },
+): Promise<Pick<RuntimeOptions, "chain" | "epochs" | "kv" | "keystore" | "home" | "miner" | "rpc">> {
+  const g = home.genesis;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
+  const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
+  const appToml = home.paths.appToml;
+  return {
+    chain: {
+      ...base.chain,
+      ...(g.chainId !== undefined ? { chainId: g.chainId } : {}),
+      ...(g.genesisTime !== undefined ? { initialDate: new Date(Number(g.genesisTime.seconds) * 1000) } : {}),
+    },
+    epochs: { ...base.epochs, genesis: g.epochs },
+    kv: await LevelKV.open(home.paths.data),
+    keystore: { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) },
+    home: home.paths.dir,
+    miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) },
+    // debug methods that read or write files may use the home besides the working directory
+    rpc: { ...base.rpc, home: home.paths.dir },
+  };
 }

@@ -2,12 +2,14 @@
  * The node's saved-state flags, as Anvil has them: `--load-state FILE` (load at start),
  * `--dump-state FILE` (write at exit), `--state FILE` (both: load when the file exists) and
  * `--state-interval S` (also write every S seconds). Files hold the dump's JSON (src/chain/state-dump.ts).
+ * Both Hardhats' node tasks use it; no Hardhat import.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { HardhatPluginError } from "hardhat/plugins";
 import type { Runtime } from "../rpc/runtime";
-import { PLUGIN_NAME } from "./chain-config";
+
+/** A state flag or file the node cannot use (each host shows it as its own plugin error). */
+export class NodeStateError extends Error {}
 
 export interface StateFiles {
   load?: string;
@@ -16,7 +18,7 @@ export interface StateFiles {
 }
 
 const fail = (message: string): never => {
-  throw new HardhatPluginError(PLUGIN_NAME, message);
+  throw new NodeStateError(message);
 };
 
 /** The flags, checked: which file to load, which to write, how often. */
