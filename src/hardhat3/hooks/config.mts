@@ -12,6 +12,7 @@ import networkSettingsModule from "../../host/network-settings.js";
 import chainDefaultsModule from "../../host/chain-defaults.js";
 import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
+import { pluginError } from "../plugin-error.mjs";
 
 export default async () => ({
   async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
@@ -33,7 +34,7 @@ export default async () => ({
       networkSettingsModule.parseNetworkSettings(epochs.network); // checked here, used when a connection starts its chain
       return { ...resolved, epochs };
     } catch (err) {
-      throw new Error(`hardhat-epochs: ${(err as Error).message}`);
+      throw pluginError((err as Error).message, err as Error);
     }
   },
 });

@@ -8,6 +8,7 @@ import chainDefaultsModule from "../../host/chain-defaults.js";
 import { InProcessChain } from "../in-process-chain.mjs";
 import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
+import { pluginError } from "../plugin-error.mjs";
 
 /** Each connection's chain, or null for a connection to another network. */
 const chains = new WeakMap<NetworkConnection, InProcessChain | null>();
@@ -57,7 +58,7 @@ export default async () => ({
     conn.epochs = new epochsHelpersModule.EpochsHelpers({
       request: (args) => conn.provider.request(args),
       inProcess: () => chain?.runtime(),
-      fail: (message) => new Error(`hardhat-epochs: ${message}`),
+      fail: (message) => pluginError(message),
     });
     return conn;
   },

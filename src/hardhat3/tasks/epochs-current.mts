@@ -2,13 +2,14 @@
 import type { EpochsHelpers } from "../../host/epochs-helpers.js";
 import epochsRestModule from "../../host/epochs-rest.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
+import { pluginError } from "../plugin-error.mjs";
 
 export default async function epochsCurrent(args: { identifier: string; rest: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
-  if (args.identifier === "") throw new Error("hardhat-epochs: epochs:current needs --identifier ID (e.g. week or day)");
+  if (args.identifier === "") throw pluginError("epochs:current needs --identifier ID (e.g. week or day)");
   let current: bigint;
   if (args.rest !== "") {
     current = await epochsRestModule.restCurrentEpoch(args.rest, args.identifier).catch((err: Error) => {
-      throw new Error(`hardhat-epochs: ${err.message}`);
+      throw pluginError(err.message, err);
     });
   } else {
     const conn = await hre.network.getOrCreate();

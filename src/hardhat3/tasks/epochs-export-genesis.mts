@@ -3,9 +3,10 @@ import { writeFileSync } from "node:fs";
 import epochsModule from "../../epochs/index.js";
 import type { EpochsHelpers } from "../../host/epochs-helpers.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
+import { pluginError } from "../plugin-error.mjs";
 
 export default async function epochsExportGenesis(args: { out: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
-  if (args.out === "") throw new Error("hardhat-epochs: epochs:export-genesis needs --out FILE");
+  if (args.out === "") throw pluginError("epochs:export-genesis needs --out FILE");
   const conn = await hre.network.getOrCreate();
   const epochs = await (conn.epochs as EpochsHelpers).all();
   const chainId = BigInt((await conn.provider.request({ method: "eth_chainId" })) as string);

@@ -19,6 +19,7 @@ import type { RuntimeOptions } from "../../rpc/runtime.js";
 import { buildRuntime, runtimeOptionsFor } from "../in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
+import { pluginError } from "../plugin-error.mjs";
 
 interface NodeArgs extends Record<string, unknown> {
   hostname?: string;
@@ -35,7 +36,7 @@ interface NodeArgs extends Record<string, unknown> {
 
 /** The host's errors (a home's, a state file's) read as this plugin's. */
 function asPluginError(err: unknown): never {
-  if (err instanceof homeModule.HomeError || err instanceof nodeStateModule.NodeStateError) throw new Error(`hardhat-epochs: ${err.message}`);
+  if (err instanceof homeModule.HomeError || err instanceof nodeStateModule.NodeStateError) throw pluginError(err.message, err);
   throw err;
 }
 
