@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import WebSocket from "ws";
+import { subscribeEpochs } from "../helpers/epochs-subscription";
 import { BOOTSTRAP, ROOT, type Started, freePort, rpc as rpcAt, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 
 type Attr = { key: string; value: string };
@@ -65,23 +65,13 @@ describe("npx hardhat node --profile cosmos-evm", function () {
   });
 
   it("writes the SDK's typed events, in epochs_blockEvents and to `epochs` subscribers", async () => {
-    const ws = new WebSocket(url.replace("http", "ws"));
-    await new Promise((r) => ws.once("open", r));
-    const notes: Array<{ phase: string } & Event> = [];
-    let sub = "";
-    ws.on("message", (b: Buffer) => {
-      const m = JSON.parse(b.toString()) as { id?: number; result?: string; params?: { subscription: string; result: (typeof notes)[number] } };
-      if (m.id === 1) sub = m.result as string;
-      else if (m.params?.subscription === sub) notes.push(m.params.result);
-    });
-    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["epochs"] }));
-    while (sub === "") await new Promise((r) => setTimeout(r, 10));
+    const { notes, close } = await subscribeEpochs(url);
     const minute = (await rest("cosmos/epochs/v1beta1/epochs")).body as { epochs: Array<{ identifier: string; current_epoch_start_time: string }> };
     const start = Math.floor(Date.parse(minute.epochs[2].current_epoch_start_time) / 1000);
     // strictly after the minute's end: the SDK's rule ticks "minute" once, in begin-block
     await rpc("evm_mine", [start + 61]);
     for (let i = 0; i < 100 && notes.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
-    ws.close();
+    close();
     const expected = [
       { phase: "begin_block", type: "cosmos.epochs.v1beta1.EventEpochEnd", attributes: [{ key: "epoch_number", value: '"1"' }] },
       {

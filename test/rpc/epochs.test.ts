@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import WebSocket from "ws";
+import { subscribeEpochs } from "../helpers/epochs-subscription";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { createRuntime, type Runtime } from "../../src/rpc/runtime";
 import { newEpochInfo, seconds } from "../../src/epochs";
@@ -60,22 +60,12 @@ describe("epochs over JSON-RPC, REST and WebSocket", function () {
   });
 
   it("records begin/end-block events per block and pushes them to `epochs` subscribers", async () => {
-    const ws = new WebSocket(url.replace("http", "ws"));
-    await new Promise((r) => ws.once("open", r));
-    const notes: Array<{ phase: string; type: string; attributes: Array<{ key: string; value: string }> }> = [];
-    let sub = "";
-    ws.on("message", (b: Buffer) => {
-      const m = JSON.parse(b.toString()) as { id?: number; result?: string; params?: { subscription: string; result: (typeof notes)[number] } };
-      if (m.id === 1) sub = m.result as string;
-      else if (m.params?.subscription === sub) notes.push(m.params.result);
-    });
-    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["epochs"] }));
-    while (sub === "") await new Promise((r) => setTimeout(r, 10));
+    const { notes, close } = await subscribeEpochs(url);
     const head = (await rpc("eth_getBlockByNumber", ["latest", false])).result as { timestamp: string };
     await rpc("evm_mine", [Number(BigInt(head.timestamp) + 11n)]); // ends the 10s epoch (end-block)
     await rpc("evm_mine", [Number(BigInt(head.timestamp) + 12n)]); // starts the next (begin-block)
     for (let i = 0; i < 50 && notes.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
-    ws.close();
+    close();
     expect(notes.map((n) => `${n.phase}:${n.type}`)).to.deep.equal(["end_block:epoch_end", "begin_block:epoch_start"]);
     expect(notes[0].attributes).to.deep.equal([{ key: "epoch_number", value: "1" }, { key: "identifier", value: "10s" }]);
     const events = (await rpc("epochs_blockEvents", ["latest"])).result as { height: string; begin_block_events: Array<{ type: string }>; end_block_events: unknown[] };
