@@ -22,6 +22,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, PLUGIN_NAME } from "./chain-config";
 import { setVerbosity } from "../utils/log-level";
+import { solidityFailure } from "./errors";
 import { HomeError, type HomeSettings, homeRuntimeOptions, openHome } from "../host/home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../host/app-config";
 import { epochsOptionsFromConfig } from "./epochs";
@@ -239,8 +240,13 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
       // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
       setVerbosity(LOG_VERBOSITY[config.log]);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the log (and ethers) load only when a node starts
-      const { NodeLog } = require("./node-log/node-log") as typeof import("./node-log/node-log");
-      const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log });
+      const { NodeLog } = require("../host/node-log/node-log") as typeof import("../host/node-log/node-log");
+      const log = new NodeLog({
+        write: (text) => process.stdout.write(text),
+        tty: process.stdout.isTTY === true,
+        rpcLog: config.jsonRpc.log,
+        solidityFrames: (f, trace) => solidityFailure(f, trace).frames,
+      });
       overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
       overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
       overrides.log = (line) => console.log(line);

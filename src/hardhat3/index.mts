@@ -71,7 +71,9 @@ const plugin: HardhatPlugin = {
     appConfigModule.JSON_RPC_FLAGS.reduce<TaskBuilder>(
       // Evmos's dotted flags cannot pass Hardhat 3's parser: --json-rpc.ws-address is --json-rpc-ws-address here
       (t, { flag, description }) => t.addOption({ name: flagOptionName(flag), description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined }),
-      NODE_OPTIONS.reduce<TaskBuilder>((t, [name, description]) => t.addOption({ name, description, type: "STRING", defaultValue: "" }), overrideTask("node")),
+      NODE_OPTIONS.reduce<TaskBuilder>((t, [name, description]) => t.addOption({ name, description, type: "STRING", defaultValue: "" }), overrideTask("node"))
+        .addFlag({ name: "quiet", description: "Print only errors (failed transactions and hooks) besides the banner" })
+        .addFlag({ name: "verbose", description: "Also print each request's parameters and each call's result" }),
     )
       .setAction(() => import("./tasks/node.mjs"))
       .build(),

@@ -34,7 +34,10 @@ export function panicMessage(code: bigint): string {
 }
 
 /** `customError` names revert data as a custom error of a known contract (`Name(args)`), or undefined. */
-export function failureText(f: FailedExecution, customError?: (data: Uint8Array) => string | undefined): string {
+/** Names a custom error of the project's contracts from its revert data ("TooBig(40)"), or undefined. */
+export type CustomErrorDecoder = (data: Uint8Array) => string | undefined;
+
+export function failureText(f: FailedExecution, customError?: CustomErrorDecoder): string {
   const error = f.error ?? "revert";
   if (error === "out of gas") return "Transaction ran out of gas";
   if (error === "invalid opcode") return `${VM_EXCEPTION} invalid opcode`;

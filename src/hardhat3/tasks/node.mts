@@ -3,8 +3,10 @@
  * (Hardhat's own node task asserts an EDR provider, so this override replaces it). Settings as on
  * Hardhat 2 (src/host/app-config.ts): flags > `<home>/config/app.toml` > hardhat.config.ts > defaults,
  * with Evmos's json-rpc flags spelled `--json-rpc-ws-address` (tasks/node-flags.mts), `--home`,
- * `--minimum-gas-prices`, `--profile`, the saved-state flags and Hardhat's `--hostname`/`--port`. The
- * bearer token of the private methods is the home's, or kept in the project's cache without one.
+ * `--minimum-gas-prices`, `--profile`, the saved-state flags, `--quiet`/`--verbose` and Hardhat's
+ * `--hostname`/`--port`. The node's log tells requests, transactions, blocks and epochs as on Hardhat 2
+ * (src/host/node-log/), without Solidity frames under failures (Hardhat 2's encoder). The bearer token
+ * of the private methods is the home's, or kept in the project's cache without one.
  */
 import path from "node:path";
 import appConfigModule from "../../host/app-config.js";
@@ -15,8 +17,11 @@ import depsModule from "../../rpc/deps.js";
 import accessModule from "../../rpc/access.js";
 import authModule from "../../rpc/transport/auth.js";
 import serverModule from "../../rpc/transport/server.js";
+import runtimeModule from "../../rpc/runtime.js";
 import type { RuntimeOptions } from "../../rpc/runtime.js";
-import { buildRuntime, runtimeOptionsFor } from "../in-process-chain.mjs";
+import logLevelModule from "../../utils/log-level.js";
+import nodeLogModule from "../../host/node-log/node-log.js";
+import { loadBuildInfos, runtimeOptionsFor } from "../in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
@@ -32,6 +37,8 @@ interface NodeArgs extends Record<string, unknown> {
   loadState: string;
   dumpState: string;
   stateInterval: string;
+  quiet: boolean;
+  verbose: boolean;
 }
 
 /** The host's errors (a home's, a state file's) read as this plugin's. */
@@ -41,7 +48,9 @@ function asPluginError(err: unknown): never {
 }
 
 export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironment): Promise<void> {
-  const flags: Record<string, string> = evmosFlagsOf(args);
+  const flags: Record<string, string | boolean> = evmosFlagsOf(args);
+  if (args.quiet) flags.quiet = true;
+  if (args.verbose) flags.verbose = true;
   if (args.hostname !== undefined) flags.hostname = args.hostname;
   flags.port = String(args.port);
   if (args.minimumGasPrices !== "") flags["minimum-gas-prices"] = args.minimumGasPrices;
@@ -77,7 +86,15 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   }
   // flags > app.toml > hardhat.config.ts's epochs section > defaults
   const hardhatConfig = { source: "hardhat.config", epochs: { profile: configProfile, tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) } };
-  const config = appConfigModule.resolveAppConfig({ flags, appToml: home?.appToml, hardhatConfig, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
+  let config: ReturnType<typeof appConfigModule.resolveAppConfig>;
+  try {
+    config = appConfigModule.resolveAppConfig({ flags, appToml: home?.appToml, hardhatConfig, defaults: appConfigModule.defaultAppConfig(depsModule.CORE_NAMESPACES) });
+  } catch (err) {
+    throw pluginError((err as Error).message, err as Error);
+  }
+  // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
+  logLevelModule.setVerbosity(appConfigModule.LOG_VERBOSITY[config.log]);
+  const log = new nodeLogModule.NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log });
   const settings = appConfigModule.runtimeSettings(config);
   let options: RuntimeOptions = {
     ...base,
@@ -87,12 +104,17 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
     enabledNamespaces: settings.enabledNamespaces,
     maxBatch: settings.maxBatch,
     log: (line) => console.log(line),
+    onRequest: (method, _ctx, params) => log.onRequest(method, params),
+    onResponse: (method, outcome) => log.onResponse(method, outcome),
   };
   if (home !== undefined) options = { ...options, ...(await homeModule.homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc })) };
-  const runtime = await buildRuntime(options).catch(async (err: unknown) => {
+  const runtime = await runtimeModule.createRuntime(options).catch(async (err: unknown) => {
     await options.kv?.close().catch(() => undefined);
     throw err;
   });
+  // the project's contracts name calls and custom errors in the log
+  loadBuildInfos(hre.config.paths.artifacts, runtime);
+  log.attach(runtime.node, runtime.deps.contracts);
   try {
     if (files.load !== undefined) await nodeStateModule.loadStateFile(runtime, files.load);
   } catch (err) {

@@ -1,11 +1,11 @@
 /**
- * The node log's texts (src/hardhat/node-log/format.ts) and its collapsing of repeated lines
- * (src/hardhat/node-log/node-log.ts), without a node: data in, lines out.
+ * The node log's texts (src/host/node-log/format.ts) and its collapsing of repeated lines
+ * (src/host/node-log/node-log.ts), without a node: data in, lines out.
  */
 import { expect } from "chai";
 import { AbiCoder, getBytes, id } from "ethers";
-import { type TxStory, ANSI, epochLines, failureText, formatValue, paramsSummary, txLines } from "../../../src/hardhat/node-log/format";
-import { NodeLog } from "../../../src/hardhat/node-log/node-log";
+import { type TxStory, ANSI, epochLines, failureText, formatValue, paramsSummary, txLines } from "../../../src/host/node-log/format";
+import { NodeLog } from "../../../src/host/node-log/node-log";
 import { failureMessage } from "../../../src/hardhat/errors";
 import { StackTraceEntryType } from "../../../src/chain/solidity/stack-trace";
 import { encodeSolidityStackTrace } from "hardhat/internal/hardhat-network/stack-traces/solidity-errors";

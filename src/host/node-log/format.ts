@@ -5,7 +5,7 @@
  * Pure: data in, lines out (colours are added by the caller's `Paint`).
  */
 import { formatUnits } from "ethers";
-import { type CustomErrorDecoder, failureMessage } from "../errors";
+import { type CustomErrorDecoder, failureText as hardhatFailureText } from "../failure-text";
 import { SDK_EVENT_EPOCH_END, SDK_EVENT_EPOCH_START } from "../../epochs/abci";
 
 /** Colours for a TTY; identity functions otherwise. */
@@ -71,7 +71,7 @@ function trimZeros(s: string): string {
  * `customError` names the project's custom errors.
  */
 export function failureText(vmError: string | undefined, data: Uint8Array, customError?: CustomErrorDecoder): string {
-  return `Error: ${failureMessage({ error: vmError, returnValue: data }, customError)}`;
+  return `Error: ${hardhatFailureText({ error: vmError, returnValue: data }, customError)}`;
 }
 
 /** What the transaction did: "Contract deployment: Token", "Contract call: Token#transfer", or nothing when unknown. */
