@@ -117,7 +117,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
  * registry: custom errors get their names in failures, and the chain knows its contracts. A file
  * that cannot be read is skipped.
  */
-export function loadBuildInfos(artifacts: string, runtime: Runtime): void {
+export function loadBuildInfos(artifacts: string, runtime: Runtime, skip: Set<string> = new Set()): void {
   const dir = path.join(artifacts, "build-info");
   let files: string[];
   try {
@@ -126,10 +126,13 @@ export function loadBuildInfos(artifacts: string, runtime: Runtime): void {
     return; // nothing compiled yet
   }
   for (const f of files) {
+    // a build-info file's name is its id: the same name is the same compilation
+    if (skip.has(f)) continue;
     try {
       const info = JSON.parse(readFileSync(path.join(dir, f), "utf8")) as { input: SolcInput };
       const out = JSON.parse(readFileSync(path.join(dir, f.replace(/\.json$/, ".output.json")), "utf8")) as { output: SolcOutput };
       runtime.deps.contracts.addCompilation(info.input, out.output);
+      skip.add(f);
     } catch {
       // a partly written or foreign file: its contracts stay unrecognised
     }
@@ -170,4 +173,17 @@ function consoleLogDecoder(root: string): InstanceType<typeof consoleLogModule.C
   } catch {
     return undefined; // no console.sol to decode against: console.log calls stay silent
   }
+}
+
+/**
+ * For a long-running node: the project's compilations as they appear (a `hardhat build`, or the one a
+ * `hardhat test --network localhost` or an Ignition deploy makes), as Hardhat's node watches its
+ * build-info folder. Polls every `everyMs`; stop() ends it.
+ */
+export function watchBuildInfos(artifacts: string, runtime: Runtime, everyMs = 2000): { stop(): void } {
+  const seen = new Set<string>();
+  loadBuildInfos(artifacts, runtime, seen);
+  const timer = setInterval(() => loadBuildInfos(artifacts, runtime, seen), everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -21,7 +21,7 @@ import runtimeModule from "../../rpc/runtime.js";
 import type { RuntimeOptions } from "../../rpc/runtime.js";
 import logLevelModule from "../../utils/log-level.js";
 import nodeLogModule from "../../host/node-log/node-log.js";
-import { loadBuildInfos, runtimeOptionsFor } from "../in-process-chain.mjs";
+import { runtimeOptionsFor, watchBuildInfos } from "../in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
@@ -112,12 +112,13 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
     await options.kv?.close().catch(() => undefined);
     throw err;
   });
-  // the project's contracts name calls and custom errors in the log
-  loadBuildInfos(hre.config.paths.artifacts, runtime);
+  // the project's contracts (and those compiled while the node runs) name calls and custom errors in the log
+  const builds = watchBuildInfos(hre.config.paths.artifacts, runtime);
   log.attach(runtime.node, runtime.deps.contracts);
   try {
     if (files.load !== undefined) await nodeStateModule.loadStateFile(runtime, files.load);
   } catch (err) {
+    builds.stop();
     await runtime.close();
     asPluginError(err);
   }
@@ -149,6 +150,7 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     saver?.stop();
+    builds.stop();
     if (files.dump !== undefined) {
       try {
         await nodeStateModule.writeStateFile(runtime, files.dump);
