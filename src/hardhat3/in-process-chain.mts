@@ -178,12 +178,21 @@ function consoleLogDecoder(root: string): InstanceType<typeof consoleLogModule.C
 /**
  * For a long-running node: the project's compilations as they appear (a `hardhat build`, or the one a
  * `hardhat test --network localhost` or an Ignition deploy makes), as Hardhat's node watches its
- * build-info folder. Polls every `everyMs`; stop() ends it.
+ * build-info folder: looked for every `everyMs`, and before each block is told (a deploy that follows
+ * its compilation at once is named; a listing of the folder is all a block costs when nothing is new).
+ * stop() ends it. Register it before the node's log, so its block listener runs first.
  */
 export function watchBuildInfos(artifacts: string, runtime: Runtime, everyMs = 2000): { stop(): void } {
   const seen = new Set<string>();
-  loadBuildInfos(artifacts, runtime, seen);
-  const timer = setInterval(() => loadBuildInfos(artifacts, runtime, seen), everyMs);
+  const scan = (): void => loadBuildInfos(artifacts, runtime, seen);
+  scan();
+  const timer = setInterval(scan, everyMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  runtime.node.on("block", scan);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      runtime.node.off("block", scan);
+    },
+  };
 }

@@ -325,7 +325,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const deployed = hardhat("--config hardhat.viem.config.ts ignition deploy ignition/modules/Counter.ts --network localhost", { LOCALHOST_URL: node.url });
     expect(deployed).to.match(/successfully deployed/);
     // the node's log tells the deployment, naming the contract from the project's build
-    expect(node.output()).to.match(/Contract deployment: Counter/);
+    await waitForOutput(node, "Contract deployment: Counter");
     expect(hardhat("--config hardhat.viem.config.ts test nodejs --network localhost", { LOCALHOST_URL: node.url })).to.match(/1 passing/);
     await stopProcessGroup(node.child);
     // --profile cosmos-evm: the Cosmos SDK's x/epochs (its REST paths; its tick rule unless the config sets one)
