@@ -18,7 +18,9 @@ import type { Runtime, RuntimeOptions } from "../rpc/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
 import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/access";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { watchBuildInfos } from "../host/build-info-watch";
+import type { SolcInput, SolcOutput } from "../chain/solidity/registry";
 import path from "node:path";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, PLUGIN_NAME } from "./chain-config";
 import { setVerbosity } from "../utils/log-level";
@@ -204,12 +206,18 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
     if (err instanceof NodeStateError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
     throw err;
   }
+  // contracts compiled while the node runs are named in its log, as on Hardhat's node
+  const builds = watchBuildInfos(path.join(hre.config.paths.artifacts, "build-info"), runtime.node, (file) => {
+    const info = JSON.parse(readFileSync(file, "utf8")) as { input: SolcInput; output: SolcOutput };
+    runtime.deps.contracts.addCompilation(info.input, info.output);
+  });
   const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config })) as StartedServer;
   await hre.run(TASK_NODE_PRINT_BANNER, { runtime, server, settings: config });
   if (files.load !== undefined) console.log(`Loaded the state in ${files.load} (block ${runtime.node.headNumber})`);
   const saver = files.dump !== undefined && files.intervalS !== undefined ? saveEvery(runtime, files.dump, files.intervalS) : undefined;
   await waitForShutdown(server, runtime, async () => {
     saver?.stop();
+    builds.stop();
     if (files.dump === undefined) return;
     try {
       await writeStateFile(runtime, files.dump);

@@ -11,6 +11,7 @@ import type { Runtime, RuntimeOptions } from "../rpc/runtime.js";
 import consoleLogModule from "../chain/console-log.js";
 import rpcErrorsModule from "../rpc/errors.js";
 import epochsConfigModule from "../host/epochs-config.js";
+import buildInfoWatchModule from "../host/build-info-watch.js";
 import networkSettingsModule from "../host/network-settings.js";
 import chainDefaultsModule from "../host/chain-defaults.js";
 import failureTextModule from "../host/failure-text.js";
@@ -117,7 +118,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
  * registry: custom errors get their names in failures, and the chain knows its contracts. A file
  * that cannot be read is skipped.
  */
-export function loadBuildInfos(artifacts: string, runtime: Runtime, skip: Set<string> = new Set()): void {
+export function loadBuildInfos(artifacts: string, runtime: Runtime): void {
   const dir = path.join(artifacts, "build-info");
   let files: string[];
   try {
@@ -126,13 +127,10 @@ export function loadBuildInfos(artifacts: string, runtime: Runtime, skip: Set<st
     return; // nothing compiled yet
   }
   for (const f of files) {
-    // a build-info file's name is its id: the same name is the same compilation
-    if (skip.has(f)) continue;
     try {
       const info = JSON.parse(readFileSync(path.join(dir, f), "utf8")) as { input: SolcInput };
       const out = JSON.parse(readFileSync(path.join(dir, f.replace(/\.json$/, ".output.json")), "utf8")) as { output: SolcOutput };
       runtime.deps.contracts.addCompilation(info.input, out.output);
-      skip.add(f);
     } catch {
       // a partly written or foreign file: its contracts stay unrecognised
     }
@@ -175,24 +173,11 @@ function consoleLogDecoder(root: string): InstanceType<typeof consoleLogModule.C
   }
 }
 
-/**
- * For a long-running node: the project's compilations as they appear (a `hardhat build`, or the one a
- * `hardhat test --network localhost` or an Ignition deploy makes), as Hardhat's node watches its
- * build-info folder: looked for every `everyMs`, and before each block is told (a deploy that follows
- * its compilation at once is named; a listing of the folder is all a block costs when nothing is new).
- * stop() ends it. Register it before the node's log, so its block listener runs first.
- */
-export function watchBuildInfos(artifacts: string, runtime: Runtime, everyMs = 2000): { stop(): void } {
-  const seen = new Set<string>();
-  const scan = (): void => loadBuildInfos(artifacts, runtime, seen);
-  scan();
-  const timer = setInterval(scan, everyMs);
-  timer.unref();
-  runtime.node.on("block", scan);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      runtime.node.off("block", scan);
-    },
-  };
+/** A running node follows the build-info folder (src/host/build-info-watch.ts) in Hardhat 3's format. */
+export function watchBuildInfos(artifacts: string, runtime: Runtime): { stop(): void } {
+  return buildInfoWatchModule.watchBuildInfos(path.join(artifacts, "build-info"), runtime.node, (file) => {
+    const info = JSON.parse(readFileSync(file, "utf8")) as { input: SolcInput };
+    const out = JSON.parse(readFileSync(file.replace(/\.json$/, ".output.json"), "utf8")) as { output: SolcOutput };
+    runtime.deps.contracts.addCompilation(info.input, out.output);
+  });
 }
