@@ -20,7 +20,6 @@ import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/ac
 import { readOrCreateTokenFile } from "../rpc/transport/auth";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { watchBuildInfos } from "../host/build-info-watch";
-import type { SolcInput, SolcOutput } from "../chain/solidity/registry";
 import path from "node:path";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, PLUGIN_NAME } from "./chain-config";
 import { setVerbosity } from "../utils/log-level";
@@ -32,7 +31,7 @@ import { NodeStateError, type StateFiles, loadStateFile, saveEvery, stateFilesFr
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "../host/lazy";
-import { type EpochsProvider, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
+import { type EpochsProvider, addBuildInfo, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
 import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
@@ -207,10 +206,7 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
     throw err;
   }
   // contracts compiled while the node runs are named in its log, as on Hardhat's node
-  const builds = watchBuildInfos(path.join(hre.config.paths.artifacts, "build-info"), runtime.node, (file) => {
-    const info = JSON.parse(readFileSync(file, "utf8")) as { input: SolcInput; output: SolcOutput };
-    runtime.deps.contracts.addCompilation(info.input, info.output);
-  });
+  const builds = watchBuildInfos(path.join(hre.config.paths.artifacts, "build-info"), runtime.node, (file) => addBuildInfo(JSON.parse(readFileSync(file, "utf8")), runtime));
   const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config })) as StartedServer;
   await hre.run(TASK_NODE_PRINT_BANNER, { runtime, server, settings: config });
   if (files.load !== undefined) console.log(`Loaded the state in ${files.load} (block ${runtime.node.headNumber})`);

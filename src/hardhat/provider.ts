@@ -208,12 +208,16 @@ export async function loadBuildInfos(hre: HardhatRuntimeEnvironment, runtime: Ru
   }
   for (const file of paths) {
     try {
-      const info = JSON.parse(await readFile(file, "utf8")) as { input: SolcInput; output: SolcOutput };
-      runtime.deps.contracts.addCompilation(info.input, info.output);
+      addBuildInfo(JSON.parse(await readFile(file, "utf8")), runtime);
     } catch {
       // a partly written or foreign file: its contracts stay unrecognised
     }
   }
+}
+
+/** One Hardhat 2 build-info (input and output in one file) into the chain's contract registry. */
+export function addBuildInfo(info: { input: SolcInput; output: SolcOutput }, runtime: Runtime): void {
+  runtime.deps.contracts.addCompilation(info.input, info.output);
 }
 
 /** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */

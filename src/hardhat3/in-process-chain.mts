@@ -128,13 +128,18 @@ export function loadBuildInfos(artifacts: string, runtime: Runtime): void {
   }
   for (const f of files) {
     try {
-      const info = JSON.parse(readFileSync(path.join(dir, f), "utf8")) as { input: SolcInput };
-      const out = JSON.parse(readFileSync(path.join(dir, f.replace(/\.json$/, ".output.json")), "utf8")) as { output: SolcOutput };
-      runtime.deps.contracts.addCompilation(info.input, out.output);
+      addBuildInfo(path.join(dir, f), runtime);
     } catch {
       // a partly written or foreign file: its contracts stay unrecognised
     }
   }
+}
+
+/** One Hardhat 3 build-info file (`<id>.json` with the input, `<id>.output.json` beside it) into the registry; throws when unreadable. */
+function addBuildInfo(file: string, runtime: Runtime): void {
+  const info = JSON.parse(readFileSync(file, "utf8")) as { input: SolcInput };
+  const out = JSON.parse(readFileSync(file.replace(/\.json$/, ".output.json"), "utf8")) as { output: SolcOutput };
+  runtime.deps.contracts.addCompilation(info.input, out.output);
 }
 
 /** A chain error → the JSON-RPC error object, with Hardhat's wording of a failed execution. */
@@ -175,9 +180,5 @@ function consoleLogDecoder(root: string): InstanceType<typeof consoleLogModule.C
 
 /** A running node follows the build-info folder (src/host/build-info-watch.ts) in Hardhat 3's format. */
 export function watchBuildInfos(artifacts: string, runtime: Runtime): { stop(): void } {
-  return buildInfoWatchModule.watchBuildInfos(path.join(artifacts, "build-info"), runtime.node, (file) => {
-    const info = JSON.parse(readFileSync(file, "utf8")) as { input: SolcInput };
-    const out = JSON.parse(readFileSync(file.replace(/\.json$/, ".output.json"), "utf8")) as { output: SolcOutput };
-    runtime.deps.contracts.addCompilation(info.input, out.output);
-  });
+  return buildInfoWatchModule.watchBuildInfos(path.join(artifacts, "build-info"), runtime.node, (file) => addBuildInfo(file, runtime));
 }
