@@ -13,7 +13,7 @@ import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
 import { EpochsKeeper } from "./keeper";
 import { EPOCHS_PRECOMPILE, EPOCHS_PRECOMPILE_BYTES, type PrecompileDeps, createEpochsPrecompile } from "./precompile";
 import { type PageRequest, type PageResult, currentEpoch, epochInfos } from "./query";
-import { EPOCHS_PROFILES, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds } from "./types";
+import { EPOCHS_PROFILES, defaultTickRule, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds } from "./types";
 
 export * from "./types";
 export * from "./codec";
@@ -68,7 +68,7 @@ export class EpochsModule {
   constructor(private readonly _opts: EpochsOptions = {}) {
     this.profile = _opts.profile ?? "evmos";
     if (!EPOCHS_PROFILES.includes(this.profile)) throw new Error(`epochs profile must be "evmos" or "cosmos-evm", got ${JSON.stringify(this.profile)}`);
-    this.tickRule = _opts.tickRule ?? (this.profile === "cosmos-evm" ? "sdk" : "spec");
+    this.tickRule = _opts.tickRule ?? defaultTickRule(this.profile);
     if (!["spec", "evmos", "sdk"].includes(this.tickRule)) throw new Error(`epochs tick rule must be "spec", "evmos" or "sdk", got ${JSON.stringify(this.tickRule)}`);
     this.events = this.profile === "cosmos-evm" ? SDK_EVENTS : EVMOS_EVENTS;
     this.hookGasLimit = _opts.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;

@@ -37,6 +37,9 @@ export type TickRule = "spec" | "evmos" | "sdk";
 export type EpochsProfile = "evmos" | "cosmos-evm";
 export const EPOCHS_PROFILES: readonly EpochsProfile[] = ["evmos", "cosmos-evm"];
 
+/** The tick rule a profile runs unless one is set: "spec" under evmos, the SDK's under cosmos-evm. */
+export const defaultTickRule = (profile: EpochsProfile): TickRule => (profile === "cosmos-evm" ? "sdk" : "spec");
+
 export type HookName = "BeforeEpochStart" | "AfterEpochEnd";
 
 /** x/epochs hooks. Members are isolated by MultiEpochHooks, so they may throw. */

@@ -20,11 +20,8 @@ import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAU
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const parseToml: typeof SmolToml.parse = (text, opts) => (require("smol-toml") as typeof SmolToml).parse(text, opts);
 
-import type { EpochsProfile, TickRule } from "../epochs/types";
-export type { EpochsProfile, TickRule };
-
-/** The tick rule a profile runs unless one is set: "spec" under evmos, the SDK's under cosmos-evm. */
-export const defaultTickRule = (profile: EpochsProfile): TickRule => (profile === "cosmos-evm" ? "sdk" : "spec");
+import { type EpochsProfile, type TickRule, defaultTickRule } from "../epochs/types";
+export { type EpochsProfile, type TickRule, defaultTickRule };
 
 export interface HostPort {
   host: string;
