@@ -23,7 +23,6 @@ import { watchBuildInfos } from "../host/build-info-watch";
 import path from "node:path";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, PLUGIN_NAME } from "./chain-config";
 import { setVerbosity } from "../utils/log-level";
-import { solidityFailure } from "./errors";
 import { HomeError, type HomeSettings, homeRuntimeOptions, openHome } from "../host/home";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../host/app-config";
 import { epochsOptionsFromConfig } from "./epochs";
@@ -32,7 +31,15 @@ import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
 import { chainConfigModule, epochsModule } from "../host/lazy";
 import { type EpochsProvider, addBuildInfo, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
-import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_PRINT_BANNER, TASK_NODE_START_SERVER } from "./task-names";
+import {
+  TASK_NODE,
+  TASK_NODE_CREATE_RUNTIME,
+  TASK_NODE_GET_PROVIDER,
+  TASK_NODE_PRINT_BANNER,
+  TASK_NODE_SERVER_CREATED,
+  TASK_NODE_SERVER_READY,
+  TASK_NODE_START_SERVER,
+} from "./task-names";
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
 // required inside the actions that use them, never at the top.
@@ -205,10 +212,13 @@ async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Pro
     if (err instanceof NodeStateError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
     throw err;
   }
+  // Hardhat's node subtasks, for the plugins that hook them (hardhat-deploy deploys in node:get-provider
+  // and watches in node:server-ready): the provider is the node's chain, the server ours.
+  const provider = (await hre.run(TASK_NODE_GET_PROVIDER, {})) as EpochsProvider;
   // contracts compiled while the node runs are named in its log, as on Hardhat's node
   const builds = watchBuildInfos(path.join(hre.config.paths.artifacts, "build-info"), runtime.node, (file) => addBuildInfo(JSON.parse(readFileSync(file, "utf8")), runtime));
-  const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config })) as StartedServer;
-  await hre.run(TASK_NODE_PRINT_BANNER, { runtime, server, settings: config });
+  const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config, provider })) as StartedServer;
+  await hre.run(TASK_NODE_SERVER_READY, { address: server.address, port: server.port, provider, server });
   if (files.load !== undefined) console.log(`Loaded the state in ${files.load} (block ${runtime.node.headNumber})`);
   const saver = files.dump !== undefined && files.intervalS !== undefined ? saveEvery(runtime, files.dump, files.intervalS) : undefined;
   await waitForShutdown(server, runtime, async () => {
@@ -249,7 +259,6 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
         write: (text) => process.stdout.write(text),
         tty: process.stdout.isTTY === true,
         rpcLog: config.jsonRpc.log,
-        solidityFrames: (f, trace) => solidityFailure(f, trace).frames,
       });
       overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
       overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
@@ -315,8 +324,28 @@ async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment, flagPro
 
 // ---------------------------------------------------------------------------------------- server
 
-/** What the banner and the shutdown need from the servers. */
+/**
+ * Hardhat's node:get-provider, overridden: the node's chain is already built (epochs:node:create-runtime,
+ * with the fork flags applied there), and hre.network.provider serves it. Plugins that override this
+ * subtask get that provider from runSuper; what they send through it (deployments) lands in the chain.
+ */
+subtask(TASK_NODE_GET_PROVIDER).setAction(async (_args: unknown, hre) => {
+  if (hre.epochsProvider === undefined) throw new HardhatPluginError(PLUGIN_NAME, `${TASK_NODE_GET_PROVIDER} runs inside \`hardhat node\`, after the node's chain is built`);
+  return hre.epochsProvider;
+});
+
+/** Hardhat's node:server-ready, overridden: the node's banner (addresses, chain, access, accounts). */
+subtask(TASK_NODE_SERVER_READY).setAction(async ({ server }: { server: StartedServer }, hre) => {
+  await hre.run(TASK_NODE_PRINT_BANNER, { runtime: server.runtime, server, settings: server.settings });
+});
+
+/** What the banner, Hardhat's node subtasks and the shutdown need from the servers. */
 export interface StartedServer {
+  /** The HTTP listener's address and port (Hardhat's node:server-ready arguments). */
+  address: string;
+  port: number;
+  runtime: Runtime;
+  settings: AppConfig;
   httpUrl: string;
   wsUrls: string[];
   /** Extra lines for the banner (e.g. the bearer token file, exposure warnings). */
@@ -328,7 +357,8 @@ export interface StartedServer {
 subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
   .addParam("runtime", undefined, undefined, types.any)
   .addParam("settings", undefined, undefined, types.any)
-  .setAction(async ({ runtime, settings: config }: { runtime: Runtime; settings: AppConfig }, hre) => {
+  .addOptionalParam("provider", undefined, undefined, types.any)
+  .setAction(async ({ runtime, settings: config, provider }: { runtime: Runtime; settings: AppConfig; provider?: EpochsProvider }, hre) => {
     const { authToken, ...opts } = serverSettings(config);
     // The token of the private namespaces: beside the chain's data with --home, else in the project's cache (the plugin reads it there).
     const tokenFile = config.home !== undefined ? path.resolve(config.home, "jsonrpc.token") : path.join(hre.config.paths.cache, "jsonrpc.token");
@@ -337,6 +367,8 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     const { JsonRpcServer } = require("../rpc/transport/server") as typeof import("../rpc/transport/server");
     const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
     runtime.mountRest(server.rest);
+    // Hardhat's node:server-created: the server exists and does not listen yet
+    await hre.run(TASK_NODE_SERVER_CREATED, { hostname: opts.host, port: opts.port, provider: provider ?? hre.network.provider, server });
     const bound = await server.listen();
     // the plugin adds the token only to requests for this node: its pid and ports (src/hardhat/chain-config.ts)
     const record = config.home === undefined ? path.join(hre.config.paths.cache, NODE_RECORD_FILE_NAME) : undefined;
@@ -346,6 +378,10 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
     const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
     const { declared, raised } = runtime.dispatcher.accessClasses();
     const started: StartedServer = {
+      address: bound.httpAddress.host,
+      port: bound.httpAddress.port,
+      runtime,
+      settings: config,
       httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,
       wsUrls: [`ws://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`, ...(bound.wsAddress ? [`ws://${show(bound.wsAddress.host)}:${bound.wsAddress.port}/`] : [])],
       notes: [
