@@ -124,7 +124,7 @@ export class Node extends EventEmitter<NodeEvents> {
   readonly impersonated = new Set<string>();
   /** Identifies this chain instance (hardhat_metadata); a new one after hardhat_reset. */
   instanceId: Uint8Array = randomBytes(32);
-  /** Explains failed system calls (epoch hooks) of the blocks it mines; set by the layer that has the words (src/hardhat/hook-failures.ts). */
+  /** Explains failed system calls (epoch hooks) of the blocks it mines; set by the layer that has the words (src/host/hook-failures.ts). */
   explainSystemCall: SystemCallExplainer | undefined;
   settings: NodeSettings;
   /** The chain instance; replaced only by hardhat_reset (inside the lock). */

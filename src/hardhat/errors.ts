@@ -2,11 +2,10 @@
  * Errors of the in-process provider in Hardhat's words and classes: a failed execution becomes the
  * `SolidityError` Hardhat's own `encodeSolidityStackTrace` makes from our stack trace (so messages and
  * `at Token.transfer (contracts/Token.sol:42)` frames are Hardhat's); everything else is a
- * `ProviderError` (Hardhat's class) with the chain's code and data. The same texts serve the node's
- * log (`failureMessage`) and failing epoch hooks (`solidityFailure`, src/hardhat/hook-failures.ts).
+ * `ProviderError` (Hardhat's class) with the chain's code and data. (The node logs, failing epoch
+ * hooks and Hardhat 3 use the host's own encoder, src/host/solidity-error.ts, checked against this one.)
  */
 import { InvalidArgumentsError, ProviderError } from "hardhat/internal/core/providers/errors";
-import type { StackTraceEntry } from "../chain/solidity/stack-trace";
 import { type RpcError, isRpcError } from "../rpc/errors";
 
 /** The provider's errors are Hardhat's own ProviderError (this name stays for code written against it). */
@@ -86,23 +85,4 @@ export function failureMessage(f: FailedExecution, customError?: CustomErrorDeco
   const custom = customError?.(f.returnValue);
   if (custom !== undefined) return `${vmException} reverted with custom error '${custom}'`;
   return `${vmException} reverted with an unrecognized custom error (return data: 0x${Buffer.from(f.returnValue).toString("hex")})`;
-}
-
-/**
- * A failure as Hardhat tells a failed transaction: the message and the `at Contract.function
- * (file.sol:line)` frames Hardhat's `encodeSolidityStackTrace` gives the error, without JavaScript frames.
- * A trace that reaches no known source (or none) gives the message from the return data alone, no frames.
- */
-export function solidityFailure(f: FailedExecution, trace: StackTraceEntry[] | undefined): { message: string; frames: string[] } {
-  if (trace === undefined || !trace.some((e) => e.sourceReference !== undefined)) return { message: failureMessage(f), frames: [] };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred, as above
-  const { encodeSolidityStackTrace } = require("hardhat/internal/hardhat-network/stack-traces/solidity-errors") as typeof import("hardhat/internal/hardhat-network/stack-traces/solidity-errors");
-  // an empty previous stack: only the Solidity call sites are printed
-  const err = encodeSolidityStackTrace(failureMessage(f), trace as never, []);
-  const frames = (err.stack ?? "")
-    .split("\n")
-    .slice(err.message.split("\n").length)
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith("at "));
-  return { message: err.message, frames };
 }

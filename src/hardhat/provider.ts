@@ -175,7 +175,7 @@ export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { createRuntime } = require("../rpc/runtime") as typeof import("../rpc/runtime");
   const runtime = await createRuntime(opts);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
-  const { hookFailureExplainer } = require("./hook-failures") as typeof import("./hook-failures");
+  const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");
   // failing epoch hooks in Hardhat's words, with the same registry that explains failed transactions
   runtime.node.explainSystemCall = hookFailureExplainer(runtime.deps.contracts);
   return runtime;

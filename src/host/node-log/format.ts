@@ -155,7 +155,7 @@ export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNam
         continue;
       }
       out.push(paint.red(`${line}: failed: ${a.reason} (gas used ${a.gas_used})`));
-      // explained (src/hardhat/hook-failures.ts): Hardhat's message and Solidity frames, as under a failed transaction
+      // explained (src/host/hook-failures.ts): Hardhat's message and Solidity frames, as under a failed transaction
       if (a.error !== undefined) out.push(paint.red(`${indent}    Error: ${a.error}`));
       if (a.stack !== undefined) out.push(...a.stack.split("\n").map((frame) => paint.red(`${indent}      ${frame}`)));
     }

@@ -17,8 +17,8 @@ import { ContractRegistry, formatCustomError } from "../../chain/solidity/regist
 import type { ConsoleOrigin, MinedBlock, Node } from "../../chain/node";
 import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
-import type { StackTraceEntry } from "../../chain/solidity/stack-trace";
-import type { CustomErrorDecoder, FailedExecution } from "../failure-text";
+import type { CustomErrorDecoder } from "../failure-text";
+import { type FrameOptions, solidityFailure } from "../solidity-error";
 import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, paramsSummary, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
@@ -36,8 +36,8 @@ export interface NodeLogOptions {
   rpcLog?: boolean;
   /** How long a collapsible line may wait for a repeat when it cannot be rewritten in place (not a TTY). */
   holdMs?: number;
-  /** Hardhat's `at Contract.function (file.sol:line)` frames of a failure (Hardhat 2's encoder); none without it. */
-  solidityFrames?: (f: FailedExecution, trace: StackTraceEntry[] | undefined) => string[];
+  /** How Solidity frames under failures name the project's sources (Hardhat 3's `project/` prefix left out). */
+  frames?: FrameOptions;
 }
 
 /** What the log reads from the project's compilations (a ContractRegistry): names, and the custom errors it decodes. */
@@ -230,10 +230,9 @@ export class NodeLog {
   private async _frames(node: Node, height: bigint, i: number, ex: { exceptionError?: { error: string }; returnValue: Uint8Array } | undefined): Promise<string[] | undefined> {
     const registry = this._registry;
     const error = ex?.exceptionError?.error;
-    const frames = this._opts.solidityFrames;
-    if (frames === undefined || registry === undefined || registry.size === 0 || ex === undefined || error === "out of gas") return undefined;
+    if (registry === undefined || registry.size === 0 || ex === undefined || error === "out of gas") return undefined;
     try {
-      return frames({ error, returnValue: ex.returnValue }, await txStackTrace(node, registry, height, i));
+      return solidityFailure({ error, returnValue: ex.returnValue }, await txStackTrace(node, registry, height, i), undefined, this._opts.frames).frames;
     } catch {
       return undefined;
     }
