@@ -1,9 +1,9 @@
 /**
  * Forking as Hardhat users configure it: `networks.hardhat.forking` ({ url, blockNumber,
  * httpHeaders, enabled }) and `npx hardhat node --fork URL [--fork-block-number N] [--fork-rest URL]`.
- * The remote's reads are cached under the project's cache folder (`hardhat-epochs-fork/`).
+ * The remote's reads are cached under the project's cache folder (`hardhat-epochs-fork/`); the flags
+ * are checked by src/host/fork-settings.ts, as on Hardhat 3.
  */
-import path from "node:path";
 import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { ForkConfig } from "../chain/fork";
@@ -11,18 +11,15 @@ import type { EpochsOptions } from "../epochs";
 import type { RuntimeOptions } from "../rpc/runtime";
 import { PLUGIN_NAME } from "./chain-config";
 import { restEpochs } from "./epochs-rest";
-
-export const FORK_CACHE_FOLDER = "hardhat-epochs-fork";
+import { ForkSettingsError, forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/fork-settings";
 
 export function forkCacheDir(hre: HardhatRuntimeEnvironment): string {
-  return path.join(hre.config.paths.cache, FORK_CACHE_FOLDER);
+  return cacheDirIn(hre.config.paths.cache);
 }
 
 /** The fork of `networks.hardhat.forking`, if it is set and enabled. */
 export function forkFromConfig(hre: HardhatRuntimeEnvironment): ForkConfig | undefined {
-  const f = hre.config.networks[HARDHAT_NETWORK_NAME].forking;
-  if (f === undefined || f.enabled === false || f.url === undefined || f.url === "") return undefined;
-  return { url: f.url, blockNumber: f.blockNumber !== undefined ? BigInt(f.blockNumber) : undefined, httpHeaders: f.httpHeaders, cacheDir: forkCacheDir(hre) };
+  return asPluginError(() => forkFromSetting(hre.config.networks[HARDHAT_NETWORK_NAME].forking, forkCacheDir(hre), "networks.hardhat.forking"));
 }
 
 /**
@@ -38,23 +35,16 @@ export function withFork(opts: RuntimeOptions, hre: HardhatRuntimeEnvironment): 
 
 /** `--fork URL [--fork-block-number N]` → the fork; neither → undefined (the config decides). */
 export function forkFromFlags(hre: HardhatRuntimeEnvironment, fork: string | undefined, blockNumber: number | undefined): ForkConfig | undefined {
-  if (fork === undefined) {
-    if (blockNumber !== undefined) throw new HardhatPluginError(PLUGIN_NAME, "--fork-block-number needs --fork URL");
-    return undefined;
-  }
-  if (blockNumber !== undefined && (!Number.isSafeInteger(blockNumber) || blockNumber < 0)) {
-    throw new HardhatPluginError(PLUGIN_NAME, `invalid --fork-block-number ${blockNumber}: expected a non-negative integer`);
-  }
-  let url: URL;
+  return asPluginError(() => parseForkFlags(fork, blockNumber, forkCacheDir(hre)));
+}
+
+function asPluginError<T>(f: () => T): T {
   try {
-    url = new URL(fork);
-  } catch {
-    throw new HardhatPluginError(PLUGIN_NAME, `invalid --fork "${fork}": expected the remote's JSON-RPC URL (http:// or https://)`);
+    return f();
+  } catch (err) {
+    if (err instanceof ForkSettingsError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
+    throw err;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new HardhatPluginError(PLUGIN_NAME, `invalid --fork "${fork}": expected an http:// or https:// JSON-RPC URL`);
-  }
-  return { url: fork, blockNumber: blockNumber !== undefined ? BigInt(blockNumber) : undefined, cacheDir: forkCacheDir(hre) };
 }
 
 /**

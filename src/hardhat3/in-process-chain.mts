@@ -13,13 +13,18 @@ import rpcErrorsModule from "../rpc/errors.js";
 import epochsConfigModule from "../host/epochs-config.js";
 import buildInfoWatchModule from "../host/build-info-watch.js";
 import networkSettingsModule from "../host/network-settings.js";
+import forkSettingsModule from "../host/fork-settings.js";
 import chainDefaultsModule from "../host/chain-defaults.js";
-import failureTextModule from "../host/failure-text.js";
+import solidityErrorModule from "../host/solidity-error.js";
+import hookFailuresModule from "../host/hook-failures.js";
 import registryModule from "../chain/solidity/registry.js";
 import type { SolcInput, SolcOutput } from "../chain/solidity/registry.js";
 import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types.js";
 import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";
 
+
+/** Hardhat 3 compiles the project's files as `project/contracts/X.sol`; its frames say `contracts/X.sol`. */
+export const HARDHAT3_FRAMES = { localSourcePrefix: "project/" };
 
 /** Subscription notifications become the provider's EIP-1193 "message" events. */
 class ProviderConnection implements Connection {
@@ -67,14 +72,18 @@ export class InProcessChain {
     return this._runtime;
   }
 
-  /** One JSON-RPC request answered by the chain, errors as JSON-RPC errors (Hardhat 3 throws them as its ProviderError). */
+  /**
+   * One JSON-RPC request answered by the chain. Errors become JSON-RPC errors (Hardhat 3 throws them
+   * as its ProviderError), except a failed execution whose Solidity stack trace reaches the project's
+   * code: that one is thrown as the SolidityError Hardhat 3's EDR network throws, frames and all.
+   */
   async answer(req: JsonRpcRequest): Promise<JsonRpcResponse> {
     const runtime = await this.runtime();
     try {
       const result = await runtime.dispatcher.call(req.method, req.params ?? [], this._ctx);
       return { jsonrpc: "2.0", id: req.id, result };
     } catch (err) {
-      return { jsonrpc: "2.0", id: req.id, error: toJsonRpcError(err, runtime) };
+      return { jsonrpc: "2.0", id: req.id, error: await toJsonRpcError(err, runtime) };
     }
   }
 
@@ -95,10 +104,15 @@ export class InProcessChain {
 /** The chain of the in-process network: the config's epochs and `epochs.network` settings; `chainId` (the network's or the node's flag) over theirs. */
 export function runtimeOptionsFor(context: HookContext, chainId?: number): RuntimeOptions {
   const config = context.config;
-  const chain = networkSettingsModule.chainConfigFromNetworkSettings(networkSettingsModule.parseNetworkSettings(config.epochs.network), chainDefaultsModule.DEFAULT_CHAIN_ID);
+  const settings = networkSettingsModule.parseNetworkSettings(config.epochs.network);
+  const chain = networkSettingsModule.chainConfigFromNetworkSettings(settings, chainDefaultsModule.DEFAULT_CHAIN_ID);
   if (chainId !== undefined) chain.chainId = BigInt(chainId);
+  // the remote's reads are cached in the project's cache folder (hardhat_reset's forks too)
+  const forkCacheDir = forkSettingsModule.forkCacheDir(config.paths.cache);
   return {
     chain,
+    fork: settings.fork !== undefined ? { ...settings.fork, cacheDir: forkCacheDir } : undefined,
+    forkCacheDir,
     // the network helpers accept a client whose version starts with "hardhat"
     clientVersion: `HardhatNetwork/${context.versions.hardhat}/hardhat-epochs/${pluginVersion()}`,
     epochs: epochsConfigModule.epochsOptionsFromConfig(config.epochs),
@@ -106,10 +120,11 @@ export function runtimeOptionsFor(context: HookContext, chainId?: number): Runti
   };
 }
 
-/** Builds a runtime whose contracts' console.log lines print as in Hardhat's tests. */
+/** Builds a runtime whose contracts' console.log lines print as in Hardhat's tests, and whose failing epoch hooks are told in Hardhat's words. */
 export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const runtime = await runtimeModule.createRuntime(opts);
   runtime.node.on("consoleLog", (line: string) => console.log(line));
+  runtime.node.explainSystemCall = hookFailuresModule.hookFailureExplainer(runtime.deps.contracts, HARDHAT3_FRAMES);
   return runtime;
 }
 
@@ -142,8 +157,12 @@ function addBuildInfo(file: string, runtime: Runtime): void {
   runtime.deps.contracts.addCompilation(info.input, out.output);
 }
 
-/** A chain error → the JSON-RPC error object, with Hardhat's wording of a failed execution. */
-function toJsonRpcError(err: unknown, runtime: Runtime): { code: number; message: string; data?: unknown } {
+/**
+ * A chain error → the JSON-RPC error object, with Hardhat's wording of a failed execution; throws the
+ * SolidityError of a failure whose stack trace has Solidity frames. As on EDR, running out of gas
+ * has no stack trace.
+ */
+async function toJsonRpcError(err: unknown, runtime: Runtime): Promise<{ code: number; message: string; data?: unknown }> {
   if (rpcErrorsModule.isRpcError(err)) {
     const execution = err.hardhat?.execution;
     if (execution !== undefined) {
@@ -151,8 +170,11 @@ function toJsonRpcError(err: unknown, runtime: Runtime): { code: number; message
         const found = runtime.deps.contracts.customError(data);
         return found === undefined ? undefined : registryModule.formatCustomError(found.fragment, found.args);
       };
-      const message = failureTextModule.failureText(execution, named);
-      return { code: err.code, message, data: `0x${Buffer.from(execution.returnValue).toString("hex")}` };
+      const trace = execution.error === "out of gas" ? undefined : await execution.stackTrace();
+      const { message, frames } = solidityErrorModule.solidityFailure(execution, trace, named, HARDHAT3_FRAMES);
+      const data = `0x${Buffer.from(execution.returnValue).toString("hex")}`;
+      if (frames.length > 0) throw new solidityErrorModule.SolidityError(message, data, execution.transactionHash, frames);
+      return { code: err.code, message, data };
     }
     return { code: err.code, message: err.hardhat?.message ?? err.message, ...(err.data !== undefined ? { data: err.data } : {}) };
   }

@@ -21,6 +21,7 @@ const NODE_OPTIONS: Array<[string, string]> = [
   ["loadState", "Load a state dump (Anvil's format or ours) at start"],
   ["dumpState", "Write the state (Anvil's format plus the epochs records) to FILE at exit"],
   ["stateInterval", "With --state or --dump-state: also write the state every S seconds"],
+  ["forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block"],
 ];
 
 /** keys:new, keys:import, keys:list on a node home's key store (src/host/key-tasks.ts). */

@@ -6,6 +6,8 @@
 import type { ChainConfig, GenesisAccount } from "../chain/config";
 import { chainConfigModule } from "./lazy";
 import { EpochsConfigError } from "./epochs-config";
+import type { ForkConfig } from "../chain/fork";
+import { ForkSettingsError, type ForkingUserConfig, forkFromSetting } from "./fork-settings";
 
 type Amount = number | bigint | string;
 
@@ -25,11 +27,13 @@ export interface InProcessNetworkUserConfig {
   accounts?:
     | { mnemonic?: string; path?: string; count?: number; initialIndex?: number; accountsBalance?: Amount; passphrase?: string }
     | Array<{ privateKey: string; balance: Amount }>;
+  /** Fork a remote chain, as an `edr-simulated` network's `forking`. */
+  forking?: ForkingUserConfig;
 }
 
 const KEYS = new Set([
   "chainId", "hardfork", "blockGasLimit", "initialBaseFeePerGas", "minGasPrice", "coinbase", "initialDate",
-  "allowUnlimitedContractSize", "allowBlocksWithSameTimestamp", "throwOnTransactionFailures", "mining", "accounts",
+  "allowUnlimitedContractSize", "allowBlocksWithSameTimestamp", "throwOnTransactionFailures", "mining", "accounts", "forking",
 ]);
 
 /** Hardhat's hardfork names that EthereumJS spells differently. */
@@ -64,6 +68,8 @@ type AccountsSetting =
 export interface NetworkSettings extends Partial<Omit<ChainConfig, "mining" | "accounts">> {
   mining?: Partial<ChainConfig["mining"]>;
   accounts?: AccountsSetting;
+  /** The remote to fork (`forking`), without its cache folder. */
+  fork?: ForkConfig;
 }
 
 function accountsOf(v: unknown): AccountsSetting {
@@ -139,6 +145,14 @@ export function parseNetworkSettings(user: InProcessNetworkUserConfig | undefine
   if (user.throwOnTransactionFailures !== undefined) s.throwOnTransactionFailures = flag("throwOnTransactionFailures", user.throwOnTransactionFailures);
   if (user.mining !== undefined) s.mining = miningOf(user.mining);
   if (user.accounts !== undefined) s.accounts = accountsOf(user.accounts);
+  try {
+    // the cache folder is the host's to add (it knows the project's paths)
+    const fork = forkFromSetting(user.forking, "", "epochs.network.forking");
+    if (fork !== undefined) s.fork = { url: fork.url, blockNumber: fork.blockNumber, httpHeaders: fork.httpHeaders };
+  } catch (err) {
+    if (err instanceof ForkSettingsError) throw new EpochsConfigError(err.message);
+    throw err;
+  }
   return s;
 }
 
@@ -146,7 +160,8 @@ export function parseNetworkSettings(user: InProcessNetworkUserConfig | undefine
 export function chainConfigFromNetworkSettings(settings: NetworkSettings, defaultChainId: number): ChainConfig {
   const { defaultChainConfig, deriveAccounts, DEFAULT_MNEMONIC, DEFAULT_HD_PATH, DEFAULT_ACCOUNT_BALANCE } = chainConfigModule();
   const defaults = defaultChainConfig();
-  const { mining, accounts, ...rest } = settings;
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the fork is the runtime's, not the chain config's
+  const { mining, accounts, fork, ...rest } = settings;
   let genesisAccounts = defaults.accounts;
   if (accounts !== undefined && "keys" in accounts) genesisAccounts = accounts.keys;
   else if (accounts !== undefined && Object.values(accounts).some((v) => v !== undefined)) {

@@ -53,6 +53,21 @@ describe("Logger", () => {
     expect(await failure(logger.bumpCustom(40))).to.equal("VM Exception while processing transaction: reverted with custom error 'TooBig(40)'");
     expect(await logger.n()).to.equal(3n);
   });
+  it("puts the Solidity frames in the stack, as Hardhat 3's EDR network does", async () => {
+    const logger: any = await ethers.deployContract("Logger");
+    const caught = (p: Promise<unknown>): Promise<any> => p.then(() => expect.fail("no failure"), (e: unknown) => e);
+    const err = await caught(logger.bump(31));
+    expect(err.stack.split("\\n").slice(0, 2)).to.deep.equal([
+      "SolidityError: VM Exception while processing transaction: reverted with reason string 'too big'",
+      "    at Logger.bump (contracts/Logger.sol:9)",
+    ]);
+    expect(err.code).to.equal(3);
+    const [signer] = await ethers.getSigners();
+    const unknown = await caught(signer.sendTransaction({ to: logger.target, data: "0xdeadbeef" }));
+    expect(unknown.message).to.equal("Transaction reverted: function selector was not recognized and there's no fallback function");
+    expect(unknown.stack).to.include("    at Logger.<unrecognized-selector> (contracts/Logger.sol:4)");
+    await expect(signer.sendTransaction({ to: logger.target, data: "0xdeadbeef" })).to.be.revertedWithoutReason(ethers);
+  });
 });
 `,
   "hardhat.node-test.config.ts": `import { defineConfig } from "hardhat/config";
@@ -79,6 +94,20 @@ export default defineConfig({
   epochs: { tickRule: "evmos", genesis: { epochs: [{ identifier: "hour", duration: 3600 }] } },
   networks: { localhost: { type: "http", url: process.env.LOCALHOST_URL ?? "http://127.0.0.1:8545" } },
 });
+`,
+  // forking in-process: the remote and its block come from the environment (the test's node)
+  "hardhat.fork.config.ts": `import { defineConfig } from "hardhat/config";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatEpochs],
+  solidity: "0.8.30",
+  epochs: { network: { forking: { url: process.env.FORK_URL ?? "", blockNumber: 1 } } },
+});
+`,
+  "scripts/forked.ts": `import { network } from "hardhat";
+const { provider } = await network.create();
+console.log("block", await provider.request({ method: "eth_blockNumber" }));
+console.log("balance", await provider.request({ method: "eth_getBalance", params: [process.env.WATCH, "latest"] }));
 `,
   // viem, its assertions and Ignition (hardhat-toolbox-viem's parts), on the epochs chain
   "contracts/Counter.sol": `// SPDX-License-Identifier: MIT
@@ -339,6 +368,40 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const coinbase = (await (await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_coinbase", params: [] }) })).json()) as { error?: { code: number } };
     expect(coinbase.error?.code).to.equal(-32601);
     await stopProcessGroup(node.child);
+  });
+
+  it("forks a chain: `hardhat node --fork --fork-block-number --fork-rest`, and epochs.network.forking in-process", async () => {
+    const rpc = async (url: string, method: string, params: unknown[] = []): Promise<unknown> =>
+      ((await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: unknown }).result;
+    const watch = "0x00000000000000000000000000000000000f0a4c";
+    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    await waitForOutput(node, "Accounts");
+    const remote = node;
+    const [from] = (await rpc(remote.url, "eth_accounts")) as string[];
+    // block 1 pays the watched address; block 2 pays it again, after the fork block
+    for (let i = 0; i < 2; i++) await rpc(remote.url, "eth_sendTransaction", [{ from, to: watch, value: "0x3e8" }]);
+    expect(await rpc(remote.url, "eth_blockNumber")).to.equal("0x2");
+    let forked: Started | undefined;
+    try {
+      forked = await startNodeProcess(
+        "npx",
+        ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0 --fork ${remote.url} --fork-block-number 1 --fork-rest ${remote.url}`],
+        { cwd: project, env },
+      );
+      await waitForOutput(forked, "Accounts");
+      expect(forked.output()).to.match(/^Forked chain 9000 at block 1 \(0x[0-9a-f]{64}\) from /m);
+      expect(await rpc(forked.url, "eth_blockNumber")).to.equal("0x1");
+      expect(await rpc(forked.url, "eth_getBalance", [watch, "latest"])).to.equal("0x3e8");
+      // the epochs genesis is the remote's at the fork block (its REST)
+      expect(hardhat("epochs:list --network localhost", { LOCALHOST_URL: forked.url })).to.match(/^week\s+604800s\s+0\s/m);
+    } finally {
+      await stopProcessGroup(forked?.child);
+    }
+    const inProcess = hardhat("--config hardhat.fork.config.ts run scripts/forked.ts", { FORK_URL: remote.url, WATCH: watch });
+    expect(inProcess).to.match(/^block 0x1$/m);
+    expect(inProcess).to.match(/^balance 0x3e8$/m);
+    expect(() => hardhat("node --json-rpc-ws-address 127.0.0.1:0 --fork ws://127.0.0.1:1")).to.throw(/hardhat-epochs: invalid --fork "ws:\/\/127\.0\.0\.1:1": expected an http:\/\/ or https:\/\/ JSON-RPC URL/);
+    await stopProcessGroup(remote.child);
   });
 
   it("keeps the chain in a --home across restarts, and saves state with --state", async () => {

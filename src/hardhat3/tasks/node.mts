@@ -3,10 +3,10 @@
  * (Hardhat's own node task asserts an EDR provider, so this override replaces it). Settings as on
  * Hardhat 2 (src/host/app-config.ts): flags > `<home>/config/app.toml` > hardhat.config.ts > defaults,
  * with Evmos's json-rpc flags spelled `--json-rpc-ws-address` (tasks/node-flags.mts), `--home`,
- * `--minimum-gas-prices`, `--profile`, the saved-state flags, `--quiet`/`--verbose` and Hardhat's
- * `--hostname`/`--port`. The node's log tells requests, transactions, blocks and epochs as on Hardhat 2
- * (src/host/node-log/), without Solidity frames under failures (Hardhat 2's encoder). The bearer token
- * of the private methods is the home's, or kept in the project's cache without one.
+ * `--minimum-gas-prices`, `--profile`, the saved-state flags, `--quiet`/`--verbose`, `--fork-rest` and
+ * Hardhat's `--hostname`/`--port`/`--chain-id`/`--fork`/`--fork-block-number`. The node's log tells
+ * requests, transactions, blocks and epochs as on Hardhat 2 (src/host/node-log/), Solidity frames under
+ * failures. The bearer token of the private methods is the home's, or kept in the project's cache without one.
  */
 import path from "node:path";
 import appConfigModule from "../../host/app-config.js";
@@ -21,7 +21,10 @@ import runtimeModule from "../../rpc/runtime.js";
 import type { RuntimeOptions } from "../../rpc/runtime.js";
 import logLevelModule from "../../utils/log-level.js";
 import nodeLogModule from "../../host/node-log/node-log.js";
-import { runtimeOptionsFor, watchBuildInfos } from "../in-process-chain.mjs";
+import hookFailuresModule from "../../host/hook-failures.js";
+import forkSettingsModule from "../../host/fork-settings.js";
+import epochsRestModule from "../../host/epochs-rest.js";
+import { HARDHAT3_FRAMES, runtimeOptionsFor, watchBuildInfos } from "../in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
@@ -37,13 +40,21 @@ interface NodeArgs extends Record<string, unknown> {
   loadState: string;
   dumpState: string;
   stateInterval: string;
+  /** Hardhat's own node options: the remote to fork, its block (-1: the remote's latest). */
+  fork?: string;
+  forkBlockNumber: number;
+  forkRest: string;
   quiet: boolean;
   verbose: boolean;
 }
 
 /** The host's errors (a home's, a state file's) read as this plugin's. */
 function asPluginError(err: unknown): never {
-  if (err instanceof homeModule.HomeError || err instanceof nodeStateModule.NodeStateError) throw pluginError(err.message, err);
+  if (err instanceof homeModule.HomeError || err instanceof nodeStateModule.NodeStateError || err instanceof forkSettingsModule.ForkSettingsError || err instanceof epochsRestModule.EpochsRestError) {
+    throw pluginError(err.message, err);
+  }
+  // a fork whose remote cannot be read stops the start with the remote's error, not a stack trace
+  if (err instanceof Error && (err as { abortsBlock?: unknown }).abortsBlock === true) throw pluginError(err.message, err);
   throw err;
 }
 
@@ -56,15 +67,26 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   if (args.minimumGasPrices !== "") flags["minimum-gas-prices"] = args.minimumGasPrices;
   if (args.profile !== "") flags.profile = args.profile;
   const given = (v: string): string | undefined => (v === "" ? undefined : v);
+  const base = runtimeOptionsFor(hre, args.chainId > 0 ? args.chainId : undefined);
+  let epochs = base.epochs === false || base.epochs === undefined ? {} : base.epochs;
+  // --fork / --fork-block-number over epochs.network.forking; --fork-rest: the remote's epochs at the fork block
+  let fork = base.fork;
+  try {
+    fork = forkSettingsModule.forkFromFlags(args.fork, args.forkBlockNumber >= 0 ? args.forkBlockNumber : undefined, forkSettingsModule.forkCacheDir(hre.config.paths.cache)) ?? fork;
+    if (args.forkRest !== "") {
+      if (fork === undefined) throw pluginError("--fork-rest needs a fork: --fork URL or epochs.network.forking");
+      epochs = { ...epochs, genesis: { epochs: await epochsRestModule.restEpochs(args.forkRest, fork.blockNumber) } };
+    }
+  } catch (err) {
+    asPluginError(err);
+  }
   const files = (() => {
     try {
-      return nodeStateModule.stateFilesFromFlags({ state: given(args.state), loadState: given(args.loadState), dumpState: given(args.dumpState), stateInterval: given(args.stateInterval) }, false);
+      return nodeStateModule.stateFilesFromFlags({ state: given(args.state), loadState: given(args.loadState), dumpState: given(args.dumpState), stateInterval: given(args.stateInterval) }, fork !== undefined);
     } catch (err) {
       return asPluginError(err);
     }
   })();
-  const base = runtimeOptionsFor(hre, args.chainId > 0 ? args.chainId : undefined);
-  const epochs = base.epochs === false || base.epochs === undefined ? {} : base.epochs;
   const configProfile = hre.config.epochs.profile;
   // --home: create/read config/genesis.json and config/app.toml (a new home records the profile)
   let home: ReturnType<typeof homeModule.openHome> | undefined;
@@ -94,10 +116,11 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   }
   // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
   logLevelModule.setVerbosity(appConfigModule.LOG_VERBOSITY[config.log]);
-  const log = new nodeLogModule.NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log });
+  const log = new nodeLogModule.NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log, frames: HARDHAT3_FRAMES });
   const settings = appConfigModule.runtimeSettings(config);
   let options: RuntimeOptions = {
     ...base,
+    fork,
     chain: { ...base.chain, ...settings.chain, throwOnTransactionFailures: false },
     epochs: { ...epochs, ...settings.epochs },
     rpc: settings.rpc,
@@ -110,8 +133,10 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   if (home !== undefined) options = { ...options, ...(await homeModule.homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc })) };
   const runtime = await runtimeModule.createRuntime(options).catch(async (err: unknown) => {
     await options.kv?.close().catch(() => undefined);
-    throw err;
+    return asPluginError(err);
   });
+  // failing epoch hooks in Hardhat's words, from the same registry the log names contracts with
+  runtime.node.explainSystemCall = hookFailuresModule.hookFailureExplainer(runtime.deps.contracts, HARDHAT3_FRAMES);
   // the project's contracts (and those compiled while the node runs) name calls and custom errors in the log
   const builds = watchBuildInfos(hre.config.paths.artifacts, runtime);
   log.attach(runtime.node, runtime.deps.contracts);
@@ -132,6 +157,11 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   const host = bound.httpAddress.host.includes(":") ? `[${bound.httpAddress.host}]` : bound.httpAddress.host;
   console.log(`Started HTTP and WebSocket JSON-RPC server at http://${host}:${bound.httpAddress.port}/`);
   console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), profile "${config.epochs.profile}", epochs tick rule "${config.epochs.tickRule}"`);
+  const forked = runtime.node.fork;
+  if (forked !== undefined) {
+    const hash = `0x${Buffer.from(forked.block.hash).toString("hex")}`;
+    console.log(`Forked chain ${forked.chainId} at block ${forked.block.number} (${hash}) from ${forked.client.name}${forked.pinned ? "" : " (its latest block; pin one with --fork-block-number to cache the remote's reads)"}`);
+  }
   if (home !== undefined) console.log(`Home ${home.paths.dir} (block ${runtime.node.headNumber})`);
   if (files.load !== undefined) console.log(`Loaded the state in ${files.load} (block ${runtime.node.headNumber})`);
   console.log(`Bearer token in ${tokenFile}:\n  ${token}`);
