@@ -94,10 +94,10 @@ export class AddressIndex {
     this._current = undefined;
   }
 
-  /** Deletes the entries of blocks `from` down to above `to` (a rewind). */
-  async rewindOps(from: bigint, to: bigint): Promise<BatchOp[]> {
+  /** Deletes the entries of the blocks at `heights` (a rewind: the made blocks above its target). */
+  async rewindOps(heights: Iterable<bigint>): Promise<BatchOp[]> {
     const ops: BatchOp[] = [];
-    for (let n = from; n > to; n--) {
+    for (const n of heights) {
       const key = concatBytes(P_BLOCK, num(n, 8));
       const list = await this._kv.get(key);
       if (list === undefined) continue;

@@ -7,6 +7,7 @@
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
  */
 import { type Block, type HeaderData, createBlock, genRequestsRoot } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_RLP, bytesToHex, createAddressFromBigInt } from "@ethereumjs/util";
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
@@ -48,29 +49,57 @@ export interface ProducedBlock {
   skipped: Array<{ tx: TypedTransaction; reason: string; invalid: boolean }>;
 }
 
-export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBlock> {
-  const { vm, parent, modules } = args;
-  const common = vm.common;
+/** The fields a block's header takes from its producer (the rest follow from the fork rules and the block's content). */
+export interface HeaderFields {
+  parentHash: Uint8Array;
+  number: bigint;
+  timestamp: bigint;
+  gasLimit: bigint;
+  coinbase: Uint8Array;
+  extraData: Uint8Array;
+  mixHash: Uint8Array;
+  baseFeePerGas: bigint;
+  /** The parent's calcNextExcessBlobGas (EIP-4844 chains). */
+  excessBlobGas: bigint;
+}
+
+/**
+ * A block's header before its transactions run: what produceBlock builds on, and what a reserved
+ * empty block is made of (src/chain/reserved-blocks.ts), so both are the same header.
+ */
+export function blockHeaderData(common: Common, f: HeaderFields): HeaderData {
   const headerData: HeaderData = {
-    parentHash: parent.hash(),
-    number: parent.header.number + 1n,
-    timestamp: args.header.timestamp,
-    gasLimit: args.header.gasLimit,
-    coinbase: args.header.coinbase,
-    extraData: args.header.extraData,
-    mixHash: args.header.mixHash,
+    parentHash: f.parentHash,
+    number: f.number,
+    timestamp: f.timestamp,
+    gasLimit: f.gasLimit,
+    coinbase: f.coinbase,
+    extraData: f.extraData,
+    mixHash: f.mixHash,
     difficulty: 0n,
     nonce: new Uint8Array(8),
   };
-  if (common.isActivatedEIP(1559)) headerData.baseFeePerGas = args.header.baseFeePerGas;
+  if (common.isActivatedEIP(1559)) headerData.baseFeePerGas = f.baseFeePerGas;
   if (common.isActivatedEIP(4895)) headerData.withdrawalsRoot = KECCAK256_RLP;
   if (common.isActivatedEIP(4844)) {
-    headerData.excessBlobGas = parent.header.calcNextExcessBlobGas(common);
+    headerData.excessBlobGas = f.excessBlobGas;
     headerData.blobGasUsed = 0n;
   }
   if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = new Uint8Array(32);
   // A Cosmos chain has no execution-layer requests: the hash of the empty list.
   if (common.isActivatedEIP(7685)) headerData.requestsHash = genRequestsRoot([], sha256);
+  return headerData;
+}
+
+export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBlock> {
+  const { vm, parent, modules } = args;
+  const common = vm.common;
+  const headerData = blockHeaderData(common, {
+    parentHash: parent.hash(),
+    number: parent.header.number + 1n,
+    ...args.header,
+    excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : 0n,
+  });
   const execBlock = createBlock({ header: headerData, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
 
   const events: BlockEvents = { begin: [], end: [] };

@@ -9,7 +9,9 @@
  *       (hardhat_set* changes made between the blocks; re-execution starts there) ·
  *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs range-scans
  *       these keys, so blocks without logs cost nothing and blooms that cannot match skip a block
- *       without reading it or its receipts)
+ *       without reading it or its receipts) ·
+ *       "V"‖first(8) → a reserved range of empty blocks (src/chain/reserved-blocks.ts): its blocks have
+ *       no other key; they are made from the record when read
  */
 import { type Block, createBlockFromRLP } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
@@ -17,6 +19,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from "@ethereumjs/util";
 import { type BatchOp, type KVStore, prefixEnd } from "../storage/kv";
 import type { BlockEvents } from "./module";
+import { type Reservation, decodeReservation, encodeReservation, reservedBlock } from "./reserved-blocks";
 
 export interface StoredLog {
   address: Uint8Array;
@@ -44,6 +47,9 @@ const P_TX = enc.encode("T");
 const P_EVENTS = enc.encode("E");
 const P_LOGS = enc.encode("L");
 const P_PRESTATE = enc.encode("P");
+const P_RESERVED = enc.encode("V");
+/** Hashes of reserved blocks read so far, for lookups by hash (a block's hash is known once it was read). */
+const RESERVED_HASHES = 65_536;
 const K_HEAD = enc.encode("head");
 
 function num8(n: bigint): Uint8Array {
@@ -109,6 +115,9 @@ export class ChainStore {
    */
   private _logBlocks: bigint[] = [];
   private readonly _blooms = new Map<bigint, Uint8Array>();
+  /** Reserved ranges, ascending, never overlapping (few: one per hardhat_mine that reserved). */
+  private _reservations: Reservation[] = [];
+  private readonly _reservedHashes = new Map<string, bigint>();
 
   constructor(
     readonly kv: KVStore,
@@ -137,6 +146,12 @@ export class ChainStore {
     this._head = h === undefined ? -1n : new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0);
     this._logBlocks = [];
     this._blooms.clear();
+    this._reservations = [];
+    this._reservedHashes.clear();
+    for await (const [, v] of this.kv.range({ gte: P_RESERVED, lt: prefixEnd(P_RESERVED) })) {
+      const r = decodeReservation(v);
+      if (r.first <= this._head) this._reservations.push(r.last > this._head ? { ...r, last: this._head } : r);
+    }
     if (this.kv.inMemory) {
       for await (const [k, v] of this.kv.range({ gte: P_LOGS, lt: prefixEnd(P_LOGS) })) {
         const n = logKeyNumber(k);
@@ -167,6 +182,48 @@ export class ChainStore {
       ops.push({ type: "put", key: key(P_EVENTS, num8(n)), value: enc.encode(JSON.stringify(events, eventReplacer)) });
     }
     return ops;
+  }
+
+  /** Batch operations storing the reserved range `r` (right above the head) as the new head's range. */
+  reserveOps(r: Reservation): BatchOp[] {
+    if (r.first !== this._head + 1n || r.last < r.first) throw new RangeError(`a reserved range starts right above the head ${this._head}`);
+    return [
+      { type: "put", key: key(P_RESERVED, num8(r.first)), value: encodeReservation(r) },
+      { type: "put", key: K_HEAD, value: num8(r.last) },
+    ];
+  }
+
+  /** Call after the batch from `reserveOps` was written; returns the range's last block (the new head). */
+  didReserve(r: Reservation): Block {
+    this._reservations.push(r);
+    this._head = r.last;
+    return this._reserved(r, r.last);
+  }
+
+  /** The reserved range holding block `n`, if any. */
+  reservationOf(n: bigint): Reservation | undefined {
+    const rs = this._reservations;
+    let lo = 0;
+    let hi = rs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (rs[mid].last < n) lo = mid + 1;
+      else if (rs[mid].first > n) hi = mid - 1;
+      else return rs[mid];
+    }
+    return undefined;
+  }
+
+  /** Heights from `from` down to `to` + 1 that were made (not reserved): the ones that have keys. */
+  *madeHeights(from: bigint, to: bigint): Iterable<bigint> {
+    for (let i = from; i > to; i--) {
+      const r = this.reservationOf(i);
+      if (r !== undefined) {
+        i = r.first; // the loop's i-- steps below the range
+        continue;
+      }
+      yield i;
+    }
   }
 
   /** Call after the batch from `commitBlockOps` was written. */
@@ -213,7 +270,11 @@ export class ChainStore {
   /** Batch operations removing blocks above `n` (evm_revert, debug_setHead); head becomes `n`. */
   async rewindOps(n: bigint): Promise<BatchOp[]> {
     const ops: BatchOp[] = [];
-    for (let i = this._head; i > n; i--) {
+    for (const r of this._reservations) {
+      if (r.first > n) ops.push({ type: "del", key: key(P_RESERVED, num8(r.first)) });
+      else if (r.last > n) ops.push({ type: "put", key: key(P_RESERVED, num8(r.first)), value: encodeReservation({ ...r, last: n }) });
+    }
+    for (const i of this.madeHeights(this._head, n)) {
       const block = await this.getBlock(i);
       if (block === undefined) continue;
       ops.push({ type: "del", key: key(P_HASH, num8(i)) });
@@ -231,12 +292,14 @@ export class ChainStore {
   didRewind(n: bigint): void {
     // the in-memory log index (always empty on disk stores)
     while (this._logBlocks.length > 0 && this._logBlocks[this._logBlocks.length - 1] > n) this._blooms.delete(this._logBlocks.pop() as bigint);
-    for (let i = this._head; i > n; i--) {
-      const b = this._blocks.get(i);
-      if (b !== undefined) this._hashToNumber.delete(bytesToHex(b.hash()));
+    for (const [i, b] of this._blocks) {
+      if (i <= n) continue;
+      this._hashToNumber.delete(bytesToHex(b.hash()));
       this._blocks.delete(i);
       this._receipts.delete(i);
     }
+    this._reservations = this._reservations.filter((r) => r.first <= n).map((r) => (r.last > n ? { ...r, last: n } : r));
+    for (const [h, i] of this._reservedHashes) if (i > n) this._reservedHashes.delete(h);
     this._head = n;
   }
 
@@ -244,6 +307,8 @@ export class ChainStore {
     if (n < 0n || n > this._head) return undefined;
     const cached = this._blocks.get(n);
     if (cached !== undefined) return cached;
+    const r = this.reservationOf(n);
+    if (r !== undefined) return this._reserved(r, n);
     const hash = await this.kv.get(key(P_HASH, num8(n)));
     if (hash === undefined) return undefined;
     return this._loadBlock(hash, n);
@@ -255,8 +320,8 @@ export class ChainStore {
   }
 
   async getBlockNumber(hash: Uint8Array): Promise<bigint | undefined> {
-    const known = this._hashToNumber.get(bytesToHex(hash));
-    if (known !== undefined) return known;
+    const known = this._hashToNumber.get(bytesToHex(hash)) ?? this._reservedHashes.get(bytesToHex(hash));
+    if (known !== undefined) return known <= this._head ? known : undefined;
     const raw = await this.kv.get(key(P_BLOCK, hash));
     if (raw === undefined) return undefined;
     const block = adoptBlockHash(createBlockFromRLP(raw, { common: this._common, setHardfork: false }), hash);
@@ -270,6 +335,7 @@ export class ChainStore {
     if (n < 0n || n > this._head) return undefined;
     const cached = this._receipts.get(n);
     if (cached !== undefined) return cached;
+    if (this.reservationOf(n) !== undefined) return [];
     const raw = await this.kv.get(key(P_RECEIPTS, num8(n)));
     if (raw === undefined) return undefined;
     const receipts = decodeReceipts(raw);
@@ -301,6 +367,17 @@ export class ChainStore {
     const raw = await this.kv.get(key(P_BLOCK, hash));
     if (raw === undefined) return undefined;
     const block = adoptBlockHash(createBlockFromRLP(raw, { common: this._common, setHardfork: false }), hash);
+    this._cache(n, block);
+    return block;
+  }
+
+  /** Makes reserved block `n` (deterministic: the same block on every read) and remembers its hash. */
+  private _reserved(r: Reservation, n: bigint): Block {
+    const block = reservedBlock(this._common, r, n);
+    const h = bytesToHex(block.hash());
+    this._reservedHashes.delete(h);
+    this._reservedHashes.set(h, n);
+    if (this._reservedHashes.size > RESERVED_HASHES) this._reservedHashes.delete(this._reservedHashes.keys().next().value as string);
     this._cache(n, block);
     return block;
   }

@@ -11,6 +11,7 @@ import type { BatchOp } from "../storage/kv";
 import type { ProducedBlock } from "./block-producer";
 import type { ChainState } from "./chain-state";
 import { ChainError, errorText } from "./errors";
+import type { Reservation } from "./reserved-blocks";
 
 /**
  * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),
@@ -42,11 +43,26 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   chain.liveRoot = p.block.header.stateRoot;
 }
 
+/**
+ * Writes a reserved range of empty blocks right above the head (src/chain/reserved-blocks.ts), then
+ * moves the head to its last block. Nothing else changes: the range's blocks change no state and no
+ * module store.
+ */
+export async function commitReservation(chain: ChainState, r: Reservation): Promise<void> {
+  if (!equalsBytes(r.stateRoot, chain.liveRoot)) throw new ChainError("reserved blocks start from the head's committed state");
+  try {
+    await chain.store.kv.batch(chain.store.reserveOps(r));
+  } catch (err) {
+    throw new ChainError(`blocks ${r.first} to ${r.last} could not be written, the node stays at block ${chain.headNumber}: ${errorText(err)}`);
+  }
+  chain.head = chain.store.didReserve(r);
+}
+
 /** Rewinds head, state and module stores to block `n`, durably (evm_revert, debug_setHead). */
 export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint8Array): Promise<void> {
   if (n > chain.headNumber) throw new ChainError(`block ${n} is above the head ${chain.headNumber}`);
   if (n < chain.firstBlock) throw new ChainError(`block ${n} is below the fork block ${chain.firstBlock}, where this chain starts`);
-  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...(await chain.addressIndex.rewindOps(chain.headNumber, n)), ...(await chain.store.rewindOps(n))];
+  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...(await chain.addressIndex.rewindOps(chain.store.madeHeights(chain.headNumber, n))), ...(await chain.store.rewindOps(n))];
   for (const m of chain.moduleStores) ops.push(...(await m.store.rewindOps(n)));
   try {
     await chain.store.kv.batch(ops);

@@ -87,6 +87,13 @@ export interface BlockModule {
   initGenesis?(ctx: GenesisContext): Promise<void> | void;
   beginBlock?(ctx: BlockContext): Promise<void> | void;
   endBlock?(ctx: BlockContext): Promise<void> | void;
+  /**
+   * The first block time (Unix seconds) at which beginBlock or endBlock could do anything, given
+   * the module's store now: in blocks before it both phases write, emit and call nothing. The node
+   * reserves such blocks instead of making them (src/chain/reserved-blocks.ts). A module without
+   * it has every block made.
+   */
+  quietBefore?(store: ModuleStore): bigint;
 }
 
 /** Events of one block, by phase, in emission order. */

@@ -22,7 +22,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { type Account, Address, bytesToHex } from "@ethereumjs/util";
+import { type Account, Address, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
@@ -35,7 +35,7 @@ import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext
 import { DEFAULT_CACHE_BOUNDS } from "./chain-state";
 import type { ChainStore, StoredReceipt } from "./chain-store";
 import { Clock, timestampRefusal } from "./clock";
-import { commitBlock, rewindChain } from "./commit";
+import { commitBlock, commitReservation, rewindChain } from "./commit";
 import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
 import type { ContextOptions, ExecutionContext } from "./context";
@@ -48,6 +48,7 @@ import type { BlockEvents, BlockModule, BlockPhase } from "./module";
 import type { ConsoleLogDecoder } from "./console-log";
 import { openChain } from "./open-chain";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./replay";
+import type { Reservation } from "./reserved-blocks";
 import { type NodeSettings, Snapshots } from "./snapshots";
 import { type StateDump, dumpChainState, loadChainState, parseStateDump, replaceModuleSet } from "./state-dump";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
@@ -113,6 +114,8 @@ export interface NodeEvents {
   rewind: [bigint];
   /** Emitted after hardhat_reset replaced the chain (its new head). */
   reset: [bigint];
+  /** A range of empty blocks was reserved (hardhat_mine): first, last, the first one's base fee. No "block" event is emitted for them. */
+  reserved: [bigint, bigint, bigint | undefined];
 }
 
 export class Node extends EventEmitter<NodeEvents> {
@@ -427,15 +430,88 @@ export class Node extends EventEmitter<NodeEvents> {
     return this.pool.ordered(baseFee, this.config.mining.order).filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= this.settings.minGasPrice);
   }
 
-  /** hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time). */
+  /**
+   * hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time).
+   * Runs of blocks in which nothing would happen are reserved, not made (src/chain/reserved-blocks.ts):
+   * the modules say until when they have nothing to do (the epochs module: its next tick), so the
+   * blocks that tick are made for real, with their hooks and events, and the ones between are a record.
+   */
   async mineBlocks(count: bigint, interval: bigint): Promise<void> {
     if (interval < 1n && !this.config.allowBlocksWithSameTimestamp) throw new ChainError("interval must be at least 1 second");
     let ts: bigint | undefined;
-    for (let i = 0n; i < count; i++) {
+    for (let left = count; left > 0n; ) {
+      const quiet = this._quietBlocks(ts, left, interval);
+      if (quiet !== undefined) {
+        await this._reserve(quiet.timestamp, quiet.count, interval);
+        left -= quiet.count;
+        ts = this.head.header.timestamp + interval;
+        continue;
+      }
       const b = await this.mineBlock(ts);
       ts = b.block.header.timestamp + interval;
+      left--;
     }
     if (ts !== undefined) this.clock.jumpTo(ts - interval);
+  }
+
+  /** Who needs a "block" event for every block (a block filter, a newHeads subscription): while one does, hardhat_mine makes each block. */
+  private readonly _everyBlockWanted = new Set<() => boolean>();
+
+  /** Registers a reader that needs each block as it is made (see mineBlocks); `wanted` says whether it does now. */
+  wantsEveryBlock(wanted: () => boolean): void {
+    this._everyBlockWanted.add(wanted);
+  }
+
+  /**
+   * How many of the next `left` blocks (the first at `ts`, or the clock's next time) can be reserved:
+   * none while something must happen in the next block (pooled transactions, a set next base fee or
+   * prevrandao, state changed since the head, a reader of every block) or a module has work in it.
+   * Reserving one block saves nothing: at least two.
+   */
+  private _quietBlocks(ts: bigint | undefined, left: bigint, interval: bigint): { timestamp: bigint; count: bigint } | undefined {
+    if (left < 2n || this.settings.nextBaseFee !== undefined || this.settings.nextPrevRandao !== undefined) return undefined;
+    if (this._mineable().length > 0 || [...this._everyBlockWanted].some((wanted) => wanted())) return undefined;
+    const head = this.head;
+    if (!equalsBytes(head.header.stateRoot, this._chain.liveRoot)) return undefined;
+    if (this.common.isActivatedEIP(4844) && head.header.calcNextExcessBlobGas(this.common) !== 0n) return undefined;
+    const timestamp = ts ?? this.clock.nextTimestamp(head.header.timestamp, this.config.allowBlocksWithSameTimestamp);
+    if (timestampRefusal(timestamp, head.header.timestamp, this.config.allowBlocksWithSameTimestamp) !== undefined) return undefined;
+    // the first block time at which some module has work; a module that cannot tell makes every block real
+    let until: bigint | undefined;
+    for (const { module, store } of this._chain.moduleStores) {
+      if (module.quietBefore === undefined) return undefined;
+      const q = module.quietBefore(store);
+      until = until === undefined || q < until ? q : until;
+    }
+    let count = left;
+    if (until !== undefined) {
+      if (timestamp >= until) return undefined;
+      if (interval > 0n) {
+        const quiet = (until - timestamp + interval - 1n) / interval; // blocks i with timestamp + i·interval < until
+        if (quiet < count) count = quiet;
+      }
+    }
+    return count >= 2n ? { timestamp, count } : undefined;
+  }
+
+  /** Reserves `count` empty blocks above the head, the first at `timestamp` (inside the lock). */
+  private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<void> {
+    const head = this.head;
+    const r: Reservation = {
+      first: head.header.number + 1n,
+      last: head.header.number + count,
+      interval,
+      timestamp,
+      parentHash: head.hash(),
+      stateRoot: head.header.stateRoot,
+      gasLimit: this.settings.gasLimit,
+      coinbase: this.settings.coinbase,
+      extraData: this.settings.extraData,
+      baseFeePerGas: this.nextBaseFee(),
+    };
+    await commitReservation(this._chain, r);
+    this.clock.didMine(this.head.header.timestamp);
+    this.emit("reserved", r.first, r.last, this.common.isActivatedEIP(1559) ? r.baseFeePerGas : undefined);
   }
 
   // ---------------------------------------------------------------- saved state

@@ -111,6 +111,26 @@ function dueOf(infos: ReadonlyArray<Readonly<EpochInfo>>): DueTimes {
   return due;
 }
 
+/**
+ * The first block time (whole seconds) at which either phase has work under `rule`: a timer starts
+ * or reaches its end. Blocks before it skip both phases (the early returns below), so the chain may
+ * reserve them (src/chain/module.ts, quietBefore). Under "spec" an ended mark means the next block
+ * starts an epoch: nothing is quiet.
+ */
+export function quietBefore(keeper: EpochsKeeper, rule: TickRule = "spec"): bigint {
+  const snapshot = keeper.readEpochInfos();
+  const due = dueOf(snapshot);
+  let ns: bigint;
+  if (rule === "spec") {
+    if (keeper.anyEnded()) return 0n;
+    ns = due.specBegin < due.specEnd ? due.specBegin : due.specEnd;
+  } else {
+    ns = due.evmosBegin;
+  }
+  // a block at t seconds is quiet when t·10⁹ < ns, that is t < ⌈ns / 10⁹⌉
+  return (ns + NANOS - 1n) / NANOS;
+}
+
 export async function beginBlocker(ctx: BlockContext, keeper: EpochsKeeper, hooks: EpochHooks, rule: TickRule = "spec", events: EpochEvents = EVMOS_EVENTS): Promise<void> {
   const snapshot = keeper.readEpochInfos();
   const tn = ctx.timestamp * NANOS;

@@ -6,7 +6,7 @@
 import type { PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import type { BlockModule, GenesisContext } from "../chain/module";
 import type { ModuleStore } from "../storage/module-store";
-import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker } from "./abci";
+import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker, quietBefore } from "./abci";
 import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "./genesis";
 import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
@@ -103,6 +103,7 @@ export class EpochsModule {
       },
       beginBlock: (ctx) => beginBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
       endBlock: (ctx) => endBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
+      quietBefore: (store) => quietBefore(new EpochsKeeper(store), this.tickRule),
     };
   }
 

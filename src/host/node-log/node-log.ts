@@ -79,6 +79,7 @@ export class NodeLog {
             return e === undefined ? undefined : formatCustomError(e.fragment, e.args);
           };
     node.on("block", (mined) => this.onBlock(node, mined));
+    node.on("reserved", (first, last, baseFee) => this.onReserved(first, last, baseFee));
     node.on("consoleLog", (line, origin) => this.onConsoleLog(line, origin));
     node.on("miningError", (err) => this._enqueue(() => this._error([this._paint.red(`Mining failed: ${err.message}`), ""])));
   }
@@ -147,6 +148,15 @@ export class NodeLog {
     this._enqueue(() => this._tellBlock(node, mined, { txConsole, blockConsole, send, under }));
   }
 
+  /** Empty blocks hardhat_mine reserved: told as the empty blocks it would have made, collapsed into one range line. */
+  onReserved(first: bigint, last: bigint, baseFee: bigint | undefined): void {
+    const under = this._inFlight[this._inFlight.length - 1];
+    this._enqueue(() => {
+      if (!logEnabled("chain", 3)) return;
+      this._holdEmpty(under !== undefined && logEnabled("rpc", 3) ? "  " : "", first, baseFee, last);
+    });
+  }
+
   /** Resolves once everything logged so far is written (held lines included). */
   async flush(): Promise<void> {
     await this._queue;
@@ -180,7 +190,7 @@ export class NodeLog {
     }
     const indent = ctx.under !== undefined && logEnabled("rpc", 3) ? "  " : "";
     if (txs.length === 0 && !epochsShown) {
-      if (story) this._holdEmpty(indent, number, baseFee);
+      if (story) this._holdEmpty(indent, number, baseFee, number);
       return;
     }
     const inner = `${indent}  `;
@@ -295,16 +305,17 @@ export class NodeLog {
     this._showHeld();
   }
 
-  private _holdEmpty(indent: string, n: bigint, baseFee: bigint | undefined): void {
+  /** Empty blocks n … last (one, or a reserved range), joined to the held range they continue. */
+  private _holdEmpty(indent: string, n: bigint, baseFee: bigint | undefined, last: bigint): void {
     const h = this._held;
     if (h?.kind === "empty" && h.indent === indent && h.last + 1n === n) {
-      h.last = n;
+      h.last = last;
       this._showHeld();
       return;
     }
     this._releaseHeld();
     this._callConsoleOpen = false;
-    this._held = { kind: "empty", indent, first: n, last: n, baseFee, printed: false };
+    this._held = { kind: "empty", indent, first: n, last, baseFee, printed: false };
     this._showHeld();
   }
 

@@ -35,6 +35,11 @@ export class FilterManager {
     private readonly _now: () => number = Date.now,
   ) {
     _node.on("block", (b) => this._onBlock(b));
+    // a block filter gets every block's hash: hardhat_mine reserves none meanwhile (reserved blocks have no logs for log filters)
+    _node.wantsEveryBlock(() => {
+      this.sweep();
+      return [...this._filters.values()].some((f) => f.kind === "blocks");
+    });
     _node.on("pendingTransaction", (h) => this._push("pending", h));
   }
 

@@ -26,9 +26,12 @@ export interface SubscriptionKind {
   start(arg: unknown, send: (result: Json) => void, feed: NodeFeed): () => void;
 }
 
-function fanOut<A>(): { add(fn: (a: A) => void): () => void; emit(a: A): void } {
+function fanOut<A>(): { add(fn: (a: A) => void): () => void; emit(a: A): void; readonly size: number } {
   const fns = new Set<(a: A) => void>();
   return {
+    get size() {
+      return fns.size;
+    },
     add(fn) {
       fns.add(fn);
       return () => fns.delete(fn);
@@ -54,6 +57,8 @@ export class SubscriptionManager {
     const blocks = fanOut<MinedBlock>();
     const pending = fanOut<string>();
     node.on("block", (b) => blocks.emit(b));
+    // a subscription fed block by block (newHeads, logs, epochs) sees every block: hardhat_mine reserves none meanwhile
+    node.wantsEveryBlock(() => blocks.size > 0);
     node.on("pendingTransaction", (h) => pending.emit(h));
     this._feed = { onBlock: blocks.add, onPendingTransaction: pending.add };
     this.registerKind("newHeads", {

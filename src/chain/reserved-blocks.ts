@@ -1,0 +1,95 @@
+/**
+ * Reserved empty blocks: a run of blocks in which nothing happens (no transaction, no module work)
+ * is recorded as one range instead of being made block by block, and each block of it is made from
+ * the range when someone reads it. `hardhat_mine(1_000_000)` then costs a record, not a million
+ * blocks (Hardhat reserves ranges the same way; docs/reserved-blocks.md).
+ *
+ * A reserved block is exactly the block production would make at its height and time, empty, from
+ * the state the range starts from (src/chain/block-producer.ts builds both headers), with one
+ * difference: only the range's first block names its real parent; inside the range a block's
+ * `parentHash` is zero (as in Hardhat's reserved blocks), since chaining a million hashes is the
+ * work the range avoids. The block after the range names the range's last block as its parent.
+ * Everything else follows from the record, so a block reads the same every time and after a restart.
+ */
+import { type Block, createBlock } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import { bigIntToUnpaddedBytes, bytesToBigInt } from "@ethereumjs/util";
+import { keccak256 } from "../utils/keccak";
+import { blockHeaderData } from "./block-producer";
+
+export interface Reservation {
+  first: bigint;
+  last: bigint;
+  /** Seconds between two blocks of the range (0 with allowBlocksWithSameTimestamp). */
+  interval: bigint;
+  /** The first block's time; block n's is timestamp + (n - first) × interval. */
+  timestamp: bigint;
+  /** The hash of block first − 1, the first block's parent. */
+  parentHash: Uint8Array;
+  /** The state every block of the range has (empty blocks change nothing). */
+  stateRoot: Uint8Array;
+  gasLimit: bigint;
+  coinbase: Uint8Array;
+  extraData: Uint8Array;
+  /** The first block's base fee; each empty block after it lowers it as EIP-1559 does. */
+  baseFeePerGas: bigint;
+}
+
+const ZERO_HASH = new Uint8Array(32);
+const big = (b: Uint8Array): bigint => bytesToBigInt(b);
+
+export function encodeReservation(r: Reservation): Uint8Array {
+  return RLP.encode([
+    bigIntToUnpaddedBytes(r.first),
+    bigIntToUnpaddedBytes(r.last),
+    bigIntToUnpaddedBytes(r.interval),
+    bigIntToUnpaddedBytes(r.timestamp),
+    r.parentHash,
+    r.stateRoot,
+    bigIntToUnpaddedBytes(r.gasLimit),
+    r.coinbase,
+    r.extraData,
+    bigIntToUnpaddedBytes(r.baseFeePerGas),
+  ]);
+}
+
+export function decodeReservation(bytes: Uint8Array): Reservation {
+  const [first, last, interval, timestamp, parentHash, stateRoot, gasLimit, coinbase, extraData, baseFee] = RLP.decode(bytes) as Uint8Array[];
+  return { first: big(first), last: big(last), interval: big(interval), timestamp: big(timestamp), parentHash, stateRoot, gasLimit: big(gasLimit), coinbase, extraData, baseFeePerGas: big(baseFee) };
+}
+
+/**
+ * The base fee of the empty block `steps` blocks after one with `baseFee`: EIP-1559 takes an eighth
+ * (the change denominator) off per empty block, down to where an eighth rounds to nothing, so the
+ * walk is at most a few hundred steps whatever `steps` is.
+ */
+export function emptyBlocksBaseFee(common: Common, baseFee: bigint, steps: bigint): bigint {
+  if (!common.isActivatedEIP(1559)) return 0n;
+  const denominator = common.param("baseFeeMaxChangeDenominator");
+  let fee = baseFee;
+  for (let i = 0n; i < steps; i++) {
+    const next = fee - fee / denominator;
+    if (next === fee) break;
+    fee = next;
+  }
+  return fee;
+}
+
+/** Block `n` of the range, made as production makes an empty block (see the file's header). */
+export function reservedBlock(common: Common, r: Reservation, n: bigint): Block {
+  if (n < r.first || n > r.last) throw new RangeError(`block ${n} is not in the reserved range ${r.first}–${r.last}`);
+  const parentHash = n === r.first ? r.parentHash : ZERO_HASH;
+  const header = blockHeaderData(common, {
+    parentHash,
+    number: n,
+    timestamp: r.timestamp + (n - r.first) * r.interval,
+    gasLimit: r.gasLimit,
+    coinbase: r.coinbase,
+    extraData: r.extraData,
+    mixHash: keccak256(parentHash),
+    baseFeePerGas: emptyBlocksBaseFee(common, r.baseFeePerGas, n - r.first),
+    excessBlobGas: 0n,
+  });
+  return createBlock({ header: { ...header, stateRoot: r.stateRoot, gasUsed: 0n }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
+}

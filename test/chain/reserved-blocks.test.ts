@@ -1,0 +1,196 @@
+/**
+ * hardhat_mine reserves the empty blocks between epoch ticks (src/chain/reserved-blocks.ts): the
+ * blocks that tick are made with their hooks and events, the rest are made from a record when read.
+ * Proven against the same chain made block by block, through the in-process provider users get.
+ */
+import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { epochsOptionsFromConfig } from "../../src/host/epochs-config";
+import { createRuntime } from "../../src/rpc/runtime";
+import { LevelKV } from "../../src/storage/level-kv";
+import { CLIENT_VERSION, type Harness, inProcess, testChainConfig } from "../helpers/harness";
+import { EpochsProvider } from "../../src/hardhat/provider";
+
+type RpcBlock = Record<string, string> & { transactions: unknown[] };
+
+const hex = (n: number | bigint): string => `0x${n.toString(16)}`;
+const START = 1_800_000_000;
+
+function epochs(list: Array<{ identifier: string; duration: number }>) {
+  return epochsOptionsFromConfig({ hookGasLimit: 3_000_000, genesis: { epochs: list } } as Parameters<typeof epochsOptionsFromConfig>[0]);
+}
+
+/** A chain whose TypeScript hooks record every epoch end and start, in order. */
+async function chain(list: Array<{ identifier: string; duration: number }>, everyBlock = false): Promise<{ h: Harness; calls: string[] }> {
+  const h = await inProcess({ epochs: epochs(list) });
+  const calls: string[] = [];
+  h.runtime.epochs?.tsHooks.onAfterEpochEnd((id, n) => void calls.push(`end ${id} ${n}`));
+  h.runtime.epochs?.tsHooks.onBeforeEpochStart((id, n) => void calls.push(`start ${id} ${n}`));
+  // a reader of every block (as a block filter is) makes hardhat_mine make each block
+  if (everyBlock) h.runtime.node.wantsEveryBlock(() => true);
+  return { h, calls };
+}
+
+const block = (h: Harness, n: number | bigint | string): Promise<RpcBlock> => h.request<RpcBlock>("eth_getBlockByNumber", [typeof n === "string" ? n : hex(n), false]);
+
+/** What a block says besides its hash and its links (a reserved block inside a range links to no parent). */
+function content(b: RpcBlock): Record<string, unknown> {
+  const { hash: _hash, parentHash: _parent, mixHash: _mix, size: _size, ...rest } = b;
+  return rest;
+}
+
+describe("reserved empty blocks (hardhat_mine)", function () {
+  this.timeout(120_000);
+
+  it("makes the ticking blocks with their hooks and events, and every other block reads as the same chain made block by block", async () => {
+    const list = [
+      { identifier: "minute", duration: 60 },
+      { identifier: "hour", duration: 3600 },
+    ];
+    const reserved = await chain(list);
+    const made = await chain(list, true);
+    try {
+      for (const { h } of [reserved, made]) {
+        await h.request("evm_setNextBlockTimestamp", [START]);
+        await h.request("hardhat_mine", [hex(3000), hex(7)]);
+        expect(await h.request("eth_blockNumber")).to.equal(hex(3000));
+      }
+      // 3000 blocks 7 s apart: 21,000 s; under the default rule an epoch starts in the block after its end, so a minute spans 70 s
+      expect(reserved.calls).to.deep.equal(made.calls);
+      expect(reserved.calls.filter((c) => c.startsWith("end hour"))).to.have.length(5);
+      expect(reserved.calls.filter((c) => c.startsWith("end minute"))).to.have.length(300);
+      const store = reserved.h.runtime.node.store;
+      let reservedCount = 0;
+      let previousHash: string | undefined;
+      for (let n = 1; n <= 3000; n++) {
+        const [a, b] = await Promise.all([block(reserved.h, n), block(made.h, n)]);
+        expect(content(a), `block ${n}`).to.deep.equal(content(b));
+        const events = async (h: Harness) => ({ ...(await h.request<Record<string, unknown>>("epochs_blockEvents", [hex(n)])), hash: undefined });
+        expect(await events(reserved.h), `events of block ${n}`).to.deep.equal(await events(made.h));
+        // a block names its parent unless it sits inside a range (its parent reserved too)
+        const inside = store.reservationOf(BigInt(n)) !== undefined && store.reservationOf(BigInt(n))?.first !== BigInt(n);
+        expect(a.parentHash, `parent of block ${n}`).to.equal(inside ? `0x${"00".repeat(32)}` : previousHash ?? a.parentHash);
+        if (store.reservationOf(BigInt(n)) !== undefined) reservedCount++;
+        expect(made.h.runtime.node.store.reservationOf(BigInt(n))).to.equal(undefined);
+        previousHash = a.hash;
+      }
+      // most blocks fall between the minutes' end and start blocks
+      expect(reservedCount).to.be.greaterThan(2000);
+      expect(await reserved.h.request("epochs_epochInfos", [])).to.deep.equal(await made.h.request("epochs_epochInfos", []));
+    } finally {
+      await reserved.h.close();
+      await made.h.close();
+    }
+  });
+
+  it("mines 1,000,000 blocks with a day and an hour epoch: each end once, the head's time and base fee right, the next transaction on top", async () => {
+    const { h, calls } = await chain([
+      { identifier: "day", duration: 86_400 },
+      { identifier: "hour", duration: 3600 },
+    ]);
+    try {
+      await h.request("evm_setNextBlockTimestamp", [START]);
+      await h.request("hardhat_mine", [hex(1_000_000)]);
+      expect(await h.request("eth_blockNumber")).to.equal(hex(1_000_000));
+      expect(calls.filter((c) => c.startsWith("end hour"))).to.have.length(277);
+      expect(calls.filter((c) => c.startsWith("end day"))).to.have.length(11);
+      const head = await block(h, "latest");
+      expect(BigInt(head.timestamp)).to.equal(BigInt(START + 999_999));
+      // an eighth off per empty block, down to 7 wei
+      expect(head.baseFeePerGas).to.equal("0x7");
+      const [from] = await h.request<string[]>("eth_accounts");
+      await h.request("eth_sendTransaction", [{ from, to: "0x0000000000000000000000000000000000000001", value: "0x1" }]);
+      const next = await block(h, "latest");
+      expect(next.number).to.equal(hex(1_000_001));
+      expect(next.parentHash).to.equal(head.hash);
+      expect(BigInt(next.timestamp)).to.be.greaterThan(BigInt(head.timestamp));
+      // a block in the middle, by number and by hash, twice
+      const mid = await block(h, 500_000);
+      expect(await block(h, 500_000)).to.deep.equal(mid);
+      expect(await h.request("eth_getBlockByHash", [mid.hash, false])).to.deep.equal(mid);
+      expect(mid.transactions).to.deep.equal([]);
+      expect(await h.request("eth_getBlockReceipts", [hex(500_000)])).to.deep.equal([]);
+      expect(await h.request("eth_getBlockTransactionCountByNumber", [hex(500_000)])).to.equal("0x0");
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("snapshots, evm_revert and debug_setHead cross reserved ranges: the head moves inside one, and mining goes on from there", async () => {
+    const { h } = await chain([{ identifier: "hour", duration: 3600 }]);
+    try {
+      const [from] = await h.request<string[]>("eth_accounts");
+      const id = await h.request<string>("evm_snapshot");
+      const start = BigInt(await h.request<string>("eth_blockNumber"));
+      await h.request("hardhat_mine", [hex(10_000)]);
+      const inRange = await block(h, start + 5000n);
+      expect(h.runtime.node.store.reservationOf(start + 5000n)).to.not.equal(undefined);
+      expect(await h.request("evm_revert", [id])).to.equal(true);
+      expect(BigInt(await h.request<string>("eth_blockNumber"))).to.equal(start);
+      expect(await h.request("eth_getBlockByNumber", [hex(start + 5000n), false])).to.equal(null);
+      expect(await h.request("eth_getBlockByHash", [inRange.hash, false])).to.equal(null);
+      // again, then back into the middle of the range
+      await h.request("evm_setNextBlockTimestamp", [Number(inRange.timestamp) - 4999]);
+      await h.request("hardhat_mine", [hex(10_000)]);
+      expect(await block(h, start + 5000n)).to.deep.equal(inRange);
+      expect(await h.request("debug_setHead", [hex(start + 5000n)])).to.equal(null);
+      expect(BigInt(await h.request<string>("eth_blockNumber"))).to.equal(start + 5000n);
+      expect(await h.request("eth_getBlockByNumber", [hex(start + 5001n), false])).to.equal(null);
+      await h.request("eth_sendTransaction", [{ from, to: "0x0000000000000000000000000000000000000001", value: "0x1" }]);
+      const next = await block(h, "latest");
+      expect(BigInt(next.number)).to.equal(start + 5001n);
+      expect(next.parentHash).to.equal(inRange.hash);
+      expect(next.transactions).to.have.length(1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("keeps reserved ranges in a --home chain: the same blocks and hashes after a restart", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "epochs-reserved-"));
+    const open = async () => {
+      const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, kv: await LevelKV.open(dir), epochs: epochs([{ identifier: "hour", duration: 3600 }]) });
+      const provider = new EpochsProvider(async () => runtime);
+      return { runtime, request: <T>(method: string, params: unknown[] = []) => provider.request({ method, params }) as Promise<T> };
+    };
+    try {
+      const first = await open();
+      await first.request("hardhat_mine", [hex(20_000)]);
+      const before = await Promise.all([1, 3600, 7000, 19_999, 20_000].map((n) => first.request<RpcBlock>("eth_getBlockByNumber", [hex(n), false])));
+      await first.runtime.close();
+      const second = await open();
+      try {
+        expect(await second.request("eth_blockNumber")).to.equal(hex(20_000));
+        for (const b of before) {
+          expect(await second.request("eth_getBlockByNumber", [b.number, false])).to.deep.equal(b);
+          expect(await second.request("eth_getBlockByHash", [b.hash, false])).to.deep.equal(b);
+        }
+        expect(second.runtime.node.store.reservationOf(7000n)).to.not.equal(undefined);
+      } finally {
+        await second.runtime.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("makes every block while a block filter or a newHeads reader waits for each", async () => {
+    const { h } = await chain([{ identifier: "hour", duration: 3600 }]);
+    try {
+      const filter = await h.request<string>("eth_newBlockFilter");
+      const start = BigInt(await h.request<string>("eth_blockNumber"));
+      await h.request("hardhat_mine", [hex(5)]);
+      const hashes = await h.request<string[]>("eth_getFilterChanges", [filter]);
+      expect(hashes).to.have.length(5);
+      expect(h.runtime.node.store.reservationOf(start + 3n)).to.equal(undefined);
+      expect(hashes[4]).to.equal((await block(h, start + 5n)).hash);
+      await h.request("eth_uninstallFilter", [filter]);
+      await h.request("hardhat_mine", [hex(5)]);
+      expect(h.runtime.node.store.reservationOf(start + 8n)).to.not.equal(undefined);
+    } finally {
+      await h.close();
+    }
+  });
+});
