@@ -168,6 +168,10 @@ describe("npx hardhat node: the log tells the story", function () {
     await logMatching(node, new RegExp(`^Mined block #\\d+\\n  Block: ${HASH}\\n    Base fee: \\d+\\n  Contract call:       Logger#bump\\n  Transaction:         ${later}\\n`, "m"));
     await rpc(node.url, "evm_setIntervalMining", [0]);
     await rpc(node.url, "evm_setAutomine", [true]);
+    // hardhat_mine's reserved blocks are told as the empty blocks they stand for (docs/reserved-blocks.md)
+    const head = BigInt((await rpc<string>(node.url, "eth_blockNumber")).result!);
+    await rpc(node.url, "hardhat_mine", ["0x2710"]);
+    await logMatching(node, new RegExp(`^hardhat_mine\\n  Mined empty block range #${head + 1n} to #\\d+\\n`, "m"));
   });
 
   it("with --quiet prints only the failures: a reverted transaction and a failing hook, not the requests", async () => {
