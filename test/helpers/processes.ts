@@ -3,6 +3,7 @@
  * (detached), which is always killed as a whole, so an `npx` wrapper never leaves its node behind.
  */
 import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 
@@ -70,7 +71,7 @@ export function startHardhatNode(args: string[]): Promise<Started> {
   return startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...args], { cwd: ROOT });
 }
 
-/** SIGTERM to the child's process group, SIGKILL after 5 s; resolves when the child has exited. */
+/** SIGTERM to the child's process group, SIGKILL after 5 s; resolves when every process of the group has exited (SIGKILL to the rest after 10 s more). */
 export async function stopProcessGroup(child: ChildProcess | undefined): Promise<void> {
   if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const pid = child.pid;
@@ -86,6 +87,35 @@ export async function stopProcessGroup(child: ChildProcess | undefined): Promise
   const timer = setTimeout(() => kill("SIGKILL"), 5000);
   await exited;
   clearTimeout(timer);
+  // the leader (npx, a shell) may exit before the node under it has finished writing its state: wait for the whole group
+  const groupAlive = (): boolean => {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return false;
+    }
+    // an orphan that exited stays a zombie until init reaps it: only running members count (Linux's /proc)
+    if (!existsSync("/proc/self/stat")) return true;
+    return readdirSync("/proc").some((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        // "pid (comm) state ppid pgrp …": comm may hold spaces, so read after its closing parenthesis
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return Number(pgrp) === pid && state !== "Z";
+      } catch {
+        return false;
+      }
+    });
+  };
+  const deadline = Date.now() + 10_000;
+  while (groupAlive()) {
+    if (Date.now() > deadline) {
+      kill("SIGKILL");
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = [], headers: Record<string, string> = {}): Promise<{ result?: T; error?: { code: number; message: string } }> {
