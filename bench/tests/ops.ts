@@ -4,7 +4,8 @@
  * eth_sendTransaction, eth_estimateGas, an empty evm_mine, evm_snapshot + evm_revert, eth_call at the
  * head and after a block, the chai matchers' changeTokenBalances pattern (a send, then balances at the
  * block before and the block itself) and hardhat-ethers' transfer. BENCH_STOCK=1 runs the same on
- * Hardhat's own network (EDR) for comparison; BENCH_OPS_ONLY=PREFIX runs the operations whose name
+ * Hardhat's own network (EDR) for comparison; then hardhat_mine of 1,000 to 1,000,000 empty blocks,
+ * once each. BENCH_OPS_ONLY=PREFIX runs the operations whose name
  * starts with it (for a CPU profile of one). CPU time is the process's (all threads), steadier than
  * wall time on a shared machine. Runs with the bench suite's config (the plugin from dist/).
  */
@@ -60,6 +61,17 @@ async function main(): Promise<void> {
     }
   });
   await op("token.transfer (hardhat-ethers)", () => token.transfer(other.address, 1n));
+
+  // empty ranges: hardhat_mine of 1,000 / 10,000 / 100,000 / 1,000,000 blocks (reserved on this chain, docs/reserved-blocks.md), once each
+  if (ONLY === undefined || ONLY.startsWith("hardhat_mine")) {
+    console.log("\n| hardhat_mine blocks | cpu ms | wall ms |\n|---:|---:|---:|");
+    for (const count of [1_000, 10_000, 100_000, 1_000_000]) {
+      const c0 = cpuMs();
+      const t0 = performance.now();
+      await p.request({ method: "hardhat_mine", params: [`0x${count.toString(16)}`] });
+      console.log(`| ${count.toLocaleString("en-US")} | ${(cpuMs() - c0).toFixed(1)} | ${(performance.now() - t0).toFixed(1)} |`);
+    }
+  }
 }
 
 main().catch((err: unknown) => {
