@@ -1,6 +1,7 @@
 /**
  * `npm run bench:tests`: the suite under bench/tests (hardhat-ethers, chai matchers, loadFixture, time
- * travel, ~230 deployments, transfers, reverts, events, snapshots, 50 epochs of a hooked contract) run with
+ * travel, ~230 deployments, transfers, reverts, events, snapshots, 50 epochs of a hooked contract, a
+ * governor whose votes wait mine(7,200) and mine(50,400) blocks and a timelock) run with
  * `hardhat test` on this plugin's in-process chain and on Hardhat's own (EDR, BENCH_STOCK=1: the epochs
  * test then runs its contract as a plain one), alternating. Prints the wall time of each run, the
  * median of each side and the ratio ours/Hardhat; the same for the CPU time of the test process (all
