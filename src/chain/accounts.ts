@@ -8,6 +8,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import { type CallRequest, transactionFrom } from "./execution";
+import { publicKeyOf } from "./crypto";
 import { ChainError } from "./errors";
 import type { Node } from "./node";
 
@@ -28,6 +29,11 @@ export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint,
   if (key === undefined && !node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
   // the signing methods live on the transaction's class: sign the unwrapped transaction
   const unsigned = Object.getPrototypeOf(transactionFrom(node, { ...req, from: from.bytes }, gas, nonce)) as TypedTransaction;
-  return unsigned.sign(key ?? IMPERSONATION_KEY);
+  const signingKey = key ?? IMPERSONATION_KEY;
+  const signed = unsigned.sign(signingKey);
+  // the signer is known: block production asks the transaction for it (src/chain/block-producer.ts),
+  // and EthereumJS keeps a frozen transaction's sender key in its cache once it has one
+  if (Object.isFrozen(signed) && signed.cache.senderPubKey === undefined) signed.cache.senderPubKey = publicKeyOf(signingKey);
+  return signed;
 }
 

@@ -49,6 +49,20 @@ function ecsign(msgHash: Uint8Array, privateKey: Uint8Array, opts: { extraEntrop
  * precomputed tables.
  */
 export function addressOfKey(privateKey: Uint8Array): Address {
-  const pub = secp256k1.publicKeyCreate(privateKey, false);
-  return new Address(keccak256(pub.subarray(1)).subarray(12));
+  return new Address(keccak256(publicKeyOf(privateKey)).subarray(12));
+}
+
+/** Public keys of the keys the node signs with (dev accounts, a few key-store accounts), by key. */
+const publicKeys = new Map<string, Uint8Array>();
+
+/** The 64-byte public key of a private key (uncompressed, without its 0x04 prefix), computed once per key. */
+export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
+  const k = Buffer.from(privateKey).toString("hex");
+  let pub = publicKeys.get(k);
+  if (pub === undefined) {
+    pub = secp256k1.publicKeyCreate(privateKey, false).subarray(1);
+    if (publicKeys.size >= 1024) publicKeys.clear();
+    publicKeys.set(k, pub);
+  }
+  return pub;
 }

@@ -377,35 +377,39 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
     await waitForOutput(node, "Accounts");
     const remote = node;
-    const [from] = (await rpc(remote.url, "eth_accounts")) as string[];
-    // block 1 pays the watched address; block 2 pays it again, after the fork block
-    for (let i = 0; i < 2; i++) await rpc(remote.url, "eth_sendTransaction", [{ from, to: watch, value: "0x3e8" }]);
-    expect(await rpc(remote.url, "eth_blockNumber")).to.equal("0x2");
-    let forked: Started | undefined;
+    // the remote stops whatever happens below (a later test reuses `node`)
     try {
-      forked = await startNodeProcess(
-        "npx",
-        ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0 --fork ${remote.url} --fork-block-number 1 --fork-rest ${remote.url}`],
-        { cwd: project, env },
-      );
-      await waitForOutput(forked, "Accounts");
-      expect(forked.output()).to.match(/^Forked chain 9000 at block 1 \(0x[0-9a-f]{64}\) from /m);
-      expect(await rpc(forked.url, "eth_blockNumber")).to.equal("0x1");
-      expect(await rpc(forked.url, "eth_getBalance", [watch, "latest"])).to.equal("0x3e8");
-      // the epochs genesis is the remote's at the fork block (its REST)
-      const week = (url: string): string | undefined => /^week\s.*$/m.exec(hardhat("epochs:list --network localhost", { LOCALHOST_URL: url }))?.[0];
-      const forkedWeek = week(forked.url);
-      // week 1 started at block 1 on the remote: the fork has that epoch, not a fresh timer of its own
-      expect(forkedWeek).to.match(/^week\s+604800s\s+1\s+\S+\s+1\s+yes\s/);
-      expect(forkedWeek).to.equal(week(remote.url));
+      const [from] = (await rpc(remote.url, "eth_accounts")) as string[];
+      // block 1 pays the watched address; block 2 pays it again, after the fork block
+      for (let i = 0; i < 2; i++) await rpc(remote.url, "eth_sendTransaction", [{ from, to: watch, value: "0x3e8" }]);
+      expect(await rpc(remote.url, "eth_blockNumber")).to.equal("0x2");
+      let forked: Started | undefined;
+      try {
+        forked = await startNodeProcess(
+          "npx",
+          ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0 --fork ${remote.url} --fork-block-number 1 --fork-rest ${remote.url}`],
+          { cwd: project, env },
+        );
+        await waitForOutput(forked, "Accounts");
+        expect(forked.output()).to.match(/^Forked chain 9000 at block 1 \(0x[0-9a-f]{64}\) from /m);
+        expect(await rpc(forked.url, "eth_blockNumber")).to.equal("0x1");
+        expect(await rpc(forked.url, "eth_getBalance", [watch, "latest"])).to.equal("0x3e8");
+        // the epochs genesis is the remote's at the fork block (its REST)
+        const week = (url: string): string | undefined => /^week\s.*$/m.exec(hardhat("epochs:list --network localhost", { LOCALHOST_URL: url }))?.[0];
+        const forkedWeek = week(forked.url);
+        // week 1 started at block 1 on the remote: the fork has that epoch, not a fresh timer of its own
+        expect(forkedWeek).to.match(/^week\s+604800s\s+1\s+\S+\s+1\s+yes\s/);
+        expect(forkedWeek).to.equal(week(remote.url));
+      } finally {
+        await stopProcessGroup(forked?.child);
+      }
+      const inProcess = hardhat("--config hardhat.fork.config.ts run scripts/forked.ts", { FORK_URL: remote.url, WATCH: watch });
+      expect(inProcess).to.match(/^block 0x1$/m);
+      expect(inProcess).to.match(/^balance 0x3e8$/m);
+      expect(() => hardhat("node --json-rpc-ws-address 127.0.0.1:0 --fork ws://127.0.0.1:1")).to.throw(/hardhat-epochs: invalid --fork "ws:\/\/127\.0\.0\.1:1": expected an http:\/\/ or https:\/\/ JSON-RPC URL/);
     } finally {
-      await stopProcessGroup(forked?.child);
+      await stopProcessGroup(remote.child);
     }
-    const inProcess = hardhat("--config hardhat.fork.config.ts run scripts/forked.ts", { FORK_URL: remote.url, WATCH: watch });
-    expect(inProcess).to.match(/^block 0x1$/m);
-    expect(inProcess).to.match(/^balance 0x3e8$/m);
-    expect(() => hardhat("node --json-rpc-ws-address 127.0.0.1:0 --fork ws://127.0.0.1:1")).to.throw(/hardhat-epochs: invalid --fork "ws:\/\/127\.0\.0\.1:1": expected an http:\/\/ or https:\/\/ JSON-RPC URL/);
-    await stopProcessGroup(remote.child);
   });
 
   it("keeps the chain in a --home across restarts, and saves state with --state", async () => {
