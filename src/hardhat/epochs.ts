@@ -7,15 +7,16 @@ import { HardhatPluginError } from "hardhat/plugins";
 import type { RuntimeOptions } from "../rpc/runtime";
 import { PLUGIN_NAME } from "./chain-config";
 import { EpochsHelpers } from "../host/epochs-helpers";
-import { epochsOptionsFromConfig } from "../host/epochs-config";
+import { cosmosOptionsFromConfig, epochsOptionsFromConfig } from "../host/epochs-config";
 
 export { epochInfoFromConfig, epochsOptionsFromConfig } from "../host/epochs-config";
 export type { BlockEventsJson } from "../host/epochs-helpers";
 
-/** Adds the epochs module to a runtime's options (genesis from the config unless the home's genesis.json gave one). */
+/** Adds the epochs module (genesis from the config unless the home's genesis.json gave one) and the Cosmos precompiles to a runtime's options. */
 export function withEpochs(opts: RuntimeOptions, hre: HardhatRuntimeEnvironment): RuntimeOptions {
-  if (opts.epochs !== undefined) return opts;
-  return { ...opts, epochs: epochsOptionsFromConfig(hre.config.epochs) };
+  const cosmos = opts.cosmos ?? cosmosOptionsFromConfig(hre.config.epochs);
+  if (opts.epochs !== undefined) return { ...opts, cosmos };
+  return { ...opts, epochs: epochsOptionsFromConfig(hre.config.epochs), cosmos };
 }
 
 /** `hre.epochs`. */

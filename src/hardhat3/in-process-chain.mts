@@ -116,6 +116,7 @@ export function runtimeOptionsFor(context: HookContext, chainId?: number): Runti
     // the network helpers accept a client whose version starts with "hardhat"
     clientVersion: `HardhatNetwork/${context.versions.hardhat}/hardhat-epochs/${pluginVersion()}`,
     epochs: epochsConfigModule.epochsOptionsFromConfig(config.epochs),
+    cosmos: epochsConfigModule.cosmosOptionsFromConfig(config.epochs),
     consoleLog: consoleLogDecoder(config.paths.root),
   };
 }

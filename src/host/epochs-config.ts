@@ -5,6 +5,7 @@
 import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../epochs";
 import { epochsModule } from "../host/lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
+import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
 
 /** A problem in the `epochs` section (each host shows it as its own plugin error). */
 export class EpochsConfigError extends Error {}
@@ -45,6 +46,12 @@ export interface EpochsUserConfig {
   hookGasLimit?: number;
   /** Hardhat 3 only: the in-process network's settings (src/host/network-settings.ts). */
   network?: InProcessNetworkUserConfig;
+  /** The Cosmos precompiles (docs/cosmos-precompiles.md): `bech32: false` leaves it out, `{ prefix }` sets the chain's account prefix. */
+  precompiles?: PrecompilesUserConfig;
+}
+
+export interface PrecompilesUserConfig {
+  bech32?: boolean | { prefix?: string };
 }
 
 export interface EpochsConfig {
@@ -54,6 +61,7 @@ export interface EpochsConfig {
   tickRule?: EpochsTickRule;
   hookGasLimit: number;
   network?: InProcessNetworkUserConfig;
+  precompiles?: PrecompilesUserConfig;
 }
 
 /** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
@@ -74,7 +82,34 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   if (genesis !== undefined && (genesis === null || typeof genesis !== "object" || !Array.isArray(genesis.epochs))) {
     throw new EpochsConfigError("invalid epochs.genesis: expected { epochs: [...] }");
   }
-  return { profile, genesis, ...(tickRule !== undefined ? { tickRule } : {}), hookGasLimit, ...(user?.network !== undefined ? { network: user.network } : {}) };
+  const precompiles = user?.precompiles;
+  if (precompiles !== undefined) checkPrecompiles(precompiles);
+  return {
+    profile,
+    genesis,
+    ...(tickRule !== undefined ? { tickRule } : {}),
+    hookGasLimit,
+    ...(user?.network !== undefined ? { network: user.network } : {}),
+    ...(precompiles !== undefined ? { precompiles } : {}),
+  };
+}
+
+function checkPrecompiles(p: PrecompilesUserConfig): void {
+  if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?: boolean | { prefix } }");
+  for (const key of Object.keys(p)) if (key !== "bech32") throw new EpochsConfigError(`invalid epochs.precompiles.${key}: this chain hosts bech32 so far (docs/cosmos-precompiles.md)`);
+  const b = p.bech32;
+  if (b === undefined || typeof b === "boolean") return;
+  // a bech32 human-readable part: 1 to 83 characters from US-ASCII 33–126, one case
+  const prefix = (b as { prefix?: unknown } | null)?.prefix;
+  if (b === null || typeof b !== "object" || (prefix !== undefined && (typeof prefix !== "string" || !/^[\x21-\x7e]{1,83}$/.test(prefix) || prefix !== prefix.toLowerCase()))) {
+    throw new EpochsConfigError(`invalid epochs.precompiles.bech32 ${JSON.stringify(b)}: expected true, false or { prefix: "cosmos" } (a lowercase bech32 prefix)`);
+  }
+}
+
+/** The Cosmos precompiles' options from the `epochs` section (each off only when the config says so). */
+export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOptions {
+  const b = cfg.precompiles?.bech32;
+  return { bech32: b === false ? false : typeof b === "object" ? { prefix: b.prefix } : {} };
 }
 
 function toTime(v: number | bigint | string | Date | undefined, field: string): Time | undefined {

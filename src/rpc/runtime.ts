@@ -38,6 +38,7 @@ import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
 import type { RestRouter } from "./transport/rest-router";
 import { mountEpochsPage } from "./epochs-page";
+import { type CosmosPrecompilesOptions, cosmosPrecompiles } from "../cosmos/precompiles";
 
 /** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
 export const COSMOS_EVM_REMOVED_METHODS: ReadonlySet<string> = new Set(["eth_coinbase", "eth_mining", "eth_hashrate", "eth_getPendingTransactions", "debug_seedHash"]);
@@ -59,6 +60,8 @@ export interface RuntimeOptions {
   maxBatch?: number;
   /** The epochs module's settings; `false` runs the chain without it. Default: Evmos's default genesis, the spec rule. */
   epochs?: EpochsOptions | false;
+  /** The Cosmos precompiles (src/cosmos/precompiles.ts); default: each on, with the profile's settings. */
+  cosmos?: CosmosPrecompilesOptions;
   /** Extra block modules and their precompiles. */
   modules?: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
@@ -121,6 +124,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
             }),
           ]
         : []),
+      ...cosmosPrecompiles(opts.cosmos ?? {}, epochs?.profile ?? "evmos"),
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };
