@@ -88,6 +88,7 @@ function bech32ToHex(text: string): string {
 
 /** A failed call as the chain's EVM ends it: all the gas it was given, no return data, the error's text. */
 function failure(gasLimit: bigint, message: string): ExecResult {
+  // EthereumJS types an EVMError's text as one of its own messages; the chain's text is the precompile's
   return { returnValue: new Uint8Array(), executionGasUsed: gasLimit, exceptionError: new EVMError(message as never) };
 }
 
