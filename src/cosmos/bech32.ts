@@ -65,6 +65,25 @@ function fromBech32(text: string, prefix: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * An account address from its bech32 form, as the chain's address codec reads it (the Cosmos SDK's
+ * `Bech32Codec.StringToBytes`: the chain's own prefix only); throws with the SDK's text.
+ */
+export function accountFromBech32(text: string, prefix: string): Uint8Array {
+  if (text.trim() === "") throw new Error("empty address string is not allowed");
+  let decoded: { prefix: string; words: number[] };
+  try {
+    decoded = bech32.decode(text, DECODE_LIMIT);
+  } catch (err) {
+    throw new Error(`decoding bech32 failed: ${(err as Error).message}`);
+  }
+  if (decoded.prefix !== prefix) throw new Error(`hrp does not match bech32 prefix: expected '${prefix}' got '${decoded.prefix}': internal logic error`);
+  const bytes = new Uint8Array(bech32.fromWords(decoded.words));
+  if (bytes.length === 0) throw new Error("addresses cannot be empty: unknown address");
+  if (bytes.length > MAX_ADDRESS_BYTES) throw new Error(`address max length is ${MAX_ADDRESS_BYTES}, got ${bytes.length}: unknown address`);
+  return bytes;
+}
+
 function hexToBech32(addr: string, prefix: string, prefixes: Bech32Prefixes): string {
   if (prefix.trim() === "") {
     throw new PrecompileError(

@@ -38,7 +38,8 @@ import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
 import type { RestRouter } from "./transport/rest-router";
 import { mountEpochsPage } from "./epochs-page";
-import { type CosmosPrecompilesOptions, cosmosPrecompiles } from "../cosmos/precompiles";
+import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosPrecompiles } from "../cosmos/precompiles";
+import { mountBankRest } from "./cosmos-rest";
 
 /** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
 export const COSMOS_EVM_REMOVED_METHODS: ReadonlySet<string> = new Set(["eth_coinbase", "eth_mining", "eth_hashrate", "eth_getPendingTransactions", "debug_seedHash"]);
@@ -193,6 +194,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     keystore,
     admin,
     mountRest: (router) => {
+      const profile = epochs?.profile ?? "evmos";
+      mountBankRest(router, node, { prefix: chainBech32Prefix(opts.cosmos ?? {}, profile), denom: PROFILE_DENOM[profile] });
       if (epochs === undefined) return;
       mountEpochsRest(router, epochs, node);
       mountEpochsPage(router);
