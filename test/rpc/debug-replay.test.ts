@@ -105,6 +105,14 @@ for (const make of harnesses()) {
       expect((await rpcError(h.request("debug_traceBlockByHash", [`0x${"12".repeat(32)}`]))).message).to.equal(`block 0x${"12".repeat(32)} not found`);
     });
 
+    it("a tracer that throws null is told as QuickJS's out-of-memory null is (it cannot tell them apart)", async () => {
+      const tracer = "{fault: function () {}, result: function () { throw null; }}";
+      expect(await rpcError(h.request("debug_traceTransaction", [txs[0], { tracer }]))).to.deep.include({
+        code: -32000,
+        message: "tracer ran out of memory (its limit is 64 MiB) or threw null    in server-side tracer function 'result'",
+      });
+    });
+
     it("a block trace reports a failing tracer per transaction as {txHash, error} and goes on", async () => {
       const tracer = "{fault: function () {}, result: function (ctx) { if (ctx.txIndex === 1) throw new Error('not this one'); return ctx.txIndex; }}";
       expect(await h.request("debug_traceBlockByNumber", [blockNumber, { tracer }])).to.deep.equal([

@@ -408,7 +408,9 @@ export class JsTracer implements Tracer {
     const message = (typeof e === "object" && e !== null ? (e.message ?? "") : String(e)).replace(/^'([^']*)' is not defined$/, "$1 is not defined");
     if (message === MISSING_STATE) return undefined;
     const name = typeof e === "object" && e !== null ? (e.name ?? "Error") : "Error";
-    const text = message === "out of memory" ? `tracer ran out of memory (its limit is ${TRACER_MEMORY_LIMIT / 1024 / 1024} MiB)` : `${name}: ${message}`;
+    const limit = `its limit is ${TRACER_MEMORY_LIMIT / 1024 / 1024} MiB`;
+    // QuickJS throws null when it runs out of memory while making the error itself; so does `throw null`
+    const text = message === "out of memory" ? `tracer ran out of memory (${limit})` : e === null ? `tracer ran out of memory (${limit}) or threw null` : `${name}: ${message}`;
     if (fn === "bootstrap") throw new Error(`tracer bootstrap failed: ${text}`);
     this._err = new TraceError(`${text}    in server-side tracer function '${fn}'`);
     return undefined;
