@@ -50,19 +50,27 @@ function toBech32(prefix: string, bytes: Uint8Array): string {
   }
 }
 
-/** The bytes of a bech32 string with the given prefix (the SDK's `GetFromBech32`), format checked. */
-function fromBech32(text: string, prefix: string): Uint8Array {
+/**
+ * The bytes of a bech32 string that must carry `prefix`, checked as the Cosmos SDK checks an address
+ * (`VerifyAddressFormat`); `mismatch` words a wrong prefix, which the SDK's two readers say differently.
+ */
+function decodeAddress(text: string, prefix: string, mismatch: (got: string) => string): Uint8Array {
   let decoded: { prefix: string; words: number[] };
   try {
     decoded = bech32.decode(text, DECODE_LIMIT);
   } catch (err) {
     throw new PrecompileError(`decoding bech32 failed: ${(err as Error).message}`);
   }
-  if (decoded.prefix !== prefix) throw new PrecompileError(`invalid Bech32 prefix; expected ${prefix}, got ${decoded.prefix}`);
+  if (decoded.prefix !== prefix) throw new PrecompileError(mismatch(decoded.prefix));
   const bytes = new Uint8Array(bech32.fromWords(decoded.words));
   if (bytes.length === 0) throw new PrecompileError("addresses cannot be empty: unknown address");
   if (bytes.length > MAX_ADDRESS_BYTES) throw new PrecompileError(`address max length is ${MAX_ADDRESS_BYTES}, got ${bytes.length}: unknown address`);
   return bytes;
+}
+
+/** The SDK's `GetFromBech32`: any prefix the caller names. */
+function fromBech32(text: string, prefix: string): Uint8Array {
+  return decodeAddress(text, prefix, (got) => `invalid Bech32 prefix; expected ${prefix}, got ${got}`);
 }
 
 /**
@@ -70,18 +78,8 @@ function fromBech32(text: string, prefix: string): Uint8Array {
  * `Bech32Codec.StringToBytes`: the chain's own prefix only); throws with the SDK's text.
  */
 export function accountFromBech32(text: string, prefix: string): Uint8Array {
-  if (text.trim() === "") throw new Error("empty address string is not allowed");
-  let decoded: { prefix: string; words: number[] };
-  try {
-    decoded = bech32.decode(text, DECODE_LIMIT);
-  } catch (err) {
-    throw new Error(`decoding bech32 failed: ${(err as Error).message}`);
-  }
-  if (decoded.prefix !== prefix) throw new Error(`hrp does not match bech32 prefix: expected '${prefix}' got '${decoded.prefix}': internal logic error`);
-  const bytes = new Uint8Array(bech32.fromWords(decoded.words));
-  if (bytes.length === 0) throw new Error("addresses cannot be empty: unknown address");
-  if (bytes.length > MAX_ADDRESS_BYTES) throw new Error(`address max length is ${MAX_ADDRESS_BYTES}, got ${bytes.length}: unknown address`);
-  return bytes;
+  if (text.trim() === "") throw new PrecompileError("empty address string is not allowed");
+  return decodeAddress(text, prefix, (got) => `hrp does not match bech32 prefix: expected '${prefix}' got '${got}': internal logic error`);
 }
 
 function hexToBech32(addr: string, prefix: string, prefixes: Bech32Prefixes): string {
