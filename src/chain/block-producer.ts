@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { keccak256 } from "../utils/keccak";
 import type { VersionedModuleStore } from "../storage/module-store";
 import type { StoredReceipt } from "./chain-store";
-import { envOf } from "./context";
+import { enterBlock, envOf } from "./context";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
 import { orderedTrieRoot } from "./ordered-trie";
 import { withSender } from "./sender";
@@ -202,6 +202,7 @@ function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
  * hold code (see state-manager.ts).
  */
 export function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
+  enterBlock(vm, block);
   const impersonated = !tx.getSenderAddress().equals(sender);
   return withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: withSender(tx, sender), block, blockGasUsed, skipHardForkValidation: true }));
 }
@@ -269,6 +270,7 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explai
 }
 
 function runSystemCall(vm: VM, block: Block, a: SystemCallArgs) {
+  enterBlock(vm, block);
   return vm.evm.runCall({
     caller: new Address(a.caller),
     origin: new Address(a.caller),

@@ -49,6 +49,8 @@ export interface ExecEnv {
   timeoutMs?: number;
   /** Receives the data of each call to console.sol's address (console.log); undefined = not watched. */
   console?: (data: Uint8Array) => void;
+  /** The block the current execution runs in (its number and time), set by whoever runs it (`enterBlock`). */
+  block?: { number: bigint; timestamp: bigint };
 }
 
 const envs = new WeakMap<object, ExecEnv>();
@@ -64,6 +66,16 @@ export function bindEnv(vm: VM, env: ExecEnv): void {
 /** The env of the EVM (or state manager) `key`, if the chain made it. */
 export function envOf(key: object): ExecEnv | undefined {
   return envs.get(key);
+}
+
+/**
+ * Tells the VM's precompiles which block the next execution runs in. EthereumJS hands a precompile
+ * no block (its EVM keeps the one of runCall protected), so each path that runs transactions or
+ * calls says it here (block production, replays, calls, simulations, traces).
+ */
+export function enterBlock(vm: VM, block: Block): void {
+  const env = envs.get(vm.evm);
+  if (env !== undefined) env.block = { number: block.header.number, timestamp: block.header.timestamp };
 }
 
 function checkDeadline(env: ExecEnv | undefined): void {

@@ -9,7 +9,7 @@ import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereum
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "./block-producer";
-import { type ExecutionContext, ExecutionTimeout } from "./context";
+import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
 import { ChainError } from "./errors";
 import type { Node } from "./node";
 import { withSender } from "./sender";
@@ -149,6 +149,7 @@ export async function runInContext(
     const tx = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
     try {
       // calls run from any address, contracts included (EIP-3607 is for signed transactions)
+      enterBlock(vm, execBlock);
       const result = await withContractSender(vm.stateManager, from, true, () =>
         runTx(vm, { tx, block: execBlock, skipNonce: true, skipBalance: lenient, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: true }),
       );

@@ -79,6 +79,15 @@ export interface GenesisContext {
   readonly store: ModuleStore;
   /** Puts code at an address in the genesis state (a module's precompile account, so calls to it see code). */
   putCode(address: Uint8Array, code: Uint8Array): Promise<void>;
+  /** Writes a storage slot (32-byte key) of an account that putCode made; an empty value deletes it. */
+  putStorage(address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void>;
+  /** Adds to an account's balance (a module account's genesis funds). */
+  addBalance(address: Uint8Array, amount: bigint): Promise<void>;
+}
+
+/** Reads a storage slot (32-byte key) of an account; 32 bytes, zero when unset. */
+export interface StateReader {
+  getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
 }
 
 export interface BlockModule {
@@ -91,9 +100,10 @@ export interface BlockModule {
    * The first block time (Unix seconds) at which beginBlock or endBlock could do anything, given
    * the module's store now: in blocks before it both phases write, emit and call nothing. The node
    * reserves such blocks instead of making them (src/chain/reserved-blocks.ts). A module without
-   * it has every block made.
+   * it has every block made. `state` reads the head's EVM state (a module whose state is EVM
+   * storage, like the staking module's queue).
    */
-  quietBefore?(store: ModuleStore): bigint;
+  quietBefore?(store: ModuleStore, state: StateReader): bigint | Promise<bigint>;
 }
 
 /** Events of one block, by phase, in emission order. */

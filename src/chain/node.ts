@@ -44,7 +44,7 @@ import { ChainError } from "./errors";
 import type { Fork } from "./fork";
 import { storeName } from "./genesis-meta";
 import { IntervalMiner } from "./interval-mining";
-import type { BlockEvents, BlockModule, BlockPhase } from "./module";
+import type { BlockEvents, BlockModule, BlockPhase, StateReader } from "./module";
 import type { ConsoleLogDecoder } from "./console-log";
 import { openChain } from "./open-chain";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./replay";
@@ -440,7 +440,7 @@ export class Node extends EventEmitter<NodeEvents> {
     if (interval < 1n && !this.config.allowBlocksWithSameTimestamp) throw new ChainError("interval must be at least 1 second");
     let ts: bigint | undefined;
     for (let left = count; left > 0n; ) {
-      const quiet = this._quietBlocks(ts, left, interval);
+      const quiet = await this._quietBlocks(ts, left, interval);
       if (quiet !== undefined) {
         await this._reserve(quiet.timestamp, quiet.count, interval);
         left -= quiet.count;
@@ -468,7 +468,7 @@ export class Node extends EventEmitter<NodeEvents> {
    * prevrandao, state changed since the head, a reader of every block) or a module has work in it.
    * Reserving one block saves nothing: at least two.
    */
-  private _quietBlocks(ts: bigint | undefined, left: bigint, interval: bigint): { timestamp: bigint; count: bigint } | undefined {
+  private async _quietBlocks(ts: bigint | undefined, left: bigint, interval: bigint): Promise<{ timestamp: bigint; count: bigint } | undefined> {
     if (left < 2n || this.settings.nextBaseFee !== undefined || this.settings.nextPrevRandao !== undefined) return undefined;
     if (this._mineable().length > 0 || [...this._everyBlockWanted].some((wanted) => wanted())) return undefined;
     const head = this.head;
@@ -480,7 +480,7 @@ export class Node extends EventEmitter<NodeEvents> {
     let until: bigint | undefined;
     for (const { module, store } of this._chain.moduleStores) {
       if (module.quietBefore === undefined) return undefined;
-      const q = module.quietBefore(store);
+      const q = await module.quietBefore(store, this._headState);
       until = until === undefined || q < until ? q : until;
     }
     let count = left;
@@ -493,6 +493,16 @@ export class Node extends EventEmitter<NodeEvents> {
     }
     return count >= 2n ? { timestamp, count } : undefined;
   }
+
+  /** The live state (the head's, when _quietBlocks asks: it checks that first), padded as a BlockContext reads it. */
+  private readonly _headState: StateReader = {
+    getStorage: async (address, key) => {
+      const v = await this._chain.vm.stateManager.getStorage(new Address(address), key);
+      const out = new Uint8Array(32);
+      out.set(v, 32 - v.length);
+      return out;
+    },
+  };
 
   /** Reserves `count` empty blocks above the head, the first at `timestamp` (inside the lock). */
   private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<void> {

@@ -67,7 +67,14 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     await sm.putAccount(a, createAccount({ nonce: 1n, balance: 0n }));
     await sm.putCode(a, code);
   };
-  for (const m of chain.moduleStores) await m.module.initGenesis?.({ height: chain.firstBlock, timestamp, store: m.store, putCode });
+  const putStorage = (address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void> => sm.putStorage(new Address(address), key, value);
+  const addBalance = async (address: Uint8Array, amount: bigint): Promise<void> => {
+    const a = new Address(address);
+    const account = (await sm.getAccount(a)) ?? createAccount({ nonce: 0n, balance: 0n });
+    account.balance += amount;
+    await sm.putAccount(a, account);
+  };
+  for (const m of chain.moduleStores) await m.module.initGenesis?.({ height: chain.firstBlock, timestamp, store: m.store, putCode, putStorage, addBalance });
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
   const c = chain.common;

@@ -15,7 +15,7 @@ import { Bloom, type RunTxResult, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
 import { cleanVmError } from "./block-producer";
 import type { StoredLog, StoredReceipt } from "./chain-store";
-import { type ExecutionContext, ExecutionTimeout } from "./context";
+import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
 import { type CallRequest, type StateOverride, applyOverrides, transactionFrom, txGasCap } from "./execution";
 import type { Node } from "./node";
 import { withContractSender } from "./state-manager";
@@ -175,6 +175,7 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
         const transfers = opts.traceTransfers === true ? traceTransfers(vm) : undefined;
         try {
           const block = !opts.validation && !priced ? freeBlock : execBlock;
+          enterBlock(vm, block);
           // geth skips the EOA check (EIP-3607) of simulated calls, even with validation
           result = await withContractSender(vm.stateManager, from, true, () =>
             runTx(vm, { tx, block, blockGasUsed: gasUsed, skipNonce: !opts.validation, skipBlockGasLimitValidation: true, skipHardForkValidation: true }),

@@ -38,10 +38,11 @@ const DECODE_LIMIT = 1023;
 /** The Cosmos SDK's `VerifyAddressFormat`: at most 255 bytes. */
 const MAX_ADDRESS_BYTES = 255;
 
-class PrecompileError extends Error {}
+/** An address or encoding failure, in the Cosmos SDK's words. */
+export class PrecompileError extends Error {}
 
 /** Bytes as a bech32 string (the SDK's `Bech32ifyAddressBytes`): empty bytes give an empty string. */
-function toBech32(prefix: string, bytes: Uint8Array): string {
+export function toBech32(prefix: string, bytes: Uint8Array): string {
   if (bytes.length === 0) return "";
   try {
     return bech32.encode(prefix, bech32.toWords(bytes), DECODE_LIMIT);
@@ -69,7 +70,7 @@ function decodeAddress(text: string, prefix: string, mismatch: (got: string) => 
 }
 
 /** The SDK's `GetFromBech32`: any prefix the caller names. */
-function fromBech32(text: string, prefix: string): Uint8Array {
+export function fromBech32(text: string, prefix: string): Uint8Array {
   return decodeAddress(text, prefix, (got) => `invalid Bech32 prefix; expected ${prefix}, got ${got}`);
 }
 

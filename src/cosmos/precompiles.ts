@@ -1,16 +1,28 @@
 /**
- * The Cosmos precompiles the local chain hosts (docs/cosmos-precompiles.md). So far: bech32 at
- * 0x…0400, on by default under both profiles (Evmos v20 and cosmos/evm both have it), with the
- * profile's account prefix: `evmos` under evmos, `cosmos` under cosmos-evm (evmd's).
+ * The Cosmos precompiles the local chain hosts (docs/cosmos-precompiles.md): bech32 at 0x…0400 under
+ * both profiles; staking (0x…0800) and distribution (0x…0801) with their modules, on by default
+ * under cosmos-evm and when asked for under evmos. Prefixes and denom are the profile's: `evmos` /
+ * `aevmos` under evmos, `cosmos` / `atest` under cosmos-evm (evmd's).
  */
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import { createAddressFromString } from "@ethereumjs/util";
-import type { EpochsProfile } from "../epochs/types";
+import type { BlockModule } from "../chain/module";
+import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { BECH32_PRECOMPILE, bech32Prefixes, createBech32Precompile } from "./bech32";
+import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution-keeper";
+import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution-precompile";
+import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./module-precompile";
+import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./modules";
+import { STAKING_PRECOMPILE } from "./staking-keeper";
+import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking-precompile";
 
 export interface CosmosPrecompilesOptions {
   /** The bech32 precompile: `false` leaves it out; `prefix` is the chain's account prefix (default: the profile's). */
   bech32?: false | { prefix?: string };
+  /** The staking module and precompile: default on under cosmos-evm, off under evmos; `true` or settings turn it on. */
+  staking?: boolean | StakingOptions;
+  /** The distribution module and precompile (needs staking): on with staking unless `false`. */
+  distribution?: boolean | DistributionOptions;
 }
 
 /** The account prefix of each profile's chain. */
@@ -24,11 +36,43 @@ export function chainBech32Prefix(opts: CosmosPrecompilesOptions, profile: Epoch
   return (opts.bech32 === false ? undefined : opts.bech32?.prefix) ?? PROFILE_BECH32_PREFIX[profile];
 }
 
-export function cosmosPrecompiles(opts: CosmosPrecompilesOptions, profile: EpochsProfile): CustomPrecompile[] {
+/** The staking and distribution settings, or undefined when staking is off. */
+export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: EpochsProfile, firstAccount: string | undefined): CosmosModulesSettings | undefined {
+  const staking = opts.staking ?? profile === "cosmos-evm";
+  if (staking === false) return undefined;
+  const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
+  return stakingSettings(staking === true ? {} : staking, distribution, PROFILE_DENOM[profile], firstAccount);
+}
+
+/** The chain's parts the modules add: a block module (staking's genesis and end block) and an epochs hook (distribution's minting). */
+export function cosmosModules(settings: CosmosModulesSettings | undefined): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
+  if (settings === undefined) return { blockModules: [], epochHooks: [] };
+  return { blockModules: [stakingBlockModule(settings)], epochHooks: settings.distribution === false ? [] : [distributionEpochHooks()] };
+}
+
+/** The precompiles: `deps` tells the module precompiles about the execution they run in. */
+export function cosmosPrecompiles(
+  opts: CosmosPrecompilesOptions,
+  profile: EpochsProfile,
+  settings: CosmosModulesSettings | undefined,
+  deps: Omit<ModulePrecompileDeps, "denom">,
+): CustomPrecompile[] {
   const out: CustomPrecompile[] = [];
-  if (opts.bech32 !== false) {
-    const prefix = chainBech32Prefix(opts, profile);
-    out.push({ address: createAddressFromString(BECH32_PRECOMPILE), function: createBech32Precompile(bech32Prefixes(prefix)) });
+  const prefixes = bech32Prefixes(chainBech32Prefix(opts, profile));
+  if (opts.bech32 !== false) out.push({ address: createAddressFromString(BECH32_PRECOMPILE), function: createBech32Precompile(prefixes) });
+  if (settings === undefined) return out;
+  const moduleDeps = { ...deps, denom: settings.denom };
+  const codec = new ValidatorCodec(prefixes);
+  const keepers = (call: MethodCall) => {
+    const distribution = new DistributionKeeper(call.env);
+    return { distribution, staking: distribution.staking() };
+  };
+  out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
+  if (settings.distribution !== false) {
+    out.push({
+      address: createAddressFromString(DISTRIBUTION_PRECOMPILE),
+      function: createModulePrecompile(DISTRIBUTION_PRECOMPILE, DISTRIBUTION_ABI, distributionHandlers(prefixes, codec, keepers), DISTRIBUTION_TRANSACTIONS, moduleDeps),
+    });
   }
   return out;
 }

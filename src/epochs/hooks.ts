@@ -111,8 +111,9 @@ export class MultiEpochHooks implements EpochHooks {
     return this._members;
   }
 
-  add(member: EpochHooks): void {
-    this._members.push(member);
+  add(member: EpochHooks, { first = false }: { first?: boolean } = {}): void {
+    if (first) this._members.unshift(member);
+    else this._members.push(member);
   }
 
   afterEpochEnd(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {

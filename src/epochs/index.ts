@@ -79,9 +79,12 @@ export class EpochsModule {
     this.hooks = new MultiEpochHooks([this.contractHooks, this.tsHooks]);
   }
 
-  /** Adds a Go-style hooks member (another module's), run after the others. */
-  addHooks(member: EpochHooks): void {
-    this.hooks.add(member);
+  /**
+   * Adds a Go-style hooks member (another module's), run after the others; `first` runs it before
+   * them (a module whose work hooks read, as minting before the contracts that claim rewards).
+   */
+  addHooks(member: EpochHooks, opts: { first?: boolean } = {}): void {
+    this.hooks.add(member, opts);
   }
 
   /**

@@ -7,6 +7,7 @@ import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { BlockModule } from "../chain/module";
 import type { PrecompileContext } from "../chain/chain-state";
 import { Node, type NodeOptions } from "../chain/node";
+import { addressOfKey } from "../chain/crypto";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
@@ -38,7 +39,7 @@ import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
 import type { RestRouter } from "./transport/rest-router";
 import { mountEpochsPage } from "./epochs-page";
-import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosPrecompiles } from "../cosmos/precompiles";
+import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles } from "../cosmos/precompiles";
 import { mountBankRest } from "./cosmos-rest";
 
 /** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
@@ -106,13 +107,18 @@ export { CORE_NAMESPACES } from "./deps";
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
-  const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...(opts.modules ?? [])];
+  const profile = epochs?.profile ?? "evmos";
+  const firstAccount = opts.chain.accounts[0] === undefined ? undefined : addressOfKey(opts.chain.accounts[0].privateKey).toString();
+  const cosmosSettings = cosmosModuleSettings(opts.cosmos ?? {}, profile, firstAccount);
+  const cosmos = cosmosModules(cosmosSettings);
+  for (const hooks of cosmos.epochHooks) epochs?.addHooks(hooks, { first: true });
+  const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...cosmos.blockModules, ...(opts.modules ?? [])];
   const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => {
     // the message that called the precompile is the innermost one of its execution
     const message = (input: PrecompileInput) => {
       const stack = ctx.envOf(input._EVM).messages;
       const top = stack[stack.length - 1];
-      if (top === undefined) throw new Error("the epochs precompile ran outside a message");
+      if (top === undefined) throw new Error("a precompile ran outside a message");
       return top;
     };
     return [
@@ -125,7 +131,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
             }),
           ]
         : []),
-      ...cosmosPrecompiles(opts.cosmos ?? {}, epochs?.profile ?? "evmos"),
+      ...cosmosPrecompiles(opts.cosmos ?? {}, profile, cosmosSettings, {
+        caller: (input) => message(input).caller.bytes,
+        isStatic: (input) => message(input).isStatic,
+        block: (input) => {
+          const block = ctx.envOf(input._EVM).block;
+          if (block === undefined) throw new Error("a Cosmos precompile ran outside a block the chain named");
+          return block;
+        },
+      }),
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };

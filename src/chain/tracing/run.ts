@@ -7,7 +7,7 @@ import { type Block, createBlock } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, createZeroAddress } from "@ethereumjs/util";
 import { type VM, runTx } from "@ethereumjs/vm";
-import { ExecutionTimeout } from "../context";
+import { ExecutionTimeout, enterBlock } from "../context";
 import { type CallRequest, type StateOverride, applyOverrides, defaultCallGas, runInContext, transactionFrom } from "../execution";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
@@ -228,6 +228,7 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
       const attached = attachTracer(vm, tracer, { deadline });
       const txHash = bytesToHex(tx.hash());
       try {
+        enterBlock(vm, block);
         const result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
         attached.detach();
         gasUsed += result.blockGasSpent;

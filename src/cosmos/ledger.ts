@@ -1,0 +1,114 @@
+/**
+ * What the staking and distribution modules need of the chain while one of their precompiles runs:
+ * the block (height, time), the module records (EVM storage of the precompile accounts, see
+ * records.ts), coins (the native coin is the EVM balance, 18 decimals), and the gas meter. Coins
+ * held by a module sit in its module account, at the address the Cosmos SDK gives it
+ * (`authtypes.NewModuleAddress(name)`: the first 20 bytes of sha256(name)), so the chain's supply
+ * stays whole and `eth_getBalance` of a pool shows what it holds.
+ */
+import { createHash } from "node:crypto";
+import type { PrecompileInput } from "@ethereumjs/evm";
+import { createAccount, createAddressFromString } from "@ethereumjs/util";
+import { getAddress, hexlify } from "ethers";
+import { StorageRecords } from "./records";
+
+/** The Cosmos SDK's module account address of `name`. */
+export function moduleAddress(name: string): string {
+  return getAddress(hexlify(createHash("sha256").update(name).digest().subarray(0, 20)));
+}
+
+export const BONDED_POOL = moduleAddress("bonded_tokens_pool");
+export const NOT_BONDED_POOL = moduleAddress("not_bonded_tokens_pool");
+export const DISTRIBUTION_ACCOUNT = moduleAddress("distribution");
+
+/** A failure the chain's module returns: the precompile reverts with it as `Error(string)` (cosmos/evm's `ReturnRevertError`). */
+export class ModuleError extends Error {}
+
+/** The Cosmos SDK's KV gas (storetypes.KVGasConfig): what a module's store reads and writes cost. */
+export const KV_GAS = { readFlat: 1_000n, readPerByte: 3n, writeFlat: 2_000n, writePerByte: 30n } as const;
+
+/** Ran out of the gas the call was given (the precompile then consumes all of it). */
+export class OutOfGas extends Error {}
+
+export class GasMeter {
+  used = 0n;
+  constructor(readonly limit: bigint) {}
+
+  charge(gas: bigint): void {
+    this.used += gas;
+    if (this.used > this.limit) throw new OutOfGas("out of gas");
+  }
+}
+
+/** Module records whose reads and writes are charged as the SDK's KV store charges them. */
+export class MeteredRecords {
+  private readonly _records: StorageRecords;
+
+  constructor(
+    io: ConstructorParameters<typeof StorageRecords>[0],
+    private readonly _gas: GasMeter,
+  ) {
+    this._records = new StorageRecords(io);
+  }
+
+  async get<T>(name: string): Promise<T | undefined> {
+    const bytes = await this._records.getBytes(name);
+    this._gas.charge(KV_GAS.readFlat + KV_GAS.readPerByte * BigInt(bytes?.length ?? 0));
+    return bytes === undefined ? undefined : this._records.get<T>(name);
+  }
+
+  async put(name: string, value: unknown): Promise<void> {
+    this._gas.charge(KV_GAS.writeFlat + KV_GAS.writePerByte * BigInt(value === undefined ? 0 : JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)).length));
+    await this._records.put(name, value);
+  }
+}
+
+/** One execution of a module precompile: its block, caller, records, coins and gas. */
+export interface ModuleEnv {
+  height: bigint;
+  /** Block time, Unix seconds. */
+  time: bigint;
+  gas: GasMeter;
+  /** The records of the module at `account` (a precompile address). */
+  records(account: string): MeteredRecords;
+  balance(address: string): Promise<bigint>;
+  /** Moves native coins; throws the bank's insufficient-funds error when `from` has too few. */
+  send(from: string, to: string, amount: bigint): Promise<void>;
+  /** Creates coins in `to` (the distribution module's minting). */
+  mint(to: string, amount: bigint): Promise<void>;
+  /** The native coin's denom (aevmos, atest). */
+  denom: string;
+}
+
+/** The env of a running precompile: balances go through the EVM's journal, so they revert with the call. */
+export function precompileEnv(input: PrecompileInput, block: { number: bigint; timestamp: bigint }, denom: string): ModuleEnv {
+  const gas = new GasMeter(input.gasLimit);
+  const sm = input._EVM.stateManager;
+  const journal = input._EVM.journal;
+  const balance = async (address: string): Promise<bigint> => (await sm.getAccount(createAddressFromString(address)))?.balance ?? 0n;
+  const setBalance = async (address: string, f: (b: bigint) => bigint): Promise<void> => {
+    const a = createAddressFromString(address);
+    const account = (await sm.getAccount(a)) ?? createAccount({ nonce: 0n, balance: 0n });
+    account.balance = f(account.balance);
+    await journal.putAccount(a, account);
+  };
+  return {
+    height: block.number,
+    time: block.timestamp,
+    gas,
+    denom,
+    records: (account) => {
+      const a = createAddressFromString(account);
+      return new MeteredRecords({ get: (k) => sm.getStorage(a, k), put: (k, v) => sm.putStorage(a, k, v) }, gas);
+    },
+    balance,
+    send: async (from, to, amount) => {
+      if (amount === 0n) return;
+      const have = await balance(from);
+      if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
+      await setBalance(from, (b) => b - amount);
+      await setBalance(to, (b) => b + amount);
+    },
+    mint: (to, amount) => setBalance(to, (b) => b + amount),
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * The staking and distribution modules as the chain runs them (docs/cosmos-precompiles.md):
+ * - genesis: the validators (one bonded validator by default, operated by the first dev account, as
+ *   a single-node chain has) with their self-delegations, minted into the bonded pool so the dev
+ *   accounts keep their configured balances; the modules' params;
+ * - staking's end block: unbondings and redelegations whose completion time the block reaches are
+ *   completed (a system call of the precompile's `endBlock`), each leaving a `complete_unbonding`
+ *   event; blocks before the next completion are quiet, so hardhat_mine reserves them;
+ * - distribution's epoch hook: at each end of the configured epoch it mints the configured rewards
+ *   and allocates them (as Evmos's inflation module did on AfterEpochEnd). It runs before the
+ *   contract hooks, so a contract hook that claims at the same epoch end sees this epoch's rewards.
+ * All of it is EVM state (records.ts): it reverts, persists, replays and traces like any state.
+ */
+import { getAddress, getBytes, hexlify, keccak256 } from "ethers";
+import type { BlockContext, BlockModule, GenesisContext, StateReader } from "../chain/module";
+import type { EpochHooks } from "../epochs/types";
+import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";
+import { DISTRIBUTION_ABI } from "./distribution-precompile";
+import { GasMeter, MeteredRecords, type ModuleEnv, ModuleError } from "./ledger";
+import type { StorageIO } from "./records";
+import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type StakingParams } from "./staking-keeper";
+import { STAKING_ABI } from "./staking-precompile";
+import { DistributionKeeper } from "./distribution-keeper";
+
+export const STAKING_MODULE = "staking";
+
+/** A validator at genesis (the Hardhat config's `epochs.precompiles.staking.validators`). */
+export interface GenesisValidator {
+  /** Operator address (its bytes are the `…valoper` address). */
+  operator: string;
+  /** Self-delegated tokens, minted into the bonded pool; default 1,000 coins. */
+  tokens?: bigint;
+  /** LegacyDec commission rate (10^18 = 100 %); default 0.1. */
+  commissionRate?: bigint;
+  moniker?: string;
+  jailed?: boolean;
+}
+
+export interface StakingOptions {
+  validators?: GenesisValidator[];
+  /** Seconds an unbonding takes; default 1,814,400 (21 days, the Cosmos SDK's and evmd's default). */
+  unbondingTime?: bigint;
+  /** Default 7 (x/staking's max_entries). */
+  maxEntries?: number;
+}
+
+export interface DistributionOptions {
+  /** Coins minted at each end of `epochIdentifier`; default 10 coins (10^19). */
+  rewardsPerEpoch?: bigint;
+  /** Default "day" (Evmos's inflation epoch). */
+  epochIdentifier?: string;
+  /** LegacyDec; default 0.02 (x/distribution's default community_tax). */
+  communityTax?: bigint;
+}
+
+export const DEFAULT_SELF_BOND = 1_000n * DEC;
+export const DEFAULT_COMMISSION = DEC / 10n;
+export const DEFAULT_UNBONDING_TIME = 1_814_400n;
+export const DEFAULT_REWARDS_PER_EPOCH = 10n * DEC;
+export const DEFAULT_COMMUNITY_TAX = (2n * DEC) / 100n;
+/** Gas of the chain's own calls into the modules (end block, minting): they are not users' transactions. */
+const SYSTEM_GAS = 30_000_000n;
+/** Code at the precompile accounts, so extcodesize checks pass and their storage can be written (0xfe: never run). */
+const INVALID_CODE = new Uint8Array([0xfe]);
+
+/** A genesis validator's consensus key (32 bytes, ed25519-sized, base64 as cosmos/evm formats it): keccak256 of its operator, stable across runs. */
+function consensusPubkey(operator: string): string {
+  return Buffer.from(getBytes(keccak256(operator))).toString("base64");
+}
+
+/** A module env over genesis state: coins sent at genesis are minted to their receiver. */
+function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
+  const written = new Map<string, Uint8Array>();
+  const gas = new GasMeter(2n ** 255n);
+  return {
+    height: ctx.height,
+    time: ctx.timestamp,
+    gas,
+    denom,
+    records: (account) => {
+      const io: StorageIO = {
+        get: async (k) => written.get(`${account}:${hexlify(k)}`) ?? new Uint8Array(),
+        put: async (k, v) => {
+          written.set(`${account}:${hexlify(k)}`, v);
+          await ctx.putStorage(getBytes(account), k, v);
+        },
+      };
+      return new MeteredRecords(io, gas);
+    },
+    balance: async () => 0n,
+    send: (_from, to, amount) => ctx.addBalance(getBytes(to), amount),
+    mint: (to, amount) => ctx.addBalance(getBytes(to), amount),
+  };
+}
+
+/** A module env that only reads (a block context's storage): for quietBefore and the end block's check. */
+function readEnv(state: StateReader): ModuleEnv {
+  const gas = new GasMeter(2n ** 255n);
+  const refuse = (): never => {
+    throw new Error("a read-only module env cannot move coins");
+  };
+  return {
+    height: 0n,
+    time: 0n,
+    gas,
+    denom: "",
+    records: (account) =>
+      new MeteredRecords(
+        {
+          get: (k) => state.getStorage(getBytes(account), k),
+          put: async () => refuse(),
+        },
+        gas,
+      ),
+    balance: async () => refuse(),
+    send: async () => refuse(),
+    mint: async () => refuse(),
+  };
+}
+
+export interface CosmosModulesSettings {
+  staking: Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<GenesisValidator>> };
+  distribution: Required<DistributionOptions> | false;
+  denom: string;
+}
+
+/** The settings with their defaults; `firstAccount` operates the default validator. */
+export function stakingSettings(staking: StakingOptions, distribution: DistributionOptions | false, denom: string, firstAccount: string | undefined): CosmosModulesSettings {
+  const validators = staking.validators ?? [{ operator: firstAccount ?? "0x000000000000000000000000000000000000dEaD" }];
+  return {
+    denom,
+    staking: {
+      unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,
+      maxEntries: staking.maxEntries ?? 7,
+      validators: validators.map((v, i) => ({
+        operator: getAddress(v.operator),
+        tokens: v.tokens ?? DEFAULT_SELF_BOND,
+        commissionRate: v.commissionRate ?? DEFAULT_COMMISSION,
+        moniker: v.moniker ?? `validator-${i}`,
+        jailed: v.jailed ?? false,
+      })),
+    },
+    distribution:
+      distribution === false
+        ? false
+        : {
+            rewardsPerEpoch: distribution.rewardsPerEpoch ?? DEFAULT_REWARDS_PER_EPOCH,
+            epochIdentifier: distribution.epochIdentifier ?? "day",
+            communityTax: distribution.communityTax ?? DEFAULT_COMMUNITY_TAX,
+          },
+  };
+}
+
+/** Writes the modules' genesis: params, validators, self-delegations. */
+async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings): Promise<void> {
+  await ctx.putCode(getBytes(STAKING_PRECOMPILE), INVALID_CODE);
+  await ctx.putCode(getBytes(DISTRIBUTION_PRECOMPILE), INVALID_CODE);
+  const env = genesisEnv(ctx, settings.denom);
+  const distribution = new DistributionKeeper(env);
+  const staking = new StakingKeeper(env, { beforeSharesModified: async () => undefined, afterSharesModified: (e, d, v) => distribution.afterSharesModified(e, d, v) });
+  const params: StakingParams = { unbondingTime: settings.staking.unbondingTime, maxEntries: settings.staking.maxEntries };
+  await staking.setParams(params);
+  const distParams: DistributionParams = settings.distribution === false ? { rewardsPerEpoch: 0n, epochIdentifier: "", communityTax: DEFAULT_COMMUNITY_TAX } : settings.distribution;
+  await distribution.setParams(distParams);
+  for (const v of settings.staking.validators) {
+    await staking.setValidator({
+      operator: v.operator,
+      consensusPubkey: consensusPubkey(v.operator),
+      jailed: v.jailed,
+      status: v.jailed ? BondStatus.Unbonding : BondStatus.Bonded,
+      tokens: 0n,
+      delegatorShares: 0n,
+      description: { moniker: v.moniker, identity: "", website: "", securityContact: "", details: "" },
+      unbondingHeight: 0n,
+      unbondingTime: 0n,
+      commissionRate: v.commissionRate,
+      maxRate: DEC,
+      maxChangeRate: DEC / 100n,
+      commissionUpdateTime: ctx.timestamp,
+      minSelfDelegation: 1n,
+    });
+    // the genesis self-delegation: minted into the validator's pool (genesisEnv's send)
+    await staking.delegate(v.operator, v.operator, v.tokens);
+  }
+}
+
+/** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */
+export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule {
+  const nextMaturity = (state: StateReader) => new StakingKeeper(readEnv(state), { beforeSharesModified: async () => undefined, afterSharesModified: async () => undefined }).nextMaturity();
+  return {
+    name: STAKING_MODULE,
+    initGenesis: (ctx) => initGenesis(ctx, settings),
+    endBlock: async (ctx: BlockContext) => {
+      const next = await nextMaturity(ctx);
+      if (next === undefined || next > ctx.timestamp) return;
+      const r = await ctx.systemCall({ caller: getBytes(STAKING_PRECOMPILE), to: getBytes(STAKING_PRECOMPILE), data: getBytes(STAKING_ABI.encodeFunctionData("endBlock", [])), gasLimit: SYSTEM_GAS });
+      if (!r.success) throw new ModuleError(`staking end block failed: ${r.error ?? "unknown"}`);
+      const [delegators, validators, amounts] = STAKING_ABI.decodeFunctionResult("endBlock", r.returnValue) as unknown as [string[], string[], bigint[]];
+      delegators.forEach((d, i) =>
+        ctx.emit({
+          type: "complete_unbonding",
+          attributes: [
+            { key: "amount", value: `${amounts[i]}${settings.denom}` },
+            { key: "validator", value: validators[i] },
+            { key: "delegator", value: d },
+          ],
+        }),
+      );
+    },
+    quietBefore: async (_store, state) => (await nextMaturity(state)) ?? 2n ** 62n,
+  };
+}
+
+/** Distribution's epochs hook: mints and allocates at each end of its epoch (the identifier in its params, read at the time). */
+export function distributionEpochHooks(): EpochHooks {
+  return {
+    beforeEpochStart: async () => undefined,
+    afterEpochEnd: async (ctx, identifier) => {
+      const params = await new DistributionKeeper(readEnv(ctx)).params().catch(() => undefined);
+      if (params === undefined || params.epochIdentifier !== identifier || params.rewardsPerEpoch <= 0n) return;
+      const data = getBytes(DISTRIBUTION_ABI.encodeFunctionData("allocateRewards", [params.rewardsPerEpoch]));
+      const r = await ctx.systemCall({ caller: getBytes(DISTRIBUTION_PRECOMPILE), to: getBytes(DISTRIBUTION_PRECOMPILE), data, gasLimit: SYSTEM_GAS });
+      if (!r.success) throw new ModuleError(`distribution's minting failed: ${r.error ?? "unknown"}`);
+      ctx.emit({
+        type: "mint",
+        attributes: [
+          { key: "epoch_identifier", value: identifier },
+          { key: "amount", value: `${params.rewardsPerEpoch}` },
+        ],
+      });
+    },
+  };
+}

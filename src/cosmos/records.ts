@@ -1,0 +1,74 @@
+/**
+ * Module state kept as EVM state: named records in the storage of a precompile's account. Being EVM
+ * storage, a record reverts with its transaction or call frame, with evm_revert, persists with the
+ * chain, reads at any height, and shows in state dumps and traces like any contract's storage —
+ * the epochs precompile keeps its hook registry the same way (src/epochs/precompile.ts).
+ *
+ * Layout of record `name` (a UTF-8 string): slot keccak256(name) holds the value's byte length + 1
+ * (0 = no record); the value's bytes follow in 32-byte words from slot keccak256(name) + 1. Values
+ * are JSON, bigints as `{ "$n": "<decimal>" }`.
+ */
+import { concat, getBytes, keccak256, toBeHex, toUtf8Bytes, toUtf8String } from "ethers";
+
+/** An account's storage: 32-byte keys, values as the state manager returns them (leading zeros trimmed or not). */
+export interface StorageIO {
+  get(key: Uint8Array): Promise<Uint8Array>;
+  put(key: Uint8Array, value: Uint8Array): Promise<void>;
+}
+
+const EMPTY = new Uint8Array();
+const word = (n: bigint): Uint8Array => getBytes(toBeHex(n, 32));
+const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString("hex")}`));
+
+/** Named byte records over one account's storage. */
+export class StorageRecords {
+  constructor(private readonly _io: StorageIO) {}
+
+  async getBytes(name: string): Promise<Uint8Array | undefined> {
+    const base = BigInt(keccak256(toUtf8Bytes(name)));
+    const header = toBig(await this._io.get(word(base)));
+    if (header === 0n) return undefined;
+    const length = Number(header - 1n);
+    const words: Uint8Array[] = [];
+    for (let i = 0; i * 32 < length; i++) words.push(padWord(await this._io.get(word(base + 1n + BigInt(i)))));
+    return length === 0 ? EMPTY : getBytes(concat(words)).subarray(0, length);
+  }
+
+  /** Writes (or, with undefined, deletes) a record; words the old value used beyond the new one are cleared. */
+  async putBytes(name: string, value: Uint8Array | undefined): Promise<void> {
+    const base = BigInt(keccak256(toUtf8Bytes(name)));
+    const old = toBig(await this._io.get(word(base)));
+    const oldWords = old === 0n ? 0 : Math.ceil(Number(old - 1n) / 32);
+    const newWords = value === undefined ? 0 : Math.ceil(value.length / 32);
+    for (let i = 0; i < newWords; i++) {
+      const chunk = new Uint8Array(32);
+      chunk.set((value as Uint8Array).subarray(i * 32, i * 32 + 32));
+      await this._io.put(word(base + 1n + BigInt(i)), chunk.some((b) => b !== 0) ? chunk : EMPTY);
+    }
+    for (let i = newWords; i < oldWords; i++) await this._io.put(word(base + 1n + BigInt(i)), EMPTY);
+    await this._io.put(word(base), value === undefined ? EMPTY : word(BigInt(value.length) + 1n));
+  }
+
+  async get<T>(name: string): Promise<T | undefined> {
+    const bytes = await this.getBytes(name);
+    return bytes === undefined ? undefined : (JSON.parse(toUtf8String(bytes), reviveBigints) as T);
+  }
+
+  async put(name: string, value: unknown): Promise<void> {
+    await this.putBytes(name, value === undefined ? undefined : toUtf8Bytes(JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? { $n: v.toString() } : v))));
+  }
+}
+
+function padWord(b: Uint8Array): Uint8Array {
+  if (b.length === 32) return b;
+  const out = new Uint8Array(32);
+  out.set(b, 32 - b.length);
+  return out;
+}
+
+/** Bigints travel as `{ "$n": "123" }` (JSON has no big integers; strings stay strings). */
+function reviveBigints(_key: string, v: unknown): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const keys = Object.keys(v);
+  return keys.length === 1 && keys[0] === "$n" ? BigInt((v as { $n: string }).$n) : v;
+}
