@@ -7,8 +7,9 @@
  * stays whole and `eth_getBalance` of a pool shows what it holds.
  */
 import { createHash } from "node:crypto";
+import type { StateManagerInterface } from "@ethereumjs/common";
 import type { PrecompileInput } from "@ethereumjs/evm";
-import { createAccount, createAddressFromString } from "@ethereumjs/util";
+import { type Account, type Address, createAccount, createAddressFromString } from "@ethereumjs/util";
 import { getAddress, hexlify } from "ethers";
 import { StorageRecords } from "./records";
 
@@ -76,21 +77,39 @@ export interface ModuleEnv {
   send(from: string, to: string, amount: bigint): Promise<void>;
   /** Creates coins in `to` (the distribution module's minting). */
   mint(to: string, amount: bigint): Promise<void>;
+  /** Destroys coins of `from` (a slash); throws when it holds fewer. */
+  burn(from: string, amount: bigint): Promise<void>;
   /** The native coin's denom (aevmos, atest). */
   denom: string;
 }
 
 /** The env of a running precompile: balances go through the EVM's journal, so they revert with the call. */
-export function precompileEnv(input: PrecompileInput, block: { number: bigint; timestamp: bigint }, denom: string): ModuleEnv {
-  const gas = new GasMeter(input.gasLimit);
-  const sm = input._EVM.stateManager;
+export function precompileEnv(input: PrecompileInput, block: { number: bigint; timestamp: bigint }, denom: string, gas: GasMeter): ModuleEnv {
   const journal = input._EVM.journal;
+  return envOver(input._EVM.stateManager, (a, account) => journal.putAccount(a, account), block, denom, gas);
+}
+
+/**
+ * A module env over a state manager outside any EVM execution (the node's live state between
+ * blocks, for the dev helpers, or a state at a height, for queries): balances go straight to it.
+ */
+export function stateEnv(sm: StateManagerInterface, block: { number: bigint; timestamp: bigint }, denom: string): ModuleEnv {
+  return envOver(sm, (a, account) => sm.putAccount(a, account), block, denom, new GasMeter(2n ** 255n));
+}
+
+function envOver(
+  sm: StateManagerInterface,
+  putAccount: (a: Address, account: Account) => Promise<void>,
+  block: { number: bigint; timestamp: bigint },
+  denom: string,
+  gas: GasMeter,
+): ModuleEnv {
   const balance = async (address: string): Promise<bigint> => (await sm.getAccount(createAddressFromString(address)))?.balance ?? 0n;
   const setBalance = async (address: string, f: (b: bigint) => bigint): Promise<void> => {
     const a = createAddressFromString(address);
     const account = (await sm.getAccount(a)) ?? createAccount({ nonce: 0n, balance: 0n });
     account.balance = f(account.balance);
-    await journal.putAccount(a, account);
+    await putAccount(a, account);
   };
   return {
     height: block.number,
@@ -110,5 +129,10 @@ export function precompileEnv(input: PrecompileInput, block: { number: bigint; t
       await setBalance(to, (b) => b + amount);
     },
     mint: (to, amount) => setBalance(to, (b) => b + amount),
+    burn: async (from, amount) => {
+      const have = await balance(from);
+      if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
+      await setBalance(from, (b) => b - amount);
+    },
   };
 }

@@ -93,7 +93,7 @@ export function createModulePrecompile(
     } catch (err) {
       return revert(gas.used, `abi: cannot unmarshal the arguments of ${fn.name}: ${(err as Error).message.split(" (")[0]}`);
     }
-    const env = { ...precompileEnv(input, deps.block(input), deps.denom), gas };
+    const env = precompileEnv(input, deps.block(input), deps.denom, gas);
     const logs: Log[] = [];
     const callerBytes = deps.caller(input);
     const call: MethodCall = {

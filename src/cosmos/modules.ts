@@ -90,6 +90,9 @@ function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
     balance: async () => 0n,
     send: (_from, to, amount) => ctx.addBalance(getBytes(to), amount),
     mint: (to, amount) => ctx.addBalance(getBytes(to), amount),
+    burn: async () => {
+      throw new Error("nothing is burned at genesis");
+    },
   };
 }
 
@@ -115,6 +118,7 @@ function readEnv(state: StateReader): ModuleEnv {
     balance: async () => refuse(),
     send: async () => refuse(),
     mint: async () => refuse(),
+    burn: async () => refuse(),
   };
 }
 

@@ -123,13 +123,14 @@ export class StakingKeeper {
     return this._r.get<Validator>(key("validator", operator));
   }
 
+  /** Every validator, in the order the SDK's store keeps them: by operator address bytes. */
   async validators(): Promise<Validator[]> {
     const out: Validator[] = [];
     for (const op of await this.validatorList()) {
       const v = await this.validator(op);
       if (v !== undefined) out.push(v);
     }
-    return out;
+    return out.sort((a, b) => (a.operator.toLowerCase() < b.operator.toLowerCase() ? -1 : 1));
   }
 
   async setValidator(v: Validator): Promise<void> {

@@ -6,6 +6,7 @@ import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../epochs";
 import { epochsModule } from "../host/lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
 import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
+import { parseFraction } from "../cosmos/decimal";
 
 /** A problem in the `epochs` section (each host shows it as its own plugin error). */
 export class EpochsConfigError extends Error {}
@@ -52,6 +53,29 @@ export interface EpochsUserConfig {
 
 export interface PrecompilesUserConfig {
   bech32?: boolean | { prefix?: string };
+  /** The staking module and precompile: on by default under cosmos-evm, off under evmos. */
+  staking?: boolean | StakingUserConfig;
+  /** The distribution module and precompile: on with staking unless `false`. */
+  distribution?: boolean | DistributionUserConfig;
+}
+
+/** A decimal as a string ("0.1") or a number; amounts in wei as a bigint, a number or a decimal string. */
+export interface StakingUserConfig {
+  /** Default: one validator operated by the first account, 1,000 coins self-bonded. */
+  validators?: Array<{ operator: string; tokens?: bigint | number | string; commissionRate?: string | number; moniker?: string; jailed?: boolean }>;
+  /** Seconds; default 1,814,400 (21 days). */
+  unbondingTime?: number;
+  /** Default 7. */
+  maxEntries?: number;
+}
+
+export interface DistributionUserConfig {
+  /** Wei minted at each end of `epochIdentifier`; default 10 coins. */
+  rewardsPerEpoch?: bigint | number | string;
+  /** Default "day". */
+  epochIdentifier?: string;
+  /** Default "0.02". */
+  communityTax?: string | number;
 }
 
 export interface EpochsConfig {
@@ -94,9 +118,16 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   };
 }
 
+const PRECOMPILE_KEYS = ["bech32", "staking", "distribution"];
+
 function checkPrecompiles(p: PrecompilesUserConfig): void {
-  if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?: boolean | { prefix } }");
-  for (const key of Object.keys(p)) if (key !== "bech32") throw new EpochsConfigError(`invalid epochs.precompiles.${key}: this chain hosts bech32 so far (docs/cosmos-precompiles.md)`);
+  if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?, staking?, distribution? }");
+  for (const key of Object.keys(p)) {
+    if (!PRECOMPILE_KEYS.includes(key)) throw new EpochsConfigError(`invalid epochs.precompiles.${key}: this chain hosts ${PRECOMPILE_KEYS.join(", ")} (docs/cosmos-precompiles.md)`);
+  }
+  // parse once to check: the options are made again from the same config when the chain starts
+  stakingOptions(p.staking);
+  distributionOptions(p.distribution);
   const b = p.bech32;
   if (b === undefined || typeof b === "boolean") return;
   // a bech32 human-readable part: 1 to 83 characters from US-ASCII 33–126, one case
@@ -106,10 +137,77 @@ function checkPrecompiles(p: PrecompilesUserConfig): void {
   }
 }
 
-/** The Cosmos precompiles' options from the `epochs` section (each off only when the config says so). */
+/** The Cosmos precompiles' options from the `epochs` section (bech32 off only when the config says so; staking and distribution: the profile's default unless set). */
 export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOptions {
   const b = cfg.precompiles?.bech32;
-  return { bech32: b === false ? false : typeof b === "object" ? { prefix: b.prefix } : {} };
+  const staking = stakingOptions(cfg.precompiles?.staking);
+  const distribution = distributionOptions(cfg.precompiles?.distribution);
+  return {
+    bech32: b === false ? false : typeof b === "object" ? { prefix: b.prefix } : {},
+    ...(staking !== undefined ? { staking } : {}),
+    ...(distribution !== undefined ? { distribution } : {}),
+  };
+}
+
+/** A decimal ("0.1", 0.1) as a LegacyDec (times 10^18), between 0 and 1. */
+function rate(v: string | number, field: string): bigint {
+  const dec = typeof v === "string" || typeof v === "number" ? parseFraction(v) : undefined;
+  if (dec === undefined) throw new EpochsConfigError(`invalid ${field} ${JSON.stringify(v)}: expected a decimal from 0 to 1, like "0.1"`);
+  return dec;
+}
+
+/** Wei as a bigint, a safe integer or a decimal string. */
+function wei(v: bigint | number | string, field: string): bigint {
+  if (typeof v === "bigint" && v >= 0n) return v;
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
+  throw new EpochsConfigError(`invalid ${field} ${JSON.stringify(typeof v === "bigint" ? v.toString() : v)}: expected an amount in wei (a non-negative integer)`);
+}
+
+function stakingOptions(v: PrecompilesUserConfig["staking"]): CosmosPrecompilesOptions["staking"] {
+  if (v === undefined || typeof v === "boolean") return v;
+  if (v === null || typeof v !== "object") throw new EpochsConfigError("invalid epochs.precompiles.staking: expected true, false or { validators?, unbondingTime?, maxEntries? }");
+  const { validators, unbondingTime, maxEntries } = v;
+  if (unbondingTime !== undefined && (!Number.isSafeInteger(unbondingTime) || unbondingTime < 0)) throw new EpochsConfigError(`invalid epochs.precompiles.staking.unbondingTime ${String(unbondingTime)}: expected seconds (a non-negative integer)`);
+  if (maxEntries !== undefined && (!Number.isSafeInteger(maxEntries) || maxEntries < 1)) throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxEntries ${String(maxEntries)}: expected a positive integer`);
+  if (validators !== undefined && (!Array.isArray(validators) || validators.length === 0)) throw new EpochsConfigError("invalid epochs.precompiles.staking.validators: expected a non-empty list of { operator, tokens?, commissionRate?, moniker?, jailed? }");
+  const seen = new Set<string>();
+  return {
+    ...(unbondingTime !== undefined ? { unbondingTime: BigInt(unbondingTime) } : {}),
+    ...(maxEntries !== undefined ? { maxEntries } : {}),
+    ...(validators !== undefined
+      ? {
+          validators: validators.map((g, i) => {
+            const field = `epochs.precompiles.staking.validators[${i}]`;
+            if (g === null || typeof g !== "object" || typeof g.operator !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(g.operator)) throw new EpochsConfigError(`invalid ${field}.operator: expected a hex address`);
+            if (seen.has(g.operator.toLowerCase())) throw new EpochsConfigError(`invalid ${field}.operator: ${g.operator} is listed twice`);
+            seen.add(g.operator.toLowerCase());
+            const tokens = g.tokens === undefined ? undefined : wei(g.tokens, `${field}.tokens`);
+            if (tokens === 0n) throw new EpochsConfigError(`invalid ${field}.tokens: a validator needs tokens`);
+            if (g.moniker !== undefined && typeof g.moniker !== "string") throw new EpochsConfigError(`invalid ${field}.moniker: expected a string`);
+            if (g.jailed !== undefined && typeof g.jailed !== "boolean") throw new EpochsConfigError(`invalid ${field}.jailed: expected a boolean`);
+            return {
+              operator: g.operator,
+              ...(tokens !== undefined ? { tokens } : {}),
+              ...(g.commissionRate !== undefined ? { commissionRate: rate(g.commissionRate, `${field}.commissionRate`) } : {}),
+              ...(g.moniker !== undefined ? { moniker: g.moniker } : {}),
+              ...(g.jailed !== undefined ? { jailed: g.jailed } : {}),
+            };
+          }),
+        }
+      : {}),
+  };
+}
+
+function distributionOptions(v: PrecompilesUserConfig["distribution"]): CosmosPrecompilesOptions["distribution"] {
+  if (v === undefined || typeof v === "boolean") return v;
+  if (v === null || typeof v !== "object") throw new EpochsConfigError("invalid epochs.precompiles.distribution: expected true, false or { rewardsPerEpoch?, epochIdentifier?, communityTax? }");
+  if (v.epochIdentifier !== undefined && (typeof v.epochIdentifier !== "string" || v.epochIdentifier === "")) throw new EpochsConfigError(`invalid epochs.precompiles.distribution.epochIdentifier ${JSON.stringify(v.epochIdentifier)}: expected an epoch identifier`);
+  return {
+    ...(v.rewardsPerEpoch !== undefined ? { rewardsPerEpoch: wei(v.rewardsPerEpoch, "epochs.precompiles.distribution.rewardsPerEpoch") } : {}),
+    ...(v.epochIdentifier !== undefined ? { epochIdentifier: v.epochIdentifier } : {}),
+    ...(v.communityTax !== undefined ? { communityTax: rate(v.communityTax, "epochs.precompiles.distribution.communityTax") } : {}),
+  };
 }
 
 function toTime(v: number | bigint | string | Date | undefined, field: string): Time | undefined {

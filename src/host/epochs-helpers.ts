@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { EpochInfo, EpochInfoJson, TsHook } from "../epochs";
 import type { Runtime } from "../rpc/runtime";
+import { CosmosHelpers } from "./cosmos-helpers";
 import { epochsModule } from "./lazy";
 
 export interface BlockEventsJson {
@@ -30,7 +31,12 @@ export interface EpochsHelpersHost {
  * in-process chain.
  */
 export class EpochsHelpers {
-  constructor(private readonly _host: EpochsHelpersHost) {}
+  /** The staking and distribution modules (src/host/cosmos-helpers.ts): state, validators, rewards. */
+  readonly cosmos: CosmosHelpers;
+
+  constructor(private readonly _host: EpochsHelpersHost) {
+    this.cosmos = new CosmosHelpers((method, params = []) => this._rpc(method, params));
+  }
 
   private _rpc<T>(method: string, params: unknown[] = []): Promise<T> {
     return this._host.request({ method, params }) as Promise<T>;

@@ -1,12 +1,16 @@
 /**
  * The Cosmos REST a dApp front end reads beside the EVM JSON-RPC, over the chain's own state
- * (docs/cosmos-precompiles.md, "REST"). So far the bank balances of an account: its native coin is
- * its EVM balance (18 decimals), under the profile's denom.
+ * (docs/cosmos-precompiles.md, "REST"): the bank balances of an account (its native coin is its EVM
+ * balance, 18 decimals, under the profile's denom) and, with the staking module, the validators, a
+ * delegator's delegations and its rewards, at the head.
  */
 import { Address } from "@ethereumjs/util";
 import type { Node } from "../chain/node";
-import { accountFromBech32 } from "../cosmos/bech32";
-import type { RestRouter } from "./transport/rest-router";
+import { type Bech32Prefixes, accountFromBech32 } from "../cosmos/bech32";
+import { stateEnv } from "../cosmos/ledger";
+import { CosmosQueries } from "../cosmos/query";
+import { paginate } from "../cosmos/staking-precompile";
+import type { RestResult, RestRouter } from "./transport/rest-router";
 
 export interface BankRestOptions {
   /** The chain's account prefix (`evmos`, `cosmos`). */
@@ -32,5 +36,65 @@ export function mountBankRest(router: RestRouter, node: Node, opts: BankRestOpti
     const balance = bytes.length === 20 ? ((await node.getAccount(new Address(bytes)))?.balance ?? 0n) : 0n;
     const balances = balance > 0n ? [{ denom: opts.denom, amount: balance.toString() }] : [];
     return { status: 200, body: { balances, pagination: { next_key: null, total: String(balances.length) } } };
+  });
+}
+
+/** The SDK's answer for an address its codec refuses (InvalidArgument). */
+const badAddress = (err: unknown): RestResult => ({ status: 400, body: { code: 3, message: `invalid address: ${(err as Error).message}`, details: [] } });
+
+/** The gateway's pagination query fields (`pagination.key` base64, offset, limit, count_total, reverse). */
+function pageQuery(q: URLSearchParams): { key: string; offset: bigint; limit: bigint; countTotal: boolean; reverse: boolean } | RestResult {
+  const uint = (name: string): bigint | undefined => {
+    const v = q.get(`pagination.${name}`);
+    if (v === null || v === "") return 0n;
+    return /^\d+$/.test(v) ? BigInt(v) : undefined;
+  };
+  const offset = uint("offset");
+  const limit = uint("limit");
+  if (offset === undefined || limit === undefined) return { status: 400, body: { code: 3, message: "pagination offset and limit must be non-negative integers", details: [] } };
+  const key = q.get("pagination.key");
+  return { key: key === null || key === "" ? "0x" : `0x${Buffer.from(key, "base64").toString("hex")}`, offset, limit, countTotal: q.get("pagination.count_total") === "true", reverse: q.get("pagination.reverse") === "true" };
+}
+
+/**
+ * GET /cosmos/staking/v1beta1/validators, /cosmos/staking/v1beta1/delegations/{delegator_addr} and
+ * /cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards over the head's state.
+ */
+export function mountStakingRest(router: RestRouter, node: Node, opts: { prefixes: Bech32Prefixes; denom: string }): void {
+  const queries = async (): Promise<CosmosQueries> => {
+    const head = node.head.header;
+    return new CosmosQueries(stateEnv(await node.stateAt(head.number), { number: head.number, timestamp: head.timestamp }, opts.denom), opts.prefixes);
+  };
+  const delegator = (text: string): string => `0x${Buffer.from(accountFromBech32(text, opts.prefixes.account)).toString("hex")}`;
+  router.get("/cosmos/staking/v1beta1/validators", async (query) => {
+    const page = pageQuery(query);
+    if ("status" in page) return page;
+    const status = query.get("status") ?? "";
+    const q = await queries();
+    const all = await q.validators(status);
+    const { items, nextKey, total } = paginate(all, page);
+    return {
+      status: 200,
+      body: { validators: items.map((v) => q.validatorJson(v)), pagination: { next_key: nextKey === "0x" ? null : Buffer.from(nextKey.slice(2), "hex").toString("base64"), total: total.toString() } },
+    };
+  });
+  router.get("/cosmos/staking/v1beta1/delegations/{delegator_addr}", async (_query, { delegator_addr }) => {
+    let hex: string;
+    try {
+      hex = delegator(delegator_addr);
+    } catch (err) {
+      return badAddress(err);
+    }
+    const responses = await (await queries()).delegations(hex);
+    return { status: 200, body: { delegation_responses: responses, pagination: { next_key: null, total: String(responses.length) } } };
+  });
+  router.get("/cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards", async (_query, { delegator_address }) => {
+    let hex: string;
+    try {
+      hex = delegator(delegator_address);
+    } catch (err) {
+      return badAddress(err);
+    }
+    return { status: 200, body: await (await queries()).rewards(hex) };
   });
 }

@@ -40,7 +40,9 @@ import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./na
 import type { RestRouter } from "./transport/rest-router";
 import { mountEpochsPage } from "./epochs-page";
 import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles } from "../cosmos/precompiles";
-import { mountBankRest } from "./cosmos-rest";
+import { mountBankRest, mountStakingRest } from "./cosmos-rest";
+import { cosmosMethods } from "./namespaces/cosmos";
+import { bech32Prefixes } from "../cosmos/bech32";
 
 /** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
 export const COSMOS_EVM_REMOVED_METHODS: ReadonlySet<string> = new Set(["eth_coinbase", "eth_mining", "eth_hashrate", "eth_getPendingTransactions", "debug_seedHash"]);
@@ -183,6 +185,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...cliqueMethods(deps),
     ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
     ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
+    ...(cosmosSettings !== undefined ? cosmosMethods(deps, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom }) : []),
   ];
   // cosmos/evm removed these to match geth: unknown methods there, so here under its profile
   const removed = epochs?.profile === "cosmos-evm" ? COSMOS_EVM_REMOVED_METHODS : new Set<string>();
@@ -208,8 +211,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     keystore,
     admin,
     mountRest: (router) => {
-      const profile = epochs?.profile ?? "evmos";
       mountBankRest(router, node, { prefix: chainBech32Prefix(opts.cosmos ?? {}, profile), denom: PROFILE_DENOM[profile] });
+      if (cosmosSettings !== undefined) mountStakingRest(router, node, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom });
       if (epochs === undefined) return;
       mountEpochsRest(router, epochs, node);
       mountEpochsPage(router);

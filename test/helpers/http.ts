@@ -11,6 +11,8 @@ export const TEST_TOKEN = "test-token-0123456789";
 export async function serveHttp(opts: Partial<RuntimeOptions> = {}): Promise<Harness> {
   const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
   const server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TEST_TOKEN });
+  // the REST routes, as the node serves them beside the JSON-RPC
+  runtime.mountRest(server.rest);
   const { httpAddress } = await server.listen();
   runtime.admin.listeners = server.listeners;
   const url = `http://127.0.0.1:${httpAddress.port}/`;

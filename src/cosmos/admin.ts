@@ -1,0 +1,112 @@
+/**
+ * What a test may set in the staking and distribution modules (no consensus, no misbehaviour: only
+ * this): add a validator, jail or unjail one, slash one, change the rewards, allocate rewards now.
+ * Each runs on the live state between blocks, all or nothing, as hardhat_setBalance does; the next
+ * block carries it. The dev RPC methods (src/rpc/namespaces/cosmos.ts) and the Hardhat helpers
+ * (`hre.epochs.cosmos`) call these.
+ */
+import { getAddress } from "ethers";
+import { DistributionKeeper, type DistributionParams } from "./distribution-keeper";
+import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./ledger";
+import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND } from "./modules";
+import { BondStatus, DEC, type Validator } from "./staking-keeper";
+
+export interface NewValidator {
+  operator: string;
+  /** Self-delegated tokens, minted into the bonded pool (as at genesis); default 1,000 coins. */
+  tokens?: bigint;
+  /** LegacyDec; default 0.1. */
+  commissionRate?: bigint;
+  moniker?: string;
+}
+
+const keepers = (env: ModuleEnv) => {
+  const distribution = new DistributionKeeper(env);
+  return { distribution, staking: distribution.staking() };
+};
+
+/** Adds a bonded validator whose operator self-delegates `tokens`, minted for it (the operator's balance is untouched). */
+export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Validator> {
+  const { staking } = keepers(env);
+  const operator = getAddress(v.operator);
+  if ((await staking.validator(operator)) !== undefined) throw new ModuleError("validator already exist for this operator address; must use new validator operator address");
+  const tokens = v.tokens ?? DEFAULT_SELF_BOND;
+  if (tokens <= 0n) throw new ModuleError("a validator needs tokens");
+  const rate = v.commissionRate ?? DEFAULT_COMMISSION;
+  if (rate < 0n || rate > DEC) throw new ModuleError("commission rate must be between 0 and 1 (inclusive)");
+  const list = await staking.validatorList();
+  await staking.setValidator({
+    operator,
+    consensusPubkey: Buffer.from(operator.slice(2).padEnd(64, "0"), "hex").toString("base64"),
+    jailed: false,
+    status: BondStatus.Bonded,
+    tokens: 0n,
+    delegatorShares: 0n,
+    description: { moniker: v.moniker ?? `validator-${list.length}`, identity: "", website: "", securityContact: "", details: "" },
+    unbondingHeight: 0n,
+    unbondingTime: 0n,
+    commissionRate: rate,
+    maxRate: DEC,
+    maxChangeRate: DEC / 100n,
+    commissionUpdateTime: env.time,
+    minSelfDelegation: 1n,
+  });
+  // the self-delegation, its coins minted to the operator first so its balance ends where it was
+  await env.mint(operator, tokens);
+  await staking.delegate(operator, operator, tokens);
+  return (await staking.validator(operator)) as Validator;
+}
+
+/** Jails (status unbonding, tokens to the not-bonded pool, no rewards) or unjails (bonded again) a validator. */
+export async function setJailed(env: ModuleEnv, operator: string, jailed: boolean): Promise<Validator> {
+  const { staking } = keepers(env);
+  const v = await staking.requireValidator(operator);
+  if (v.jailed === jailed) throw new ModuleError(jailed ? "validator already jailed" : "validator not jailed; cannot be unjailed");
+  v.jailed = jailed;
+  if (jailed) {
+    await env.send(BONDED_POOL, NOT_BONDED_POOL, v.tokens);
+    v.status = BondStatus.Unbonding;
+    v.unbondingHeight = env.height;
+    v.unbondingTime = env.time + (await staking.params()).unbondingTime;
+  } else {
+    await env.send(NOT_BONDED_POOL, BONDED_POOL, v.tokens);
+    v.status = BondStatus.Bonded;
+    v.unbondingHeight = 0n;
+    v.unbondingTime = 0n;
+  }
+  await staking.setValidator(v);
+  return v;
+}
+
+/**
+ * Slashes `fraction` (a LegacyDec) of a validator's bonded tokens: they are burned from its pool and
+ * every delegation's shares are worth that much less. Entries already unbonding are not slashed here
+ * (the chain slashes those started after the infraction: there is no infraction height to compare).
+ */
+export async function slash(env: ModuleEnv, operator: string, fraction: bigint): Promise<{ burned: bigint; validator: Validator }> {
+  if (fraction <= 0n || fraction > DEC) throw new ModuleError("slash fraction must be greater than 0 and at most 1");
+  const { staking } = keepers(env);
+  const v = await staking.requireValidator(operator);
+  const burned = (v.tokens * fraction) / DEC;
+  const pool = v.status === BondStatus.Bonded ? BONDED_POOL : NOT_BONDED_POOL;
+  await env.burn(pool, burned);
+  v.tokens -= burned;
+  await staking.setValidator(v);
+  return { burned, validator: v };
+}
+
+/** Changes the distribution params (what later epoch ends mint, which epoch, the community tax). */
+export async function setRewards(env: ModuleEnv, change: Partial<DistributionParams>): Promise<DistributionParams> {
+  const { distribution } = keepers(env);
+  const next = { ...(await distribution.params()), ...change };
+  if (next.rewardsPerEpoch < 0n) throw new ModuleError("rewards per epoch cannot be negative");
+  if (next.communityTax < 0n || next.communityTax > DEC) throw new ModuleError("community tax must be between 0 and 1 (inclusive)");
+  await distribution.setParams(next);
+  return next;
+}
+
+/** Mints `amount` and allocates it now, as an epoch end would. */
+export async function allocateRewards(env: ModuleEnv, amount: bigint): Promise<void> {
+  if (amount <= 0n) throw new ModuleError("amount must be positive");
+  await keepers(env).distribution.allocate(amount);
+}

@@ -1,0 +1,108 @@
+/**
+ * The staking and distribution modules' state as the Cosmos SDK's gRPC gateway answers it (JSON:
+ * amounts as decimal strings, LegacyDecs with 18 decimals, addresses in bech32, times in RFC 3339),
+ * for the REST routes (src/rpc/cosmos-rest.ts) and the `cosmos_*` RPC reads.
+ */
+import { getBytes } from "ethers";
+import { type Bech32Prefixes, toBech32 } from "./bech32";
+import { DistributionKeeper } from "./distribution-keeper";
+import type { ModuleEnv } from "./ledger";
+import { decString } from "./decimal";
+import { StakingKeeper, type Validator } from "./staking-keeper";
+import { STATUS_NAMES } from "./staking-precompile";
+
+
+const rfc3339 = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
+
+export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
+
+/** Queries over one state (live, or at a height). */
+export class CosmosQueries {
+  constructor(
+    private readonly _env: ModuleEnv,
+    private readonly _prefixes: Bech32Prefixes,
+  ) {}
+
+  private _keepers() {
+    const distribution = new DistributionKeeper(this._env);
+    return { distribution, staking: distribution.staking() };
+  }
+
+  valoper(operator: string): string {
+    return toBech32(this._prefixes.validator, getBytes(operator));
+  }
+
+  account(address: string): string {
+    return toBech32(this._prefixes.account, getBytes(address));
+  }
+
+  validatorJson(v: Validator): Json {
+    return {
+      operator_address: this.valoper(v.operator),
+      consensus_pubkey: { "@type": "/cosmos.crypto.ed25519.PubKey", key: v.consensusPubkey },
+      jailed: v.jailed,
+      status: STATUS_NAMES[v.status],
+      tokens: v.tokens.toString(),
+      delegator_shares: decString(v.delegatorShares),
+      description: { moniker: v.description.moniker, identity: v.description.identity, website: v.description.website, security_contact: v.description.securityContact, details: v.description.details },
+      unbonding_height: v.unbondingHeight.toString(),
+      unbonding_time: rfc3339(v.unbondingTime),
+      commission: {
+        commission_rates: { rate: decString(v.commissionRate), max_rate: decString(v.maxRate), max_change_rate: decString(v.maxChangeRate) },
+        update_time: rfc3339(v.commissionUpdateTime),
+      },
+      min_self_delegation: v.minSelfDelegation.toString(),
+      unbonding_on_hold_ref_count: "0",
+      unbonding_ids: [],
+    };
+  }
+
+  /** Validators sorted as the SDK's store keeps them (by operator address bytes); `status` filters ("BOND_STATUS_BONDED", …). */
+  async validators(status?: string): Promise<Validator[]> {
+    const all = await this._keepers().staking.validators();
+    return all.filter((v) => status === undefined || status === "" || STATUS_NAMES[v.status] === status);
+  }
+
+  /** The delegator's delegations with what they are worth. */
+  async delegations(delegator: string): Promise<Json[]> {
+    const { staking } = this._keepers();
+    const out: Json[] = [];
+    for (const op of await staking.delegatorValidators(delegator)) {
+      const v = await staking.validator(op);
+      const shares = await staking.delegationShares(delegator, op);
+      if (v === undefined || shares === undefined) continue;
+      out.push({
+        delegation: { delegator_address: this.account(delegator), validator_address: this.valoper(op), shares: decString(shares) },
+        balance: { denom: this._env.denom, amount: StakingKeeper.tokensFromShares(v, shares).toString() },
+      });
+    }
+    return out;
+  }
+
+  /** The delegator's pending rewards per validator and in total (`DelegationTotalRewards`). */
+  async rewards(delegator: string): Promise<{ rewards: Json[]; total: Json[] }> {
+    const { staking, distribution } = this._keepers();
+    const rows: Json[] = [];
+    let total = 0n;
+    for (const op of await staking.delegatorValidators(delegator)) {
+      const dec = await distribution.delegationRewards(delegator, op);
+      total += dec;
+      rows.push({ validator_address: this.valoper(op), reward: dec === 0n ? [] : [{ denom: this._env.denom, amount: decString(dec) }] });
+    }
+    return { rewards: rows, total: total === 0n ? [] : [{ denom: this._env.denom, amount: decString(total) }] };
+  }
+
+  /** The modules' params and pools (the `cosmos_stakingState` answer). */
+  async summary(): Promise<Json> {
+    const { staking, distribution } = this._keepers();
+    const params = await staking.params();
+    const dist = await distribution.params();
+    return {
+      bech32_prefixes: { account: this._prefixes.account, validator: this._prefixes.validator, consensus: this._prefixes.consensus },
+      staking_params: { unbonding_time: `${params.unbondingTime}s`, max_entries: params.maxEntries, bond_denom: this._env.denom },
+      distribution_params: { community_tax: decString(dist.communityTax), epoch_identifier: dist.epochIdentifier, rewards_per_epoch: dist.rewardsPerEpoch.toString() },
+      community_pool: decString(await distribution.communityPool()),
+      validators: (await this.validators()).map((v) => this.validatorJson(v)),
+    };
+  }
+}

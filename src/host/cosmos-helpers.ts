@@ -1,0 +1,93 @@
+/**
+ * The Cosmos module helpers both Hardhat hosts hand to tests (`hre.epochs.cosmos`,
+ * `connection.epochs.cosmos`): read the staking and distribution state, and set what a test needs
+ * (validators, jailing, slashes, rewards). They talk JSON-RPC (the `cosmos_*` methods), so they work
+ * in-process and against a running node. No Hardhat import.
+ */
+import { bech32 } from "bech32";
+
+/** A validator as the Cosmos SDK's gateway lists it (strings for amounts, LegacyDecs with 18 decimals). */
+export interface ValidatorJson {
+  operator_address: string;
+  jailed: boolean;
+  status: string;
+  tokens: string;
+  delegator_shares: string;
+  description: { moniker: string };
+  commission: { commission_rates: { rate: string } };
+  [more: string]: unknown;
+}
+
+export interface CosmosStateJson {
+  bech32_prefixes: { account: string; validator: string; consensus: string };
+  staking_params: { unbonding_time: string; max_entries: number; bond_denom: string };
+  distribution_params: { community_tax: string; epoch_identifier: string; rewards_per_epoch: string };
+  community_pool: string;
+  validators: ValidatorJson[];
+}
+
+type Rpc = <T>(method: string, params?: unknown[]) => Promise<T>;
+
+export class CosmosHelpers {
+  private _prefixes?: CosmosStateJson["bech32_prefixes"];
+
+  constructor(private readonly _rpc: Rpc) {}
+
+  /** Params, pools and validators at a block (default latest). */
+  state(block: string | number = "latest"): Promise<CosmosStateJson> {
+    return this._rpc("cosmos_stakingState", [typeof block === "number" ? `0x${block.toString(16)}` : block]);
+  }
+
+  /** Validators, by operator address bytes; `status` filters ("BOND_STATUS_BONDED", …). */
+  validators(status?: string): Promise<ValidatorJson[]> {
+    return this._rpc("cosmos_validators", status === undefined ? [] : [status]);
+  }
+
+  /** The validator operator address (`…valoper1…`) of an EVM address: what the precompiles take. */
+  async valoper(address: string): Promise<string> {
+    this._prefixes ??= (await this.state()).bech32_prefixes;
+    return bech32.encode(this._prefixes.validator, bech32.toWords(Buffer.from(address.replace(/^0x/, ""), "hex")));
+  }
+
+  /** The account address (`…1…`) of an EVM address. */
+  async account(address: string): Promise<string> {
+    this._prefixes ??= (await this.state()).bech32_prefixes;
+    return bech32.encode(this._prefixes.account, bech32.toWords(Buffer.from(address.replace(/^0x/, ""), "hex")));
+  }
+
+  delegations(delegator: string): Promise<Array<{ delegation: { validator_address: string; shares: string }; balance: { denom: string; amount: string } }>> {
+    return this._rpc("cosmos_delegations", [delegator]);
+  }
+
+  rewards(delegator: string): Promise<{ rewards: Array<{ validator_address: string; reward: Array<{ denom: string; amount: string }> }>; total: Array<{ denom: string; amount: string }> }> {
+    return this._rpc("cosmos_rewards", [delegator]);
+  }
+
+  /** Adds a bonded validator; its self-delegation (`tokens` wei, default 1,000 coins) is minted. `commissionRate` is a decimal ("0.1"). */
+  addValidator(v: { operator: string; tokens?: bigint; commissionRate?: string; moniker?: string }): Promise<ValidatorJson> {
+    return this._rpc("cosmos_addValidator", [{ ...v, ...(v.tokens !== undefined ? { tokens: `0x${v.tokens.toString(16)}` } : {}) }]);
+  }
+
+  jail(operator: string): Promise<ValidatorJson> {
+    return this._rpc("cosmos_jailValidator", [operator, true]);
+  }
+
+  unjail(operator: string): Promise<ValidatorJson> {
+    return this._rpc("cosmos_jailValidator", [operator, false]);
+  }
+
+  /** Burns `fraction` ("0.05") of the validator's tokens. */
+  slash(operator: string, fraction: string): Promise<{ burned: string; validator: ValidatorJson }> {
+    return this._rpc("cosmos_slashValidator", [operator, fraction]);
+  }
+
+  /** What later ends of the epoch mint (`rewardsPerEpoch` wei), which epoch, and the community tax (a decimal). */
+  setRewards(change: { rewardsPerEpoch?: bigint; epochIdentifier?: string; communityTax?: string }): Promise<{ rewardsPerEpoch: string; epochIdentifier: string; communityTax: string }> {
+    return this._rpc("cosmos_setRewards", [{ ...change, ...(change.rewardsPerEpoch !== undefined ? { rewardsPerEpoch: `0x${change.rewardsPerEpoch.toString(16)}` } : {}) }]);
+  }
+
+  /** Mints `amount` wei and allocates it now, as an epoch end would. */
+  allocateRewards(amount: bigint): Promise<boolean> {
+    return this._rpc("cosmos_allocateRewards", [`0x${amount.toString(16)}`]);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * cosmos_*: the staking and distribution modules (docs/cosmos-precompiles.md). Reads at a block
+ * (`read`), answered as the Cosmos SDK's gateway answers them; and what a test may set (`dev`): add,
+ * jail or slash a validator, change or allocate rewards. The dev methods change the live state
+ * between blocks, all or nothing, as hardhat_setBalance does.
+ */
+import { addValidator, allocateRewards, setJailed, setRewards, slash } from "../../cosmos/admin";
+import type { Bech32Prefixes } from "../../cosmos/bech32";
+import { parseFraction } from "../../cosmos/decimal";
+import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/ledger";
+import { CosmosQueries, type Json } from "../../cosmos/query";
+import type { DistributionParams } from "../../cosmos/distribution-keeper";
+import type { RpcDeps } from "../deps";
+import { ServerError } from "../errors";
+import { method } from "../method";
+import { ParamError, address, blockNumberOrTag, bool, codec, objectOf, quantity, string } from "../params";
+import { requireHeight } from "../resolve";
+
+/** What the namespace needs of the chain's Cosmos settings. */
+export interface CosmosRpcSettings {
+  prefixes: Bech32Prefixes;
+  denom: string;
+}
+
+const fraction = codec((v): bigint => {
+  const d = typeof v === "string" || typeof v === "number" ? parseFraction(v) : undefined;
+  if (d === undefined) throw new ParamError(`expected a decimal from 0 to 1 such as "0.1", got ${JSON.stringify(v)}`);
+  return d;
+});
+
+const newValidator = objectOf("the validator", (field) => {
+  const operator = field("operator", address.parse);
+  if (operator === undefined) throw new ParamError("the validator.operator: missing");
+  return {
+    operator: `0x${Buffer.from(operator).toString("hex")}`,
+    tokens: field("tokens", quantity.parse),
+    commissionRate: field("commissionRate", fraction.parse),
+    moniker: field("moniker", string.parse),
+  };
+});
+
+const rewardsChange = objectOf("the rewards", (field) => {
+  const out: Partial<DistributionParams> = {};
+  const perEpoch = field("rewardsPerEpoch", quantity.parse);
+  const identifier = field("epochIdentifier", string.parse);
+  const tax = field("communityTax", fraction.parse);
+  if (perEpoch !== undefined) out.rewardsPerEpoch = perEpoch;
+  if (identifier !== undefined) out.epochIdentifier = identifier;
+  if (tax !== undefined) out.communityTax = tax;
+  return out;
+});
+
+const hexOf = (a: Uint8Array): string => `0x${Buffer.from(a).toString("hex")}`;
+
+export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
+  /** Queries over the state after block `spec` (default latest). */
+  const at = async (spec: Parameters<typeof requireHeight>[1]): Promise<CosmosQueries> => {
+    const n = await requireHeight(node, spec);
+    const block = await node.getBlock(n);
+    if (block === undefined) throw new ServerError("header not found");
+    const sm = await node.stateAt(n);
+    return new CosmosQueries(stateEnv(sm, { number: n, timestamp: block.header.timestamp }, settings.denom), settings.prefixes);
+  };
+  /** Runs a change on the live state between blocks; a module error leaves it untouched. */
+  const change = async <T>(fn: (env: ModuleEnv) => Promise<T>): Promise<T> => {
+    let out: T | undefined;
+    const head = node.head.header;
+    try {
+      await node.modifyState(async (sm) => {
+        out = await fn(stateEnv(sm, { number: head.number, timestamp: head.timestamp }, settings.denom));
+      });
+    } catch (err) {
+      if (err instanceof ModuleError) throw new ServerError(err.message);
+      throw err;
+    }
+    return out as T;
+  };
+  const read = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof ModuleError) throw new ServerError(err.message);
+      throw err;
+    }
+  };
+  return [
+    method({
+      name: "cosmos_stakingState",
+      access: "read",
+      concurrent: true,
+      params: [blockNumberOrTag.opt()],
+      doc: "The staking and distribution params, the community pool and every validator at a block.",
+      handler: async ([block]): Promise<Json> => read(async () => (await at(block)).summary()),
+    }),
+    method({
+      name: "cosmos_validators",
+      access: "read",
+      concurrent: true,
+      params: [string.opt(), blockNumberOrTag.opt()],
+      doc: "Validators with a status (BOND_STATUS_BONDED, …; all when absent) at a block, as /cosmos/staking/v1beta1/validators lists them.",
+      handler: async ([status, block]): Promise<Json> =>
+        read(async () => {
+          const q = await at(block);
+          return (await q.validators(status)).map((v) => q.validatorJson(v));
+        }),
+    }),
+    method({
+      name: "cosmos_delegations",
+      access: "read",
+      concurrent: true,
+      params: [address, blockNumberOrTag.opt()],
+      doc: "A delegator's delegations and what they are worth, at a block.",
+      handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).delegations(hexOf(delegator))),
+    }),
+    method({
+      name: "cosmos_rewards",
+      access: "read",
+      concurrent: true,
+      params: [address, blockNumberOrTag.opt()],
+      doc: "A delegator's pending rewards per validator and in total, at a block.",
+      handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).rewards(hexOf(delegator))),
+    }),
+    method({
+      name: "cosmos_addValidator",
+      access: "dev",
+      params: [newValidator],
+      doc: "Adds a bonded validator: { operator, tokens?, commissionRate?, moniker? }; its self-delegation is minted.",
+      handler: async ([v]) =>
+        change(async (env) => {
+          const added = await addValidator(env, v);
+          return new CosmosQueries(env, settings.prefixes).validatorJson(added);
+        }),
+    }),
+    method({
+      name: "cosmos_jailValidator",
+      access: "dev",
+      params: [address, bool.opt()],
+      doc: "Jails a validator (true, the default) or unjails it (false).",
+      handler: async ([operator, jailed]) =>
+        change(async (env) => new CosmosQueries(env, settings.prefixes).validatorJson(await setJailed(env, hexOf(operator), jailed ?? true))),
+    }),
+    method({
+      name: "cosmos_slashValidator",
+      access: "dev",
+      params: [address, fraction],
+      doc: "Burns a fraction (\"0.05\") of a validator's tokens; its delegations are worth that much less.",
+      handler: async ([operator, f]) =>
+        change(async (env) => {
+          const { burned, validator } = await slash(env, hexOf(operator), f);
+          return { burned: burned.toString(), validator: new CosmosQueries(env, settings.prefixes).validatorJson(validator) };
+        }),
+    }),
+    method({
+      name: "cosmos_setRewards",
+      access: "dev",
+      params: [rewardsChange],
+      doc: "Changes what epoch ends mint: { rewardsPerEpoch?, epochIdentifier?, communityTax? }.",
+      handler: async ([c]) =>
+        change(async (env) => {
+          const p = await setRewards(env, c);
+          return { rewardsPerEpoch: p.rewardsPerEpoch.toString(), epochIdentifier: p.epochIdentifier, communityTax: p.communityTax.toString() };
+        }),
+    }),
+    method({
+      name: "cosmos_allocateRewards",
+      access: "dev",
+      params: [quantity],
+      doc: "Mints an amount (wei) and allocates it to the validators now, as an epoch end would.",
+      handler: async ([amount]) =>
+        change(async (env) => {
+          await allocateRewards(env, amount);
+          return true;
+        }),
+    }),
+  ];
+}

@@ -1,0 +1,218 @@
+/**
+ * The staking and distribution modules' state as part of the chain (src/cosmos/): the cosmos_* RPC
+ * reads and dev methods, the Cosmos REST routes, reads at a height, evm_snapshot/evm_revert,
+ * hardhat_mine across a maturity (reserved ranges stop at it), a trace of a delegation, and a
+ * LevelDB home across a restart. Values are worked out by hand in the comments.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import { Interface, getBytes } from "ethers";
+import { bech32 } from "bech32";
+import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
+import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
+import { EpochsHelpers } from "../../src/host/epochs-helpers";
+import { LevelKV } from "../../src/storage/level-kv";
+import type { RuntimeOptions } from "../../src/rpc/runtime";
+import { type Harness, inProcess, rpcError } from "../helpers/harness";
+import { serveHttp } from "../helpers/http";
+
+const E18 = 10n ** 18n;
+const STAKING = "0x0000000000000000000000000000000000000800";
+const OP0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const NEW_OP = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+const valoper = (hex: string, prefix = "cosmosvaloper"): string => bech32.encode(prefix, bech32.toWords(getBytes(hex)));
+const account = (hex: string, prefix = "cosmos"): string => bech32.encode(prefix, bech32.toWords(getBytes(hex)));
+const q = (n: bigint): string => `0x${n.toString(16)}`;
+const COSMOS: Partial<RuntimeOptions> = { epochs: { profile: "cosmos-evm" }, cosmos: { staking: { unbondingTime: 3_600n }, distribution: { epochIdentifier: "minute" } } };
+
+async function send(h: Harness, from: string, fn: string, args: unknown[]): Promise<string> {
+  return h.request<string>("eth_sendTransaction", [{ from, to: STAKING, data: STAKING_ABI.encodeFunctionData(fn, args), gas: q(1_000_000n) }]);
+}
+
+const balance = async (h: Harness, a: string, tag = "latest") => BigInt(await h.request<string>("eth_getBalance", [a, tag]));
+const headTime = async (h: Harness) => BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp);
+
+describe("the Cosmos modules as chain state", function () {
+  let h: Harness;
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it("reads validators, delegations and rewards over cosmos_* at the head and at an older height", async () => {
+    h = await inProcess(COSMOS);
+    const before = await h.request<string>("eth_blockNumber");
+    await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
+    const validators = await h.request<Array<Record<string, unknown>>>("cosmos_validators", []);
+    expect(validators).to.have.length(1);
+    expect(validators[0]).to.deep.include({ operator_address: valoper(OP0), jailed: false, status: "BOND_STATUS_BONDED", tokens: `${1100n * E18}`, delegator_shares: `${1100n * E18}.000000000000000000` });
+    expect(validators[0].commission).to.deep.include({ commission_rates: { rate: "0.100000000000000000", max_rate: "1.000000000000000000", max_change_rate: "0.010000000000000000" } });
+    expect(await h.request("cosmos_delegations", [ALICE])).to.deep.equal([
+      { delegation: { delegator_address: account(ALICE), validator_address: valoper(OP0), shares: `${100n * E18}.000000000000000000` }, balance: { denom: "atest", amount: `${100n * E18}` } },
+    ]);
+    // at the block before the delegation: none, and the validator had its 1,000 self-bonded coins
+    expect(await h.request("cosmos_delegations", [ALICE, before])).to.deep.equal([]);
+    expect((await h.request<Array<{ tokens: string }>>("cosmos_validators", ["BOND_STATUS_BONDED", before]))[0].tokens).to.equal(`${1000n * E18}`);
+    expect(await h.request("cosmos_validators", ["BOND_STATUS_UNBONDING"])).to.deep.equal([]);
+    // allocate 11 coins now: 2 % community tax → 10.78; commission 10 % → 9.702 to 1,100 tokens; Alice's 100: 0.882
+    // coins (amounts in atest, decimals as the SDK prints a DecCoin)
+    await h.request("cosmos_allocateRewards", [q(11n * E18)]);
+    expect(await h.request("cosmos_rewards", [ALICE])).to.deep.equal({
+      rewards: [{ validator_address: valoper(OP0), reward: [{ denom: "atest", amount: "882000000000000000.000000000000000000" }] }],
+      total: [{ denom: "atest", amount: "882000000000000000.000000000000000000" }],
+    });
+    const state = await h.request<{ community_pool: string; staking_params: unknown; distribution_params: unknown }>("cosmos_stakingState", []);
+    expect(state.community_pool).to.equal("220000000000000000.000000000000000000");
+    expect(state.staking_params).to.deep.equal({ unbonding_time: "3600s", max_entries: 7, bond_denom: "atest" });
+    expect(state.distribution_params).to.deep.equal({ community_tax: "0.020000000000000000", epoch_identifier: "minute", rewards_per_epoch: `${10n * E18}` });
+  });
+
+  it("lets a test add, jail and slash validators and change the rewards (dev methods), refusing bad input", async () => {
+    h = await inProcess(COSMOS);
+    const added = await h.request<{ operator_address: string; tokens: string; description: { moniker: string } }>("cosmos_addValidator", [{ operator: NEW_OP, tokens: q(200n * E18), commissionRate: "0.05", moniker: "new" }]);
+    expect([added.operator_address, added.tokens, added.description.moniker]).to.deep.equal([valoper(NEW_OP), `${200n * E18}`, "new"]);
+    // minted, not taken from the operator: its dev balance stays
+    expect(await balance(h, NEW_OP)).to.equal(10_000n * E18);
+    expect(await balance(h, BONDED_POOL)).to.equal(1200n * E18);
+    expect((await rpcError(h.request("cosmos_addValidator", [{ operator: NEW_OP }]))).message).to.equal("validator already exist for this operator address; must use new validator operator address");
+
+    const jailed = await h.request<{ jailed: boolean; status: string }>("cosmos_jailValidator", [NEW_OP]);
+    expect([jailed.jailed, jailed.status]).to.deep.equal([true, "BOND_STATUS_UNBONDING"]);
+    expect(await balance(h, BONDED_POOL)).to.equal(1000n * E18);
+    expect(await balance(h, NOT_BONDED_POOL)).to.equal(200n * E18);
+    // a jailed validator earns nothing: all 9.8 of 10 minted coins go to validator 0
+    await h.request("cosmos_allocateRewards", [q(10n * E18)]);
+    const commission = (await h.request<{ validators: unknown }>("cosmos_stakingState", [])).validators;
+    expect(commission).to.have.length(2);
+    expect((await rpcError(h.request("cosmos_jailValidator", [NEW_OP]))).message).to.equal("validator already jailed");
+    await h.request("cosmos_jailValidator", [NEW_OP, false]);
+    expect(await balance(h, BONDED_POOL)).to.equal(1200n * E18);
+
+    // slash 5 % of 200: 10 coins burned; the self-delegation's shares are worth 190
+    const slashed = await h.request<{ burned: string; validator: { tokens: string } }>("cosmos_slashValidator", [NEW_OP, "0.05"]);
+    expect([slashed.burned, slashed.validator.tokens]).to.deep.equal([`${10n * E18}`, `${190n * E18}`]);
+    expect(await balance(h, BONDED_POOL)).to.equal(1190n * E18);
+    expect((await h.request<Array<{ balance: { amount: string } }>>("cosmos_delegations", [NEW_OP]))[0].balance.amount).to.equal(`${190n * E18}`);
+
+    const rewards = await h.request("cosmos_setRewards", [{ rewardsPerEpoch: q(5n * E18), epochIdentifier: "hour", communityTax: "0" }]);
+    expect(rewards).to.deep.equal({ rewardsPerEpoch: `${5n * E18}`, epochIdentifier: "hour", communityTax: "0" });
+    expect((await rpcError(h.request("cosmos_slashValidator", [NEW_OP, "1.5"]))).message).to.match(/^invalid argument 1: expected a decimal from 0 to 1/);
+    expect((await rpcError(h.request("cosmos_slashValidator", [ALICE, "0.1"]))).message).to.equal("validator does not exist");
+    expect((await rpcError(h.request("cosmos_addValidator", [{ tokens: "0x1" }]))).message).to.match(/operator: missing/);
+  });
+
+  it("reverts module state with evm_revert and keeps it across hardhat_mine, completing an unbonding at its time", async () => {
+    h = await inProcess(COSMOS);
+    await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
+    const snapshot = await h.request<string>("evm_snapshot");
+    await send(h, ALICE, "undelegate", [ALICE, valoper(OP0), 100n * E18]);
+    expect(await h.request("cosmos_delegations", [ALICE])).to.deep.equal([]);
+    await h.request("evm_revert", [snapshot]);
+    expect((await h.request<unknown[]>("cosmos_delegations", [ALICE])).length).to.equal(1);
+    expect(await balance(h, NOT_BONDED_POOL)).to.equal(0n);
+
+    await send(h, ALICE, "undelegate", [ALICE, valoper(OP0), 40n * E18]);
+    const done = (await headTime(h)) + 3_600n;
+    const head = BigInt(await h.request<string>("eth_blockNumber"));
+    const mid = await balance(h, ALICE);
+    // 10,000 blocks one second apart: the unbonding completes in the block whose time reaches `done`
+    await h.request("hardhat_mine", [q(10_000n), "0x1"]);
+    expect(await balance(h, ALICE)).to.equal(mid + 40n * E18);
+    expect(await balance(h, NOT_BONDED_POOL)).to.equal(0n);
+    // find that block: the one before it still owes the coins
+    let lo = head + 1n;
+    let hi = head + 10_000n;
+    while (lo < hi) {
+      const m = (lo + hi) / 2n;
+      if ((await balance(h, ALICE, q(m))) === mid + 40n * E18) hi = m;
+      else lo = m + 1n;
+    }
+    const block = await h.request<{ timestamp: string }>("eth_getBlockByNumber", [q(lo), false]);
+    expect(BigInt(block.timestamp)).to.equal(done);
+    const events = await h.request<{ end_block_events: Array<{ type: string }> }>("epochs_blockEvents", [q(lo)]);
+    expect(events.end_block_events.map((e) => e.type)).to.include("complete_unbonding");
+  });
+
+  it("traces a delegation (the precompile's call in the trace) without changing the chain", async () => {
+    h = await inProcess(COSMOS);
+    const hash = await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
+    const trace = await h.request<{ type: string; to: string; output: string; gasUsed: string }>("debug_traceTransaction", [hash, { tracer: "callTracer" }]);
+    expect(trace.to.toLowerCase()).to.equal(STAKING);
+    expect(STAKING_ABI.decodeFunctionResult("delegate", trace.output)[0]).to.equal(true);
+    expect(BigInt(trace.gasUsed)).to.be.greaterThan(21_000n);
+    expect((await h.request<unknown[]>("cosmos_delegations", [ALICE])).length).to.equal(1);
+    expect(await balance(h, BONDED_POOL)).to.equal(1100n * E18);
+  });
+
+  it("keeps module state in a LevelDB home across a restart", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cosmos-home-"));
+    try {
+      h = await inProcess({ ...COSMOS, kv: await LevelKV.open(dir) });
+      await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
+      await h.request("cosmos_addValidator", [{ operator: NEW_OP }]);
+      await h.request("evm_mine");
+      const validators = await h.request("cosmos_validators", []);
+      await h.close();
+      h = await inProcess({ ...COSMOS, kv: await LevelKV.open(dir) });
+      expect(await h.request("cosmos_validators", [])).to.deep.equal(validators);
+      expect((await h.request<unknown[]>("cosmos_delegations", [ALICE])).length).to.equal(1);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("answers the Cosmos REST routes over HTTP, and hre-style helpers drive the same state", async () => {
+    h = await serveHttp(COSMOS);
+    const helpers = new EpochsHelpers({
+      request: ({ method, params }) => h.request(method, params ?? []),
+      inProcess: () => undefined,
+      fail: (m) => new Error(m),
+    });
+    expect(await helpers.cosmos.valoper(OP0)).to.equal(valoper(OP0));
+    await helpers.cosmos.addValidator({ operator: NEW_OP, tokens: 50n * E18, commissionRate: "0.2" });
+    await send(h, ALICE, "delegate", [ALICE, valoper(NEW_OP), 5n * E18]);
+    await helpers.cosmos.allocateRewards(100n * E18);
+    const get = async (p: string) => {
+      const res = await fetch(new URL(p, h.url));
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const vals = await get("/cosmos/staking/v1beta1/validators?pagination.limit=1&pagination.count_total=true");
+    expect(vals.status).to.equal(200);
+    expect((vals.body.validators as Array<{ operator_address: string }>).map((v) => v.operator_address)).to.deep.equal([valoper(NEW_OP)]);
+    const pagination = vals.body.pagination as { next_key: string; total: string };
+    expect(pagination.total).to.equal("2");
+    const next = await get(`/cosmos/staking/v1beta1/validators?pagination.key=${encodeURIComponent(pagination.next_key)}`);
+    expect((next.body.validators as Array<{ operator_address: string }>).map((v) => v.operator_address)).to.deep.equal([valoper(OP0)]);
+    const dels = await get(`/cosmos/staking/v1beta1/delegations/${account(ALICE)}`);
+    expect(dels.body).to.deep.equal({
+      delegation_responses: [{ delegation: { delegator_address: account(ALICE), validator_address: valoper(NEW_OP), shares: `${5n * E18}.000000000000000000` }, balance: { denom: "atest", amount: `${5n * E18}` } }],
+      pagination: { next_key: null, total: "1" },
+    });
+    // 100 minted: 98 after tax; NEW_OP holds 55 of 1,055 bonded tokens → 5.109004739336492890 coins; 20 % commission
+    // leaves 4.087203791469194312 to 55 tokens: 0.074312796208530805 a token (truncated); Alice's 5 → 0.371563981042654025
+    const rewards = await get(`/cosmos/distribution/v1beta1/delegators/${account(ALICE)}/rewards`);
+    expect(rewards.body).to.deep.equal({
+      rewards: [{ validator_address: valoper(NEW_OP), reward: [{ denom: "atest", amount: "371563981042654025.000000000000000000" }] }],
+      total: [{ denom: "atest", amount: "371563981042654025.000000000000000000" }],
+    });
+    expect(await helpers.cosmos.rewards(ALICE)).to.deep.equal(rewards.body);
+    const bad = await get(`/cosmos/staking/v1beta1/delegations/${account(ALICE, "evmos")}`);
+    expect(bad).to.deep.equal({ status: 400, body: { code: 3, message: "invalid address: hrp does not match bech32 prefix: expected 'cosmos' got 'evmos': internal logic error", details: [] } });
+  });
+
+  it("is off under the evmos profile unless asked for, and then uses Evmos's prefixes and denom", async () => {
+    h = await inProcess({ epochs: { profile: "evmos" } });
+    expect((await rpcError(h.request("cosmos_validators", []))).code).to.equal(-32601);
+    expect(await h.request("eth_getCode", [STAKING, "latest"])).to.equal("0x");
+    await h.close();
+    h = await inProcess({ epochs: { profile: "evmos" }, cosmos: { staking: true } });
+    const [v] = await h.request<Array<{ operator_address: string }>>("cosmos_validators", []);
+    expect(v.operator_address).to.equal(valoper(OP0, "evmosvaloper"));
+    const data = new Interface(STAKING_ABI.fragments).encodeFunctionData("delegation", [OP0, valoper(OP0, "evmosvaloper")]);
+    const [, coin] = STAKING_ABI.decodeFunctionResult("delegation", await h.request<string>("eth_call", [{ to: STAKING, data }, "latest"]));
+    expect([coin[0], coin[1]]).to.deep.equal(["aevmos", 1000n * E18]);
+  });
+});
