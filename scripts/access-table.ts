@@ -22,7 +22,8 @@ export function withTable(doc: string, table: string): string {
 }
 
 async function main(): Promise<void> {
-  const runtime = await createRuntime({ chain: defaultChainConfig(), clientVersion: "docs" });
+  // with the staking module, so its cosmos_* methods are in the table too
+  const runtime = await createRuntime({ chain: defaultChainConfig(), clientVersion: "docs", cosmos: { staking: true } });
   try {
     const { declared, raised } = runtime.dispatcher.accessClasses();
     const table = accessTable(declared, raised);

@@ -80,8 +80,8 @@ describe("the package, installed from its tarball into a fresh project", functio
     HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
   };
   /** `npx <args>` in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
-  const npx = (args: string[], extraEnv: Record<string, string> = {}): string => {
-    const r: SpawnSyncReturns<string> = spawnSync("npx", ["--no", "--", ...args], { cwd: project, env: { ...env, ...extraEnv }, encoding: "utf8", timeout: 180_000 });
+  const npx = (args: string[], extraEnv: Record<string, string> = {}, cwd = project): string => {
+    const r: SpawnSyncReturns<string> = spawnSync("npx", ["--no", "--", ...args], { cwd, env: { ...env, ...extraEnv }, encoding: "utf8", timeout: 180_000 });
     const out = `${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`npx ${args.join(" ")} exited ${r.status ?? r.signal}:\n${out}`);
     return out;
@@ -147,6 +147,17 @@ describe("the package, installed from its tarball into a fresh project", functio
 
   it("runs the example's tests: the chain calls the contract's hook when a week ends", () => {
     const out = npx(["hardhat", "test"]);
+    expect(out).to.match(/4 passing/);
+    expect(out).to.not.match(/failing/);
+  });
+
+  it("runs the liquid-staking example (examples/liquid-staking): staking and rewards through the Cosmos precompiles", () => {
+    // the same dependencies as the weekly-rewards project: its node_modules serve both
+    const staking = path.join(work, "liquid-staking");
+    cpSync(path.join(ROOT, "examples", "liquid-staking"), staking, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts|typechain-types)$/.test(src) });
+    symlinkSync(path.join(project, "node_modules"), path.join(staking, "node_modules"), "dir");
+    npx(["tsc", "--noEmit", "-p", "."], {}, staking);
+    const out = npx(["hardhat", "test"], {}, staking);
     expect(out).to.match(/4 passing/);
     expect(out).to.not.match(/failing/);
   });

@@ -73,7 +73,8 @@ describe("access classes: every method declares who may call it", function () {
   let classes: Map<string, Access>;
 
   before(async () => {
-    runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION });
+    // with the staking module, so its cosmos_* methods are registered too
+    runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, cosmos: { staking: true } });
     server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TOKEN, allowedOrigins: ["http://app.test:3000", "tools.test"] });
     const { httpAddress } = await server.listen();
     runtime.admin.listeners = server.listeners;
@@ -93,6 +94,7 @@ describe("access classes: every method declares who may call it", function () {
       if (/^evm_/.test(name)) return name === "evm_snapshot" ? "read" : "dev";
       if (/^hardhat_(set|mine|reset|impersonate|stopImpersonating|drop|addCompilationResult)/.test(name)) return "dev";
       if (/^epochs_(register|unregister)Hooks$/.test(name)) return "dev";
+      if (/^cosmos_/.test(name)) return /^cosmos_(add|jail|slash|set|allocate)/.test(name) ? "dev" : "read";
       if (["debug_dumpBlock", "debug_stacks", "debug_setHead", "debug_traceBlockFromFile", "debug_writeMemProfile", "debug_startCPUProfile"].includes(name)) return "private";
       if (/^(eth|net|web3|txpool)_/.test(name) && !/^eth_(send|sign|resend)/.test(name)) return "read";
       if (/^eth_(send|sign|resend)/.test(name)) return "send";
