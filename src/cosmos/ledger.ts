@@ -22,6 +22,18 @@ export const BONDED_POOL = moduleAddress("bonded_tokens_pool");
 export const NOT_BONDED_POOL = moduleAddress("not_bonded_tokens_pool");
 export const DISTRIBUTION_ACCOUNT = moduleAddress("distribution");
 
+/** Where the bank precompile lives; its storage keeps the native coin's supply (record "supply"). */
+export const BANK_PRECOMPILE = "0x0000000000000000000000000000000000000804" as const;
+
+/**
+ * The native coin's supply as the Cosmos chain counts it: the genesis balances, plus what the
+ * modules minted (rewards, self-bonds of added validators), less what they burned (slashes). Fees
+ * are not burned on a Cosmos chain, so the EVM's base-fee burn is not counted (docs/cosmos-precompiles.md).
+ */
+export async function addSupply(records: MeteredRecords, delta: bigint): Promise<void> {
+  await records.put("supply", ((await records.get<bigint>("supply")) ?? 0n) + delta);
+}
+
 /** A failure the chain's module returns: the precompile reverts with it as `Error(string)` (cosmos/evm's `ReturnRevertError`). */
 export class ModuleError extends Error {}
 
@@ -111,15 +123,16 @@ function envOver(
     account.balance = f(account.balance);
     await putAccount(a, account);
   };
+  const records = (account: string): MeteredRecords => {
+    const a = createAddressFromString(account);
+    return new MeteredRecords({ get: (k) => sm.getStorage(a, k), put: (k, v) => sm.putStorage(a, k, v) }, gas);
+  };
   return {
     height: block.number,
     time: block.timestamp,
     gas,
     denom,
-    records: (account) => {
-      const a = createAddressFromString(account);
-      return new MeteredRecords({ get: (k) => sm.getStorage(a, k), put: (k, v) => sm.putStorage(a, k, v) }, gas);
-    },
+    records,
     balance,
     send: async (from, to, amount) => {
       if (amount === 0n) return;
@@ -128,11 +141,15 @@ function envOver(
       await setBalance(from, (b) => b - amount);
       await setBalance(to, (b) => b + amount);
     },
-    mint: (to, amount) => setBalance(to, (b) => b + amount),
+    mint: async (to, amount) => {
+      await setBalance(to, (b) => b + amount);
+      await addSupply(records(BANK_PRECOMPILE), amount);
+    },
     burn: async (from, amount) => {
       const have = await balance(from);
       if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
       await setBalance(from, (b) => b - amount);
+      await addSupply(records(BANK_PRECOMPILE), -amount);
     },
   };
 }

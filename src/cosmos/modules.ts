@@ -16,11 +16,12 @@ import type { BlockContext, BlockModule, GenesisContext, StateReader } from "../
 import type { EpochHooks } from "../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";
 import { DISTRIBUTION_ABI } from "./distribution-precompile";
-import { GasMeter, MeteredRecords, type ModuleEnv, ModuleError } from "./ledger";
+import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply } from "./ledger";
 import type { StorageIO } from "./records";
 import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type StakingParams } from "./staking-keeper";
 import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";
+import { NATIVE_ERC20 } from "./bank";
 
 export const STAKING_MODULE = "staking";
 
@@ -72,24 +73,31 @@ function consensusPubkey(operator: string): string {
 function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
   const written = new Map<string, Uint8Array>();
   const gas = new GasMeter(2n ** 255n);
+  const records = (account: string): MeteredRecords => {
+    const io: StorageIO = {
+      get: async (k) => written.get(`${account}:${hexlify(k)}`) ?? new Uint8Array(),
+      put: async (k, v) => {
+        written.set(`${account}:${hexlify(k)}`, v);
+        await ctx.putStorage(getBytes(account), k, v);
+      },
+    };
+    return new MeteredRecords(io, gas);
+  };
   return {
     height: ctx.height,
     time: ctx.timestamp,
     gas,
     denom,
-    records: (account) => {
-      const io: StorageIO = {
-        get: async (k) => written.get(`${account}:${hexlify(k)}`) ?? new Uint8Array(),
-        put: async (k, v) => {
-          written.set(`${account}:${hexlify(k)}`, v);
-          await ctx.putStorage(getBytes(account), k, v);
-        },
-      };
-      return new MeteredRecords(io, gas);
-    },
+    records,
     balance: async () => 0n,
-    send: (_from, to, amount) => ctx.addBalance(getBytes(to), amount),
-    mint: (to, amount) => ctx.addBalance(getBytes(to), amount),
+    send: async (_from, to, amount) => {
+      await ctx.addBalance(getBytes(to), amount);
+      await addSupply(records(BANK_PRECOMPILE), amount);
+    },
+    mint: async (to, amount) => {
+      await ctx.addBalance(getBytes(to), amount);
+      await addSupply(records(BANK_PRECOMPILE), amount);
+    },
     burn: async () => {
       throw new Error("nothing is burned at genesis");
     },
@@ -125,14 +133,29 @@ function readEnv(state: StateReader): ModuleEnv {
 export interface CosmosModulesSettings {
   staking: Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<GenesisValidator>> };
   distribution: Required<DistributionOptions> | false;
+  /** The bank precompile (the supply is kept either way). */
+  bank: boolean;
+  /** The native coin's ERC-20 pair, as the bank precompile names it. */
+  nativeErc20: string;
   denom: string;
+  /** The native coin held at genesis outside the modules (the dev accounts' balances). */
+  genesisSupply: bigint;
 }
 
-/** The settings with their defaults; `firstAccount` operates the default validator. */
-export function stakingSettings(staking: StakingOptions, distribution: DistributionOptions | false, denom: string, firstAccount: string | undefined): CosmosModulesSettings {
-  const validators = staking.validators ?? [{ operator: firstAccount ?? "0x000000000000000000000000000000000000dEaD" }];
+/** The settings with their defaults; `accounts` are the chain's genesis accounts (the first operates the default validator). */
+export function stakingSettings(
+  staking: StakingOptions,
+  distribution: DistributionOptions | false,
+  bank: boolean,
+  denom: string,
+  accounts: ReadonlyArray<{ address: string; balance: bigint }>,
+): CosmosModulesSettings {
+  const validators = staking.validators ?? [{ operator: accounts[0]?.address ?? "0x000000000000000000000000000000000000dEaD" }];
   return {
     denom,
+    bank,
+    nativeErc20: NATIVE_ERC20,
+    genesisSupply: accounts.reduce((sum, a) => sum + a.balance, 0n),
     staking: {
       unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,
       maxEntries: staking.maxEntries ?? 7,
@@ -155,11 +178,12 @@ export function stakingSettings(staking: StakingOptions, distribution: Distribut
   };
 }
 
-/** Writes the modules' genesis: params, validators, self-delegations. */
+/** Writes the modules' genesis: params, validators, self-delegations, the supply. */
 async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings): Promise<void> {
-  await ctx.putCode(getBytes(STAKING_PRECOMPILE), INVALID_CODE);
-  await ctx.putCode(getBytes(DISTRIBUTION_PRECOMPILE), INVALID_CODE);
+  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
   const env = genesisEnv(ctx, settings.denom);
+  // the genesis balances (the dev accounts'); the self-bonds below add theirs
+  await addSupply(env.records(BANK_PRECOMPILE), settings.genesisSupply);
   const distribution = new DistributionKeeper(env);
   const staking = new StakingKeeper(env, { beforeSharesModified: async () => undefined, afterSharesModified: (e, d, v) => distribution.afterSharesModified(e, d, v) });
   const params: StakingParams = { unbondingTime: settings.staking.unbondingTime, maxEntries: settings.staking.maxEntries };

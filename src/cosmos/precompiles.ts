@@ -9,6 +9,8 @@ import { createAddressFromString } from "@ethereumjs/util";
 import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { BECH32_PRECOMPILE, bech32Prefixes, createBech32Precompile } from "./bech32";
+import { BANK_PRECOMPILE } from "./ledger";
+import { createBankPrecompile } from "./bank";
 import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution-keeper";
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution-precompile";
 import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./module-precompile";
@@ -23,6 +25,8 @@ export interface CosmosPrecompilesOptions {
   staking?: boolean | StakingOptions;
   /** The distribution module and precompile (needs staking): on with staking unless `false`. */
   distribution?: boolean | DistributionOptions;
+  /** The bank precompile (needs staking, which keeps the supply): on with staking unless `false`. */
+  bank?: boolean;
 }
 
 /** The account prefix of each profile's chain. */
@@ -36,12 +40,12 @@ export function chainBech32Prefix(opts: CosmosPrecompilesOptions, profile: Epoch
   return (opts.bech32 === false ? undefined : opts.bech32?.prefix) ?? PROFILE_BECH32_PREFIX[profile];
 }
 
-/** The staking and distribution settings, or undefined when staking is off. */
-export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: EpochsProfile, firstAccount: string | undefined): CosmosModulesSettings | undefined {
+/** The staking, distribution and bank settings, or undefined when staking is off; `accounts` are the genesis accounts. */
+export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: EpochsProfile, accounts: ReadonlyArray<{ address: string; balance: bigint }>): CosmosModulesSettings | undefined {
   const staking = opts.staking ?? profile === "cosmos-evm";
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
-  return stakingSettings(staking === true ? {} : staking, distribution, PROFILE_DENOM[profile], firstAccount);
+  return stakingSettings(staking === true ? {} : staking, distribution, opts.bank !== false, PROFILE_DENOM[profile], accounts);
 }
 
 /** The chain's parts the modules add: a block module (staking's genesis and end block) and an epochs hook (distribution's minting). */
@@ -68,6 +72,7 @@ export function cosmosPrecompiles(
     return { distribution, staking: distribution.staking() };
   };
   out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
+  if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.nativeErc20) });
   if (settings.distribution !== false) {
     out.push({
       address: createAddressFromString(DISTRIBUTION_PRECOMPILE),

@@ -57,6 +57,8 @@ export interface PrecompilesUserConfig {
   staking?: boolean | StakingUserConfig;
   /** The distribution module and precompile: on with staking unless `false`. */
   distribution?: boolean | DistributionUserConfig;
+  /** The bank precompile: on with staking unless `false`. */
+  bank?: boolean;
 }
 
 /** A decimal as a string ("0.1") or a number; amounts in wei as a bigint, a number or a decimal string. */
@@ -118,7 +120,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   };
 }
 
-const PRECOMPILE_KEYS = ["bech32", "staking", "distribution"];
+const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank"];
 
 function checkPrecompiles(p: PrecompilesUserConfig): void {
   if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?, staking?, distribution? }");
@@ -128,6 +130,7 @@ function checkPrecompiles(p: PrecompilesUserConfig): void {
   // parse once to check: the options are made again from the same config when the chain starts
   stakingOptions(p.staking);
   distributionOptions(p.distribution);
+  if (p.bank !== undefined && typeof p.bank !== "boolean") throw new EpochsConfigError(`invalid epochs.precompiles.bank ${JSON.stringify(p.bank)}: expected true or false`);
   const b = p.bech32;
   if (b === undefined || typeof b === "boolean") return;
   // a bech32 human-readable part: 1 to 83 characters from US-ASCII 33–126, one case
@@ -146,6 +149,7 @@ export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOpt
     bech32: b === false ? false : typeof b === "object" ? { prefix: b.prefix } : {},
     ...(staking !== undefined ? { staking } : {}),
     ...(distribution !== undefined ? { distribution } : {}),
+    ...(cfg.precompiles?.bank !== undefined ? { bank: cfg.precompiles.bank } : {}),
   };
 }
 

@@ -110,8 +110,8 @@ export { CORE_NAMESPACES } from "./deps";
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
   const profile = epochs?.profile ?? "evmos";
-  const firstAccount = opts.chain.accounts[0] === undefined ? undefined : addressOfKey(opts.chain.accounts[0].privateKey).toString();
-  const cosmosSettings = cosmosModuleSettings(opts.cosmos ?? {}, profile, firstAccount);
+  const genesisAccounts = opts.chain.accounts.map((a) => ({ address: addressOfKey(a.privateKey).toString(), balance: a.balance }));
+  const cosmosSettings = cosmosModuleSettings(opts.cosmos ?? {}, profile, genesisAccounts);
   const cosmos = cosmosModules(cosmosSettings);
   for (const hooks of cosmos.epochHooks) epochs?.addHooks(hooks, { first: true });
   const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...cosmos.blockModules, ...(opts.modules ?? [])];

@@ -11,7 +11,8 @@ import { expect } from "chai";
 import { Interface, getBytes } from "ethers";
 import { bech32 } from "bech32";
 import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
-import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
+import { BANK_ABI, NATIVE_ERC20 } from "../../src/cosmos/bank";
+import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
 import { EpochsHelpers } from "../../src/host/epochs-helpers";
 import { LevelKV } from "../../src/storage/level-kv";
 import type { RuntimeOptions } from "../../src/rpc/runtime";
@@ -201,6 +202,29 @@ describe("the Cosmos modules as chain state", function () {
     expect(await helpers.cosmos.rewards(ALICE)).to.deep.equal(rewards.body);
     const bad = await get(`/cosmos/staking/v1beta1/delegations/${account(ALICE, "evmos")}`);
     expect(bad).to.deep.equal({ status: 400, body: { code: 3, message: "invalid address: hrp does not match bech32 prefix: expected 'cosmos' got 'evmos': internal logic error", details: [] } });
+  });
+
+  it("answers the bank precompile: balances and the supply the modules keep (minted rewards in, slashes out)", async () => {
+    h = await inProcess(COSMOS);
+    const call = async (fn: string, args: unknown[]) => BANK_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: BANK, data: BANK_ABI.encodeFunctionData(fn, args) }, "latest"]));
+    const pairs = (r: unknown) => (r as Array<[string, bigint]>).map(([a, n]) => [a, n]);
+    // genesis: the 20 dev accounts' 10,000 coins each, plus the validator's 1,000 minted self-bond
+    const genesis = 20n * 10_000n * E18 + 1000n * E18;
+    expect(pairs((await call("totalSupply", []))[0])).to.deep.equal([[NATIVE_ERC20, genesis]]);
+    expect((await call("supplyOf", [NATIVE_ERC20]))[0]).to.equal(genesis);
+    expect((await call("supplyOf", [ALICE]))[0]).to.equal(0n);
+    expect(pairs((await call("balances", [BONDED_POOL]))[0])).to.deep.equal([[NATIVE_ERC20, 1000n * E18]]);
+    expect(pairs((await call("balances", ["0x000000000000000000000000000000000000dEaD"]))[0])).to.deep.equal([]);
+    // a fee-paying transaction moves no supply (the chain's fees are not burned on Cosmos)
+    await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
+    expect((await call("supplyOf", [NATIVE_ERC20]))[0]).to.equal(genesis);
+    await h.request("cosmos_allocateRewards", [q(7n * E18)]);
+    await h.request("cosmos_slashValidator", [OP0, "0.5"]);
+    // half of the 1,100 bonded tokens burned
+    expect((await call("supplyOf", [NATIVE_ERC20]))[0]).to.equal(genesis + 7n * E18 - 550n * E18);
+    // flat gas: intrinsic 21,000 + calldata + cosmos/evm's 2,477
+    const data = BANK_ABI.encodeFunctionData("totalSupply", []);
+    expect(BigInt(await h.request<string>("eth_estimateGas", [{ to: BANK, data }]))).to.equal(21_000n + 4n * 16n + 2_477n);
   });
 
   it("is off under the evmos profile unless asked for, and then uses Evmos's prefixes and denom", async () => {
