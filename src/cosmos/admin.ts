@@ -9,6 +9,7 @@ import { getAddress } from "ethers";
 import { DistributionKeeper, type DistributionParams } from "./distribution-keeper";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND } from "./modules";
+import { SlashingKeeper } from "./slashing";
 import { BondStatus, DEC, type Validator } from "./staking-keeper";
 
 export interface NewValidator {
@@ -64,6 +65,7 @@ export async function setJailed(env: ModuleEnv, operator: string, jailed: boolea
   if (v.jailed === jailed) throw new ModuleError(jailed ? "validator already jailed" : "validator not jailed; cannot be unjailed");
   v.jailed = jailed;
   if (jailed) {
+    await new SlashingKeeper(env).jailed(v.operator);
     await env.send(BONDED_POOL, NOT_BONDED_POOL, v.tokens);
     v.status = BondStatus.Unbonding;
     v.unbondingHeight = env.height;

@@ -22,6 +22,7 @@ import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type StakingParams 
 import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";
 import { NATIVE_ERC20 } from "./bank";
+import { SLASHING_PRECOMPILE } from "./slashing";
 
 export const STAKING_MODULE = "staking";
 
@@ -135,6 +136,8 @@ export interface CosmosModulesSettings {
   distribution: Required<DistributionOptions> | false;
   /** The bank precompile (the supply is kept either way). */
   bank: boolean;
+  /** The slashing precompile (jailing is kept either way). */
+  slashing: boolean;
   /** The native coin's ERC-20 pair, as the bank precompile names it. */
   nativeErc20: string;
   denom: string;
@@ -146,14 +149,14 @@ export interface CosmosModulesSettings {
 export function stakingSettings(
   staking: StakingOptions,
   distribution: DistributionOptions | false,
-  bank: boolean,
+  precompiles: { bank: boolean; slashing: boolean },
   denom: string,
   accounts: ReadonlyArray<{ address: string; balance: bigint }>,
 ): CosmosModulesSettings {
   const validators = staking.validators ?? [{ operator: accounts[0]?.address ?? "0x000000000000000000000000000000000000dEaD" }];
   return {
     denom,
-    bank,
+    ...precompiles,
     nativeErc20: NATIVE_ERC20,
     genesisSupply: accounts.reduce((sum, a) => sum + a.balance, 0n),
     staking: {
@@ -180,7 +183,7 @@ export function stakingSettings(
 
 /** Writes the modules' genesis: params, validators, self-delegations, the supply. */
 async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings): Promise<void> {
-  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
+  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE, SLASHING_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
   const env = genesisEnv(ctx, settings.denom);
   // the genesis balances (the dev accounts'); the self-bonds below add theirs
   await addSupply(env.records(BANK_PRECOMPILE), settings.genesisSupply);

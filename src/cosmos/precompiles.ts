@@ -11,6 +11,8 @@ import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { BECH32_PRECOMPILE, bech32Prefixes, createBech32Precompile } from "./bech32";
 import { BANK_PRECOMPILE } from "./ledger";
 import { createBankPrecompile } from "./bank";
+import { setJailed } from "./admin";
+import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing";
 import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution-keeper";
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution-precompile";
 import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./module-precompile";
@@ -27,6 +29,8 @@ export interface CosmosPrecompilesOptions {
   distribution?: boolean | DistributionOptions;
   /** The bank precompile (needs staking, which keeps the supply): on with staking unless `false`. */
   bank?: boolean;
+  /** The slashing precompile's queries and unjail (needs staking): on with staking unless `false`. */
+  slashing?: boolean;
 }
 
 /** The account prefix of each profile's chain. */
@@ -45,7 +49,7 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
   const staking = opts.staking ?? profile === "cosmos-evm";
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
-  return stakingSettings(staking === true ? {} : staking, distribution, opts.bank !== false, PROFILE_DENOM[profile], accounts);
+  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false }, PROFILE_DENOM[profile], accounts);
 }
 
 /** The chain's parts the modules add: a block module (staking's genesis and end block) and an epochs hook (distribution's minting). */
@@ -73,6 +77,12 @@ export function cosmosPrecompiles(
   };
   out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
   if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.nativeErc20) });
+  if (settings.slashing) {
+    out.push({
+      address: createAddressFromString(SLASHING_PRECOMPILE),
+      function: createModulePrecompile(SLASHING_PRECOMPILE, SLASHING_ABI, slashingHandlers(async (env, op) => void (await setJailed(env, op, false))), SLASHING_TRANSACTIONS, moduleDeps),
+    });
+  }
   if (settings.distribution !== false) {
     out.push({
       address: createAddressFromString(DISTRIBUTION_PRECOMPILE),

@@ -59,6 +59,8 @@ export interface PrecompilesUserConfig {
   distribution?: boolean | DistributionUserConfig;
   /** The bank precompile: on with staking unless `false`. */
   bank?: boolean;
+  /** The slashing precompile: on with staking unless `false`. */
+  slashing?: boolean;
 }
 
 /** A decimal as a string ("0.1") or a number; amounts in wei as a bigint, a number or a decimal string. */
@@ -120,7 +122,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   };
 }
 
-const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank"];
+const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing"];
 
 function checkPrecompiles(p: PrecompilesUserConfig): void {
   if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?, staking?, distribution? }");
@@ -130,7 +132,9 @@ function checkPrecompiles(p: PrecompilesUserConfig): void {
   // parse once to check: the options are made again from the same config when the chain starts
   stakingOptions(p.staking);
   distributionOptions(p.distribution);
-  if (p.bank !== undefined && typeof p.bank !== "boolean") throw new EpochsConfigError(`invalid epochs.precompiles.bank ${JSON.stringify(p.bank)}: expected true or false`);
+  for (const key of ["bank", "slashing"] as const) {
+    if (p[key] !== undefined && typeof p[key] !== "boolean") throw new EpochsConfigError(`invalid epochs.precompiles.${key} ${JSON.stringify(p[key])}: expected true or false`);
+  }
   const b = p.bech32;
   if (b === undefined || typeof b === "boolean") return;
   // a bech32 human-readable part: 1 to 83 characters from US-ASCII 33–126, one case
@@ -150,6 +154,7 @@ export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOpt
     ...(staking !== undefined ? { staking } : {}),
     ...(distribution !== undefined ? { distribution } : {}),
     ...(cfg.precompiles?.bank !== undefined ? { bank: cfg.precompiles.bank } : {}),
+    ...(cfg.precompiles?.slashing !== undefined ? { slashing: cfg.precompiles.slashing } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { expect } from "chai";
 import { Interface, getBytes } from "ethers";
 import { bech32 } from "bech32";
 import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
+import { SLASHING_ABI, SLASHING_PRECOMPILE as SLASHING } from "../../src/cosmos/slashing";
 import { BANK_ABI, NATIVE_ERC20 } from "../../src/cosmos/bank";
 import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
 import { EpochsHelpers } from "../../src/host/epochs-helpers";
@@ -225,6 +226,33 @@ describe("the Cosmos modules as chain state", function () {
     // flat gas: intrinsic 21,000 + calldata + cosmos/evm's 2,477
     const data = BANK_ABI.encodeFunctionData("totalSupply", []);
     expect(BigInt(await h.request<string>("eth_estimateGas", [{ to: BANK, data }]))).to.equal(21_000n + 4n * 16n + 2_477n);
+  });
+
+  it("answers the slashing precompile: a jailed validator's signing info, and its operator unjails it after the jail duration", async () => {
+    h = await inProcess(COSMOS);
+    const call = async (fn: string, args: unknown[]) => SLASHING_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: SLASHING, data: SLASHING_ABI.encodeFunctionData(fn, args) }, "latest"]));
+    const [params] = await call("getParams", []);
+    // the Cosmos SDK's defaults: 100 blocks, 0.5 signed, 600 s, 0.05 and 0.01
+    expect([params[0], params[1][0], params[2], params[3][0], params[4][0]]).to.deep.equal([100n, E18 / 2n, 600n, E18 / 20n, E18 / 100n]);
+    const [infos] = await call("getSigningInfos", [["0x", 0, 0, true, false]]);
+    expect(infos).to.have.length(1);
+    const cons = infos[0][0] as string;
+    await h.request("cosmos_addValidator", [{ operator: NEW_OP }]);
+    await h.request("cosmos_jailValidator", [OP0]);
+    const at = await headTime(h);
+    const [info] = await call("getSigningInfo", [cons]);
+    expect(info[3]).to.equal(at + 600n);
+    const unjail = (from: string) => h.request<string>("eth_sendTransaction", [{ from, to: SLASHING, data: SLASHING_ABI.encodeFunctionData("unjail", [OP0]), gas: q(500_000n) }]);
+    const callUnjail = (from: string) => h.request("eth_call", [{ from, to: SLASHING, data: SLASHING_ABI.encodeFunctionData("unjail", [OP0]) }, "latest"]);
+    expect((await rpcError(callUnjail(OP0))).message).to.match(/validator still jailed; cannot be unjailed/);
+    expect((await rpcError(callUnjail(ALICE))).message).to.match(new RegExp(`msg.sender address ${ALICE} does not match the requester address ${OP0}`));
+    await h.request("evm_mine", [Number(at + 600n)]);
+    const receipt = await h.request<{ status: string; logs: Array<{ topics: string[] }> }>("eth_getTransactionReceipt", [await unjail(OP0)]);
+    expect(receipt.status).to.equal("0x1");
+    expect(receipt.logs[0].topics[0]).to.equal(SLASHING_ABI.getEvent("ValidatorUnjailed")!.topicHash);
+    const v = (await h.request<Array<{ operator_address: string; jailed: boolean; status: string }>>("cosmos_validators", [])).find((x) => x.operator_address === valoper(OP0));
+    expect([v?.jailed, v?.status]).to.deep.equal([false, "BOND_STATUS_BONDED"]);
+    expect((await rpcError(callUnjail(OP0))).message).to.match(/validator not jailed; cannot be unjailed/);
   });
 
   it("is off under the evmos profile unless asked for, and then uses Evmos's prefixes and denom", async () => {
