@@ -23,6 +23,7 @@ import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";
 import { NATIVE_ERC20 } from "./bank";
 import { SLASHING_PRECOMPILE } from "./slashing";
+import { GOV_PRECOMPILE } from "./gov";
 
 export const STAKING_MODULE = "staking";
 
@@ -138,6 +139,8 @@ export interface CosmosModulesSettings {
   bank: boolean;
   /** The slashing precompile (jailing is kept either way). */
   slashing: boolean;
+  /** The gov precompile. */
+  gov: boolean;
   /** The native coin's ERC-20 pair, as the bank precompile names it. */
   nativeErc20: string;
   denom: string;
@@ -149,7 +152,7 @@ export interface CosmosModulesSettings {
 export function stakingSettings(
   staking: StakingOptions,
   distribution: DistributionOptions | false,
-  precompiles: { bank: boolean; slashing: boolean },
+  precompiles: { bank: boolean; slashing: boolean; gov: boolean },
   denom: string,
   accounts: ReadonlyArray<{ address: string; balance: bigint }>,
 ): CosmosModulesSettings {
@@ -183,7 +186,7 @@ export function stakingSettings(
 
 /** Writes the modules' genesis: params, validators, self-delegations, the supply. */
 async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings): Promise<void> {
-  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE, SLASHING_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
+  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE, SLASHING_PRECOMPILE, GOV_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
   const env = genesisEnv(ctx, settings.denom);
   // the genesis balances (the dev accounts'); the self-bonds below add theirs
   await addSupply(env.records(BANK_PRECOMPILE), settings.genesisSupply);

@@ -12,6 +12,7 @@ import { BECH32_PRECOMPILE, bech32Prefixes, createBech32Precompile } from "./bec
 import { BANK_PRECOMPILE } from "./ledger";
 import { createBankPrecompile } from "./bank";
 import { setJailed } from "./admin";
+import { GOV_ABI, GOV_PRECOMPILE, GOV_TRANSACTIONS, govHandlers } from "./gov";
 import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing";
 import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution-keeper";
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution-precompile";
@@ -31,6 +32,8 @@ export interface CosmosPrecompilesOptions {
   bank?: boolean;
   /** The slashing precompile's queries and unjail (needs staking): on with staking unless `false`. */
   slashing?: boolean;
+  /** The gov precompile's queries over proposals a test sets (needs staking): on with staking unless `false`. */
+  gov?: boolean;
 }
 
 /** The account prefix of each profile's chain. */
@@ -49,7 +52,7 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
   const staking = opts.staking ?? profile === "cosmos-evm";
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
-  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false }, PROFILE_DENOM[profile], accounts);
+  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts);
 }
 
 /** The chain's parts the modules add: a block module (staking's genesis and end block) and an epochs hook (distribution's minting). */
@@ -77,6 +80,7 @@ export function cosmosPrecompiles(
   };
   out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
   if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.nativeErc20) });
+  if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes.account), GOV_TRANSACTIONS, moduleDeps) });
   if (settings.slashing) {
     out.push({
       address: createAddressFromString(SLASHING_PRECOMPILE),

@@ -86,6 +86,38 @@ export class CosmosHelpers {
     return this._rpc("cosmos_setRewards", [{ ...change, ...(change.rewardsPerEpoch !== undefined ? { rewardsPerEpoch: `0x${change.rewardsPerEpoch.toString(16)}` } : {}) }]);
   }
 
+  /**
+   * Writes a governance proposal the gov precompile answers for (proposals do not run on this chain:
+   * a test sets the state its contracts read). Amounts in wei, times in Unix seconds, `status` and
+   * vote options by name ("PROPOSAL_STATUS_PASSED", "VOTE_OPTION_YES") or number.
+   */
+  setProposal(p: {
+    id: number;
+    proposer: string;
+    title?: string;
+    summary?: string;
+    metadata?: string;
+    status?: string | number;
+    messages?: string[];
+    submitTime?: number;
+    depositEndTime?: number;
+    votingStartTime?: number;
+    votingEndTime?: number;
+    finalTallyResult?: { yes?: bigint; abstain?: bigint; no?: bigint; noWithVeto?: bigint };
+    votes?: Array<{ voter: string; option?: string | number; options?: Array<{ option: string | number; weight: string }>; metadata?: string }>;
+    deposits?: Array<{ depositor: string; amount: bigint }>;
+  }): Promise<boolean> {
+    const hex = (n: bigint | undefined) => (n === undefined ? undefined : `0x${n.toString(16)}`);
+    const t = p.finalTallyResult;
+    return this._rpc("cosmos_setProposal", [
+      {
+        ...p,
+        ...(t !== undefined ? { finalTallyResult: { yes: hex(t.yes), abstain: hex(t.abstain), no: hex(t.no), noWithVeto: hex(t.noWithVeto) } } : {}),
+        ...(p.deposits !== undefined ? { deposits: p.deposits.map((d) => ({ depositor: d.depositor, amount: hex(d.amount) })) } : {}),
+      },
+    ]);
+  }
+
   /** Mints `amount` wei and allocates it now, as an epoch end would. */
   allocateRewards(amount: bigint): Promise<boolean> {
     return this._rpc("cosmos_allocateRewards", [`0x${amount.toString(16)}`]);

@@ -61,6 +61,8 @@ export interface PrecompilesUserConfig {
   bank?: boolean;
   /** The slashing precompile: on with staking unless `false`. */
   slashing?: boolean;
+  /** The gov precompile (queries over proposals a test sets): on with staking unless `false`. */
+  gov?: boolean;
 }
 
 /** A decimal as a string ("0.1") or a number; amounts in wei as a bigint, a number or a decimal string. */
@@ -122,7 +124,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   };
 }
 
-const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing"];
+const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov"];
 
 function checkPrecompiles(p: PrecompilesUserConfig): void {
   if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?, staking?, distribution? }");
@@ -132,7 +134,7 @@ function checkPrecompiles(p: PrecompilesUserConfig): void {
   // parse once to check: the options are made again from the same config when the chain starts
   stakingOptions(p.staking);
   distributionOptions(p.distribution);
-  for (const key of ["bank", "slashing"] as const) {
+  for (const key of ["bank", "slashing", "gov"] as const) {
     if (p[key] !== undefined && typeof p[key] !== "boolean") throw new EpochsConfigError(`invalid epochs.precompiles.${key} ${JSON.stringify(p[key])}: expected true or false`);
   }
   const b = p.bech32;
@@ -155,6 +157,7 @@ export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOpt
     ...(distribution !== undefined ? { distribution } : {}),
     ...(cfg.precompiles?.bank !== undefined ? { bank: cfg.precompiles.bank } : {}),
     ...(cfg.precompiles?.slashing !== undefined ? { slashing: cfg.precompiles.slashing } : {}),
+    ...(cfg.precompiles?.gov !== undefined ? { gov: cfg.precompiles.gov } : {}),
   };
 }
 

@@ -8,10 +8,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
+import { artifacts } from "hardhat";
 import { Interface, getBytes } from "ethers";
 import { bech32 } from "bech32";
 import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
 import { SLASHING_ABI, SLASHING_PRECOMPILE as SLASHING } from "../../src/cosmos/slashing";
+import { GOV_ABI, GOV_PRECOMPILE as GOV } from "../../src/cosmos/gov";
 import { BANK_ABI, NATIVE_ERC20 } from "../../src/cosmos/bank";
 import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
 import { EpochsHelpers } from "../../src/host/epochs-helpers";
@@ -253,6 +255,53 @@ describe("the Cosmos modules as chain state", function () {
     const v = (await h.request<Array<{ operator_address: string; jailed: boolean; status: string }>>("cosmos_validators", [])).find((x) => x.operator_address === valoper(OP0));
     expect([v?.jailed, v?.status]).to.deep.equal([false, "BOND_STATUS_BONDED"]);
     expect((await rpcError(callUnjail(OP0))).message).to.match(/validator not jailed; cannot be unjailed/);
+  });
+
+  it("answers the gov precompile's queries over proposals a test sets, to clients and to a contract; its transactions revert", async () => {
+    h = await inProcess(COSMOS);
+    const helpers = new EpochsHelpers({ request: ({ method, params }) => h.request(method, params ?? []), inProcess: () => undefined, fail: (m) => new Error(m) });
+    await helpers.cosmos.setProposal({
+      id: 1,
+      proposer: ALICE,
+      title: "Raise the community tax",
+      summary: "to 3 %",
+      status: "PROPOSAL_STATUS_PASSED",
+      messages: ["/cosmos.distribution.v1beta1.MsgUpdateParams"],
+      votingStartTime: 1_700_000_000,
+      votingEndTime: 1_700_172_800,
+      finalTallyResult: { yes: 700n * E18, no: 100n * E18 },
+      votes: [{ voter: OP0, option: "VOTE_OPTION_YES" }, { voter: NEW_OP, options: [{ option: 3, weight: "0.25" }, { option: "VOTE_OPTION_YES", weight: "0.75" }] }],
+      deposits: [{ depositor: ALICE, amount: 10_000_000n }],
+    });
+    await helpers.cosmos.setProposal({ id: 2, proposer: OP0, title: "Spend", status: 2 });
+    const call = async (fn: string, args: unknown[]) => GOV_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: GOV, data: GOV_ABI.encodeFunctionData(fn, args) }, "latest"]));
+    const [p] = await call("getProposal", [1]);
+    expect([p[0], p[1], p[2], [...p[3]], p[8], p[10], p[11], p[12]]).to.deep.equal([1n, ["/cosmos.distribution.v1beta1.MsgUpdateParams"], 3n, [`${700n * E18}`, "0", `${100n * E18}`, "0"], 1_700_172_800n, "Raise the community tax", "to 3 %", ALICE]);
+    expect(p[6].map((c: unknown[]) => [...c])).to.deep.equal([["atest", 10_000_000n]]);
+    const [vote] = await call("getVote", [1, NEW_OP]);
+    expect(vote[2].map((o: unknown[]) => [...o])).to.deep.equal([
+      [3n, "0.250000000000000000"],
+      [1n, "0.750000000000000000"],
+    ]);
+    const [byStatus, page] = await call("getProposals", [2, "0x0000000000000000000000000000000000000000", "0x0000000000000000000000000000000000000000", ["0x", 0, 0, true, false]]);
+    expect([byStatus.map((x: unknown[]) => x[0]), page[1]]).to.deep.equal([[2n], 1n]);
+    const [byVoter] = await call("getProposals", [0, OP0, "0x0000000000000000000000000000000000000000", ["0x", 0, 0, true, false]]);
+    expect(byVoter.map((x: unknown[]) => x[0])).to.deep.equal([1n]);
+    const [params] = await call("getParams", []);
+    expect([params[0], params[3], params[4]]).to.deep.equal([172_800n, "0.334000000000000000", "0.500000000000000000"]);
+    expect((await rpcError(call("getProposal", [9]))).message).to.match(/proposal 9 doesn't exist/);
+    expect((await rpcError(call("getVote", [2, ALICE]))).message).to.match(new RegExp(`voter: ${account(ALICE)} not found for proposal: 2`));
+
+    // a contract reads the same
+    const artifact = await artifacts.readArtifact("GovReader");
+    const deploy = await h.request<string>("eth_sendTransaction", [{ from: ALICE, data: artifact.bytecode, gas: q(1_000_000n) }]);
+    const reader = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [deploy])).contractAddress;
+    const readerAbi = new Interface(artifact.abi);
+    const read = async (fn: string, args: unknown[]) => readerAbi.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: reader, data: readerAbi.encodeFunctionData(fn, args) }, "latest"]))[0];
+    expect([await read("passed", [1]), await read("passed", [2]), await read("votedYes", [1, OP0]), await read("votedYes", [1, NEW_OP])]).to.deep.equal([true, false, true, false]);
+
+    const voteTx = h.request("eth_call", [{ from: ALICE, to: GOV, data: GOV_ABI.encodeFunctionData("vote", [ALICE, 2, 1, ""]) }, "latest"]);
+    expect((await rpcError(voteTx)).message).to.match(/gov transactions are not simulated on this chain/);
   });
 
   it("is off under the evmos profile unless asked for, and then uses Evmos's prefixes and denom", async () => {

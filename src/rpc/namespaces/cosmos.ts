@@ -10,10 +10,12 @@ import { parseFraction } from "../../cosmos/decimal";
 import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/ledger";
 import { CosmosQueries, type Json } from "../../cosmos/query";
 import type { DistributionParams } from "../../cosmos/distribution-keeper";
+import { GovKeeper } from "../../cosmos/gov";
+import { getAddress } from "ethers";
 import type { RpcDeps } from "../deps";
 import { ServerError } from "../errors";
 import { method } from "../method";
-import { ParamError, address, blockNumberOrTag, bool, codec, objectOf, quantity, string } from "../params";
+import { ParamError, address, arrayOf, blockNumberOrTag, bool, codec, objectOf, quantity, string } from "../params";
 import { requireHeight } from "../resolve";
 
 /** What the namespace needs of the chain's Cosmos settings. */
@@ -51,6 +53,66 @@ const rewardsChange = objectOf("the rewards", (field) => {
 });
 
 const hexOf = (a: Uint8Array): string => `0x${Buffer.from(a).toString("hex")}`;
+
+const STATUS_NAMES = ["PROPOSAL_STATUS_UNSPECIFIED", "PROPOSAL_STATUS_DEPOSIT_PERIOD", "PROPOSAL_STATUS_VOTING_PERIOD", "PROPOSAL_STATUS_PASSED", "PROPOSAL_STATUS_REJECTED", "PROPOSAL_STATUS_FAILED"];
+const OPTION_NAMES = ["VOTE_OPTION_UNSPECIFIED", "VOTE_OPTION_YES", "VOTE_OPTION_ABSTAIN", "VOTE_OPTION_NO", "VOTE_OPTION_NO_WITH_VETO"];
+
+/** An enum by its Cosmos name ("PROPOSAL_STATUS_PASSED") or number. */
+const named = (names: string[], what: string) =>
+  codec((v): number => {
+    const i = typeof v === "number" ? v : names.indexOf(String(v));
+    if (!Number.isInteger(i) || i < 0 || i >= names.length) throw new ParamError(`expected ${what}: ${names.join(", ")} or 0–${names.length - 1}`);
+    return i;
+  });
+const seconds = codec((v): bigint => {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  return quantity.parse(v);
+});
+const texts = codec((v): string[] => arrayOf((x) => string.parse(x), "messages")(v));
+const tally = objectOf("the tally", (field) => ({
+  yes: field("yes", quantity.parse) ?? 0n,
+  abstain: field("abstain", quantity.parse) ?? 0n,
+  no: field("no", quantity.parse) ?? 0n,
+  noWithVeto: field("noWithVeto", quantity.parse) ?? 0n,
+}));
+const voteOf = objectOf("the vote", (field) => {
+  const voter = field("voter", address.parse);
+  if (voter === undefined) throw new ParamError("the vote.voter: missing");
+  const option = field("option", named(OPTION_NAMES, "a vote option").parse);
+  const weighted = field("options", arrayOf((o) => objectOf("the option", (f) => ({ option: f("option", named(OPTION_NAMES, "a vote option").parse) ?? 0, weight: f("weight", fraction.parse) ?? 10n ** 18n })).parse(o), "options"));
+  if (option === undefined && weighted === undefined) throw new ParamError("the vote: give option or options");
+  return { voter: `0x${Buffer.from(voter).toString("hex")}`, options: weighted ?? [{ option: option as number, weight: 10n ** 18n }], metadata: field("metadata", string.parse) ?? "" };
+});
+const depositOf = objectOf("the deposit", (field) => {
+  const depositor = field("depositor", address.parse);
+  const amount = field("amount", quantity.parse);
+  if (depositor === undefined || amount === undefined) throw new ParamError("the deposit: give depositor and amount");
+  return { depositor: `0x${Buffer.from(depositor).toString("hex")}`, amount };
+});
+const proposalOf = objectOf("the proposal", (field) => {
+  const id = field("id", seconds.parse);
+  const proposer = field("proposer", address.parse);
+  if (id === undefined || id === 0n) throw new ParamError("the proposal.id: give a positive id");
+  if (proposer === undefined) throw new ParamError("the proposal.proposer: missing");
+  const deposits = field("deposits", arrayOf((d) => depositOf.parse(d), "deposits")) ?? [];
+  return {
+    id,
+    messages: field("messages", texts.parse) ?? [],
+    status: field("status", named(STATUS_NAMES, "a proposal status").parse) ?? 2,
+    finalTallyResult: field("finalTallyResult", tally.parse) ?? { yes: 0n, abstain: 0n, no: 0n, noWithVeto: 0n },
+    submitTime: field("submitTime", seconds.parse) ?? 0n,
+    depositEndTime: field("depositEndTime", seconds.parse) ?? 0n,
+    totalDeposit: field("totalDeposit", quantity.parse) ?? deposits.reduce((s, d) => s + d.amount, 0n),
+    votingStartTime: field("votingStartTime", seconds.parse) ?? 0n,
+    votingEndTime: field("votingEndTime", seconds.parse) ?? 0n,
+    metadata: field("metadata", string.parse) ?? "",
+    title: field("title", string.parse) ?? "",
+    summary: field("summary", string.parse) ?? "",
+    proposer: `0x${Buffer.from(proposer).toString("hex")}`,
+    votes: field("votes", arrayOf((v) => voteOf.parse(v), "votes")) ?? [],
+    deposits,
+  };
+});
 
 export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
   /** Queries over the state after block `spec` (default latest). */
@@ -159,6 +221,17 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
         change(async (env) => {
           const p = await setRewards(env, c);
           return { rewardsPerEpoch: p.rewardsPerEpoch.toString(), epochIdentifier: p.epochIdentifier, communityTax: p.communityTax.toString() };
+        }),
+    }),
+    method({
+      name: "cosmos_setProposal",
+      access: "dev",
+      params: [proposalOf],
+      doc: "Writes a governance proposal the gov precompile answers for: { id, proposer, title?, summary?, status?, messages?, finalTallyResult?, votes?, deposits?, times? }.",
+      handler: async ([p]) =>
+        change(async (env) => {
+          await new GovKeeper(env).setProposal({ ...p, proposer: getAddress(p.proposer), votes: p.votes.map((v) => ({ ...v, voter: getAddress(v.voter) })), deposits: p.deposits.map((d) => ({ ...d, depositor: getAddress(d.depositor) })) });
+          return true;
         }),
     }),
     method({
