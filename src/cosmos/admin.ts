@@ -8,7 +8,7 @@
 import { getAddress } from "ethers";
 import { DistributionKeeper, type DistributionParams } from "./distribution-keeper";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./ledger";
-import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND } from "./modules";
+import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./modules";
 import { SlashingKeeper } from "./slashing";
 import { BondStatus, DEC, type Validator } from "./staking-keeper";
 
@@ -38,7 +38,7 @@ export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Val
   const list = await staking.validatorList();
   await staking.setValidator({
     operator,
-    consensusPubkey: Buffer.from(operator.slice(2).padEnd(64, "0"), "hex").toString("base64"),
+    consensusPubkey: consensusPubkey(operator),
     jailed: false,
     status: BondStatus.Bonded,
     tokens: 0n,

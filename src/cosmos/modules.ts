@@ -21,6 +21,7 @@ import type { StorageIO } from "./records";
 import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type StakingParams } from "./staking-keeper";
 import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";
+import type { GenesisDelegation } from "./genesis";
 import { NATIVE_ERC20 } from "./bank";
 import { SLASHING_PRECOMPILE } from "./slashing";
 import { GOV_PRECOMPILE } from "./gov";
@@ -37,10 +38,14 @@ export interface GenesisValidator {
   commissionRate?: bigint;
   moniker?: string;
   jailed?: boolean;
+  /** Base64 ed25519 key; default derived from the operator (`consensusPubkey`). */
+  consensusPubkey?: string;
 }
 
 export interface StakingOptions {
   validators?: GenesisValidator[];
+  /** Delegations at genesis besides the validators' own (a home's genesis.json): their coins are minted into the pool. */
+  delegations?: GenesisDelegation[];
   /** Seconds an unbonding takes; default 1,814,400 (21 days, the Cosmos SDK's and evmd's default). */
   unbondingTime?: bigint;
   /** Default 7 (x/staking's max_entries). */
@@ -66,8 +71,8 @@ const SYSTEM_GAS = 30_000_000n;
 /** Code at the precompile accounts, so extcodesize checks pass and their storage can be written (0xfe: never run). */
 const INVALID_CODE = new Uint8Array([0xfe]);
 
-/** A genesis validator's consensus key (32 bytes, ed25519-sized, base64 as cosmos/evm formats it): keccak256 of its operator, stable across runs. */
-function consensusPubkey(operator: string): string {
+/** A validator's consensus key when none is given (32 bytes, ed25519-sized, base64 as cosmos/evm formats it): keccak256 of its operator, stable across runs. */
+export function consensusPubkey(operator: string): string {
   return Buffer.from(getBytes(keccak256(operator))).toString("base64");
 }
 
@@ -165,12 +170,14 @@ export function stakingSettings(
     staking: {
       unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,
       maxEntries: staking.maxEntries ?? 7,
+      delegations: staking.delegations ?? [],
       validators: validators.map((v, i) => ({
         operator: getAddress(v.operator),
         tokens: v.tokens ?? DEFAULT_SELF_BOND,
         commissionRate: v.commissionRate ?? DEFAULT_COMMISSION,
         moniker: v.moniker ?? `validator-${i}`,
         jailed: v.jailed ?? false,
+        consensusPubkey: v.consensusPubkey ?? consensusPubkey(getAddress(v.operator)),
       })),
     },
     distribution:
@@ -199,7 +206,7 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
   for (const v of settings.staking.validators) {
     await staking.setValidator({
       operator: v.operator,
-      consensusPubkey: consensusPubkey(v.operator),
+      consensusPubkey: v.consensusPubkey,
       jailed: v.jailed,
       status: v.jailed ? BondStatus.Unbonding : BondStatus.Bonded,
       tokens: 0n,
@@ -213,9 +220,12 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
       commissionUpdateTime: ctx.timestamp,
       minSelfDelegation: 1n,
     });
-    // the genesis self-delegation: minted into the validator's pool (genesisEnv's send)
-    await staking.delegate(v.operator, v.operator, v.tokens);
+    // the genesis self-delegation, what the listed delegations leave of its tokens: minted into the validator's pool (genesisEnv's send)
+    const delegated = settings.staking.delegations.filter((d) => d.operator.toLowerCase() === v.operator.toLowerCase()).reduce((sum, d) => sum + d.amount, 0n);
+    if (delegated > v.tokens) throw new Error(`genesis validator ${v.operator}: its delegations (${delegated}) exceed its tokens (${v.tokens})`);
+    if (v.tokens - delegated > 0n) await staking.delegate(v.operator, v.operator, v.tokens - delegated);
   }
+  for (const d of settings.staking.delegations) await staking.delegate(d.delegator, d.operator, d.amount);
 }
 
 /** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */

@@ -79,6 +79,11 @@ export class CosmosQueries {
     return out;
   }
 
+  /** Every account with a delegation. */
+  delegators(): Promise<string[]> {
+    return this._keepers().staking.delegators();
+  }
+
   /** The delegator's pending rewards per validator and in total (`DelegationTotalRewards`). */
   async rewards(delegator: string): Promise<{ rewards: Json[]; total: Json[] }> {
     const { staking, distribution } = this._keepers();

@@ -163,11 +163,18 @@ export class StakingKeeper {
       if (has) {
         const rest = list.filter((op) => op.toLowerCase() !== operator.toLowerCase());
         await this._r.put(key("delegator", delegator), rest.length === 0 ? undefined : rest);
+        if (rest.length === 0) await this._r.put("delegators", (await this.delegators()).filter((d) => d.toLowerCase() !== delegator.toLowerCase()));
       }
       return;
     }
     await this._r.put(key("delegation", delegator, operator), { shares });
     if (!has) await this._r.put(key("delegator", delegator), [...list, getAddress(operator)]);
+    if (list.length === 0) await this._r.put("delegators", [...(await this.delegators()), getAddress(delegator)]);
+  }
+
+  /** Every account with a delegation, in the order they first delegated (for the genesis export). */
+  async delegators(): Promise<string[]> {
+    return (await this._r.get<string[]>("delegators")) ?? [];
   }
 
   /** Tokens that `shares` of `v` are worth, truncated (Validator.TokensFromShares then TruncateInt). */

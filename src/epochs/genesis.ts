@@ -128,12 +128,13 @@ export function parseCosmosGenesis(text: string, profile: EpochsProfile = "evmos
   return { genesisTime, chainId, epochs: { epochs: list.map((e, i) => fromJson(e, `app_state.epochs.epochs[${i}]`)) } };
 }
 
-export function toCosmosGenesis(opts: { genesisTime: Time; chainId: bigint; epochs: EpochInfo[]; chainName?: string }): string {
+export function toCosmosGenesis(opts: { genesisTime: Time; chainId: bigint; epochs: EpochInfo[]; chainName?: string; appState?: Record<string, unknown> }): string {
   const doc = {
     genesis_time: formatTime(opts.genesisTime),
     chain_id: `${opts.chainName ?? "evmos"}_${opts.chainId}-1`,
     initial_height: "1",
-    app_state: { epochs: { epochs: opts.epochs.map(toJson) } },
+    // other modules' sections (the staking module's, when the chain has it) beside the epochs'
+    app_state: { ...opts.appState, epochs: { epochs: opts.epochs.map(toJson) } },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -244,7 +244,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
     const overrides: Partial<RuntimeOptions> = { rpc: settings.rpc, enabledNamespaces: settings.enabledNamespaces, maxBatch: settings.maxBatch };
     overrides.chain = { ...base.chain, ...settings.chain };
     overrides.epochs = { genesis: epochsOptionsFromConfig(hre.config.epochs).genesis, ...settings.epochs };
-    if (home !== undefined) Object.assign(overrides, await homeRuntimeOptions(home, { chain: overrides.chain, epochs: overrides.epochs, rpc: overrides.rpc }));
+    if (home !== undefined) Object.assign(overrides, await homeRuntimeOptions(home, { chain: overrides.chain, epochs: overrides.epochs, rpc: overrides.rpc, cosmos: base.cosmos }));
     // As on evmosd, a valid transaction that reverts is answered with its hash and mined with status 0;
     // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
     overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };

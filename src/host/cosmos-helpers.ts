@@ -38,6 +38,19 @@ export class CosmosHelpers {
     return this._rpc("cosmos_stakingState", [typeof block === "number" ? `0x${block.toString(16)}` : block]);
   }
 
+  /**
+   * The staking module's `app_state` section at a block (`{ staking: … }`), or undefined when the
+   * chain runs without it (the method is then unknown): what epochs:export-genesis writes beside the epochs.
+   */
+  async genesisSections(block: string = "latest"): Promise<Record<string, unknown> | undefined> {
+    try {
+      return await this._rpc<Record<string, unknown>>("cosmos_exportGenesis", [block]);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === -32601) return undefined;
+      throw err;
+    }
+  }
+
   /** Validators, by operator address bytes; `status` filters ("BOND_STATUS_BONDED", …). */
   validators(status?: string): Promise<ValidatorJson[]> {
     return this._rpc("cosmos_validators", status === undefined ? [] : [status]);

@@ -16,6 +16,7 @@ import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig,
 import type { EpochInfo, CosmosGenesis, EpochsOptions } from "../epochs";
 import type { ChainConfig } from "../chain/config";
 import type { RuntimeOptions } from "../rpc/runtime";
+import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
 import { epochsModule } from "./lazy";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
@@ -157,6 +158,8 @@ export function initHome(dir: string, init: { genesisJson: () => string; namespa
 export interface HomeSettings {
   paths: HomePaths;
   genesis: CosmosGenesis;
+  /** The genesis file's `app_state` as written (other modules read their sections from it: the staking module's). */
+  appState: unknown;
   /** What config/app.toml sets (below the command line, above hardhat.config.ts). */
   appToml: AppConfigLayer;
 }
@@ -189,12 +192,15 @@ export function openHome(
     throw new HomeError(`--profile ${init.flagProfile}: this home's chain is a "${recorded}" chain (${paths.appToml}, [epochs] profile); a chain's profile is chosen once, when its home is made`);
   }
   let genesis: CosmosGenesis;
+  let appState: unknown;
   try {
-    genesis = parseCosmosGenesis(readFileSync(paths.genesis, "utf8"), recorded ?? init.profile);
+    const text = readFileSync(paths.genesis, "utf8");
+    genesis = parseCosmosGenesis(text, recorded ?? init.profile);
+    appState = (JSON.parse(text) as { app_state?: unknown }).app_state;
   } catch (err) {
     throw new HomeError(`${paths.genesis}: ${(err as Error).message}`);
   }
-  return { paths, genesis, appToml };
+  return { paths, genesis, appState, appToml };
 }
 
 /**
@@ -224,9 +230,22 @@ export function writeMinimumGasPrices(file: string, value: bigint | string): voi
  */
 export async function homeRuntimeOptions(
   home: HomeSettings,
-  base: { chain: ChainConfig; epochs: EpochsOptions; rpc?: RuntimeOptions["rpc"] },
-): Promise<Pick<RuntimeOptions, "chain" | "epochs" | "kv" | "keystore" | "home" | "miner" | "rpc">> {
+  base: { chain: ChainConfig; epochs: EpochsOptions; rpc?: RuntimeOptions["rpc"]; cosmos?: CosmosPrecompilesOptions },
+): Promise<Pick<RuntimeOptions, "chain" | "epochs" | "kv" | "keystore" | "home" | "miner" | "rpc" | "cosmos">> {
   const g = home.genesis;
+  // the staking module's validators and delegations, when the genesis has them (under the chain's prefixes)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Cosmos modules load only for a node with a home
+  const { stakingFromGenesis } = require("../cosmos/genesis") as typeof import("../cosmos/genesis");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  const { bech32Prefixes } = require("../cosmos/bech32") as typeof import("../cosmos/bech32");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  const { chainBech32Prefix } = require("../cosmos/precompiles") as typeof import("../cosmos/precompiles");
+  let staking;
+  try {
+    staking = stakingFromGenesis(home.appState, bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, base.epochs.profile ?? "evmos")));
+  } catch (err) {
+    throw new HomeError(`${home.paths.genesis}: ${(err as Error).message}`);
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
   const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
   const appToml = home.paths.appToml;
@@ -243,5 +262,6 @@ export async function homeRuntimeOptions(
     miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) },
     // debug methods that read or write files may use the home besides the working directory
     rpc: { ...base.rpc, home: home.paths.dir },
+    ...(staking !== undefined ? { cosmos: { ...base.cosmos, staking } } : {}),
   };
 }

@@ -4,7 +4,7 @@
  * hardhat_mine across a maturity (reserved ranges stop at it), a trace of a delegation, and a
  * LevelDB home across a restart. Values are worked out by hand in the comments.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
@@ -19,7 +19,8 @@ import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src
 import { EpochsHelpers } from "../../src/host/epochs-helpers";
 import { LevelKV } from "../../src/storage/level-kv";
 import type { RuntimeOptions } from "../../src/rpc/runtime";
-import { type Harness, inProcess, rpcError } from "../helpers/harness";
+import { homeRuntimeOptions, openHome } from "../../src/host/home";
+import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 import { serveHttp } from "../helpers/http";
 
 const E18 = 10n ** 18n;
@@ -302,6 +303,44 @@ describe("the Cosmos modules as chain state", function () {
 
     const voteTx = h.request("eth_call", [{ from: ALICE, to: GOV, data: GOV_ABI.encodeFunctionData("vote", [ALICE, 2, 1, ""]) }, "latest"]);
     expect((await rpcError(voteTx)).message).to.match(/gov transactions are not simulated on this chain/);
+  });
+
+  it("exports validators and delegations to a genesis.json that a node's home starts from with the same stakes", async () => {
+    h = await inProcess(COSMOS);
+    await h.request("cosmos_addValidator", [{ operator: NEW_OP, tokens: q(300n * E18), commissionRate: "0.07", moniker: "second" }]);
+    await send(h, ALICE, "delegate", [ALICE, valoper(NEW_OP), 25n * E18]);
+    await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 5n * E18]);
+    const { staking } = await h.request<{ staking: { params: unknown; validators: unknown[]; delegations: unknown[] } }>("cosmos_exportGenesis", []);
+    expect(staking.params).to.deep.equal({ unbonding_time: "3600s", max_entries: 7, bond_denom: "atest" });
+    expect(staking.delegations).to.have.length(4);
+    // the validators as the genesis keeps them (not their commission's update time: the new chain's genesis time)
+    const kept = (list: unknown) => (list as Array<Record<string, unknown> & { commission: { commission_rates: unknown } }>).map(({ commission, unbonding_time: _t, ...v }) => ({ ...v, rates: commission.commission_rates }));
+    const before = { validators: kept(await h.request("cosmos_validators", [])), alice: await h.request("cosmos_delegations", [ALICE]), op0: await h.request("cosmos_delegations", [OP0]) };
+    await h.close();
+
+    const dir = mkdtempSync(path.join(tmpdir(), "cosmos-genesis-"));
+    try {
+      const home = openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" });
+      const doc = JSON.parse(readFileSync(home.paths.genesis, "utf8")) as { app_state: Record<string, unknown> };
+      doc.app_state.staking = staking;
+      writeFileSync(home.paths.genesis, JSON.stringify(doc));
+      const reopened = openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" });
+      const options = await homeRuntimeOptions(reopened, { chain: testChainConfig(), epochs: { profile: "cosmos-evm" }, cosmos: {} });
+      h = await inProcess({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });
+      expect(kept(await h.request("cosmos_validators", []))).to.deep.equal(before.validators);
+      expect(await h.request("cosmos_delegations", [ALICE])).to.deep.equal(before.alice);
+      expect(await h.request("cosmos_delegations", [OP0])).to.deep.equal(before.op0);
+      // a genesis that names a validator the staking section lacks is refused with the field
+      doc.app_state.staking = { ...staking, delegations: [{ delegator_address: account(ALICE), validator_address: valoper(ALICE), shares: "1.0" }] };
+      writeFileSync(home.paths.genesis, JSON.stringify(doc));
+      const bad = openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" });
+      let message = "";
+      await homeRuntimeOptions(bad, { chain: testChainConfig(), epochs: { profile: "cosmos-evm" }, cosmos: {} }).catch((err: Error) => (message = err.message));
+      expect(message).to.match(/app_state\.staking\.delegations\[0\]\.validator_address: no validator cosmosvaloper1/);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is off under the evmos profile unless asked for, and then uses Evmos's prefixes and denom", async () => {

@@ -8,10 +8,13 @@ import { pluginError } from "../plugin-error.mjs";
 export default async function epochsExportGenesis(args: { out: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   if (args.out === "") throw pluginError("epochs:export-genesis needs --out FILE");
   const conn = await hre.network.getOrCreate();
-  const epochs = await (conn.epochs as EpochsHelpers).all();
+  const helpers = conn.epochs as EpochsHelpers;
+  const epochs = await helpers.all();
   const chainId = BigInt((await conn.provider.request({ method: "eth_chainId" })) as string);
   const latest = (await conn.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
   // the new chain starts where this one is: its genesis time is the exported height's time
-  writeFileSync(args.out, epochsModule.toCosmosGenesis({ genesisTime: epochsModule.seconds(BigInt(latest.timestamp)), chainId, epochs }));
+  // the staking module's validators and delegations at the same height, when the chain has it
+  const appState = await helpers.cosmos.genesisSections(latest.number);
+  writeFileSync(args.out, epochsModule.toCosmosGenesis({ genesisTime: epochsModule.seconds(BigInt(latest.timestamp)), chainId, epochs, appState }));
   console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${args.out}`);
 }

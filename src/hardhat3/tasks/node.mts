@@ -130,7 +130,7 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
     onRequest: (method, _ctx, params) => log.onRequest(method, params),
     onResponse: (method, outcome) => log.onResponse(method, outcome),
   };
-  if (home !== undefined) options = { ...options, ...(await homeModule.homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc })) };
+  if (home !== undefined) options = { ...options, ...(await homeModule.homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc, cosmos: options.cosmos })) };
   const runtime = await runtimeModule.createRuntime(options).catch(async (err: unknown) => {
     await options.kv?.close().catch(() => undefined);
     return asPluginError(err);

@@ -9,6 +9,7 @@ import type { Bech32Prefixes } from "../../cosmos/bech32";
 import { parseFraction } from "../../cosmos/decimal";
 import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/ledger";
 import { CosmosQueries, type Json } from "../../cosmos/query";
+import { stakingGenesisJson } from "../../cosmos/genesis";
 import type { DistributionParams } from "../../cosmos/distribution-keeper";
 import { GovKeeper } from "../../cosmos/gov";
 import { getAddress } from "ethers";
@@ -153,6 +154,14 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [blockNumberOrTag.opt()],
       doc: "The staking and distribution params, the community pool and every validator at a block.",
       handler: async ([block]): Promise<Json> => read(async () => (await at(block)).summary()),
+    }),
+    method({
+      name: "cosmos_exportGenesis",
+      access: "read",
+      concurrent: true,
+      params: [blockNumberOrTag.opt()],
+      doc: "The staking module's part of a Cosmos genesis.json (`app_state.staking`: params, validators, delegations) at a block.",
+      handler: async ([block]): Promise<Json> => read(async () => ({ staking: (await stakingGenesisJson(await at(block))) as Json })),
     }),
     method({
       name: "cosmos_validators",
