@@ -86,6 +86,39 @@ export default defineConfig({
   },
 });
 `,
+  // a cosmos/evm chain with its staking and distribution precompiles, minting at each hour's end
+  "hardhat.staking.config.ts": `import { defineConfig } from "hardhat/config";
+import hardhatEthers from "@nomicfoundation/hardhat-ethers";
+import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatEpochs, hardhatEthers, hardhatNodeTestRunner],
+  solidity: "0.8.30",
+  paths: { tests: { nodejs: "test-staking" } },
+  epochs: { profile: "cosmos-evm", precompiles: { staking: { unbondingTime: 600 }, distribution: { epochIdentifier: "hour", rewardsPerEpoch: "10000000000000000000" } } },
+});
+`,
+  "test-staking/staking.test.ts": `import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { network } from "hardhat";
+const STAKING = ["function delegate(address delegatorAddress, string validatorAddress, uint256 amount) returns (bool)"];
+describe("the staking and distribution precompiles on Hardhat 3", async () => {
+  const { ethers, epochs } = await network.create();
+  it("delegates through the precompile and sees the hour's rewards through connection.epochs.cosmos", async () => {
+    const [operator, alice] = await ethers.getSigners();
+    const validator = await epochs.cosmos.valoper(operator.address);
+    assert.match(validator, /^cosmosvaloper1/);
+    const staking = new ethers.Contract("0x0000000000000000000000000000000000000800", STAKING, alice);
+    await (await staking.delegate(alice.address, validator, 10n ** 20n)).wait();
+    const [delegation] = await epochs.cosmos.delegations(alice.address);
+    assert.equal(delegation.balance.amount, String(10n ** 20n));
+    await epochs.advance("hour");
+    // 10 coins: 9.8 after the community tax, 8.82 after 10 % commission, shared by 1,100 tokens; Alice's 100
+    const { total } = await epochs.cosmos.rewards(alice.address);
+    assert.equal(total[0].amount, "801818181818181800.000000000000000000");
+  });
+});
+`,
   "hardhat.node.config.ts": `import { defineConfig } from "hardhat/config";
 import hardhatEpochs from "hardhat-epochs";
 export default defineConfig({
@@ -284,6 +317,12 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const out = hardhat("--config hardhat.viem.config.ts test nodejs");
     expect(out).to.match(/1 passing/);
     expect(out).to.not.match(/failing/);
+  });
+
+  it("runs the Cosmos staking precompiles on Hardhat 3: epochs.precompiles config, connection.epochs.cosmos", () => {
+    const out = hardhat("--config hardhat.staking.config.ts test nodejs");
+    expect(out).to.match(/1 passing|pass 1/);
+    expect(out).to.not.match(/failing|fail [1-9]/);
   });
 
   it("refuses --coverage on the epochs chain with a message that says why (only EDR collects it)", () => {
