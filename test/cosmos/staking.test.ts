@@ -240,11 +240,12 @@ for (const make of harnesses()) {
   });
 }
 
-describe("a contract that stakes through the precompiles (in-process)", function () {
+for (const make of harnesses()) {
+describe(`a contract that stakes through the precompiles over ${make.name}`, function () {
   let chain: Chain;
   let staker: Contract;
   beforeEach(async () => {
-    chain = await open(harnesses()[0]);
+    chain = await open(make);
     const artifact = await artifacts.readArtifact("Staker");
     const signer = await chain.signer(ALICE);
     staker = (await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy()) as unknown as Contract;
@@ -265,6 +266,24 @@ describe("a contract that stakes through the precompiles (in-process)", function
     expect([ok, reason]).to.deep.equal([false, `spendable balance ${30n * E18}atest is smaller than ${100n * E18}atest: insufficient funds`]);
     await expect(staker.stakeFor.staticCall(ALICE, valoper(OP0), E18)).to.be.rejectedWith(`msg.sender address ${address} does not match the requester address ${ALICE}`);
     expect(await staker.staked(valoper(OP0))).to.deep.equal([20n * E18 * E18, 20n * E18]);
+  });
+
+  it("unstakes and moves its stake: completion times and its balance back at maturity", async () => {
+    const address = await staker.getAddress();
+    await (await staker.stake(valoper(OP0), 20n * E18)).wait();
+    const moved = await (await staker.move(valoper(OP0), valoper(OP1), 5n * E18)).wait();
+    const movedAt = BigInt((await chain.provider.getBlock(moved!.blockNumber))!.timestamp);
+    const staking = new Contract(STAKING, STAKING_ABI, chain.provider);
+    expect(eventOf(staking, moved, "Redelegate")).to.deep.equal([address, OP0, OP1, 5n * E18, movedAt + UNBONDING]);
+    const un = await (await staker.unstake(valoper(OP1), 2n * E18)).wait();
+    const at = BigInt((await chain.provider.getBlock(un!.blockNumber))!.timestamp);
+    expect(eventOf(staking, un, "Unbond")).to.deep.equal([address, OP1, 2n * E18, at + UNBONDING]);
+    expect(await staker.staked(valoper(OP0))).to.deep.equal([15n * E18 * E18, 15n * E18]);
+    expect(await staker.staked(valoper(OP1))).to.deep.equal([3n * E18 * E18, 3n * E18]);
+    expect(await chain.provider.getBalance(address)).to.equal(30n * E18);
+    // the unbonding completes in the first block at or after its completion time
+    await chain.h.request("evm_mine", [Number(at + UNBONDING)]);
+    expect(await chain.provider.getBalance(address)).to.equal(32n * E18);
   });
 
   it("claims its rewards from an epochs hook at every minute's end", async () => {
@@ -296,3 +315,4 @@ describe("a contract that stakes through the precompiles (in-process)", function
     expect(await chain.provider.getBalance(address)).to.equal(30n * E18 + 3n * each);
   });
 });
+}
