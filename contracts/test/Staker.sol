@@ -65,6 +65,11 @@ contract Staker is IEpochHooks {
         }
     }
 
+    /// A delegation inside a STATICCALL: the precompile refuses to write (`write protection`).
+    function stakeInStaticCall(string calldata validator, uint256 amount) external view returns (bool ok, bytes memory data) {
+        (ok, data) = address(STAKING).staticcall(abi.encodeCall(IStaking.delegate, (address(this), validator, amount)));
+    }
+
     function staked(string calldata validator) external view returns (uint256 shares, uint256 amount) {
         Coin memory balance;
         (shares, balance) = STAKING.delegation(address(this), validator);

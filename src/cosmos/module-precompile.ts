@@ -2,8 +2,9 @@
  * How a stateful Cosmos precompile runs a call, as cosmos/evm's precompiles/common does:
  * - a call costs the SDK's KV price of its input (`RequiredGas`: 2,000 + 30/byte for a transaction,
  *   1,000 + 3/byte for a query) plus what its store reads and writes cost (ledger.ts `KV_GAS`);
- * - a transaction method inside a STATICCALL fails with the EVM's write protection;
- * - a module error reverts with `Error(string)` carrying the module's text (`ReturnRevertError`),
+ * - every failure but running out of gas reverts with `Error(string)` carrying its text
+ *   (`ReturnRevertError`): a module's error, an unknown selector (`no method with id: 0x…`), fewer
+ *   than 4 bytes (`execution reverted`), a transaction method inside a STATICCALL (`write protection`),
  *   keeping the gas not used; running out of gas consumes all of it; nothing is half-applied,
  *   since the EVM reverts the call's state (records, balances) with it.
  */
@@ -40,12 +41,8 @@ export interface ModulePrecompileDeps {
   denom: string;
 }
 
-const fail = (gasLimit: bigint, message: string): ExecResult => ({
-  returnValue: EMPTY,
-  executionGasUsed: gasLimit,
-  // EthereumJS types an EVMError's text as one of its own; this one is the chain's
-  exceptionError: new EVMError(message as never),
-});
+/** Out of gas: the call consumes all it was given and returns nothing. */
+const outOfGas = (gasLimit: bigint): ExecResult => ({ returnValue: EMPTY, executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) });
 
 const ERROR_ABI = new Interface(["error Error(string)"]);
 
@@ -69,7 +66,7 @@ export function createModulePrecompile(
   return async (input) => {
     const { data, gasLimit } = input;
     const revert = (gas: bigint, reason: string): ExecResult => ({ returnValue: revertData(reason), executionGasUsed: gas, exceptionError: new EVMError(EVMError.errorMessages.REVERT) });
-    if (data.length < 4) return revert(0n, "no method with id: 0x");
+    if (data.length < 4) return revert(0n, "execution reverted");
     const selector = hexlify(data.subarray(0, 4));
     let fn: FunctionFragment | null;
     try {
@@ -84,9 +81,9 @@ export function createModulePrecompile(
     try {
       gas.charge(isTx ? 2_000n + 30n * BigInt(data.length) : 1_000n + 3n * BigInt(data.length));
     } catch {
-      return fail(gasLimit, EVMError.errorMessages.OUT_OF_GAS);
+      return outOfGas(gasLimit);
     }
-    if (isTx && deps.isStatic(input)) return fail(gasLimit, "write protection");
+    if (isTx && deps.isStatic(input)) return revert(gas.used, "write protection");
     let args: Result;
     try {
       args = abi.decodeFunctionData(fn, data);
@@ -113,7 +110,7 @@ export function createModulePrecompile(
       const out = await handler(call);
       return { returnValue: getBytes(abi.encodeFunctionResult(fn, out)), executionGasUsed: gas.used, ...(logs.length > 0 ? { logs } : {}) };
     } catch (err) {
-      if (err instanceof OutOfGas) return fail(gasLimit, EVMError.errorMessages.OUT_OF_GAS);
+      if (err instanceof OutOfGas) return outOfGas(gasLimit);
       if (err instanceof ModuleError) return revert(gas.used > gasLimit ? gasLimit : gas.used, err.message);
       throw err;
     }

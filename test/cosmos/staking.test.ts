@@ -5,7 +5,7 @@
  * against values worked out by hand in the comments.
  */
 import { expect } from "chai";
-import { BrowserProvider, Contract, ContractFactory, type ContractTransactionResponse, type Eip1193Provider, JsonRpcProvider, type Provider, type Signer, type TransactionReceipt, WebSocketProvider, getBytes } from "ethers";
+import { BrowserProvider, Contract, ContractFactory, Interface, type ContractTransactionResponse, type Eip1193Provider, JsonRpcProvider, type Provider, type Signer, type TransactionReceipt, WebSocketProvider, getBytes } from "ethers";
 import { artifacts } from "hardhat";
 import { bech32 } from "bech32";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution-precompile";
@@ -266,6 +266,9 @@ describe(`a contract that stakes through the precompiles over ${make.name}`, fun
     expect([ok, reason]).to.deep.equal([false, `spendable balance ${30n * E18}atest is smaller than ${100n * E18}atest: insufficient funds`]);
     await expect(staker.stakeFor.staticCall(ALICE, valoper(OP0), E18)).to.be.rejectedWith(`msg.sender address ${address} does not match the requester address ${ALICE}`);
     expect(await staker.staked(valoper(OP0))).to.deep.equal([20n * E18 * E18, 20n * E18]);
+    // a delegation inside a STATICCALL reverts with the EVM's words, as cosmos/evm's does
+    const [static_, data] = await staker.stakeInStaticCall(valoper(OP0), E18);
+    expect([static_, new Interface(["error Error(string)"]).decodeErrorResult("Error", data)[0]]).to.deep.equal([false, "write protection"]);
   });
 
   it("unstakes and moves its stake: completion times and its balance back at maturity", async () => {
