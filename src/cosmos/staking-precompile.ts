@@ -66,22 +66,20 @@ export class ValidatorCodec {
 
   /** A message's validator (the SDK's address codec, wrapped as the msg server wraps it). */
   fromMessage(text: string): string {
-    try {
-      if (text.trim() === "") throw new PrecompileError("empty address string is not allowed");
-      return this._hex(fromBech32(text, this.prefixes.validator));
-    } catch (err) {
-      if (err instanceof PrecompileError) throw new ModuleError(`invalid validator address: ${err.message}: invalid address`);
-      throw err;
-    }
+    return this._decode(text, (why) => `invalid validator address: ${why}: invalid address`);
   }
 
   /** A query's validator (`sdk.ValAddressFromBech32`). */
   fromQuery(text: string): string {
+    return this._decode(text, (why) => why);
+  }
+
+  private _decode(text: string, word: (why: string) => string): string {
     try {
       if (text.trim() === "") throw new PrecompileError("empty address string is not allowed");
       return this._hex(fromBech32(text, this.prefixes.validator));
     } catch (err) {
-      if (err instanceof PrecompileError) throw new ModuleError(err.message);
+      if (err instanceof PrecompileError) throw new ModuleError(word(err.message));
       throw err;
     }
   }

@@ -78,23 +78,21 @@ export function mountStakingRest(router: RestRouter, node: Node, opts: { prefixe
       body: { validators: items.map((v) => q.validatorJson(v)), pagination: { next_key: nextKey === "0x" ? null : Buffer.from(nextKey.slice(2), "hex").toString("base64"), total: total.toString() } },
     };
   });
-  router.get("/cosmos/staking/v1beta1/delegations/{delegator_addr}", async (_query, { delegator_addr }) => {
+  /** A route of one delegator's: its address checked by the chain's codec first. */
+  const forDelegator = (answer: (q: CosmosQueries, hex: string) => Promise<Record<string, unknown>>) => async (text: string): Promise<RestResult> => {
     let hex: string;
     try {
-      hex = delegator(delegator_addr);
+      hex = delegator(text);
     } catch (err) {
       return badAddress(err);
     }
-    const responses = await (await queries()).delegations(hex);
-    return { status: 200, body: { delegation_responses: responses, pagination: { next_key: null, total: String(responses.length) } } };
+    return { status: 200, body: await answer(await queries(), hex) };
+  };
+  const delegations = forDelegator(async (q, hex) => {
+    const responses = await q.delegations(hex);
+    return { delegation_responses: responses, pagination: { next_key: null, total: String(responses.length) } };
   });
-  router.get("/cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards", async (_query, { delegator_address }) => {
-    let hex: string;
-    try {
-      hex = delegator(delegator_address);
-    } catch (err) {
-      return badAddress(err);
-    }
-    return { status: 200, body: await (await queries()).rewards(hex) };
-  });
+  const rewards = forDelegator((q, hex) => q.rewards(hex));
+  router.get("/cosmos/staking/v1beta1/delegations/{delegator_addr}", (_query, { delegator_addr }) => delegations(delegator_addr));
+  router.get("/cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards", (_query, { delegator_address }) => rewards(delegator_address));
 }

@@ -96,7 +96,7 @@ describe("the bech32 precompile's settings (epochs.precompiles)", () => {
     expect(cosmosOptionsFromConfig(resolveEpochsConfig({ precompiles: { bech32: false } }))).to.deep.equal({ bech32: false });
     const osmo = cosmosOptionsFromConfig(resolveEpochsConfig({ precompiles: { bech32: { prefix: "osmo" } } }));
     expect(osmo).to.deep.equal({ bech32: { prefix: "osmo" } });
-    for (const bad of [{ bech32: { prefix: "Osmo" } }, { bech32: { prefix: "" } }, { bech32: "yes" }, { staking: true }]) {
+    for (const bad of [{ bech32: { prefix: "Osmo" } }, { bech32: { prefix: "" } }, { bech32: "yes" }, { ibc: true }, { bank: "yes" }, { staking: { validators: [] } }, { distribution: { communityTax: "2" } }]) {
       expect(() => resolveEpochsConfig({ precompiles: bad as never }), JSON.stringify(bad)).to.throw(EpochsConfigError, /^invalid epochs\.precompiles/);
     }
     // the prefix names the chain's prefixes in the empty-prefix error

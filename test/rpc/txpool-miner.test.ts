@@ -139,7 +139,8 @@ for (const make of harnesses()) {
     });
 
     it("lists every namespace the dispatcher serves", () => {
-      expect([...CORE_NAMESPACES].sort()).to.deep.equal(h.runtime.dispatcher.namespaces());
+      // cosmos_* come with the staking module (on under cosmos-evm; this chain is evmos's default)
+      expect([...CORE_NAMESPACES].filter((n) => n !== "cosmos").sort()).to.deep.equal(h.runtime.dispatcher.namespaces());
     });
   });
 }
