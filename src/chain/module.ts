@@ -81,6 +81,8 @@ export interface GenesisContext {
   putCode(address: Uint8Array, code: Uint8Array): Promise<void>;
   /** Writes a storage slot (32-byte key) of an account that putCode made; an empty value deletes it. */
   putStorage(address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void>;
+  /** Reads a storage slot of an account in the genesis state (on a fork: the remote's, at the fork block). */
+  getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
   /** Adds to an account's balance (a module account's genesis funds). */
   addBalance(address: Uint8Array, amount: bigint): Promise<void>;
 }

@@ -68,13 +68,14 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     await sm.putCode(a, code);
   };
   const putStorage = (address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void> => sm.putStorage(new Address(address), key, value);
+  const getStorage = (address: Uint8Array, key: Uint8Array): Promise<Uint8Array> => sm.getStorage(new Address(address), key);
   const addBalance = async (address: Uint8Array, amount: bigint): Promise<void> => {
     const a = new Address(address);
     const account = (await sm.getAccount(a)) ?? createAccount({ nonce: 0n, balance: 0n });
     account.balance += amount;
     await sm.putAccount(a, account);
   };
-  for (const m of chain.moduleStores) await m.module.initGenesis?.({ height: chain.firstBlock, timestamp, store: m.store, putCode, putStorage, addBalance });
+  for (const m of chain.moduleStores) await m.module.initGenesis?.({ height: chain.firstBlock, timestamp, store: m.store, putCode, putStorage, getStorage, addBalance });
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
   const c = chain.common;

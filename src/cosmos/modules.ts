@@ -11,7 +11,7 @@
  *   contract hooks, so a contract hook that claims at the same epoch end sees this epoch's rewards.
  * All of it is EVM state (records.ts): it reverts, persists, replays and traces like any state.
  */
-import { getAddress, getBytes, hexlify, keccak256 } from "ethers";
+import { getAddress, getBytes, keccak256 } from "ethers";
 import type { BlockContext, BlockModule, GenesisContext, StateReader } from "../chain/module";
 import type { EpochHooks } from "../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";
@@ -78,15 +78,11 @@ export function consensusPubkey(operator: string): string {
 
 /** A module env over genesis state: coins sent at genesis are minted to their receiver. */
 function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
-  const written = new Map<string, Uint8Array>();
   const gas = new GasMeter(2n ** 255n);
   const records = (account: string): MeteredRecords => {
     const io: StorageIO = {
-      get: async (k) => written.get(`${account}:${hexlify(k)}`) ?? new Uint8Array(),
-      put: async (k, v) => {
-        written.set(`${account}:${hexlify(k)}`, v);
-        await ctx.putStorage(getBytes(account), k, v);
-      },
+      get: (k) => ctx.getStorage(getBytes(account), k),
+      put: (k, v) => ctx.putStorage(getBytes(account), k, v),
     };
     return new MeteredRecords(io, gas);
   };
@@ -191,10 +187,14 @@ export function stakingSettings(
   };
 }
 
-/** Writes the modules' genesis: params, validators, self-delegations, the supply. */
+/**
+ * Writes the modules' genesis: params, validators, self-delegations, the supply. A fork of a chain
+ * that has them (this plugin's node) keeps the remote's module state, as it keeps any state.
+ */
 async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings): Promise<void> {
-  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE, SLASHING_PRECOMPILE, GOV_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
   const env = genesisEnv(ctx, settings.denom);
+  if ((await env.records(STAKING_PRECOMPILE).get("params")) !== undefined) return;
+  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE, SLASHING_PRECOMPILE, GOV_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
   // the genesis balances (the dev accounts'); the self-bonds below add theirs
   await addSupply(env.records(BANK_PRECOMPILE), settings.genesisSupply);
   const distribution = new DistributionKeeper(env);

@@ -343,6 +343,26 @@ describe("the Cosmos modules as chain state", function () {
     }
   });
 
+  it("keeps a forked chain's module state: the remote's validators and delegations, not a new genesis", async () => {
+    const remote = await serveHttp(COSMOS);
+    try {
+      await send(remote, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
+      await remote.request("cosmos_addValidator", [{ operator: NEW_OP, tokens: q(42n * E18) }]);
+      await remote.request("evm_mine");
+      const pinned = BigInt(await remote.request<string>("eth_blockNumber"));
+      h = await inProcess({ ...COSMOS, fork: { url: remote.url as string, blockNumber: pinned } });
+      expect(await h.request("cosmos_validators", [])).to.deep.equal(await remote.request("cosmos_validators", []));
+      expect(await h.request("cosmos_delegations", [ALICE])).to.deep.equal(await remote.request("cosmos_delegations", [ALICE]));
+      // and the fork goes on from there
+      await send(h, ALICE, "undelegate", [ALICE, valoper(OP0), 10n * E18]);
+      expect((await h.request<Array<{ balance: { amount: string } }>>("cosmos_delegations", [ALICE]))[0].balance.amount).to.equal(`${90n * E18}`);
+    } finally {
+      // the forked chain first (afterEach closes it again, which does nothing), then its remote
+      await h?.close();
+      await remote.close();
+    }
+  });
+
   it("is off under the evmos profile unless asked for, and then uses Evmos's prefixes and denom", async () => {
     h = await inProcess({ epochs: { profile: "evmos" } });
     expect((await rpcError(h.request("cosmos_validators", []))).code).to.equal(-32601);
