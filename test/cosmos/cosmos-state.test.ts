@@ -108,6 +108,23 @@ describe("the Cosmos modules as chain state", function () {
     expect((await rpcError(h.request("cosmos_addValidator", [{ tokens: "0x1" }]))).message).to.match(/operator: missing/);
   });
 
+  it("applies nothing of a message that fails after it wrote (rewards withdrawn, then too few coins)", async () => {
+    h = await inProcess(COSMOS);
+    await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
+    await h.request("cosmos_allocateRewards", [q(11n * E18)]);
+    const rewards = await h.request("cosmos_rewards", [ALICE]);
+    const pool = await balance(h, BONDED_POOL);
+    // a second delegation first withdraws the pending rewards, then finds the balance short: all of it reverts
+    // (in-process, the failed transaction is mined and throws, as on Hardhat; the balance it names includes the withdrawn rewards)
+    const failure = await rpcError(send(h, ALICE, "delegate", [ALICE, valoper(OP0), 20_000n * E18]));
+    expect(failure.message).to.match(/reverted with reason string 'spendable balance \d+atest is smaller than 20000000000000000000000atest: insufficient funds'/);
+    const block = await h.request<{ transactions: string[] }>("eth_getBlockByNumber", ["latest", false]);
+    const receipt = await h.request<{ status: string }>("eth_getTransactionReceipt", [block.transactions[0]]);
+    expect(receipt.status).to.equal("0x0");
+    expect(await h.request("cosmos_rewards", [ALICE])).to.deep.equal(rewards);
+    expect(await balance(h, BONDED_POOL)).to.equal(pool);
+  });
+
   it("reverts module state with evm_revert and keeps it across hardhat_mine, completing an unbonding at its time", async () => {
     h = await inProcess(COSMOS);
     await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
