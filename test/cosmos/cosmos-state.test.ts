@@ -108,6 +108,32 @@ describe("the Cosmos modules as chain state", function () {
     expect((await rpcError(h.request("cosmos_addValidator", [{ tokens: "0x1" }]))).message).to.match(/operator: missing/);
   });
 
+  it("creates and edits a validator from its operator's account, with the SDK's commission rules", async () => {
+    h = await inProcess(COSMOS);
+    const pubkey = Buffer.alloc(32, 7).toString("base64");
+    const description = ["new", "", "https://v.example", "", ""];
+    const rates = [E18 / 10n, E18 / 5n, E18 / 100n]; // 10 %, at most 20 %, by 1 % a day
+    const before = await balance(h, NEW_OP);
+    const hash = await send(h, NEW_OP, "createValidator", [description, rates, 1n, NEW_OP, pubkey, 50n * E18]);
+    const receipt = await h.request<{ gasUsed: string; effectiveGasPrice: string; logs: Array<{ topics: string[] }> }>("eth_getTransactionReceipt", [hash]);
+    expect(receipt.logs.map((l) => l.topics[0])).to.include(STAKING_ABI.getEvent("CreateValidator")!.topicHash);
+    expect(await balance(h, NEW_OP)).to.equal(before - 50n * E18 - BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice));
+    const v = (await h.request<Array<{ operator_address: string; tokens: string; consensus_pubkey: { key: string }; description: { website: string } }>>("cosmos_validators", [])).find((x) => x.operator_address === valoper(NEW_OP));
+    expect([v?.tokens, v?.consensus_pubkey.key, v?.description.website]).to.deep.equal([`${50n * E18}`, pubkey, "https://v.example"]);
+    const edit = (rate: bigint) => h.request("eth_call", [{ from: NEW_OP, to: STAKING, data: STAKING_ABI.encodeFunctionData("editValidator", [["[do-not-modify]", "", "", "", ""], NEW_OP, rate, -1n]) }, "latest"]);
+    expect((await rpcError(edit(E18 / 10n + E18 / 100n))).message).to.match(/commission cannot be changed more than once in 24h/);
+    await h.request("evm_increaseTime", [86_401]);
+    await h.request("evm_mine");
+    expect((await rpcError(edit(E18 / 10n + E18 / 50n))).message).to.match(/commission cannot be changed more than max change rate/);
+    expect((await rpcError(edit(E18 / 4n))).message).to.match(/commission cannot be more than the max rate/);
+    await send(h, NEW_OP, "editValidator", [["[do-not-modify]", "", "", "", ""], NEW_OP, E18 / 10n + E18 / 100n, -1n]);
+    const edited = (await h.request<Array<{ operator_address: string; description: { moniker: string }; commission: { commission_rates: { rate: string } } }>>("cosmos_validators", [])).find((x) => x.operator_address === valoper(NEW_OP));
+    expect([edited?.description.moniker, edited?.commission.commission_rates.rate]).to.deep.equal(["new", "0.110000000000000000"]);
+    // another account may not create a validator for this one
+    const other = h.request("eth_call", [{ from: ALICE, to: STAKING, data: STAKING_ABI.encodeFunctionData("createValidator", [description, rates, 1n, NEW_OP, pubkey, E18]) }, "latest"]);
+    expect((await rpcError(other)).message).to.match(new RegExp(`msg.sender address ${ALICE} does not match the requester address ${NEW_OP}`));
+  });
+
   it("applies nothing of a message that fails after it wrote (rewards withdrawn, then too few coins)", async () => {
     h = await inProcess(COSMOS);
     await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
