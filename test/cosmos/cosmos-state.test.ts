@@ -194,6 +194,20 @@ describe("the Cosmos modules as chain state", function () {
     expect(await balance(h, BONDED_POOL)).to.equal(1100n * E18);
   });
 
+  it("carries module state in a state dump (hardhat_dumpState, then hardhat_loadState on a new chain)", async () => {
+    h = await inProcess(COSMOS);
+    await h.request("cosmos_addValidator", [{ operator: NEW_OP, tokens: q(70n * E18) }]);
+    await send(h, ALICE, "delegate", [ALICE, valoper(NEW_OP), 3n * E18]);
+    const dump = await h.request<string>("hardhat_dumpState");
+    const validators = await h.request("cosmos_validators", []);
+    await h.close();
+    h = await inProcess(COSMOS);
+    await h.request("hardhat_loadState", [dump]);
+    expect(await h.request("cosmos_validators", [])).to.deep.equal(validators);
+    expect((await h.request<Array<{ balance: { amount: string } }>>("cosmos_delegations", [ALICE]))[0].balance.amount).to.equal(`${3n * E18}`);
+    expect(await balance(h, BONDED_POOL)).to.equal(1073n * E18);
+  });
+
   it("keeps module state in a LevelDB home across a restart", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cosmos-home-"));
     try {
