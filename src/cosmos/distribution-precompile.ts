@@ -74,10 +74,12 @@ export function distributionHandlers(
   return {
     claimRewards: async (call) => {
       const [delegator, maxRetrieve] = call.args as unknown as [string, bigint];
+      // x/staking's default max_validators
+      if (maxRetrieve > 100n) throw new ModuleError(`maxRetrieve (${maxRetrieve}) parameter exceeds the maximum number of validators (100)`);
       sameSender(call, delegator);
       const { staking, distribution } = keepers(call);
+      // no delegation: nothing to claim, and no error (cosmos/evm claims over an empty list)
       const validators = await staking.delegatorValidators(delegator);
-      if (validators.length === 0) throw new ModuleError(`no delegation found for delegator ${getAddress(delegator)}`);
       let total = 0n;
       for (const op of validators.slice(0, Number(maxRetrieve))) total += await distribution.withdrawDelegationRewards(delegator, op);
       call.emit("ClaimRewards", [delegator, total]);
@@ -102,10 +104,9 @@ export function distributionHandlers(
       sameSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
       const { staking, distribution } = keepers(call);
-      if ((await staking.delegationShares(delegator, operator)) === undefined) {
-        await staking.requireValidator(operator);
-        throw new ModuleError("delegation does not exist");
-      }
+      // x/distribution's WithdrawDelegationRewards words these two
+      if ((await staking.validator(operator)) === undefined) throw new ModuleError("no validator distribution info");
+      if ((await staking.delegationShares(delegator, operator)) === undefined) throw new ModuleError("no delegation distribution info");
       const amount = await distribution.withdrawDelegationRewards(delegator, operator);
       call.emit("WithdrawDelegatorReward", [delegator, operator, amount]);
       return [amount === 0n ? [] : [[call.env.denom, amount]]];

@@ -230,6 +230,13 @@ for (const make of harnesses()) {
       await expect(s.delegate.staticCall(ALICE, account(OP0), E18)).to.be.rejectedWith("invalid validator address: invalid Bech32 prefix; expected cosmosvaloper, got cosmos: invalid address");
       await expect(s.undelegate.staticCall(ALICE, valoper(OP0), E18)).to.be.rejectedWith("no delegation for (address, validator) tuple");
       await expect(s.delegate.staticCall(ALICE, valoper(OP0), 0n)).to.be.rejectedWith("invalid delegation amount");
+      const d = await distribution();
+      await expect(d.withdrawDelegatorRewards.staticCall(ALICE, valoper(OP0))).to.be.rejectedWith("no delegation distribution info");
+      await expect(d.withdrawDelegatorRewards.staticCall(ALICE, unknown)).to.be.rejectedWith("no validator distribution info");
+      await expect(d.delegationRewards(ALICE, valoper(OP0))).to.be.rejectedWith("delegation does not exist");
+      await expect(d.claimRewards.staticCall(ALICE, 101)).to.be.rejectedWith("maxRetrieve (101) parameter exceeds the maximum number of validators (100)");
+      // no delegation: claiming claims nothing, without an error
+      expect(await d.claimRewards.staticCall(ALICE, 5)).to.equal(true);
       // a failed transaction leaves no delegation and no coins moved
       const before = await balance(BONDED_POOL);
       const tx = await s.delegate(ALICE, valoper(OP0), 20_000n * E18, { gasLimit: 500_000 }).catch((e: Error) => e);
