@@ -292,11 +292,12 @@ export class StakingKeeper {
   /** MsgBeginRedelegate: returns the completion time and the tokens moved. */
   async redelegate(delegator: string, src: string, dst: string, amount: bigint): Promise<{ completionTime: bigint; amount: bigint }> {
     if (amount <= 0n) throw new ModuleError("invalid shares amount: invalid request");
+    // in x/staking's order: the amount against the source delegation first (ValidateUnbondAmount), then BeginRedelegation's checks
+    const srcV = await this.requireValidator(src);
+    const shares = await this._unbondShares(delegator, srcV, amount);
     if (src.toLowerCase() === dst.toLowerCase()) throw new ModuleError("cannot redelegate to the same validator");
     const dstV = await this.validator(dst);
     if (dstV === undefined) throw new ModuleError("redelegation destination validator not found");
-    const srcV = await this.validator(src);
-    if (srcV === undefined) throw new ModuleError("redelegation source validator not found");
     // stake that arrived at src by a redelegation still maturing cannot move on (a slash must find it)
     for (const pair of await this.redelegationPairs(delegator)) {
       if (pair.dst.toLowerCase() !== src.toLowerCase()) continue;
@@ -307,7 +308,6 @@ export class StakingKeeper {
     const { unbondingTime, maxEntries } = await this.params();
     const entries = await this.redelegationEntries(delegator, src, dst);
     if (entries.length >= maxEntries) throw new ModuleError("too many redelegation entries for (delegator, src-validator, dst-validator) tuple");
-    const shares = await this._unbondShares(delegator, srcV, amount);
     const srcBonded = srcV.status === BondStatus.Bonded;
     const tokens = await this._unbond(delegator, srcV, shares);
     if (tokens === 0n) throw new ModuleError("too few tokens to redelegate (truncates to zero tokens)");
