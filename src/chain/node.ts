@@ -22,7 +22,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { type Account, Address, bytesToHex, equalsBytes } from "@ethereumjs/util";
+import { type Account, Address, bytesToHex, equalsBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
@@ -496,12 +496,7 @@ export class Node extends EventEmitter<NodeEvents> {
 
   /** The live state (the head's, when _quietBlocks asks: it checks that first), padded as a BlockContext reads it. */
   private readonly _headState: StateReader = {
-    getStorage: async (address, key) => {
-      const v = await this._chain.vm.stateManager.getStorage(new Address(address), key);
-      const out = new Uint8Array(32);
-      out.set(v, 32 - v.length);
-      return out;
-    },
+    getStorage: async (address, key) => setLengthLeft(await this._chain.vm.stateManager.getStorage(new Address(address), key), 32),
   };
 
   /** Reserves `count` empty blocks above the head, the first at `timestamp` (inside the lock). */

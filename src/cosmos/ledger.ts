@@ -11,7 +11,7 @@ import type { StateManagerInterface } from "@ethereumjs/common";
 import type { PrecompileInput } from "@ethereumjs/evm";
 import { type Account, type Address, createAccount, createAddressFromString } from "@ethereumjs/util";
 import { getAddress, hexlify } from "ethers";
-import { StorageRecords } from "./records";
+import { StorageRecords, decodeRecord, encodeRecord } from "./records";
 
 /** The Cosmos SDK's module account address of `name`. */
 export function moduleAddress(name: string): string {
@@ -67,12 +67,13 @@ export class MeteredRecords {
   async get<T>(name: string): Promise<T | undefined> {
     const bytes = await this._records.getBytes(name);
     this._gas.charge(KV_GAS.readFlat + KV_GAS.readPerByte * BigInt(bytes?.length ?? 0));
-    return bytes === undefined ? undefined : this._records.get<T>(name);
+    return bytes === undefined ? undefined : decodeRecord<T>(bytes);
   }
 
   async put(name: string, value: unknown): Promise<void> {
-    this._gas.charge(KV_GAS.writeFlat + KV_GAS.writePerByte * BigInt(value === undefined ? 0 : JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)).length));
-    await this._records.put(name, value);
+    const bytes = value === undefined ? undefined : encodeRecord(value);
+    this._gas.charge(KV_GAS.writeFlat + KV_GAS.writePerByte * BigInt(bytes?.length ?? 0));
+    await this._records.putBytes(name, bytes);
   }
 }
 

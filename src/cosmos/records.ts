@@ -8,6 +8,7 @@
  * (0 = no record); the value's bytes follow in 32-byte words from slot keccak256(name) + 1. Values
  * are JSON, bigints as `{ "$n": "<decimal>" }`.
  */
+import { setLengthLeft } from "@ethereumjs/util";
 import { concat, getBytes, keccak256, toBeHex, toUtf8Bytes, toUtf8String } from "ethers";
 
 /** An account's storage: 32-byte keys, values as the state manager returns them (leading zeros trimmed or not). */
@@ -30,7 +31,7 @@ export class StorageRecords {
     if (header === 0n) return undefined;
     const length = Number(header - 1n);
     const words: Uint8Array[] = [];
-    for (let i = 0; i * 32 < length; i++) words.push(padWord(await this._io.get(word(base + 1n + BigInt(i)))));
+    for (let i = 0; i * 32 < length; i++) words.push(setLengthLeft(await this._io.get(word(base + 1n + BigInt(i))), 32));
     return length === 0 ? EMPTY : getBytes(concat(words)).subarray(0, length);
   }
 
@@ -51,19 +52,21 @@ export class StorageRecords {
 
   async get<T>(name: string): Promise<T | undefined> {
     const bytes = await this.getBytes(name);
-    return bytes === undefined ? undefined : (JSON.parse(toUtf8String(bytes), reviveBigints) as T);
+    return bytes === undefined ? undefined : decodeRecord<T>(bytes);
   }
 
   async put(name: string, value: unknown): Promise<void> {
-    await this.putBytes(name, value === undefined ? undefined : toUtf8Bytes(JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? { $n: v.toString() } : v))));
+    await this.putBytes(name, value === undefined ? undefined : encodeRecord(value));
   }
 }
 
-function padWord(b: Uint8Array): Uint8Array {
-  if (b.length === 32) return b;
-  const out = new Uint8Array(32);
-  out.set(b, 32 - b.length);
-  return out;
+/** A record's bytes: its JSON. */
+export function encodeRecord(value: unknown): Uint8Array {
+  return toUtf8Bytes(JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? { $n: v.toString() } : v)));
+}
+
+export function decodeRecord<T>(bytes: Uint8Array): T {
+  return JSON.parse(toUtf8String(bytes), reviveBigints) as T;
 }
 
 /** Bigints travel as `{ "$n": "123" }` (JSON has no big integers; strings stay strings). */

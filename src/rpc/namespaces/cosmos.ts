@@ -12,7 +12,7 @@ import { CosmosQueries, type Json } from "../../cosmos/query";
 import { stakingGenesisJson } from "../../cosmos/genesis";
 import type { DistributionParams } from "../../cosmos/distribution-keeper";
 import { GovKeeper } from "../../cosmos/gov";
-import { getAddress } from "ethers";
+import { getAddress, hexlify } from "ethers";
 import type { RpcDeps } from "../deps";
 import { ServerError } from "../errors";
 import { method } from "../method";
@@ -35,7 +35,7 @@ const newValidator = objectOf("the validator", (field) => {
   const operator = field("operator", address.parse);
   if (operator === undefined) throw new ParamError("the validator.operator: missing");
   return {
-    operator: `0x${Buffer.from(operator).toString("hex")}`,
+    operator: hexlify(operator),
     tokens: field("tokens", quantity.parse),
     commissionRate: field("commissionRate", fraction.parse),
     moniker: field("moniker", string.parse),
@@ -53,7 +53,6 @@ const rewardsChange = objectOf("the rewards", (field) => {
   return out;
 });
 
-const hexOf = (a: Uint8Array): string => `0x${Buffer.from(a).toString("hex")}`;
 
 const STATUS_NAMES = ["PROPOSAL_STATUS_UNSPECIFIED", "PROPOSAL_STATUS_DEPOSIT_PERIOD", "PROPOSAL_STATUS_VOTING_PERIOD", "PROPOSAL_STATUS_PASSED", "PROPOSAL_STATUS_REJECTED", "PROPOSAL_STATUS_FAILED"];
 const OPTION_NAMES = ["VOTE_OPTION_UNSPECIFIED", "VOTE_OPTION_YES", "VOTE_OPTION_ABSTAIN", "VOTE_OPTION_NO", "VOTE_OPTION_NO_WITH_VETO"];
@@ -82,13 +81,13 @@ const voteOf = objectOf("the vote", (field) => {
   const option = field("option", named(OPTION_NAMES, "a vote option").parse);
   const weighted = field("options", arrayOf((o) => objectOf("the option", (f) => ({ option: f("option", named(OPTION_NAMES, "a vote option").parse) ?? 0, weight: f("weight", fraction.parse) ?? 10n ** 18n })).parse(o), "options"));
   if (option === undefined && weighted === undefined) throw new ParamError("the vote: give option or options");
-  return { voter: `0x${Buffer.from(voter).toString("hex")}`, options: weighted ?? [{ option: option as number, weight: 10n ** 18n }], metadata: field("metadata", string.parse) ?? "" };
+  return { voter: hexlify(voter), options: weighted ?? [{ option: option as number, weight: 10n ** 18n }], metadata: field("metadata", string.parse) ?? "" };
 });
 const depositOf = objectOf("the deposit", (field) => {
   const depositor = field("depositor", address.parse);
   const amount = field("amount", quantity.parse);
   if (depositor === undefined || amount === undefined) throw new ParamError("the deposit: give depositor and amount");
-  return { depositor: `0x${Buffer.from(depositor).toString("hex")}`, amount };
+  return { depositor: hexlify(depositor), amount };
 });
 const proposalOf = objectOf("the proposal", (field) => {
   const id = field("id", seconds.parse);
@@ -109,7 +108,7 @@ const proposalOf = objectOf("the proposal", (field) => {
     metadata: field("metadata", string.parse) ?? "",
     title: field("title", string.parse) ?? "",
     summary: field("summary", string.parse) ?? "",
-    proposer: `0x${Buffer.from(proposer).toString("hex")}`,
+    proposer: hexlify(proposer),
     votes: field("votes", arrayOf((v) => voteOf.parse(v), "votes")) ?? [],
     deposits,
   };
@@ -181,7 +180,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       concurrent: true,
       params: [address, blockNumberOrTag.opt()],
       doc: "A delegator's delegations and what they are worth, at a block.",
-      handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).delegations(hexOf(delegator))),
+      handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).delegations(hexlify(delegator))),
     }),
     method({
       name: "cosmos_rewards",
@@ -189,7 +188,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       concurrent: true,
       params: [address, blockNumberOrTag.opt()],
       doc: "A delegator's pending rewards per validator and in total, at a block.",
-      handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).rewards(hexOf(delegator))),
+      handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).rewards(hexlify(delegator))),
     }),
     method({
       name: "cosmos_addValidator",
@@ -208,7 +207,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [address, bool.opt()],
       doc: "Jails a validator (true, the default) or unjails it (false).",
       handler: async ([operator, jailed]) =>
-        change(async (env) => new CosmosQueries(env, settings.prefixes).validatorJson(await setJailed(env, hexOf(operator), jailed ?? true))),
+        change(async (env) => new CosmosQueries(env, settings.prefixes).validatorJson(await setJailed(env, hexlify(operator), jailed ?? true))),
     }),
     method({
       name: "cosmos_slashValidator",
@@ -217,7 +216,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       doc: "Burns a fraction (\"0.05\") of a validator's tokens; its delegations are worth that much less.",
       handler: async ([operator, f]) =>
         change(async (env) => {
-          const { burned, validator } = await slash(env, hexOf(operator), f);
+          const { burned, validator } = await slash(env, hexlify(operator), f);
           return { burned: burned.toString(), validator: new CosmosQueries(env, settings.prefixes).validatorJson(validator) };
         }),
     }),
