@@ -10,7 +10,7 @@ import { DistributionKeeper, type DistributionParams } from "./distribution-keep
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./modules";
 import { SlashingKeeper } from "./slashing";
-import { BondStatus, DEC, type Validator } from "./staking-keeper";
+import { BondStatus, DEC, type Validator, newValidator } from "./staking-keeper";
 
 export interface NewValidator {
   operator: string;
@@ -36,22 +36,7 @@ export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Val
   const rate = v.commissionRate ?? DEFAULT_COMMISSION;
   if (rate < 0n || rate > DEC) throw new ModuleError("commission rate must be between 0 and 1 (inclusive)");
   const list = await staking.validatorList();
-  await staking.setValidator({
-    operator,
-    consensusPubkey: consensusPubkey(operator),
-    jailed: false,
-    status: BondStatus.Bonded,
-    tokens: 0n,
-    delegatorShares: 0n,
-    description: { moniker: v.moniker ?? `validator-${list.length}`, identity: "", website: "", securityContact: "", details: "" },
-    unbondingHeight: 0n,
-    unbondingTime: 0n,
-    commissionRate: rate,
-    maxRate: DEC,
-    maxChangeRate: DEC / 100n,
-    commissionUpdateTime: env.time,
-    minSelfDelegation: 1n,
-  });
+  await staking.setValidator(newValidator({ operator, consensusPubkey: consensusPubkey(operator), commissionRate: rate, time: env.time, description: { moniker: v.moniker ?? `validator-${list.length}` } }));
   // the self-delegation, its coins minted to the operator first so its balance ends where it was
   await env.mint(operator, tokens);
   await staking.delegate(operator, operator, tokens);

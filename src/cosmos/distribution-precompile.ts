@@ -9,7 +9,7 @@ import { DISTRIBUTION_PRECOMPILE, type DistributionKeeper } from "./distribution
 import { DISTRIBUTION_ACCOUNT, ModuleError } from "./ledger";
 import type { MethodCall, MethodHandler } from "./module-precompile";
 import { DEC, type StakingKeeper } from "./staking-keeper";
-import { type ValidatorCodec, requesterIsNotSender } from "./staking-precompile";
+import { type ValidatorCodec, requireSender } from "./staking-precompile";
 
 const COIN = "tuple(string denom, uint256 amount)";
 const DEC_COIN = "tuple(string denom, uint256 amount, uint8 precision)";
@@ -59,9 +59,6 @@ export function distributionHandlers(
   codec: ValidatorCodec,
   keepers: (call: MethodCall) => { staking: StakingKeeper; distribution: DistributionKeeper },
 ): Record<string, MethodHandler> {
-  const sameSender = (call: MethodCall, requester: string): void => {
-    if (call.caller.toLowerCase() !== requester.toLowerCase()) throw requesterIsNotSender(call.caller, requester);
-  };
   const nativeCoins = (call: MethodCall, coins: Array<[string, bigint]>): bigint => {
     let total = 0n;
     for (const [denom, amount] of coins) {
@@ -76,7 +73,7 @@ export function distributionHandlers(
       const [delegator, maxRetrieve] = call.args as unknown as [string, bigint];
       // x/staking's default max_validators
       if (maxRetrieve > 100n) throw new ModuleError(`maxRetrieve (${maxRetrieve}) parameter exceeds the maximum number of validators (100)`);
-      sameSender(call, delegator);
+      requireSender(call, delegator);
       const { staking, distribution } = keepers(call);
       // no delegation: nothing to claim, and no error (cosmos/evm claims over an empty list)
       const validators = await staking.delegatorValidators(delegator);
@@ -87,7 +84,7 @@ export function distributionHandlers(
     },
     setWithdrawAddress: async (call) => {
       const [delegator, withdrawer] = call.args as unknown as [string, string];
-      sameSender(call, delegator);
+      requireSender(call, delegator);
       let to: string;
       try {
         to = isHexString(withdrawer, 20) ? getAddress(withdrawer) : getAddress(`0x${Buffer.from(accountFromBech32(withdrawer, prefixes.account)).toString("hex")}`);
@@ -101,7 +98,7 @@ export function distributionHandlers(
     },
     withdrawDelegatorRewards: async (call) => {
       const [delegator, validatorText] = call.args as unknown as [string, string];
-      sameSender(call, delegator);
+      requireSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
       const { staking, distribution } = keepers(call);
       // x/distribution's WithdrawDelegationRewards words these two
@@ -114,14 +111,14 @@ export function distributionHandlers(
     withdrawValidatorCommission: async (call) => {
       const [validatorText] = call.args as unknown as [string];
       const operator = codec.fromMessage(validatorText);
-      sameSender(call, operator);
+      requireSender(call, operator);
       const amount = await keepers(call).distribution.withdrawCommission(operator);
       call.emit("WithdrawValidatorCommission", [validatorText, amount]);
       return [[[call.env.denom, amount]]];
     },
     fundCommunityPool: async (call) => {
       const [depositor, coins] = call.args as unknown as [string, Array<[string, bigint]>];
-      sameSender(call, depositor);
+      requireSender(call, depositor);
       const amount = nativeCoins(call, coins);
       await keepers(call).distribution.fundCommunityPool(depositor, amount);
       call.emit("FundCommunityPool", [depositor, call.env.denom, amount]);
@@ -129,7 +126,7 @@ export function distributionHandlers(
     },
     depositValidatorRewardsPool: async (call) => {
       const [depositor, validatorText, coins] = call.args as unknown as [string, string, Array<[string, bigint]>];
-      sameSender(call, depositor);
+      requireSender(call, depositor);
       const operator = codec.fromMessage(validatorText);
       const amount = nativeCoins(call, coins);
       const { staking, distribution } = keepers(call);

@@ -18,7 +18,7 @@ import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution
 import { DISTRIBUTION_ABI } from "./distribution-precompile";
 import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply } from "./ledger";
 import type { StorageIO } from "./records";
-import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type StakingParams } from "./staking-keeper";
+import { DEC, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
 import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";
 import type { GenesisDelegation } from "./genesis";
@@ -204,22 +204,7 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
   const distParams: DistributionParams = settings.distribution === false ? { rewardsPerEpoch: 0n, epochIdentifier: "", communityTax: DEFAULT_COMMUNITY_TAX } : settings.distribution;
   await distribution.setParams(distParams);
   for (const v of settings.staking.validators) {
-    await staking.setValidator({
-      operator: v.operator,
-      consensusPubkey: v.consensusPubkey,
-      jailed: v.jailed,
-      status: v.jailed ? BondStatus.Unbonding : BondStatus.Bonded,
-      tokens: 0n,
-      delegatorShares: 0n,
-      description: { moniker: v.moniker, identity: "", website: "", securityContact: "", details: "" },
-      unbondingHeight: 0n,
-      unbondingTime: 0n,
-      commissionRate: v.commissionRate,
-      maxRate: DEC,
-      maxChangeRate: DEC / 100n,
-      commissionUpdateTime: ctx.timestamp,
-      minSelfDelegation: 1n,
-    });
+    await staking.setValidator(newValidator({ operator: v.operator, consensusPubkey: v.consensusPubkey, commissionRate: v.commissionRate, time: ctx.timestamp, description: { moniker: v.moniker }, jailed: v.jailed }));
     // the genesis self-delegation, what the listed delegations leave of its tokens: minted into the validator's pool (genesisEnv's send)
     const delegated = settings.staking.delegations.filter((d) => d.operator.toLowerCase() === v.operator.toLowerCase()).reduce((sum, d) => sum + d.amount, 0n);
     if (delegated > v.tokens) throw new Error(`genesis validator ${v.operator}: its delegations (${delegated}) exceed its tokens (${v.tokens})`);

@@ -11,7 +11,7 @@ import { Interface, getAddress, hexlify } from "ethers";
 import { type ModuleEnv, ModuleError } from "./ledger";
 import type { MethodCall, MethodHandler } from "./module-precompile";
 import { type Validator, DEC, StakingKeeper } from "./staking-keeper";
-import { pageOf, paginate, requesterIsNotSender } from "./staking-precompile";
+import { pageOf, paginate, requireSender } from "./staking-precompile";
 
 export const SLASHING_PRECOMPILE = "0x0000000000000000000000000000000000000806" as const;
 
@@ -111,7 +111,7 @@ export function slashingHandlers(unjail: (env: ModuleEnv, operator: string) => P
     },
     unjail: async (call) => {
       const [operator] = call.args as unknown as [string];
-      if (call.caller.toLowerCase() !== operator.toLowerCase()) throw requesterIsNotSender(call.caller, operator);
+      requireSender(call, operator);
       const v = await staking(call).validator(operator);
       if (v === undefined) throw new ModuleError("address is not associated with any known validator");
       if (!v.jailed) throw new ModuleError("validator not jailed; cannot be unjailed");

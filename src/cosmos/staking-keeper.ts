@@ -76,6 +76,37 @@ export interface StakingParams {
   maxEntries: number;
 }
 
+/** A new validator with no tokens yet (its self-delegation follows): bonded unless jailed, maximum rate 100 %, changes of 1 % a day unless given. */
+export function newValidator(v: {
+  operator: string;
+  consensusPubkey: string;
+  commissionRate: bigint;
+  time: bigint;
+  description?: Partial<Description>;
+  jailed?: boolean;
+  maxRate?: bigint;
+  maxChangeRate?: bigint;
+  minSelfDelegation?: bigint;
+}): Validator {
+  const jailed = v.jailed ?? false;
+  return {
+    operator: getAddress(v.operator),
+    consensusPubkey: v.consensusPubkey,
+    jailed,
+    status: jailed ? BondStatus.Unbonding : BondStatus.Bonded,
+    tokens: 0n,
+    delegatorShares: 0n,
+    description: { moniker: "", identity: "", website: "", securityContact: "", details: "", ...v.description },
+    unbondingHeight: 0n,
+    unbondingTime: 0n,
+    commissionRate: v.commissionRate,
+    maxRate: v.maxRate ?? DEC,
+    maxChangeRate: v.maxChangeRate ?? DEC / 100n,
+    commissionUpdateTime: v.time,
+    minSelfDelegation: v.minSelfDelegation ?? 1n,
+  };
+}
+
 /** A pending maturity: an unbonding or a redelegation entry's pair, by completion time. */
 interface QueueItem {
   time: bigint;

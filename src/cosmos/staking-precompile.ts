@@ -9,7 +9,7 @@ import { PrecompileError, type Bech32Prefixes, fromBech32, toBech32 } from "./be
 import { type DistributionKeeper } from "./distribution-keeper";
 import { ModuleError } from "./ledger";
 import type { MethodCall, MethodHandler } from "./module-precompile";
-import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type Validator } from "./staking-keeper";
+import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type Validator, newValidator } from "./staking-keeper";
 
 const DESCRIPTION = "tuple(string moniker, string identity, string website, string securityContact, string details)";
 const VALIDATOR = `tuple(string operatorAddress, string consensusPubkey, bool jailed, uint8 status, uint256 tokens, uint256 delegatorShares, ${DESCRIPTION} description, int64 unbondingHeight, int64 unbondingTime, uint256 commission, uint256 minSelfDelegation)`;
@@ -52,9 +52,12 @@ export const STATUS_NAMES: Readonly<Record<BondStatus, string>> = {
   [BondStatus.Bonded]: "BOND_STATUS_BONDED",
 };
 
-/** A module's own failure texts for the checks cosmos/evm makes before the message runs. */
-export const requesterIsNotSender = (sender: string, requester: string): ModuleError =>
-  new ModuleError(`msg.sender address ${getAddress(sender)} does not match the requester address ${getAddress(requester)}`);
+/** cosmos/evm's check that a message's requester (delegator, depositor, operator) is its msg.sender. */
+export function requireSender(call: MethodCall, requester: string): void {
+  if (call.caller.toLowerCase() !== requester.toLowerCase()) {
+    throw new ModuleError(`msg.sender address ${getAddress(call.caller)} does not match the requester address ${getAddress(requester)}`);
+  }
+}
 
 /** Validator addresses in both directions (the chain's `…valoper` prefix). */
 export class ValidatorCodec {
@@ -103,7 +106,7 @@ export function paginate<T>(items: T[], page: { key: string; offset: bigint; lim
   const start = page.key !== "0x" && page.key !== "0x00" ? Number(BigInt(page.key)) : Number(page.offset);
   const limit = page.limit === 0n ? 100 : Number(page.limit);
   const slice = list.slice(start, start + limit);
-  const next = start + limit < list.length ? hexlify(getBytes(`0x${(start + limit).toString(16).padStart(16, "0")}`)) : "0x";
+  const next = start + limit < list.length ? `0x${(start + limit).toString(16).padStart(16, "0")}` : "0x";
   return { items: slice, nextKey: next, total: page.countTotal || page.key === "0x" ? BigInt(list.length) : 0n };
 }
 
@@ -115,9 +118,6 @@ export const pageOf = (r: unknown): { key: string; offset: bigint; limit: bigint
 
 /** The handlers of the staking precompile over the chain's staking and distribution keepers. */
 export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCall) => { staking: StakingKeeper; distribution: DistributionKeeper }): Record<string, MethodHandler> {
-  const sameSender = (call: MethodCall, requester: string): void => {
-    if (call.caller.toLowerCase() !== requester.toLowerCase()) throw requesterIsNotSender(call.caller, requester);
-  };
   const notFromContract = async (call: MethodCall): Promise<void> => {
     if (await call.callerIsContract()) throw new ModuleError("this method can only be called directly to the precompile, not from a smart contract");
   };
@@ -144,7 +144,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
     createValidator: async (call) => {
       const [description, rates, minSelfDelegation, validatorAddress, pubkey, value] = call.args as unknown as [string[], bigint[], bigint, string, string, bigint];
       await notFromContract(call);
-      sameSender(call, validatorAddress);
+      requireSender(call, validatorAddress);
       const { staking } = keepers(call);
       if ((await staking.validator(validatorAddress)) !== undefined) throw new ModuleError("validator already exist for this operator address; must use new validator operator address");
       const [rate, maxRate, maxChangeRate] = rates;
@@ -154,22 +154,10 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       if (value < minSelfDelegation) throw new ModuleError("validator's self delegation must be greater than their minimum self delegation");
       const pk = Buffer.from(pubkey, "base64");
       if (pk.length !== 32) throw new ModuleError(`consensus pubkey len is invalid, got: ${pk.length}, expected: 32`);
-      await staking.setValidator({
-        operator: getAddress(validatorAddress),
-        consensusPubkey: pubkey,
-        jailed: false,
-        status: BondStatus.Bonded,
-        tokens: 0n,
-        delegatorShares: 0n,
-        description: { moniker: description[0], identity: description[1], website: description[2], securityContact: description[3], details: description[4] },
-        unbondingHeight: 0n,
-        unbondingTime: 0n,
-        commissionRate: rate,
-        maxRate,
-        maxChangeRate,
-        commissionUpdateTime: call.env.time,
-        minSelfDelegation,
-      });
+      const [moniker, identity, website, securityContact, details] = description;
+      await staking.setValidator(
+        newValidator({ operator: validatorAddress, consensusPubkey: pubkey, commissionRate: rate, maxRate, maxChangeRate, minSelfDelegation, time: call.env.time, description: { moniker, identity, website, securityContact, details } }),
+      );
       await staking.delegate(validatorAddress, validatorAddress, value);
       call.emit("CreateValidator", [validatorAddress, value]);
       return [true];
@@ -177,7 +165,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
     editValidator: async (call) => {
       const [description, validatorAddress, commissionRate, minSelfDelegation] = call.args as unknown as [string[], string, bigint, bigint];
       await notFromContract(call);
-      sameSender(call, validatorAddress);
+      requireSender(call, validatorAddress);
       const { staking } = keepers(call);
       const v = await staking.requireValidator(validatorAddress);
       const fields = ["moniker", "identity", "website", "securityContact", "details"] as const;
@@ -203,7 +191,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
     },
     delegate: async (call) => {
       const [delegator, validatorText, amount] = call.args as unknown as [string, string, bigint];
-      sameSender(call, delegator);
+      requireSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
       const shares = await keepers(call).staking.delegate(delegator, operator, amount);
       call.emit("Delegate", [delegator, operator, amount, shares]);
@@ -211,7 +199,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
     },
     undelegate: async (call) => {
       const [delegator, validatorText, amount] = call.args as unknown as [string, string, bigint];
-      sameSender(call, delegator);
+      requireSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
       const r = await keepers(call).staking.undelegate(delegator, operator, amount);
       call.emit("Unbond", [delegator, operator, r.amount, r.completionTime]);
@@ -219,7 +207,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
     },
     redelegate: async (call) => {
       const [delegator, srcText, dstText, amount] = call.args as unknown as [string, string, string, bigint];
-      sameSender(call, delegator);
+      requireSender(call, delegator);
       const src = codec.fromMessage(srcText);
       const dst = codec.fromMessage(dstText);
       const r = await keepers(call).staking.redelegate(delegator, src, dst, amount);
@@ -228,7 +216,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
     },
     cancelUnbondingDelegation: async (call) => {
       const [delegator, validatorText, amount, creationHeight] = call.args as unknown as [string, string, bigint, bigint];
-      sameSender(call, delegator);
+      requireSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
       await keepers(call).staking.cancelUnbonding(delegator, operator, amount, creationHeight);
       call.emit("CancelUnbondingDelegation", [delegator, operator, amount, creationHeight]);
