@@ -109,21 +109,26 @@ describe("epoch hooks reach contracts", function () {
 
   it("saves and loads the chain's state with hre.epochs (epochs records, hooks, contract storage); loadFixture still reverts", async () => {
     const { counter, rewards } = await loadFixture(deployed);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "epochs-state-")), "state.json");
-    const saved = { week: await hre.epochs.current("week"), hooks: await hre.epochs.hooks(), paid: await rewards.lastPaidEpoch() };
-    const dump = await hre.epochs.saveState(file);
-    expect(JSON.parse(fs.readFileSync(file, "utf8")).hardhat_epochs.modules.epochs).to.be.an("object");
-    await hre.epochs.advance("week", 2);
-    await counter.unregister();
-    await hre.epochs.loadState(file);
-    expect(await hre.epochs.current("week")).to.equal(saved.week);
-    expect(await hre.epochs.hooks()).to.deep.equal(saved.hooks);
-    expect(await rewards.lastPaidEpoch()).to.equal(saved.paid);
-    await hre.epochs.advance("week");
-    await hre.epochs.loadState(dump);
-    expect(await hre.epochs.current("week")).to.equal(saved.week);
-    await loadFixture(deployed);
-    expect(await hre.epochs.current("week")).to.equal(saved.week);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "epochs-state-"));
+    const file = path.join(dir, "state.json");
+    try {
+      const saved = { week: await hre.epochs.current("week"), hooks: await hre.epochs.hooks(), paid: await rewards.lastPaidEpoch() };
+      const dump = await hre.epochs.saveState(file);
+      expect(JSON.parse(fs.readFileSync(file, "utf8")).hardhat_epochs.modules.epochs).to.be.an("object");
+      await hre.epochs.advance("week", 2);
+      await counter.unregister();
+      await hre.epochs.loadState(file);
+      expect(await hre.epochs.current("week")).to.equal(saved.week);
+      expect(await hre.epochs.hooks()).to.deep.equal(saved.hooks);
+      expect(await rewards.lastPaidEpoch()).to.equal(saved.paid);
+      await hre.epochs.advance("week");
+      await hre.epochs.loadState(dump);
+      expect(await hre.epochs.current("week")).to.equal(saved.week);
+      await loadFixture(deployed);
+      expect(await hre.epochs.current("week")).to.equal(saved.week);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("runs TypeScript hooks in-process", async () => {
