@@ -68,6 +68,14 @@ export function distributionHandlers(
     if (total <= 0n) throw new ModuleError("invalid coins: invalid request");
     return total;
   };
+  /** One of the (existing) validator's reward amounts, as DecCoins. */
+  const validatorAmount = async (call: MethodCall, field: "outstanding" | "commission"): Promise<unknown[]> => {
+    const [validatorText] = call.args as unknown as [string];
+    const operator = codec.fromQuery(validatorText);
+    const { staking, distribution } = keepers(call);
+    await staking.requireValidator(operator);
+    return [decCoins(call.env.denom, (await distribution.validatorRewards(operator))[field])];
+  };
   return {
     claimRewards: async (call) => {
       const [delegator, maxRetrieve] = call.args as unknown as [string, bigint];
@@ -145,20 +153,8 @@ export function distributionHandlers(
       const r = await distribution.validatorRewards(operator);
       return [[toBech32(prefixes.account, getBytes(operator)), decCoins(call.env.denom, self), decCoins(call.env.denom, r.commission)]];
     },
-    validatorOutstandingRewards: async (call) => {
-      const [validatorText] = call.args as unknown as [string];
-      const operator = codec.fromQuery(validatorText);
-      const { staking, distribution } = keepers(call);
-      await staking.requireValidator(operator);
-      return [decCoins(call.env.denom, (await distribution.validatorRewards(operator)).outstanding)];
-    },
-    validatorCommission: async (call) => {
-      const [validatorText] = call.args as unknown as [string];
-      const operator = codec.fromQuery(validatorText);
-      const { staking, distribution } = keepers(call);
-      await staking.requireValidator(operator);
-      return [decCoins(call.env.denom, (await distribution.validatorRewards(operator)).commission)];
-    },
+    validatorOutstandingRewards: (call) => validatorAmount(call, "outstanding"),
+    validatorCommission: (call) => validatorAmount(call, "commission"),
     validatorSlashes: async (call) => {
       const [validatorText] = call.args as unknown as [string];
       await keepers(call).staking.requireValidator(codec.fromQuery(validatorText));

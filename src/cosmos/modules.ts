@@ -18,7 +18,7 @@ import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution
 import { DISTRIBUTION_ABI } from "./distribution-precompile";
 import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply } from "./ledger";
 import type { StorageIO } from "./records";
-import { DEC, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
+import { DEC, NO_HOOKS, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
 import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";
 import type { GenesisDelegation } from "./genesis";
@@ -215,7 +215,7 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
 
 /** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */
 export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule {
-  const nextMaturity = (state: StateReader) => new StakingKeeper(readEnv(state), { beforeSharesModified: async () => undefined, afterSharesModified: async () => undefined }).nextMaturity();
+  const nextMaturity = (state: StateReader) => new StakingKeeper(readEnv(state), NO_HOOKS).nextMaturity();
   return {
     name: STAKING_MODULE,
     initGenesis: (ctx) => initGenesis(ctx, settings),

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { Interface, getAddress, hexlify } from "ethers";
 import { type ModuleEnv, ModuleError } from "./ledger";
 import type { MethodCall, MethodHandler } from "./module-precompile";
-import { type Validator, DEC, StakingKeeper } from "./staking-keeper";
+import { type Validator, DEC, NO_HOOKS, StakingKeeper } from "./staking-keeper";
 import { pageOf, paginate, requireSender } from "./staking-precompile";
 
 export const SLASHING_PRECOMPILE = "0x0000000000000000000000000000000000000806" as const;
@@ -91,7 +91,7 @@ function signingInfoRow(env: ModuleEnv, v: Validator, info: SigningInfo): unknow
 
 /** The handlers of the slashing precompile; `unjail` goes through `setJailed` (src/cosmos/admin.ts). */
 export function slashingHandlers(unjail: (env: ModuleEnv, operator: string) => Promise<void>): Record<string, MethodHandler> {
-  const staking = (call: MethodCall) => new StakingKeeper(call.env, { beforeSharesModified: async () => undefined, afterSharesModified: async () => undefined });
+  const staking = (call: MethodCall) => new StakingKeeper(call.env, NO_HOOKS);
   return {
     getSigningInfo: async (call) => {
       const [cons] = call.args as unknown as [string];

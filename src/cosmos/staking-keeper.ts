@@ -126,6 +126,9 @@ export interface DelegationHooks {
   afterSharesModified(env: ModuleEnv, delegator: string, validator: string): Promise<void>;
 }
 
+/** Staking without a distribution module's hooks: for reads, and where no delegation changes. */
+export const NO_HOOKS: DelegationHooks = { beforeSharesModified: async () => undefined, afterSharesModified: async () => undefined };
+
 export class StakingKeeper {
   constructor(
     private readonly _env: ModuleEnv,
@@ -228,17 +231,27 @@ export class StakingKeeper {
     if (amount <= 0n) throw new ModuleError("invalid delegation amount: invalid request");
     const v = await this.requireValidator(operator);
     if (v.tokens > 0n && v.delegatorShares === 0n) throw new ModuleError("cannot delegate to validators with invalid (zero) ex-rate");
-    const before = await this.delegationShares(delegator, operator);
-    if (before !== undefined) await this._hooks.beforeSharesModified(this._env, delegator, operator);
-    // coins first: a delegator without them changes nothing
-    if (from === "account") await this._env.send(delegator, StakingKeeper._pool(v), amount);
-    else if (v.status === BondStatus.Bonded) await this._env.send(NOT_BONDED_POOL, BONDED_POOL, amount);
+    return this._bond(delegator, v, amount, async () => {
+      if (from === "account") await this._env.send(delegator, StakingKeeper._pool(v), amount);
+      else if (v.status === BondStatus.Bonded) await this._env.send(NOT_BONDED_POOL, BONDED_POOL, amount);
+    });
+  }
+
+  /**
+   * Adds `amount` tokens to the delegator's delegation with `v` (x/staking's Delegate): its rewards
+   * are withdrawn first, then `moveCoins` brings the tokens into the validator's pool, then shares are
+   * issued at the validator's rate. Returns the new shares.
+   */
+  private async _bond(delegator: string, v: Validator, amount: bigint, moveCoins: () => Promise<void>): Promise<bigint> {
+    const before = await this.delegationShares(delegator, v.operator);
+    if (before !== undefined) await this._hooks.beforeSharesModified(this._env, delegator, v.operator);
+    await moveCoins();
     const shares = StakingKeeper.sharesFromTokens(v, amount);
     v.tokens += amount;
     v.delegatorShares += shares;
     await this.setValidator(v);
-    await this._setShares(delegator, operator, (before ?? 0n) + shares);
-    await this._hooks.afterSharesModified(this._env, delegator, operator);
+    await this._setShares(delegator, v.operator, (before ?? 0n) + shares);
+    await this._hooks.afterSharesModified(this._env, delegator, v.operator);
     return shares;
   }
 
@@ -344,16 +357,9 @@ export class StakingKeeper {
     if (tokens === 0n) throw new ModuleError("too few tokens to redelegate (truncates to zero tokens)");
     // the tokens move between the pools when the two validators' statuses differ
     const dstBonded = dstV.status === BondStatus.Bonded;
-    if (srcBonded !== dstBonded) await this._env.send(srcBonded ? BONDED_POOL : NOT_BONDED_POOL, dstBonded ? BONDED_POOL : NOT_BONDED_POOL, tokens);
-    const dstNow = (await this.validator(dst)) as Validator;
-    const before = await this.delegationShares(delegator, dst);
-    if (before !== undefined) await this._hooks.beforeSharesModified(this._env, delegator, dst);
-    const sharesDst = StakingKeeper.sharesFromTokens(dstNow, tokens);
-    dstNow.tokens += tokens;
-    dstNow.delegatorShares += sharesDst;
-    await this.setValidator(dstNow);
-    await this._setShares(delegator, dst, (before ?? 0n) + sharesDst);
-    await this._hooks.afterSharesModified(this._env, delegator, dst);
+    const sharesDst = await this._bond(delegator, (await this.validator(dst)) as Validator, tokens, async () => {
+      if (srcBonded !== dstBonded) await this._env.send(srcBonded ? BONDED_POOL : NOT_BONDED_POOL, dstBonded ? BONDED_POOL : NOT_BONDED_POOL, tokens);
+    });
     const completionTime = this._env.time + unbondingTime;
     entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, sharesDst, unbondingId: await this._nextUnbondingId() });
     await this._r.put(key("redelegation", delegator, src, dst), entries);
