@@ -22,6 +22,7 @@ import type { ChainConfig } from "./config";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
 import { ChainError } from "./errors";
 import type { Fork } from "./fork";
+import { installJumpAnalysisCache } from "./jump-analysis";
 import type { BlockModule } from "./module";
 import { AddressIndex } from "./address-index";
 import { Preimages } from "./preimages";
@@ -149,6 +150,7 @@ export class ChainState {
       },
     };
     const customPrecompiles = opts.precompiles?.({ envOf: requireEnv }) ?? [];
+    installJumpAnalysisCache();
     const vm = await createVM({
       common,
       stateManager,
