@@ -19,7 +19,7 @@ import { type ModuleStore, VersionedModuleStore } from "../storage/module-store"
 import { TrieDB } from "../storage/trie-db";
 import { ChainStore } from "./chain-store";
 import type { ChainConfig } from "./config";
-import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, deadlineOpcodes, envOf, trackMessages } from "./context";
+import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, chainOpcodes, envOf, trackMessages } from "./context";
 import { ChainError } from "./errors";
 import type { Fork } from "./fork";
 import { installJumpAnalysisCache } from "./jump-analysis";
@@ -155,7 +155,7 @@ export class ChainState {
       common,
       stateManager,
       blockchain,
-      evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: deadlineOpcodes },
+      evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common) },
     });
     trackMessages(vm);
     return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console);

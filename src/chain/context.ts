@@ -6,14 +6,15 @@
  *
  * A context has an optional deadline. It ends the execution from inside, never by abandoning it:
  * every loop in EVM code passes a JUMPDEST and every call starts a message, and both check the
- * clock (see `deadlineOpcodes` and `trackMessages`).
+ * clock (see `chainOpcodes` and `trackMessages`).
  *
  * The chain tells its precompiles about the execution they run in through an `ExecEnv`, found from
  * the EVM (or its state manager) that runs them: the message stack (msg.sender, static or not), the
  * module stores of that height, the deadline.
  */
 import type { Block } from "@ethereumjs/block";
-import type { EVMOpts } from "@ethereumjs/evm";
+import type { Common } from "@ethereumjs/common";
+import { type EVMOpts, getOpcodesForHF, paramsEVM } from "@ethereumjs/evm";
 import type { Address } from "@ethereumjs/util";
 import { equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
@@ -51,6 +52,19 @@ export interface ExecEnv {
   console?: (data: Uint8Array) => void;
   /** The block the current execution runs in (its number and time), set by whoever runs it (`enterBlock`). */
   block?: { number: bigint; timestamp: bigint };
+  /** Set for an execution whose reads of the gas left must be known (an estimate's first run). */
+  gasWatch?: GasWatch;
+}
+
+/**
+ * How an execution depended on the gas it was given, beyond using it: what decides whether it would
+ * run the same with exactly the gas it used (src/chain/execution.ts, `estimateGas`).
+ */
+export interface GasWatch {
+  /** The gas left was read: a GAS opcode, or a nested message (CALL and CREATE pass on 63/64 of it). */
+  gasObserved: boolean;
+  /** The least gas left at any SSTORE (EIP-2200 fails an SSTORE with 2300 or less left). */
+  minSstoreGasLeft?: bigint;
 }
 
 const envs = new WeakMap<object, ExecEnv>();
@@ -84,22 +98,73 @@ function checkDeadline(env: ExecEnv | undefined): void {
 
 let jumpdests = 0;
 
+type OpcodeEntry = ReturnType<typeof getOpcodesForHF>["opcodeMap"][number];
+type RunState = Parameters<OpcodeEntry["opHandler"]>[0];
+
+let opcodes: CustomOpcode[] | undefined;
+
 /**
- * JUMPDEST as the EVM defines it (1 gas, no effect) plus a look at the deadline every 1024 passes.
- * A `customOpcodes` entry of EthereumJS's public EVM options; jump analysis is by byte value, so
- * valid jump destinations are unchanged.
+ * The chain's custom opcodes (EthereumJS's public `customOpcodes` EVM option): three opcodes as the
+ * EVM defines them — EthereumJS's own handlers, which are the same functions for every hardfork and
+ * decide by the hardfork inside — plus what the chain watches:
+ * - JUMPDEST (1 gas, no effect) looks at the deadline every 1024 passes; jump analysis is by byte
+ *   value, so valid jump destinations are unchanged;
+ * - GAS and SSTORE tell an execution's `gasWatch`, when it has one, that the gas left was read or how
+ *   low it was at an SSTORE.
+ * Every VM the chain makes (and every copy of one) runs with this one list.
  */
-export const deadlineOpcodes: CustomOpcode[] = [
-  {
-    opcode: 0x5b,
-    opcodeName: "JUMPDEST",
-    baseFee: 1,
-    logicFunction: (runState: { stateManager: object }) => {
-      if ((++jumpdests & 1023) !== 0) return;
-      checkDeadline(envs.get(runState.stateManager));
+export function chainOpcodes(common: Common): CustomOpcode[] {
+  if (opcodes !== undefined) return opcodes;
+  // the EVM's parameters (opcode fees) on a copy of the chain's config, as the EVM's constructor does
+  const evmCommon = common.copy();
+  evmCommon.updateParams(paramsEVM);
+  const own = getOpcodesForHF(evmCommon).opcodeMap;
+  const gas = own[0x5a];
+  const sstore = own[0x55];
+  const watchOf = (runState: RunState): GasWatch | undefined => envs.get(runState.stateManager)?.gasWatch;
+  const list: CustomOpcode[] = [
+    {
+      opcode: 0x5b,
+      opcodeName: "JUMPDEST",
+      baseFee: own[0x5b].opcodeInfo.fee,
+      logicFunction: (runState: RunState) => {
+        if ((++jumpdests & 1023) !== 0) return;
+        checkDeadline(envs.get(runState.stateManager));
+      },
     },
-  },
-];
+    {
+      opcode: 0x5a,
+      opcodeName: "GAS",
+      baseFee: gas.opcodeInfo.fee,
+      logicFunction: (runState: RunState, c: Common) => {
+        const watch = watchOf(runState);
+        if (watch !== undefined) watch.gasObserved = true;
+        return gas.opHandler(runState, c);
+      },
+    },
+    {
+      opcode: 0x55,
+      opcodeName: "SSTORE",
+      baseFee: sstore.opcodeInfo.fee,
+      gasFunction: async (runState: RunState, fee: bigint, c: Common): Promise<bigint> => {
+        const watch = watchOf(runState);
+        if (watch !== undefined) {
+          const left = runState.interpreter.getGasLeft();
+          if (watch.minSstoreGasLeft === undefined || left < watch.minSstoreGasLeft) watch.minSstoreGasLeft = left;
+        }
+        return sstore.gasHandler(runState, fee, c);
+      },
+      logicFunction: sstore.opHandler,
+    },
+  ];
+  opcodes = list;
+  return list;
+}
+
+/** Whether `list` is the chain's custom opcode list: the EVM that has it is one the chain made. */
+export function isChainOpcodes(list: unknown): boolean {
+  return list !== undefined && list === opcodes;
+}
 
 /**
  * Keeps `env.messages` in step with the EVM's messages and checks the deadline at each new one.
@@ -113,6 +178,7 @@ export function trackMessages(vm: VM): void {
     const env = envs.get(vm.evm);
     if (env === undefined) return;
     env.messages.push({ caller: msg.caller, isStatic: msg.isStatic });
+    if (env.gasWatch !== undefined && env.messages.length > 1) env.gasWatch.gasObserved = true;
     checkDeadline(env);
     if (env.console !== undefined && msg.to !== undefined && equalsBytes(msg.to.bytes, CONSOLE_BYTES)) env.console(msg.data);
   });

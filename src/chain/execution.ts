@@ -9,7 +9,7 @@ import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereum
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "./block-producer";
-import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
+import { type ExecutionContext, ExecutionTimeout, type GasWatch, enterBlock } from "./context";
 import { ChainError } from "./errors";
 import type { Node } from "./node";
 import { withSender } from "./sender";
@@ -186,18 +186,33 @@ async function warmCaches(vm: VM, touched: NonNullable<RunTxResult["accessList"]
   }
 }
 
+/** Executions estimates have made, all told (test/chain/estimate-gas.test.ts counts them). */
+export const estimateRuns = { count: 0 };
+
 /**
  * Smallest gas with which `req` succeeds, or the failure at the cap. As geth: the run at the cap
  * gives a lower bound (the gas it used), which is the answer when a run with exactly that succeeds
- * (usually); else the used gas × 64/63 (for the gas CALLs keep back), then a binary search. Every run is a real execution in one
- * context; the deadline covers the whole search, and the search yields to other requests between runs.
+ * (usually, and known without that run when the first did not depend on its gas: `sameWithGas`);
+ * else the used gas × 64/63 (for the gas CALLs keep back), then a binary search. Every run is a real
+ * execution in one context; the deadline covers the whole search, and the search yields to other
+ * requests between runs.
  */
 export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<bigint> {
   const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
   try {
-    const run = (gas: bigint) => runInContext(node, ctx, req, opts.overrides, gas, opts.lenient);
+    const run = (gas: bigint) => {
+      estimateRuns.count++;
+      return runInContext(node, ctx, req, opts.overrides, gas, opts.lenient);
+    };
     let hi = req.gas ?? defaultCallGas(node);
-    const first = await run(hi);
+    const watch: GasWatch = { gasObserved: false };
+    ctx.env.gasWatch = watch;
+    let first: RunTxResult;
+    try {
+      first = await run(hi);
+    } finally {
+      ctx.env.gasWatch = undefined;
+    }
     ctx.env.console = undefined;
     if (first.execResult.exceptionError !== undefined) throw new CallFailure(first);
     let lo = first.totalGasSpent - 1n;
@@ -213,8 +228,10 @@ export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts:
       }
     };
     // Most calls (no refund, no CALL keeping back 1/64) succeed with exactly what they used: then
-    // that is the answer the search below would reach, found in one run instead of a dozen.
+    // that is the answer the search below would reach, found in one run instead of a dozen. When
+    // nothing in the first run depended on the gas it had, that run is the proof and none is needed.
     if (first.totalGasSpent < hi) {
+      if (sameWithGas(first, watch, hi - first.totalGasSpent)) return first.totalGasSpent;
       if (await succeeds(first.totalGasSpent)) return first.totalGasSpent;
       lo = first.totalGasSpent;
     }
@@ -233,6 +250,20 @@ export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts:
   } finally {
     ctx.release();
   }
+}
+
+/** EIP-2200's SSTORE sentry (2300) plus a cold slot's access (2100), which later rules add to it. */
+const SSTORE_GAS_MARGIN = 2300n + 2100n;
+
+/**
+ * Whether a successful run would have gone exactly the same with `less` gas fewer, hence succeeded
+ * with what it used. With the same input an execution differs only where it reads how much gas is
+ * left: the GAS opcode, CALL and CREATE (they pass on 63/64 of it), SSTORE's EIP-2200 sentry (it
+ * fails with 2300 or less left). A refund makes the gas needed exceed the gas used.
+ */
+function sameWithGas(run: RunTxResult, watch: GasWatch, less: bigint): boolean {
+  if (watch.gasObserved || run.gasRefund !== 0n) return false;
+  return watch.minSstoreGasLeft === undefined || watch.minSstoreGasLeft - less > SSTORE_GAS_MARGIN;
 }
 
 const contexts = new WeakMap<Block, Map<boolean, Block>>();

@@ -13,7 +13,7 @@
  * package does not export and that each call constructs inside `EVM.runInterpreter`. So this module
  * wraps that one method on the class's prototype, loaded from the package's own folder. The wrapper
  * is narrow: it serves the cache only to EVMs the chain made (their custom opcodes are the chain's
- * `deadlineOpcodes`, which every copy of the chain's VM inherits) and calls the original for any
+ * `chainOpcodes`, which every copy of the chain's VM inherits) and calls the original for any
  * other EVM in the process; results are keyed by the opcode table's identity (a hardfork change or
  * other custom opcodes make a new table) and the code's keccak. If a later EthereumJS moves the
  * class or renames the method, nothing is wrapped and the EVM analyses as before
@@ -22,7 +22,7 @@
 import path from "node:path";
 import { LRUCache } from "lru-cache";
 import { keccak256 } from "../utils/keccak";
-import { deadlineOpcodes } from "./context";
+import { isChainOpcodes } from "./context";
 
 /** What EthereumJS's `_getValidJumpDestinations` returns; the interpreter only reads it. */
 interface JumpAnalysis {
@@ -71,7 +71,7 @@ export function installJumpAnalysisCache(): boolean {
   if (proto === undefined || typeof original !== "function" || original.length !== 1) return false;
   proto._getValidJumpDestinations = function cachedJumpDestinations(this: InterpreterLike, code: Uint8Array): JumpAnalysis {
     const evm = this._evm;
-    if (evm._customOpcodes !== deadlineOpcodes || code.length === 0) return original.call(this, code);
+    if (!isChainOpcodes(evm._customOpcodes) || code.length === 0) return original.call(this, code);
     let table = tableIds.get(evm._opcodeMap);
     if (table === undefined) tableIds.set(evm._opcodeMap, (table = nextTableId++));
     let hash = codeHashes.get(code);
