@@ -256,6 +256,12 @@ export class Node extends EventEmitter<NodeEvents> {
     return this._chain.accountAtHead(address);
   }
 
+  /** A contract's code at block `height` (at the head without building a reader: see ChainState.codeAtHead). */
+  async getCode(address: Address, height: bigint = this.headNumber): Promise<Uint8Array> {
+    if (height === this.headNumber) return this._chain.codeAtHead(address);
+    return (await this.stateAt(height)).getCode(address);
+  }
+
   async getNonce(address: Address): Promise<bigint> {
     return (await this.getAccount(address))?.nonce ?? 0n;
   }

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { EventEmitter } from "node:events";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { watchBuildInfos } from "../../src/host/build-info-watch";
@@ -49,6 +49,29 @@ describe("a running node follows the build-info folder", () => {
       node.emit("block");
       expect(read).to.deep.equal([]);
       partly = false;
+      node.emit("block");
+      expect(read).to.deep.equal(["a.json"]);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it("lists a quiet folder only when its modification time moves (a block costs a stat)", () => {
+    const node = new EventEmitter();
+    const read: string[] = [];
+    mkdirSync(dir);
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(dir, past, past);
+    const watch = watchBuildInfos(dir, node, (file) => read.push(path.basename(file)), 60_000);
+    try {
+      // a file whose arrival leaves the folder's time where it was: not listed at a block
+      writeFileSync(path.join(dir, "a.json"), "{}");
+      utimesSync(dir, past, past);
+      node.emit("block");
+      expect(read).to.deep.equal([]);
+      // the time moves (as adding a file moves it): listed at the next block
+      const now = new Date();
+      utimesSync(dir, now, now);
       node.emit("block");
       expect(read).to.deep.equal(["a.json"]);
     } finally {

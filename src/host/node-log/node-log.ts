@@ -252,7 +252,7 @@ export class NodeLog {
     const names = this._names;
     if (names === undefined) return undefined;
     try {
-      const code = await (await node.stateAt(height)).getCode(createAddressFromString(to));
+      const code = await node.getCode(createAddressFromString(to), height);
       return names.describeCall(code, data);
     } catch {
       return undefined; // the block is gone already (a rewind): the log goes on without the name
