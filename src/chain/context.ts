@@ -106,7 +106,8 @@ let opcodes: CustomOpcode[] | undefined;
 /**
  * The chain's custom opcodes (EthereumJS's public `customOpcodes` EVM option): three opcodes as the
  * EVM defines them — EthereumJS's own handlers, which are the same functions for every hardfork and
- * decide by the hardfork inside — plus what the chain watches:
+ * decide by the hardfork inside, and base fees (1, 2, 0) that no hardfork changes, so one list serves
+ * every chain in the process — plus what the chain watches:
  * - JUMPDEST (1 gas, no effect) looks at the deadline every 1024 passes; jump analysis is by byte
  *   value, so valid jump destinations are unchanged;
  * - GAS and SSTORE tell an execution's `gasWatch`, when it has one, that the gas left was read or how
