@@ -8,6 +8,9 @@
  */
 import { expect } from "chai";
 import { Interface } from "ethers";
+import { Common, Mainnet } from "@ethereumjs/common";
+import { getOpcodesForHF, paramsEVM } from "@ethereumjs/evm";
+import { hardforkNames } from "../../src/chain/common";
 import { estimateRuns } from "../../src/chain/execution";
 import { type Harness, inProcess, rpcError } from "../helpers/harness";
 import { compile } from "../helpers/solc";
@@ -86,6 +89,19 @@ describe("eth_estimateGas: one execution when the gas did not matter, the search
     await h.request("evm_revert", [snapshot]);
     return { gas, runs };
   }
+
+  it("the chain's one GAS/SSTORE/JUMPDEST list fits every hardfork: EthereumJS's handlers and fees are the same in each", function () {
+    const tables = hardforkNames().map((hardfork) => {
+      const common = new Common({ chain: Mainnet, hardfork });
+      common.updateParams(paramsEVM);
+      return getOpcodesForHF(common).opcodeMap;
+    });
+    for (const op of [0x55, 0x5a, 0x5b]) {
+      for (const t of tables) {
+        expect([t[op].opHandler, t[op].gasHandler, t[op].opcodeInfo.fee]).to.deep.equal([tables[0][op].opHandler, tables[0][op].gasHandler, tables[0][op].opcodeInfo.fee]);
+      }
+    }
+  });
 
   it("an ERC-20 transfer: one execution, the gas it used", async function () {
     const data = iface.encodeFunctionData("transfer", [other, 5n]);
