@@ -177,8 +177,8 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
       { common },
     );
     // Block's own constructor, not createBlock: createBlock builds every transaction anew from its
-    // fields, and the copies lose what the originals hold (their hash, the signer's key), so each was
-    // hashed again when stored (a tenth of a deploy's cost)
+    // fields, and the copies lose what the originals hold (their hash, the signer's key): one more
+    // construction and hash per transaction, for nothing
     const block = new Block(header, included, [], common.isActivatedEIP(4895) ? [] : undefined, { common });
     return { block, receipts, results, events, skipped };
   } catch (err) {
