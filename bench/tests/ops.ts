@@ -3,7 +3,7 @@
  * costs in a test), each repeated BENCH_OPS_N times (default 300) after a warm-up: an automined
  * eth_sendTransaction, eth_estimateGas, an empty evm_mine, evm_snapshot + evm_revert, eth_call at the
  * head and after a block, the chai matchers' changeTokenBalances pattern (a send, then balances at the
- * block before and the block itself) and hardhat-ethers' transfer. BENCH_STOCK=1 runs the same on
+ * block before and the block itself), hardhat-ethers' transfer and a deploy. BENCH_STOCK=1 runs the same on
  * Hardhat's own network (EDR) for comparison; then hardhat_mine of 1,000 to 1,000,000 empty blocks,
  * once each. BENCH_OPS_ONLY=PREFIX runs the operations whose name
  * starts with it (for a CPU profile of one). CPU time is the process's (all threads), steadier than
@@ -61,6 +61,9 @@ async function main(): Promise<void> {
     }
   });
   await op("token.transfer (hardhat-ethers)", () => token.transfer(other.address, 1n));
+  const deploy = (await ethers.getContractFactory("BenchToken")).getDeployTransaction("Bench", 10n ** 24n);
+  const deployData = (await deploy).data;
+  await op("deploy BenchToken (eth_sendTransaction, automine)", () => p.request({ method: "eth_sendTransaction", params: [{ from: owner.address, data: deployData, gas: "0x500000" }] }));
 
   // empty ranges: hardhat_mine of 1,000 / 10,000 / 100,000 / 1,000,000 blocks (reserved on this chain, docs/reserved-blocks.md), once each
   if (ONLY === undefined || ONLY.startsWith("hardhat_mine")) {
