@@ -61,8 +61,7 @@ async function main(): Promise<void> {
     }
   });
   await op("token.transfer (hardhat-ethers)", () => token.transfer(other.address, 1n));
-  const deploy = (await ethers.getContractFactory("BenchToken")).getDeployTransaction("Bench", 10n ** 24n);
-  const deployData = (await deploy).data;
+  const { data: deployData } = await (await ethers.getContractFactory("BenchToken")).getDeployTransaction("Bench", 10n ** 24n);
   await op("deploy BenchToken (eth_sendTransaction, automine)", () => p.request({ method: "eth_sendTransaction", params: [{ from: owner.address, data: deployData, gas: "0x500000" }] }));
 
   // empty ranges: hardhat_mine of 1,000 / 10,000 / 100,000 / 1,000,000 blocks (reserved on this chain, docs/reserved-blocks.md), once each
