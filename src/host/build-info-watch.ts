@@ -33,8 +33,7 @@ export function watchBuildInfos(dir: string, node: BlockSource, addFile: (file: 
       return undefined; // nothing compiled yet, or the folder was cleaned
     }
   };
-  const look = (): void => {
-    const mtime = modified();
+  const look = (mtime = modified()): void => {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -58,10 +57,10 @@ export function watchBuildInfos(dir: string, node: BlockSource, addFile: (file: 
   // changed less than a second before that look is looked at again
   const onBlock = (): void => {
     const mtime = modified();
-    if (unread || mtime !== last.mtime || (mtime !== undefined && last.at - mtime < 1000)) look();
+    if (unread || mtime !== last.mtime || (mtime !== undefined && last.at - mtime < 1000)) look(mtime);
   };
   look();
-  const timer = setInterval(look, everyMs);
+  const timer = setInterval(() => look(), everyMs);
   timer.unref();
   node.on("block", onBlock);
   return {
