@@ -20,6 +20,7 @@ import { equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../storage/module-store";
 import { CONSOLE_ADDRESS } from "./console-log";
+import { ChainStateManager } from "./state-manager";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 
@@ -224,7 +225,10 @@ export class VmPool {
     const same = this._free.findIndex((f) => equalsBytes(f.root, root));
     const entry = same >= 0 ? this._free.splice(same, 1)[0] : this._free.pop();
     if (entry !== undefined) {
-      if (!equalsBytes(entry.root, root)) await entry.vm.stateManager.setStateRoot(root);
+      if (!equalsBytes(entry.root, root)) {
+        const sm = entry.vm.stateManager;
+        await (sm instanceof ChainStateManager ? sm.moveWithoutFlush(root) : sm.setStateRoot(root));
+      }
       return entry.vm;
     }
     const vm = await this._base.shallowCopy(false);

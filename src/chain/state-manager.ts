@@ -71,6 +71,18 @@ export class ChainStateManager extends MerkleStateManager {
     return super.putCode(address, value);
   }
 
+  /**
+   * Moves to state `root` with new, empty caches, writing nothing: for copies whose changes are
+   * always reverted (the VMs of execution contexts). EthereumJS's caches log every read that missed
+   * as a change, and `setStateRoot` writes those "changes" to the trie before it moves; for such a
+   * copy that only rewrote what its calls had read (about half a millisecond per eth_call in a
+   * test suite).
+   */
+  async moveWithoutFlush(root: Uint8Array): Promise<void> {
+    this._caches = this._caches?.shallowCopy(false);
+    await this.setStateRoot(root);
+  }
+
   /** Accounts + storage slots + codes in the read-through caches. */
   cacheEntries(): number {
     const c = this._caches;

@@ -1,0 +1,65 @@
+/**
+ * The VMs of execution contexts (eth_call, eth_estimateGas) are pooled and moved from state to
+ * state (VmPool in src/chain/context.ts). A move starts from empty caches and writes nothing to the
+ * trie: EthereumJS's caches log the reads of a call as changes, and flushing them on a move only
+ * rewrote what had been read. Calls after a move see the new state, never the cached old one.
+ */
+import { expect } from "chai";
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { type Harness, inProcess } from "../helpers/harness";
+
+// returns slot 0 (PUSH1 0 SLOAD PUSH1 0 MSTORE PUSH1 20 PUSH1 0 RETURN)
+const RUNTIME = "60005460005260206000f3";
+const DEPLOY = `0x600b80600b6000396000f3${RUNTIME}`;
+const word = (n: number): string => `0x${n.toString(16).padStart(64, "0")}`;
+
+describe("context VMs moved between states", function () {
+  let h: Harness;
+  let contract: string;
+  before(async function () {
+    h = await inProcess();
+    const [from] = await h.request<string[]>("eth_accounts");
+    const hash = await h.request<string>("eth_sendTransaction", [{ from, data: DEPLOY, gas: "0x100000" }]);
+    contract = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [hash])).contractAddress;
+  });
+  after(() => h.close());
+
+  const readSlot = (tag: string): Promise<string> => h.request<string>("eth_call", [{ to: contract, data: "0x" }, tag]);
+
+  it("answer with the state they moved to, at the head and at older blocks", async function () {
+    const heights: Array<{ tag: string; value: number }> = [];
+    for (let v = 1; v <= 5; v++) {
+      await h.request("hardhat_setStorageAt", [contract, "0x0", word(v)]);
+      await h.request("evm_mine");
+      // a call at the head, twice (the second on warm caches)
+      expect(await readSlot("latest")).to.equal(word(v));
+      expect(await readSlot("latest")).to.equal(word(v));
+      heights.push({ tag: await h.request<string>("eth_blockNumber"), value: v });
+    }
+    // back and forth between older states and the head: each move reads its own state
+    for (const { tag, value } of [...heights].reverse()) expect(await readSlot(tag)).to.equal(word(value));
+    expect(await readSlot("latest")).to.equal(word(5));
+    for (const { tag, value } of heights) expect(await readSlot(tag)).to.equal(word(value));
+  });
+
+  it("write nothing to the trie when they move", async function () {
+    // warm a context at the head, then move the head: the next call moves a pooled VM
+    await readSlot("latest");
+    await h.request("hardhat_setStorageAt", [contract, "0x0", word(9)]);
+    await h.request("evm_mine");
+    const put = MerklePatriciaTrie.prototype.put;
+    let puts = 0;
+    // counts trie writes for the length of two calls (a test-only spy, restored below)
+    MerklePatriciaTrie.prototype.put = function (this: MerklePatriciaTrie, ...args: Parameters<typeof put>) {
+      puts++;
+      return put.apply(this, args);
+    };
+    try {
+      expect(await readSlot("latest")).to.equal(word(9));
+      expect(await readSlot("0x1")).to.equal(word(0));
+    } finally {
+      MerklePatriciaTrie.prototype.put = put;
+    }
+    expect(puts).to.equal(0);
+  });
+});
