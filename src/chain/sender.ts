@@ -12,5 +12,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
 
 export function withSender<T extends TypedTransaction>(tx: T, sender: Address): T {
-  return Object.create(tx, { getSenderAddress: { value: () => sender } }) as T;
+  // `hash` answers from the transaction itself: EthereumJS caches a hash only on a frozen
+  // transaction, and this view is not one (it would serialize and hash a deploy's bytes again)
+  return Object.create(tx, { getSenderAddress: { value: () => sender }, hash: { value: () => tx.hash() } }) as T;
 }
