@@ -5,7 +5,7 @@
  * answers, for a recognised contract, where an instruction is in the source (file, line, enclosing
  * function) and what its ABI says (functions, payable-ness, fallback/receive, custom errors).
  */
-import { ErrorFragment, Interface, type Result, getAddress } from "ethers";
+import { AbiCoder, ErrorFragment, Interface, type Result, getAddress } from "ethers";
 import { type SourceLocation, decodeSourceMap, instructionIndexes, lineOf } from "./source-map";
 
 /** What Hardhat's SourceReference holds. */
@@ -279,7 +279,9 @@ export class ContractRegistry {
     const fragment = this._errors.get(`0x${Buffer.from(data.subarray(0, 4)).toString("hex")}`);
     if (fragment === undefined) return undefined;
     try {
-      return { fragment, args: Interface.from([fragment]).decodeErrorResult(fragment, data) };
+      // what Interface.decodeErrorResult does once the selector matched, without building an
+      // Interface per failure (a fifth of a failed transaction's stack trace in a CPU profile)
+      return { fragment, args: AbiCoder.defaultAbiCoder().decode(fragment.inputs, data.subarray(4)) };
     } catch {
       return undefined;
     }
