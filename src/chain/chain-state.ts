@@ -265,25 +265,27 @@ export class ChainState {
       if (v === undefined) throw new Error(`no module ${name}`);
       return v;
     };
-    const vm = await this._vms.acquire(root);
+    const { vm, touched } = await this._vms.acquire(root);
     const timeoutMs = opts.timeoutMs ?? 0;
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
     if (opts.consoleLog === true) env.console = (data) => this._console(data, true);
     bindEnv(vm, env);
     let released = false;
-    return {
+    const ctx: ExecutionContext = {
       height: block.header.number,
       block,
       vm,
       env,
       moduleStore,
+      touched,
       release: () => {
         if (released) return;
         released = true;
         // a VM whose execution was cut short may hold an open checkpoint: never reuse it
-        this._vms.release(vm, root, env.messages.length === 0);
+        this._vms.release(vm, root, env.messages.length === 0, ctx.touched);
       },
     };
+    return ctx;
   }
 
   /**

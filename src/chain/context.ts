@@ -17,7 +17,7 @@ import type { Common } from "@ethereumjs/common";
 import { type EVMOpts, getOpcodesForHF, paramsEVM } from "@ethereumjs/evm";
 import type { Address } from "@ethereumjs/util";
 import { equalsBytes } from "@ethereumjs/util";
-import type { VM } from "@ethereumjs/vm";
+import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../storage/module-store";
 import { CONSOLE_ADDRESS } from "./console-log";
 import { ChainStateManager } from "./state-manager";
@@ -189,6 +189,9 @@ export function trackMessages(vm: VM): void {
   });
 }
 
+/** The accounts and slots an execution read (EthereumJS's access list of it). */
+export type Touched = NonNullable<RunTxResult["accessList"]>;
+
 export interface ExecutionContext {
   /** The block whose post-state this context reads. */
   readonly height: bigint;
@@ -198,6 +201,12 @@ export interface ExecutionContext {
   readonly env: ExecEnv;
   /** A module's store as of `height`, read-only. */
   moduleStore(name: string): ModuleStore;
+  /**
+   * What the last execution at this state read, to read again (outside the next execution's
+   * reverted checkpoint) before the next one here: `runInContext` in src/chain/execution.ts. Kept
+   * with the VM while it stays at this state, dropped when it moves.
+   */
+  touched?: Touched;
   /** Ends the context; its VM may serve a later one. Call once, after the last use of `vm`. */
   release(): void;
 }
@@ -214,32 +223,32 @@ export interface ContextOptions {
  * caches, so repeated calls at the same state read warm ones.
  */
 export class VmPool {
-  private readonly _free: Array<{ vm: VM; root: Uint8Array }> = [];
+  private readonly _free: Array<{ vm: VM; root: Uint8Array; touched?: Touched }> = [];
 
   constructor(
     private readonly _base: VM,
     private readonly _max = 8,
   ) {}
 
-  async acquire(root: Uint8Array): Promise<VM> {
+  /** A VM at state `root`, with what its last execution read when it was at that state already. */
+  async acquire(root: Uint8Array): Promise<{ vm: VM; touched?: Touched }> {
     const same = this._free.findIndex((f) => equalsBytes(f.root, root));
     const entry = same >= 0 ? this._free.splice(same, 1)[0] : this._free.pop();
     if (entry !== undefined) {
-      if (!equalsBytes(entry.root, root)) {
-        const sm = entry.vm.stateManager;
-        await (sm instanceof ChainStateManager ? sm.moveWithoutFlush(root) : sm.setStateRoot(root));
-      }
-      return entry.vm;
+      if (equalsBytes(entry.root, root)) return { vm: entry.vm, touched: entry.touched };
+      const sm = entry.vm.stateManager;
+      await (sm instanceof ChainStateManager ? sm.moveWithoutFlush(root) : sm.setStateRoot(root));
+      return { vm: entry.vm };
     }
     const vm = await this._base.shallowCopy(false);
     trackMessages(vm);
     await vm.stateManager.setStateRoot(root);
-    return vm;
+    return { vm };
   }
 
   /** Takes a VM back; one whose execution was aborted mid-way (`clean` false) is dropped. */
-  release(vm: VM, root: Uint8Array, clean: boolean): void {
+  release(vm: VM, root: Uint8Array, clean: boolean, touched?: Touched): void {
     if (!clean || this._free.length >= this._max) return;
-    this._free.push({ vm, root });
+    this._free.push({ vm, root, touched });
   }
 }

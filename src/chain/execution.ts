@@ -9,7 +9,7 @@ import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereum
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "./block-producer";
-import { type ExecutionContext, ExecutionTimeout, type GasWatch, enterBlock } from "./context";
+import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock } from "./context";
 import { ChainError } from "./errors";
 import type { Node } from "./node";
 import { withSender } from "./sender";
@@ -141,6 +141,11 @@ export async function runInContext(
   const noFee = lenient || ((req.gasPrice ?? 0n) === 0n && (req.maxFeePerGas ?? 0n) === 0n);
   const execBlock = callContext(node, ctx.block, noFee);
   let touched: RunTxResult["accessList"];
+  if (ctx.touched !== undefined) {
+    const earlier = ctx.touched;
+    ctx.touched = undefined;
+    await warmCaches(vm, earlier);
+  }
   await vm.evm.journal.checkpoint();
   try {
     if (overrides !== undefined) await applyOverrides(vm, overrides);
@@ -165,17 +170,20 @@ export async function runInContext(
     if (touched !== undefined && overrides === undefined) {
       // the sender, the recipient and the coinbase are warm from the start: the access list leaves them out
       const always = [from, execBlock.header.coinbase, ...(req.to !== undefined ? [new Address(req.to)] : [])];
-      await warmCaches(vm, [...touched, ...always.map((a) => ({ address: a.toString(), storageKeys: [] }))]);
+      ctx.touched = [...touched, ...always.map((a) => ({ address: a.toString(), storageKeys: [] }))];
     }
   }
 }
 
 /**
- * Reads what an execution touched again, outside its (reverted) checkpoint: the state manager's
- * caches journal every read made inside a checkpoint and drop it on revert, so without this each
- * call at the same state would walk the trie again. The context's VM serves later calls warm.
+ * Reads what an earlier execution touched again, outside the next one's (reverted) checkpoint: the
+ * state manager's caches journal every read made inside a checkpoint and drop it on revert, so
+ * without this each call at the same state would walk the trie again. It runs when the next
+ * execution at the same state comes (`ExecutionContext.touched`), not after each one: most calls in
+ * a test suite are the last at their state (a transaction follows), and their VM moves to the next
+ * with new caches.
  */
-async function warmCaches(vm: VM, touched: NonNullable<RunTxResult["accessList"]>): Promise<void> {
+async function warmCaches(vm: VM, touched: Touched): Promise<void> {
   const sm = vm.stateManager;
   for (const { address, storageKeys } of touched) {
     const a = new Address(hexToBytes(address as `0x${string}`));

@@ -3,6 +3,8 @@
  * state (VmPool in src/chain/context.ts). A move starts from empty caches and writes nothing to the
  * trie: EthereumJS's caches log the reads of a call as changes, and flushing them on a move only
  * rewrote what had been read. Calls after a move see the new state, never the cached old one.
+ * What a call read is read again, outside its reverted checkpoint, only when another call comes at
+ * the same state (most calls in a suite are the last at theirs).
  */
 import { expect } from "chai";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
@@ -61,5 +63,32 @@ describe("context VMs moved between states", function () {
       MerklePatriciaTrie.prototype.put = put;
     }
     expect(puts).to.equal(0);
+  });
+
+  it("read what a call read again only when another call comes at the same state", async function () {
+    await h.request("hardhat_setStorageAt", [contract, "0x0", word(11)]);
+    await h.request("evm_mine");
+    const get = MerklePatriciaTrie.prototype.get;
+    let gets = 0;
+    // counts trie reads per call (a test-only spy, restored below)
+    MerklePatriciaTrie.prototype.get = function (this: MerklePatriciaTrie, ...args: Parameters<typeof get>) {
+      gets++;
+      return get.apply(this, args);
+    };
+    const counts: number[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        gets = 0;
+        expect(await readSlot("latest")).to.equal(word(11));
+        counts.push(gets);
+      }
+    } finally {
+      MerklePatriciaTrie.prototype.get = get;
+    }
+    // the first call reads the new state once (its reads are reverted with it); the second reads
+    // them again outside its checkpoint, then runs on warm caches; the third reads nothing
+    expect(counts[0]).to.be.greaterThan(0);
+    expect(counts[1]).to.equal(counts[0]);
+    expect(counts[2]).to.equal(0);
   });
 });
