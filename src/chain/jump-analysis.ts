@@ -19,9 +19,9 @@
  * class or renames the method, nothing is wrapped and the EVM analyses as before
  * (test/chain/jump-analysis.test.ts checks it is wrapped with the pinned version).
  */
+import { hash as digest } from "node:crypto";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
-import { hash as digest } from "node:crypto";
 import { isChainOpcodes } from "./context";
 
 /** What EthereumJS's `_getValidJumpDestinations` returns; the interpreter only reads it. */
