@@ -15,6 +15,23 @@ const RUNTIME = "60005460005260206000f3";
 const DEPLOY = `0x600b80600b6000396000f3${RUNTIME}`;
 const word = (n: number): string => `0x${n.toString(16).padStart(64, "0")}`;
 
+/** Calls of a trie method while `run` runs (a test-only spy on the prototype, restored after). */
+async function countTrieCalls(method: "get" | "put", run: () => Promise<unknown>): Promise<number> {
+  const proto = MerklePatriciaTrie.prototype as unknown as Record<typeof method, (...args: unknown[]) => unknown>;
+  const original = proto[method];
+  let calls = 0;
+  proto[method] = function (this: unknown, ...args: unknown[]) {
+    calls++;
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    proto[method] = original;
+  }
+  return calls;
+}
+
 describe("context VMs moved between states", function () {
   let h: Harness;
   let contract: string;
@@ -49,42 +66,18 @@ describe("context VMs moved between states", function () {
     await readSlot("latest");
     await h.request("hardhat_setStorageAt", [contract, "0x0", word(9)]);
     await h.request("evm_mine");
-    const put = MerklePatriciaTrie.prototype.put;
-    let puts = 0;
-    // counts trie writes for the length of two calls (a test-only spy, restored below)
-    MerklePatriciaTrie.prototype.put = function (this: MerklePatriciaTrie, ...args: Parameters<typeof put>) {
-      puts++;
-      return put.apply(this, args);
-    };
-    try {
+    const puts = await countTrieCalls("put", async () => {
       expect(await readSlot("latest")).to.equal(word(9));
       expect(await readSlot("0x1")).to.equal(word(0));
-    } finally {
-      MerklePatriciaTrie.prototype.put = put;
-    }
+    });
     expect(puts).to.equal(0);
   });
 
   it("read what a call read again only when another call comes at the same state", async function () {
     await h.request("hardhat_setStorageAt", [contract, "0x0", word(11)]);
     await h.request("evm_mine");
-    const get = MerklePatriciaTrie.prototype.get;
-    let gets = 0;
-    // counts trie reads per call (a test-only spy, restored below)
-    MerklePatriciaTrie.prototype.get = function (this: MerklePatriciaTrie, ...args: Parameters<typeof get>) {
-      gets++;
-      return get.apply(this, args);
-    };
     const counts: number[] = [];
-    try {
-      for (let i = 0; i < 3; i++) {
-        gets = 0;
-        expect(await readSlot("latest")).to.equal(word(11));
-        counts.push(gets);
-      }
-    } finally {
-      MerklePatriciaTrie.prototype.get = get;
-    }
+    for (let i = 0; i < 3; i++) counts.push(await countTrieCalls("get", async () => expect(await readSlot("latest")).to.equal(word(11))));
     // the first call reads the new state once (its reads are reverted with it); the second reads
     // them again outside its checkpoint, then runs on warm caches; the third reads nothing
     expect(counts[0]).to.be.greaterThan(0);
