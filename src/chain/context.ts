@@ -20,7 +20,6 @@ import { equalsBytes } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../storage/module-store";
 import { CONSOLE_ADDRESS } from "./console-log";
-import { ChainStateManager } from "./state-manager";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 
@@ -236,8 +235,7 @@ export class VmPool {
     const entry = same >= 0 ? this._free.splice(same, 1)[0] : this._free.pop();
     if (entry !== undefined) {
       if (equalsBytes(entry.root, root)) return { vm: entry.vm, touched: entry.touched };
-      const sm = entry.vm.stateManager;
-      await (sm instanceof ChainStateManager ? sm.moveWithoutFlush(root) : sm.setStateRoot(root));
+      await entry.vm.stateManager.setStateRoot(root);
       return { vm: entry.vm };
     }
     const vm = await this._base.shallowCopy(false);

@@ -13,7 +13,7 @@ import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, e
 import { ChainError } from "./errors";
 import type { Node } from "./node";
 import { withSender } from "./sender";
-import { withContractSender } from "./state-manager";
+import { ChainStateManager, withContractSender } from "./state-manager";
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -180,8 +180,8 @@ export async function runInContext(
  * state manager's caches journal every read made inside a checkpoint and drop it on revert, so
  * without this each call at the same state would walk the trie again. It runs when the next
  * execution at the same state comes (`ExecutionContext.touched`), not after each one: most calls in
- * a test suite are the last at their state (a transaction follows), and their VM moves to the next
- * with new caches.
+ * a test suite are the last at their state (a transaction follows), and moving the VM to the next
+ * empties its caches anyway.
  */
 async function warmCaches(vm: VM, touched: Touched): Promise<void> {
   const sm = vm.stateManager;
@@ -192,6 +192,8 @@ async function warmCaches(vm: VM, touched: Touched): Promise<void> {
     if (account.isContract()) await sm.getCode(a);
     for (const k of storageKeys) await sm.getStorage(a, hexToBytes(k as `0x${string}`));
   }
+  // these reads are logged as changes: the next execution's end would write them back to the trie
+  if (sm instanceof ChainStateManager) sm.forgetReads();
 }
 
 /** Executions estimates have made, all told (test/chain/estimate-gas.test.ts counts them). */

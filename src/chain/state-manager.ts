@@ -72,15 +72,16 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   /**
-   * Moves to state `root` with new, empty caches, writing nothing: for copies whose changes are
-   * always reverted (the VMs of execution contexts). EthereumJS's caches log every read that missed
-   * as a change, and `setStateRoot` writes those "changes" to the trie before it moves; for such a
-   * copy that only rewrote what its calls had read (about half a millisecond per eth_call in a
-   * test suite).
+   * Forgets that what the caches hold was read, without writing it. EthereumJS's caches log every
+   * read that missed as a change, and the state manager writes those "changes" back to the trie at
+   * its next flush (when its last checkpoint ends, or before it moves to another root). Only for a
+   * copy whose base level holds nothing but reads: the warmed caches of an execution context
+   * (`warmCaches` in src/chain/execution.ts). A real change there would be lost.
    */
-  async moveWithoutFlush(root: Uint8Array): Promise<void> {
-    this._caches = this._caches?.shallowCopy(false);
-    await this.setStateRoot(root);
+  forgetReads(): void {
+    this._caches?.account?.flush();
+    this._caches?.storage?.flush();
+    this._caches?.code?.flush();
   }
 
   /** Accounts + storage slots + codes in the read-through caches. */
