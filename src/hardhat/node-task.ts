@@ -13,7 +13,6 @@ import { task, subtask, types } from "hardhat/config";
 import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
 import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
-import type { ChainConfig } from "../chain/config";
 import type { Runtime, RuntimeOptions } from "../rpc/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
 import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/access";
@@ -29,7 +28,7 @@ import { epochsOptionsFromConfig } from "./epochs";
 import { NodeStateError, type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "../host/node-state";
 import type { ForkConfig } from "../chain/fork";
 import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
-import { chainConfigModule, epochsModule } from "../host/lazy";
+import { accountBannerModule, epochsModule } from "../host/lazy";
 import { type EpochsProvider, addBuildInfo, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
 import {
   TASK_NODE,
@@ -409,7 +408,7 @@ subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accou
   .addParam("runtime", undefined, undefined, types.any)
   .addParam("server", undefined, undefined, types.any)
   .addParam("settings", undefined, undefined, types.any)
-  .setAction(async ({ runtime, server, settings: config }: { runtime: Runtime; server: StartedServer; settings: AppConfig }, hre) => {
+  .setAction(async ({ runtime, server, settings: config }: { runtime: Runtime; server: StartedServer; settings: AppConfig }) => {
     console.log(`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`);
     for (const ws of server.wsUrls.slice(1)) console.log(`WebSocket JSON-RPC server at ${ws}`);
     console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), profile "${config.epochs.profile}", epochs tick rule "${config.epochs.tickRule}"`);
@@ -420,31 +419,9 @@ subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accou
     }
     for (const note of server.notes) console.log(note);
     console.log();
-    printAccounts(runtime.node.config, runtime.node.keys, hre);
+    // private keys only where they are publicly known (Hardhat's default mnemonic): src/host/account-banner.ts
+    for (const line of accountBannerModule().accountBanner(runtime.node.config.accounts)) console.log(line);
   });
-
-function printAccounts(chain: ChainConfig, keys: ReadonlyMap<string, Uint8Array>, hre: HardhatRuntimeEnvironment): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- ethers loads only when a node starts
-  const { getAddress, hexlify } = require("ethers") as typeof import("ethers");
-  // the node derived each dev account's address already (keys: address → private key)
-  const addressOf = new Map([...keys].map(([address, key]) => [hexlify(key), getAddress(address)]));
-  const { DEFAULT_MNEMONIC } = chainConfigModule();
-  const accounts = hre.config.networks[HARDHAT_NETWORK_NAME].accounts;
-  // Like Hardhat: private keys are printed only for the publicly known default mnemonic.
-  const isDefault = !Array.isArray(accounts) && accounts.mnemonic === DEFAULT_MNEMONIC;
-  const warning = [
-    "WARNING: These accounts, and their private keys, are publicly known.",
-    "Any funds sent to them on Mainnet or any other live network WILL BE LOST.",
-  ];
-  console.log("Accounts\n========\n");
-  if (isDefault) console.log(`${warning.join("\n")}\n`);
-  chain.accounts.forEach((a, i) => {
-    const key = hexlify(a.privateKey);
-    const eth = a.balance / 10n ** 18n;
-    console.log(`Account #${i}: ${addressOf.get(key)} (${eth} ETH)${isDefault ? `\nPrivate Key: ${key}` : ""}\n`);
-  });
-  if (isDefault) console.log(`${warning.join("\n")}\n`);
-}
 
 /** Runs until the servers close or the process is told to stop; then `beforeClose` (the saved state), then closes the chain (flushing its store). */
 async function waitForShutdown(server: StartedServer, runtime: Runtime, beforeClose: () => Promise<void>): Promise<void> {

@@ -12,3 +12,7 @@ export function epochsModule(): typeof import("../epochs") {
 export function chainConfigModule(): typeof import("../chain/config") {
   return require("../chain/config") as typeof import("../chain/config");
 }
+
+export function accountBannerModule(): typeof import("./account-banner") {
+  return require("./account-banner") as typeof import("./account-banner");
+}

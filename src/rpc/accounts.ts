@@ -3,10 +3,11 @@
  * (funded at genesis; their keys are public, they always sign) and the key store's accounts (they
  * sign while unlocked, or with their passphrase on the personal methods that take one).
  */
-import type { Address } from "@ethereumjs/util";
+import { Address } from "@ethereumjs/util";
 import { KeyStoreError, LockedError } from "../keystore";
 import type { RpcDeps } from "./deps";
 import { ServerError } from "./errors";
+import type { Access } from "./method";
 
 export const INSECURE_UNLOCK_FORBIDDEN = "account unlock with HTTP access is forbidden";
 
@@ -18,9 +19,25 @@ export function assertInsecureUnlockAllowed(deps: RpcDeps): void {
   if (!deps.settings.allowInsecureUnlock) throw new ServerError(INSECURE_UNLOCK_FORBIDDEN);
 }
 
-/** eth_accounts: the dev accounts, then the key store's (locked or not), each once. */
-export function nodeAccounts(deps: RpcDeps): string[] {
-  return [...new Set([...deps.node.keys.keys(), ...deps.keystore.accounts()])];
+/**
+ * eth_accounts: the dev accounts, then the key store's (locked or not), each once. A caller that may
+ * not use key-store keys (`withKeyStore` false: a foreign page without the token) sees only the dev
+ * accounts: the key store's addresses are the developer's own.
+ */
+export function nodeAccounts(deps: RpcDeps, withKeyStore = true): string[] {
+  return [...new Set([...deps.node.keys.keys(), ...(withKeyStore ? deps.keystore.accounts() : [])])];
+}
+
+/**
+ * The class of a call that signs with the node's key of `from` (eth_sign, eth_signTypedData*,
+ * eth_signTransaction, eth_sendTransaction): `send` for a dev account (its key is public) or an
+ * address the node holds no key for, `dev` for a key-store account. A key-store key is the
+ * developer's own: a page from a foreign origin must not sign with it (docs/security.md).
+ */
+export function signerAccess(deps: RpcDeps, from: Uint8Array | undefined): Access {
+  if (from === undefined) return "send";
+  const a = new Address(from).toString();
+  return !isDevAccount(deps, a) && deps.keystore.has(a) ? "dev" : "send";
 }
 
 export function isDevAccount(deps: RpcDeps, address: string): boolean {

@@ -124,7 +124,8 @@ import hardhatEpochs from "hardhat-epochs";
 export default defineConfig({
   plugins: [hardhatEpochs],
   solidity: "0.8.30",
-  epochs: { tickRule: "evmos", genesis: { epochs: [{ identifier: "hour", duration: 3600 }] } },
+  // the team's own mnemonic: the node must not print its keys
+  epochs: { tickRule: "evmos", genesis: { epochs: [{ identifier: "hour", duration: 3600 }] }, network: { accounts: { mnemonic: "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat", count: 3 } } },
   networks: { localhost: { type: "http", url: process.env.LOCALHOST_URL ?? "http://127.0.0.1:8545" } },
 });
 `,
@@ -376,6 +377,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
     await waitForOutput(node, "Accounts");
     expect(node.output()).to.not.match(/beyond loopback/);
+    // Hardhat's default mnemonic: its keys are public, printed under the warning
+    await waitForOutput(node, "Account #19: ");
+    expect(node.output()).to.include("Private Key: 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
     const out = hardhat("epochs:current --identifier week --network localhost", { LOCALHOST_URL: node.url });
     expect(out).to.match(/^week: current epoch 0$/m);
     // the same over the node's REST (Evmos's paths)
@@ -384,6 +388,10 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     // the config's epochs section reaches the node: another config, with Evmos's tick rule and an hour timer
     node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
     await waitForOutput(node, 'epochs tick rule "evmos"');
+    // a team's own mnemonic: accounts listed, no key printed (src/host/account-banner.ts)
+    await waitForOutput(node, "Account #2: ");
+    expect(node.output()).to.not.include("Private Key");
+    expect(node.output()).to.not.include("publicly known");
     const hour = hardhat("--config hardhat.node.config.ts epochs:list --network localhost", { LOCALHOST_URL: node.url });
     expect(hour).to.match(/^hour\s+3600s\s+0\s/m);
     expect(hour).to.not.match(/^week/m);

@@ -167,9 +167,9 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   console.log(`Bearer token in ${tokenFile}:\n  ${token}`);
   const { declared, raised } = runtime.dispatcher.accessClasses();
   for (const line of accessModule.accessBanner(declared, raised, [...accessModule.DEFAULT_ALLOWED_ORIGINS, ...(opts.allowedOrigins ?? [])], accessModule.beyondLoopback(bound))) console.log(line);
-  console.log("\nAccounts\n========\n");
-  console.log("WARNING: These accounts, and their private keys, are publicly known.\nAny funds sent to them on Mainnet or any other live network WILL BE LOST.\n");
-  for (const [i, [address, key]] of [...runtime.node.keys].entries()) console.log(`Account #${i}: ${address}\nPrivate Key: 0x${Buffer.from(key).toString("hex")}\n`);
+  console.log();
+  // private keys only where they are publicly known (Hardhat's default mnemonic), as on Hardhat 2
+  for (const line of lazyModule.accountBannerModule().accountBanner(runtime.node.config.accounts)) console.log(line);
   const saver = files.dump !== undefined && files.intervalS !== undefined ? nodeStateModule.saveEvery(runtime, files.dump, files.intervalS) : undefined;
   const stop = (): void => void server.close().catch(() => undefined);
   process.once("SIGINT", stop);

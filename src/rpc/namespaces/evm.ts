@@ -24,7 +24,8 @@ export function evmMethods({ node }: RpcDeps) {
   return [
     method({
       name: "evm_snapshot",
-      access: "read",
+      // not a read: each snapshot holds copies of the module stores and the pool until it is reverted
+      access: "dev",
       params: [],
       doc: "Takes a snapshot of everything (blocks, EVM state, epochs store and hook registrations, pool, clock); answers its id.",
       handler: async () => q(await node.snapshot()),

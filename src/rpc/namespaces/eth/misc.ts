@@ -2,6 +2,7 @@
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers";
 import { assertInsecureUnlockAllowed, nodeAccounts } from "../../accounts";
+import { mayCall } from "../../access";
 import type { RpcDeps } from "../../deps";
 import { q } from "../../format";
 import { method } from "../../method";
@@ -18,10 +19,10 @@ export function miscMethods(deps: RpcDeps) {
       name: "eth_accounts",
       access: "read",
       params: [],
-      doc: "The dev accounts whose keys the node holds (funded at genesis), then the key store's accounts (locked or not). `allow-insecure-unlock = false` refuses it (Evmos).",
-      handler: () => {
+      doc: "The dev accounts whose keys the node holds (funded at genesis), then the key store's accounts (locked or not); a caller that may not use `dev` methods (a page from a foreign origin without the token) sees only the dev accounts. `allow-insecure-unlock = false` refuses it (Evmos).",
+      handler: (_params, ctx) => {
         assertInsecureUnlockAllowed(deps);
-        return nodeAccounts(deps);
+        return nodeAccounts(deps, mayCall("dev", ctx));
       },
     }),
     method({

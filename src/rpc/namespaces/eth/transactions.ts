@@ -6,7 +6,7 @@ import { SigningKey, TypedDataEncoder } from "ethers";
 import { signAs } from "../../../chain/accounts";
 import { defaultCallGas, txGasCap } from "../../../chain/execution";
 import type { Inclusion, MinedBlock, Node } from "../../../chain/node";
-import { assertInsecureUnlockAllowed, signingKey, transactionKey } from "../../accounts";
+import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { executionFailure } from "../../failures";
@@ -106,6 +106,9 @@ export function transactionMethods(deps: RpcDeps) {
     method({
       name: "eth_sendTransaction",
       access: "send",
+      // a key-store sender raises it to dev (docs/security.md)
+      accessFor: ([req]) => signerAccess(deps, req.from),
+      raisesTo: "dev",
       params: [txRequest],
       doc: "Signs with the node's key of `from` (a dev account, an unlocked key-store account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce. A locked key-store account answers `authentication needed: password or unlock`; `allow-insecure-unlock = false` refuses the method (Evmos).",
       // takes the node mutex itself: see sendTx
@@ -146,6 +149,9 @@ export function transactionMethods(deps: RpcDeps) {
     method({
       name: "eth_signTransaction",
       access: "send",
+      // a key-store sender raises it to dev (docs/security.md)
+      accessFor: ([req]) => signerAccess(deps, req.from),
+      raisesTo: "dev",
       params: [txRequest],
       doc: "Fills and signs a transaction with the node's key of `from` (a dev account or an unlocked key-store account) without sending it; answers the raw signed bytes.",
       handler: async ([req]) => hex((await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req))).serialize()),
@@ -153,6 +159,8 @@ export function transactionMethods(deps: RpcDeps) {
     method({
       name: "eth_sign",
       access: "send",
+      accessFor: ([addr]) => signerAccess(deps, addr),
+      raisesTo: "dev",
       params: [address, data],
       doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + message) with the key of a dev account or an unlocked key-store account; ethers.verifyMessage accepts it.",
       handler: ([addr, message]) => signMessage(signingKey(deps, new Address(addr)), message),
@@ -160,6 +168,8 @@ export function transactionMethods(deps: RpcDeps) {
     method({
       name: "eth_signTypedData_v4",
       access: "send",
+      accessFor: ([addr]) => signerAccess(deps, addr),
+      raisesTo: "dev",
       params: [address, any],
       doc: "EIP-712 signature of typed data (an object or its JSON text) with the key of a dev account or an unlocked key-store account.",
       handler: ([addr, typed]) => signTypedData(deps, new Address(addr), typed),
@@ -167,6 +177,8 @@ export function transactionMethods(deps: RpcDeps) {
     method({
       name: "eth_signTypedData",
       access: "send",
+      accessFor: ([addr]) => signerAccess(deps, addr),
+      raisesTo: "dev",
       params: [address, any],
       doc: "EIP-712 signature of typed data (Evmos's name for eth_signTypedData_v4).",
       handler: ([addr, typed]) => signTypedData(deps, new Address(addr), typed),
