@@ -88,16 +88,26 @@ describe("access classes: every method declares who may call it", function () {
 
   it("each registered method has one known class; the chain-changing and node-control families have the expected one", () => {
     expect(classes.size).to.be.greaterThan(150);
+    // Each class follows what the method does, not its name (docs/security.md):
     const expected = (name: string): Access | undefined => {
+      // node control, db writes: they change the node itself, not the chain
       if (/^(admin|miner)_/.test(name) || /^db_put/.test(name)) return "private";
+      // keys: the key store's secrets (personal_sign with a dev account is Hardhat's form, dev)
       if (name.startsWith("personal_")) return name === "personal_sign" ? "dev" : "private";
-      if (/^evm_/.test(name)) return name === "evm_snapshot" ? "read" : "dev";
-      if (/^hardhat_(set|mine|reset|impersonate|stopImpersonating|drop|addCompilationResult)/.test(name)) return "dev";
+      // every evm_* changes what the node holds; evm_snapshot too (each snapshot keeps copies of the module stores and the pool)
+      if (/^evm_/.test(name)) return "dev";
+      // chain changes without a signature
+      if (/^hardhat_(set|mine|reset|impersonate|stopImpersonating|drop|addCompilationResult|loadState)/.test(name)) return "dev";
+      // whole-state dumps: everything the node holds, in one answer
+      if (/^(hardhat|anvil)_dumpState$/.test(name)) return "private";
       if (/^epochs_(register|unregister)Hooks$/.test(name)) return "dev";
       if (/^cosmos_/.test(name)) return /^cosmos_(add|jail|slash|set|allocate)/.test(name) ? "dev" : "read";
+      // files, profiles and node internals
       if (["debug_dumpBlock", "debug_stacks", "debug_setHead", "debug_traceBlockFromFile", "debug_writeMemProfile", "debug_startCPUProfile"].includes(name)) return "private";
       if (/^(eth|net|web3|txpool)_/.test(name) && !/^eth_(send|sign|resend)/.test(name)) return "read";
+      // signed transactions and dev-account signatures (public keys) are open; a key-store sender raises them to dev (below)
       if (/^eth_(send|sign|resend)/.test(name)) return "send";
+      // built-in tracers read; a JavaScript tracer raises them to code (below)
       if (/^debug_trace(Transaction|Call|Block|BlockByNumber|BlockByHash)$/.test(name)) return "read";
       return undefined;
     };
@@ -109,6 +119,8 @@ describe("access classes: every method declares who may call it", function () {
     const { raised } = runtime.dispatcher.accessClasses();
     expect([...raised.entries()].filter(([, c]) => c === "code").map(([n]) => n).sort()).to.deep.equal(CODE_CALLS.map(([n]) => n).sort());
     expect(raised.get("personal_sign")).to.equal("private");
+    // a call that signs with a key-store key is at least dev (test/rpc/keystore-access.test.ts)
+    for (const name of ["eth_sign", "eth_signTypedData", "eth_signTypedData_v4", "eth_signTransaction", "eth_sendTransaction"]) expect(raised.get(name), name).to.equal("dev");
   });
 
   it("a method spec without a class (plain JavaScript, a cast) stops the dispatcher from being built", () => {
