@@ -96,6 +96,25 @@ function checkDeadline(env: ExecEnv | undefined): void {
   if (env?.deadline !== undefined && Date.now() > env.deadline) throw new ExecutionTimeout(env.timeoutMs ?? 0);
 }
 
+/**
+ * How long EVM code may run before it gives the event loop a turn. The node serves every client on
+ * one thread: without turns one long call (a loop until its gas runs out) would hold every other
+ * request, and the HTTP timeout, until it ended (docs/security.md, "Bounded work").
+ */
+export const TURN_MS = 20;
+let lastTurn = Date.now();
+
+/** A turn for the event loop when EVM code has run TURN_MS since the last one; undefined when none is due. */
+function turnIfDue(): Promise<void> | undefined {
+  if (Date.now() - lastTurn <= TURN_MS) return undefined;
+  return new Promise<void>((resolve) =>
+    setImmediate(() => {
+      lastTurn = Date.now();
+      resolve();
+    }),
+  );
+}
+
 let jumpdests = 0;
 
 type OpcodeEntry = ReturnType<typeof getOpcodesForHF>["opcodeMap"][number];
@@ -108,8 +127,9 @@ let opcodes: CustomOpcode[] | undefined;
  * EVM defines them — EthereumJS's own handlers, which are the same functions for every hardfork and
  * decide by the hardfork inside, and base fees (1, 2, 0) that no hardfork changes, so one list serves
  * every chain in the process — plus what the chain watches:
- * - JUMPDEST (1 gas, no effect) looks at the deadline every 1024 passes; jump analysis is by byte
- *   value, so valid jump destinations are unchanged;
+ * - JUMPDEST (1 gas, no effect) looks at the deadline every 1024 passes, and gives the event loop a
+ *   turn when the code has run TURN_MS since the last; jump analysis is by byte value, so valid jump
+ *   destinations are unchanged;
  * - GAS and SSTORE tell an execution's `gasWatch`, when it has one, that the gas left was read or how
  *   low it was at an SSTORE.
  * Every VM the chain makes (and every copy of one) runs with this one list.
@@ -131,6 +151,7 @@ export function chainOpcodes(common: Common): CustomOpcode[] {
       logicFunction: (runState: RunState) => {
         if ((++jumpdests & 1023) !== 0) return;
         checkDeadline(envs.get(runState.stateManager));
+        return turnIfDue();
       },
     },
     {
@@ -186,6 +207,13 @@ export function trackMessages(vm: VM): void {
   events.on("afterMessage", () => {
     envs.get(vm.evm)?.messages.pop();
   });
+  // A call tree without loops (each frame calls the next) passes no JUMPDEST: messages give turns too.
+  // Two arguments: EthereumJS waits for `done` before it runs the message.
+  events.on("beforeMessage", (_msg: unknown, done?: () => void) => {
+    const turn = turnIfDue();
+    if (turn === undefined) done?.();
+    else void turn.then(done);
+  });
 }
 
 /** The accounts and slots an execution read (EthereumJS's access list of it). */
@@ -206,6 +234,12 @@ export interface ExecutionContext {
    * with the VM while it stays at this state, dropped when it moves.
    */
   touched?: Touched;
+  /**
+   * The request's gas: every execution in this context draws what it used from it, and none may be
+   * given more than is left (undefined = no pool; each execution is still capped by the node's gas
+   * cap). eth_simulateV1 runs all its calls against one pool of the gas cap, as geth does.
+   */
+  gasPool?: { left: bigint };
   /** Ends the context; its VM may serve a later one. Call once, after the last use of `vm`. */
   release(): void;
 }

@@ -50,6 +50,29 @@ export function defaultCallGas(node: Node): bigint {
   return gas < cap ? gas : cap;
 }
 
+/**
+ * The gas one read execution (a call, an estimate's run, a trace, a simulated call) may use: what it
+ * asked for, within the node's gas cap (geth caps a call that names more, "caller gas above
+ * allowance") and what is left of its request's pool (`ExecutionContext.gasPool`). A request never
+ * runs more EVM work than the cap allows it, whatever gas it names or block gas limit it sets.
+ */
+export function readGas(node: Node, ctx: Pick<ExecutionContext, "gasPool">, asked: bigint): bigint {
+  let gas = asked;
+  const cap = node.config.gasCap;
+  if (cap > 0n && gas > cap) gas = cap;
+  const pool = ctx.gasPool;
+  if (pool !== undefined) {
+    if (pool.left <= 0n) throw new ChainError(`gas limit reached: the request used all of the node's RPC gas cap (${node.config.gasCap})`);
+    if (gas > pool.left) gas = pool.left;
+  }
+  return gas;
+}
+
+/** Draws what an execution used from its request's pool (see readGas). */
+export function drawGas(ctx: Pick<ExecutionContext, "gasPool">, used: bigint): void {
+  if (ctx.gasPool !== undefined) ctx.gasPool.left = used >= ctx.gasPool.left ? 0n : ctx.gasPool.left - used;
+}
+
 /** Builds an unsigned transaction whose sender is `from` (used for calls and impersonated accounts). */
 export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
   // EthereumJS refuses such a transaction when it is built; say why in geth's words
@@ -150,7 +173,7 @@ export async function runInContext(
   try {
     if (overrides !== undefined) await applyOverrides(vm, overrides);
     const nonce = req.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
-    const gas = gasOverride ?? req.gas ?? defaultCallGas(node);
+    const gas = readGas(node, ctx, gasOverride ?? req.gas ?? defaultCallGas(node));
     const tx = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
     try {
       // calls run from any address, contracts included (EIP-3607 is for signed transactions)
@@ -159,6 +182,7 @@ export async function runInContext(
         runTx(vm, { tx, block: execBlock, skipNonce: true, skipBalance: lenient, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: true }),
       );
       touched = result.accessList;
+      drawGas(ctx, result.totalGasSpent);
       await beforeRevert?.(result);
       return result;
     } catch (err) {
@@ -214,7 +238,8 @@ export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts:
       estimateRuns.count++;
       return runInContext(node, ctx, req, opts.overrides, gas, opts.lenient);
     };
-    let hi = req.gas ?? defaultCallGas(node);
+    // as geth: the search starts at most at the gas cap (each run is capped by it: readGas)
+    let hi = readGas(node, ctx, req.gas ?? defaultCallGas(node));
     const watch: GasWatch = { gasObserved: false };
     ctx.env.gasWatch = watch;
     let first: RunTxResult;

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { cleanVmError } from "./block-producer";
 import type { StoredLog, StoredReceipt } from "./chain-store";
 import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
-import { type CallRequest, type StateOverride, applyOverrides, transactionFrom, txGasCap } from "./execution";
+import { type CallRequest, type StateOverride, applyOverrides, drawGas, readGas, transactionFrom, txGasCap } from "./execution";
 import type { Node } from "./node";
 import { withContractSender } from "./state-manager";
 import { keccak256 } from "../utils/keccak";
@@ -122,6 +122,8 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
   const common = node.common;
   const { vm } = ctx;
   const blocks = sanitizeChain(ctx.block.header, opts.blocks);
+  // one pool of the RPC gas cap for every call of every block (geth's simulator): see readGas
+  if (ctx.gasPool === undefined && node.config.gasCap > 0n) ctx.gasPool = { left: node.config.gasCap };
   const out: SimulatedBlock[] = [];
   let parent = ctx.block.header;
   const baseRoot = await vm.stateManager.getStateRoot();
@@ -161,12 +163,13 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
         const remaining = gasLimit - gasUsed;
         let gas = call.gas ?? remaining;
         if (call.gas === undefined) {
-          // run wild, within the transaction cap (EIP-7825) and the RPC gas cap
+          // run wild, within the transaction cap (EIP-7825)
           const cap = txGasCap(node);
           if (gas > cap) gas = cap;
-          if (node.config.gasCap > 0n && gas > node.config.gasCap) gas = node.config.gasCap;
         }
         if (gasUsed + gas > gasLimit) throw new SimulationError(-38015, `block gas limit reached: ${gasUsed} >= ${gasLimit}`);
+        // every call of every block draws from one pool of the RPC gas cap (ctx.gasPool), as geth's simulator does
+        gas = readGas(node, ctx, gas);
         // geth's default: a type-2 transaction with no fee unless the call names its fees
         const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined;
         const req: CallRequest = priced ? call : { ...call, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n };
@@ -186,6 +189,7 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
           transfers?.stop();
         }
         gasUsed += result.totalGasSpent;
+        drawGas(ctx, result.totalGasSpent);
         const own = result.receipt.logs.map(([address, topics, data]) => ({ address, topics, data }));
         calls.push({ result, tx: unsignedView(Object.getPrototypeOf(tx) as TypedTransaction), from: from.bytes, logs: transfers?.merge(own) ?? own });
       }

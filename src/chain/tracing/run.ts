@@ -8,7 +8,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, createZeroAddress } from "@ethereumjs/util";
 import { type VM, runTx } from "@ethereumjs/vm";
 import { ExecutionTimeout, enterBlock } from "../context";
-import { type CallRequest, type StateOverride, applyOverrides, defaultCallGas, runInContext, transactionFrom } from "../execution";
+import { type CallRequest, type StateOverride, applyOverrides, defaultCallGas, readGas, runInContext, transactionFrom } from "../execution";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
 import { withSender } from "../sender";
@@ -130,7 +130,7 @@ export async function traceCall(
     if (overrides !== undefined) await applyOverrides(vm, overrides);
     const from = new Address(req.from ?? createZeroAddress().bytes);
     const nonce = req.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
-    const gas = req.gas ?? defaultCallGas(node);
+    const gas = readGas(node, ctx, req.gas ?? defaultCallGas(node));
     const tx: TypedTransaction = transactionFrom(node, { ...req, from: from.bytes }, gas, nonce);
     await tracer.onTxStart?.(txEnv(vm, tx, block, {}));
     const attached = attachTracer(vm, tracer, { deadline });
