@@ -106,6 +106,18 @@ export interface BlockModule {
    * storage, like the staking module's queue).
    */
   quietBefore?(store: ModuleStore, state: StateReader): bigint | Promise<bigint>;
+  /**
+   * Why a record of the module's store cannot be read (its key or its value), or undefined when it
+   * can. A state load (hardhat_loadState, --load-state) asks it of every record before anything is
+   * applied, so a load never leaves records that every later block would fail on.
+   */
+  checkRecord?(key: Uint8Array, value: Uint8Array): string | undefined;
+  /**
+   * Reads every record the module keeps as EVM state (a Cosmos module's records in its precompile's
+   * storage) and throws with why one cannot be read. A state load runs it on the loaded state before
+   * that state is kept, and keeps nothing when it throws.
+   */
+  checkState?(state: StateReader): Promise<void>;
 }
 
 /** Events of one block, by phase, in emission order. */

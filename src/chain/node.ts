@@ -124,6 +124,12 @@ export class Node extends EventEmitter<NodeEvents> {
   clock = new Clock();
   /** Dev accounts (funded at genesis) whose keys the node holds. */
   readonly keys = new Map<string, Uint8Array>();
+  /**
+   * Where node-local data lives (the db_* databases, src/storage/node-db.ts): the home's store, or
+   * in memory a store of its own, so that no chain change (hardhat_reset, a state load that takes
+   * the dump's height) takes it along.
+   */
+  nodeKv!: KVStore;
   readonly impersonated = new Set<string>();
   /** Identifies this chain instance (hardhat_metadata); a new one after hardhat_reset. */
   instanceId: Uint8Array = randomBytes(32);
@@ -165,6 +171,7 @@ export class Node extends EventEmitter<NodeEvents> {
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
     node._chain = await node._openChain(opts, opts.fork, opts.kv ?? new MemoryKV(), node.clock);
+    node.nodeKv = opts.kv !== undefined && !opts.kv.inMemory ? opts.kv : new MemoryKV();
     return node;
   }
 
@@ -538,17 +545,29 @@ export class Node extends EventEmitter<NodeEvents> {
    * the pool. Run inside the lock.
    */
   async loadState(raw: unknown): Promise<void> {
-    const parsed = parseStateDump(raw, this._chain.moduleStores.map((m) => m.module.name));
+    // every value decoded (module records with their modules' codecs) before anything is applied
+    const parsed = parseStateDump(raw, this._chain.moduleStores.map((m) => m.module));
     const fresh = this.headNumber === this.firstBlock && this.fork === undefined && this.store.kv.inMemory;
     if (fresh && parsed.blockNumber !== undefined && parsed.blockNumber > this.headNumber) {
       // A new in-memory node takes the dump's height and time, as Anvil does: the epochs records
       // name heights (an epoch ends in a later block than it started), so the next block ticks
-      // exactly as the dumped chain's next block. Nothing of the node's own chain is lost.
+      // exactly as the dumped chain's next block. The new chain is loaded first and kept only when
+      // the whole load succeeded; the one before stays with the snapshots taken on it (`revert`).
       const start: ChainStart = { number: parsed.blockNumber, timestamp: parsed.timestamp ?? this.clock.nowSeconds() };
-      this._chain = await this._openChain(this._createOpts, undefined, new MemoryKV(), this.clock, start);
+      const clockBefore = this.clock.snapshot();
+      let next: ChainState;
+      try {
+        next = await this._openChain(this._createOpts, undefined, new MemoryKV(), this.clock, start);
+        await loadChainState(next, this.clock, parsed);
+      } catch (err) {
+        this.clock.restore(clockBefore);
+        throw err;
+      }
+      this._chain = next;
       this.emit("reset", this.headNumber);
+    } else {
+      await loadChainState(this._chain, this.clock, parsed);
     }
-    await loadChainState(this._chain, this.clock, parsed);
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
   }
 
@@ -556,6 +575,7 @@ export class Node extends EventEmitter<NodeEvents> {
 
   async snapshot(): Promise<number> {
     return this._snapshots.take({
+      chain: this._chain,
       head: this.headNumber,
       stateRoot: this._chain.liveRoot,
       modules: new Map(this._chain.moduleStores.map((m) => [m.module.name, new Map(m.store.view().entries().map(([k, v]) => [bytesToHex(k).slice(2), v]))])),
@@ -569,6 +589,11 @@ export class Node extends EventEmitter<NodeEvents> {
   async revert(id: number): Promise<boolean> {
     const snap = this._snapshots.takeBack(id);
     if (snap === undefined) return false;
+    if (snap.chain !== this._chain) {
+      // a state load on a fresh node replaced the chain after this snapshot: the one before comes back
+      this._chain = snap.chain as ChainState;
+      this.emit("reset", this.headNumber);
+    }
     await this.rewindTo(snap.head, snap.stateRoot);
     // a state load at the snapshot's height changed the module stores without a block
     for (const [name, set] of snap.modules) await replaceModuleSet(this._chain, name, set);

@@ -21,6 +21,8 @@ export interface NodeSettings {
 }
 
 export interface Snapshot {
+  /** The chain instance it was taken on (a state load on a fresh node replaces it: src/chain/node.ts). */
+  chain: object;
   head: bigint;
   stateRoot: Uint8Array;
   /** The module stores' committed sets (hex key → value): a state load at the same height changes them without a block. */

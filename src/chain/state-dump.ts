@@ -14,8 +14,9 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
-import { Address, ValueEncoding, bytesToHex, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
+import { Address, ValueEncoding, bytesToHex, setLengthLeft, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
 import type { ChainState } from "./chain-state";
+import type { BlockModule } from "./module";
 import type { Clock } from "./clock";
 import { ChainError } from "./errors";
 
@@ -123,6 +124,9 @@ export function encodeStateDump(dump: StateDump): string {
   return bytesToHex(gzipSync(JSON.stringify(dump)));
 }
 
+/** The most JSON a gzipped dump may decompress to. */
+export const MAX_DUMP_JSON_BYTES = 256 * 1024 * 1024;
+
 /** A dump from its wire form (hex of gzip or of plain JSON, as Anvil accepts) or a file's text. */
 export function decodeStateDump(input: string | Uint8Array): unknown {
   let bytes: Uint8Array;
@@ -136,8 +140,10 @@ export function decodeStateDump(input: string | Uint8Array): unknown {
   }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
-      bytes = gunzipSync(bytes);
+      // a few MiB of gzip can hold gigabytes: stop at the bound instead of filling memory
+      bytes = gunzipSync(bytes, { maxOutputLength: MAX_DUMP_JSON_BYTES });
     } catch (err) {
+      if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new StateDumpError(`the gzip stream holds more than ${MAX_DUMP_JSON_BYTES / 1024 / 1024} MiB of JSON (the most a dump may hold)`);
       throw new StateDumpError(`not a gzip stream: ${(err as Error).message}`);
     }
   }
@@ -178,7 +184,8 @@ const word = (b: Uint8Array): Uint8Array => {
  * Checks a decoded dump against this chain and decodes every value, so that applying it cannot fail
  * on its content half-way. Module sections of modules this chain does not have are refused.
  */
-export function parseStateDump(raw: unknown, moduleNames: readonly string[]): ParsedDump {
+export function parseStateDump(raw: unknown, chainModules: readonly BlockModule[]): ParsedDump {
+  const moduleNames = chainModules.map((m) => m.name);
   if (!isObject(raw)) throw new StateDumpError("expected a JSON object with an `accounts` field");
   if (!isObject(raw.accounts)) throw new StateDumpError("accounts: expected an object of address → account");
   const accounts: ParsedDump["accounts"] = [];
@@ -220,7 +227,12 @@ export function parseStateDump(raw: unknown, moduleNames: readonly string[]): Pa
       if (!isObject(entries)) throw new StateDumpError(`hardhat_epochs.modules.${name}: expected an object of key → value`);
       const set = new Map<string, Uint8Array>();
       for (const [k, v] of Object.entries(entries)) {
-        set.set(bytesToHex(hexBytes(k, `hardhat_epochs.modules.${name} key ${k}`)).slice(2), hexBytes(v, `hardhat_epochs.modules.${name}[${k}]`));
+        const key = hexBytes(k, `hardhat_epochs.modules.${name} key ${k}`);
+        const value = hexBytes(v, `hardhat_epochs.modules.${name}[${k}]`);
+        // every record decoded with its module's own codec before anything is applied
+        const why = chainModules.find((m) => m.name === name)?.checkRecord?.(key, value);
+        if (why !== undefined) throw new StateDumpError(`hardhat_epochs.modules.${name}[${k}]: ${why}`);
+        set.set(bytesToHex(key).slice(2), value);
       }
       modules.set(name, set);
     }
@@ -243,6 +255,16 @@ export async function loadChainState(chain: ChainState, clock: Clock, dump: Pars
       for (const [slot, value] of a.storage) {
         const trimmed = value.subarray(value.findIndex((x) => x !== 0) === -1 ? 32 : value.findIndex((x) => x !== 0));
         if (trimmed.length > 0) await sm.putStorage(a.address, slot, trimmed);
+      }
+    }
+    // modules that keep records as EVM state read them all back; a throw here keeps none of the load
+    const state = { getStorage: async (address: Uint8Array, key: Uint8Array) => setLengthLeft(await sm.getStorage(new Address(address), key), 32) };
+    for (const { module } of chain.moduleStores) {
+      if (module.checkState === undefined) continue;
+      try {
+        await module.checkState(state);
+      } catch (err) {
+        throw new StateDumpError((err as Error).message);
       }
     }
   });

@@ -241,7 +241,42 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
       );
     },
     quietBefore: async (_store, state) => (await nextMaturity(state)) ?? 2n ** 62n,
+    checkState: (state) => checkRecords(state),
   };
+}
+
+/**
+ * Reads every staking and distribution record (BlockModule.checkState): a loaded state whose records
+ * are not what the keepers write (not JSON, not of their shape) throws here instead of failing every
+ * later end block and query.
+ */
+async function checkRecords(state: StateReader): Promise<void> {
+  const env = readEnv(state);
+  const staking = new StakingKeeper(env, NO_HOOKS);
+  const distribution = new DistributionKeeper(env);
+  const read = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
+    try {
+      return await f();
+    } catch (err) {
+      throw new ModuleError(`the staking module's ${what} cannot be read: ${(err as Error).message}`);
+    }
+  };
+  await read("params", () => staking.params());
+  await read("unbonding queue", () => staking.nextMaturity());
+  for (const v of await read("validators", () => staking.validators())) {
+    if (typeof v.operator !== "string" || typeof v.tokens !== "bigint" || typeof v.delegatorShares !== "bigint") throw new ModuleError(`the staking module's validator record ${JSON.stringify(v.operator)} is not a validator`);
+    await read(`rewards of ${v.operator}`, () => distribution.validatorRewards(v.operator));
+  }
+  for (const d of await read("delegators", () => staking.delegators())) {
+    for (const op of await read(`delegations of ${d}`, () => staking.delegatorValidators(d))) {
+      const shares = await read(`delegation ${d} → ${op}`, () => staking.delegationShares(d, op));
+      if (shares !== undefined && typeof shares !== "bigint") throw new ModuleError(`the staking module's delegation ${d} → ${op} has no shares`);
+      await read(`unbondings ${d} → ${op}`, () => staking.unbondingEntries(d, op));
+    }
+    await read(`redelegations of ${d}`, () => staking.redelegationPairs(d));
+  }
+  await read("distribution params", () => distribution.params().catch((err: unknown) => (err instanceof ModuleError ? undefined : Promise.reject(err))));
+  await read("community pool", () => distribution.communityPool());
 }
 
 /** Distribution's epochs hook: mints and allocates at each end of its epoch (the identifier in its params, read at the time). */

@@ -10,7 +10,8 @@ import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker, q
 import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "./genesis";
 import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
-import { EpochsKeeper } from "./keeper";
+import { ENDED_MARK_PREFIX, EPOCH_INFO_PREFIX, EpochsKeeper } from "./keeper";
+import { decodeEpochInfo } from "./codec";
 import { EPOCHS_PRECOMPILE, EPOCHS_PRECOMPILE_BYTES, type PrecompileDeps, createEpochsPrecompile } from "./precompile";
 import { type PageRequest, type PageResult, currentEpoch, epochInfos } from "./query";
 import { EPOCHS_PROFILES, defaultTickRule, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds } from "./types";
@@ -107,6 +108,7 @@ export class EpochsModule {
       beginBlock: (ctx) => beginBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
       endBlock: (ctx) => endBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
       quietBefore: (store) => quietBefore(new EpochsKeeper(store), this.tickRule),
+      checkRecord: checkEpochsRecord,
     };
   }
 
@@ -143,4 +145,30 @@ export class EpochsModule {
 /** Creates the module; `.module` is its BlockModule, `.tsHooks` the TypeScript hook registry. */
 export function createEpochsModule(opts: EpochsOptions = {}): EpochsModule {
   return new EpochsModule(opts);
+}
+
+/**
+ * Why a record of the epochs store cannot be read (BlockModule.checkRecord): its key must be one of
+ * the keeper's (src/epochs/keeper.ts) and its value what the keeper writes there, an EpochInfo that
+ * names the key's identifier and passes the genesis checks, or the ended mark.
+ */
+export function checkEpochsRecord(key: Uint8Array, value: Uint8Array): string | undefined {
+  const id = Buffer.from(key.subarray(1));
+  if (key[0] === EPOCH_INFO_PREFIX) {
+    let info;
+    try {
+      info = decodeEpochInfo(value);
+    } catch (err) {
+      return `not an EpochInfo record: ${(err as Error).message}`;
+    }
+    if (!Buffer.from(info.identifier, "utf8").equals(id)) return `the record under identifier ${JSON.stringify(id.toString("utf8"))} names ${JSON.stringify(info.identifier)}`;
+    try {
+      validateGenesis({ epochs: [info] });
+    } catch (err) {
+      return (err as Error).message.replace(/^invalid epochs genesis: epochs\[0\]: /, "");
+    }
+    return undefined;
+  }
+  if (key[0] === ENDED_MARK_PREFIX) return value.length === 1 && value[0] === 1 ? undefined : "an ended mark's value is the byte 0x01";
+  return "not a key of the epochs store (0x01 or 0x02, then the identifier)";
 }

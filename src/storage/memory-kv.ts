@@ -58,6 +58,12 @@ export class MemoryKV implements KVStore {
   }
 
   async batch(ops: BatchOp[]): Promise<void> {
+    // all or nothing: a malformed operation is refused before any is applied
+    for (const op of ops) {
+      if (!(op.key instanceof Uint8Array) || (op.type === "put" ? !(op.value instanceof Uint8Array) : op.type !== "del")) {
+        throw new TypeError("MemoryKV.batch: each operation is a put of a Uint8Array key and value, or a del of a key");
+      }
+    }
     for (const op of ops) {
       const k = toKey(op.key);
       const g = groupOf(k);
@@ -135,7 +141,8 @@ export class MemoryKV implements KVStore {
     if (len >= LARGE) {
       chunk = this._chunks.push(Uint8Array.from(v)) - 1;
     } else {
-      if (this._fill + len > CHUNK) {
+      // `_shared` is -1 until the first small value (an empty one included) opens a chunk
+      if (this._shared < 0 || this._fill + len > CHUNK) {
         this._shared = this._chunks.push(new Uint8Array(CHUNK)) - 1;
         this._fill = 0;
       }

@@ -1,8 +1,9 @@
 /**
  * The node's own key-value databases (geth's old `db_*` methods): named databases of byte keys and
  * values kept in the node's store beside the chain, so they live in LevelDB with `--home` and
- * survive a restart. They are node-local data, not chain state: blocks, snapshots (`evm_revert`) and
- * `debug_setHead` leave them alone.
+ * survive a restart (in memory, a store of the node's own: `Node.nodeKv`). They are node-local data,
+ * not chain state: blocks, snapshots (`evm_revert`), `debug_setHead`, `hardhat_reset` and state loads
+ * leave them alone.
  *
  * Key: "db/" ‖ uint16(len(database)) ‖ database ‖ key. The length keeps ("ab", "c") apart from
  * ("a", "bc"), which geth's plain concatenation did not.

@@ -412,7 +412,9 @@ describe("execution contexts and a transactional commit (the core's findings)", 
       expect(err, method).to.deep.include({ code: 4100, message: `unauthorized: ${method} needs the bearer token` });
     }
     expect(await ch.call<string>("eth_getBalance", [who, "latest"], remote)).to.equal(hexq(10_000n * 10n ** 18n));
-    expect(await ch.call("evm_snapshot", [], remote)).to.equal("0x1");
+    // a snapshot holds copies of the module stores and the pool: dev, not read
+    expect(await rpcError(ch.call("evm_snapshot", [], remote))).to.deep.include({ code: 4100 });
+    expect(await ch.call("evm_snapshot", [], local)).to.equal("0x1");
     expect(await ch.call("hardhat_setBalance", [who, "0x1"], local)).to.equal(true);
     expect(await ch.call("hardhat_setBalance", [who, "0x2"], withToken)).to.equal(true);
     expect(await ch.call<string>("eth_getBalance", [who, "latest"])).to.equal("0x2");

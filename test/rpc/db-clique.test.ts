@@ -41,18 +41,19 @@ for (const make of harnesses()) {
       expect(await rpcError(h.request("db_getString", ["app", "binary"]))).to.deep.include({ code: -32000, message: "the stored value is not UTF-8 text: read it with db_getHex" });
     });
 
-    it("uses the store of the chain hardhat_reset made: the old chain's values went with it, new ones land in the new store", async () => {
+    it("keeps node-local data across hardhat_reset: a store of the node's own, not the chain's", async () => {
       await h.request("db_putString", ["app", "before-reset", "old"]);
       const oldKv = h.runtime.node.store.kv;
       expect(await h.request("hardhat_reset")).to.equal(true);
       expect(h.runtime.node.store.kv).to.not.equal(oldKv);
-      expect(await rpcError(h.request("db_getString", ["app", "before-reset"]))).to.deep.include({ code: -32000, message: "not found" });
+      expect(await h.request("db_getString", ["app", "before-reset"])).to.equal("old");
       expect(await h.request("db_putString", ["app", "after-reset", "new"])).to.equal(true);
       expect(await h.request("db_getString", ["app", "after-reset"])).to.equal("new");
-      const current = new NodeDb(h.runtime.node.store.kv);
       const key = (s: string) => new TextEncoder().encode(s);
-      expect(new TextDecoder().decode(await current.get(key("app"), key("after-reset")))).to.equal("new");
-      expect(await new NodeDb(oldKv).get(key("app"), key("after-reset"))).to.equal(undefined);
+      expect(new TextDecoder().decode(await new NodeDb(h.runtime.node.nodeKv).get(key("app"), key("after-reset")))).to.equal("new");
+      // not in any chain's store: the chain's data and the node's do not mix
+      expect(await new NodeDb(h.runtime.node.store.kv).get(key("app"), key("after-reset"))).to.equal(undefined);
+      expect(await new NodeDb(oldKv).get(key("app"), key("before-reset"))).to.equal(undefined);
     });
 
     it("answers clique with the one block producer, in geth's shapes", async () => {

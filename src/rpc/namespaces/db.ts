@@ -29,8 +29,8 @@ const text = codec((v): Uint8Array => {
 });
 
 export function dbMethods({ node }: RpcDeps) {
-  // the store of the chain the node has now: hardhat_reset gives it a new one
-  const db = (): NodeDb => new NodeDb(node.store.kv);
+  // node-local: it outlives chain changes (hardhat_reset, state loads)
+  const db = (): NodeDb => new NodeDb(node.nodeKv);
   const read = async (database: Uint8Array, key: Uint8Array): Promise<Uint8Array> => {
     const v = await db().get(database, key);
     if (v === undefined) throw new ServerError("not found");

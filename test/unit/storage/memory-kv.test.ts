@@ -105,3 +105,49 @@ describe("MemoryKV values", function () {
     expect((await collect(kv.range({}))).length).to.equal(2000);
   });
 });
+
+describe("MemoryKV: empty values and all-or-nothing batches", function () {
+  it("stores an empty value first into a new store, and values after it", async () => {
+    const kv = new MemoryKV();
+    await kv.batch([
+      { type: "put", key: Uint8Array.of(1), value: new Uint8Array() },
+      { type: "put", key: Uint8Array.of(2), value: Uint8Array.of(7, 8) },
+    ]);
+    expect(kv.getSync(Uint8Array.of(1))).to.deep.equal(new Uint8Array());
+    expect(kv.getSync(Uint8Array.of(2))).to.deep.equal(Uint8Array.of(7, 8));
+    expect(kv.size).to.equal(2);
+  });
+
+  it("a batch with a malformed operation applies none of it", async () => {
+    const kv = new MemoryKV();
+    await kv.batch([{ type: "put", key: Uint8Array.of(1), value: Uint8Array.of(1) }]);
+    const bad = [
+      { type: "put", key: Uint8Array.of(1), value: Uint8Array.of(2) },
+      { type: "put", key: Uint8Array.of(3), value: undefined },
+    ] as unknown as Parameters<MemoryKV["batch"]>[0];
+    let failed = false;
+    await kv.batch(bad).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    expect(kv.getSync(Uint8Array.of(1))).to.deep.equal(Uint8Array.of(1));
+    expect(kv.getSync(Uint8Array.of(3))).to.equal(undefined);
+    expect(kv.size).to.equal(1);
+  });
+
+  it("compaction keeps every value, empty ones included", async () => {
+    const kv = new MemoryKV();
+    await kv.batch([{ type: "put", key: Uint8Array.of(9), value: new Uint8Array() }]);
+    await kv.batch([{ type: "put", key: Uint8Array.of(8), value: Uint8Array.of(1, 2, 3) }]);
+    // overwrite one large value until what is dead outweighs what is live: the store compacts
+    const big = new Uint8Array(1024 * 1024);
+    for (let i = 0; i < 40; i++) {
+      big[0] = i;
+      await kv.batch([{ type: "put", key: Uint8Array.of(7), value: big }]);
+    }
+    expect(kv.bytes.dead, "compacted").to.be.lessThan(32 * 1024 * 1024);
+    expect(kv.getSync(Uint8Array.of(9))).to.deep.equal(new Uint8Array());
+    expect(kv.getSync(Uint8Array.of(8))).to.deep.equal(Uint8Array.of(1, 2, 3));
+    expect(kv.getSync(Uint8Array.of(7))?.[0]).to.equal(39);
+    await kv.batch([{ type: "put", key: Uint8Array.of(6), value: new Uint8Array() }]);
+    expect(kv.getSync(Uint8Array.of(6))).to.deep.equal(new Uint8Array());
+  });
+});
