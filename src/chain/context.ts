@@ -104,8 +104,8 @@ function checkDeadline(env: ExecEnv | undefined): void {
 export const TURN_MS = 20;
 let lastTurn = Date.now();
 
-/** A turn for the event loop when EVM code has run TURN_MS since the last one; undefined when none is due. */
-function turnIfDue(): Promise<void> | undefined {
+/** A turn for the event loop when the node has worked TURN_MS since the last one; undefined when none is due. */
+export function turnIfDue(): Promise<void> | undefined {
   if (Date.now() - lastTurn <= TURN_MS) return undefined;
   return new Promise<void>((resolve) =>
     setImmediate(() => {

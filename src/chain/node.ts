@@ -38,7 +38,7 @@ import { Clock, timestampRefusal } from "./clock";
 import { commitBlock, commitReservation, rewindChain } from "./commit";
 import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
-import type { ContextOptions, ExecutionContext } from "./context";
+import { type ContextOptions, type ExecutionContext, turnIfDue } from "./context";
 import { addressOfKey, nativeCrypto } from "./crypto";
 import { ChainError } from "./errors";
 import type { Fork } from "./fork";
@@ -52,6 +52,11 @@ import type { Reservation } from "./reserved-blocks";
 import { type NodeSettings, Snapshots } from "./snapshots";
 import { type StateDump, dumpChainState, loadChainState, parseStateDump, replaceModuleSet } from "./state-dump";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
+
+/** The most blocks one hardhat_mine may make (reserved or real). */
+export const MAX_MINE_BLOCKS = 100_000_000n;
+/** The most block time one hardhat_mine may cover (10 years of seconds): its epoch ends are real blocks. */
+export const MAX_MINE_SPAN_S = 315_360_000n;
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -451,8 +456,14 @@ export class Node extends EventEmitter<NodeEvents> {
    */
   async mineBlocks(count: bigint, interval: bigint): Promise<void> {
     if (interval < 1n && !this.config.allowBlocksWithSameTimestamp) throw new ChainError("interval must be at least 1 second");
+    // Quiet blocks are reserved at no cost, but every epoch end in the span is a real block: bound
+    // the span so that a typo (1e12 blocks) is refused at once instead of holding the node for hours.
+    if (count > MAX_MINE_BLOCKS) throw new ChainError(`cannot mine ${count} blocks in one call: at most ${MAX_MINE_BLOCKS} (mine in several calls)`);
+    if (count * interval > MAX_MINE_SPAN_S) throw new ChainError(`cannot mine ${count} blocks ${interval} s apart in one call: at most ${MAX_MINE_SPAN_S} s of block time (10 years; mine in several calls)`);
     let ts: bigint | undefined;
     for (let left = count; left > 0n; ) {
+      // the real blocks of a long span give other requests a turn (reads do not wait for the lock)
+      await turnIfDue();
       const quiet = await this._quietBlocks(ts, left, interval);
       if (quiet !== undefined) {
         await this._reserve(quiet.timestamp, quiet.count, interval);
