@@ -211,14 +211,27 @@ export class StakingKeeper {
     return (await this._r.get<string[]>("delegators")) ?? [];
   }
 
-  /** Tokens that `shares` of `v` are worth, truncated (Validator.TokensFromShares then TruncateInt). */
-  static tokensFromShares(v: Validator, shares: bigint): bigint {
-    return v.delegatorShares === 0n ? 0n : (shares * v.tokens) / v.delegatorShares;
+  /** x/staking's Validator.InvalidExRate: no tokens left (slashed away) while delegators still hold shares. */
+  static invalidExRate(v: Validator): boolean {
+    return v.tokens === 0n && v.delegatorShares > 0n;
   }
 
-  /** Shares issued for `amount` tokens (Validator.AddTokensFromDel). */
+  /**
+   * Tokens that `shares` of `v` are worth, truncated: Validator.TokensFromShares, a LegacyDec `Quo`
+   * (the quotient to 18 decimals, rounded half to even), then TruncateInt. Shares are LegacyDec
+   * (10^18 = one share); tokens whole.
+   */
+  static tokensFromShares(v: Validator, shares: bigint): bigint {
+    if (v.delegatorShares === 0n) return 0n;
+    return roundHalfEven((shares * v.tokens * DEC * DEC) / v.delegatorShares, DEC) / DEC;
+  }
+
+  /**
+   * Shares issued for `amount` tokens (Validator.AddTokensFromDel): one per token for the first
+   * delegation (no shares yet), else SharesFromTokens, a LegacyDec QuoInt (truncated).
+   */
   static sharesFromTokens(v: Validator, amount: bigint): bigint {
-    if (v.tokens === 0n) return amount * DEC;
+    if (v.delegatorShares === 0n) return amount * DEC;
     return (v.delegatorShares * amount) / v.tokens;
   }
 
@@ -230,7 +243,6 @@ export class StakingKeeper {
   async delegate(delegator: string, operator: string, amount: bigint, from: "account" | "unbonding" = "account"): Promise<bigint> {
     if (amount <= 0n) throw new ModuleError("invalid delegation amount: invalid request");
     const v = await this.requireValidator(operator);
-    if (v.tokens > 0n && v.delegatorShares === 0n) throw new ModuleError("cannot delegate to validators with invalid (zero) ex-rate");
     return this._bond(delegator, v, amount, async () => {
       if (from === "account") await this._env.send(delegator, StakingKeeper._pool(v), amount);
       else if (v.status === BondStatus.Bonded) await this._env.send(NOT_BONDED_POOL, BONDED_POOL, amount);
@@ -243,6 +255,9 @@ export class StakingKeeper {
    * issued at the validator's rate. Returns the new shares.
    */
   private async _bond(delegator: string, v: Validator, amount: bigint, moveCoins: () => Promise<void>): Promise<bigint> {
+    // x/staking's Delegate (MsgDelegate, a redelegation's destination, a cancelled unbonding): a
+    // validator slashed to no tokens while it has shares (Validator.InvalidExRate) takes no more
+    if (StakingKeeper.invalidExRate(v)) throw new ModuleError("cannot delegate to validators with invalid (zero) ex-rate");
     const before = await this.delegationShares(delegator, v.operator);
     if (before !== undefined) await this._hooks.beforeSharesModified(this._env, delegator, v.operator);
     await moveCoins();
@@ -259,10 +274,11 @@ export class StakingKeeper {
   private async _unbondShares(delegator: string, v: Validator, amount: bigint): Promise<bigint> {
     const have = await this.delegationShares(delegator, v.operator);
     if (have === undefined) throw new ModuleError("no delegation for (address, validator) tuple");
-    let shares = v.tokens === 0n ? 0n : (v.delegatorShares * amount + v.tokens - 1n) / v.tokens;
-    const truncated = v.tokens === 0n ? 0n : (v.delegatorShares * amount) / v.tokens;
-    if (truncated > have) throw new ModuleError("invalid shares amount: invalid request");
-    if (shares > have) shares = have;
+    // SharesFromTokens and SharesFromTokensTruncated: both truncate (QuoInt, QuoTruncate), so the
+    // SDK's cap at the delegation's shares never applies; a validator without tokens has no rate
+    if (v.tokens === 0n) throw new ModuleError("insufficient delegation shares: invalid request");
+    const shares = (v.delegatorShares * amount) / v.tokens;
+    if (shares > have) throw new ModuleError("invalid shares amount: invalid request");
     return shares;
   }
 
@@ -424,4 +440,14 @@ export class StakingKeeper {
     }
     return paid;
   }
+}
+
+/** `n / unit`, rounded half to even (LegacyDec's chopPrecisionAndRound for unit 10^18); n ≥ 0. */
+function roundHalfEven(n: bigint, unit: bigint): bigint {
+  const q = n / unit;
+  const r = n % unit;
+  const twice = 2n * r;
+  if (twice < unit) return q;
+  if (twice > unit) return q + 1n;
+  return q % 2n === 0n ? q : q + 1n;
 }

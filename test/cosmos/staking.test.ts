@@ -11,6 +11,7 @@ import { bech32 } from "bech32";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution-precompile";
 import { BONDED_POOL, DISTRIBUTION_ACCOUNT, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
 import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
+import { StakingKeeper } from "../../src/cosmos/staking-keeper";
 import type { RuntimeOptions } from "../../src/rpc/runtime";
 import type { Harness } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
@@ -246,6 +247,60 @@ for (const make of harnesses()) {
     });
   });
 }
+
+for (const make of harnesses()) {
+  describe(`x/staking's exchange rate after a slash to zero, over ${make.name}`, function () {
+    it("refuses a delegation to a validator with no tokens left but shares (InvalidExRate), and the delegator keeps its coins", async () => {
+      const chain = await open(make);
+      try {
+        const s = new Contract(STAKING, STAKING_ABI, await chain.signer(ALICE));
+        await chain.h.request("cosmos_slashValidator", [OP1, "1"]);
+        const v = await s.validator(OP1);
+        expect([v.tokens, v.delegatorShares]).to.deep.equal([0n, 500n * E18 * E18]);
+        const before = await chain.provider.getBalance(ALICE);
+        await expect(s.delegate.staticCall(ALICE, valoper(OP1), 100n * E18)).to.be.rejectedWith("cannot delegate to validators with invalid (zero) ex-rate");
+        const tx = await s.delegate(ALICE, valoper(OP1), 100n * E18, { gasLimit: 500_000 }).catch((e: Error) => e);
+        if (!(tx instanceof Error)) expect((await tx.wait().catch(() => null))?.status ?? 0).to.equal(0);
+        expect((await s.delegation(ALICE, valoper(OP1)))[0]).to.equal(0n);
+        expect(before - (await chain.provider.getBalance(ALICE))).to.be.lessThan(E18 / 100n); // gas only
+        // a redelegation into it is refused the same way; out of it there is nothing to take by amount
+        await (await s.delegate(ALICE, valoper(OP0), 10n * E18)).wait();
+        await expect(s.redelegate.staticCall(ALICE, valoper(OP0), valoper(OP1), E18)).to.be.rejectedWith("cannot delegate to validators with invalid (zero) ex-rate");
+        const operator = new Contract(STAKING, STAKING_ABI, await chain.signer(OP1));
+        await expect(operator.undelegate.staticCall(OP1, valoper(OP1), E18)).to.be.rejectedWith("insufficient delegation shares: invalid request");
+      } finally {
+        await chain.close();
+      }
+    });
+  });
+}
+
+describe("x/staking's share arithmetic (vectors from the Cosmos SDK's validator tests and LegacyDec)", () => {
+  const val = (tokens: bigint, shares: bigint) => ({ tokens, delegatorShares: shares }) as unknown as Parameters<typeof StakingKeeper.tokensFromShares>[0];
+  it("TokensFromShares then TruncateInt (TestShareTokens, TestRemoveDelShares)", () => {
+    expect(StakingKeeper.tokensFromShares(val(100n, 100n * E18), 50n * E18)).to.equal(50n);
+    expect(StakingKeeper.tokensFromShares(val(50n, 100n * E18), 50n * E18)).to.equal(25n);
+    expect(StakingKeeper.tokensFromShares(val(50n, 100n * E18), 10n * E18)).to.equal(5n);
+    expect(StakingKeeper.tokensFromShares(val(5102n, 115n * E18), 29n * E18)).to.equal(1286n);
+    // LegacyDec's Quo rounds the quotient at 18 decimals (half to even) before TruncateInt:
+    // (10 shares − 1e-18) of 10 shares worth 1 token is 0.9999999999999999999 → 1.000000000000000000 → 1
+    expect(StakingKeeper.tokensFromShares(val(1n, 10n * E18), 10n * E18 - 1n)).to.equal(1n);
+    expect(StakingKeeper.tokensFromShares(val(1n, 10n * E18), 9n * E18)).to.equal(0n);
+  });
+  it("AddTokensFromDel: one share per token while the validator has no shares, else QuoInt (TestAddTokensFromDel)", () => {
+    expect(StakingKeeper.sharesFromTokens(val(0n, 0n), 6n)).to.equal(6n * E18);
+    expect(StakingKeeper.sharesFromTokens(val(6n, 6n * E18), 3n)).to.equal(3n * E18);
+    // tokens but no shares (every delegator left, tokens remained): the rate starts over at one
+    expect(StakingKeeper.sharesFromTokens(val(7n, 0n), 3n)).to.equal(3n * E18);
+    // QuoInt truncates: 100 shares over 3 tokens, 1 token → 33.333333333333333333
+    expect(StakingKeeper.sharesFromTokens(val(3n, 100n * E18), 1n)).to.equal(33_333_333_333_333_333_333n);
+  });
+  it("InvalidExRate: no tokens and some shares, nothing else", () => {
+    expect(StakingKeeper.invalidExRate(val(0n, 1n))).to.equal(true);
+    expect(StakingKeeper.invalidExRate(val(0n, 0n))).to.equal(false);
+    expect(StakingKeeper.invalidExRate(val(5n, 0n))).to.equal(false);
+  });
+});
 
 for (const make of harnesses()) {
 describe(`a contract that stakes through the precompiles over ${make.name}`, function () {

@@ -4,7 +4,8 @@
  * rules, and the private methods refused without the bearer token over HTTP.
  */
 import { expect } from "chai";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Transaction, keccak256 } from "ethers";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
@@ -127,6 +128,19 @@ describe("debug namespace", function () {
     const fromFile = await h.request<unknown[]>("debug_traceBlockFromFile", [rel("block.rlp"), { tracer: "callTracer" }]);
     expect(fromFile).to.deep.equal(await h.request("debug_traceBlockByNumber", ["latest", { tracer: "callTracer" }]));
     expect((await rpcError(h.request("debug_traceBlockFromFile", [rel("missing.rlp")]))).message).to.match(/^could not read file: /);
+    // links under the root that lead out of it: neither a read nor a write follows them
+    const outside = await mkdtemp(join(tmpdir(), "outside-"));
+    try {
+      await writeFile(join(outside, "secret.rlp"), Buffer.from(rlp.slice(2), "hex"));
+      await symlink(join(outside, "secret.rlp"), join(dir, "link.rlp"));
+      await symlink(outside, join(dir, "linkdir"));
+      expect((await rpcError(h.request("debug_traceBlockFromFile", [rel("link.rlp")]))).message).to.match(/^could not read file: .*leads to .* through a link; files are read and written only under/);
+      expect((await rpcError(h.request("debug_traceBlockFromFile", [rel("linkdir/secret.rlp")]))).message).to.match(/through a link/);
+      expect((await rpcError(h.request("debug_writeMemProfile", [rel("linkdir/h.heapsnapshot")]))).message).to.match(/through a link/);
+      expect(await readdir(outside)).to.deep.equal(["secret.rlp"]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it("log level: debug_verbosity and debug_vmodule", async () => {

@@ -41,6 +41,8 @@ const RUNAWAY: Record<string, { tracer: string; error: RegExp }> = {
   "a memory bomb": { tracer: "{ a: [], step: function () { for (;;) this.a.push(new Uint8Array(8 << 20)); }, fault: function () {}, result: function () { return this.a.length; } }", error: /^tracer ran out of memory \(its limit is 64 MiB\) {4}in server-side tracer function 'step'$/ },
   "a memory bomb of small objects": { tracer: "{ a: [], step: function () { for (;;) this.a.push({ x: this.a.length }); }, fault: function () {}, result: function () { return this.a.length; } }", error: /^tracer ran out of memory|^execution timeout$/ },
   "a memory bomb in strings": { tracer: "{ fault: function () {}, result: function () { var s = 'x'; for (;;) s = s + s; } }", error: /out of memory|string too long/ },
+  // the host copies what memory.slice asks for: past the EVM memory's end only 1 MiB of zeros (geth's limit)
+  "a memory bomb through memory.slice": { tracer: "{ a: [], step: function (log) { for (;;) this.a.push(log.memory.slice(0, 60 << 20)); }, fault: function () {}, result: function () { return this.a.length; } }", error: /^Error: reached limit for padding memory slice: \d+ {4}in server-side tracer function 'step'$/ },
   "unbounded recursion": { tracer: "{ fault: function () {}, result: function () { var f = function () { return f() + 1; }; return f(); } }", error: /stack overflow/i },
 };
 

@@ -21,6 +21,9 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import { Address, bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { TRACER_CALL_SLICE_MS, TRACER_MEMORY_LIMIT, TRACER_STACK_LIMIT, newTracerEngine } from "./js-engine";
+
+/** Zeros `log.memory.slice` may add past the end of the EVM memory (geth's memoryPadLimit). */
+const MEMORY_PAD_LIMIT = 1024 * 1024;
 import type { Frame, FrameResult, OpStep, Tracer, TxEnd, TxEnv } from "./types";
 import { TraceError } from "./types";
 
@@ -188,6 +191,9 @@ export class JsTracer implements Tracer {
         const start = num(a);
         const end = num(b);
         if (!Number.isInteger(start) || !Number.isInteger(end) || end < start || start < 0) throw new Error(`tracer accessed out of bound memory: offset ${start}, end ${end}`);
+        // geth's GetMemoryCopyPadded: past the EVM memory's end at most 1 MiB of zeros, so what the
+        // host allocates for one call is bounded by the execution's memory (itself bounded by gas)
+        if (end - memory.length > MEMORY_PAD_LIMIT) throw new Error(`reached limit for padding memory slice: ${end - memory.length}`);
         if (end - start > TRACER_MEMORY_LIMIT) throw new Error(`tracer asked for ${end - start} bytes of memory at once`);
         const out = new Uint8Array(end - start);
         if (start < memory.length) out.set(memory.subarray(start, Math.min(end, memory.length)));

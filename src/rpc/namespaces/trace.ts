@@ -13,6 +13,7 @@ import type { Node } from "../../chain/node";
 import type { TraceConfig } from "../../chain/tracing";
 import type { CallFrame } from "../../chain/tracing/call-tracer";
 import { traceBlock, traceCall, traceTransaction } from "../../chain/tracing/run";
+import { turnIfDue } from "../../chain/context";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { type Json, q } from "../format";
@@ -54,6 +55,8 @@ const traceFilter = objectOf("TraceFilter", (f): TraceFilter => ({
 
 /** Blocks one trace_filter call may replay. */
 const FILTER_BLOCK_RANGE = 10_000n;
+/** How long one trace_filter may replay blocks (the node's default HTTP timeout). */
+const FILTER_DEADLINE_MS = 30_000;
 
 /** geth's callTracer error texts → Parity's. */
 function parityError(e: string): string {
@@ -245,7 +248,11 @@ export function traceMethods({ node }: RpcDeps) {
         let skip = f.after ?? 0n;
         const limit = f.count;
         const out: Json[] = [];
+        const deadline = Date.now() + FILTER_DEADLINE_MS;
         for (let n = from; n <= to; n++) {
+          // each block is a replay: other requests get turns between them, and the whole has a deadline
+          await turnIfDue();
+          if (Date.now() > deadline) throw new ServerError(`trace_filter ran past its ${FILTER_DEADLINE_MS / 1000}s deadline at block ${n} of ${from}..${to}: ask for fewer blocks (fromBlock, toBlock) or fewer traces (count)`);
           for (const t of await blockTraces(node, n)) {
             const action = (t as { action: Record<string, string | null> }).action;
             const src = action.from ?? action.address;
