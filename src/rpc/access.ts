@@ -116,9 +116,11 @@ export function beyondLoopback(bound: { httpAddress: { host: string }; wsAddress
 export function accessBanner(classes: ReadonlyMap<string, Access>, raised: ReadonlyMap<string, Access>, allowedOrigins: readonly string[], beyondLoopback: boolean): string[] {
   const s = accessSummary(classes);
   const code = [...raised].filter(([, c]) => c === "code").length;
+  // the signing methods a key-store sender raises to dev (src/rpc/accounts.ts, signerAccess)
+  const keyStore = [...raised].some(([, c]) => c === "dev");
   return [
     `Access (docs/security.md): read and send methods are open to every caller and origin;`,
-    `  dev methods (${shortList(s.dev)}) are open from this machine to callers without an Origin and to pages from ${allowedOrigins.join(", ") || "no origin"}${beyondLoopback ? "; from other machines they need the token" : ""};`,
+    `  dev methods (${shortList(s.dev)})${keyStore ? " and signing with a key-store account" : ""} are open from this machine to callers without an Origin and to pages from ${allowedOrigins.join(", ") || "no origin"}${beyondLoopback ? "; from other machines they need the token" : ""};`,
     `  private methods (${shortList(s.private)})${code > 0 ? " and JavaScript tracers" : ""} always need the token.`,
   ];
 }

@@ -65,4 +65,28 @@ describe("npx hardhat node --state", function () {
     const err2 = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...flags, "--state-interval", "5"], { cwd: ROOT }).catch((e: Error) => e);
     expect((err2 as Error).message).to.include("--state-interval needs a file to write");
   });
+
+  it("refuses a file whose module records cannot be read, before its home changes", async () => {
+    const home = path.join(dir, "home");
+    node = await startHardhatNode([...flags, "--home", home]);
+    await rpc(node.url, "evm_mine");
+    await stopProcessGroup(node.child);
+    node = undefined;
+    // a dump whose epochs records are not EpochInfos
+    const file = path.join(dir, "bad-records.json");
+    const records = { "0x01646179": "0xdeadbeef" };
+    writeFileSync(file, JSON.stringify({ accounts: {}, hardhat_epochs: { version: 1, chain_id: "9000", block_number: "0x5", timestamp: "0x0", modules: { epochs: records } } }));
+    const err = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...flags, "--home", home, "--load-state", file], { cwd: ROOT }).then(
+      (n) => {
+        node = n;
+        throw new Error("the node started");
+      },
+      (e: Error) => e,
+    );
+    expect(err.message).to.match(/invalid state dump: hardhat_epochs\.modules\.epochs\[0x01646179\]: not an EpochInfo record/);
+    // the home is as it was: its chain at block 1, its epochs readable
+    node = await startHardhatNode([...flags, "--home", home]);
+    expect((await rpc(node.url, "eth_blockNumber")).result).to.equal("0x1");
+    expect(((await rpc(node.url, "epochs_epochInfos")).result as { epochs: unknown[] }).epochs.length).to.be.greaterThan(0);
+  });
 });

@@ -92,6 +92,8 @@ describe("access classes: every method declares who may call it", function () {
     const expected = (name: string): Access | undefined => {
       // node control, db writes: they change the node itself, not the chain
       if (/^(admin|miner)_/.test(name) || /^db_put/.test(name)) return "private";
+      // node-local data (written with the token) is the developer's: not for every page
+      if (/^db_get/.test(name)) return "dev";
       // keys: the key store's secrets (personal_sign with a dev account is Hardhat's form, dev)
       if (name.startsWith("personal_")) return name === "personal_sign" ? "dev" : "private";
       // every evm_* changes what the node holds; evm_snapshot too (each snapshot keeps copies of the module stores and the pool)
@@ -141,6 +143,7 @@ describe("access classes: every method declares who may call it", function () {
     const { declared, raised } = runtime.dispatcher.accessClasses();
     const lines = accessBanner(declared, raised, ["localhost", "app.test"], true).join("\n");
     expect(lines).to.include("pages from localhost, app.test; from other machines they need the token");
+    expect(lines).to.match(/dev methods \(.*\) and signing with a key-store account are open from this machine/);
     expect(lines).to.match(/private methods \(admin_\*, miner_\*, .* more\) and JavaScript tracers always need the token/);
   });
 

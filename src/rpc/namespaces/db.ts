@@ -49,7 +49,8 @@ export function dbMethods({ node }: RpcDeps) {
     }),
     method({
       name: "db_getString",
-      access: "read",
+      // node-local data written with the token: not for any page (scripts on this machine read it)
+      access: "dev",
       params: [name("database"), name("key")],
       doc: "The string stored under (database, key); -32000 `not found` when none (or when the value is not UTF-8 text: read it with db_getHex).",
       async handler([database, key]) {
@@ -73,7 +74,8 @@ export function dbMethods({ node }: RpcDeps) {
     }),
     method({
       name: "db_getHex",
-      access: "read",
+      // node-local data written with the token: not for any page (scripts on this machine read it)
+      access: "dev",
       params: [name("database"), name("key")],
       doc: "The bytes stored under (database, key) as 0x data (strings stored by db_putString too); -32000 `not found` when none.",
       handler: async ([database, key]) => hex(await read(database, key)),
