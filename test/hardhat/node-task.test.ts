@@ -79,7 +79,7 @@ describe("npx hardhat node", function () {
     // The second WebSocket listener (--json-rpc.ws-address) and the bearer token are announced.
     await waitForOutput(node, /WebSocket JSON-RPC server at ws:\/\/127\.0\.0\.1:\d+\//);
     await waitForOutput(node, /Bearer token in .*jsonrpc\.token:/);
-    await waitForOutput(node, /dev methods \(.*\) are open from this machine to callers without an Origin and to pages from localhost, 127\.0\.0\.1, \[::1\];/);
+    await waitForOutput(node, /dev methods \(.*\) and signing with a key-store account are open from this machine to callers without an Origin and to pages from localhost, 127\.0\.0\.1, \[::1\];/);
     await waitForOutput(node, /private methods \(admin_\*, miner_\*, .*\) and JavaScript tracers always need the token\./);
     // the plugin's header goes only to this node: its pid and ports are recorded beside the token
     const record = JSON.parse(readFileSync(path.join(ROOT, "cache", NODE_RECORD_FILE_NAME), "utf8")) as { pid: number; ports: number[] };
