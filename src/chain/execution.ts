@@ -9,7 +9,7 @@ import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereum
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "./block-producer";
-import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock } from "./context";
+import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, turnIfDue } from "./context";
 import { ChainError } from "./errors";
 import type { Node } from "./node";
 import { withSender } from "./sender";
@@ -328,11 +328,20 @@ export async function applyOverrides(vm: VM, overrides: StateOverride): Promise<
     if (o.nonce !== undefined) acc.nonce = o.nonce;
     await sm.putAccount(address, acc);
     if (o.code !== undefined) await sm.putCode(address, o.code);
+    // an override may name tens of thousands of slots: other requests get turns meanwhile
     if (o.state !== undefined) {
       await sm.clearStorage(address);
-      for (const [k, v] of o.state) await sm.putStorage(address, hexToBytes32(k), v);
+      for (const [k, v] of o.state) {
+        await turnIfDue();
+        await sm.putStorage(address, hexToBytes32(k), v);
+      }
     }
-    if (o.stateDiff !== undefined) for (const [k, v] of o.stateDiff) await sm.putStorage(address, hexToBytes32(k), v);
+    if (o.stateDiff !== undefined) {
+      for (const [k, v] of o.stateDiff) {
+        await turnIfDue();
+        await sm.putStorage(address, hexToBytes32(k), v);
+      }
+    }
   }
 }
 

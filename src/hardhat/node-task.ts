@@ -240,7 +240,7 @@ subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
   .setAction(async ({ settings: config, home, fork }: { settings: AppConfig; home?: HomeSettings; fork?: ForkArgs }, hre) => {
     const settings = runtimeSettings(config);
     const base = await runtimeOptionsFor(hre);
-    const overrides: Partial<RuntimeOptions> = { rpc: settings.rpc, enabledNamespaces: settings.enabledNamespaces, maxBatch: settings.maxBatch };
+    const overrides: Partial<RuntimeOptions> = { rpc: settings.rpc, enabledNamespaces: settings.enabledNamespaces, maxBatch: settings.maxBatch, batch: settings.batch };
     overrides.chain = { ...base.chain, ...settings.chain };
     overrides.epochs = { genesis: epochsOptionsFromConfig(hre.config.epochs).genesis, ...settings.epochs };
     if (home !== undefined) Object.assign(overrides, await homeRuntimeOptions(home, { chain: overrides.chain, epochs: overrides.epochs, rpc: overrides.rpc, cosmos: base.cosmos }));

@@ -14,7 +14,7 @@ import type { RuntimeOptions } from "../rpc/runtime";
 import type { ServerOptions } from "../rpc/transport/server";
 import type { TxPoolLimits } from "../chain/txpool";
 import { defaultRpcSettings } from "../rpc/deps";
-import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
+import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
 
 // smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -49,6 +49,8 @@ export interface JsonRpcConfig {
   /** 0 = unlimited. */
   maxOpenConnections: number;
   batchRequestLimit: number;
+  /** Bytes the answers of one batch may take; later members answer `response too large`. */
+  batchResponseMaxSize: number;
   /** Bytes of one HTTP body or WebSocket message. */
   bodyLimit: number;
   enableIndexer: boolean;
@@ -129,6 +131,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       allowInsecureUnlock: true,
       maxOpenConnections: 0,
       batchRequestLimit: DEFAULT_BATCH_LIMIT,
+      batchResponseMaxSize: DEFAULT_BATCH_RESPONSE_BYTES,
       bodyLimit: DEFAULT_BODY_LIMIT,
       enableIndexer: false,
       log: false,
@@ -223,6 +226,7 @@ const JSON_RPC_KEYS: Record<string, KeySpec> = {
   "allow-insecure-unlock": { field: "allowInsecureUnlock", kind: "bool", description: "Allow unlocking accounts over HTTP" },
   "max-open-connections": { field: "maxOpenConnections", kind: "int", description: "Maximum simultaneous HTTP connections (0 = unlimited)", negative: "JSON-RPC max-open-connections cannot be negative" },
   "batch-request-limit": { field: "batchRequestLimit", kind: "int", description: "Requests in one batch", negative: "JSON-RPC batch-request-limit must be greater than 0", positive: true },
+  "batch-response-max-size": { field: "batchResponseMaxSize", kind: "int", description: "Bytes the answers of one batch may take", negative: "JSON-RPC batch-response-max-size must be greater than 0", positive: true },
   "body-limit": { field: "bodyLimit", kind: "int", description: "Bytes of one HTTP request body or WebSocket message", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
   "enable-indexer": { field: "enableIndexer", kind: "bool", description: "Accepted for compatibility (this node always indexes)" },
   log: { field: "log", kind: "bool", description: "Print every JSON-RPC request and its answer in full in the node's log" },
@@ -238,7 +242,7 @@ export const JSON_RPC_FLAGS: ReadonlyArray<{ flag: string; bool: boolean; descri
   .concat([{ flag: "json-rpc.fix-revert-gas-refund-height", bool: false, description: "Accepted for compatibility" }]);
 
 /** Evmos/cosmos-evm [json-rpc] keys that mean nothing on this node; accepted so their app.toml loads. */
-const IGNORED_JSON_RPC_KEYS = new Set(["metrics-address", "fix-revert-gas-refund-height", "allow-indexer-gap", "batch-response-max-size", "enable-profiling"]);
+const IGNORED_JSON_RPC_KEYS = new Set(["metrics-address", "fix-revert-gas-refund-height", "allow-indexer-gap", "enable-profiling"]);
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 
@@ -499,6 +503,7 @@ export interface AppRuntimeSettings {
   rpc: NonNullable<RuntimeOptions["rpc"]>;
   enabledNamespaces: ReadonlySet<string>;
   maxBatch: number;
+  batch: { maxResponseBytes: number; timeoutMs: number };
   epochs: { profile: EpochsProfile; tickRule: TickRule; hookGasLimit: bigint };
 }
 
@@ -521,6 +526,7 @@ export function runtimeSettings(c: AppConfig): AppRuntimeSettings {
     },
     enabledNamespaces: new Set(j.api),
     maxBatch: j.batchRequestLimit,
+    batch: { maxResponseBytes: j.batchResponseMaxSize, timeoutMs: j.httpTimeoutMs },
     epochs: { ...c.epochs },
   };
 }

@@ -95,6 +95,8 @@ allow-insecure-unlock = ${j.allowInsecureUnlock}
 max-open-connections = ${j.maxOpenConnections}
 # Requests in one batch.
 batch-request-limit = ${j.batchRequestLimit}
+# Bytes the answers of one batch may take; later requests of the batch answer "response too large".
+batch-response-max-size = ${j.batchResponseMaxSize}
 # Bytes of one HTTP request body or WebSocket message.
 body-limit = ${j.bodyLimit}
 # Accepted for compatibility (this node always indexes).
@@ -140,9 +142,9 @@ export function initHome(dir: string, init: { genesisJson: () => string; namespa
     if (!existsSync(d)) created.push(d);
     mkdirSync(d, { recursive: true, mode });
   };
-  const makeFile = (file: string, text: () => string): void => {
+  const makeFile = (file: string, text: () => string, mode = 0o644): void => {
     if (existsSync(file)) return;
-    writeFileSync(file, text(), { flag: "wx" }); // "wx": never clobber a file that appeared meanwhile
+    writeFileSync(file, text(), { flag: "wx", mode }); // "wx": never clobber a file that appeared meanwhile
     created.push(file);
   };
   makeDir(path.dirname(paths.appToml));
@@ -150,7 +152,10 @@ export function initHome(dir: string, init: { genesisJson: () => string; namespa
   makeDir(paths.keystore, 0o700);
   // keys live there: an existing directory readable by others is narrowed
   if ((statSync(paths.keystore).mode & 0o077) !== 0) chmodSync(paths.keystore, 0o700);
-  makeFile(paths.appToml, () => defaultAppToml(init.namespaces, init.profile));
+  // app.toml is where `auth-token` goes: owner-only, as the token file; an existing one that holds
+  // a token and is readable by others is narrowed
+  makeFile(paths.appToml, () => defaultAppToml(init.namespaces, init.profile), 0o600);
+  if ((statSync(paths.appToml).mode & 0o077) !== 0 && /^[ \t]*auth-token[ \t]*=/m.test(readFileSync(paths.appToml, "utf8"))) chmodSync(paths.appToml, 0o600);
   makeFile(paths.genesis, init.genesisJson);
   return { ...paths, created };
 }

@@ -16,6 +16,7 @@ import {
 import { isAccess, mayCall } from "./access";
 import type { Access, MethodSpec } from "./method";
 import { parseParams } from "./params";
+import { DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_HTTP_TIMEOUT_MS as DEFAULT_BATCH_TIMEOUT_MS } from "./transport/limits";
 import type { Dispatcher, JsonRpcId, JsonRpcResponse, RequestContext } from "./types";
 
 /** Names the spec spells differently; they answer as the correctly spelled methods do. */
@@ -29,6 +30,10 @@ export interface DispatcherOptions {
   /** Namespaces served; undefined = all. A disabled namespace answers like an unknown method. */
   enabledNamespaces?: ReadonlySet<string>;
   maxBatch?: number;
+  /** Bytes the answers of one batch may take (`batch-response-max-size`); later members answer -32003 `response too large`. */
+  maxBatchResponseBytes?: number;
+  /** Milliseconds one batch may run (`http-timeout`); members not started by then answer -32002 `request timed out`. 0 = none. */
+  batchTimeoutMs?: number;
   /** Called with each method name (and its raw params) before it runs (the node's request log). */
   onRequest?: (method: string, ctx: RequestContext, params: unknown) => void;
   /** Called when a method that `onRequest` saw has finished: its result, or the error it answers (the node's log). */
@@ -85,10 +90,28 @@ export class RpcDispatcher implements Dispatcher {
     if (body.length === 0) return errorResponse(null, new InvalidRequestError("empty batch"));
     const max = this._opts.maxBatch ?? 1000;
     if (body.length > max) return errorResponse(null, new InvalidRequestError(`batch too large: ${body.length} requests, the limit is ${max}`));
+    // a batch is one caller's: its members share one budget of time and of answer bytes (geth's
+    // batch-response-max-size and timeouts), so a batch cannot hold the node or its memory longer
+    // than one request could
+    const maxBytes = this._opts.maxBatchResponseBytes ?? DEFAULT_BATCH_RESPONSE_BYTES;
+    const timeoutMs = this._opts.batchTimeoutMs ?? DEFAULT_BATCH_TIMEOUT_MS;
+    const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
+    let bytes = 0;
     const out: JsonRpcResponse[] = [];
     for (const item of body) {
+      const id = idOf(item);
+      if (maxBytes > 0 && bytes > maxBytes) {
+        out.push(errorResponse(id, new RpcError(-32003, "response too large")));
+        continue;
+      }
+      if (Date.now() > deadline) {
+        out.push(errorResponse(id, new RpcError(-32002, "request timed out")));
+        continue;
+      }
       const r = await this._handleOne(item, ctx);
-      if (r !== undefined) out.push(r);
+      if (r === undefined) continue;
+      if (maxBytes > 0) bytes += answerBytes(r);
+      out.push(r);
     }
     return out.length > 0 ? out : undefined;
   }
@@ -103,7 +126,7 @@ export class RpcDispatcher implements Dispatcher {
       throw new MethodNotFoundError(method);
     }
     if (!mayCall(spec.access, ctx)) throw new UnauthorizedError(method);
-    this._opts.onRequest?.(method, ctx, params);
+    this._opts.onRequest?.(method, ctx, spec.secretParams === undefined ? params : redacted(params, spec.secretParams));
     const run = async (): Promise<unknown> => {
       const args = parseParams(spec.params, params);
       // some parameter forms raise the class (a JavaScript tracer): checked before anything runs
@@ -158,6 +181,28 @@ export class RpcDispatcher implements Dispatcher {
     this._opts.onInternalError?.(method, err);
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
     return new InternalError(`internal error: ${msg}`);
+  }
+}
+
+/** What a log may show of a call's parameters: the secret positions replaced (all of them when not a list). */
+export const REDACTED = "<redacted>";
+export function redacted(params: unknown, secret: readonly number[]): unknown {
+  if (!Array.isArray(params)) return params === undefined ? params : REDACTED;
+  return params.map((p: unknown, i) => (secret.includes(i) && p !== undefined ? REDACTED : p));
+}
+
+/** The id a batch member's answer carries (null when it has none that is valid). */
+function idOf(item: unknown): JsonRpcId {
+  const id = item !== null && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
+  return validId(id) ? (id as JsonRpcId) : null;
+}
+
+/** About the bytes an answer takes on the wire (its JSON; a result that is no JSON counts as small). */
+function answerBytes(r: JsonRpcResponse): number {
+  try {
+    return JSON.stringify(r, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))?.length ?? 0;
+  } catch {
+    return 0;
   }
 }
 

@@ -36,6 +36,11 @@ export interface MethodSpec<C extends ReadonlyArray<Codec<unknown>> = ReadonlyAr
   accessFor?(params: InferParams<C>): Access;
   /** The highest class `accessFor` answers (for the docs' table and the banner). */
   raisesTo?: Access;
+  /**
+   * Positions of parameters that are secrets (keys, passphrases, PINs): the dispatcher hands
+   * `onRequest` (the node's log) the parameters with these replaced, so no secret reaches a log.
+   */
+  secretParams?: readonly number[];
   /** Runs outside the node mutex (pure or connection-local methods). Default false. */
   concurrent?: boolean;
   handler(params: InferParams<C>, ctx: RequestContext): unknown;

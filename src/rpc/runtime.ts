@@ -62,6 +62,8 @@ export interface RuntimeOptions {
   /** Namespaces served (the `json-rpc.api` setting); all when absent. */
   enabledNamespaces?: ReadonlySet<string>;
   maxBatch?: number;
+  /** Budgets of one batch: answer bytes (`batch-response-max-size`) and time (`http-timeout`); defaults in src/rpc/transport/limits.ts. */
+  batch?: { maxResponseBytes?: number; timeoutMs?: number };
   /** The epochs module's settings; `false` runs the chain without it. Default: Evmos's default genesis, the spec rule. */
   epochs?: EpochsOptions | false;
   /** The Cosmos precompiles (src/cosmos/precompiles.ts); default: each on, with the profile's settings. */
@@ -195,6 +197,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       mutex: node.mutex,
       enabledNamespaces: opts.enabledNamespaces,
       maxBatch: opts.maxBatch,
+      maxBatchResponseBytes: opts.batch?.maxResponseBytes,
+      batchTimeoutMs: opts.batch?.timeoutMs,
       onRequest: opts.onRequest,
       onResponse: opts.onResponse,
       onInternalError: opts.onInternalError,

@@ -44,6 +44,8 @@ export interface RequestContext {
    * say; absent in-process (open).
    */
   devOpen?: boolean;
+  /** The browser page's `Origin` (HTTP request or WebSocket upgrade), when it sent one: a page's share of node-wide caps (filters) is counted by it. */
+  origin?: string;
   /** Present on WebSocket, where eth_subscribe works. */
   connection?: Connection;
   /** Namespaces the listener the request came on serves (admin_startHTTP/startWS `apis`); absent = all enabled. */
@@ -51,7 +53,7 @@ export interface RequestContext {
 }
 
 /** What a network transport knows of its caller: the access policy's inputs (src/rpc/access.ts). */
-export type Caller = Pick<RequestContext, "authenticated" | "devOpen">;
+export type Caller = Pick<RequestContext, "authenticated" | "devOpen" | "origin">;
 
 export interface Dispatcher {
   /**

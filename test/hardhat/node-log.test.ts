@@ -222,4 +222,25 @@ describe("npx hardhat node: the log tells the story", function () {
     const answer = escape(`eth_call ← ${JSON.stringify({ error: failed.error })}`);
     await logMatching(node, new RegExp(`^${call}\\n(?:.*\\n)*?${answer}$`, "m"));
   });
+
+  it("never writes a key, a passphrase or a PIN to the log, even with --json-rpc.log", async () => {
+    await stopProcessGroup(node?.child);
+    node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.log"]);
+    const token = /Bearer token in .*:\n {2}([0-9a-f]{64})/.exec(node.output())?.[1];
+    expect(token, node.output()).to.be.a("string");
+    const auth = { authorization: `Bearer ${token}` };
+    const KEY = "8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f";
+    const secrets = [KEY, "s3cret-pass-one", "s3cret-wrong-two", "s3cret-new-three"];
+    const address = (await rpc<string>(node.url, "personal_importRawKey", [KEY, secrets[1]], auth)).result!;
+    expect(address).to.match(/^0x[0-9a-f]{40}$/);
+    expect((await rpc(node.url, "personal_unlockAccount", [address, secrets[2], 0], auth)).error?.message).to.equal("could not decrypt key with given password");
+    expect((await rpc(node.url, "personal_unlockAccount", [address, secrets[1], 0], auth)).result).to.equal(true);
+    await rpc(node.url, "personal_sign", ["0x01", address, secrets[1]], auth);
+    await rpc(node.url, "personal_newAccount", [secrets[3]], auth);
+    await logMatching(node, /^personal_newAccount ← /m);
+    await logMatching(node, new RegExp(`^${escape(`personal_unlockAccount → ["${address}","<redacted>",0]`)}$`, "m"));
+    await logMatching(node, new RegExp(`^${escape('personal_importRawKey → ["<redacted>","<redacted>"]')}$`, "m"));
+    const out = node.output();
+    for (const secret of secrets) expect(out, secret).to.not.include(secret);
+  });
 });

@@ -22,6 +22,16 @@ function timeoutOf(cfg: TraceConfig): number {
   return cfg.timeout ?? DEFAULT_TRACE_TIMEOUT_MS;
 }
 
+/**
+ * The deadline of a block trace's whole replay: a backstop behind each transaction's own (`timeout`),
+ * for code that never steps a tracer. At least 10 s, so that the phases between the traced
+ * transactions (begin block, the untraced ones, a pause of the process) never cut a trace short that
+ * each transaction's deadline would have let finish.
+ */
+function blockBackstopMs(cfg: TraceConfig, txs: number): number {
+  return Math.max(10_000, timeoutOf(cfg) * Math.max(1, txs) + 1000);
+}
+
 function asTraceError(err: unknown): Error {
   if (err instanceof ExecutionTimeout) return new TraceError("execution timeout");
   return err instanceof Error ? err : new Error(String(err));
@@ -73,7 +83,7 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
           },
         },
         // the context's own deadline backs the tracers' up (it also stops code that never steps a tracer)
-        { timeoutMs: timeoutOf(cfg) * Math.max(1, block.transactions.length) + 1000 },
+        { timeoutMs: blockBackstopMs(cfg, block.transactions.length) },
       );
       return out;
     } catch (err) {
@@ -213,7 +223,7 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
   if (parent === undefined || parent !== block.header.number - 1n) {
     throw new TraceError(`parent ${bytesToHex(block.header.parentHash)} not found`);
   }
-  const ctx = await node.contextAt(parent, { timeoutMs: timeoutOf(cfg) * Math.max(1, block.transactions.length) + 1000 });
+  const ctx = await node.contextAt(parent, { timeoutMs: blockBackstopMs(cfg, block.transactions.length) });
   const { vm } = ctx;
   const out: TxTrace[] = [];
   let clean = false;

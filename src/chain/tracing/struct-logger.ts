@@ -30,9 +30,19 @@ export interface StructLogRes {
   refund?: number;
 }
 
+/**
+ * About the memory one trace's struct logs may hold (V8's objects and strings, estimated). A long
+ * call logs millions of steps, and with `enableMemory` each step copies the whole EVM memory: past
+ * this the trace stops with an error instead of growing the node by gigabytes.
+ */
+export const MAX_STRUCT_LOG_BYTES = 256 * 1024 * 1024;
+/** An entry's own cost: the object, its numbers and its op name. */
+const ENTRY_BYTES = 160;
+
 export class StructLogger implements Tracer {
   readonly wantsSteps = true;
   private readonly _logs: StructLogRes[] = [];
+  private _bytes = 0;
   private readonly _storage = new Map<string, Map<string, string>>();
   private _env!: TxEnv;
   private _output: Uint8Array = new Uint8Array();
@@ -51,6 +61,11 @@ export class StructLogger implements Tracer {
   onOpcode(s: OpStep): Promise<void> | void {
     const cfg = this._cfg;
     if (cfg.limit !== undefined && cfg.limit !== 0 && this._logs.length >= cfg.limit) return;
+    const words = cfg.enableMemory === true ? Math.floor(s.memory.length / 32) : 0;
+    this._bytes += ENTRY_BYTES + (cfg.disableStack !== true ? 16 + s.stack.length * 56 : 0) + (words > 0 ? 16 + words * 104 : 0);
+    if (this._bytes > MAX_STRUCT_LOG_BYTES) {
+      throw new TraceError(`trace too large: its struct logs passed ${MAX_STRUCT_LOG_BYTES / 1024 / 1024} MiB (ask for fewer with \`limit\`, \`disableStack\` or without \`enableMemory\`)`);
+    }
     const log: StructLogRes = { pc: s.pc, op: s.opName, gas: Number(s.gas), gasCost: Number(s.cost), depth: s.depth };
     if (cfg.disableStack !== true) log.stack = s.stack.map((v) => `0x${v.toString(16)}`);
     if (cfg.enableReturnData === true && s.frame.returnData.length > 0) log.returnData = `0x${Buffer.from(s.frame.returnData).toString("hex")}`;

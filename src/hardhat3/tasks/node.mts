@@ -126,6 +126,7 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
     rpc: settings.rpc,
     enabledNamespaces: settings.enabledNamespaces,
     maxBatch: settings.maxBatch,
+    batch: settings.batch,
     log: (line) => console.log(line),
     onRequest: (method, _ctx, params) => log.onRequest(method, params),
     onResponse: (method, outcome) => log.onResponse(method, outcome),

@@ -1,7 +1,7 @@
 /**
  * Polled filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter): each keeps what
  * arrived since its last poll. A filter not polled for 5 minutes is removed (Evmos/geth deadline);
- * at most `filter-cap` filters live at once. Texts are Evmos's (docs/json-rpc.md, "Errors").
+ * at most `filter-cap` filters live at once, at most half of them a page's (by its Origin). Texts are Evmos's (docs/json-rpc.md, "Errors").
  */
 import { randomBytes } from "node:crypto";
 import type { MinedBlock, Node } from "../../chain/node";
@@ -24,6 +24,8 @@ interface Filter {
   to?: bigint;
   queue: Json[];
   lastPoll: number;
+  /** The browser origin that installed it (undefined: a caller without an Origin, a script on this machine). */
+  origin?: string;
 }
 
 export class FilterManager {
@@ -48,15 +50,23 @@ export class FilterManager {
     return this._filters.size;
   }
 
-  install(kind: Kind, criteria?: LogFilter, from?: bigint, to?: bigint): string {
+  /**
+   * Installs a filter. A page (a caller with an Origin) may hold at most half of `filter-cap`, so
+   * one page cannot take every filter from the developer's own tools (scripts send no Origin).
+   */
+  install(kind: Kind, criteria?: LogFilter, from?: bigint, to?: bigint, origin?: string): string {
     this.sweep();
     const cap = this._cap();
-    if (cap > 0 && this._filters.size >= cap) {
-      const what = kind === "logs" ? "filter" : kind === "blocks" ? "block filter" : "pending tx filter";
-      throw new ServerError(`error creating ${what}: max limit reached`);
+    const what = kind === "logs" ? "filter" : kind === "blocks" ? "block filter" : "pending tx filter";
+    if (cap > 0 && this._filters.size >= cap) throw new ServerError(`error creating ${what}: max limit reached`);
+    if (cap > 0 && origin !== undefined) {
+      const share = Math.max(1, Math.floor(cap / 2));
+      let held = 0;
+      for (const f of this._filters.values()) if (f.origin === origin) held++;
+      if (held >= share) throw new ServerError(`error creating ${what}: max limit reached for origin ${origin} (${share}, half of filter-cap)`);
     }
     const id = `0x${randomBytes(16).toString("hex")}`;
-    this._filters.set(id, { kind, criteria, from, to, queue: [], lastPoll: this._now() });
+    this._filters.set(id, { kind, criteria, from, to, queue: [], lastPoll: this._now(), origin });
     return id;
   }
 

@@ -47,13 +47,24 @@ interface Sub {
   stop: () => void;
 }
 
+/** Subscriptions one WebSocket may hold, and the node in all (each is fed every block: the fan-out is bounded by them). */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;
+export const MAX_SUBSCRIPTIONS = 10_000;
+
 export class SubscriptionManager {
   private readonly _subs = new Map<string, Sub>();
+  /** Each connection's subscription ids: a closing socket ends its own without scanning the others. */
+  private readonly _byConnection = new Map<Connection, Set<string>>();
   private readonly _kinds = new Map<string, SubscriptionKind>();
   private readonly _watched = new WeakSet<Connection>();
   private readonly _feed: NodeFeed;
 
-  constructor(node: Node, parseLogCriteria: (arg: unknown) => LogFilter) {
+  constructor(
+    node: Node,
+    parseLogCriteria: (arg: unknown) => LogFilter,
+    private readonly _perConnection = MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    private readonly _total = MAX_SUBSCRIPTIONS,
+  ) {
     const blocks = fanOut<MinedBlock>();
     const pending = fanOut<string>();
     node.on("block", (b) => blocks.emit(b));
@@ -107,9 +118,14 @@ export class SubscriptionManager {
     const kind = this._kinds.get(name);
     if (kind === undefined) throw new Error(`no "${name}" subscription in eth namespace`);
     const parsed = kind.parse(arg);
+    const own = this._byConnection.get(connection) ?? new Set<string>();
+    if (own.size >= this._perConnection) throw new SubscriptionLimitError(`too many subscriptions on this connection: at most ${this._perConnection} (unsubscribe some first)`);
+    if (this._subs.size >= this._total) throw new SubscriptionLimitError(`too many subscriptions on this node: at most ${this._total}`);
     const id = `0x${randomBytes(16).toString("hex")}`;
     const stop = kind.start(parsed, (result) => connection.notify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: id, result } }), this._feed);
     this._subs.set(id, { connection, stop });
+    own.add(id);
+    this._byConnection.set(connection, own);
     if (!this._watched.has(connection)) {
       this._watched.add(connection);
       connection.onClose(() => this.closeConnection(connection));
@@ -123,19 +139,22 @@ export class SubscriptionManager {
     if (sub === undefined || sub.connection !== connection) return false;
     sub.stop();
     this._subs.delete(id.toLowerCase());
+    this._byConnection.get(connection)?.delete(id.toLowerCase());
     return true;
   }
 
   closeConnection(connection: Connection): void {
-    for (const [id, sub] of this._subs) {
-      if (sub.connection === connection) {
-        sub.stop();
-        this._subs.delete(id);
-      }
+    for (const id of this._byConnection.get(connection) ?? []) {
+      this._subs.get(id)?.stop();
+      this._subs.delete(id);
     }
+    this._byConnection.delete(connection);
   }
 
   get size(): number {
     return this._subs.size;
   }
 }
+
+/** A subscription refused because a cap is reached (answered as -32000 with its text). */
+export class SubscriptionLimitError extends Error {}

@@ -223,20 +223,27 @@ export function otsMethods({ node }: RpcDeps) {
       doc: "The hash of the mined transaction an account sent with a nonce; null when there is none.",
       handler: async ([a, nonce]) => {
         const sender = bytesToHex(a);
-        let after = -1n;
-        for (;;) {
-          const { txs, more } = await node.addressIndex.find(a, { after }, 100);
-          for (const t of txs) {
-            const b = await blockWithReceipts(node, t.block);
-            const r = b?.receipts[t.index];
-            const tx = b?.block.transactions[t.index];
-            if (r === undefined || tx === undefined || bytesToHex(r.from) !== sender) continue;
-            if (tx.nonce === nonce) return bytesToHex(tx.hash());
-            if (tx.nonce > nonce) return null;
-          }
-          if (!more || txs.length === 0) return null;
-          after = txs[txs.length - 1].block;
+        const account = new Address(a);
+        // The account's nonce only grows: the block that took it past `nonce` holds the transaction
+        // (as Erigon finds it), a binary search over the chain's states instead of a scan of the
+        // account's whole history (a busy account has tens of thousands of transactions).
+        const nonceAt = async (h: bigint): Promise<bigint> => (await (await node.stateAt(h)).getAccount(account))?.nonce ?? 0n;
+        let lo = node.firstBlock;
+        let hi = node.headNumber;
+        if ((await nonceAt(hi)) <= nonce || (await nonceAt(lo)) > nonce) return null;
+        while (lo + 1n < hi) {
+          const mid = (lo + hi) / 2n;
+          if ((await nonceAt(mid)) > nonce) hi = mid;
+          else lo = mid;
         }
+        const b = await blockWithReceipts(node, hi);
+        if (b === undefined) return null;
+        for (let i = 0; i < b.block.transactions.length; i++) {
+          const tx = b.block.transactions[i];
+          // a contract's nonce also grows by its CREATEs, which are no transaction of its own
+          if (tx.nonce === nonce && bytesToHex(b.receipts[i].from) === sender) return bytesToHex(tx.hash());
+        }
+        return null;
       },
     }),
     method({

@@ -92,6 +92,8 @@ export function personalMethods(deps: RpcDeps) {
   return [
     method({
       name: "personal_importRawKey",
+      // never logged: the key and the passphrase
+      secretParams: [0, 1],
       params: [string, string],
       access: "private",
       concurrent: true,
@@ -103,6 +105,8 @@ export function personalMethods(deps: RpcDeps) {
     }),
     method({
       name: "personal_newAccount",
+      // never logged: the passphrase
+      secretParams: [0],
       params: [string],
       access: "private",
       concurrent: true,
@@ -128,6 +132,8 @@ export function personalMethods(deps: RpcDeps) {
     }),
     method({
       name: "personal_unlockAccount",
+      // never logged: the passphrase
+      secretParams: [1],
       params: [address, string, unlockSeconds.opt()],
       access: "private",
       concurrent: true,
@@ -150,6 +156,8 @@ export function personalMethods(deps: RpcDeps) {
     }),
     method({
       name: "personal_sendTransaction",
+      // never logged: the passphrase
+      secretParams: [1],
       params: [txRequest, string],
       access: "private",
       concurrent: true,
@@ -161,6 +169,8 @@ export function personalMethods(deps: RpcDeps) {
     }),
     method({
       name: "personal_signTransaction",
+      // never logged: the passphrase
+      secretParams: [1],
       params: [txRequest, string],
       access: "private",
       concurrent: true,
@@ -179,6 +189,8 @@ export function personalMethods(deps: RpcDeps) {
     }),
     method({
       name: "personal_sign",
+      // never logged: the passphrase
+      secretParams: [2],
       access: "dev",
       accessFor: ([, addr, passphrase]) => signAccess(addr, passphrase),
       raisesTo: "private",
@@ -218,6 +230,8 @@ export function personalMethods(deps: RpcDeps) {
     }),
     method({
       name: "personal_unpair",
+      // never logged: the PIN
+      secretParams: [1],
       params: [string, string],
       access: "private",
       doc: "For smartcard wallets, which this node does not have: a key-store wallet answers geth's `specified wallet does not support pairing`, any other url `unknown wallet`.",

@@ -7,7 +7,9 @@ import { invalidRequestBody } from "./wire";
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Requests in one batch (geth's BatchRequestLimit default). */
 export const DEFAULT_BATCH_LIMIT = 1000;
-/** `http-timeout` (Evmos: 30s). */
+/** Bytes the answers of one batch may take (geth's BatchResponseMaxSize, cosmos/evm's `batch-response-max-size`). */
+export const DEFAULT_BATCH_RESPONSE_BYTES = 25_000_000;
+/** `http-timeout` (Evmos: 30s); also the longest one batch may run. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 /** `http-idle-timeout` (Evmos: 120s). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;

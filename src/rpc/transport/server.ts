@@ -286,7 +286,7 @@ export class JsonRpcServer {
   private _caller(req: IncomingMessage): Caller {
     const authenticated = this._opts.token !== undefined && bearerMatches(req.headers.authorization, this._opts.token);
     const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
-    return { authenticated, devOpen: devOpen(isLoopbackAddress(req.socket.remoteAddress), origin, this._devOrigins) };
+    return { authenticated, devOpen: devOpen(isLoopbackAddress(req.socket.remoteAddress), origin, this._devOrigins), ...(origin === undefined ? {} : { origin }) };
   }
 }
 

@@ -102,11 +102,9 @@ export class WsHandler {
       peer.alive = true;
       this._onMessage(data, isBinary, ctx)
         .then((out) => {
-          if (out !== undefined && ws.readyState === ws.OPEN) ws.send(encodeResponse(out));
+          if (out !== undefined) this._send(ws, encodeResponse(out));
         })
-        .catch(() => {
-          if (ws.readyState === ws.OPEN) ws.send(encodeResponse(errorBody(null, -32603, "internal error")));
-        });
+        .catch(() => this._send(ws, encodeResponse(errorBody(null, -32603, "internal error"))));
     });
   }
 
@@ -125,16 +123,24 @@ export class WsHandler {
   }
 
   private _notify(ws: WebSocket, m: JsonRpcNotification): void {
+    const text = tryEncode(m);
+    if (text === undefined) this._o.log?.(`dropped a ${m.method} notification that could not be encoded as JSON`);
+    else this._send(ws, text);
+  }
+
+  /**
+   * Sends an answer or a notification, unless the peer has stopped reading: past WS_MAX_BUFFERED
+   * unsent bytes the connection is closed (as geth and Anvil do), whatever it asked for, so a client
+   * that pauses its socket cannot make the node hold its answers without bound.
+   */
+  private _send(ws: WebSocket, text: string): void {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > WS_MAX_BUFFERED) {
-      // a peer that stopped reading would otherwise grow our memory without bound
       this._o.log?.(`WebSocket peer stopped reading (${ws.bufferedAmount} bytes queued); closing it`);
       ws.terminate();
       return;
     }
-    const text = tryEncode(m);
-    if (text === undefined) this._o.log?.(`dropped a ${m.method} notification that could not be encoded as JSON`);
-    else ws.send(text);
+    ws.send(text);
   }
 }
 

@@ -53,6 +53,7 @@ describe("config: app configuration", () => {
       allowInsecureUnlock: true,
       maxOpenConnections: 0,
       batchRequestLimit: 1000,
+      batchResponseMaxSize: 25_000_000,
       bodyLimit: 5 * 1024 * 1024,
       enableIndexer: false,
       log: false,
@@ -61,6 +62,13 @@ describe("config: app configuration", () => {
     });
     expect(c.epochs).to.deep.equal({ profile: "evmos", tickRule: "spec", hookGasLimit: 3_000_000n });
     expect(c.txpool).to.deep.equal({ globalPending: 5120, accountSlots: 16, globalQueued: 1024, accountQueued: 64, priceBump: 10 });
+  });
+
+  it("reads a batch's budgets from [json-rpc] (batch-response-max-size, http-timeout) into the runtime's", () => {
+    const file = toml("batch.toml", '[json-rpc]\nbatch-response-max-size = 1000\nhttp-timeout = "2s"\n');
+    const c = resolveAppConfig({ appToml: readAppToml(file), defaults });
+    expect(runtimeSettings(c).batch).to.deep.equal({ maxResponseBytes: 1000, timeoutMs: 2000 });
+    expect(runtimeSettings(resolveAppConfig({ defaults })).batch).to.deep.equal({ maxResponseBytes: 25_000_000, timeoutMs: 30_000 });
   });
 
   it("reads the pool's limits from [txpool], refusing unknown keys and values that are not whole numbers above 0", () => {

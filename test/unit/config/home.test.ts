@@ -37,6 +37,24 @@ describe("config: home directory", () => {
     expect(initHome(dir, { genesisJson: () => "{}" }).created).to.deep.equal([]);
   });
 
+  it("app.toml may hold the token: written owner-only, and an existing one with a token readable by others is narrowed", () => {
+    const home = initHome(path.join(dir, "fresh"), { genesisJson: () => "{}" });
+    expect(statSync(home.appToml).mode & 0o777).to.equal(0o600);
+    mkdirSync(path.join(dir, "old", "config"), { recursive: true });
+    const withToken = path.join(dir, "old", "config", "app.toml");
+    writeFileSync(withToken, '[json-rpc]\nauth-token = "abc"\n', { mode: 0o644 });
+    chmodSync(withToken, 0o644);
+    initHome(path.join(dir, "old"), { genesisJson: () => "{}" });
+    expect(statSync(withToken).mode & 0o777).to.equal(0o600);
+    // without a token, the user's own mode stays
+    mkdirSync(path.join(dir, "plain", "config"), { recursive: true });
+    const plain = path.join(dir, "plain", "config", "app.toml");
+    writeFileSync(plain, "# mine\n");
+    chmodSync(plain, 0o644);
+    initHome(path.join(dir, "plain"), { genesisJson: () => "{}" });
+    expect(statSync(plain).mode & 0o777).to.equal(0o644);
+  });
+
   it("writes minimum-gas-prices into app.toml, keeping the comments and the other keys", () => {
     const home = initHome(dir, { genesisJson: () => "{}" });
     const before = readFileSync(home.appToml, "utf8");

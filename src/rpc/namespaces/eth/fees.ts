@@ -8,6 +8,9 @@ import { resolveHeight } from "../../resolve";
 import { effectiveTip } from "../../../chain/txpool";
 import { DEFAULT_PRIORITY_FEE } from "./transactions";
 
+/** The most reward percentiles one eth_feeHistory may ask for (geth's maxQueryLimit). */
+export const MAX_PERCENTILES = 100;
+
 const percentiles = codec(
   arrayOf((v) => {
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) throw new ParamError(`invalid reward percentile ${JSON.stringify(v)}`);
@@ -42,6 +45,8 @@ export function feeMethods({ node, settings }: RpcDeps) {
       async handler([count, newest, pcts]) {
         if (count < 1n) throw new InvalidParamsError("invalid argument 0: blockCount must be at least 1");
         if (count > BigInt(settings.feeHistoryCap)) throw new ServerError(`FeeHistory user block count ${count} higher than ${settings.feeHistoryCap}`);
+        // geth's maxQueryLimit: the answer grows with blocks × percentiles
+        if ((pcts?.length ?? 0) > MAX_PERCENTILES) throw new InvalidParamsError(`invalid reward percentile: over the query limit ${MAX_PERCENTILES}`);
         for (let i = 1; i < (pcts?.length ?? 0); i++) {
           if ((pcts as number[])[i] < (pcts as number[])[i - 1]) throw new InvalidParamsError("invalid argument 2: reward percentiles must be ascending");
         }

@@ -2,7 +2,7 @@
 import type { RpcDeps } from "../../deps";
 import { InvalidParamsError, RpcError, ServerError } from "../../errors";
 import { FilterManager } from "../../filters/filter-manager";
-import { SubscriptionManager } from "../../filters/subscription-manager";
+import { SubscriptionLimitError, SubscriptionManager } from "../../filters/subscription-manager";
 import { collectLogs } from "../../log-matcher";
 import { method } from "../../method";
 import { logFilter } from "../../objects";
@@ -30,8 +30,8 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
       access: "read",
       params: [logFilter],
       doc: "Installs a log filter; eth_getFilterChanges then answers the matching logs of blocks mined since the last poll.",
-      async handler([f]) {
-        if (f.blockHash !== undefined) return filters.install("logs", f);
+      async handler([f], ctx) {
+        if (f.blockHash !== undefined) return filters.install("logs", f, undefined, undefined, ctx.origin);
         const num = (spec: typeof f.fromBlock) => (spec !== undefined && "number" in spec ? spec.number : undefined);
         const from = num(f.fromBlock);
         const to = num(f.toBlock);
@@ -39,7 +39,7 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
           throw new ServerError(`invalid from and to block combination: from > to (${from} > ${to})`);
         }
         if (f.fromBlock !== undefined) await resolveHeight(node, f.fromBlock);
-        return filters.install("logs", f, from, to);
+        return filters.install("logs", f, from, to, ctx.origin);
       },
     }),
     method({
@@ -47,14 +47,14 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
       access: "read",
       params: [],
       doc: "Installs a filter of new block hashes.",
-      handler: () => filters.install("blocks"),
+      handler: (_params, ctx) => filters.install("blocks", undefined, undefined, undefined, ctx.origin),
     }),
     method({
       name: "eth_newPendingTransactionFilter",
       access: "read",
       params: [],
       doc: "Installs a filter of hashes of transactions entering the pool.",
-      handler: () => filters.install("pending"),
+      handler: (_params, ctx) => filters.install("pending", undefined, undefined, undefined, ctx.origin),
     }),
     method({
       name: "eth_getFilterChanges",
@@ -94,6 +94,7 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
           return subscriptions.subscribe(ctx.connection, name, arg);
         } catch (err) {
           if (err instanceof RpcError) throw err;
+          if (err instanceof SubscriptionLimitError) throw new ServerError(err.message);
           if (err instanceof ParamError) throw new InvalidParamsError(`invalid argument 1: ${err.message}`);
           throw new InvalidParamsError((err as Error).message);
         }

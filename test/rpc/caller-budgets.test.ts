@@ -1,0 +1,185 @@
+/**
+ * Every caller bounded (docs/security.md, "Bounded work"): a foreign page cannot hold subscriptions
+ * or filters without bound, make the node queue answers for a socket that stopped reading, run a
+ * batch past its time or answer budget, ask eth_feeHistory for unbounded percentiles, or build a
+ * struct-log trace without bound. Over the real server, HTTP and WebSocket.
+ */
+import { expect } from "chai";
+import WebSocket from "ws";
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from "../../src/rpc/filters/subscription-manager";
+import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
+import { JsonRpcServer } from "../../src/rpc/transport/server";
+import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
+import { whilePinging } from "../helpers/pinger";
+
+/** Longest another client may wait for eth_blockNumber meanwhile (a loaded CI machine included). */
+const MAX_WAIT_MS = 1000;
+
+const EVIL = "https://evil.example";
+const LOOP = "0x000000000000000000000000000000000000100f";
+const OVERRIDE = { [LOOP]: { code: "0x5b600056" } };
+
+interface Answer {
+  id?: number;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+async function serve(opts: Partial<RuntimeOptions> = {}): Promise<{ runtime: Runtime; server: JsonRpcServer; url: string; wsUrl: string; log: string[] }> {
+  const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
+  const log: string[] = [];
+  const server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: "budget-token", log: (line) => log.push(line) });
+  const { httpAddress } = await server.listen();
+  return { runtime, server, url: `http://127.0.0.1:${httpAddress.port}/`, wsUrl: `ws://127.0.0.1:${httpAddress.port}/`, log };
+}
+
+const post = async (url: string, body: unknown, origin?: string): Promise<Answer & Answer[]> => {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(origin === undefined ? {} : { origin }) }, body: JSON.stringify(body) });
+  return (await res.json()) as Answer & Answer[];
+};
+
+function openWs(url: string, origin = EVIL): Promise<WebSocket> {
+  const ws = new WebSocket(url, { headers: { origin } });
+  return new Promise((resolve, reject) => ws.once("open", () => resolve(ws)).once("error", reject));
+}
+
+function wsBatch(ws: WebSocket, body: unknown[]): Promise<Answer[]> {
+  return new Promise((resolve) => {
+    ws.once("message", (m) => resolve(JSON.parse(String(m)) as Answer[]));
+    ws.send(JSON.stringify(body));
+  });
+}
+
+describe("every caller bounded", function () {
+  this.timeout(120_000);
+
+  it("subscriptions: at most 1,000 per WebSocket; closing it ends them all", async () => {
+    const s = await serve();
+    try {
+      const ws = await openWs(s.wsUrl);
+      // two batches (one may hold at most 1,000 requests)
+      const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: from + i, method: "eth_subscribe", params: ["newHeads"] }));
+      const answers = [...(await wsBatch(ws, batch(0, 600))), ...(await wsBatch(ws, batch(600, MAX_SUBSCRIPTIONS_PER_CONNECTION - 600 + 5)))];
+      expect(answers.filter((a) => typeof a.result === "string")).to.have.length(MAX_SUBSCRIPTIONS_PER_CONNECTION);
+      expect(answers[answers.length - 1].error).to.deep.equal({ code: -32000, message: "too many subscriptions on this connection: at most 1000 (unsubscribe some first)" });
+      // every block now goes to 1,000 subscriptions: blocks are still made, and others answered, at once
+      const { longestMs } = await whilePinging(s.url, async () => {
+        for (let i = 0; i < 5; i++) expect((await post(s.url, { jsonrpc: "2.0", id: 1, method: "evm_mine", params: [] })).result).to.equal("0x0");
+      });
+      expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
+      // another connection still subscribes
+      const other = await openWs(s.wsUrl, "http://localhost:3000");
+      const [mine] = await wsBatch(other, [{ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] }]);
+      expect(mine.result).to.be.a("string");
+      ws.close();
+      other.close();
+      const deadline = Date.now() + 5000;
+      while ((await post(s.url, { jsonrpc: "2.0", id: 1, method: "eth_blockNumber" })).result === undefined || subscriptionCount(s.runtime) > 0) {
+        if (Date.now() > deadline) throw new Error(`subscriptions left: ${subscriptionCount(s.runtime)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+
+  it("filters: a page holds at most half of filter-cap; the developer's own tools still get theirs", async () => {
+    const s = await serve();
+    try {
+      const batch = Array.from({ length: 200 }, (_, id) => ({ jsonrpc: "2.0", id, method: "eth_newBlockFilter", params: [] }));
+      const { result: answers, longestMs } = await whilePinging(s.url, () => post(s.url, batch, EVIL));
+      expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
+      expect(answers.filter((a) => typeof a.result === "string")).to.have.length(100);
+      expect(answers[150].error).to.deep.equal({ code: -32000, message: `error creating block filter: max limit reached for origin ${EVIL} (100, half of filter-cap)` });
+      // a script on this machine (no Origin): its filters are still there to be had
+      const mine = await post(s.url, { jsonrpc: "2.0", id: 1, method: "eth_newFilter", params: [{}] });
+      expect(mine.result).to.be.a("string");
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+
+  it("a WebSocket that stopped reading is closed once its unsent answers pass the bound", async () => {
+    const s = await serve();
+    try {
+      const ws = await openWs(s.wsUrl);
+      // the client stops reading; each struct-log trace of a 1M-gas loop answers some tens of MB
+      (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+      // (17 MB each; they run side by side, so each may take the time of all: a long trace timeout)
+      for (let id = 0; id < 8; id++) ws.send(JSON.stringify({ jsonrpc: "2.0", id, method: "debug_traceCall", params: [{ to: LOOP, gas: "0xf4240" }, "latest", { stateOverrides: OVERRIDE, timeout: "60s" }] }));
+      const before = process.memoryUsage().rss;
+      const { longestMs } = await whilePinging(s.url, async () => {
+        const deadline = Date.now() + 60_000;
+        while (!s.log.some((l) => /WebSocket peer stopped reading \(\d+ bytes queued\); closing it/.test(l))) {
+          if (Date.now() > deadline) throw new Error(`the paused socket was not closed; log: ${s.log.join(" | ")}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      });
+      expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
+      expect(process.memoryUsage().rss - before, "what the node holds for it").to.be.lessThan(1024 * 1024 * 1024);
+      // everyone else is answered
+      expect((await post(s.url, { jsonrpc: "2.0", id: 1, method: "eth_blockNumber" })).result).to.equal("0x0");
+      ws.terminate();
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+
+  it("a batch stops at its time budget and its answer budget; the rest answer geth's errors", async () => {
+    const s = await serve({ batch: { timeoutMs: 300, maxResponseBytes: 2_000 } });
+    try {
+      const calls = Array.from({ length: 4 }, (_, id) => ({ jsonrpc: "2.0", id, method: "eth_call", params: [{ to: LOOP, gas: "0xffffff" }, "latest", OVERRIDE] }));
+      const timed = await post(s.url, calls, EVIL);
+      expect(timed[0].error?.message).to.equal("out of gas");
+      expect(timed.slice(1).map((a) => a.error)).to.deep.equal([1, 2, 3].map(() => ({ code: -32002, message: "request timed out" })));
+      const blocks = Array.from({ length: 10 }, (_, id) => ({ jsonrpc: "2.0", id, method: "eth_getBlockByNumber", params: ["latest", true] }));
+      const big = await post(s.url, blocks, EVIL);
+      expect(big).to.have.length(10);
+      expect(big.map((a) => a.id)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      const cut = big.findIndex((a) => a.error !== undefined);
+      expect(cut).to.be.greaterThan(0);
+      for (const a of big.slice(cut)) expect(a.error).to.deep.equal({ code: -32003, message: "response too large" });
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+
+  it("eth_feeHistory takes at most 100 percentiles (geth's query limit)", async () => {
+    const s = await serve();
+    try {
+      const pcts = Array.from({ length: 101 }, (_, i) => i / 2);
+      const a = await call(s.url, "eth_feeHistory", ["0x1", "latest", pcts]);
+      expect(a.error).to.deep.equal({ code: -32602, message: "invalid reward percentile: over the query limit 100" });
+      expect((await call(s.url, "eth_feeHistory", ["0x1", "latest", pcts.slice(0, 100)])).result).to.have.property("reward");
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+
+  it("a struct-log trace of a long call stops at its size bound instead of growing the node", async () => {
+    const s = await serve();
+    try {
+      const before = process.memoryUsage().rss;
+      const { result: a, longestMs } = await whilePinging(s.url, () => call(s.url, "debug_traceCall", [{ to: LOOP, gas: "0xffffff" }, "latest", { stateOverrides: OVERRIDE, timeout: "60s" }]));
+      expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
+      expect(a.error?.code).to.equal(-32000);
+      expect(a.error?.message).to.match(/^trace too large: its struct logs passed 256 MiB/);
+      // what is left after it is what any request may leave: well under a gigabyte
+      expect(process.memoryUsage().rss - before).to.be.lessThan(1024 * 1024 * 1024);
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+});
+
+const call = (url: string, method: string, params: unknown[]) => post(url, { jsonrpc: "2.0", id: 1, method, params }, EVIL);
+
+function subscriptionCount(runtime: Runtime): number {
+  return runtime.services.subscriptions.size;
+}
