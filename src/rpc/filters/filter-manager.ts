@@ -1,7 +1,8 @@
 /**
  * Polled filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter): each keeps what
  * arrived since its last poll. A filter not polled for 5 minutes is removed (Evmos/geth deadline);
- * at most `filter-cap` filters live at once, at most half of them a page's (by its Origin). Texts are Evmos's (docs/json-rpc.md, "Errors").
+ * at most `filter-cap` filters live at once, at most half of them a page's (by its Origin). Texts
+ * are Evmos's (docs/json-rpc.md, "Errors").
  */
 import { randomBytes } from "node:crypto";
 import type { MinedBlock, Node } from "../../chain/node";
