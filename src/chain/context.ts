@@ -102,14 +102,31 @@ function checkDeadline(env: ExecEnv | undefined): void {
  * request, and the HTTP timeout, until it ended (docs/security.md, "Bounded work").
  */
 export const TURN_MS = 20;
-let lastTurn = Date.now();
+/** When the current stretch of work began: the first check after the event loop last turned. */
+let workStart = 0;
+/** True while a stretch of work is being timed; a callback that runs once the loop turns clears it. */
+let timing = false;
+const loopTurned = (): void => {
+  timing = false;
+};
 
-/** A turn for the event loop when the node has worked TURN_MS since the last one; undefined when none is due. */
+/**
+ * A turn for the event loop when the node has worked TURN_MS without one; undefined when none is due.
+ * A stretch starts at the first check after the loop last turned (a request's execution), so short
+ * work that the loop interleaves anyway never waits for a turn of its own.
+ */
 export function turnIfDue(): Promise<void> | undefined {
-  if (Date.now() - lastTurn <= TURN_MS) return undefined;
+  const now = Date.now();
+  if (!timing) {
+    timing = true;
+    workStart = now;
+    setImmediate(loopTurned);
+    return undefined;
+  }
+  if (now - workStart <= TURN_MS) return undefined;
   return new Promise<void>((resolve) =>
     setImmediate(() => {
-      lastTurn = Date.now();
+      timing = false;
       resolve();
     }),
   );
