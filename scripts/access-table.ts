@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { accessTable } from "../src/rpc/access";
-import { createRuntime } from "../src/rpc/runtime";
+import { createRuntime } from "../src/app/runtime";
 import { defaultChainConfig } from "../src/chain/config";
 
 export const SECURITY_DOC = path.resolve(__dirname, "../docs/security.md");

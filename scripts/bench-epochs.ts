@@ -20,7 +20,7 @@ import { Address } from "@ethereumjs/util";
 import { systemCall } from "../src/chain/block-producer";
 import { defaultChainConfig } from "../src/chain/config";
 import { EPOCHS_PRECOMPILE_BYTES, HOOKS_ABI, newEpochInfo } from "../src/epochs";
-import { createRuntime, type Runtime, type RuntimeOptions } from "../src/rpc/runtime";
+import { createRuntime, type Runtime, type RuntimeOptions } from "../src/app/runtime";
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 300);
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);

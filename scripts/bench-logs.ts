@@ -16,7 +16,7 @@ import solc from "solc";
 import { defaultChainConfig } from "../src/chain/config";
 import { blockLogs } from "../src/rpc/log-matcher";
 import { logFilter } from "../src/rpc/objects";
-import { createRuntime } from "../src/rpc/runtime";
+import { createRuntime } from "../src/app/runtime";
 import { LevelKV } from "../src/storage/level-kv";
 
 const BLOCKS = Number(process.env.BENCH_LOG_BLOCKS ?? 100_000);

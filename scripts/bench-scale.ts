@@ -23,7 +23,7 @@ import path from "node:path";
 import { createAccount, createAddressFromString } from "@ethereumjs/util";
 import { Interface } from "ethers";
 import { defaultChainConfig } from "../src/chain/config";
-import { createRuntime, type Runtime } from "../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../src/app/runtime";
 import { LevelKV } from "../src/storage/level-kv";
 import { keccak256 } from "../src/utils/keccak";
 

@@ -7,7 +7,7 @@
 import solc from "solc";
 import { newEpochInfo } from "../src/epochs";
 import { defaultChainConfig } from "../src/chain/config";
-import { createRuntime } from "../src/rpc/runtime";
+import { createRuntime } from "../src/app/runtime";
 
 const LOOP = `
 // SPDX-License-Identifier: MIT

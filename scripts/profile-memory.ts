@@ -5,7 +5,7 @@
  * the last N after WARM more (past 4096 blocks the node's bounded caches are full). Run with `node --expose-gc -r ts-node/register/transpile-only scripts/profile-memory.ts
  * [N=2000] [WARM=50]`.
  */
-import { createRuntime } from "../src/rpc/runtime";
+import { createRuntime } from "../src/app/runtime";
 import { defaultChainConfig } from "../src/chain/config";
 import type { MemoryKV } from "../src/storage/memory-kv";
 

@@ -1,7 +1,7 @@
 /**
  * The staking and distribution modules' state as the Cosmos SDK's gRPC gateway answers it (JSON:
  * amounts as decimal strings, LegacyDecs with 18 decimals, addresses in bech32, times in RFC 3339),
- * for the REST routes (src/rpc/cosmos-rest.ts) and the `cosmos_*` RPC reads.
+ * for the REST routes (src/app/rest/cosmos.ts) and the `cosmos_*` RPC reads.
  */
 import { getBytes } from "ethers";
 import { type Bech32Prefixes, toBech32 } from "./bech32";

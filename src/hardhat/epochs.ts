@@ -4,7 +4,7 @@
  */
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HardhatPluginError } from "hardhat/plugins";
-import type { RuntimeOptions } from "../rpc/runtime";
+import type { RuntimeOptions } from "../app/runtime";
 import { PLUGIN_NAME } from "./chain-config";
 import { EpochsHelpers } from "../host/epochs-helpers";
 import { cosmosOptionsFromConfig, epochsOptionsFromConfig } from "../host/epochs-config";

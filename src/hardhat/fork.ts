@@ -8,7 +8,7 @@ import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { ForkConfig } from "../chain/fork";
 import type { EpochsOptions } from "../epochs";
-import type { RuntimeOptions } from "../rpc/runtime";
+import type { RuntimeOptions } from "../app/runtime";
 import { PLUGIN_NAME } from "./chain-config";
 import { restEpochs } from "./epochs-rest";
 import { ForkSettingsError, forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/fork-settings";

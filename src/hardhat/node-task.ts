@@ -13,7 +13,7 @@ import { task, subtask, types } from "hardhat/config";
 import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
 import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
-import type { Runtime, RuntimeOptions } from "../rpc/runtime";
+import type { Runtime, RuntimeOptions } from "../app/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
 import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/access";
 import { readOrCreateTokenFile } from "../rpc/transport/auth";

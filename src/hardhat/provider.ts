@@ -12,7 +12,7 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
 import type { ConsoleLogDecoder } from "../chain/console-log";
-import type { Runtime, RuntimeOptions } from "../rpc/runtime";
+import type { Runtime, RuntimeOptions } from "../app/runtime";
 import type { SolcInput, SolcOutput } from "../chain/solidity/registry";
 import { toChainConfig } from "./chain-config";
 import { EpochsProviderError, providerError, toHardhatError, toProviderError } from "./errors";
@@ -172,7 +172,7 @@ export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, override
 /** Builds a runtime; the chain code is imported here, on first use, so plain tasks stay fast. */
 export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load (import() would be native ESM here)
-  const { createRuntime } = require("../rpc/runtime") as typeof import("../rpc/runtime");
+  const { createRuntime } = require("../app/runtime") as typeof import("../app/runtime");
   const runtime = await createRuntime(opts);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
   const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");

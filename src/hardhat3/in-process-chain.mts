@@ -6,8 +6,8 @@
 import { createRequire } from "node:module";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import runtimeModule from "../rpc/runtime.js";
-import type { Runtime, RuntimeOptions } from "../rpc/runtime.js";
+import runtimeModule from "../app/runtime.js";
+import type { Runtime, RuntimeOptions } from "../app/runtime.js";
 import consoleLogModule from "../chain/console-log.js";
 import rpcErrorsModule from "../rpc/errors.js";
 import epochsConfigModule from "../host/epochs-config.js";

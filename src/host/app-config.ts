@@ -10,7 +10,7 @@
 import { parseGoDuration } from "../utils/go-duration";
 import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
-import type { RuntimeOptions } from "../rpc/runtime";
+import type { RuntimeOptions } from "../app/runtime";
 import type { ServerOptions } from "../rpc/transport/server";
 import type { TxPoolLimits } from "../chain/txpool";
 import { defaultRpcSettings } from "../rpc/deps";

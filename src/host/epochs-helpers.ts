@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { EpochInfo, EpochInfoJson, TsHook } from "../epochs";
-import type { Runtime } from "../rpc/runtime";
+import type { Runtime } from "../app/runtime";
 import { CosmosHelpers } from "./cosmos-helpers";
 import { epochsModule } from "./lazy";
 

@@ -15,7 +15,7 @@ import path from "node:path";
 import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
 import type { EpochInfo, CosmosGenesis, EpochsOptions } from "../epochs";
 import type { ChainConfig } from "../chain/config";
-import type { RuntimeOptions } from "../rpc/runtime";
+import type { RuntimeOptions } from "../app/runtime";
 import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
 import { epochsModule } from "./lazy";
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Runtime } from "../rpc/runtime";
+import type { Runtime } from "../app/runtime";
 
 /** A state flag or file the node cannot use (each host shows it as its own plugin error). */
 export class NodeStateError extends Error {}

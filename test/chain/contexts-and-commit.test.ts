@@ -15,7 +15,7 @@ import { Interface, Wallet } from "ethers";
 import WebSocket from "ws";
 import { ChainCommon, createChainCommon } from "../../src/chain/common";
 import { EPOCHS_ABI, EPOCHS_MODULE, EPOCHS_PRECOMPILE, type EpochsOptions } from "../../src/epochs";
-import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import type { JsonRpcResponse, RequestContext } from "../../src/rpc/types";
 import { type BatchOp, type KVStore, type RangeOptions } from "../../src/storage/kv";

@@ -18,7 +18,7 @@ import { BANK_ABI, NATIVE_ERC20 } from "../../src/cosmos/bank";
 import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
 import { EpochsHelpers } from "../../src/host/epochs-helpers";
 import { LevelKV } from "../../src/storage/level-kv";
-import type { RuntimeOptions } from "../../src/rpc/runtime";
+import type { RuntimeOptions } from "../../src/app/runtime";
 import { homeRuntimeOptions, openHome } from "../../src/host/home";
 import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 import { serveHttp } from "../helpers/http";

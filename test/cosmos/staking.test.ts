@@ -12,7 +12,7 @@ import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution-precompile";
 import { BONDED_POOL, DISTRIBUTION_ACCOUNT, NOT_BONDED_POOL } from "../../src/cosmos/ledger";
 import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
 import { StakingKeeper } from "../../src/cosmos/staking-keeper";
-import type { RuntimeOptions } from "../../src/rpc/runtime";
+import type { RuntimeOptions } from "../../src/app/runtime";
 import type { Harness } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 

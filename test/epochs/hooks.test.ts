@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { EPOCHS_MODULE, parseCosmosGenesis } from "../../src/epochs";
-import { createRuntime } from "../../src/rpc/runtime";
+import { createRuntime } from "../../src/app/runtime";
 import { defaultChainConfig } from "../../src/chain/config";
 
 const PRECOMPILE = "0x0000000000000000000000000000000000000900";

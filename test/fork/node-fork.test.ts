@@ -10,7 +10,7 @@ import hre from "hardhat";
 import { reset } from "@nomicfoundation/hardhat-network-helpers";
 import { newEpochInfo } from "../../src/epochs";
 import { forkFromFlags, withFork } from "../../src/hardhat/fork";
-import { type Runtime, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { BOOTSTRAP, ROOT, stopProcessGroup } from "../helpers/processes";

@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { Interface } from "ethers";
 import { ProviderError } from "hardhat/internal/core/providers/errors";
 import { EpochsProvider, EpochsProviderError } from "../../src/hardhat/provider";
-import { createRuntime } from "../../src/rpc/runtime";
+import { createRuntime } from "../../src/app/runtime";
 import type { JsonRpcResponse } from "hardhat/types";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { compile } from "../helpers/solc";

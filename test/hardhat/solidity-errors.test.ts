@@ -13,7 +13,7 @@ import { createProvider } from "hardhat/internal/core/providers/construction";
 import type { EthereumProvider } from "hardhat/types";
 import { AbiCoder, Interface } from "ethers";
 import { EpochsProvider } from "../../src/hardhat/provider";
-import { type Runtime, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { compileStandard } from "../helpers/solc";
 

@@ -4,7 +4,7 @@
  * 127.0.0.1 port 0.
  */
 import { type ChainConfig, defaultChainConfig } from "../../src/chain/config";
-import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/app/runtime";
 import type { JsonRpcResponse } from "../../src/rpc/types";
 import { EpochsProvider } from "../../src/hardhat/provider";
 

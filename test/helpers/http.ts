@@ -1,6 +1,6 @@
 /** A harness over real HTTP: the runtime behind a JsonRpcServer on 127.0.0.1, port 0. */
 import { JsonRpcServer } from "../../src/rpc/transport/server";
-import { type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
+import { type RuntimeOptions, createRuntime } from "../../src/app/runtime";
 import type { JsonRpcResponse } from "../../src/rpc/types";
 import WebSocket from "ws";
 import { CLIENT_VERSION, type Harness, testChainConfig, unwrap } from "./harness";

@@ -1,5 +1,5 @@
 /** The transports every RPC test file runs on: the in-process provider, real HTTP and real WebSocket. */
-import type { RuntimeOptions } from "../../src/rpc/runtime";
+import type { RuntimeOptions } from "../../src/app/runtime";
 import { type Harness, inProcess } from "./harness";
 import { serveHttp, serveWs } from "./http";
 

@@ -3,7 +3,7 @@
  * is killed), printing "OK <txHash> <block>" after each transfer's block is committed.
  */
 import { defaultChainConfig } from "../../src/chain/config";
-import { createRuntime } from "../../src/rpc/runtime";
+import { createRuntime } from "../../src/app/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
 
 async function main(): Promise<void> {

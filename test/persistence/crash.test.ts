@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultChainConfig } from "../../src/chain/config";
-import { createRuntime } from "../../src/rpc/runtime";
+import { createRuntime } from "../../src/app/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);

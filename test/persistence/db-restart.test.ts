@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Interface } from "ethers";
-import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { blockLogs } from "../../src/rpc/log-matcher";
 import { logFilter } from "../../src/rpc/objects";
 import type { Json } from "../../src/rpc/format";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Interface } from "ethers";
 import type { BlockModule } from "../../src/chain/module";
-import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
 import { compile } from "../helpers/solc";
 import { CLIENT_VERSION, rpcError, testChainConfig, unwrap } from "../helpers/harness";
@@ -234,7 +234,7 @@ describe("persistence: a LevelDB home", function () {
 function secondNodeInChild(dir: string): Promise<string> {
   const root = path.resolve(__dirname, "../..");
   const code = `
-    const { createRuntime } = require("./src/rpc/runtime");
+    const { createRuntime } = require("./src/app/runtime");
     const { LevelKV } = require("./src/storage/level-kv");
     const { testChainConfig } = require("./test/helpers/harness");
     LevelKV.open(${JSON.stringify(dir)})

@@ -12,7 +12,7 @@ import WebSocket from "ws";
 import { accessBanner, accessTable, devOpen, mayCall, originAllowed } from "../../src/rpc/access";
 import { RpcDispatcher } from "../../src/rpc/dispatcher";
 import { ACCESS_CLASSES, type Access, type MethodSpec } from "../../src/rpc/method";
-import { type Runtime, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { Mutex } from "../../src/utils/mutex";
 import { END, SECURITY_DOC, START, withTable } from "../../scripts/access-table";

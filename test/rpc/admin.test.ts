@@ -10,7 +10,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { createServer } from "node:net";
 import secp256k1 from "secp256k1";
 import WebSocket from "ws";
-import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { keccak256 } from "../../src/utils/keccak";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, type RpcFailure, inProcess, rpcError, testChainConfig } from "../helpers/harness";

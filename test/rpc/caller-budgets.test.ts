@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import WebSocket from "ws";
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from "../../src/rpc/filters/subscription-manager";
-import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { whilePinging } from "../helpers/pinger";

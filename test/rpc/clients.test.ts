@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { Web3, WebSocketProvider } from "web3";
-import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { compile } from "../helpers/solc";

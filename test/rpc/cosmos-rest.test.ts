@@ -1,12 +1,12 @@
 /**
- * The Cosmos REST beside the JSON-RPC (src/rpc/cosmos-rest.ts): bank balances of an account, read
+ * The Cosmos REST beside the JSON-RPC (src/app/rest/cosmos.ts): bank balances of an account, read
  * over real HTTP from the node's server, under each profile's prefix and denom.
  */
 import { expect } from "chai";
 import { bech32 } from "bech32";
 import { getBytes } from "ethers";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
-import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/app/runtime";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 
 const DEV = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";

@@ -9,7 +9,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { newEpochInfo } from "../../src/epochs";
-import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig, unwrap } from "../helpers/harness";
 import type { JsonRpcResponse } from "../../src/rpc/types";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { subscribeEpochs } from "../helpers/epochs-subscription";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
-import { createRuntime, type Runtime } from "../../src/rpc/runtime";
+import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { newEpochInfo, seconds } from "../../src/epochs";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 

@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import WebSocket from "ws";
-import { type Runtime, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 

@@ -4,7 +4,7 @@
  */
 import { expect } from "chai";
 import WebSocket from "ws";
-import { type Runtime, createRuntime } from "../../src/rpc/runtime";
+import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import type { JsonRpcResponse } from "../../src/rpc/types";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";

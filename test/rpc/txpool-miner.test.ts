@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { getAddress } from "ethers";
-import { CORE_NAMESPACES } from "../../src/rpc/runtime";
+import { CORE_NAMESPACES } from "../../src/app/runtime";
 import { type Harness, rpcError } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 

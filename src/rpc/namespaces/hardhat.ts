@@ -5,7 +5,7 @@ import type { ResetForking, RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { hex, q } from "../format";
 import { method } from "../method";
-import { savedStateMethods } from "../saved-state";
+import { savedStateMethods } from "./saved-state";
 import type { SolcInput, SolcOutput } from "../../chain/solidity/registry";
 import { ParamError, address, any, bool, codec, data, hash, jsonType, numberOrQuantity, quantity } from "../params";
 

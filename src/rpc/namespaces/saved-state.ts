@@ -2,11 +2,11 @@
  * The handlers behind hardhat_dumpState / hardhat_loadState and their Anvil names (src/chain/state-dump.ts
  * has the format): a dump is the hex of gzipped JSON, as Anvil gives and takes it.
  */
-import { StateDumpError, decodeStateDump, encodeStateDump } from "../chain/state-dump";
-import type { RpcDeps } from "./deps";
-import { InvalidParamsError } from "./errors";
-import { method } from "./method";
-import { string } from "./params";
+import { StateDumpError, decodeStateDump, encodeStateDump } from "../../chain/state-dump";
+import type { RpcDeps } from "../deps";
+import { InvalidParamsError } from "../errors";
+import { method } from "../method";
+import { string } from "../params";
 
 /** `<ns>_dumpState` and `<ns>_loadState` for a namespace (hardhat, anvil). */
 export function savedStateMethods({ node }: RpcDeps, ns: "hardhat" | "anvil") {

@@ -7,7 +7,7 @@
  * tick in chain time), the registered hooks, and the latest epoch events with the hook results (gas,
  * failure reason, Solidity frames) as they arrive.
  */
-import type { RestRouter } from "./transport/rest-router";
+import type { RestRouter } from "../../rpc/transport/rest-router";
 
 /** What the page may load and where it may connect: itself only. */
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -1,6 +1,7 @@
 /**
- * Builds a running chain and the dispatcher that serves it: the one entry point for the Hardhat
- * plugin (in-process provider), `npx hardhat node` (HTTP/WS server) and tests.
+ * The composition root: builds a running chain and everything that serves it (modules, precompiles,
+ * fork, Node, key store, namespaces, REST routes) in one place. The one entry point for both Hardhat
+ * hosts (src/host/), `npx hardhat node` and tests; rpc/ below it only transports and dispatches.
  */
 import type { ChainConfig } from "../chain/config";
 import type { ConsoleLogDecoder } from "../chain/console-log";
@@ -12,36 +13,36 @@ import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
 import { ContractRegistry } from "../chain/solidity/registry";
-import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "./deps";
-import { type DispatcherOptions, RpcDispatcher } from "./dispatcher";
-import type { MethodSpec } from "./method";
-import { ethMethods } from "./namespaces/eth";
-import { type FilterServices, createFilterServices, filterMethods } from "./namespaces/eth/filters";
-import { evmMethods } from "./namespaces/evm";
-import { hardhatMethods } from "./namespaces/hardhat";
-import { anvilMethods } from "./namespaces/anvil";
-import { erigonMethods } from "./namespaces/erigon";
-import { otsMethods } from "./namespaces/ots";
-import { traceMethods } from "./namespaces/trace";
-import { netMethods } from "./namespaces/net";
-import { web3Methods } from "./namespaces/web3";
-import { txpoolMethods } from "./namespaces/txpool";
-import { type MinerHooks, minerMethods } from "./namespaces/miner";
-import { unsupportedMethods } from "./namespaces/unsupported";
-import { debugMethods } from "./namespaces/debug";
-import { personalMethods } from "./namespaces/personal";
+import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "../rpc/deps";
+import { type DispatcherOptions, RpcDispatcher } from "../rpc/dispatcher";
+import type { MethodSpec } from "../rpc/method";
+import { ethMethods } from "../rpc/namespaces/eth";
+import { type FilterServices, createFilterServices, filterMethods } from "../rpc/namespaces/eth/filters";
+import { evmMethods } from "../rpc/namespaces/evm";
+import { hardhatMethods } from "../rpc/namespaces/hardhat";
+import { anvilMethods } from "../rpc/namespaces/anvil";
+import { erigonMethods } from "../rpc/namespaces/erigon";
+import { otsMethods } from "../rpc/namespaces/ots";
+import { traceMethods } from "../rpc/namespaces/trace";
+import { netMethods } from "../rpc/namespaces/net";
+import { web3Methods } from "../rpc/namespaces/web3";
+import { txpoolMethods } from "../rpc/namespaces/txpool";
+import { type MinerHooks, minerMethods } from "../rpc/namespaces/miner";
+import { unsupportedMethods } from "../rpc/namespaces/unsupported";
+import { debugMethods } from "../rpc/namespaces/debug";
+import { personalMethods } from "../rpc/namespaces/personal";
 import { KeyStore, type KeyStoreOptions } from "../keystore";
-import { type AdminHooks, adminMethods } from "./namespaces/admin";
-import { cliqueMethods } from "./namespaces/clique";
-import { dbMethods } from "./namespaces/db";
-import type { RequestContext } from "./types";
+import { type AdminHooks, adminMethods } from "../rpc/namespaces/admin";
+import { cliqueMethods } from "../rpc/namespaces/clique";
+import { dbMethods } from "../rpc/namespaces/db";
+import type { RequestContext } from "../rpc/types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
-import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "./namespaces/epochs";
-import type { RestRouter } from "./transport/rest-router";
-import { mountEpochsPage } from "./epochs-page";
+import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "../rpc/namespaces/epochs";
+import type { RestRouter } from "../rpc/transport/rest-router";
+import { mountEpochsPage } from "./rest/epochs-page";
 import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles } from "../cosmos/precompiles";
-import { mountBankRest, mountStakingRest } from "./cosmos-rest";
-import { cosmosMethods } from "./namespaces/cosmos";
+import { mountBankRest, mountStakingRest } from "./rest/cosmos";
+import { cosmosMethods } from "../rpc/namespaces/cosmos";
 import { bech32Prefixes } from "../cosmos/bech32";
 
 /** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
@@ -107,7 +108,7 @@ export interface Runtime {
 }
 
 /** Every namespace this node has (the default of `--json-rpc.api`). */
-export { CORE_NAMESPACES } from "./deps";
+export { CORE_NAMESPACES } from "../rpc/deps";
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});

@@ -5,12 +5,12 @@
  * delegator's delegations and its rewards, at the head.
  */
 import { Address } from "@ethereumjs/util";
-import type { Node } from "../chain/node";
-import { type Bech32Prefixes, accountFromBech32 } from "../cosmos/bech32";
-import { stateEnv } from "../cosmos/ledger";
-import { CosmosQueries } from "../cosmos/query";
-import { paginate } from "../cosmos/staking-precompile";
-import type { RestResult, RestRouter } from "./transport/rest-router";
+import type { Node } from "../../chain/node";
+import { type Bech32Prefixes, accountFromBech32 } from "../../cosmos/bech32";
+import { stateEnv } from "../../cosmos/ledger";
+import { CosmosQueries } from "../../cosmos/query";
+import { paginate } from "../../cosmos/staking-precompile";
+import type { RestResult, RestRouter } from "../../rpc/transport/rest-router";
 
 export interface BankRestOptions {
   /** The chain's account prefix (`evmos`, `cosmos`). */
