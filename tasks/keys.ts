@@ -3,22 +3,13 @@
  * they do: src/host/key-tasks.ts).
  */
 import { task, types } from "hardhat/config";
-import { HardhatPluginError } from "hardhat/plugins";
-import { type KeyArgs, KeyTaskError, keysImport, keysList, keysNew } from "../src/host/key-tasks";
-import { PLUGIN_NAME } from "../src/hardhat/chain-config";
+import { type KeyArgs, keysImport, keysList, keysNew } from "../src/host/key-tasks";
+import { withPluginErrors } from "../src/hardhat/plugin-error";
 
 export const TASK_KEYS_NEW = "keys:new";
 export const TASK_KEYS_IMPORT = "keys:import";
 export const TASK_KEYS_LIST = "keys:list";
 
-async function asPluginError<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof KeyTaskError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
-    throw err;
-  }
-}
 
 const withKeyParams = <T extends ReturnType<typeof task>>(t: T): T =>
   t
@@ -26,12 +17,12 @@ const withKeyParams = <T extends ReturnType<typeof task>>(t: T): T =>
     .addOptionalParam("passphraseFile", "A file whose first line is the passphrase (else a prompt that does not echo)", undefined, types.inputFile)
     .addFlag("lightKdf", "Use geth's light scrypt parameters (fast to unlock, weaker): for throwaway keys") as T;
 
-withKeyParams(task(TASK_KEYS_NEW, "Creates a key in the home's key store, encrypted with a passphrase")).setAction((args: KeyArgs) => asPluginError(keysNew(args)));
+withKeyParams(task(TASK_KEYS_NEW, "Creates a key in the home's key store, encrypted with a passphrase")).setAction((args: KeyArgs) => withPluginErrors(() => keysNew(args)));
 
 withKeyParams(task(TASK_KEYS_IMPORT, "Imports a hex private key into the home's key store, encrypted with a passphrase"))
   .addOptionalParam("keyFile", "A file holding the hex private key (geth's `account import` form); else a prompt that does not echo", undefined, types.inputFile)
-  .setAction((args: KeyArgs & { keyFile?: string }) => asPluginError(keysImport(args)));
+  .setAction((args: KeyArgs & { keyFile?: string }) => withPluginErrors(() => keysImport(args)));
 
 task(TASK_KEYS_LIST, "Lists the accounts of the home's key store")
   .addParam("home", "The node's home directory; its key store is DIR/keystore", undefined, types.string)
-  .setAction(({ home }: { home: string }) => asPluginError(keysList(home)));
+  .setAction(({ home }: { home: string }) => withPluginErrors(() => keysList(home)));

@@ -39,6 +39,8 @@ import type { RequestContext } from "../rpc/types";
 import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "../rpc/namespaces/epochs";
 import type { RestRouter } from "../rpc/transport/rest-router";
+import type { ListenerControl } from "../rpc/transport/server";
+import type { SystemCallExplainer } from "../chain/block-producer";
 import { mountEpochsPage } from "./rest/epochs-page";
 import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles } from "../cosmos/precompiles";
 import { mountBankRest, mountStakingRest } from "./rest/cosmos";
@@ -74,6 +76,8 @@ export interface RuntimeOptions {
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
   /** Decodes console.log calls of contracts; the node then emits `consoleLog` lines. */
   consoleLog?: ConsoleLogDecoder;
+  /** How a failing epoch hook is told (the host's words and Solidity frames, from the runtime's contract registry). */
+  explainHookFailure?: (contracts: ContractRegistry) => SystemCallExplainer;
   /** Extra namespaces built over the same deps. */
   namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
   /** Clock of filter deadlines (tests move it). */
@@ -97,13 +101,13 @@ export interface Runtime {
   services: FilterServices;
   epochs: EpochsModule | undefined;
   keystore: KeyStore;
-  /**
-   * What admin_* reaches outside the chain. The node task sets `admin.listeners` to its server's
-   * `listeners` once they listen, so admin_startHTTP/stopHTTP/startWS/stopWS act on them.
-   */
-  admin: AdminHooks;
-  /** Mounts the REST routes (the epochs queries at Evmos's paths) on a server's router. */
+  /** Mounts the REST routes (the epochs queries at Evmos's paths, the Cosmos bank and staking) on a server's router. */
   mountRest(router: RestRouter): void;
+  /**
+   * Serves the chain on a server: its REST routes, and its listeners for admin_startHTTP/stopHTTP/
+   * startWS/stopWS (the in-process provider has none). One server at a time.
+   */
+  serve(server: { rest: RestRouter; listeners: ListenerControl }): void;
   close(): Promise<void>;
 }
 
@@ -158,7 +162,17 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   // Node.create closes the store itself when it cannot open the chain
-  const node = await Node.create({ config: opts.chain, kv: opts.kv, modules, precompiles, fork, consoleLog: opts.consoleLog, cacheBounds: opts.cacheBounds });
+  const contracts = new ContractRegistry();
+  const node = await Node.create({
+    config: opts.chain,
+    kv: opts.kv,
+    modules,
+    precompiles,
+    fork,
+    consoleLog: opts.consoleLog,
+    cacheBounds: opts.cacheBounds,
+    explainSystemCall: opts.explainHookFailure?.(contracts),
+  });
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   let keystore: KeyStore;
   try {
@@ -172,7 +186,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const next = forking !== undefined ? await Fork.open({ ...forking, cacheDir, timeoutMs: opts.fork?.timeoutMs }) : undefined;
     await node.reset(next);
   };
-  const deps: RpcDeps = { node, settings, keystore, resetChain, contracts: new ContractRegistry(), stackTraceFailures: { count: 0 } };
+  const deps: RpcDeps = { node, settings, keystore, resetChain, contracts, stackTraceFailures: { count: 0 } };
   const services = createFilterServices(deps, opts.now);
   const admin: AdminHooks = { datadir: opts.home, log: opts.log };
   const factories = [ethMethods, netMethods, web3Methods, evmMethods, hardhatMethods, anvilMethods, otsMethods, erigonMethods, traceMethods, ...(opts.namespaces ?? [])];
@@ -207,6 +221,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   );
   if (epochs !== undefined) registerEpochsSubscription(deps, services.subscriptions);
   node.armIntervalMining();
+  const mountRest = (router: RestRouter): void => {
+    mountBankRest(router, node, { prefix: chainBech32Prefix(opts.cosmos ?? {}, profile), denom: PROFILE_DENOM[profile] });
+    if (cosmosSettings !== undefined) mountStakingRest(router, node, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom });
+    if (epochs === undefined) return;
+    mountEpochsRest(router, epochs, node);
+    mountEpochsPage(router);
+  };
   return {
     node,
     dispatcher,
@@ -214,13 +235,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     services,
     epochs,
     keystore,
-    admin,
-    mountRest: (router) => {
-      mountBankRest(router, node, { prefix: chainBech32Prefix(opts.cosmos ?? {}, profile), denom: PROFILE_DENOM[profile] });
-      if (cosmosSettings !== undefined) mountStakingRest(router, node, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom });
-      if (epochs === undefined) return;
-      mountEpochsRest(router, epochs, node);
-      mountEpochsPage(router);
+    mountRest,
+    serve: (server) => {
+      mountRest(server.rest);
+      admin.listeners = server.listeners;
     },
     close: () => {
       keystore.close();

@@ -6,6 +6,7 @@
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
  */
+import { abortsBlock } from "./errors";
 import { Block, type HeaderData, createBlock, createBlockHeader, genRequestsRoot } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
@@ -136,7 +137,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
         gasUsed += result.blockGasSpent;
       } catch (err) {
         // the chain's environment failed (a fork's remote): the transaction is not at fault, the block is not made
-        if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
+        if (abortsBlock(err)) throw err;
         heldBack.add(key);
         skipped.push({ tx, reason: cleanVmError(err), invalid: true });
       }
@@ -261,7 +262,7 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explai
   } catch (err) {
     await vm.evm.journal.revert();
     // the chain's environment failed (a fork's remote), not the call: the block is not made
-    if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
+    if (abortsBlock(err)) throw err;
     return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: cleanVmError(err) };
   } finally {
     // warm/cold tracking of a system call must not leak into the next transaction

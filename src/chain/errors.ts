@@ -15,3 +15,12 @@ export class ChainError extends Error {
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * Whether an error stops the block being made rather than failing the transaction that met it (a
+ * fork's remote that could not be read: src/chain/fork/remote.ts). Read as a property, so an error
+ * from another copy of the plugin's modules counts too.
+ */
+export function abortsBlock(err: unknown): boolean {
+  return (err as { abortsBlock?: unknown } | null)?.abortsBlock === true;
+}

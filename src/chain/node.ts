@@ -30,7 +30,7 @@ import { MemoryKV } from "../storage/memory-kv";
 import type { VersionedModuleStore } from "../storage/module-store";
 import { Mutex } from "../utils/mutex";
 import type { AddressIndex } from "./address-index";
-import { type ProducedBlock, type SystemCallExplainer, produceBlock } from "./block-producer";
+import { type SystemCallExplainer, produceBlock } from "./block-producer";
 import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./chain-state";
 import type { ChainStore, StoredReceipt } from "./chain-store";
@@ -40,7 +40,7 @@ import { createChainCommon } from "./common";
 import type { ChainConfig } from "./config";
 import { type ContextOptions, type ExecutionContext, turnIfDue } from "./context";
 import { addressOfKey, nativeCrypto } from "./crypto";
-import { ChainError } from "./errors";
+import { ChainError, abortsBlock } from "./errors";
 import type { Fork } from "./fork";
 import { storeName } from "./genesis-meta";
 import { IntervalMiner } from "./interval-mining";
@@ -70,6 +70,8 @@ export interface NodeOptions {
   consoleLog?: ConsoleLogDecoder;
   /** Sizes of the in-memory caches (defaults: `DEFAULT_CACHE_BOUNDS`); tests use small ones to watch eviction. */
   cacheBounds?: Partial<CacheBounds>;
+  /** Tells why a system call (an epoch hook) failed, in the host's words; without it, the VM's error. */
+  explainSystemCall?: SystemCallExplainer;
 }
 
 /** Where a console.log line came from. */
@@ -106,6 +108,8 @@ export interface MinedBlock {
   events: BlockEvents;
   /** What running each transaction returned (revert data, VM error): on a block just mined, for the node's log. */
   results?: RunTxResult[];
+  /** On a block just mined: the pooled transactions it refused (and the pool dropped), with why; automine answers their senders. */
+  refused?: ReadonlyMap<string, string>;
 }
 
 export interface NodeEvents {
@@ -135,12 +139,17 @@ export class Node extends EventEmitter<NodeEvents> {
    * the dump's height) takes it along.
    */
   nodeKv!: KVStore;
-  readonly impersonated = new Set<string>();
+  /** Accounts eth_sendTransaction may send from without their key (hardhat_impersonateAccount). */
+  private readonly _impersonated = new Set<string>();
+  /** Read-only outside: change it with impersonate / stopImpersonating. */
+  get impersonated(): ReadonlySet<string> {
+    return this._impersonated;
+  }
   /** Identifies this chain instance (hardhat_metadata); a new one after hardhat_reset. */
   instanceId: Uint8Array = randomBytes(32);
   /** Explains failed system calls (epoch hooks) of the blocks it mines; set by the layer that has the words (src/host/hook-failures.ts). */
-  explainSystemCall: SystemCallExplainer | undefined;
-  settings: NodeSettings;
+  private _explainSystemCall: SystemCallExplainer | undefined;
+  private _settings: NodeSettings;
   /** The chain instance; replaced only by hardhat_reset (inside the lock). */
   private _chain!: ChainState;
   /** How this node was made (hardhat_reset makes the next one the same way). */
@@ -156,7 +165,7 @@ export class Node extends EventEmitter<NodeEvents> {
     readonly common: Common,
   ) {
     super();
-    this.settings = initialSettings(config);
+    this._settings = initialSettings(config);
     this.pool = new TxPool(config.txPool);
     for (const a of config.accounts) this.keys.set(addressOfKey(a.privateKey).toString(), a.privateKey);
     this._intervalMiner = new IntervalMiner({
@@ -175,6 +184,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const node = new Node(config, common);
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
+    node._explainSystemCall = opts.explainSystemCall;
     node._chain = await node._openChain(opts, opts.fork, opts.kv ?? new MemoryKV(), node.clock);
     node.nodeKv = opts.kv !== undefined && !opts.kv.inMemory ? opts.kv : new MemoryKV();
     return node;
@@ -336,18 +346,18 @@ export class Node extends EventEmitter<NodeEvents> {
     if (where === "queued") return { hash, later: this._inclusionOf(hash, QUEUED_WAIT_MS) };
     // Mine until this transaction is in a block (earlier pending ones go first, as on Hardhat).
     for (let i = 0; i < 1000 && this.pool.get(hash) !== undefined; i++) {
-      let mined: MinedBlock;
+      let mined: Required<MinedBlock>;
       try {
         mined = await this.mineBlock();
       } catch (err) {
         // the block needed a fork's remote that failed: the caller gets the error, and the transaction
         // leaves the pool (kept, it would stop every later block until the remote is back)
-        if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) this.pool.remove(hash);
+        if (abortsBlock(err)) this.pool.remove(hash);
         throw err;
       }
       const index = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
-      if (index >= 0) return { hash, included: { mined, result: this._lastResults[index], index } };
-      const refused = this._lastRefused.get(hash);
+      if (index >= 0) return { hash, included: { mined, result: mined.results[index], index } };
+      const refused = mined.refused.get(hash);
       if (refused !== undefined) throw new ChainError(refused);
     }
     return { hash };
@@ -374,12 +384,8 @@ export class Node extends EventEmitter<NodeEvents> {
     return outcome;
   }
 
-  private _lastResults: ProducedBlock["results"] = [];
-  /** Transactions the last block refused and the pool dropped, with why (automine answers them). */
-  private _lastRefused = new Map<string, string>();
-
   /** Mines one block from the pool at `timestamp` (default: the clock's next block time). */
-  async mineBlock(timestamp?: bigint): Promise<MinedBlock> {
+  async mineBlock(timestamp?: bigint): Promise<Required<MinedBlock>> {
     const parent = this.head;
     const ts = timestamp ?? this.clock.nextTimestamp(parent.header.timestamp, this.config.allowBlocksWithSameTimestamp);
     const tooEarly = timestampRefusal(ts, parent.header.timestamp, this.config.allowBlocksWithSameTimestamp);
@@ -399,7 +405,7 @@ export class Node extends EventEmitter<NodeEvents> {
       },
       candidates,
       modules: this._chain.moduleStores,
-      explain: this.explainSystemCall,
+      explain: this._explainSystemCall,
       onStep: (step) => {
         const height = parent.header.number + 1n;
         this._consoleOrigin = "tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height };
@@ -408,26 +414,105 @@ export class Node extends EventEmitter<NodeEvents> {
     this._consoleOrigin = { kind: "call" };
     await commitBlock(this._chain, produced);
     // from here on the block is written: memory follows it
-    this._lastRefused = new Map();
+    const refused = new Map<string, string>();
     for (const s of produced.skipped) {
       if (!s.invalid) continue;
       const h = bytesToHex(s.tx.hash());
-      this._lastRefused.set(h, s.reason);
+      refused.set(h, s.reason);
       this.pool.remove(h);
     }
     for (const tx of produced.block.transactions) this.pool.remove(bytesToHex(tx.hash()));
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
-    this.settings.nextBaseFee = undefined;
-    this.settings.nextPrevRandao = undefined;
+    this._settings.nextBaseFee = undefined;
+    this._settings.nextPrevRandao = undefined;
     this.clock.didMine(ts);
-    this._lastResults = produced.results;
-    const mined = { block: produced.block, receipts: produced.receipts, events: produced.events, results: produced.results };
+    const mined: Required<MinedBlock> = { block: produced.block, receipts: produced.receipts, events: produced.events, results: produced.results, refused };
     if (this._waiters.size > 0) {
       produced.block.transactions.forEach((t, index) => this._waiters.get(bytesToHex(t.hash()))?.({ included: { mined, result: produced.results[index], index } }));
-      for (const [h, reason] of this._lastRefused) this._waiters.get(h)?.({ refused: reason });
+      for (const [h, reason] of refused) this._waiters.get(h)?.({ refused: reason });
     }
     this.emit("block", mined);
     return mined;
+  }
+
+  /** The dev settings of block production; they change only through the methods below, which do what each change implies. */
+  get settings(): Readonly<NodeSettings> {
+    return this._settings;
+  }
+
+  /** evm_setAutomine: one block per transaction, or none until asked; turning it on mines nothing by itself. */
+  setAutomine(on: boolean): void {
+    this._settings.automine = on;
+  }
+
+  /** evm_setIntervalMining: a block every `ms` (or a random interval in [min, max]); 0 turns it off. */
+  setIntervalMining(ms: NodeSettings["intervalMs"]): void {
+    this._settings.intervalMs = ms;
+    this._intervalMiner.arm();
+  }
+
+  /** The gas limit of later blocks. */
+  setBlockGasLimit(limit: bigint): void {
+    this._settings.gasLimit = limit;
+  }
+
+  /** The coinbase of later blocks (eth_coinbase follows). */
+  setCoinbase(address: Uint8Array): void {
+    this._settings.coinbase = address;
+  }
+
+  /** The extraData of later blocks. */
+  setExtraData(extra: Uint8Array): void {
+    this._settings.extraData = extra;
+  }
+
+  /** The base fee of the next block only. */
+  setNextBaseFee(fee: bigint): void {
+    this._settings.nextBaseFee = fee;
+  }
+
+  /** The prevRandao (mixHash) of the next block only. */
+  setNextPrevRandao(value: Uint8Array): void {
+    this._settings.nextPrevRandao = value;
+  }
+
+  /** The minimum gas price; pooled transactions it now lets in are mined at once under automine. */
+  async setMinGasPrice(price: bigint): Promise<void> {
+    this._settings.minGasPrice = price;
+    await this.mineWaiting();
+  }
+
+  /** miner_start: block production resumes; what waited is mined at once under automine, else at the next interval. */
+  async startMining(): Promise<void> {
+    this._settings.paused = false;
+    await this.mineWaiting();
+  }
+
+  /** evm_setNextBlockTimestamp: the next block's timestamp (the caller checks it is after the head's). */
+  setNextTimestamp(timestamp: bigint): void {
+    this.clock.next = timestamp;
+  }
+
+  /** hardhat_impersonateAccount: eth_sendTransaction may send from `address` without its key. */
+  impersonate(address: string): void {
+    this._impersonated.add(address);
+  }
+
+  /** Ends an impersonation; false when `address` was not impersonated. */
+  stopImpersonating(address: string): boolean {
+    return this._impersonated.delete(address);
+  }
+
+  /** hardhat_dropTransaction: removes a pooled transaction; false when it is not in the pool. */
+  dropPooled(hash: string): boolean {
+    if (this.pool.get(hash) === undefined) return false;
+    this.pool.remove(hash);
+    return true;
+  }
+
+  /** miner_stop: block production pauses; new transactions wait in the pool. */
+  stopMining(): void {
+    this._settings.paused = true;
   }
 
   /**
@@ -608,7 +693,7 @@ export class Node extends EventEmitter<NodeEvents> {
     await this.rewindTo(snap.head, snap.stateRoot);
     // a state load at the snapshot's height changed the module stores without a block
     for (const [name, set] of snap.modules) await replaceModuleSet(this._chain, name, set);
-    this.settings = { ...snap.settings };
+    this._settings = { ...snap.settings };
     this.clock.restore(snap.clock);
     await this.pool.restore(snap.pool, (s) => this.getNonce(new Address(hexBytes(s))));
     return true;
@@ -637,12 +722,10 @@ export class Node extends EventEmitter<NodeEvents> {
     this._createOpts = { ...this._createOpts, fork };
     this.pool = new TxPool(this.config.txPool);
     this.clock = clock;
-    this.settings = initialSettings(this.config);
+    this._settings = initialSettings(this.config);
     this.instanceId = randomBytes(32);
-    this.impersonated.clear();
+    this._impersonated.clear();
     this._snapshots.clear();
-    this._lastResults = [];
-    this._lastRefused = new Map();
     for (const settle of [...this._waiters.values()]) settle({});
     if (old !== undefined && old !== fork) await old.close();
     this.armIntervalMining();

@@ -4,6 +4,7 @@
  * (Osmosis's model): its module-store writes are undone when it throws, the failure becomes an
  * `epoch_hook_failed` event, and the next member runs.
  */
+import { abortsBlock } from "../chain/errors";
 import type { BlockContext, ModuleEvent } from "../chain/module";
 import type { ModuleStore } from "../storage/module-store";
 import type { EpochHooks, HookName } from "./types";
@@ -52,7 +53,7 @@ export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<vo
   } catch (err) {
     if (canBranch) store.revertBranch();
     // the chain could not run the hook (a fork's remote is down): that ends the block, it is not the hook's failure
-    if ((err as { abortsBlock?: unknown } | null)?.abortsBlock === true) throw err;
+    if (abortsBlock(err)) throw err;
     onFail(reasonOf(err));
     return false;
   }

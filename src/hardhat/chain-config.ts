@@ -4,20 +4,20 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { HardhatPluginError } from "hardhat/plugins";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
 import type { ChainConfig } from "../chain/config";
 import { chainConfigModule } from "../host/lazy";
 import { DEFAULT_CHAIN_ID } from "../host/chain-defaults";
-import { type EpochsConfig, EpochsConfigError, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/epochs-config";
+import { pluginError, withPluginErrors } from "./plugin-error";
+import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/epochs-config";
+import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node-files";
 
-export const PLUGIN_NAME = "hardhat-epochs";
+export { PLUGIN_NAME } from "./plugin-error";
+/** The token file and the record of itself a node (without --home) leaves in the project cache. */
+export { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node-files";
 export { DEFAULT_CHAIN_ID } from "../host/chain-defaults";
 export { DEFAULT_HOOK_GAS_LIMIT } from "../host/epochs-config";
-
-/** The bearer token file `npx hardhat node` writes (in the project cache when it has no --home). */
-export const TOKEN_FILE_NAME = "jsonrpc.token";
 
 /**
  * The plugin's config extender: resolves `epochs`, and makes 9000 the hardhat network's chain id
@@ -29,14 +29,6 @@ export function extendEpochsConfig(config: HardhatConfig, userConfig: Readonly<H
     config.networks[HARDHAT_NETWORK_NAME].chainId = DEFAULT_CHAIN_ID;
   }
   addLocalBearerToken(config);
-}
-
-/** What `npx hardhat node` (without --home) records beside its token: its process and the ports it serves. */
-export const NODE_RECORD_FILE_NAME = "jsonrpc.node.json";
-
-export interface LocalNodeRecord {
-  pid: number;
-  ports: number[];
 }
 
 /**
@@ -136,12 +128,7 @@ function toGenesisAccounts(accounts: HardhatNetworkConfig["accounts"]): ChainCon
 /** Resolves and checks the `epochs` section (src/host/epochs-config.ts) with Hardhat's error class. */
 export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
   if (user?.network !== undefined) {
-    throw new HardhatPluginError(PLUGIN_NAME, "epochs.network is Hardhat 3's place for the in-process network's settings; on Hardhat 2 they go on networks.hardhat");
+    throw pluginError("epochs.network is Hardhat 3's place for the in-process network's settings; on Hardhat 2 they go on networks.hardhat");
   }
-  try {
-    return resolveSharedEpochsConfig(user);
-  } catch (err) {
-    if (err instanceof EpochsConfigError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
-    throw err;
-  }
+  return withPluginErrors(() => resolveSharedEpochsConfig(user));
 }

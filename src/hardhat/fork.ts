@@ -4,14 +4,14 @@
  * The remote's reads are cached under the project's cache folder (`hardhat-epochs-fork/`); the flags
  * are checked by src/host/fork-settings.ts, as on Hardhat 3.
  */
-import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
+import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { ForkConfig } from "../chain/fork";
 import type { EpochsOptions } from "../epochs";
 import type { RuntimeOptions } from "../app/runtime";
-import { PLUGIN_NAME } from "./chain-config";
+import { withPluginErrors } from "./plugin-error";
 import { restEpochs } from "./epochs-rest";
-import { ForkSettingsError, forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/fork-settings";
+import { forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/fork-settings";
 
 export function forkCacheDir(hre: HardhatRuntimeEnvironment): string {
   return cacheDirIn(hre.config.paths.cache);
@@ -19,7 +19,7 @@ export function forkCacheDir(hre: HardhatRuntimeEnvironment): string {
 
 /** The fork of `networks.hardhat.forking`, if it is set and enabled. */
 export function forkFromConfig(hre: HardhatRuntimeEnvironment): ForkConfig | undefined {
-  return asPluginError(() => forkFromSetting(hre.config.networks[HARDHAT_NETWORK_NAME].forking, forkCacheDir(hre), "networks.hardhat.forking"));
+  return withPluginErrors(() => forkFromSetting(hre.config.networks[HARDHAT_NETWORK_NAME].forking, forkCacheDir(hre), "networks.hardhat.forking"));
 }
 
 /**
@@ -35,17 +35,9 @@ export function withFork(opts: RuntimeOptions, hre: HardhatRuntimeEnvironment): 
 
 /** `--fork URL [--fork-block-number N]` → the fork; neither → undefined (the config decides). */
 export function forkFromFlags(hre: HardhatRuntimeEnvironment, fork: string | undefined, blockNumber: number | undefined): ForkConfig | undefined {
-  return asPluginError(() => parseForkFlags(fork, blockNumber, forkCacheDir(hre)));
+  return withPluginErrors(() => parseForkFlags(fork, blockNumber, forkCacheDir(hre)));
 }
 
-function asPluginError<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (err) {
-    if (err instanceof ForkSettingsError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
-    throw err;
-  }
-}
 
 /**
  * The epochs genesis of a forked chain from the remote's REST endpoint (`--fork-rest`): its EpochInfos

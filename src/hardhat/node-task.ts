@@ -10,26 +10,18 @@
  * (`--json-rpc.enable=false`), so the CLI parser is wrapped to accept it for this task only.
  */
 import { task, subtask, types } from "hardhat/config";
-import { HardhatPluginError, HARDHAT_NETWORK_NAME } from "hardhat/plugins";
+import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
 import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
-import type { Runtime, RuntimeOptions } from "../app/runtime";
+import type { Runtime } from "../app/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
-import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/access";
-import { readOrCreateTokenFile } from "../rpc/transport/auth";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { watchBuildInfos } from "../host/build-info-watch";
-import path from "node:path";
-import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, PLUGIN_NAME } from "./chain-config";
-import { setVerbosity } from "../utils/log-level";
-import { HomeError, type HomeSettings, homeRuntimeOptions, openHome } from "../host/home";
-import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../host/app-config";
-import { epochsOptionsFromConfig } from "./epochs";
-import { NodeStateError, type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "../host/node-state";
-import type { ForkConfig } from "../chain/fork";
-import { forkEpochsOptions, forkFromConfig, forkFromFlags } from "./fork";
-import { accountBannerModule, epochsModule } from "../host/lazy";
-import { type EpochsProvider, addBuildInfo, buildRuntime, createEpochsProvider, hardhatConsoleLog, loadBuildInfos, runtimeOptionsFor } from "./provider";
+import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, resolveAppConfig, serverSettings } from "../host/app-config";
+import { hardhat2BuildInfos } from "../host/compilations";
+import type { NodeFlags, NodeHost, NodePlan, StartedServer } from "../host/node-service";
+import { nodeServiceModule } from "../host/lazy";
+import { forkFromFlags } from "./fork";
+import { pluginError, withPluginErrors } from "./plugin-error";
+import { type EpochsProvider, createEpochsProvider, hardhatConsoleLog, runtimeOptionsFor } from "./provider";
 import {
   TASK_NODE,
   TASK_NODE_CREATE_RUNTIME,
@@ -148,7 +140,7 @@ function installEqualsForm(): void {
       } else if (value === "true") {
         rewritten.push(cla);
       } else {
-        throw new HardhatPluginError(PLUGIN_NAME, `invalid value "${value}" for ${cla}: expected true or false`);
+        throw pluginError(`invalid value "${value}" for ${cla}: expected true or false`);
       }
     }
     const parsed = original.call(this, def, rewritten);
@@ -163,12 +155,6 @@ interface NodeArgs {
   forkRest?: string;
 }
 
-/** The node's fork flags, checked: `--fork`, `--fork-block-number`, `--fork-rest`. */
-interface ForkArgs {
-  fork?: ForkConfig;
-  rest?: string;
-}
-
 /** What hardhat.config.ts says about the node's settings (the layer below app.toml). */
 export function hardhatConfigLayer(hre: HardhatRuntimeEnvironment): AppConfigLayer {
   return {
@@ -180,146 +166,53 @@ export function hardhatConfigLayer(hre: HardhatRuntimeEnvironment): AppConfigLay
 
 /** The node's settings: flags > app.toml > hardhat.config.ts > defaults, resolved once. */
 export function resolveNodeConfig(flags: EvmosFlags, appToml: AppConfigLayer | undefined, hre: HardhatRuntimeEnvironment): AppConfig {
-  try {
-    return resolveAppConfig({ flags, appToml, hardhatConfig: hardhatConfigLayer(hre), defaults: defaultAppConfig(CORE_NAMESPACES) });
-  } catch (err) {
-    throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
-  }
+  return withPluginErrors(() => resolveAppConfig({ flags, appToml, hardhatConfig: hardhatConfigLayer(hre), defaults: defaultAppConfig(CORE_NAMESPACES) }));
+}
+
+/** What the node service (src/host/node-service.ts) needs from this Hardhat's config. */
+async function nodeHost(hre: HardhatRuntimeEnvironment): Promise<NodeHost> {
+  return {
+    base: await runtimeOptionsFor(hre, { consoleLog: hardhatConsoleLog() }),
+    configLayer: hardhatConfigLayer(hre),
+    cacheDir: hre.config.paths.cache,
+    compilations: hardhat2BuildInfos(hre.config.paths.artifacts),
+    forkSetting: "networks.hardhat.forking",
+    // As on evmosd, a valid transaction that reverts is answered with its hash and mined with status 0;
+    // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
+    throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false,
+  };
 }
 
 async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Promise<void> {
   const { fork, forkBlockNumber, forkRest } = args as NodeArgs;
   if (hre.network.name !== HARDHAT_NETWORK_NAME && hre.hardhatArguments.network !== undefined) {
-    throw new HardhatPluginError(PLUGIN_NAME, `the node serves the in-process "${HARDHAT_NETWORK_NAME}" network; --network ${hre.network.name} is not supported`);
+    throw pluginError(`the node serves the in-process "${HARDHAT_NETWORK_NAME}" network; --network ${hre.network.name} is not supported`);
   }
-  const forkArgs: ForkArgs = { fork: forkFromFlags(hre, fork, forkBlockNumber), rest: forkRest };
-  const flags = evmosFlags(args);
-  if (hre.hardhatArguments.verbose) flags.verbose = true;
-  // --home: create/read config/genesis.json and config/app.toml
-  const home = typeof flags.home === "string" ? await openNodeHome(flags.home, hre, typeof flags.profile === "string" ? flags.profile : undefined) : undefined;
-  const config = resolveNodeConfig(flags, home?.appToml, hre);
-  if (!config.jsonRpc.enable) {
-    throw new HardhatPluginError(PLUGIN_NAME, "json-rpc.enable = false leaves this node nothing to serve; JSON-RPC is its only interface");
-  }
-  const runtime = (await hre.run(TASK_NODE_CREATE_RUNTIME, { settings: config, home, fork: forkArgs })) as Runtime;
-  let files: StateFiles;
-  try {
-    files = stateFilesFromFlags(args, runtime.node.fork !== undefined);
-    if (files.load !== undefined) await loadStateFile(runtime, files.load);
-  } catch (err) {
-    await runtime.close();
-    if (err instanceof NodeStateError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
-    throw err;
-  }
+  const evmos = evmosFlags(args);
+  if (hre.hardhatArguments.verbose) evmos.verbose = true;
+  const flags: NodeFlags = { evmos, fork: forkFromFlags(hre, fork, forkBlockNumber), forkRest, state: args };
+  const service = nodeServiceModule();
   // Hardhat's node subtasks, for the plugins that hook them (hardhat-deploy deploys in node:get-provider
   // and watches in node:server-ready): the provider is the node's chain, the server ours.
-  const provider = (await hre.run(TASK_NODE_GET_PROVIDER, {})) as EpochsProvider;
-  // contracts compiled while the node runs are named in its log, as on Hardhat's node
-  const builds = watchBuildInfos(path.join(hre.config.paths.artifacts, "build-info"), runtime.node, (file) => addBuildInfo(JSON.parse(readFileSync(file, "utf8")), runtime));
-  const server = (await hre.run(TASK_NODE_START_SERVER, { runtime, settings: config, provider })) as StartedServer;
-  await hre.run(TASK_NODE_SERVER_READY, { address: server.address, port: server.port, provider, server });
-  if (files.load !== undefined) console.log(`Loaded the state in ${files.load} (block ${runtime.node.headNumber})`);
-  const saver = files.dump !== undefined && files.intervalS !== undefined ? saveEvery(runtime, files.dump, files.intervalS) : undefined;
-  await waitForShutdown(server, runtime, async () => {
-    saver?.stop();
-    builds.stop();
-    if (files.dump === undefined) return;
-    try {
-      await writeStateFile(runtime, files.dump);
-      console.log(`Wrote the state to ${files.dump}`);
-    } catch (err) {
-      console.error(`Could not write the state to ${files.dump}: ${(err as Error).message}`);
-    }
-  });
+  await withPluginErrors(async () =>
+    service.runNode(await nodeHost(hre), flags, {
+      createRuntime: async (plan) => (await hre.run(TASK_NODE_CREATE_RUNTIME, { plan })) as Runtime,
+      runtimeReady: async () => void (await hre.run(TASK_NODE_GET_PROVIDER, {})),
+      startServer: async (runtime, plan) => (await hre.run(TASK_NODE_START_SERVER, { runtime, plan })) as StartedServer,
+      serverReady: async (server) => void (await hre.run(TASK_NODE_SERVER_READY, { address: server.address, port: server.port, provider: hre.epochsProvider, server })),
+    }),
+  );
 }
 
 subtask(TASK_NODE_CREATE_RUNTIME, "Builds the chain the node serves")
-  .addParam("settings", undefined, undefined, types.any)
-  .addOptionalParam("home", undefined, undefined, types.any)
-  .addOptionalParam("fork", undefined, undefined, types.any)
-  .setAction(async ({ settings: config, home, fork }: { settings: AppConfig; home?: HomeSettings; fork?: ForkArgs }, hre) => {
-    const settings = runtimeSettings(config);
-    const base = await runtimeOptionsFor(hre);
-    const overrides: Partial<RuntimeOptions> = { rpc: settings.rpc, enabledNamespaces: settings.enabledNamespaces, maxBatch: settings.maxBatch, batch: settings.batch };
-    overrides.chain = { ...base.chain, ...settings.chain };
-    overrides.epochs = { genesis: epochsOptionsFromConfig(hre.config.epochs).genesis, ...settings.epochs };
-    if (home !== undefined) Object.assign(overrides, await homeRuntimeOptions(home, { chain: overrides.chain, epochs: overrides.epochs, rpc: overrides.rpc, cosmos: base.cosmos }));
-    // As on evmosd, a valid transaction that reverts is answered with its hash and mined with status 0;
-    // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
-    overrides.chain = { ...overrides.chain, throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false };
-    overrides.consoleLog = hardhatConsoleLog();
-    try {
-      await applyForkArgs(fork ?? {}, overrides, hre);
-      // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
-      setVerbosity(LOG_VERBOSITY[config.log]);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the log (and ethers) load only when a node starts
-      const { NodeLog } = require("../host/node-log/node-log") as typeof import("../host/node-log/node-log");
-      const log = new NodeLog({
-        write: (text) => process.stdout.write(text),
-        tty: process.stdout.isTTY === true,
-        rpcLog: config.jsonRpc.log,
-      });
-      overrides.onRequest = (method, _ctx, params) => log.onRequest(method, params);
-      overrides.onResponse = (method, outcome) => log.onResponse(method, outcome);
-      overrides.log = (line) => console.log(line);
-      // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
-      const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
-      hre.epochsProvider = provider;
-      provider.useRuntimeFactory(async () => {
-        const runtime = await buildRuntime(await runtimeOptionsFor(hre, overrides));
-        // the project's compiled contracts, as Hardhat's node starts with them (later compilations arrive by
-        // hardhat_addCompilationResult); the same registry names contracts in the log and builds stack traces
-        try {
-          await loadBuildInfos(hre, runtime);
-        } catch (err) {
-          await runtime.close();
-          throw err;
-        }
-        log.attach(runtime.node, runtime.deps.contracts);
-        return runtime;
-      });
-      return await provider.runtime();
-    } catch (err) {
-      // a start that fails releases the home's data directory (closing a store twice is harmless)
-      await overrides.kv?.close().catch(() => undefined);
-      // a fork whose remote cannot be read stops the start with the remote's error, not a stack trace
-      if (err instanceof Error && (err as { abortsBlock?: unknown }).abortsBlock === true) throw new HardhatPluginError(PLUGIN_NAME, err.message);
-      throw err;
-    }
+  .addParam("plan", undefined, undefined, types.any)
+  .setAction(async ({ plan }: { plan: NodePlan }, hre) => {
+    // The node's chain is also hre.network.provider's, so scripts run in the node process see the same chain.
+    const provider: EpochsProvider = hre.epochsProvider ?? createEpochsProvider(hre);
+    hre.epochsProvider = provider;
+    provider.useRuntimeFactory(() => nodeServiceModule().buildNodeRuntime(plan));
+    return withPluginErrors(() => provider.runtime());
   });
-
-/** The fork flags → the runtime's fork and (with --fork-rest) its epochs genesis. */
-async function applyForkArgs({ fork, rest }: ForkArgs, overrides: Partial<RuntimeOptions>, hre: HardhatRuntimeEnvironment): Promise<void> {
-  if (fork !== undefined) overrides.fork = fork;
-  if (rest === undefined) return;
-  const active = fork ?? forkFromConfig(hre);
-  if (active === undefined) throw new HardhatPluginError(PLUGIN_NAME, "--fork-rest needs a fork: --fork URL or networks.hardhat.forking");
-  const base = overrides.epochs === undefined || overrides.epochs === false ? epochsOptionsFromConfig(hre.config.epochs) : overrides.epochs;
-  overrides.epochs = await forkEpochsOptions(rest, active.blockNumber, base);
-}
-
-/** Opens (creating what is missing) the node's home; the genesis it writes follows hardhat.config.ts. */
-async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment, flagProfile: string | undefined): Promise<HomeSettings> {
-  const base = await runtimeOptionsFor(hre);
-  const { defaultGenesis } = epochsModule();
-  const configured = epochsOptionsFromConfig(hre.config.epochs).genesis;
-  const genesisTime = BigInt(Math.floor((base.chain.initialDate?.getTime() ?? Date.now()) / 1000));
-  // the flag is checked by the config resolution too; here it only picks what a new home records
-  const profile = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : hre.config.epochs.profile;
-  try {
-    return openHome(dir, {
-      chainId: base.chain.chainId,
-      genesisTime,
-      epochs: (p) => (configured ?? defaultGenesis(p)).epochs,
-      namespaces: [...CORE_NAMESPACES],
-      profile,
-      flagProfile: flagProfile === profile ? profile : undefined,
-    });
-  } catch (err) {
-    if (err instanceof HomeError) throw new HardhatPluginError(PLUGIN_NAME, err.message);
-    throw err;
-  }
-}
 
 // ---------------------------------------------------------------------------------------- server
 
@@ -329,116 +222,32 @@ async function openNodeHome(dir: string, hre: HardhatRuntimeEnvironment, flagPro
  * subtask get that provider from runSuper; what they send through it (deployments) lands in the chain.
  */
 subtask(TASK_NODE_GET_PROVIDER).setAction(async (_args: unknown, hre) => {
-  if (hre.epochsProvider === undefined) throw new HardhatPluginError(PLUGIN_NAME, `${TASK_NODE_GET_PROVIDER} runs inside \`hardhat node\`, after the node's chain is built`);
+  if (hre.epochsProvider === undefined) throw pluginError(`${TASK_NODE_GET_PROVIDER} runs inside \`hardhat node\`, after the node's chain is built`);
   return hre.epochsProvider;
 });
 
 /** Hardhat's node:server-ready, overridden: the node's banner (addresses, chain, access, accounts). */
 subtask(TASK_NODE_SERVER_READY).setAction(async ({ server }: { server: StartedServer }, hre) => {
-  await hre.run(TASK_NODE_PRINT_BANNER, { runtime: server.runtime, server, settings: server.settings });
+  await hre.run(TASK_NODE_PRINT_BANNER, { server });
 });
 
-/** What the banner, Hardhat's node subtasks and the shutdown need from the servers. */
-export interface StartedServer {
-  /** The HTTP listener's address and port (Hardhat's node:server-ready arguments). */
-  address: string;
-  port: number;
-  runtime: Runtime;
-  settings: AppConfig;
-  httpUrl: string;
-  wsUrls: string[];
-  /** Extra lines for the banner (e.g. the bearer token file, exposure warnings). */
-  notes: string[];
-  close(): Promise<void>;
-  waitUntilClosed(): Promise<void>;
-}
+export type { StartedServer };
 
 subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
   .addParam("runtime", undefined, undefined, types.any)
-  .addParam("settings", undefined, undefined, types.any)
-  .addOptionalParam("provider", undefined, undefined, types.any)
-  .setAction(async ({ runtime, settings: config, provider }: { runtime: Runtime; settings: AppConfig; provider?: EpochsProvider }, hre) => {
-    const { authToken, ...opts } = serverSettings(config);
-    // The token of the private namespaces: beside the chain's data with --home, else in the project's cache (the plugin reads it there).
-    const tokenFile = config.home !== undefined ? path.resolve(config.home, "jsonrpc.token") : path.join(hre.config.paths.cache, "jsonrpc.token");
-    const token = readOrCreateTokenFile(tokenFile, process.env.HARDHAT_EPOCHS_TOKEN ?? authToken);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the server (and ws) load only when a node starts
-    const { JsonRpcServer } = require("../rpc/transport/server") as typeof import("../rpc/transport/server");
-    const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
-    runtime.mountRest(server.rest);
+  .addParam("plan", undefined, undefined, types.any)
+  .setAction(async ({ runtime, plan }: { runtime: Runtime; plan: NodePlan }, hre) =>
     // Hardhat's node:server-created: the server exists and does not listen yet
-    await hre.run(TASK_NODE_SERVER_CREATED, { hostname: opts.host, port: opts.port, provider: provider ?? hre.network.provider, server });
-    const bound = await server.listen();
-    // the plugin adds the token only to requests for this node: its pid and ports (src/hardhat/chain-config.ts)
-    const record = config.home === undefined ? path.join(hre.config.paths.cache, NODE_RECORD_FILE_NAME) : undefined;
-    if (record !== undefined) writeNodeRecord(record, [bound.httpAddress.port, ...(bound.wsAddress ? [bound.wsAddress.port] : [])]);
-    // admin_startHTTP/stopHTTP/startWS/stopWS act on these listeners
-    runtime.admin.listeners = server.listeners;
-    const show = (h: string) => (h.includes(":") ? `[${h}]` : h);
-    const { declared, raised } = runtime.dispatcher.accessClasses();
-    const started: StartedServer = {
-      address: bound.httpAddress.host,
-      port: bound.httpAddress.port,
-      runtime,
-      settings: config,
-      httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,
-      wsUrls: [`ws://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`, ...(bound.wsAddress ? [`ws://${show(bound.wsAddress.host)}:${bound.wsAddress.port}/`] : [])],
-      notes: [
-        `Bearer token in ${tokenFile}:`,
-        `  ${token}`,
-        ...accessBanner(declared, raised, [...DEFAULT_ALLOWED_ORIGINS, ...(opts.allowedOrigins ?? [])], beyondLoopback(bound)),
-      ],
-      close: () => server.close(),
-      waitUntilClosed: () =>
-        server.waitUntilClosed().finally(() => {
-          if (record !== undefined) rmSync(record, { force: true });
-        }),
-    };
-    return started;
-  });
-
-function writeNodeRecord(file: string, ports: number[]): void {
-  const record: LocalNodeRecord = { pid: process.pid, ports };
-  writeFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-}
+    nodeServiceModule().startNodeServer(runtime, plan, async (server) => {
+      const { host, port } = serverSettings(plan.config);
+      await hre.run(TASK_NODE_SERVER_CREATED, { hostname: host, port, provider: hre.epochsProvider ?? hre.network.provider, server });
+    }),
+  );
 
 // ---------------------------------------------------------------------------------------- banner
 
 subtask(TASK_NODE_PRINT_BANNER, "Prints the servers' addresses and the dev accounts")
-  .addParam("runtime", undefined, undefined, types.any)
   .addParam("server", undefined, undefined, types.any)
-  .addParam("settings", undefined, undefined, types.any)
-  .setAction(async ({ runtime, server, settings: config }: { runtime: Runtime; server: StartedServer; settings: AppConfig }) => {
-    console.log(`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`);
-    for (const ws of server.wsUrls.slice(1)) console.log(`WebSocket JSON-RPC server at ${ws}`);
-    console.log(`Chain id ${runtime.node.config.chainId} (evmos_${runtime.node.config.chainId}-1), profile "${config.epochs.profile}", epochs tick rule "${config.epochs.tickRule}"`);
-    const fork = runtime.node.fork;
-    if (fork !== undefined) {
-      const hash = `0x${Buffer.from(fork.block.hash).toString("hex")}`;
-      console.log(`Forked chain ${fork.chainId} at block ${fork.block.number} (${hash}) from ${fork.client.name}${fork.pinned ? "" : " (its latest block; pin one with --fork-block-number to cache the remote's reads)"}`);
-    }
-    for (const note of server.notes) console.log(note);
-    console.log();
-    // private keys only where they are publicly known (Hardhat's default mnemonic): src/host/account-banner.ts
-    for (const line of accountBannerModule().accountBanner(runtime.node.config.accounts)) console.log(line);
+  .setAction(async ({ server }: { server: StartedServer }) => {
+    for (const line of nodeServiceModule().nodeBanner(server)) console.log(line);
   });
-
-/** Runs until the servers close or the process is told to stop; then `beforeClose` (the saved state), then closes the chain (flushing its store). */
-async function waitForShutdown(server: StartedServer, runtime: Runtime, beforeClose: () => Promise<void>): Promise<void> {
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= server.close().catch(() => undefined);
-    return stopping;
-  };
-  const onSignal = (): void => void stop();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  try {
-    await server.waitUntilClosed();
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    await beforeClose();
-    await runtime.close();
-  }
-}

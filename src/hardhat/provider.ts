@@ -4,52 +4,32 @@
  * request, so tasks that never touch the network never build one.
  */
 import { EventEmitter } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArguments } from "hardhat/types";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
 import type { ConsoleLogDecoder } from "../chain/console-log";
 import type { Runtime, RuntimeOptions } from "../app/runtime";
-import type { SolcInput, SolcOutput } from "../chain/solidity/registry";
+import { InProcessChain } from "../host/in-process";
+import { clientVersion as hostClientVersion } from "../host/plugin-version";
+import { consoleLogDecoder } from "../host/console-log-source";
+import { hardhat2BuildInfos, loadCompilations } from "../host/compilations";
 import { toChainConfig } from "./chain-config";
 import { EpochsProviderError, providerError, toHardhatError, toProviderError } from "./errors";
-import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types";
 
-/** The in-process connection: subscription notifications become EIP-1193 "message" events. */
-class ProviderConnection implements Connection {
-  private static _next = 1_000_000_000;
-  readonly id = ProviderConnection._next++;
-  private readonly _closeListeners: Array<() => void> = [];
-
-  constructor(private readonly _emitter: EventEmitter) {}
-
-  notify(message: JsonRpcNotification): void {
-    this._emitter.emit("message", { type: "eth_subscription", data: message.params });
-    // Hardhat 2's providers also emit the pre-EIP-1193 "notification" event; some libraries listen to it.
-    this._emitter.emit("notification", message.params);
-  }
-
-  onClose(listener: () => void): void {
-    this._closeListeners.push(listener);
-  }
-
-  close(): void {
-    for (const l of this._closeListeners.splice(0)) l();
-  }
-}
-
+export { pluginVersion } from "../host/plugin-version";
 export { EpochsProviderError, toProviderError };
 
 export class EpochsProvider extends EventEmitter implements EthereumProvider {
-  private _runtime: Promise<Runtime> | undefined;
-  private readonly _connection = new ProviderConnection(this);
-  private readonly _ctx: RequestContext = { transport: "in-process", authenticated: true, connection: this._connection };
+  private readonly _chain: InProcessChain;
 
-  constructor(private _factory: () => Promise<Runtime>) {
+  constructor(factory: () => Promise<Runtime>) {
     super();
+    this._chain = new InProcessChain(factory, (message) => {
+      this.emit("message", { type: "eth_subscription", data: message.params });
+      // Hardhat 2's providers also emit the pre-EIP-1193 "notification" event; some libraries listen to it.
+      this.emit("notification", message.params);
+    });
     // Bound, because test code passes `provider.send` around unbound (as Hardhat's adapter allows).
     this.request = this.request.bind(this);
     this.send = this.send.bind(this);
@@ -58,37 +38,26 @@ export class EpochsProvider extends EventEmitter implements EthereumProvider {
 
   /** True once the chain has been built (or is being built). */
   get started(): boolean {
-    return this._runtime !== undefined;
+    return this._chain.started;
   }
 
-  /**
-   * Replaces how the chain is built (the node task builds it with the command line's settings).
-   * Only before the first request: a started chain is never swapped under its users.
-   */
+  /** Replaces how the chain is built (the node task builds it with the command line's settings); only before the first request. */
   useRuntimeFactory(factory: () => Promise<Runtime>): void {
-    if (this._runtime !== undefined) throw new Error("the in-process chain has already started");
-    this._factory = factory;
+    this._chain.useRuntimeFactory(factory);
   }
 
   /** The runtime behind this provider, built on first use. */
   runtime(): Promise<Runtime> {
-    if (this._runtime === undefined) {
-      this._runtime = this._factory();
-      // A failed start is not cached, so the next request reports the problem again.
-      this._runtime.catch(() => {
-        this._runtime = undefined;
-      });
-    }
-    return this._runtime;
+    return this._chain.runtime();
   }
 
   async request(args: RequestArguments): Promise<unknown> {
     if (args === null || typeof args !== "object" || typeof args.method !== "string") {
       throw providerError("invalid request: expected { method, params }", -32600);
     }
-    const runtime = await this.runtime();
+    await this._chain.runtime(); // a chain that cannot start fails as it is, not as a JSON-RPC error
     try {
-      return await runtime.dispatcher.call(args.method, args.params ?? [], this._ctx);
+      return await this._chain.call(args.method, args.params);
     } catch (err) {
       throw await toHardhatError(err);
     }
@@ -116,32 +85,14 @@ export class EpochsProvider extends EventEmitter implements EthereumProvider {
   }
 
   /** Ends subscriptions and closes the chain (its storage and timers). */
-  async close(): Promise<void> {
-    this._connection.close();
-    const runtime = this._runtime;
-    this._runtime = undefined;
-    if (runtime !== undefined) await (await runtime).close();
+  close(): Promise<void> {
+    return this._chain.close();
   }
 }
 
 /** `HardhatNetwork/<hardhat>/hardhat-epochs/<ours>`: the network helpers only accept a HardhatNetwork client. */
 export function clientVersion(): string {
-  return `HardhatNetwork/${HARDHAT_VERSION}/hardhat-epochs/${pluginVersion()}`;
-}
-
-let version: string | undefined;
-
-/** This package's version, from its package.json (two folders up from source, three from dist/). */
-export function pluginVersion(): string {
-  if (version !== undefined) return version;
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "hardhat-epochs" && pkg.version !== undefined) return (version = pkg.version);
-    }
-    if (path.dirname(dir) === dir) return (version = "0.0.0");
-  }
+  return hostClientVersion(HARDHAT_VERSION);
 }
 
 /** Adds to the options every runtime of this project is built with (e.g. the epochs module). */
@@ -173,51 +124,15 @@ export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, override
 export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load (import() would be native ESM here)
   const { createRuntime } = require("../app/runtime") as typeof import("../app/runtime");
-  const runtime = await createRuntime(opts);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
   const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");
   // failing epoch hooks in Hardhat's words, with the same registry that explains failed transactions
-  runtime.node.explainSystemCall = hookFailureExplainer(runtime.deps.contracts);
-  return runtime;
+  return createRuntime({ explainHookFailure: (contracts) => hookFailureExplainer(contracts), ...opts });
 }
 
-/**
- * The console.log decoder for the console.sol of the installed Hardhat (the file users import), built
- * once, on first use.
- */
-let consoleDecoder: ConsoleLogDecoder | undefined;
+/** The console.log decoder for the console.sol of the installed Hardhat (the file users import). */
 export function hardhatConsoleLog(): ConsoleLogDecoder {
-  if (consoleDecoder === undefined) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred: only a running chain needs it
-    const { ConsoleLogDecoder: Decoder } = require("../chain/console-log") as typeof import("../chain/console-log");
-    consoleDecoder = Decoder.fromSoliditySource(readFileSync(require.resolve("hardhat/console.sol"), "utf8"));
-  }
-  return consoleDecoder;
-}
-
-/**
- * Feeds the project's compilations (Hardhat's build-info files) to the runtime's contract registry,
- * so failures get Solidity stack traces. A build-info that cannot be read is skipped.
- */
-export async function loadBuildInfos(hre: HardhatRuntimeEnvironment, runtime: Runtime): Promise<void> {
-  let paths: string[];
-  try {
-    paths = await hre.artifacts.getBuildInfoPaths();
-  } catch {
-    return;
-  }
-  for (const file of paths) {
-    try {
-      addBuildInfo(JSON.parse(await readFile(file, "utf8")), runtime);
-    } catch {
-      // a partly written or foreign file: its contracts stay unrecognised
-    }
-  }
-}
-
-/** One Hardhat 2 build-info (input and output in one file) into the chain's contract registry. */
-export function addBuildInfo(info: { input: SolcInput; output: SolcOutput }, runtime: Runtime): void {
-  runtime.deps.contracts.addCompilation(info.input, info.output);
+  return consoleLogDecoder(require.resolve("hardhat/console.sol"));
 }
 
 /** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */
@@ -225,7 +140,8 @@ export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProv
   return new EpochsProvider(async () => {
     const runtime = await buildRuntime({ ...(await runtimeOptionsFor(hre)), consoleLog: hardhatConsoleLog() });
     runtime.node.on("consoleLog", (line) => console.log(line));
-    await loadBuildInfos(hre, runtime);
+    // the project's compilations: Solidity stack traces and custom errors in failures
+    loadCompilations(hardhat2BuildInfos(hre.config.paths.artifacts), runtime.deps.contracts);
     return runtime;
   });
 }

@@ -3,13 +3,14 @@
  * [--fork-block-number N]` and a network's `forking: { url, blockNumber, httpHeaders, enabled }`.
  * The remote's reads are cached under the project's cache folder (FORK_CACHE_FOLDER). No Hardhat import.
  */
+import { UserError } from "../utils/user-error";
 import path from "node:path";
 import type { ForkConfig } from "../chain/fork";
 
 export const FORK_CACHE_FOLDER = "hardhat-epochs-fork";
 
 /** A fork setting that cannot be used; each host words it as its own error. */
-export class ForkSettingsError extends Error {}
+export class ForkSettingsError extends UserError {}
 
 export function forkCacheDir(cacheFolder: string): string {
   return path.join(cacheFolder, FORK_CACHE_FOLDER);

@@ -10,6 +10,8 @@
  * Missing files are created with defaults on first start (like `evmosd init`); present ones are read
  * as they are, and a malformed one stops the start naming the file and the problem.
  */
+import { TOKEN_FILE_NAME } from "./node-files";
+import { UserError } from "../utils/user-error";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
@@ -20,7 +22,7 @@ import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
 import { epochsModule } from "./lazy";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
-export class HomeError extends Error {}
+export class HomeError extends UserError {}
 
 export interface HomePaths {
   dir: string;
@@ -39,7 +41,7 @@ export function homePaths(dir: string): HomePaths {
     appToml: path.join(d, "config", "app.toml"),
     data: path.join(d, "data"),
     keystore: path.join(d, "keystore"),
-    token: path.join(d, "jsonrpc.token"),
+    token: path.join(d, TOKEN_FILE_NAME),
   };
 }
 

@@ -5,6 +5,7 @@
  * `<home>/keystore` and build no chain. Passphrases and keys come from a file or from a prompt that
  * does not echo; they are never printed. No Hardhat import.
  */
+import { UserError } from "../utils/user-error";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { KeyStore, KeyStoreOptions } from "../keystore";
@@ -21,7 +22,7 @@ export interface KeyArgs {
 }
 
 /** A key task's refusal (each host shows it as its own plugin error). */
-export class KeyTaskError extends Error {}
+export class KeyTaskError extends UserError {}
 
 function fail(message: string): never {
   throw new KeyTaskError(message);

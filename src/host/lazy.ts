@@ -13,6 +13,6 @@ export function chainConfigModule(): typeof import("../chain/config") {
   return require("../chain/config") as typeof import("../chain/config");
 }
 
-export function accountBannerModule(): typeof import("./account-banner") {
-  return require("./account-banner") as typeof import("./account-banner");
+export function nodeServiceModule(): typeof import("./node-service") {
+  return require("./node-service") as typeof import("./node-service");
 }

@@ -4,12 +4,13 @@
  * `--state-interval S` (also write every S seconds). Files hold the dump's JSON (src/chain/state-dump.ts).
  * Both Hardhats' node tasks use it; no Hardhat import.
  */
+import { UserError } from "../utils/user-error";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Runtime } from "../app/runtime";
 
 /** A state flag or file the node cannot use (each host shows it as its own plugin error). */
-export class NodeStateError extends Error {}
+export class NodeStateError extends UserError {}
 
 export interface StateFiles {
   load?: string;

@@ -11,10 +11,9 @@ export const TEST_TOKEN = "test-token-0123456789";
 export async function serveHttp(opts: Partial<RuntimeOptions> = {}): Promise<Harness> {
   const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
   const server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TEST_TOKEN });
-  // the REST routes, as the node serves them beside the JSON-RPC
-  runtime.mountRest(server.rest);
+  // the REST routes and the listeners admin_* controls, as the node serves them
+  runtime.serve(server);
   const { httpAddress } = await server.listen();
-  runtime.admin.listeners = server.listeners;
   const url = `http://127.0.0.1:${httpAddress.port}/`;
   const raw = async (body: unknown) => {
     const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TEST_TOKEN}` }, body: JSON.stringify(body) });
@@ -40,8 +39,8 @@ export async function serveHttp(opts: Partial<RuntimeOptions> = {}): Promise<Har
 export async function serveWs(opts: Partial<RuntimeOptions> = {}): Promise<Harness> {
   const runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, ...opts });
   const server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TEST_TOKEN });
+  runtime.serve(server);
   const { httpAddress } = await server.listen();
-  runtime.admin.listeners = server.listeners;
   const url = `ws://127.0.0.1:${httpAddress.port}/`;
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
   await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));

@@ -76,8 +76,8 @@ describe("access classes: every method declares who may call it", function () {
     // with the staking module, so its cosmos_* methods are registered too
     runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, cosmos: { staking: true } });
     server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, token: TOKEN, allowedOrigins: ["http://app.test:3000", "tools.test"] });
+    runtime.serve(server);
     const { httpAddress } = await server.listen();
-    runtime.admin.listeners = server.listeners;
     url = `http://127.0.0.1:${httpAddress.port}/`;
     classes = runtime.dispatcher.accessClasses().declared;
   });

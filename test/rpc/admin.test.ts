@@ -96,8 +96,8 @@ describe("admin", function () {
   before(async () => {
     runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, log: (l) => logs.push(l) });
     server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, ws: { host: "127.0.0.1", port: 0 }, token: TEST_TOKEN });
+    runtime.serve(server);
     const bound = await server.listen();
-    runtime.admin.listeners = server.listeners;
     httpPort = bound.httpAddress.port;
     wsPort = (bound.wsAddress as { port: number }).port;
     httpUrl = `http://127.0.0.1:${httpPort}/`;

@@ -2,14 +2,14 @@
 import type { EpochsHelpers } from "../../host/epochs-helpers.js";
 import epochsRestModule from "../../host/epochs-rest.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
-import { pluginError } from "../plugin-error.mjs";
+import { asPluginError, pluginError } from "../plugin-error.mjs";
 
 export default async function epochsCurrent(args: { identifier: string; rest: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   if (args.identifier === "") throw pluginError("epochs:current needs --identifier ID (e.g. week or day)");
   let current: bigint;
   if (args.rest !== "") {
-    current = await epochsRestModule.restCurrentEpoch(args.rest, args.identifier).catch((err: Error) => {
-      throw pluginError(err.message, err);
+    current = await epochsRestModule.restCurrentEpoch(args.rest, args.identifier).catch((err: unknown) => {
+      throw asPluginError(err);
     });
   } else {
     const conn = await hre.network.getOrCreate();

@@ -3,13 +3,13 @@ import epochsTableModule from "../../host/epochs-table.js";
 import type { EpochsHelpers } from "../../host/epochs-helpers.js";
 import epochsRestModule from "../../host/epochs-rest.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
-import { pluginError } from "../plugin-error.mjs";
+import { asPluginError } from "../plugin-error.mjs";
 
 export default async function epochsList(args: { rest: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   const epochs =
     args.rest !== ""
-      ? await epochsRestModule.restEpochs(args.rest).catch((err: Error) => {
-          throw pluginError(err.message, err);
+      ? await epochsRestModule.restEpochs(args.rest).catch((err: unknown) => {
+          throw asPluginError(err);
         })
       : await ((await hre.network.getOrCreate()).epochs as EpochsHelpers).all();
   console.log(epochsTableModule.epochsTable(epochs));

@@ -1,12 +1,12 @@
 /** `hardhat keys:new --home DIR [--passphrase-file F] [--light-kdf]` (src/host/key-tasks.ts). */
 import keyTasksModule from "../../host/key-tasks.js";
 import { keyArgs, type KeyTaskArgs } from "./keys-args.mjs";
-import { pluginError } from "../plugin-error.mjs";
+import { asPluginError } from "../plugin-error.mjs";
 
 export default async function keysNew(args: KeyTaskArgs): Promise<void> {
   await keyTasksModule.keysNew(keyArgs(args)).catch(keyTaskFailure);
 }
 
 export function keyTaskFailure(err: unknown): never {
-  throw err instanceof keyTasksModule.KeyTaskError ? pluginError(err.message, err) : err;
+  throw asPluginError(err);
 }

@@ -50,7 +50,7 @@ export function evmMethods({ node }: RpcDeps) {
           else if (typeof ts === "object" && ts !== null && "timestamp" in ts) timestamp = numberOrQuantity.parse((ts as { timestamp: unknown }).timestamp);
           else throw new InvalidParamsError(`invalid argument 0: cannot unmarshal ${jsonType(ts)} into a timestamp`);
           checkNotEarly(timestamp);
-          node.clock.next = timestamp;
+          node.setNextTimestamp(timestamp);
         }
         await node.mineBlock();
         return "0x0";
@@ -70,7 +70,7 @@ export function evmMethods({ node }: RpcDeps) {
       doc: "Fixes the timestamp of the next block; it must be after the latest block's.",
       handler: ([ts]) => {
         checkNotEarly(ts);
-        node.clock.next = ts;
+        node.setNextTimestamp(ts);
         return ts.toString();
       },
     }),
@@ -80,7 +80,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [bool],
       doc: "Turns automine (one block per transaction) on or off; turning it on mines nothing by itself.",
       handler: ([on]) => {
-        node.settings.automine = on;
+        node.setAutomine(on);
         return true;
       },
     }),
@@ -90,8 +90,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [interval],
       doc: "Mines a block every N ms (or a random interval in [min, max]); 0 turns it off.",
       handler: ([iv]) => {
-        node.settings.intervalMs = iv;
-        node.armIntervalMining();
+        node.setIntervalMining(iv);
         return true;
       },
     }),
@@ -102,7 +101,7 @@ export function evmMethods({ node }: RpcDeps) {
       doc: "Gas limit of later blocks.",
       handler: ([limit]) => {
         if (limit === 0n) throw new InvalidParamsError("invalid argument 0: block gas limit must be greater than 0");
-        node.settings.gasLimit = limit;
+        node.setBlockGasLimit(limit);
         return true;
       },
     }),

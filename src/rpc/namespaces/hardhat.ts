@@ -106,7 +106,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [address],
       doc: "Lets eth_sendTransaction send from an account whose key the node does not hold.",
       handler: ([addr]) => {
-        node.impersonated.add(new Address(addr).toString());
+        node.impersonate(new Address(addr).toString());
         return true;
       },
     }),
@@ -115,7 +115,7 @@ export function hardhatMethods(deps: RpcDeps) {
       access: "dev",
       params: [address],
       doc: "Ends an impersonation; false when the account was not impersonated.",
-      handler: ([addr]) => node.impersonated.delete(new Address(addr).toString()),
+      handler: ([addr]) => node.stopImpersonating(new Address(addr).toString()),
     }),
     method({ name: "hardhat_getAutomine", access: "read", params: [], doc: "Whether automine is on.", handler: () => node.settings.automine }),
     method({
@@ -124,7 +124,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [quantity],
       doc: "Base fee of the next block only.",
       handler: ([fee]) => {
-        node.settings.nextBaseFee = fee;
+        node.setNextBaseFee(fee);
         return true;
       },
     }),
@@ -134,7 +134,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [hash],
       doc: "prevRandao (the PREVRANDAO opcode, the header's mixHash) of the next block only.",
       handler: ([value]) => {
-        node.settings.nextPrevRandao = value;
+        node.setNextPrevRandao(value);
         return true;
       },
     }),
@@ -144,7 +144,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [address],
       doc: "Coinbase of later blocks (eth_coinbase follows).",
       handler: ([addr]) => {
-        node.settings.coinbase = addr;
+        node.setCoinbase(addr);
         return true;
       },
     }),
@@ -154,8 +154,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [quantity],
       doc: "Minimum gas price of the node (the minimum-gas-prices setting), at once; waiting pooled transactions it now lets in are mined with automine.",
       handler: async ([price]) => {
-        node.settings.minGasPrice = price;
-        await node.mineWaiting();
+        await node.setMinGasPrice(price);
         return true;
       },
     }),
@@ -167,9 +166,7 @@ export function hardhatMethods(deps: RpcDeps) {
       handler: async ([h]) => {
         const key = bytesToHex(h);
         if ((await node.store.getTxLocation(h)) !== undefined) throw new InvalidParamsError(`Transaction ${key} cannot be dropped because it's already mined`);
-        if (node.pool.get(key) === undefined) return false;
-        node.pool.remove(key);
-        return true;
+        return node.dropPooled(key);
       },
     }),
     method({

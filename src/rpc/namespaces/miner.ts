@@ -20,8 +20,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Resumes block production (the thread count is ignored); pending transactions are mined at once with automine, or at the next interval.",
       async handler() {
-        node.settings.paused = false;
-        await node.mineWaiting();
+        await node.startMining();
         return true;
       },
     }),
@@ -31,7 +30,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Pauses block production; new transactions wait in the pool.",
       handler: () => {
-        node.settings.paused = true;
+        node.stopMining();
         return true;
       },
     }),
@@ -41,7 +40,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Coinbase of later blocks; eth_coinbase follows.",
       handler: ([addr]) => {
-        node.settings.coinbase = addr;
+        node.setCoinbase(addr);
         return true;
       },
     }),
@@ -52,7 +51,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       doc: "extraData of later blocks, at most 32 bytes.",
       handler: ([extra]) => {
         if (extra.length > 32) throw new InvalidParamsError(`invalid argument 0: extra data is ${extra.length} bytes, the limit is 32`);
-        node.settings.extraData = extra;
+        node.setExtraData(extra);
         return true;
       },
     }),
@@ -63,7 +62,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       doc: "Gas limit of later blocks.",
       handler: ([limit]) => {
         if (limit < 21000n) throw new InvalidParamsError("invalid argument 0: gas limit must be at least 21000");
-        node.settings.gasLimit = limit;
+        node.setBlockGasLimit(limit);
         return true;
       },
     }),
@@ -73,9 +72,8 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Minimum gas price, at once; with a home it is written to app.toml minimum-gas-prices (the start flag still overrides the file). Pooled transactions below it wait; lowering it lets them in (mined at once with automine).",
       handler: async ([price]) => {
-        node.settings.minGasPrice = price;
         hooks.onMinGasPrice?.(price);
-        await node.mineWaiting();
+        await node.setMinGasPrice(price);
         return true;
       },
     }),

@@ -1,0 +1,296 @@
+/**
+ * `hardhat node`, once for both hosts: from the flags the user gave to a chain served over HTTP and
+ * WebSocket until the process is told to stop. Settings resolve as flags > `<home>/config/app.toml` >
+ * hardhat.config.ts > defaults (src/host/app-config.ts); then the home, the fork's epochs
+ * (`--fork-rest`), the chain (src/app/runtime.ts) with the project's compilations and the node's log,
+ * a saved state, the bearer token, the server, the banner, the signals and the state written at exit.
+ *
+ * A host (src/hardhat/node-task.ts, src/hardhat3/tasks/node.mts) maps its arguments and config into
+ * `NodeHost` and `NodeFlags` and translates the UserErrors thrown here. Hardhat 2 runs some steps
+ * inside its node subtasks, which other plugins hook: `NodeSteps` lets it.
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type Runtime, type RuntimeOptions, createRuntime } from "../app/runtime";
+import type { ForkConfig } from "../chain/fork";
+import { CORE_NAMESPACES } from "../rpc/deps";
+import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/access";
+import { readOrCreateTokenFile } from "../rpc/transport/auth";
+import { JsonRpcServer } from "../rpc/transport/server";
+import { setVerbosity } from "../utils/log-level";
+import { UserError } from "../utils/user-error";
+import { abortsBlock } from "../chain/errors";
+import { accountBanner } from "./account-banner";
+import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
+import { type BuildInfoReader, followCompilations, loadCompilations } from "./compilations";
+import { restEpochs } from "./epochs-rest";
+import { type HomeSettings, homeRuntimeOptions, openHome } from "./home";
+import { hookFailureExplainer } from "./hook-failures";
+import { epochsModule } from "./lazy";
+import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, tokenFilePath } from "./node-files";
+import { NodeLog } from "./node-log/node-log";
+import { type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "./node-state";
+import type { FrameOptions } from "./solidity-error";
+
+/** What a host knows from its config. */
+export interface NodeHost {
+  /** The in-process network's chain as the config gives it (accounts, chain id, epochs, Cosmos, fork, console.log, client version). */
+  base: RuntimeOptions;
+  /** hardhat.config.ts's layer of the node's settings. */
+  configLayer: AppConfigLayer;
+  /** The project's cache folder: the token and the node's record without a home. */
+  cacheDir: string;
+  /** The project's build-info files, in the host's format. */
+  compilations: BuildInfoReader;
+  /** How Solidity frames name the project's sources (Hardhat 3 drops its `project/` prefix). */
+  frames?: FrameOptions;
+  /** Where the config sets a fork, for the error of `--fork-rest` without one. */
+  forkSetting: string;
+  /** Hardhat's `throwOnTransactionFailures` for the node (default false: a reverting transaction is mined with status 0, as on evmosd). */
+  throwOnTransactionFailures?: boolean;
+}
+
+/** What the user gave on the command line, host-independent. */
+export interface NodeFlags {
+  /** Evmos's flags keyed as Evmos spells them (`json-rpc.ws-address`, `home`, `minimum-gas-prices`, `profile`, `quiet`, `verbose`, `hostname`, `port`). */
+  evmos: Record<string, string | boolean>;
+  /** `--fork URL [--fork-block-number N]`, checked (src/host/fork-settings.ts). */
+  fork?: ForkConfig;
+  /** `--fork-rest URL`: the forked chain's epochs genesis from its REST endpoint. */
+  forkRest?: string;
+  /** The saved-state flags (src/host/node-state.ts). */
+  state: { state?: unknown; loadState?: unknown; dumpState?: unknown; stateInterval?: unknown };
+}
+
+/** A node about to start: its resolved settings and the chain's options. */
+export interface NodePlan {
+  config: AppConfig;
+  home?: HomeSettings;
+  files: StateFiles;
+  options: RuntimeOptions;
+  log: NodeLog;
+  host: NodeHost;
+}
+
+/** The servers, as the banner, Hardhat's node subtasks and the shutdown see them. */
+export interface StartedServer {
+  /** The HTTP listener's address and port (Hardhat's node:server-ready arguments). */
+  address: string;
+  port: number;
+  runtime: Runtime;
+  settings: AppConfig;
+  plan: NodePlan;
+  httpUrl: string;
+  wsUrls: string[];
+  tokenFile: string;
+  token: string;
+  /** Whether a listener is bound beyond loopback (the banner warns). */
+  beyondLoopback: boolean;
+  close(): Promise<void>;
+  waitUntilClosed(): Promise<void>;
+}
+
+/** The steps Hardhat 2 runs inside its node subtasks; each defaults to this module's own. */
+export interface NodeSteps {
+  createRuntime(plan: NodePlan): Promise<Runtime>;
+  /** After the chain is built and its saved state loaded, before the server exists. */
+  runtimeReady(runtime: Runtime): Promise<void>;
+  startServer(runtime: Runtime, plan: NodePlan): Promise<StartedServer>;
+  serverReady(server: StartedServer): Promise<void>;
+}
+
+/** Resolves everything the start needs; opens (creating what is missing) the home. */
+export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePlan> {
+  const base = host.base;
+  const fork = flags.fork ?? base.fork;
+  let epochs = base.epochs === false || base.epochs === undefined ? {} : base.epochs;
+  if (flags.forkRest !== undefined) {
+    if (fork === undefined) throw new UserError(`--fork-rest needs a fork: --fork URL or ${host.forkSetting}`);
+    // the remote's epochs at the fork block (the latest when the block is not pinned)
+    epochs = { ...epochs, genesis: { epochs: await restEpochs(flags.forkRest, fork.blockNumber) } };
+  }
+  const files = stateFilesFromFlags(flags.state, fork !== undefined);
+  const home = typeof flags.evmos.home === "string" ? openNodeHome(flags.evmos.home, host, epochs, flags.evmos.profile) : undefined;
+  let config: AppConfig;
+  try {
+    config = resolveAppConfig({ flags: flags.evmos, appToml: home?.appToml, hardhatConfig: host.configLayer, defaults: defaultAppConfig(CORE_NAMESPACES) });
+  } catch (err) {
+    throw new UserError((err as Error).message);
+  }
+  if (!config.jsonRpc.enable) throw new UserError("json-rpc.enable = false leaves this node nothing to serve; JSON-RPC is its only interface");
+  // the node's log: --quiet / --verbose set the verbosity; debug_verbosity and debug_vmodule change it later
+  setVerbosity(LOG_VERBOSITY[config.log]);
+  const log = new NodeLog({ write: (text) => process.stdout.write(text), tty: process.stdout.isTTY === true, rpcLog: config.jsonRpc.log, frames: host.frames });
+  const settings = runtimeSettings(config);
+  let options: RuntimeOptions = {
+    ...base,
+    fork,
+    chain: { ...base.chain, ...settings.chain, throwOnTransactionFailures: host.throwOnTransactionFailures ?? false },
+    epochs: { ...epochs, ...settings.epochs },
+    rpc: settings.rpc,
+    enabledNamespaces: settings.enabledNamespaces,
+    maxBatch: settings.maxBatch,
+    batch: settings.batch,
+    explainHookFailure: (contracts) => hookFailureExplainer(contracts, host.frames),
+    log: (line) => console.log(line),
+    onRequest: (method, _ctx, params) => log.onRequest(method, params),
+    onResponse: (method, outcome) => log.onResponse(method, outcome),
+  };
+  // a home sets the genesis, the data directory, the key store: last, over the rest
+  if (home !== undefined) options = { ...options, ...(await homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc, cosmos: options.cosmos })) };
+  return { config, home, files, options, log, host };
+}
+
+/** A new home records the profile asked for (`--profile`, else the config's) and the epochs the chain starts with. */
+function openNodeHome(dir: string, host: NodeHost, epochs: Exclude<RuntimeOptions["epochs"], false | undefined>, flagProfile: string | boolean | undefined): HomeSettings {
+  const given = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : undefined;
+  const configProfile = host.configLayer.epochs?.profile ?? "evmos";
+  const chain = host.base.chain;
+  return openHome(dir, {
+    chainId: chain.chainId,
+    genesisTime: BigInt(Math.floor((chain.initialDate?.getTime() ?? Date.now()) / 1000)),
+    epochs: (p) => (epochs.genesis ?? epochsModule().defaultGenesis(p)).epochs,
+    namespaces: [...CORE_NAMESPACES],
+    profile: given ?? configProfile,
+    flagProfile: given,
+  });
+}
+
+/**
+ * Builds the node's chain: the runtime, the project's compilations (custom errors and Solidity frames
+ * in failures, names in the log), the log attached. A start that fails releases the home's data
+ * directory; a fork whose remote cannot be read stops it with the remote's error.
+ */
+export async function buildNodeRuntime(plan: NodePlan): Promise<Runtime> {
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime(plan.options);
+  } catch (err) {
+    await plan.options.kv?.close().catch(() => undefined);
+    if (abortsBlock(err)) throw new UserError((err as Error).message);
+    throw err;
+  }
+  loadCompilations(plan.host.compilations, runtime.deps.contracts);
+  plan.log.attach(runtime.node, runtime.deps.contracts);
+  return runtime;
+}
+
+/** The HTTP and WebSocket servers over the runtime, listening; `created` runs before they listen (Hardhat 2's node:server-created). */
+export async function startNodeServer(runtime: Runtime, plan: NodePlan, created?: (server: JsonRpcServer) => Promise<void>): Promise<StartedServer> {
+  const { config, host } = plan;
+  const { authToken, ...opts } = serverSettings(config);
+  const tokenFile = tokenFilePath({ home: config.home, cacheDir: host.cacheDir });
+  const token = readOrCreateTokenFile(tokenFile, process.env.HARDHAT_EPOCHS_TOKEN ?? authToken);
+  const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
+  runtime.serve(server);
+  await created?.(server);
+  const bound = await server.listen();
+  // without a home, the plugin adds the token only to requests for this node: its pid and ports (src/hardhat/chain-config.ts)
+  const record = config.home === undefined ? path.join(host.cacheDir, NODE_RECORD_FILE_NAME) : undefined;
+  if (record !== undefined) writeNodeRecord(record, [bound.httpAddress.port, ...(bound.wsAddress ? [bound.wsAddress.port] : [])]);
+  const show = (h: string): string => (h.includes(":") ? `[${h}]` : h);
+  return {
+    address: bound.httpAddress.host,
+    port: bound.httpAddress.port,
+    runtime,
+    settings: config,
+    plan,
+    httpUrl: `http://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`,
+    wsUrls: [`ws://${show(bound.httpAddress.host)}:${bound.httpAddress.port}/`, ...(bound.wsAddress ? [`ws://${show(bound.wsAddress.host)}:${bound.wsAddress.port}/`] : [])],
+    tokenFile,
+    token,
+    beyondLoopback: beyondLoopback(bound),
+    close: () => server.close(),
+    waitUntilClosed: () =>
+      server.waitUntilClosed().finally(() => {
+        if (record !== undefined) rmSync(record, { force: true });
+      }),
+  };
+}
+
+function writeNodeRecord(file: string, ports: number[]): void {
+  const record: LocalNodeRecord = { pid: process.pid, ports };
+  writeFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+}
+
+/** The start banner: addresses, chain, fork, home, saved state, token, access, accounts (private keys only where publicly known). */
+export function nodeBanner(server: StartedServer): string[] {
+  const { runtime, plan } = server;
+  const { node } = runtime;
+  const lines = [`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`];
+  for (const ws of server.wsUrls.slice(1)) lines.push(`WebSocket JSON-RPC server at ${ws}`);
+  const epochs = plan.config.epochs;
+  lines.push(`Chain id ${node.config.chainId} (evmos_${node.config.chainId}-1), profile "${epochs.profile}", epochs tick rule "${epochs.tickRule}"`);
+  const fork = node.fork;
+  if (fork !== undefined) {
+    const hash = `0x${Buffer.from(fork.block.hash).toString("hex")}`;
+    lines.push(`Forked chain ${fork.chainId} at block ${fork.block.number} (${hash}) from ${fork.client.name}${fork.pinned ? "" : " (its latest block; pin one with --fork-block-number to cache the remote's reads)"}`);
+  }
+  if (plan.home !== undefined) lines.push(`Home ${plan.home.paths.dir} (block ${node.headNumber})`);
+  if (plan.files.load !== undefined) lines.push(`Loaded the state in ${plan.files.load} (block ${node.headNumber})`);
+  lines.push(`Bearer token in ${server.tokenFile}:`, `  ${server.token}`);
+  const { declared, raised } = runtime.dispatcher.accessClasses();
+  const origins = [...DEFAULT_ALLOWED_ORIGINS, ...plan.config.jsonRpc.allowedOrigins];
+  lines.push(...accessBanner(declared, raised, origins, server.beyondLoopback), "");
+  lines.push(...accountBanner(node.config.accounts));
+  return lines;
+}
+
+export const DEFAULT_STEPS: NodeSteps = {
+  createRuntime: buildNodeRuntime,
+  runtimeReady: async () => undefined,
+  startServer: (runtime, plan) => startNodeServer(runtime, plan),
+  serverReady: async (server) => {
+    for (const line of nodeBanner(server)) console.log(line);
+  },
+};
+
+/** Runs the node until its servers close or the process is told to stop; then writes the saved state and closes the chain. */
+export async function runNode(host: NodeHost, flags: NodeFlags, steps: Partial<NodeSteps> = {}): Promise<void> {
+  const s = { ...DEFAULT_STEPS, ...steps };
+  const plan = await planNode(host, flags);
+  const runtime = await s.createRuntime(plan);
+  try {
+    if (plan.files.load !== undefined) await loadStateFile(runtime, plan.files.load);
+    await s.runtimeReady(runtime);
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
+  // contracts compiled while the node runs are named in its log, as on Hardhat's node
+  const builds = followCompilations(host.compilations, runtime.node, runtime.deps.contracts);
+  let server: StartedServer;
+  try {
+    server = await s.startServer(runtime, plan);
+    await s.serverReady(server);
+  } catch (err) {
+    builds.stop();
+    await runtime.close();
+    throw err;
+  }
+  const { dump, intervalS } = plan.files;
+  const saver = dump !== undefined && intervalS !== undefined ? saveEvery(runtime, dump, intervalS) : undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = (): void => {
+    stopping ??= server.close().catch(() => undefined);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    await server.waitUntilClosed();
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    saver?.stop();
+    builds.stop();
+    if (dump !== undefined) {
+      try {
+        await writeStateFile(runtime, dump);
+        console.log(`Wrote the state to ${dump}`);
+      } catch (err) {
+        console.error(`Could not write the state to ${dump}: ${(err as Error).message}`);
+      }
+    }
+    await runtime.close();
+  }
+}
