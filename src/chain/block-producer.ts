@@ -237,6 +237,23 @@ export async function runPhase(
         out.set(v, 32 - v.length);
         return out;
       },
+      // one checkpoint of the state manager under the system calls' own, one branch of the module store, the events so far
+      isolated: async (run) => {
+        const events = sink.length;
+        await vm.stateManager.checkpoint();
+        store.branch();
+        try {
+          const out = await run();
+          store.commitBranch();
+          await vm.stateManager.commit();
+          return out;
+        } catch (err) {
+          store.revertBranch();
+          await vm.stateManager.revert();
+          sink.length = events;
+          throw err;
+        }
+      },
     };
     await fn.call(module, ctx);
   }

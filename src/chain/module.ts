@@ -70,6 +70,12 @@ export interface BlockContext {
   systemCall(args: SystemCallArgs): Promise<SystemCallResult>;
   /** Reads a storage slot (32-byte key) of an account in the block's current state; 32 bytes, zero when unset. */
   getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Runs `fn` as one unit (an epoch hook): everything it does — EVM writes, its system calls
+   * included, module-store writes and events — is kept when it returns and undone when it throws;
+   * the error is rethrown.
+   */
+  isolated<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /** Context for genesis: no events, block 0. */

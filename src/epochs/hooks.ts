@@ -1,12 +1,11 @@
 /**
  * Hook fan-out. Go's MultiEpochHooks calls every member in order with no recovery (a panic halts
  * Evmos); a dev chain must go on, so each member — and each TypeScript function — runs isolated
- * (Osmosis's model): its module-store writes are undone when it throws, the failure becomes an
- * `epoch_hook_failed` event, and the next member runs.
+ * (Osmosis's model): everything it did is undone when it throws (EVM writes, module-store writes,
+ * events), the failure becomes an `epoch_hook_failed` event, and the next member runs.
  */
 import { abortsBlock } from "../chain/errors";
 import type { BlockContext, ModuleEvent } from "../chain/module";
-import type { ModuleStore } from "../storage/module-store";
 import type { EpochHooks, HookName } from "./types";
 
 export type TsHook = (identifier: string, epochNumber: bigint, ctx: BlockContext) => void | Promise<void>;
@@ -26,32 +25,18 @@ export function hookFailedEvent(identifier: string, hook: HookName, epochNumber:
   };
 }
 
-interface Branchable {
-  branch(): void;
-  commitBranch(): void;
-  revertBranch(): void;
-}
-
-const branchable = (s: ModuleStore): s is ModuleStore & Branchable =>
-  typeof (s as Partial<Branchable>).branch === "function" && typeof (s as Partial<Branchable>).revertBranch === "function";
-
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
- * Runs `fn` in a branch of the module store (when the store has branches): kept on success, undone
- * on a throw, which is reported as an event instead of propagating. EVM changes made through
- * ctx.systemCall are isolated per call by the chain, not here.
+ * Runs `fn` isolated (BlockContext.isolated): what it did is kept on success and all undone on a
+ * throw — EVM writes, its system calls', module-store writes and events — and the throw is reported
+ * through `onFail` instead of propagating.
  */
 export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<void>, onFail: (reason: string) => void): Promise<boolean> {
-  const store = ctx.store;
-  const canBranch = branchable(store);
-  if (canBranch) store.branch();
   try {
-    await fn();
-    if (canBranch) store.commitBranch();
+    await ctx.isolated(async () => fn());
     return true;
   } catch (err) {
-    if (canBranch) store.revertBranch();
     // the chain could not run the hook (a fork's remote is down): that ends the block, it is not the hook's failure
     if (abortsBlock(err)) throw err;
     onFail(reasonOf(err));

@@ -148,6 +148,40 @@ describe("epoch hooks reach contracts", function () {
     expect(seen).to.include(`start day ${n + 1n}`);
   });
 
+  it("undoes everything a failing hook did: its successful system call's writes and logs, its events, its store writes", async () => {
+    const { counter } = await loadFixture(deployed);
+    const counterAddress = ethers.getBytes(await counter.getAddress());
+    const days = await counter.daysStarted();
+    let height: bigint | undefined;
+    const off = await hre.epochs.onAfterEpochEnd(async (id, n, ctx) => {
+      if (id !== "day") return;
+      height = ctx.height;
+      // a call that succeeds and writes (the chain's own caller, as a hook call has), an event, a store write: then a throw
+      const data = ethers.getBytes(counter.interface.encodeFunctionData("beforeEpochStart", ["day", 777n]));
+      const call = await ctx.systemCall({ caller: ethers.getBytes(PRECOMPILE), to: counterAddress, data, gasLimit: 200_000n });
+      expect(call.success).to.equal(true);
+      ctx.emit({ type: "partial_work", attributes: [{ key: "epoch_number", value: n.toString() }] });
+      ctx.store.set(new TextEncoder().encode("partial"), new Uint8Array([1]));
+      throw new Error("failed after its work");
+    });
+    try {
+      await hre.epochs.advance("day");
+    } finally {
+      off();
+    }
+    // the real hook's start of day counted, the failed hook's call did not
+    expect(await counter.daysStarted()).to.equal(days + 1n);
+    expect(await counter.lastDay()).to.not.equal(777n);
+    const events = await hre.epochs.blockEvents(height as bigint);
+    const all = [...(events?.begin_block_events ?? []), ...(events?.end_block_events ?? [])];
+    expect(all.map((e) => e.type)).to.not.include("partial_work");
+    const failed = all.find((e) => e.type === "epoch_hook_failed" && e.attributes.some((a) => a.key === "address" && a.value === "typescript"));
+    expect(failed?.attributes.find((a) => a.key === "reason")?.value).to.equal("failed after its work");
+    const runtime = await hre.epochsProvider!.runtime();
+    const store = runtime.node.moduleStore(EPOCHS_MODULE);
+    expect(await store.get(new TextEncoder().encode("partial"))).to.equal(undefined);
+  });
+
   it("does not run TypeScript hooks again when blocks are traced (contract hooks run inside the replay only)", async () => {
     const { counter } = await loadFixture(deployed);
     const seen: string[] = [];

@@ -44,6 +44,20 @@ export class FakeChain {
       emit: (event) => this.events.push({ height, phase, event }),
       systemCall: this._opts.systemCall ?? (() => Promise.reject(new Error("no EVM in this test"))),
       getStorage: (address, key) => Promise.resolve(this.storage.get(hex(address) + hex(key)) ?? new Uint8Array(32)),
+      // as the chain's: the store's writes and the events undone on a throw (no EVM here)
+      isolated: async (run) => {
+        const events = this.events.length;
+        this.store.branch();
+        try {
+          const out = await run();
+          this.store.commitBranch();
+          return out;
+        } catch (err) {
+          this.store.revertBranch();
+          this.events.length = events;
+          throw err;
+        }
+      },
     };
   }
 
