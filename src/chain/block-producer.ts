@@ -6,11 +6,12 @@
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
  */
-import { abortsBlock } from "./errors";
+import { abortsBlock, errorText } from "./errors";
+import { describeFailure } from "./vm-errors";
 import { Block, type HeaderData, createBlock, createBlockHeader, genRequestsRoot } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, KECCAK256_RLP, bytesToHex, createAddressFromBigInt } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, createAddressFromBigInt } from "@ethereumjs/util";
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
 import { keccak256 } from "../utils/keccak";
@@ -328,30 +329,6 @@ async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: 
   }
 }
 
-/** "execution reverted: <reason>" for Error(string) reverts, else the VM's error text. */
-export function describeFailure(vmError: string, returnValue: Uint8Array): string {
-  if (vmError !== "revert") return vmError;
-  const reason = decodeRevertReason(returnValue);
-  return reason === undefined ? "execution reverted" : `execution reverted: ${reason}`;
-}
-
-const ERROR_SELECTOR = "0x08c379a0";
-
-export function decodeRevertReason(data: Uint8Array): string | undefined {
-  if (data.length < 68 || bytesToHex(data.subarray(0, 4)) !== ERROR_SELECTOR) return undefined;
-  try {
-    const body = data.subarray(4);
-    const offset = Number(BigInt(bytesToHex(body.subarray(0, 32))));
-    const len = Number(BigInt(bytesToHex(body.subarray(offset, offset + 32))));
-    return new TextDecoder().decode(body.subarray(offset + 32, offset + 32 + len));
-  } catch {
-    return undefined;
-  }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /**
  * EthereumJS appends block and transaction dumps to its messages (`… (vm hf=osaka -> block number=…`,

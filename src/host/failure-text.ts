@@ -1,10 +1,10 @@
 /**
  * Hardhat's text for a failed execution known by its VM error and return data ("VM Exception while
  * processing transaction: reverted with reason string '…'", panic codes, custom errors), written
- * here for the Hardhat 3 host: Hardhat 3 does not export the decoders the Hardhat 2 host borrows
- * (src/hardhat/errors.ts). Same texts as Hardhat's, checked against them in test/host/failure-text.test.ts.
+ * here once for both hosts and the node's log (Hardhat 3 does not export its decoders). Same texts as
+ * Hardhat's, checked against Hardhat 2's own decoders in test/host/failure-text.test.ts.
  */
-import { AbiCoder } from "ethers";
+import { panicCode, revertReason } from "../chain/vm-errors";
 
 export interface FailedExecution {
   /** The VM's error ("revert", "out of gas", "invalid opcode", …); absent: a revert. */
@@ -13,8 +13,6 @@ export interface FailedExecution {
 }
 
 const VM_EXCEPTION = "VM Exception while processing transaction:";
-const ERROR_SELECTOR = "08c379a0";
-const PANIC_SELECTOR = "4e487b71";
 
 const PANIC_REASONS: Record<number, string> = {
   0x1: "Assertion error",
@@ -44,12 +42,11 @@ export function failureText(f: FailedExecution, customError?: CustomErrorDecoder
   if (error !== "revert") return "Transaction reverted and Hardhat couldn't infer the reason.";
   const hex = Buffer.from(f.returnValue).toString("hex");
   if (hex === "") return "Transaction reverted without a reason string";
-  try {
-    if (hex.startsWith(ERROR_SELECTOR)) return `${VM_EXCEPTION} reverted with reason string '${AbiCoder.defaultAbiCoder().decode(["string"], `0x${hex.slice(8)}`)[0] as string}'`;
-    if (hex.startsWith(PANIC_SELECTOR)) return `${VM_EXCEPTION} ${panicMessage(AbiCoder.defaultAbiCoder().decode(["uint256"], `0x${hex.slice(8)}`)[0] as bigint)}`;
-  } catch {
-    // a known selector with a malformed body: said as data below
-  }
+  // as Solidity's ABI decoder reads them (strict): a known selector with a malformed body is said as data below
+  const reason = revertReason(f.returnValue, { strict: true });
+  if (reason !== undefined) return `${VM_EXCEPTION} reverted with reason string '${reason}'`;
+  const code = panicCode(f.returnValue);
+  if (code !== undefined) return `${VM_EXCEPTION} ${panicMessage(code)}`;
   const custom = customError?.(f.returnValue);
   if (custom !== undefined) return `${VM_EXCEPTION} reverted with custom error '${custom}'`;
   return `${VM_EXCEPTION} reverted with an unrecognized custom error (return data: 0x${hex})`;

@@ -8,6 +8,7 @@
  */
 import { type StackTraceEntry, StackTraceEntryType as T } from "../chain/solidity/stack-trace";
 import { type CustomErrorDecoder, type FailedExecution, failureText, panicMessage } from "./failure-text";
+import { ERROR_SELECTOR, selectorOf } from "../chain/vm-errors";
 
 // Hardhat's names for what a frame cannot name (EDR's constants).
 const UNRECOGNIZED_CONTRACT = "<UnrecognizedContract>";
@@ -111,7 +112,7 @@ export function lastEntryMessage(e: StackTraceEntry): string | undefined {
     }
     case T.REVERT_ERROR: {
       const data = e.returnData ?? new Uint8Array();
-      if (Buffer.from(data.subarray(0, 4)).toString("hex") === "08c379a0") {
+      if (selectorOf(data) === ERROR_SELECTOR) {
         const text = failureText({ returnValue: data });
         if (text.includes("reason string")) return text;
       }

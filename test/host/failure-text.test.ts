@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { AbiCoder, id } from "ethers";
-import { failureMessage } from "../../src/hardhat/errors";
+import { hardhatFailureMessage as failureMessage } from "../helpers/hardhat-failure-text";
 import { failureText } from "../../src/host/failure-text";
 
 const bytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ""), "hex"));

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { AbiCoder } from "ethers";
-import { failureMessage } from "../../src/hardhat/errors";
+import { hardhatFailureMessage as failureMessage } from "../helpers/hardhat-failure-text";
 import { SolidityError, solidityFailure } from "../../src/host/solidity-error";
 import { type StackTraceEntry, StackTraceEntryType as T } from "../../src/chain/solidity/stack-trace";
 import type { SourceReference } from "../../src/chain/solidity/registry";

@@ -6,6 +6,7 @@
 import { type Address, equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { type ContractInfo, type ContractRegistry, type SourceReference, formatCustomError } from "./registry";
+import { ERROR_SELECTOR, PANIC_SELECTOR, selectorOf } from "../vm-errors";
 
 /** EDR's StackTraceEntryType (test/unit/chain/solidity-registry.test.ts checks the numbers against EDR). */
 export const StackTraceEntryType = {
@@ -134,13 +135,7 @@ export function recordMessages(vm: VM, steps = true): { root(): Frame | undefine
   };
 }
 
-const PANIC = "4e487b71";
-const ERROR = "08c379a0";
 const EXTCODESIZE = 0x3b;
-
-function selectorOf(data: Uint8Array): string {
-  return Buffer.from(data.subarray(0, 4)).toString("hex");
-}
 
 /** The stack trace of a failed execution (the root frame failed), or undefined when it did not fail. */
 export function inferStackTrace(root: Frame, registry: ContractRegistry): StackTraceEntry[] | undefined {
@@ -218,7 +213,7 @@ class Inference {
     if (f.error === "invalid opcode") return { type: StackTraceEntryType.REVERT_ERROR, returnData: data, sourceReference: at, isInvalidOpcodeError: true };
     if (f.error !== "revert") return { type: StackTraceEntryType.OTHER_EXECUTION_ERROR, sourceReference: at };
     const selector = selectorOf(data);
-    if (selector === PANIC && data.length === 36) {
+    if (selector === PANIC_SELECTOR && data.length === 36) {
       return { type: StackTraceEntryType.PANIC_ERROR, errorCode: BigInt(`0x${Buffer.from(data.subarray(4)).toString("hex")}`), sourceReference: at };
     }
     if (data.length === 0) {
@@ -226,7 +221,7 @@ class Inference {
       const recent = f.ops.slice(-16);
       if (recent.includes(EXTCODESIZE) && at !== undefined) return { type: StackTraceEntryType.NONCONTRACT_ACCOUNT_CALLED_ERROR, sourceReference: at };
     }
-    if (data.length === 0 || selector === ERROR) return { type: StackTraceEntryType.REVERT_ERROR, returnData: data, sourceReference: at, isInvalidOpcodeError: false };
+    if (data.length === 0 || selector === ERROR_SELECTOR) return { type: StackTraceEntryType.REVERT_ERROR, returnData: data, sourceReference: at, isInvalidOpcodeError: false };
     const custom = this._registry.customError(data);
     const message =
       custom !== undefined

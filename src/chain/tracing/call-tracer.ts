@@ -5,7 +5,7 @@
  * that did not fail, with their position among the frame's calls.
  */
 import { bytesToHex } from "@ethereumjs/util";
-import { decodeRevert } from "./revert";
+import { unpackRevert } from "../vm-errors";
 import type { Frame, FrameResult, LogEntry, Tracer, TxEnd, TxEnv } from "./types";
 
 export interface CallTracerConfig {
@@ -125,7 +125,7 @@ function processOutput(b: Building, f: Frame, r: FrameResult): void {
   if (r.error !== "execution reverted" || r.output.length === 0) return;
   frame.output = bytesToHex(r.output);
   if (r.output.length < 4) return;
-  const reason = decodeRevert(r.output);
+  const reason = unpackRevert(r.output);
   if (reason !== undefined) frame.revertReason = reason;
 }
 

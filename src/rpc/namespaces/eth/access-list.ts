@@ -8,7 +8,7 @@ import { ExecutionTimeout } from "../../../chain/context";
 import { runInContext } from "../../../chain/execution";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
-import { describeFailure } from "../../../chain/block-producer";
+import { describeFailure } from "../../../chain/vm-errors";
 import { q } from "../../format";
 import { method } from "../../method";
 import { txRequest } from "../../objects";

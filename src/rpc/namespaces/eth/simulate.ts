@@ -3,7 +3,7 @@
  * state overrides, calls that see each other's effects, results in geth's shape (each simulated
  * block as a block object with `calls`). Runs in an execution context at the base block.
  */
-import { describeFailure } from "../../../chain/block-producer";
+import { describeFailure } from "../../../chain/vm-errors";
 import { ExecutionTimeout } from "../../../chain/context";
 import { MAX_SIMULATE_BLOCKS, type SimBlock, SimulationError, simulate } from "../../../chain/simulate";
 import type { RpcDeps } from "../../deps";
