@@ -86,7 +86,7 @@ export interface ChainStart {
 
 export class ChainState {
   /**
-   * The head block; undefined only before the genesis block is written (src/chain/genesis.ts).
+   * The head block; undefined only before the genesis block is written (src/chain/open-chain.ts).
    * Moved by src/chain/commit.ts.
    */
   head!: Block;
@@ -128,7 +128,7 @@ export class ChainState {
     bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data) });
   }
 
-  /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/genesis.ts opens or initialises it). */
+  /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/open-chain.ts opens or initialises it). */
   static async create(opts: ChainStateOptions): Promise<ChainState> {
     const { config, common, kv } = opts;
     // in memory the store is the cache: a node cache there would only hold second copies
