@@ -17,7 +17,7 @@
 import solc from "solc";
 import { Wallet, getBytes } from "ethers";
 import { Address } from "@ethereumjs/util";
-import { systemCall } from "../src/chain/block-producer";
+import { systemCall } from "../src/chain/block/block-producer";
 import { defaultChainConfig } from "../src/chain/config";
 import { EPOCHS_PRECOMPILE_BYTES, HOOKS_ABI, newEpochInfo } from "../src/epochs";
 import { createRuntime, type Runtime, type RuntimeOptions } from "../src/app/runtime";

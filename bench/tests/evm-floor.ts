@@ -2,7 +2,7 @@
  * `npm run bench:evm-floor`: what EthereumJS alone costs for the transfer `npm run bench:ops` automines,
  * to tell the chain's own cost from the interpreter's. A bare EthereumJS VM (no chain, no block, no
  * trie flush) runs 2,500 pre-signed ERC-20 transfers with `runTx`, once with EthereumJS's own crypto and
- * once with the native keccak and secp256k1 the chain uses (src/chain/crypto.ts). Runs with the bench
+ * once with the native keccak and secp256k1 the chain uses (src/chain/engine/crypto.ts). Runs with the bench
  * suite's config (its artifacts). The state has the chain's caches (account, storage, code).
  */
 import { artifacts } from "hardhat";
@@ -13,7 +13,7 @@ import { Address, createAccount, hexToBytes, privateToAddress } from "@ethereumj
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { createVM, runTx } from "@ethereumjs/vm";
 import { Interface } from "ethers";
-import { nativeCrypto } from "../../src/chain/crypto";
+import { nativeCrypto } from "../../src/chain/engine/crypto";
 
 const KEY = hexToBytes("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 const N = 2500;
@@ -21,7 +21,7 @@ const N = 2500;
 async function transfers(native: boolean): Promise<string> {
   const art = await artifacts.readArtifact("BenchToken");
   const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague, ...(native ? { customCrypto: nativeCrypto() } : {}) });
-  // the account, storage and code caches the chain's state manager has too (src/chain/chain-state.ts)
+  // the account, storage and code caches the chain's state manager has too (src/chain/store/chain-state.ts)
   const vm = await createVM({ common, stateManager: new MerkleStateManager({ common, caches: new Caches() }) });
   await vm.stateManager.putAccount(new Address(privateToAddress(KEY)), createAccount({ balance: 10n ** 24n }));
   const iface = new Interface(art.abi);

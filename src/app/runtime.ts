@@ -4,11 +4,11 @@
  * hosts (src/host/), `npx hardhat node` and tests; rpc/ below it only transports and dispatches.
  */
 import type { ChainConfig } from "../chain/config";
-import type { ConsoleLogDecoder } from "../chain/console-log";
+import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 import type { BlockModule } from "../chain/module";
-import type { PrecompileContext } from "../chain/chain-state";
+import type { PrecompileContext } from "../chain/store/chain-state";
 import { Node, type NodeOptions } from "../chain/node";
-import { addressOfKey } from "../chain/crypto";
+import { addressOfKey } from "../chain/engine/crypto";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
@@ -40,7 +40,7 @@ import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
 import { epochsMethods, mountEpochsRest, registerEpochsSubscription } from "../rpc/namespaces/epochs";
 import type { RestRouter } from "../rpc/transport/rest-router";
 import type { ListenerControl } from "../rpc/transport/server";
-import type { SystemCallExplainer } from "../chain/block-producer";
+import type { SystemCallExplainer } from "../chain/block/block-producer";
 import { mountEpochsPage } from "./rest/epochs-page";
 import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles } from "../cosmos/precompiles";
 import { mountBankRest, mountStakingRest } from "./rest/cosmos";

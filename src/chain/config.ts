@@ -2,8 +2,8 @@
  * The chain's resolved configuration. The Hardhat layer maps `networks.hardhat` settings users
  * already write (chainId, accounts, mining, initialBaseFeePerGas, blockGasLimit, hardfork, …) onto it.
  */
-import { deriveHdKeys } from "./hd-keys";
-import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from "./txpool";
+import { deriveHdKeys } from "./dev/hd-keys";
+import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from "./pool/txpool";
 
 export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEFAULT_HD_PATH = "m/44'/60'/0'/0";
@@ -45,7 +45,7 @@ export interface ChainConfig {
   allowBlocksWithSameTimestamp: boolean;
   /** Throw on a failed transaction sent through eth_sendTransaction/eth_sendRawTransaction when automining. */
   throwOnTransactionFailures: boolean;
-  /** The transaction pool's limits (app.toml's [txpool]; see src/chain/txpool.ts). */
+  /** The transaction pool's limits (app.toml's [txpool]; see src/chain/pool/txpool.ts). */
   txPool: TxPoolLimits;
   /** The P-256 verification precompile at 0x100 (Hardhat's `enableRip7212`) before Osaka, which has it (EIP-7951). */
   enableRip7212?: boolean;

@@ -107,7 +107,7 @@ export interface BlockModule {
   /**
    * The first block time (Unix seconds) at which beginBlock or endBlock could do anything, given
    * the module's store now: in blocks before it both phases write, emit and call nothing. The node
-   * reserves such blocks instead of making them (src/chain/reserved-blocks.ts). A module without
+   * reserves such blocks instead of making them (src/chain/block/reserved-blocks.ts). A module without
    * it has every block made. `state` reads the head's EVM state (a module whose state is EVM
    * storage, like the staking module's queue).
    */

@@ -1,13 +1,13 @@
 /**
  * The chain as the RPC layer sees it: one class over the pieces that do the work.
  *
- *   src/chain/chain-state.ts     one chain instance: VM and live state, block store, module stores,
+ *   src/chain/store/chain-state.ts     one chain instance: VM and live state, block store, module stores,
  *                                read-only states and execution contexts (hardhat_reset swaps it)
- *   src/chain/open-chain.ts      opening a stored chain or writing a new one's genesis block
- *   src/chain/commit.ts          moving the chain to a new block or back to an old one, durably
- *   src/chain/replay.ts          re-executing a stored block for tracers
- *   src/chain/snapshots.ts       evm_snapshot records
- *   src/chain/interval-mining.ts the interval-mining timer
+ *   src/chain/store/open-chain.ts      opening a stored chain or writing a new one's genesis block
+ *   src/chain/block/commit.ts          moving the chain to a new block or back to an old one, durably
+ *   src/chain/block/replay.ts          re-executing a stored block for tracers
+ *   src/chain/dev/snapshots.ts       evm_snapshot records
+ *   src/chain/block/interval-mining.ts the interval-mining timer
  *   this file                    submission, block production, snapshots and reset, settings
  *
  * Two kinds of access. Everything that changes the chain (blocks, dev state changes, snapshots)
@@ -29,29 +29,29 @@ import type { KVStore } from "../storage/kv";
 import { MemoryKV } from "../storage/memory-kv";
 import type { VersionedModuleStore } from "../storage/module-store";
 import { Mutex } from "../utils/mutex";
-import type { AddressIndex } from "./address-index";
-import { type SystemCallExplainer, produceBlock } from "./block-producer";
-import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./chain-state";
-import { DEFAULT_CACHE_BOUNDS } from "./chain-state";
-import type { ChainStore, StoredReceipt } from "./chain-store";
-import { Clock, timestampRefusal } from "./clock";
-import { commitBlock, commitReservation, rewindChain } from "./commit";
-import { createChainCommon } from "./common";
+import type { AddressIndex } from "./store/address-index";
+import { type SystemCallExplainer, produceBlock } from "./block/block-producer";
+import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./store/chain-state";
+import { DEFAULT_CACHE_BOUNDS } from "./store/chain-state";
+import type { ChainStore, StoredReceipt } from "./store/chain-store";
+import { Clock, timestampRefusal } from "./block/clock";
+import { commitBlock, commitReservation, rewindChain } from "./block/commit";
+import { createChainCommon } from "./engine/common";
 import type { ChainConfig } from "./config";
-import { type ContextOptions, type ExecutionContext, turnIfDue } from "./context";
-import { addressOfKey, nativeCrypto } from "./crypto";
+import { type ContextOptions, type ExecutionContext, turnIfDue } from "./engine/context";
+import { addressOfKey, nativeCrypto } from "./engine/crypto";
 import { ChainError, abortsBlock } from "./errors";
 import type { Fork } from "./fork";
-import { storeName } from "./genesis-meta";
-import { IntervalMiner } from "./interval-mining";
+import { storeName } from "./store/genesis-meta";
+import { IntervalMiner } from "./block/interval-mining";
 import type { BlockEvents, BlockModule, BlockPhase, StateReader } from "./module";
-import type { ConsoleLogDecoder } from "./console-log";
-import { openChain } from "./open-chain";
-import { type ReplayObserver, type ReplayResult, replayBlock } from "./replay";
-import type { Reservation } from "./reserved-blocks";
-import { type NodeSettings, Snapshots } from "./snapshots";
-import { type StateDump, dumpChainState, loadChainState, parseStateDump, replaceModuleSet } from "./state-dump";
-import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./txpool";
+import type { ConsoleLogDecoder } from "./dev/console-log";
+import { openChain } from "./store/open-chain";
+import { type ReplayObserver, type ReplayResult, replayBlock } from "./block/replay";
+import type { Reservation } from "./block/reserved-blocks";
+import { type NodeSettings, Snapshots } from "./dev/snapshots";
+import { type StateDump, dumpChainState, loadChainState, parseStateDump, replaceModuleSet } from "./dev/state-dump";
+import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./pool/txpool";
 
 /** The most blocks one hardhat_mine may make (reserved or real). */
 export const MAX_MINE_BLOCKS = 100_000_000n;
@@ -263,7 +263,7 @@ export class Node extends EventEmitter<NodeEvents> {
     return this._chain.contextAt(height, opts);
   }
 
-  /** Re-executes stored block `n` for tracers (src/chain/replay.ts). Nothing is kept. */
+  /** Re-executes stored block `n` for tracers (src/chain/block/replay.ts). Nothing is kept. */
   replayBlock(n: bigint, observer: ReplayObserver = {}, opts: ContextOptions = {}): Promise<ReplayResult> {
     return replayBlock(this._chain, n, observer, opts);
   }
@@ -535,7 +535,7 @@ export class Node extends EventEmitter<NodeEvents> {
 
   /**
    * hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time).
-   * Runs of blocks in which nothing would happen are reserved, not made (src/chain/reserved-blocks.ts):
+   * Runs of blocks in which nothing would happen are reserved, not made (src/chain/block/reserved-blocks.ts):
    * the modules say until when they have nothing to do (the epochs module: its next tick), so the
    * blocks that tick are made for real, with their hooks and events, and the ones between are a record.
    */
@@ -630,13 +630,13 @@ export class Node extends EventEmitter<NodeEvents> {
 
   // ---------------------------------------------------------------- saved state
 
-  /** The state at the head in Anvil's format, plus the module stores (src/chain/state-dump.ts). */
+  /** The state at the head in Anvil's format, plus the module stores (src/chain/dev/state-dump.ts). */
   dumpState(): Promise<StateDump> {
     return dumpChainState(this._chain);
   }
 
   /**
-   * Applies a decoded dump at the head (src/chain/state-dump.ts), every value checked before
+   * Applies a decoded dump at the head (src/chain/dev/state-dump.ts), every value checked before
    * anything changes; snapshots taken before it revert it. Pooled transactions it made stale leave
    * the pool. Run inside the lock.
    */

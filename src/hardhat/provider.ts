@@ -8,7 +8,7 @@ import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArgument
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
-import type { ConsoleLogDecoder } from "../chain/console-log";
+import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 import type { Runtime, RuntimeOptions } from "../app/runtime";
 import { InProcessChain } from "../host/in-process";
 import { clientVersion as hostClientVersion } from "../host/plugin-version";

@@ -5,7 +5,7 @@
  */
 import { getAddress, hexlify } from "ethers";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, type GenesisAccount, deriveAccounts } from "../chain/config";
-import { addressOfKey } from "../chain/crypto";
+import { addressOfKey } from "../chain/engine/crypto";
 
 const WARNING = ["WARNING: These accounts, and their private keys, are publicly known.", "Any funds sent to them on Mainnet or any other live network WILL BE LOST."];
 

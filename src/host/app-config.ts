@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import type { RuntimeOptions } from "../app/runtime";
 import type { ServerOptions } from "../rpc/transport/server";
-import type { TxPoolLimits } from "../chain/txpool";
+import type { TxPoolLimits } from "../chain/pool/txpool";
 import { defaultRpcSettings } from "../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
 

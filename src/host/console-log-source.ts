@@ -3,7 +3,7 @@
  * once per file and process (parsing its signatures is not free, and test suites build many chains).
  */
 import { readFileSync } from "node:fs";
-import type { ConsoleLogDecoder } from "../chain/console-log";
+import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 
 const decoders = new Map<string, ConsoleLogDecoder>();
 
@@ -12,7 +12,7 @@ export function consoleLogDecoder(consoleSol: string): ConsoleLogDecoder {
   let decoder = decoders.get(consoleSol);
   if (decoder === undefined) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred: only a running chain needs it
-    const { ConsoleLogDecoder: Decoder } = require("../chain/console-log") as typeof import("../chain/console-log");
+    const { ConsoleLogDecoder: Decoder } = require("../chain/dev/console-log") as typeof import("../chain/dev/console-log");
     decoder = Decoder.fromSoliditySource(readFileSync(consoleSol, "utf8"));
     decoders.set(consoleSol, decoder);
   }

@@ -1,7 +1,7 @@
 /**
  * The node's saved-state flags, as Anvil has them: `--load-state FILE` (load at start),
  * `--dump-state FILE` (write at exit), `--state FILE` (both: load when the file exists) and
- * `--state-interval S` (also write every S seconds). Files hold the dump's JSON (src/chain/state-dump.ts).
+ * `--state-interval S` (also write every S seconds). Files hold the dump's JSON (src/chain/dev/state-dump.ts).
  * Both Hardhats' node tasks use it; no Hardhat import.
  */
 import { UserError } from "../utils/user-error";
@@ -46,7 +46,7 @@ export function stateFilesFromFlags(args: { state?: unknown; dumpState?: unknown
 /** Loads `file` into the node's chain (a fresh node takes the dump's height and time). */
 export async function loadStateFile(runtime: Runtime, file: string): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the chain code loads only when a node starts
-  const { decodeStateDump } = require("../chain/state-dump") as typeof import("../chain/state-dump");
+  const { decodeStateDump } = require("../chain/dev/state-dump") as typeof import("../chain/dev/state-dump");
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -1,11 +1,11 @@
 /**
- * Transactions the node signs carry their signer's public key already (src/chain/accounts.ts), so block
+ * Transactions the node signs carry their signer's public key already (src/chain/dev/accounts.ts), so block
  * production does not recover it: the key they carry must be the one their signature recovers to.
  */
 import { expect } from "chai";
 import { createTxFromRLP } from "@ethereumjs/tx";
 import { createAddressFromString } from "@ethereumjs/util";
-import { signAs } from "../../src/chain/accounts";
+import { signAs } from "../../src/chain/dev/accounts";
 import { type Harness, inProcess } from "../helpers/harness";
 
 describe("transactions the node signs", () => {
@@ -29,7 +29,7 @@ describe("transactions the node signs", () => {
       // a dev account signs as itself; an impersonated account's transaction recovers to the stand-in key, not to it
       expect(recovered.toString() === from, from).to.equal(from === dev);
     }
-    // and such a transaction is mined from the impersonated account (the recorded sender, src/chain/sender.ts)
+    // and such a transaction is mined from the impersonated account (the recorded sender, src/chain/engine/sender.ts)
     const hash = await h.request<string>("eth_sendTransaction", [{ from: stranger, to: dev, value: "0x0" }]);
     expect((await h.request<{ from: string; status: string }>("eth_getTransactionReceipt", [hash])).from).to.equal(stranger);
   });

@@ -1,5 +1,5 @@
 /**
- * A block's transactions and receipts roots (src/chain/ordered-trie.ts computes them without a
+ * A block's transactions and receipts roots (src/chain/block/ordered-trie.ts computes them without a
  * trie) are the ones EthereumJS's own trie gives for what the block and its receipts hold.
  */
 import { expect } from "chai";

@@ -1,6 +1,6 @@
 /**
  * The VMs of execution contexts (eth_call, eth_estimateGas) are pooled and moved from state to
- * state (VmPool in src/chain/context.ts). Calls after a move see the new state, never a cached old
+ * state (VmPool in src/chain/engine/context.ts). Calls after a move see the new state, never a cached old
  * one. What a call read is read again, outside its reverted checkpoint, only when another call
  * comes at the same state (most calls in a suite are the last at theirs), and those re-reads are
  * not written back to the trie: EthereumJS's caches log reads as changes, and the end of the next

@@ -13,7 +13,7 @@ import { Common, Mainnet, createCustomCommon } from "@ethereumjs/common";
 import { paramsTx } from "@ethereumjs/tx";
 import { Interface, Wallet } from "ethers";
 import WebSocket from "ws";
-import { ChainCommon, createChainCommon } from "../../src/chain/common";
+import { ChainCommon, createChainCommon } from "../../src/chain/engine/common";
 import { EPOCHS_ABI, EPOCHS_MODULE, EPOCHS_PRECOMPILE, type EpochsOptions } from "../../src/epochs";
 import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";

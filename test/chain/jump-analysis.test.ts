@@ -1,5 +1,5 @@
 /**
- * The jump-destination analysis cached per code (src/chain/jump-analysis.ts): the wrap is in place
+ * The jump-destination analysis cached per code (src/chain/engine/jump-analysis.ts): the wrap is in place
  * with the pinned EthereumJS, later calls into the same code (in calls and in mined transactions, in
  * another contract with the same code) reuse the first analysis, and what they reuse is right: a
  * JUMPDEST byte inside PUSH data stays an invalid destination, a real one stays valid, a truncated
@@ -9,7 +9,7 @@ import { expect } from "chai";
 import { createVM, runTx } from "@ethereumjs/vm";
 import { createLegacyTx } from "@ethereumjs/tx";
 import { Address, createAccount, hexToBytes, privateToAddress } from "@ethereumjs/util";
-import { installJumpAnalysisCache, jumpAnalysisStats } from "../../src/chain/jump-analysis";
+import { installJumpAnalysisCache, jumpAnalysisStats } from "../../src/chain/engine/jump-analysis";
 import { type Harness, inProcess, rpcError } from "../helpers/harness";
 
 // jumps to 4, a JUMPDEST, and returns 42; the code ends in a PUSH32 with two of its bytes

@@ -10,7 +10,7 @@ import path from "node:path";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches } from "@ethereumjs/statemanager";
 import { Address, KECCAK256_NULL, ValueEncoding, bytesToHex, createAccount, hexToBytes, setLengthLeft } from "@ethereumjs/util";
-import { createChainCommon } from "../../src/chain/common";
+import { createChainCommon } from "../../src/chain/engine/common";
 import { ForkCacheFile } from "../../src/chain/fork/cache";
 import { RemoteClient } from "../../src/chain/fork/remote";
 import { RemoteState } from "../../src/chain/fork/remote-state";

@@ -19,7 +19,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { type Account, type Address, KECCAK256_NULL, KECCAK256_RLP, concatBytes, createAccount, createAccountFromRLP, equalsBytes, unpadBytes, utf8ToBytes } from "@ethereumjs/util";
 import type { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { keccak256 } from "../../utils/keccak";
-import { ChainStateManager } from "../state-manager";
+import { ChainStateManager } from "../engine/state-manager";
 import { ForkError } from "./remote";
 import type { RemoteState } from "./remote-state";
 

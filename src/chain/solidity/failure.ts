@@ -3,7 +3,7 @@
  * again at the same state with its messages recorded, so executions that succeed pay nothing.
  */
 import type { VM } from "@ethereumjs/vm";
-import { type CallRequest, type StateOverride, runInContext } from "../execution";
+import { type CallRequest, type StateOverride, runInContext } from "../engine/execution";
 import type { Node } from "../node";
 import type { ContractRegistry } from "./registry";
 import { type Frame, type StackTraceEntry, inferStackTrace, recordMessages } from "./stack-trace";

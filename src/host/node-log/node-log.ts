@@ -11,7 +11,7 @@
  * called contract, to name it) still come out in the order things happened.
  */
 import { bytesToHex, createAddressFromString } from "@ethereumjs/util";
-import type { ContractNames } from "../../chain/contract-names";
+import type { ContractNames } from "../../chain/solidity/contract-names";
 import { txStackTrace } from "../../chain/solidity/failure";
 import { ContractRegistry, formatCustomError } from "../../chain/solidity/registry";
 import type { ConsoleOrigin, MinedBlock, Node } from "../../chain/node";

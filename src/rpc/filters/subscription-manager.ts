@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { MinedBlock, Node } from "../../chain/node";
-import { pooledSender } from "../../chain/txpool";
+import { pooledSender } from "../../chain/pool/txpool";
 import type { LogFilter } from "../objects";
 import type { Json } from "../format";
 import { formatHeader, formatTransaction } from "../format";

@@ -2,12 +2,12 @@
  * ots_*: Otterscan's API (level 8), what its block explorer calls besides the eth_* methods, with
  * the shapes of Otterscan's docs and Anvil's answers (test/rpc/ots-anvil.test.ts). Traces come from
  * the callTracer over a replay of the block; address searches from the address index the chain
- * writes with each block (src/chain/address-index.ts). Where Anvil departs from Otterscan's own
+ * writes with each block (src/chain/store/address-index.ts). Where Anvil departs from Otterscan's own
  * definition (internal operations at depth 0, a page's transactionCount), Otterscan's is followed.
  */
 import type { Block } from "@ethereumjs/block";
 import { Address, bytesToHex } from "@ethereumjs/util";
-import type { IndexedTx } from "../../chain/address-index";
+import type { IndexedTx } from "../../chain/store/address-index";
 import type { Node } from "../../chain/node";
 import { traceTransaction } from "../../chain/tracing/run";
 import type { CallFrame } from "../../chain/tracing/call-tracer";

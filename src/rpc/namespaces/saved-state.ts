@@ -1,8 +1,8 @@
 /**
- * The handlers behind hardhat_dumpState / hardhat_loadState and their Anvil names (src/chain/state-dump.ts
+ * The handlers behind hardhat_dumpState / hardhat_loadState and their Anvil names (src/chain/dev/state-dump.ts
  * has the format): a dump is the hex of gzipped JSON, as Anvil gives and takes it.
  */
-import { StateDumpError, decodeStateDump, encodeStateDump } from "../../chain/state-dump";
+import { StateDumpError, decodeStateDump, encodeStateDump } from "../../chain/dev/state-dump";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError } from "../errors";
 import { method } from "../method";

@@ -1,7 +1,7 @@
 /**
  * trace_*: Parity's (OpenEthereum's) trace API, as Erigon, Reth and Anvil serve it: flat lists of
  * call, create and suicide traces with `traceAddress` and `subtraces`, built from geth's callTracer
- * over a replay of the block (src/chain/replay.ts); `stateDiff` from the prestateTracer's diff mode.
+ * over a replay of the block (src/chain/block/replay.ts); `stateDiff` from the prestateTracer's diff mode.
  * `vmTrace` (Parity's per-opcode trace) is not produced: asking for it is refused with that reason.
  *
  * Gas as Parity counts it: the top frame's `gas` and `gasUsed` leave out the transaction's intrinsic
@@ -13,7 +13,7 @@ import type { Node } from "../../chain/node";
 import type { TraceConfig } from "../../chain/tracing";
 import type { CallFrame } from "../../chain/tracing/call-tracer";
 import { traceBlock, traceCall, traceTransaction } from "../../chain/tracing/run";
-import { turnIfDue } from "../../chain/context";
+import { turnIfDue } from "../../chain/engine/context";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { type Json, q } from "../format";

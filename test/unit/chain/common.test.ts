@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { Common, Mainnet } from "@ethereumjs/common";
-import { createChainCommon, hardforkNames } from "../../../src/chain/common";
+import { createChainCommon, hardforkNames } from "../../../src/chain/engine/common";
 
 describe("ChainCommon", function () {
   it("answers isActivatedEIP as EthereumJS's Common does, at every hardfork and after a change", () => {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { HDNodeWallet, Mnemonic, hexlify } from "ethers";
-import { deriveHdKeys } from "../../../src/chain/hd-keys";
+import { deriveHdKeys } from "../../../src/chain/dev/hd-keys";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { bytesToHex } from "@ethereumjs/util";
 import { Transaction, Wallet, getBytes, keccak256 as ethersKeccak } from "ethers";
 import { createTx, createTxFromRLP } from "@ethereumjs/tx";
-import { createChainCommon } from "../../../src/chain/common";
-import { addressOfKey, nativeCrypto } from "../../../src/chain/crypto";
+import { createChainCommon } from "../../../src/chain/engine/common";
+import { addressOfKey, nativeCrypto } from "../../../src/chain/engine/crypto";
 import { keccak256, nativeKeccak } from "../../../src/utils/keccak";
 
 describe("chain: native crypto (customCrypto)", () => {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
-import { orderedTrieRoot } from "../../../src/chain/ordered-trie";
+import { orderedTrieRoot } from "../../../src/chain/block/ordered-trie";
 import { keccak256 } from "../../../src/utils/keccak";
 
 /** The root EthereumJS's trie gives the same items (what genTransactionsTrieRoot does). */

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { cleanVmError } from "../../../src/chain/block-producer";
+import { cleanVmError } from "../../../src/chain/block/block-producer";
 
 describe("chain: EthereumJS error texts", () => {
   it("keeps the sentence and drops every block or transaction dump, never leaving `(vm hf=` behind", () => {

@@ -5,7 +5,7 @@
 import { parseGoDuration } from "../../../utils/go-duration";
 import type { TraceConfig } from "../../../chain/tracing";
 import type { BlockOverrides } from "../../../chain/tracing/run";
-import type { StateOverride } from "../../../chain/execution";
+import type { StateOverride } from "../../../chain/engine/execution";
 import { stateOverride } from "../../objects";
 import { ParamError, codec, jsonType, parseAddress, parseHash, parseQuantity } from "../../params";
 

@@ -4,8 +4,8 @@
  * list stops changing. Runs in an execution context at the block (never on the live chain).
  */
 import { Address, bigIntToUnpaddedBytes, bytesToHex, createZeroAddress, generateAddress } from "@ethereumjs/util";
-import { ExecutionTimeout } from "../../../chain/context";
-import { runInContext } from "../../../chain/execution";
+import { ExecutionTimeout } from "../../../chain/engine/context";
+import { runInContext } from "../../../chain/engine/execution";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { describeFailure } from "../../../chain/vm-errors";

@@ -5,10 +5,10 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
-import { signAs } from "../../../chain/accounts";
-import type { CallRequest } from "../../../chain/execution";
+import { signAs } from "../../../chain/dev/accounts";
+import type { CallRequest } from "../../../chain/engine/execution";
 import { ChainError } from "../../../chain/errors";
-import { type PooledTx, maxFeeOf } from "../../../chain/txpool";
+import { type PooledTx, maxFeeOf } from "../../../chain/pool/txpool";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";

@@ -4,8 +4,8 @@
  * block as a block object with `calls`). Runs in an execution context at the base block.
  */
 import { describeFailure } from "../../../chain/vm-errors";
-import { ExecutionTimeout } from "../../../chain/context";
-import { MAX_SIMULATE_BLOCKS, type SimBlock, SimulationError, simulate } from "../../../chain/simulate";
+import { ExecutionTimeout } from "../../../chain/engine/context";
+import { MAX_SIMULATE_BLOCKS, type SimBlock, SimulationError, simulate } from "../../../chain/engine/simulate";
 import type { RpcDeps } from "../../deps";
 import { InvalidParamsError, RpcError, ServerError } from "../../errors";
 import { type Json, formatBlock, formatLog, hex, q } from "../../format";

@@ -1,8 +1,8 @@
 /** eth_* methods that read account state at a block, and calls that create no transaction. */
 import { getMerkleStateProof } from "@ethereumjs/statemanager";
 import { Address, setLengthLeft } from "@ethereumjs/util";
-import { CallFailure, estimateGas, runCall } from "../../../chain/execution";
-import { ExecutionTimeout } from "../../../chain/context";
+import { CallFailure, estimateGas, runCall } from "../../../chain/engine/execution";
+import { ExecutionTimeout } from "../../../chain/engine/context";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { executionFailure } from "../../failures";

@@ -1,10 +1,10 @@
 /** Sending, signing and looking up transactions. */
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
-import { pooledSender } from "../../../chain/txpool";
+import { pooledSender } from "../../../chain/pool/txpool";
 import { SigningKey, TypedDataEncoder } from "ethers";
-import { signAs } from "../../../chain/accounts";
-import { defaultCallGas, txGasCap } from "../../../chain/execution";
+import { signAs } from "../../../chain/dev/accounts";
+import { defaultCallGas, txGasCap } from "../../../chain/engine/execution";
 import type { Inclusion, MinedBlock, Node } from "../../../chain/node";
 import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
 import type { RpcDeps } from "../../deps";

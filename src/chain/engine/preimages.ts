@@ -1,17 +1,17 @@
 /**
  * Preimages of the state trie's keys: the address behind each account key and the slot behind each
  * storage key. The tries hash their keys (keccak256), so without these a state cannot be listed by
- * address and slot — what a state dump (src/chain/state-dump.ts) and Anvil's format need.
+ * address and slot — what a state dump (src/chain/dev/state-dump.ts) and Anvil's format need.
  *
- * The live state manager reports every address and slot it writes (src/chain/state-manager.ts);
+ * The live state manager reports every address and slot it writes (src/chain/engine/state-manager.ts);
  * the preimages are written with the next block's batch (or at once after a change between blocks).
  * A preimage is true forever, so nothing is rewound with the chain.
  *
  * Layout in the KVStore: "pre/" ‖ keccak256(preimage) → preimage.
  */
 import { LRUCache } from "lru-cache";
-import type { BatchOp, KVStore } from "../storage/kv";
-import { keccak256 } from "../utils/keccak";
+import type { BatchOp, KVStore } from "../../storage/kv";
+import { keccak256 } from "../../utils/keccak";
 
 const PREFIX = new TextEncoder().encode("pre/");
 /** Hashes recently written, so an account written in every block is hashed and written once. */

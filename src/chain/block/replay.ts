@@ -7,12 +7,12 @@ import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
-import { VersionedModuleStore } from "../storage/module-store";
+import { VersionedModuleStore } from "../../storage/module-store";
 import { runBlockTx, runPhase } from "./block-producer";
-import type { ChainState } from "./chain-state";
-import type { ContextOptions } from "./context";
-import { ChainError } from "./errors";
-import type { BlockEvents } from "./module";
+import type { ChainState } from "../store/chain-state";
+import type { ContextOptions } from "../engine/context";
+import { ChainError } from "../errors";
+import type { BlockEvents } from "../module";
 
 /** Sees each transaction of a replayed block before and after it runs. */
 export interface ReplayObserver {

@@ -13,13 +13,13 @@ import { Address, KECCAK256_RLP, createZeroAddress, setLengthLeft } from "@ether
 import type { VM } from "@ethereumjs/vm";
 import { Bloom, type RunTxResult, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
-import { cleanVmError } from "./block-producer";
-import type { StoredLog, StoredReceipt } from "./chain-store";
+import { cleanVmError } from "../block/block-producer";
+import type { StoredLog, StoredReceipt } from "../store/chain-store";
 import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
 import { type CallRequest, type StateOverride, applyOverrides, drawGas, readGas, transactionFrom, txGasCap } from "./execution";
-import type { Node } from "./node";
+import type { Node } from "../node";
 import { withContractSender } from "./state-manager";
-import { keccak256 } from "../utils/keccak";
+import { keccak256 } from "../../utils/keccak";
 
 export interface BlockOverrides {
   number?: bigint;

@@ -13,7 +13,7 @@ import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { type Address, concatBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { type BatchOp, type KVStore, prefixEnd } from "../storage/kv";
+import { type BatchOp, type KVStore, prefixEnd } from "../../storage/kv";
 import type { StoredReceipt } from "./chain-store";
 
 const enc = new TextEncoder();

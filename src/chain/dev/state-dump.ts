@@ -15,10 +15,10 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { Address, ValueEncoding, bytesToHex, setLengthLeft, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
-import type { ChainState } from "./chain-state";
-import type { BlockModule } from "./module";
-import type { Clock } from "./clock";
-import { ChainError } from "./errors";
+import type { ChainState } from "../store/chain-state";
+import type { BlockModule } from "../module";
+import type { Clock } from "../block/clock";
+import { ChainError } from "../errors";
 
 /** One account as Anvil writes it: nonce a JSON number, the rest hex. */
 export interface DumpedAccount {

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { CustomCrypto } from "@ethereumjs/common";
 import { Address } from "@ethereumjs/util";
 import secp256k1 from "secp256k1";
-import { keccak256 } from "../utils/keccak";
+import { keccak256 } from "../../utils/keccak";
 
 export function nativeCrypto(): CustomCrypto {
   return {

@@ -18,8 +18,8 @@ import { type EVMOpts, getOpcodesForHF, paramsEVM } from "@ethereumjs/evm";
 import type { Address } from "@ethereumjs/util";
 import { equalsBytes } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
-import type { ModuleStore } from "../storage/module-store";
-import { CONSOLE_ADDRESS } from "./console-log";
+import type { ModuleStore } from "../../storage/module-store";
+import { CONSOLE_ADDRESS } from "../dev/console-log";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 
@@ -58,7 +58,7 @@ export interface ExecEnv {
 
 /**
  * How an execution depended on the gas it was given, beyond using it: what decides whether it would
- * run the same with exactly the gas it used (src/chain/execution.ts, `estimateGas`).
+ * run the same with exactly the gas it used (src/chain/engine/execution.ts, `estimateGas`).
  */
 export interface GasWatch {
   /** The gas left was read: a GAS opcode, or a nested message (CALL and CREATE pass on 63/64 of it). */
@@ -247,7 +247,7 @@ export interface ExecutionContext {
   moduleStore(name: string): ModuleStore;
   /**
    * What the last execution at this state read, to read again (outside the next execution's
-   * reverted checkpoint) before the next one here: `runInContext` in src/chain/execution.ts. Kept
+   * reverted checkpoint) before the next one here: `runInContext` in src/chain/engine/execution.ts. Kept
    * with the VM while it stays at this state, dropped when it moves.
    */
   touched?: Touched;

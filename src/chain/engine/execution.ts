@@ -8,10 +8,10 @@ import { type TypedTransaction, type TypedTxData, createTx } from "@ethereumjs/t
 import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
-import { cleanVmError } from "./block-producer";
+import { cleanVmError } from "../block/block-producer";
 import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, turnIfDue } from "./context";
-import { ChainError } from "./errors";
-import type { Node } from "./node";
+import { ChainError } from "../errors";
+import type { Node } from "../node";
 import { withSender } from "./sender";
 import { ChainStateManager, withContractSender } from "./state-manager";
 

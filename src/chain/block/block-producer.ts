@@ -6,22 +6,22 @@
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
  */
-import { abortsBlock, errorText } from "./errors";
-import { describeFailure } from "./vm-errors";
+import { abortsBlock, errorText } from "../errors";
+import { describeFailure } from "../vm-errors";
 import { Block, type HeaderData, createBlock, createBlockHeader, genRequestsRoot } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_RLP, createAddressFromBigInt } from "@ethereumjs/util";
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
-import { keccak256 } from "../utils/keccak";
-import type { VersionedModuleStore } from "../storage/module-store";
-import type { StoredReceipt } from "./chain-store";
-import { enterBlock, envOf } from "./context";
-import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "./module";
+import { keccak256 } from "../../utils/keccak";
+import type { VersionedModuleStore } from "../../storage/module-store";
+import type { StoredReceipt } from "../store/chain-store";
+import { enterBlock, envOf } from "../engine/context";
+import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "../module";
 import { orderedTrieRoot } from "./ordered-trie";
-import { withSender } from "./sender";
-import { withContractSender } from "./state-manager";
+import { withSender } from "../engine/sender";
+import { withContractSender } from "../engine/state-manager";
 
 export interface ProduceBlockArgs {
   vm: VM;
@@ -67,7 +67,7 @@ export interface HeaderFields {
 
 /**
  * A block's header before its transactions run: what produceBlock builds on, and what a reserved
- * empty block is made of (src/chain/reserved-blocks.ts), so both are the same header.
+ * empty block is made of (src/chain/block/reserved-blocks.ts), so both are the same header.
  */
 export function blockHeaderData(common: Common, f: HeaderFields): HeaderData {
   const headerData: HeaderData = {

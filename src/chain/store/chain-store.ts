@@ -10,16 +10,16 @@
  *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs range-scans
  *       these keys, so blocks without logs cost nothing and blooms that cannot match skip a block
  *       without reading it or its receipts) ·
- *       "V"‖first(8) → a reserved range of empty blocks (src/chain/reserved-blocks.ts): its blocks have
+ *       "V"‖first(8) → a reserved range of empty blocks (src/chain/block/reserved-blocks.ts): its blocks have
  *       no other key; they are made from the record when read
  */
 import { type Block, createBlockFromRLP } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from "@ethereumjs/util";
-import { type BatchOp, type KVStore, prefixEnd } from "../storage/kv";
-import type { BlockEvents } from "./module";
-import { type Reservation, decodeReservation, encodeReservation, reservedBlock } from "./reserved-blocks";
+import { type BatchOp, type KVStore, prefixEnd } from "../../storage/kv";
+import type { BlockEvents } from "../module";
+import { type Reservation, decodeReservation, encodeReservation, reservedBlock } from "../block/reserved-blocks";
 
 export interface StoredLog {
   address: Uint8Array;

@@ -6,11 +6,11 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
-import { keccak256 } from "../utils/keccak";
-import { type CallRequest, transactionFrom } from "./execution";
-import { publicKeyOf } from "./crypto";
-import { ChainError } from "./errors";
-import type { Node } from "./node";
+import { keccak256 } from "../../utils/keccak";
+import { type CallRequest, transactionFrom } from "../engine/execution";
+import { publicKeyOf } from "../engine/crypto";
+import { ChainError } from "../errors";
+import type { Node } from "../node";
 
 // A fixed key that only gives impersonated transactions a signature, hence a hash.
 const IMPERSONATION_KEY = keccak256(new TextEncoder().encode("hardhat-epochs impersonation"));
@@ -31,7 +31,7 @@ export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint,
   const unsigned = Object.getPrototypeOf(transactionFrom(node, { ...req, from: from.bytes }, gas, nonce)) as TypedTransaction;
   const signingKey = key ?? IMPERSONATION_KEY;
   const signed = unsigned.sign(signingKey);
-  // the signer is known: block production asks the transaction for it (src/chain/block-producer.ts),
+  // the signer is known: block production asks the transaction for it (src/chain/block/block-producer.ts),
   // and EthereumJS keeps a frozen transaction's sender key in its cache once it has one
   if (Object.isFrozen(signed) && signed.cache.senderPubKey === undefined) signed.cache.senderPubKey = publicKeyOf(signingKey);
   return signed;

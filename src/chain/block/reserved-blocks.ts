@@ -5,7 +5,7 @@
  * blocks (Hardhat reserves ranges the same way; docs/reserved-blocks.md).
  *
  * A reserved block is exactly the block production would make at its height and time, empty, from
- * the state the range starts from (src/chain/block-producer.ts builds both headers), with one
+ * the state the range starts from (src/chain/block/block-producer.ts builds both headers), with one
  * difference: only the range's first block names its real parent; inside the range a block's
  * `parentHash` is zero (as in Hardhat's reserved blocks), since chaining a million hashes is the
  * work the range avoids. The block after the range names the range's last block as its parent.
@@ -15,7 +15,7 @@ import { type Block, createBlock } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt } from "@ethereumjs/util";
-import { keccak256 } from "../utils/keccak";
+import { keccak256 } from "../../utils/keccak";
 import { blockHeaderData } from "./block-producer";
 
 export interface Reservation {

@@ -5,7 +5,7 @@
  *
  * Key "meta/genesis" → JSON {"chainId": "<decimal>", "genesisHash": "0x…"}.
  */
-import type { BatchOp, KVStore } from "../storage/kv";
+import type { BatchOp, KVStore } from "../../storage/kv";
 
 export interface GenesisMeta {
   chainId: bigint;

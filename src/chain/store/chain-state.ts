@@ -1,7 +1,7 @@
 /**
  * One chain instance: its VM and live state, its block store and trie database, its module stores,
  * and the read-only states and execution contexts served from them. hardhat_reset swaps the whole
- * instance (src/chain/node.ts); blocks move it forward through src/chain/commit.ts.
+ * instance (src/chain/node.ts); blocks move it forward through src/chain/block/commit.ts.
  *
  * Reads and executions that keep nothing (calls, estimates, traces, state reads) run here without
  * the node's lock: on a read-only state at a committed root (`stateAt`) or in an execution context
@@ -14,19 +14,19 @@ import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import { type VM, createVM } from "@ethereumjs/vm";
-import type { KVStore } from "../storage/kv";
-import { type ModuleStore, VersionedModuleStore } from "../storage/module-store";
-import { TrieDB } from "../storage/trie-db";
+import type { KVStore } from "../../storage/kv";
+import { type ModuleStore, VersionedModuleStore } from "../../storage/module-store";
+import { TrieDB } from "../../storage/trie-db";
 import { ChainStore } from "./chain-store";
-import type { ChainConfig } from "./config";
-import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, chainOpcodes, envOf, trackMessages } from "./context";
-import { ChainError } from "./errors";
-import type { Fork } from "./fork";
-import { installJumpAnalysisCache } from "./jump-analysis";
-import type { BlockModule } from "./module";
+import type { ChainConfig } from "../config";
+import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, chainOpcodes, envOf, trackMessages } from "../engine/context";
+import { ChainError } from "../errors";
+import type { Fork } from "../fork";
+import { installJumpAnalysisCache } from "../engine/jump-analysis";
+import type { BlockModule } from "../module";
 import { AddressIndex } from "./address-index";
-import { Preimages } from "./preimages";
-import { ChainStateManager } from "./state-manager";
+import { Preimages } from "../engine/preimages";
+import { ChainStateManager } from "../engine/state-manager";
 
 /** How much of the state the node keeps in memory: its memory is bounded by these, not by the chain's size. */
 export interface CacheBounds {
@@ -68,7 +68,7 @@ export interface ChainStateOptions {
   modules: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
   fork?: Fork;
-  /** A chain that starts at a later block than 0 without a remote: a loaded state dump's (src/chain/state-dump.ts). */
+  /** A chain that starts at a later block than 0 without a remote: a loaded state dump's (src/chain/dev/state-dump.ts). */
   start?: ChainStart;
   cacheBounds: CacheBounds;
   /**
@@ -86,8 +86,8 @@ export interface ChainStart {
 
 export class ChainState {
   /**
-   * The head block; undefined only before the genesis block is written (src/chain/open-chain.ts).
-   * Moved by src/chain/commit.ts.
+   * The head block; undefined only before the genesis block is written (src/chain/store/open-chain.ts).
+   * Moved by src/chain/block/commit.ts.
    */
   head!: Block;
   /**
@@ -98,9 +98,9 @@ export class ChainState {
   /** A read-only state at `liveRoot` for reads at the head (rebuilt when the root moves). */
   private _reader: { root: Uint8Array; sm: MerkleStateManager } | undefined;
   readonly moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
-  /** Addresses and slots behind the state trie's hashed keys (src/chain/preimages.ts). */
+  /** Addresses and slots behind the state trie's hashed keys (src/chain/engine/preimages.ts). */
   readonly preimages: Preimages;
-  /** Which transactions touch each address (src/chain/address-index.ts). */
+  /** Which transactions touch each address (src/chain/store/address-index.ts). */
   readonly addressIndex: AddressIndex;
   private readonly _vms: VmPool;
 
@@ -110,7 +110,7 @@ export class ChainState {
     readonly vm: VM,
     readonly store: ChainStore,
     readonly trieDb: TrieDB,
-    /** The live state manager's read-through caches (see `boundCaches` in src/chain/commit.ts). */
+    /** The live state manager's read-through caches (see `boundCaches` in src/chain/block/commit.ts). */
     readonly caches: Caches,
     readonly cacheBounds: CacheBounds,
     readonly fork: Fork | undefined,
@@ -128,7 +128,7 @@ export class ChainState {
     bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data) });
   }
 
-  /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/open-chain.ts opens or initialises it). */
+  /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/store/open-chain.ts opens or initialises it). */
   static async create(opts: ChainStateOptions): Promise<ChainState> {
     const { config, common, kv } = opts;
     // in memory the store is the cache: a node cache there would only hold second copies

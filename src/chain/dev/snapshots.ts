@@ -2,8 +2,8 @@
  * Snapshots (evm_snapshot / evm_revert): one plain record of everything a revert restores. The node
  * (src/chain/node.ts) takes and applies the records; this keeps them by id.
  */
-import type { Clock } from "./clock";
-import type { PooledTx } from "./txpool";
+import type { Clock } from "../block/clock";
+import type { PooledTx } from "../pool/txpool";
 
 /** Block-production settings that dev methods change at runtime (and snapshots restore). */
 export interface NodeSettings {

@@ -1,5 +1,5 @@
 /**
- * Moving a chain instance (src/chain/chain-state.ts) to another block, durably.
+ * Moving a chain instance (src/chain/store/chain-state.ts) to another block, durably.
  *
  * Commit is write-then-apply: a block's batch is written first, and only then do memory (head,
  * chain-store caches, module stores, live root) move to it; a failed write leaves the chain on its
@@ -7,10 +7,10 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { equalsBytes } from "@ethereumjs/util";
-import type { BatchOp } from "../storage/kv";
+import type { BatchOp } from "../../storage/kv";
 import type { ProducedBlock } from "./block-producer";
-import type { ChainState } from "./chain-state";
-import { ChainError, errorText } from "./errors";
+import type { ChainState } from "../store/chain-state";
+import { ChainError, errorText } from "../errors";
 import type { Reservation } from "./reserved-blocks";
 
 /**
@@ -44,7 +44,7 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
 }
 
 /**
- * Writes a reserved range of empty blocks right above the head (src/chain/reserved-blocks.ts), then
+ * Writes a reserved range of empty blocks right above the head (src/chain/block/reserved-blocks.ts), then
  * moves the head to its last block. Nothing else changes: the range's blocks change no state and no
  * module store.
  */

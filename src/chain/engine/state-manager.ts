@@ -12,7 +12,7 @@
  *
  * It also reports the addresses and storage slots it writes to `preimages` (the live state manager
  * only; copies for calls and replays report nothing): the tries hash their keys, and a state dump
- * lists accounts by address and slot (src/chain/preimages.ts).
+ * lists accounts by address and slot (src/chain/engine/preimages.ts).
  */
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_NULL, createAccount, equalsBytes } from "@ethereumjs/util";
@@ -76,7 +76,7 @@ export class ChainStateManager extends MerkleStateManager {
    * read that missed as a change, and the state manager writes those "changes" back to the trie at
    * its next flush (when its last checkpoint ends, or before it moves to another root). Only for a
    * copy whose base level holds nothing but reads: the warmed caches of an execution context
-   * (`warmCaches` in src/chain/execution.ts). A real change there would be lost.
+   * (`warmCaches` in src/chain/engine/execution.ts). A real change there would be lost.
    */
   forgetReads(): void {
     this._caches?.account?.flush();

@@ -2,7 +2,7 @@
  * Interval mining: a block every `intervalMs` (or a random time within a range), mined inside the
  * node's lock. A failed block is reported and the next interval tries again.
  */
-import type { Mutex } from "../utils/mutex";
+import type { Mutex } from "../../utils/mutex";
 
 export interface IntervalMinerDeps {
   mutex: Mutex;

@@ -1,5 +1,5 @@
 /**
- * Opens a chain instance (src/chain/chain-state.ts) on a store: the chain the store holds (its
+ * Opens a chain instance (src/chain/store/chain-state.ts) on a store: the chain the store holds (its
  * identity checked first), or a new one from its genesis block (a forked chain's first block is the
  * remote's fork block; a chain made for a loaded state dump starts at the dump's block).
  */
@@ -7,10 +7,10 @@ import { createBlock } from "@ethereumjs/block";
 import { Address, KECCAK256_RLP, bytesToHex, createAccount } from "@ethereumjs/util";
 import { adoptBlockHash } from "./chain-store";
 import { ChainState, type ChainStateOptions } from "./chain-state";
-import type { Clock } from "./clock";
-import { commitBlock } from "./commit";
-import { addressOfKey } from "./crypto";
-import { checkForkMeta, forkMetaOps } from "./fork/meta";
+import type { Clock } from "../block/clock";
+import { commitBlock } from "../block/commit";
+import { addressOfKey } from "../engine/crypto";
+import { checkForkMeta, forkMetaOps } from "../fork/meta";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 
 /**
