@@ -2,8 +2,9 @@
  * Revert data, decoded once for the whole chain: Solidity's two built-in errors, Error(string) and
  * Panic(uint256), and the texts geth gives a failed execution. Hardhat's wording of the same data
  * (src/host/failure-text.ts) and the Solidity stack traces (src/chain/solidity/stack-trace.ts) read
- * it through these decoders too.
+ * it through these decoders too. And EthereumJS's own error texts, cleaned of the dumps it appends.
  */
+import { errorText } from "./errors";
 
 /** Error(string)'s selector, hex without 0x. */
 export const ERROR_SELECTOR = "08c379a0";
@@ -77,4 +78,15 @@ export function describeFailure(vmError: string, returnValue: Uint8Array): strin
   if (vmError !== "revert") return vmError;
   const reason = revertReason(returnValue);
   return reason === undefined ? "execution reverted" : `execution reverted: ${reason}`;
+}
+
+/**
+ * EthereumJS appends block and transaction dumps to its messages (`… (vm hf=osaka -> block number=…`,
+ * `… (block number=…`, `… (tx type=…`); keep the sentence that says what went wrong, never a
+ * dangling `(vm hf=…` tail.
+ */
+export function cleanVmError(err: unknown): string {
+  const msg = errorText(err);
+  const cut = msg.search(/\s*\((?:vm hf|block number|tx type)=| -> /);
+  return (cut >= 0 ? msg.slice(0, cut) : msg).trim();
 }

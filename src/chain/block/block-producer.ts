@@ -6,8 +6,8 @@
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
  */
-import { abortsBlock, errorText } from "../errors";
-import { describeFailure } from "../vm-errors";
+import { abortsBlock } from "../errors";
+import { cleanVmError, describeFailure } from "../vm-errors";
 import { Block, type HeaderData, createBlock, createBlockHeader, genRequestsRoot } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
@@ -329,17 +329,6 @@ async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: 
   }
 }
 
-
-/**
- * EthereumJS appends block and transaction dumps to its messages (`… (vm hf=osaka -> block number=…`,
- * `… (block number=…`, `… (tx type=…`); keep the sentence that says what went wrong, never a
- * dangling `(vm hf=…` tail.
- */
-export function cleanVmError(err: unknown): string {
-  const msg = errorText(err);
-  const cut = msg.search(/\s*\((?:vm hf|block number|tx type)=| -> /);
-  return (cut >= 0 ? msg.slice(0, cut) : msg).trim();
-}
 
 export const ZERO_ADDRESS = createAddressFromBigInt(0n);
 

@@ -8,7 +8,7 @@ import { type TypedTransaction, type TypedTxData, createTx } from "@ethereumjs/t
 import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
-import { cleanVmError } from "../block/block-producer";
+import { cleanVmError } from "../vm-errors";
 import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, turnIfDue } from "./context";
 import { ChainError } from "../errors";
 import type { Node } from "../node";

@@ -13,7 +13,7 @@ import { Address, KECCAK256_RLP, createZeroAddress, setLengthLeft } from "@ether
 import type { VM } from "@ethereumjs/vm";
 import { Bloom, type RunTxResult, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
-import { cleanVmError } from "../block/block-producer";
+import { cleanVmError } from "../vm-errors";
 import type { StoredLog, StoredReceipt } from "../store/chain-store";
 import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
 import { type CallRequest, type StateOverride, applyOverrides, drawGas, readGas, transactionFrom, txGasCap } from "./execution";
