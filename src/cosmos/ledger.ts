@@ -11,6 +11,7 @@ import type { StateManagerInterface } from "@ethereumjs/common";
 import type { PrecompileInput } from "@ethereumjs/evm";
 import { type Account, type Address, createAccount, createAddressFromString } from "@ethereumjs/util";
 import { getAddress, hexlify } from "ethers";
+import { GasMeter, OutOfGas, PrecompileRevert } from "../chain/precompile";
 import { StorageRecords, decodeRecord, encodeRecord } from "./records";
 
 /** The Cosmos SDK's module account address of `name`. */
@@ -35,23 +36,12 @@ export async function addSupply(records: MeteredRecords, delta: bigint): Promise
 }
 
 /** A failure the chain's module returns: the precompile reverts with it as `Error(string)` (cosmos/evm's `ReturnRevertError`). */
-export class ModuleError extends Error {}
+export class ModuleError extends PrecompileRevert {}
 
 /** The Cosmos SDK's KV gas (storetypes.KVGasConfig): what a module's store reads and writes cost. */
 export const KV_GAS = { readFlat: 1_000n, readPerByte: 3n, writeFlat: 2_000n, writePerByte: 30n } as const;
 
-/** Ran out of the gas the call was given (the precompile then consumes all of it). */
-export class OutOfGas extends Error {}
-
-export class GasMeter {
-  used = 0n;
-  constructor(readonly limit: bigint) {}
-
-  charge(gas: bigint): void {
-    this.used += gas;
-    if (this.used > this.limit) throw new OutOfGas("out of gas");
-  }
-}
+export { GasMeter, OutOfGas };
 
 /** Module records whose reads and writes are charged as the SDK's KV store charges them. */
 export class MeteredRecords {

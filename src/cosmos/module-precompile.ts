@@ -1,22 +1,20 @@
 /**
- * How a stateful Cosmos precompile runs a call, as cosmos/evm's precompiles/common does:
+ * How a stateful Cosmos precompile runs a call, as cosmos/evm's precompiles/common does, on the
+ * chain's precompile framework (src/chain/precompile.ts):
  * - a call costs the SDK's KV price of its input (`RequiredGas`: 2,000 + 30/byte for a transaction,
  *   1,000 + 3/byte for a query) plus what its store reads and writes cost (ledger.ts `KV_GAS`);
  * - every failure but running out of gas reverts with `Error(string)` carrying its text
  *   (`ReturnRevertError`): a module's error, an unknown selector (`no method with id: 0x…`), fewer
  *   than 4 bytes (`execution reverted`), a transaction method inside a STATICCALL (`write protection`),
- *   keeping the gas not used; running out of gas consumes all of it; nothing is half-applied,
- *   since the EVM reverts the call's state (records, balances) with it.
+ *   keeping the gas not used; running out of gas consumes all of it.
  */
-import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
-import { EVMError } from "@ethereumjs/evm";
+import type { PrecompileInput } from "@ethereumjs/evm";
 import { Address } from "@ethereumjs/util";
-import { type FunctionFragment, Interface, type Result, getBytes, hexlify } from "ethers";
-import { GasMeter, ModuleError, type ModuleEnv, OutOfGas, precompileEnv } from "./ledger";
+import { type Interface, type Result, hexlify } from "ethers";
+import { type PrecompileHandler, type PrecompilePolicy, createPrecompile } from "../chain/precompile";
+import { type ModuleEnv, precompileEnv } from "./ledger";
 
-const EMPTY = new Uint8Array();
-
-export type Log = [Uint8Array, Uint8Array[], Uint8Array];
+export { revertData } from "../chain/precompile";
 
 /** What a method handler gets: its arguments, the caller, the module env, and where to put events. */
 export interface MethodCall {
@@ -41,78 +39,38 @@ export interface ModulePrecompileDeps {
   denom: string;
 }
 
-/** Out of gas: the call consumes all it was given and returns nothing. */
-const outOfGas = (gasLimit: bigint): ExecResult => ({ returnValue: EMPTY, executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) });
-
-const ERROR_ABI = new Interface(["error Error(string)"]);
-
-/** Error(string), as Solidity's require and cosmos/evm's ReturnRevertError encode a reason. */
-export function revertData(reason: string): Uint8Array {
-  return getBytes(ERROR_ABI.encodeErrorResult("Error", [reason]));
-}
+/** cosmos/evm's prices and refusals. */
+export const COSMOS_POLICY: PrecompilePolicy = {
+  baseGas: (_fn, data, isTx) => (isTx ? 2_000n + 30n * BigInt(data.length) : 1_000n + 3n * BigInt(data.length)),
+  refusal: (r, used) => {
+    switch (r.kind) {
+      case "short":
+        return { reason: "execution reverted", gas: 0n };
+      case "unknown":
+        return { reason: `no method with id: ${r.selector}`, gas: 0n };
+      case "static":
+        return { reason: "write protection", gas: used };
+      case "arguments":
+        return { reason: `abi: cannot unmarshal the arguments of ${r.fn.name}: ${r.error.message.split(" (")[0]}`, gas: used };
+    }
+  },
+};
 
 /**
  * The precompile function for `abi`, with `handlers` by method name and `transactions` naming the
  * methods that write. `address` is where the precompile lives (the emitter of its events).
  */
-export function createModulePrecompile(
-  address: string,
-  abi: Interface,
-  handlers: Record<string, MethodHandler>,
-  transactions: ReadonlySet<string>,
-  deps: ModulePrecompileDeps,
-): (input: PrecompileInput) => Promise<ExecResult> {
-  const emitter = getBytes(address);
-  return async (input) => {
-    const { data, gasLimit } = input;
-    const revert = (gas: bigint, reason: string): ExecResult => ({ returnValue: revertData(reason), executionGasUsed: gas, exceptionError: new EVMError(EVMError.errorMessages.REVERT) });
-    if (data.length < 4) return revert(0n, "execution reverted");
-    const selector = hexlify(data.subarray(0, 4));
-    let fn: FunctionFragment | null;
-    try {
-      fn = abi.getFunction(selector);
-    } catch {
-      fn = null;
-    }
-    const handler = fn === null ? undefined : handlers[fn.name];
-    if (fn === null || handler === undefined) return revert(0n, `no method with id: ${selector}`);
-    const isTx = transactions.has(fn.name);
-    const gas = new GasMeter(gasLimit);
-    try {
-      gas.charge(isTx ? 2_000n + 30n * BigInt(data.length) : 1_000n + 3n * BigInt(data.length));
-    } catch {
-      return outOfGas(gasLimit);
-    }
-    if (isTx && deps.isStatic(input)) return revert(gas.used, "write protection");
-    let args: Result;
-    try {
-      args = abi.decodeFunctionData(fn, data);
-    } catch (err) {
-      return revert(gas.used, `abi: cannot unmarshal the arguments of ${fn.name}: ${(err as Error).message.split(" (")[0]}`);
-    }
-    const env = precompileEnv(input, deps.block(input), deps.denom, gas);
-    const logs: Log[] = [];
-    const callerBytes = deps.caller(input);
-    const call: MethodCall = {
-      args,
-      caller: hexlify(callerBytes),
-      callerIsContract: async () => {
-        const code = await input._EVM.stateManager.getCode(new Address(callerBytes));
-        return code.length > 0;
-      },
-      env,
-      emit: (event, values) => {
-        const log = abi.encodeEventLog(event, values);
-        logs.push([emitter, log.topics.map((t) => getBytes(t)), getBytes(log.data)]);
-      },
-    };
-    try {
-      const out = await handler(call);
-      return { returnValue: getBytes(abi.encodeFunctionResult(fn, out)), executionGasUsed: gas.used, ...(logs.length > 0 ? { logs } : {}) };
-    } catch (err) {
-      if (err instanceof OutOfGas) return outOfGas(gasLimit);
-      if (err instanceof ModuleError) return revert(gas.used > gasLimit ? gasLimit : gas.used, err.message);
-      throw err;
-    }
-  };
+export function createModulePrecompile(address: string, abi: Interface, handlers: Record<string, MethodHandler>, transactions: ReadonlySet<string>, deps: ModulePrecompileDeps) {
+  const wrapped: Record<string, PrecompileHandler> = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    wrapped[name] = (call) =>
+      handler({
+        args: call.args,
+        caller: hexlify(call.caller),
+        callerIsContract: async () => (await call.input._EVM.stateManager.getCode(new Address(call.caller))).length > 0,
+        env: precompileEnv(call.input, deps.block(call.input), deps.denom, call.gas),
+        emit: call.emit,
+      });
+  }
+  return createPrecompile({ address, abi, handlers: wrapped, transactions, policy: COSMOS_POLICY }, deps);
 }

@@ -10,9 +10,9 @@
  * Unregistering shifts the later entries down one, so the others keep their order.
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
-import { EVMError } from "@ethereumjs/evm";
 import { Address } from "@ethereumjs/util";
-import { AbiCoder, Interface, concat, getBytes, hexlify, keccak256, toBeHex, zeroPadValue } from "ethers";
+import { Interface, concat, getBytes, hexlify, keccak256, toBeHex, zeroPadValue } from "ethers";
+import { type PrecompileCall, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../chain/precompile";
 import { type EpochInfo, floorSeconds } from "./types";
 
 export const EPOCHS_PRECOMPILE = "0x0000000000000000000000000000000000000900" as const;
@@ -32,8 +32,6 @@ export const HOOKS_ABI = new Interface([
   "function beforeEpochStart(string identifier, int64 epochNumber)",
   "function afterEpochEnd(string identifier, int64 epochNumber)",
 ]);
-
-const ERROR_ABI = new Interface(["error Error(string)"]);
 
 const slot = (n: bigint): Uint8Array => getBytes(toBeHex(n, 32));
 export const HOOKS_COUNT_SLOT = slot(0n);
@@ -111,18 +109,21 @@ export const READ_GAS = 2_600n;
 export const PER_RECORD_GAS = 800n;
 export const WRITE_GAS = 45_000n;
 
-type Log = [Uint8Array, Uint8Array[], Uint8Array];
-
-function ok(gasLimit: bigint, gas: bigint, returnValue: Uint8Array, logs?: Log[]): ExecResult {
-  if (gas > gasLimit) return { returnValue: EMPTY, executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) };
-  return { returnValue, executionGasUsed: gas, ...(logs !== undefined && logs.length > 0 ? { logs } : {}) };
-}
-
-/** A revert with Error(string), as Solidity's require does. */
-function revert(gasLimit: bigint, gas: bigint, reason: string): ExecResult {
-  if (gas > gasLimit) return ok(gasLimit, gas, EMPTY);
-  return { returnValue: getBytes(ERROR_ABI.encodeErrorResult("Error", [reason])), executionGasUsed: gas, exceptionError: new EVMError(EVMError.errorMessages.REVERT) };
-}
+/** The epochs precompile's prices (flat per method, plus per record listed) and its own refusal texts. */
+const EPOCHS_POLICY: PrecompilePolicy = {
+  baseGas: (_fn, _data, isTx) => (isTx ? WRITE_GAS : READ_GAS),
+  refusal: (r) => {
+    switch (r.kind) {
+      case "short":
+      case "unknown":
+        return { reason: "epochs precompile: unknown function selector", gas: READ_GAS };
+      case "static":
+        return { reason: `epochs precompile: ${r.fn.name} in a static call`, gas: READ_GAS };
+      case "arguments":
+        return { reason: `epochs precompile: invalid arguments for ${r.fn.name}`, gas: READ_GAS };
+    }
+  },
+};
 
 /** A row of `IEpochs.EpochInfo`: times in Unix seconds (floored), duration in seconds. */
 export function epochInfoRow(e: EpochInfo): [string, bigint, bigint, bigint, bigint, boolean, bigint] {
@@ -137,50 +138,33 @@ export function epochInfoRow(e: EpochInfo): [string, bigint, bigint, bigint, big
   ];
 }
 
-/** The precompile function (EthereumJS `PrecompileFunc`). */
+/** The precompile function (EthereumJS `PrecompileFunc`), on the chain's precompile framework (src/chain/precompile.ts). */
 export function createEpochsPrecompile(deps: PrecompileDeps): (input: PrecompileInput) => Promise<ExecResult> {
-  const coder = AbiCoder.defaultAbiCoder();
-  return async (input) => {
-    const { gasLimit } = input;
-    const fn = input.data.length >= 4 ? EPOCHS_ABI.getFunction(hexlify(input.data.subarray(0, 4))) : null;
-    if (fn === null) return revert(gasLimit, READ_GAS, "epochs precompile: unknown function selector");
-    let call;
-    try {
-      call = EPOCHS_ABI.parseTransaction({ data: hexlify(input.data) });
-    } catch {
-      call = null;
-    }
-    if (call === null) return revert(gasLimit, READ_GAS, `epochs precompile: invalid arguments for ${fn.name}`);
-    switch (call.name) {
-      case "epochInfos": {
-        const infos = deps.infos(input);
-        const encoded = getBytes(EPOCHS_ABI.encodeFunctionResult("epochInfos", [infos.map(epochInfoRow)]));
-        return ok(gasLimit, READ_GAS + PER_RECORD_GAS * BigInt(infos.length), encoded);
-      }
-      case "currentEpoch": {
-        const id = call.args[0] as string;
-        const info = deps.infos(input).find((e) => e.identifier === id);
-        if (info === undefined) return revert(gasLimit, READ_GAS, `epoch info not found: ${id}`);
-        return ok(gasLimit, READ_GAS, getBytes(coder.encode(["int64"], [info.currentEpoch])));
-      }
-      case "hooks": {
-        const list = await registeredHooks(evmSlotStore(input));
-        return ok(gasLimit, READ_GAS + PER_RECORD_GAS * BigInt(list.length), getBytes(coder.encode(["address[]"], [list.map((a) => hexlify(a))])));
-      }
-      case "registerHooks":
-      case "unregisterHooks": {
-        if (gasLimit < WRITE_GAS) return ok(gasLimit, WRITE_GAS, EMPTY);
-        if (deps.isStatic(input)) return revert(gasLimit, READ_GAS, `epochs precompile: ${call.name} in a static call`);
-        const caller = deps.caller(input);
-        const store = evmSlotStore(input);
-        const registering = call.name === "registerHooks";
-        const changed = registering ? await register(store, caller) : await unregister(store, caller);
-        const topic = EPOCHS_ABI.getEvent(registering ? "HooksRegistered" : "HooksUnregistered")?.topicHash as string;
-        const logs: Log[] = changed ? [[EPOCHS_PRECOMPILE_BYTES, [getBytes(topic), slot(toBig(caller))], EMPTY]] : [];
-        return ok(gasLimit, WRITE_GAS, getBytes(coder.encode(["bool"], [changed])), logs);
-      }
-      default:
-        return revert(gasLimit, READ_GAS, `epochs precompile: ${call.name} is not callable`);
-    }
+  const changeHooks = async (call: PrecompileCall, registering: boolean): Promise<unknown[]> => {
+    const store = evmSlotStore(call.input);
+    const changed = registering ? await register(store, call.caller) : await unregister(store, call.caller);
+    if (changed) call.emit(registering ? "HooksRegistered" : "HooksUnregistered", [hexlify(call.caller)]);
+    return [changed];
   };
+  const handlers: Record<string, PrecompileHandler> = {
+    epochInfos: async (call) => {
+      const infos = deps.infos(call.input);
+      call.gas.charge(PER_RECORD_GAS * BigInt(infos.length));
+      return [infos.map(epochInfoRow)];
+    },
+    currentEpoch: async (call) => {
+      const id = call.args[0] as string;
+      const info = deps.infos(call.input).find((e) => e.identifier === id);
+      if (info === undefined) throw new PrecompileRevert(`epoch info not found: ${id}`);
+      return [info.currentEpoch];
+    },
+    hooks: async (call) => {
+      const list = await registeredHooks(evmSlotStore(call.input));
+      call.gas.charge(PER_RECORD_GAS * BigInt(list.length));
+      return [list.map((a) => hexlify(a))];
+    },
+    registerHooks: (call) => changeHooks(call, true),
+    unregisterHooks: (call) => changeHooks(call, false),
+  };
+  return createPrecompile({ address: EPOCHS_PRECOMPILE, abi: EPOCHS_ABI, handlers, transactions: new Set(["registerHooks", "unregisterHooks"]), policy: EPOCHS_POLICY }, deps);
 }

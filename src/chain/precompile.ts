@@ -1,0 +1,146 @@
+/**
+ * The one way this chain runs a stateful precompile (the epochs precompile and every Cosmos one): an
+ * ABI, a handler per method, the methods that write, and a pricing policy. The framework dispatches
+ * by selector, charges the policy's price before the handler (a handler charges what it reads on
+ * top), refuses what the policy names (a short input, an unknown selector, arguments that do not
+ * decode, a write inside a STATICCALL), encodes results and events, and ends every failure the same
+ * way: running out of gas consumes all of it and returns nothing; any other failure reverts with
+ * `Error(string)` and keeps the gas not used. Nothing is half-applied: the EVM reverts the call's
+ * state with it.
+ */
+import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
+import { EVMError } from "@ethereumjs/evm";
+import { type FunctionFragment, Interface, type Result, getBytes, hexlify } from "ethers";
+
+const EMPTY = new Uint8Array();
+
+/** Ran out of the gas the call was given (the precompile then consumes all of it). */
+export class OutOfGas extends Error {}
+
+/** A failure a precompile's handler reports: the call reverts with it as `Error(string)`. */
+export class PrecompileRevert extends Error {}
+
+export class GasMeter {
+  used = 0n;
+  constructor(readonly limit: bigint) {}
+
+  charge(gas: bigint): void {
+    this.used += gas;
+    if (this.used > this.limit) throw new OutOfGas("out of gas");
+  }
+}
+
+export type Log = [Uint8Array, Uint8Array[], Uint8Array];
+
+/** What a handler gets. */
+export interface PrecompileCall {
+  fn: FunctionFragment;
+  args: Result;
+  input: PrecompileInput;
+  /** msg.sender of the call to the precompile. */
+  caller: Uint8Array;
+  gas: GasMeter;
+  /** Adds one of the ABI's events, emitted by the precompile's address. */
+  emit(event: string, values: unknown[]): void;
+}
+
+/** A handler returns the method's outputs (encoded by the ABI); it throws PrecompileRevert or OutOfGas to fail. */
+export type PrecompileHandler = (call: PrecompileCall) => Promise<unknown[]>;
+
+/** Why a call is refused before its handler runs. */
+export type Refusal = { kind: "short" } | { kind: "unknown"; selector: string } | { kind: "static"; fn: FunctionFragment } | { kind: "arguments"; fn: FunctionFragment; error: Error };
+
+/** How a precompile prices and words its calls. */
+export interface PrecompilePolicy {
+  /** What a call costs before its handler runs. */
+  baseGas(fn: FunctionFragment, data: Uint8Array, isTransaction: boolean): bigint;
+  /** A refused call's reason and the gas it uses (`used`: charged so far); more than the call was given is running out of gas. */
+  refusal(refusal: Refusal, used: bigint): { reason: string; gas: bigint };
+}
+
+export interface PrecompileSpec {
+  /** Where the precompile lives (the emitter of its events). */
+  address: string;
+  abi: Interface;
+  handlers: Record<string, PrecompileHandler>;
+  /** The methods that write: refused inside a STATICCALL. */
+  transactions: ReadonlySet<string>;
+  policy: PrecompilePolicy;
+}
+
+/** What the chain tells a precompile about the execution it runs in (each answer is for `input`'s EVM). */
+export interface PrecompileContextDeps {
+  caller(input: PrecompileInput): Uint8Array;
+  isStatic(input: PrecompileInput): boolean;
+}
+
+const ERROR_ABI = new Interface(["error Error(string)"]);
+
+/** Error(string), as Solidity's require and cosmos/evm's ReturnRevertError encode a reason. */
+export function revertData(reason: string): Uint8Array {
+  return getBytes(ERROR_ABI.encodeErrorResult("Error", [reason]));
+}
+
+const outOfGas = (gasLimit: bigint): ExecResult => ({ returnValue: EMPTY, executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) });
+
+function reverted(gasLimit: bigint, gas: bigint, reason: string): ExecResult {
+  if (gas > gasLimit) return outOfGas(gasLimit);
+  return { returnValue: revertData(reason), executionGasUsed: gas, exceptionError: new EVMError(EVMError.errorMessages.REVERT) };
+}
+
+/** The precompile function (EthereumJS `PrecompileFunc`) of `spec`. */
+export function createPrecompile(spec: PrecompileSpec, deps: PrecompileContextDeps): (input: PrecompileInput) => Promise<ExecResult> {
+  const emitter = getBytes(spec.address);
+  const { abi, policy } = spec;
+  return async (input) => {
+    const { data, gasLimit } = input;
+    const refuse = (r: Refusal, used: bigint): ExecResult => {
+      const { reason, gas } = policy.refusal(r, used);
+      return reverted(gasLimit, gas, reason);
+    };
+    if (data.length < 4) return refuse({ kind: "short" }, 0n);
+    const selector = hexlify(data.subarray(0, 4));
+    let fn: FunctionFragment | null;
+    try {
+      fn = abi.getFunction(selector);
+    } catch {
+      fn = null;
+    }
+    const handler = fn === null ? undefined : spec.handlers[fn.name];
+    if (fn === null || handler === undefined) return refuse({ kind: "unknown", selector }, 0n);
+    const isTx = spec.transactions.has(fn.name);
+    const gas = new GasMeter(gasLimit);
+    try {
+      gas.charge(policy.baseGas(fn, data, isTx));
+    } catch {
+      return outOfGas(gasLimit);
+    }
+    if (isTx && deps.isStatic(input)) return refuse({ kind: "static", fn }, gas.used);
+    let args: Result;
+    try {
+      args = abi.decodeFunctionData(fn, data);
+    } catch (err) {
+      return refuse({ kind: "arguments", fn, error: err as Error }, gas.used);
+    }
+    const logs: Log[] = [];
+    const call: PrecompileCall = {
+      fn,
+      args,
+      input,
+      caller: deps.caller(input),
+      gas,
+      emit: (event, values) => {
+        const log = abi.encodeEventLog(event, values);
+        logs.push([emitter, log.topics.map((t) => getBytes(t)), getBytes(log.data)]);
+      },
+    };
+    try {
+      const out = await handler(call);
+      return { returnValue: getBytes(abi.encodeFunctionResult(fn, out)), executionGasUsed: gas.used, ...(logs.length > 0 ? { logs } : {}) };
+    } catch (err) {
+      if (err instanceof OutOfGas) return outOfGas(gasLimit);
+      if (err instanceof PrecompileRevert) return reverted(gasLimit, gas.used > gasLimit ? gasLimit : gas.used, err.message);
+      throw err;
+    }
+  };
+}
