@@ -13,7 +13,7 @@ import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import type { RuntimeOptions } from "../app/runtime";
 import type { ServerOptions } from "../rpc/transport/server";
 import type { TxPoolLimits } from "../chain/pool/txpool";
-import { defaultRpcSettings } from "../rpc/deps";
+import { type RpcSettings, defaultRpcSettings } from "../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
 
 // smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
@@ -28,24 +28,15 @@ export interface HostPort {
   port: number;
 }
 
-export interface JsonRpcConfig {
+/** The [json-rpc] table: the dispatcher's settings (src/rpc/deps.ts) and the transport's. */
+export interface JsonRpcConfig extends Omit<RpcSettings, "clientVersion" | "home"> {
   enable: boolean;
   /** HTTP (and WebSocket upgrade) listener; Hardhat's --hostname/--port set it too. */
   address: HostPort;
   wsAddress: HostPort;
   api: string[];
-  gasCap: bigint;
-  evmTimeoutMs: number;
-  /** In ether; 0 = no cap. */
-  txFeeCap: number;
-  filterCap: number;
-  feeHistoryCap: number;
-  logsCap: number;
-  blockRangeCap: number;
   httpTimeoutMs: number;
   httpIdleTimeoutMs: number;
-  allowUnprotectedTxs: boolean;
-  allowInsecureUnlock: boolean;
   /** 0 = unlimited. */
   maxOpenConnections: number;
   batchRequestLimit: number;
