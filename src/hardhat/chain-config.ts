@@ -12,6 +12,7 @@ import { DEFAULT_CHAIN_ID } from "../host/chain-defaults";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/epochs-config";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node-files";
+import { isLoopbackHost } from "../rpc/transport/auth";
 
 export { PLUGIN_NAME } from "./plugin-error";
 /** The token file and the record of itself a node (without --home) leaves in the project cache. */
@@ -73,7 +74,7 @@ function servedBy(url: string, ports: number[]): boolean {
     return false;
   }
   const host = u.hostname;
-  const loopback = host === "localhost" || host === "[::1]" || host.startsWith("127.");
+  const loopback = isLoopbackHost(host);
   const port = u.port !== "" ? Number(u.port) : u.protocol === "https:" ? 443 : 80;
   return loopback && ports.includes(port);
 }

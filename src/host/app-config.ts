@@ -11,7 +11,7 @@ import { parseGoDuration } from "../utils/go-duration";
 import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import type { RuntimeOptions } from "../app/runtime";
-import type { ServerOptions } from "../rpc/transport/server";
+import type { HostPort, ServerOptions } from "../rpc/transport/server";
 import type { TxPoolLimits } from "../chain/pool/txpool";
 import { type RpcSettings, defaultRpcSettings } from "../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
@@ -23,10 +23,7 @@ const parseToml: typeof SmolToml.parse = (text, opts) => (require("smol-toml") a
 import { type EpochsProfile, type TickRule, defaultTickRule } from "../epochs/types";
 export { type EpochsProfile, type TickRule, defaultTickRule };
 
-export interface HostPort {
-  host: string;
-  port: number;
-}
+export type { HostPort };
 
 /** The [json-rpc] table: the dispatcher's settings (src/rpc/deps.ts) and the transport's. */
 export interface JsonRpcConfig extends Omit<RpcSettings, "clientVersion" | "home"> {

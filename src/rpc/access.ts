@@ -5,6 +5,7 @@
  */
 import { ACCESS_CLASSES, type Access } from "./method";
 import type { RequestContext } from "./types";
+import { isLoopbackHost } from "./transport/auth";
 
 /** Origins a page may call `dev` methods from without the token: these hosts, on any port and scheme. */
 export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
@@ -108,8 +109,7 @@ function shortList(names: string[], max = 4): string {
 
 /** True when a bound listener accepts connections from other machines (the banner then says dev methods need the token there). */
 export function beyondLoopback(bound: { httpAddress: { host: string }; wsAddress?: { host: string } }): boolean {
-  const local = (h: string) => h === "::1" || h === "localhost" || h.startsWith("127.");
-  return !local(bound.httpAddress.host) || (bound.wsAddress !== undefined && !local(bound.wsAddress.host));
+  return !isLoopbackHost(bound.httpAddress.host) || (bound.wsAddress !== undefined && !isLoopbackHost(bound.wsAddress.host));
 }
 
 /** The node banner's lines on access, from the same classes as the dispatcher. */

@@ -16,7 +16,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Caller, Dispatcher } from "../types";
 import { DEFAULT_ALLOWED_ORIGINS, devOpen } from "../access";
-import { bearerMatches, isLoopback as isLoopbackAddress } from "./auth";
+import { bearerMatches, isLoopback as isLoopbackAddress, isLoopbackHost } from "./auth";
 import { type HttpHandler, createHttpHandler } from "./http";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WS_PING_INTERVAL_MS } from "./limits";
 import { RestRouter } from "./rest-router";
@@ -84,12 +84,6 @@ export interface ListenerControl {
   stopHttp(): void;
   startWs(s: ListenerSettings): Promise<HostPort>;
   stopWs(): void;
-}
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|localhost)$/i;
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host.replace(/^\[(.*)\]$/, "$1"));
 }
 
 export class JsonRpcServer {
@@ -238,7 +232,7 @@ export class JsonRpcServer {
     this._wsOnly ??= this._createWsOnlyServer();
     const bound = await listenOn(this._wsOnly, host, port);
     this._wsBound = bound;
-    if (!isLoopback(host)) {
+    if (!isLoopbackHost(host)) {
       this._opts.log?.(`WARNING: the WebSocket server listens on ${host}:${bound.port}, beyond loopback: anyone who can reach it can use the public namespaces`);
     }
     return bound;
