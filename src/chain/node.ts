@@ -699,6 +699,16 @@ export class Node extends EventEmitter<NodeEvents> {
     return true;
   }
 
+  /**
+   * debug_setHead: rewinds the chain to block `n` (at or below the head), durably; pooled
+   * transactions whose nonces the rewind made valid again stay, the rest are re-sorted.
+   */
+  async setHead(n: bigint): Promise<void> {
+    if (n > this.headNumber) throw new ChainError(`block ${n} is above the head ${this.headNumber}`);
+    await this.rewindTo(n);
+    await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
+  }
+
   /** Rewinds head, state and module stores to block `n`, durably (evm_revert, debug_setHead). */
   async rewindTo(n: bigint, stateRoot?: Uint8Array): Promise<void> {
     await rewindChain(this._chain, n, stateRoot);

@@ -3,7 +3,6 @@
  * runtime (memory, GC, stacks, profiles, log level) and node control (debug_setHead). Methods that
  * change the node or touch its files are private (they need the bearer token on network transports).
  */
-import { Address } from "@ethereumjs/util";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { type MethodSpec, method } from "../../method";
@@ -27,9 +26,7 @@ export function debugMethods(deps: RpcDeps): MethodSpec[] {
       doc: "Rewinds the chain to block N, durably: head, EVM state, the epochs store and hook registrations, as they were at N. Answers null.",
       async handler([n]) {
         if (n > node.headNumber) throw new ServerError(`block ${n} is above the head ${node.headNumber}`);
-        await node.rewindTo(n);
-        // pooled transactions whose nonces the rewind made valid again stay; the rest are re-sorted
-        await node.pool.update((s) => node.getNonce(new Address(new Uint8Array(Buffer.from(s.slice(2), "hex")))));
+        await node.setHead(n);
         return null;
       },
     }),
