@@ -259,25 +259,28 @@ export async function runNode(host: NodeHost, flags: NodeFlags, steps: Partial<N
   }
   // contracts compiled while the node runs are named in its log, as on Hardhat's node
   const builds = followCompilations(host.compilations, runtime.node, runtime.deps.contracts);
-  let server: StartedServer;
+  let server: StartedServer | undefined;
   try {
     server = await s.startServer(runtime, plan);
     await s.serverReady(server);
   } catch (err) {
+    // a start that fails stops what it started: the servers, the watcher, the chain (its store unlocked)
+    await server?.close().catch(() => undefined);
     builds.stop();
     await runtime.close();
     throw err;
   }
+  const started = server;
   const { dump, intervalS } = plan.files;
   const saver = dump !== undefined && intervalS !== undefined ? saveEvery(runtime, dump, intervalS) : undefined;
   let stopping: Promise<void> | undefined;
   const stop = (): void => {
-    stopping ??= server.close().catch(() => undefined);
+    stopping ??= started.close().catch(() => undefined);
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
-    await server.waitUntilClosed();
+    await started.waitUntilClosed();
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
