@@ -1,6 +1,44 @@
 // Lint rules: typescript-eslint's recommended set, strict about unused code and floating promises.
 import tseslint from "typescript-eslint";
 
+/** The chain's internals rpc/ does not reach: it goes through Node, the execution and tracing entry points, and types. */
+const RPC_CHAIN_INTERNALS = [
+  "**/chain/engine/state-manager",
+  "**/chain/engine/common",
+  "**/chain/block/block-producer",
+  "**/chain/block/commit",
+  "**/chain/store/chain-state",
+  "**/chain/store/open-chain",
+  "**/chain/fork/**",
+  "**/storage/kv",
+  "**/storage/level-kv",
+  "**/storage/memory-kv",
+  "**/storage/module-store",
+  "**/storage/trie-db",
+];
+
+/** A `no-restricted-imports` block per layer: the folders (and paths) its files may not import. */
+function layers(rows) {
+  return rows.map(([files, above, extra = []]) => ({
+    files,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              // a relative import that climbs to src/ and enters a layer above
+              regex: `^(\\.\\./)+(${above.join("|")})(/|$)`,
+              message: "imports go one way: hosts → host → app → rpc → epochs/cosmos → chain/keystore → storage (docs/architecture.md)",
+            },
+            ...extra,
+          ],
+        },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   // examples/ are projects of their own: the package test type-checks them where the package is installed
   { ignores: ["node_modules/", "dist/", "examples/", "artifacts/", "cache/", "typechain-types/", "scratch/"] },
@@ -15,6 +53,16 @@ export default tseslint.config(
       "no-constant-condition": ["error", { checkLoops: false }],
     },
   },
+  // One direction of imports (docs/architecture.md): hosts → host → app → rpc → epochs/cosmos → chain/keystore → storage.
+  ...layers([
+    [["src/storage/**"], ["chain", "keystore", "epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
+    [["src/chain/**", "src/keystore/**"], ["epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
+    [["src/epochs/**", "src/cosmos/**"], ["rpc", "app", "host", "hardhat", "hardhat3"]],
+    [["src/rpc/**"], ["app", "host", "hardhat", "hardhat3"], [{ group: RPC_CHAIN_INTERNALS, message: "rpc/ reaches the chain through Node, the execution and tracing entry points and types (docs/architecture.md)" }]],
+    [["src/app/**"], ["host", "hardhat", "hardhat3"]],
+    // the shared host has no Hardhat import: each host maps Hardhat onto it
+    [["src/host/**"], ["hardhat", "hardhat3"], [{ group: ["hardhat", "hardhat/**"], message: "the shared host has no Hardhat import: each host maps Hardhat onto it" }]],
+  ]),
   {
     files: ["test/**/*.ts", "bench/tests/test/**/*.ts"],
     rules: { "@typescript-eslint/no-unused-expressions": "off" },
