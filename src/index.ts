@@ -13,8 +13,8 @@ import { extendEpochsConfig } from "./hardhat/chain-config";
 import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
 import { withFork } from "./hardhat/fork";
-import "../tasks/epochs";
-import "../tasks/keys";
+import "./hardhat/tasks/epochs";
+import "./hardhat/tasks/keys";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
 export type * from "./hardhat/type-extensions";

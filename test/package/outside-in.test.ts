@@ -122,7 +122,7 @@ describe("the package, installed from its tarball into a fresh project", functio
 
   it("packs what a user needs and nothing else", () => {
     const files = packed.files.map((f) => f.path);
-    for (const f of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist/src/index.js", "dist/src/index.d.ts", "dist/src/hardhat/type-extensions.d.ts", "dist/tasks/epochs.js", "contracts/IEpochs.sol", "contracts/IEpochHooks.sol", "contracts/examples/WeeklyRewards.sol"]) {
+    for (const f of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist/src/index.js", "dist/src/index.d.ts", "dist/src/hardhat/type-extensions.d.ts", "dist/src/hardhat/tasks/epochs.js", "contracts/IEpochs.sol", "contracts/IEpochHooks.sol", "contracts/examples/WeeklyRewards.sol"]) {
       expect(files, f).to.include(f);
     }
     expect(files.filter((f) => /^(src|test|scripts|examples)\/|\.ts$(?<!\.d\.ts)|\.map$|^contracts\/test\//.test(f))).to.deep.equal([]);

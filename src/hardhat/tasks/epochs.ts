@@ -6,12 +6,12 @@
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
-import { epochsModule } from "../src/host/lazy";
-import { epochsTable } from "../src/host/epochs-table";
+import { epochsModule } from "../../host/lazy";
+import { epochsTable } from "../../host/epochs-table";
 
-export { epochsTable, formatTable } from "../src/host/epochs-table";
-import { PLUGIN_NAME } from "../src/hardhat/chain-config";
-import { restCurrentEpoch, restEpochs } from "../src/hardhat/epochs-rest";
+export { epochsTable, formatTable } from "../../host/epochs-table";
+import { PLUGIN_NAME } from "../chain-config";
+import { restCurrentEpoch, restEpochs } from "../epochs-rest";
 
 export const TASK_EPOCHS_LIST = "epochs:list";
 export const TASK_EPOCHS_CURRENT = "epochs:current";

@@ -3,8 +3,8 @@
  * they do: src/host/key-tasks.ts).
  */
 import { task, types } from "hardhat/config";
-import { type KeyArgs, keysImport, keysList, keysNew } from "../src/host/key-tasks";
-import { withPluginErrors } from "../src/hardhat/plugin-error";
+import { type KeyArgs, keysImport, keysList, keysNew } from "../../host/key-tasks";
+import { withPluginErrors } from "../plugin-error";
 
 export const TASK_KEYS_NEW = "keys:new";
 export const TASK_KEYS_IMPORT = "keys:import";
