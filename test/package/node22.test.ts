@@ -29,7 +29,7 @@ describe("the suite's core on Node 22", function () {
       "test/rpc/eth.test.ts",
       "test/rpc/transport.test.ts",
       "test/rpc/js-tracer-isolation.test.ts",
-      "test/epochs/hooks.test.ts",
+      "test/epochs/contract-hooks.test.ts",
       "test/hardhat/provider.test.ts",
     ];
     // npm's own variables (set by `npm test`) would turn the nested npx into another command
