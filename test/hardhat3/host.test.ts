@@ -1,7 +1,9 @@
 /**
- * Hardhat 3's `node` task, run from this repository (test/hardhat3/run-node.mjs: the plugin's config
- * hooks, then the task's action with Hardhat 3's argument shape) rather than only through the packed
- * tarball (test/package/hardhat3.test.ts): the banner, the served chain and the plugin's errors.
+ * The Hardhat 3 host run from this repository rather than only through the packed tarball
+ * (test/package/hardhat3.test.ts): the `node` task (test/hardhat3/run-node.mjs: the plugin's config
+ * hooks, then the task's action with Hardhat 3's argument shape) — its banner, the served chain and
+ * the plugin's errors — and the network hooks (test/hardhat3/run-network.mjs: a connection to the
+ * in-process network, requests through onRequest, subscriptions, Hardhat's errors, close).
  */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
@@ -10,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, deriveAccounts } from "../../src/chain/config";
 import { addressOfKey } from "../../src/chain/engine/crypto";
-import { ROOT, type Started, buildDist, rpc, startNodeProcess, stopProcessGroup } from "../helpers/processes";
+import { ROOT, type Started, buildDist, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const RUNNER = path.join(__dirname, "run-node.mjs");
 const OWN = "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat";
@@ -53,6 +55,8 @@ describe("Hardhat 3's node task (in-repo harness)", function () {
 
   it("prints the private keys of Hardhat's default mnemonic under the warning, and serves the chain", async () => {
     node = await startHardhat3Node(dir, {});
+    // the banner arrives in chunks: the accounts come last
+    await waitForOutput(node, "Account #19:");
     const out = node.output();
     expect(out).to.include("WARNING: These accounts, and their private keys, are publicly known.");
     expect(out).to.include(`Private Key: ${DEFAULT_KEY_0}`);
@@ -64,6 +68,7 @@ describe("Hardhat 3's node task (in-repo harness)", function () {
   it("prints no private key of a user's own mnemonic (as on Hardhat 2)", async () => {
     node = await startHardhat3Node(dir, { epochs: { network: { accounts: { mnemonic: OWN, count: 2 } } } });
     const [first] = deriveAccounts(OWN, DEFAULT_HD_PATH, 1, 0, DEFAULT_ACCOUNT_BALANCE);
+    await waitForOutput(node, "Account #1:");
     const out = node.output();
     expect(out.toLowerCase()).to.include(`account #0: ${addressOfKey(first.privateKey).toString()}`);
     expect(out).to.not.include("Private Key");
@@ -86,5 +91,43 @@ describe("Hardhat 3's node task (in-repo harness)", function () {
     expect(bad.output).to.include("HardhatPluginError: --state-interval needs a file to write: --state FILE or --dump-state FILE");
     const noFork = await runHardhat3Node(dir, {}, { forkRest: "http://127.0.0.1:1" });
     expect(noFork.output).to.include("HardhatPluginError: --fork-rest needs a fork: --fork URL or epochs.network.forking");
+  });
+});
+
+describe("Hardhat 3's network hooks (in-repo harness)", function () {
+  this.timeout(120_000);
+
+  it("answer a connection to the in-process network from the epochs chain: requests, epochs helpers, subscriptions, errors, close", async () => {
+    buildDist();
+    const dir = mkdtempSync(path.join(os.tmpdir(), "hh3-network-"));
+    try {
+      const paths = { root: dir, cache: path.join(dir, "cache"), artifacts: path.join(dir, "artifacts") };
+      const env = { ...process.env, HH3_NETWORK: JSON.stringify({ dist: path.join(ROOT, "dist"), userConfig: {}, paths }) };
+      const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, [path.join(__dirname, "run-network.mjs")], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+        let output = "";
+        child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+        child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+        child.once("exit", (code) => resolve({ code, output }));
+      });
+      expect(result.code, result.output).to.equal(0);
+      const steps = new Map(
+        result.output
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as { step: string; value: unknown })
+          .map((s) => [s.step, s.value]),
+      );
+      expect(steps.get("chainId")).to.equal("0x2328");
+      expect(steps.get("clientVersion")).to.match(/^HardhatNetwork\/3\.0\.0\/hardhat-epochs\/\d+\.\d+\.\d+/);
+      expect(steps.get("epochs")).to.deep.equal(["day", "week"]);
+      const note = steps.get("notification") as { subscription: string; got: Array<[string, boolean, string]> };
+      expect(note.got).to.deep.equal([["eth_subscription", true, "string"]]);
+      // Hardhat 3's words for a failed call (src/host/failure-text.ts), with the chain's code
+      expect(steps.get("revert")).to.deep.equal({ message: "VM Exception while processing transaction: reverted with reason string 'epochs precompile: unknown function selector'", code: 3 });
+      expect(steps.get("closed")).to.equal(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,56 @@
+// Runs the plugin's Hardhat 3 hooks of this repository's dist/ the way Hardhat 3 calls them, without
+// a Hardhat 3 install: the config hooks resolve the user's config, the network hooks' newConnection
+// makes a connection to the in-process network (`default`), and every request goes through their
+// onRequest, as `network.create()` and `connection.provider.request` do. Then a scenario runs and
+// prints one JSON line per step; closeConnection ends it. Input: JSON in HH3_NETWORK
+// ({ dist, userConfig, paths }). `hardhat/plugins` is stood in for (plugins-stand-in.mjs).
+import "./plugins-stand-in.mjs";
+import { EventEmitter } from "node:events";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const { dist, userConfig, paths } = JSON.parse(process.env.HH3_NETWORK);
+const load = (file) => import(pathToFileURL(path.join(dist, "src/hardhat3", file)).href);
+const out = (step, value) => console.log(JSON.stringify({ step, value }, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
+
+const configHooks = await (await load("hooks/config.mjs")).default();
+const extended = await configHooks.extendUserConfig(userConfig, async (c) => c);
+const config = await configHooks.resolveUserConfig(extended, undefined, async (u) => ({ paths, networks: u.networks }));
+const context = { config, versions: { hardhat: "3.0.0" }, globalOptions: {} };
+const networkHooks = await (await load("hooks/network.mjs")).default();
+
+// Hardhat 3's provider: requests go through the hooks' onRequest; `next` would be HTTP (never reached here)
+const provider = new EventEmitter();
+let id = 0;
+const conn = {
+  id: 1,
+  networkName: "default",
+  networkConfig: config.networks.default,
+  provider,
+  close: async () => undefined,
+};
+provider.request = async ({ method, params }) => {
+  const res = await networkHooks.onRequest(context, conn, { jsonrpc: "2.0", id: ++id, method, params }, async () => {
+    throw new Error("the in-process network went to HTTP");
+  });
+  if ("error" in res) throw Object.assign(new Error(res.error.message), { code: res.error.code, data: res.error.data });
+  return res.result;
+};
+await networkHooks.newConnection(context, async () => conn);
+
+const messages = [];
+provider.on("message", (m) => messages.push(m));
+out("chainId", await provider.request({ method: "eth_chainId" }));
+out("clientVersion", await provider.request({ method: "web3_clientVersion" }));
+out("epochs", (await conn.epochs.all()).map((e) => e.identifier));
+const subscription = await provider.request({ method: "eth_subscribe", params: ["newHeads"] });
+await provider.request({ method: "evm_mine" });
+out("notification", { subscription, got: messages.map((m) => [m.type, m.data.subscription === subscription, typeof m.data.result.number]) });
+try {
+  await provider.request({ method: "eth_call", params: [{ to: "0x0000000000000000000000000000000000000900", data: "0xdeadbeef" }, "latest"] });
+  out("revert", null);
+} catch (err) {
+  out("revert", { message: err.message, code: err.code });
+}
+await networkHooks.closeConnection(context, conn, async () => undefined);
+out("closed", true);
