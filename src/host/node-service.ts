@@ -22,7 +22,7 @@ import { UserError } from "../utils/user-error";
 import { abortsBlock } from "../chain/errors";
 import { accountBanner } from "./account-banner";
 import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
-import { type BuildInfoReader, followCompilations, loadCompilations } from "./compilations";
+import { type BuildInfoReader, followCompilations } from "./compilations";
 import { restEpochs } from "./epochs-rest";
 import { type HomeSettings, homeRuntimeOptions, openHome } from "./home";
 import { hookFailureExplainer } from "./hook-failures";
@@ -170,10 +170,15 @@ export async function buildNodeRuntime(plan: NodePlan): Promise<Runtime> {
     if (abortsBlock(err)) throw new UserError((err as Error).message);
     throw err;
   }
-  loadCompilations(plan.host.compilations, runtime.deps.contracts);
+  // the project's compilations now, and those compiled while the node runs (as on Hardhat's node);
+  // the watcher's block listener goes before the log's, so a contract deployed right after its compilation is named
+  followers.set(runtime, followCompilations(plan.host.compilations, runtime.node, runtime.deps.contracts));
   plan.log.attach(runtime.node, runtime.deps.contracts);
   return runtime;
 }
+
+/** The build-info watcher of each node runtime, stopped when the node stops. */
+const followers = new WeakMap<Runtime, { stop(): void }>();
 
 /** The HTTP and WebSocket servers over the runtime, listening; `created` runs before they listen (Hardhat 2's node:server-created). */
 export async function startNodeServer(runtime: Runtime, plan: NodePlan, created?: (server: JsonRpcServer) => Promise<void>): Promise<StartedServer> {
@@ -250,15 +255,15 @@ export async function runNode(host: NodeHost, flags: NodeFlags, steps: Partial<N
   const s = { ...DEFAULT_STEPS, ...steps };
   const plan = await planNode(host, flags);
   const runtime = await s.createRuntime(plan);
+  const builds = { stop: () => followers.get(runtime)?.stop() };
   try {
     if (plan.files.load !== undefined) await loadStateFile(runtime, plan.files.load);
     await s.runtimeReady(runtime);
   } catch (err) {
+    builds.stop();
     await runtime.close();
     throw err;
   }
-  // contracts compiled while the node runs are named in its log, as on Hardhat's node
-  const builds = followCompilations(host.compilations, runtime.node, runtime.deps.contracts);
   let server: StartedServer | undefined;
   try {
     server = await s.startServer(runtime, plan);
