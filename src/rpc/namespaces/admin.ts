@@ -31,12 +31,12 @@ export interface AdminHooks {
 
 const K_NODE_KEY = new TextEncoder().encode("meta/nodekey");
 
-/** The node key (secp256k1) of this node's identity: made once, kept in the node's store. */
+/** The node key (secp256k1) of this node's identity: made once, kept with the node's own data (a reset chain keeps its identity). */
 async function nodeKey(node: Node): Promise<SigningKey> {
-  let key = await node.store.kv.get(K_NODE_KEY);
+  let key = await node.nodeKv.get(K_NODE_KEY);
   if (key === undefined) {
     key = new Uint8Array(randomBytes(32));
-    await node.store.kv.batch([{ type: "put", key: K_NODE_KEY, value: key }]);
+    await node.nodeKv.batch([{ type: "put", key: K_NODE_KEY, value: key }]);
   }
   return new SigningKey(key);
 }
