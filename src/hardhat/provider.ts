@@ -10,10 +10,10 @@ import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
 import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 import type { Runtime, RuntimeOptions } from "../app/runtime";
-import { InProcessChain } from "../host/in-process";
+import { InProcessChain, buildInProcessRuntime } from "../host/in-process";
 import { clientVersion as hostClientVersion } from "../host/plugin-version";
 import { consoleLogDecoder } from "../host/console-log-source";
-import { hardhat2BuildInfos, loadCompilations } from "../host/compilations";
+import { hardhat2BuildInfos } from "../host/compilations";
 import { toChainConfig } from "./chain-config";
 import { EpochsProviderError, providerError, toHardhatError, toProviderError } from "./errors";
 
@@ -120,16 +120,6 @@ export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, override
   return opts;
 }
 
-/** Builds a runtime; the chain code is imported here, on first use, so plain tasks stay fast. */
-export async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load (import() would be native ESM here)
-  const { createRuntime } = require("../app/runtime") as typeof import("../app/runtime");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
-  const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");
-  // failing epoch hooks in Hardhat's words, with the same registry that explains failed transactions
-  return createRuntime({ explainHookFailure: (contracts) => hookFailureExplainer(contracts), ...opts });
-}
-
 /** The console.log decoder for the console.sol of the installed Hardhat (the file users import). */
 export function hardhatConsoleLog(): ConsoleLogDecoder {
   return consoleLogDecoder(require.resolve("hardhat/console.sol"));
@@ -138,10 +128,9 @@ export function hardhatConsoleLog(): ConsoleLogDecoder {
 /** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */
 export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProvider {
   return new EpochsProvider(async () => {
-    const runtime = await buildRuntime({ ...(await runtimeOptionsFor(hre)), consoleLog: hardhatConsoleLog() });
-    runtime.node.on("consoleLog", (line) => console.log(line));
-    // the project's compilations: Solidity stack traces and custom errors in failures
-    loadCompilations(hardhat2BuildInfos(hre.config.paths.artifacts), runtime.deps.contracts);
-    return runtime;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
+    const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");
+    const opts = await runtimeOptionsFor(hre, { consoleLog: hardhatConsoleLog(), explainHookFailure: (contracts) => hookFailureExplainer(contracts) });
+    return buildInProcessRuntime(opts, hardhat2BuildInfos(hre.config.paths.artifacts));
   });
 }

@@ -6,7 +6,6 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import runtimeModule from "../app/runtime.js";
 import type { Runtime, RuntimeOptions } from "../app/runtime.js";
 import rpcErrorsModule from "../rpc/errors.js";
 import epochsConfigModule from "../host/epochs-config.js";
@@ -30,11 +29,7 @@ export class InProcessChain {
 
   constructor(context: HookContext, chainId: number, provider: EthereumProvider) {
     this._chain = new inProcessModule.InProcessChain(
-      async () => {
-        const runtime = await buildRuntime(runtimeOptionsFor(context, chainId));
-        compilationsModule.loadCompilations(compilationsModule.hardhat3BuildInfos(context.config.paths.artifacts), runtime.deps.contracts);
-        return runtime;
-      },
+      () => inProcessModule.buildInProcessRuntime(runtimeOptionsFor(context, chainId), compilationsModule.hardhat3BuildInfos(context.config.paths.artifacts)),
       (message) => provider.emit("message", { type: "eth_subscription", data: message.params }),
     );
   }
@@ -80,13 +75,6 @@ export function runtimeOptionsFor(context: HookContext, chainId?: number): Runti
     consoleLog: consoleLogDecoder(config.paths.root),
     explainHookFailure: (contracts) => hookFailuresModule.hookFailureExplainer(contracts, HARDHAT3_FRAMES),
   };
-}
-
-/** Builds a runtime whose contracts' console.log lines print as in Hardhat's tests. */
-async function buildRuntime(opts: RuntimeOptions): Promise<Runtime> {
-  const runtime = await runtimeModule.createRuntime(opts);
-  runtime.node.on("consoleLog", (line: string) => console.log(line));
-  return runtime;
 }
 
 /**

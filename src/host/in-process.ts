@@ -5,8 +5,23 @@
  * never touch the network never build one; a start that fails is not kept, so the next request
  * reports the problem again. Each host wraps it in its own provider shape and error classes.
  */
-import type { Runtime } from "../app/runtime";
+import type { Runtime, RuntimeOptions } from "../app/runtime";
 import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types";
+import { type BuildInfoReader, loadCompilations } from "./compilations";
+
+/**
+ * Builds the chain of an in-process network: contracts' console.log lines print as in Hardhat's
+ * tests, and the project's compilations give failures their Solidity stack traces and custom errors.
+ * The chain's code loads here, on first use, so tasks that never touch the network stay fast.
+ */
+export async function buildInProcessRuntime(opts: RuntimeOptions, compilations: BuildInfoReader): Promise<Runtime> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load (import() would be native ESM under Hardhat 2)
+  const { createRuntime } = require("../app/runtime") as typeof import("../app/runtime");
+  const runtime = await createRuntime(opts);
+  runtime.node.on("consoleLog", (line: string) => console.log(line));
+  loadCompilations(compilations, runtime.deps.contracts);
+  return runtime;
+}
 
 /** The connection subscriptions are bound to: its notifications go to the host's provider. */
 class InProcessConnection implements Connection {
