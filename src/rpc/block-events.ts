@@ -3,7 +3,7 @@
  * subscription). Logs of hook calls get their block fields here; they have no transaction.
  */
 import type { Block } from "@ethereumjs/block";
-import type { BlockPhase, ModuleEvent } from "../chain/module";
+import type { BlockPhase, ModuleEvent } from "../chain";
 import { type Json, hex, q } from "./format";
 
 export function formatModuleEvent(e: ModuleEvent, block: Block, firstLogIndex: number): { json: Json; logs: number } {

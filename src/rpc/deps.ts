@@ -1,7 +1,6 @@
 /** What namespace factories receive: the chain and the JSON-RPC settings (app.toml [json-rpc] names). */
-import type { Node } from "../chain/node";
+import type { ContractRegistry, Node } from "../chain";
 import type { KeyStore } from "../keystore";
-import type { ContractRegistry } from "../chain/solidity/registry";
 
 export interface RpcSettings {
   /** eth_call / eth_estimateGas gas cap (`gas-cap`). */

@@ -3,7 +3,7 @@
  * validation, method lookup, namespace selection, access (./access.ts), parameter parsing, serialisation
  * through the node mutex, and the mapping of every failure to a JSON-RPC error.
  */
-import { ChainError } from "../chain/errors";
+import { ChainError } from "../chain";
 import type { Mutex } from "../utils/mutex";
 import {
   InternalError,

@@ -3,8 +3,7 @@
  * provider needs to say it in Hardhat's words (a way to build the Solidity stack trace, on demand).
  */
 import type { RunTxResult } from "@ethereumjs/vm";
-import { describeFailure } from "../chain/vm-errors";
-import type { StackTraceEntry } from "../chain/solidity/stack-trace";
+import { describeFailure, type StackTraceEntry } from "../chain";
 import type { RpcDeps } from "./deps";
 import { RevertError, type RpcError, ServerError } from "./errors";
 import { hex } from "./format";

@@ -7,7 +7,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import { Bloom } from "@ethereumjs/vm";
-import type { StoredLog, StoredReceipt } from "../chain/store/chain-store";
+import type { StoredLog, StoredReceipt } from "../chain";
 
 export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 

@@ -1,7 +1,6 @@
 /** One log matcher for eth_getLogs, polled log filters and `logs` subscriptions. */
 import type { Block } from "@ethereumjs/block";
-import type { StoredLog, StoredReceipt } from "../chain/store/chain-store";
-import type { Node } from "../chain/node";
+import type { Node, StoredLog, StoredReceipt } from "../chain";
 import { keccak256 } from "../utils/keccak";
 import { ServerError } from "./errors";
 import { type Json, LogFormatter } from "./format";

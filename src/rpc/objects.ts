@@ -1,5 +1,5 @@
 /** Codecs of the object parameters: transaction/call objects, state overrides, log filters (docs/json-rpc.md, "Transaction and call objects"). */
-import type { CallRequest, StateOverride } from "../chain/engine/execution";
+import type { CallRequest, StateOverride } from "../chain";
 import {
   ParamError,
   arrayOf,

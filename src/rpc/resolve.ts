@@ -1,6 +1,6 @@
 /** Block-parameter resolution shared by the namespaces (docs/json-rpc.md, "Block parameter"; EIP-1898). */
 import type { Block } from "@ethereumjs/block";
-import type { Node } from "../chain/node";
+import type { Node } from "../chain";
 import { ServerError } from "./errors";
 import type { BlockSpec } from "./params";
 

@@ -1,5 +1,5 @@
 /** Tracer failures as the request's error: geth answers a tracer's error (its text) with -32000. */
-import { TraceError } from "../chain/tracing";
+import { TraceError } from "../chain";
 import { ServerError } from "./errors";
 
 export async function traced<T>(fn: () => Promise<T>): Promise<T> {

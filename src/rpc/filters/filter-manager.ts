@@ -5,7 +5,7 @@
  * are Evmos's (docs/json-rpc.md, "Errors").
  */
 import { randomBytes } from "node:crypto";
-import type { MinedBlock, Node } from "../../chain/node";
+import type { MinedBlock, Node } from "../../chain";
 import { ServerError } from "../errors";
 import { type Json, hex } from "../format";
 import { blockLogs } from "../log-matcher";

@@ -5,8 +5,7 @@
  * so it never notifies); modules add their own kinds (epochs) through `registerKind`.
  */
 import { randomBytes } from "node:crypto";
-import type { MinedBlock, Node } from "../../chain/node";
-import { pooledSender } from "../../chain/pool/txpool";
+import { type MinedBlock, type Node, pooledSender } from "../../chain";
 import type { LogFilter } from "../objects";
 import type { Json } from "../format";
 import { formatHeader, formatTransaction } from "../format";

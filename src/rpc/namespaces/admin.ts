@@ -10,7 +10,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
 import { SigningKey } from "ethers";
 import { randomBytes } from "node:crypto";
-import type { Node } from "../../chain/node";
+import type { Node } from "../../chain";
 import { keccak256 } from "../../utils/keccak";
 import type { RpcDeps } from "../deps";
 import { NotSupportedError, ServerError } from "../errors";

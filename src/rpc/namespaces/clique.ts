@@ -5,7 +5,7 @@
  * pass, so `clique_propose` / `clique_discard` answer why instead of silently recording a vote.
  */
 import type { Block } from "@ethereumjs/block";
-import type { Node } from "../../chain/node";
+import type { Node } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { NotSupportedError, ServerError } from "../errors";
 import { hex } from "../format";

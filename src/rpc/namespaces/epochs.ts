@@ -7,7 +7,7 @@ import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address } from "@ethereumjs/util";
 import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, toJson, unregister, type SlotStore } from "../../epochs";
 import { eventNotifications, formatBlockEvents } from "../block-events";
-import type { Node } from "../../chain/node";
+import type { Node } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import type { SubscriptionManager } from "../filters/subscription-manager";

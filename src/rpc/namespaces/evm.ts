@@ -1,5 +1,5 @@
 /** evm_*: the test-control methods of Hardhat's and Ganache's nodes (time, mining, snapshots). */
-import { timestampRefusal } from "../../chain/block/clock";
+import { timestampRefusal } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { q } from "../format";

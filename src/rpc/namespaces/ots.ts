@@ -7,10 +7,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { Address, bytesToHex } from "@ethereumjs/util";
-import type { IndexedTx } from "../../chain/store/address-index";
-import type { Node } from "../../chain/node";
-import { traceTransaction } from "../../chain/tracing/run";
-import type { CallFrame } from "../../chain/tracing/call-tracer";
+import { type CallFrame, type IndexedTx, type Node, traceTransaction } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { type Json, formatBlock, formatReceipt, formatTransaction, q } from "../format";
 import { method } from "../method";

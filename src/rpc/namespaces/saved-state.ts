@@ -2,7 +2,7 @@
  * The handlers behind hardhat_dumpState / hardhat_loadState and their Anvil names (src/chain/dev/state-dump.ts
  * has the format): a dump is the hex of gzipped JSON, as Anvil gives and takes it.
  */
-import { StateDumpError, decodeStateDump, encodeStateDump } from "../../chain/dev/state-dump";
+import { decodeStateDump, encodeStateDump, StateDumpError } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError } from "../errors";
 import { method } from "../method";

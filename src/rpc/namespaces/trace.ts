@@ -9,11 +9,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
-import type { Node } from "../../chain/node";
-import type { TraceConfig } from "../../chain/tracing";
-import type { CallFrame } from "../../chain/tracing/call-tracer";
-import { traceBlock, traceCall, traceTransaction } from "../../chain/tracing/run";
-import { turnIfDue } from "../../chain/engine/context";
+import { type CallFrame, type Node, traceBlock, traceCall, type TraceConfig, traceTransaction, turnIfDue } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import { type Json, q } from "../format";

@@ -2,7 +2,7 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers";
-import { type PooledTx, pooledSender } from "../../chain/pool/txpool";
+import { pooledSender, type PooledTx } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { type Json, formatTransaction, q } from "../format";
 import { method } from "../method";

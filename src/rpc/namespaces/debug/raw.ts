@@ -7,7 +7,7 @@ import { RLP } from "@ethereumjs/rlp";
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import { Address, bytesToHex, createAddressFromBigInt, createAccountFromRLP } from "@ethereumjs/util";
 import { Bloom, encodeReceipt } from "@ethereumjs/vm";
-import type { Node } from "../../../chain/node";
+import type { Node } from "../../../chain";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";
 import { InvalidParamsError, ServerError } from "../../errors";

@@ -3,9 +3,7 @@
  * or as a string holding JSON (Evmos takes only the string); `timeout` is a Go duration.
  */
 import { parseGoDuration } from "../../../utils/go-duration";
-import type { TraceConfig } from "../../../chain/tracing";
-import type { BlockOverrides } from "../../../chain/tracing/run";
-import type { StateOverride } from "../../../chain/engine/execution";
+import type { BlockOverrides, StateOverride, TraceConfig } from "../../../chain";
 import { stateOverride } from "../../objects";
 import { ParamError, codec, jsonType, parseAddress, parseHash, parseQuantity } from "../../params";
 

@@ -5,8 +5,7 @@
 import { createBlockFromRLP } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
-import { TraceError, type TraceConfig, runsClientCode } from "../../../chain/tracing";
-import { type TxTrace, intermediateRoots, traceBlock, traceCall, traceForeignBlock, traceTransaction } from "../../../chain/tracing/run";
+import { intermediateRoots, runsClientCode, traceBlock, traceCall, type TraceConfig, TraceError, traceForeignBlock, traceTransaction, type TxTrace } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { type Access, method } from "../../method";

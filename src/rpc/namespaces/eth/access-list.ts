@@ -4,11 +4,9 @@
  * list stops changing. Runs in an execution context at the block (never on the live chain).
  */
 import { Address, bigIntToUnpaddedBytes, bytesToHex, createZeroAddress, generateAddress } from "@ethereumjs/util";
-import { ExecutionTimeout } from "../../../chain/engine/context";
-import { runInContext } from "../../../chain/engine/execution";
+import { describeFailure, ExecutionTimeout, runInContext } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
-import { describeFailure } from "../../../chain/vm-errors";
 import { q } from "../../format";
 import { method } from "../../method";
 import { txRequest } from "../../objects";

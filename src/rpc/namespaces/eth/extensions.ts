@@ -5,9 +5,7 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, KECCAK256_RLP, bytesToHex } from "@ethereumjs/util";
-import { transactionFrom } from "../../../chain/engine/execution";
-import type { Node } from "../../../chain/node";
-import { pooledSender } from "../../../chain/pool/txpool";
+import { type Node, pooledSender, transactionFrom } from "../../../chain";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";

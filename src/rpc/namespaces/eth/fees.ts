@@ -5,7 +5,7 @@ import { q } from "../../format";
 import { method } from "../../method";
 import { ParamError, arrayOf, blockNumberOrTag, codec, numberOrQuantity } from "../../params";
 import { resolveHeight } from "../../resolve";
-import { effectiveTip } from "../../../chain/pool/txpool";
+import { effectiveTip } from "../../../chain";
 import { DEFAULT_PRIORITY_FEE } from "./transactions";
 
 /** The most reward percentiles one eth_feeHistory may ask for (geth's maxQueryLimit). */

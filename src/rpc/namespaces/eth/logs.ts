@@ -5,7 +5,7 @@ import { collectLogs } from "../../log-matcher";
 import { method } from "../../method";
 import { logFilter, type LogFilter } from "../../objects";
 import { resolveHeight } from "../../resolve";
-import type { Node } from "../../../chain/node";
+import type { Node } from "../../../chain";
 
 /** The inclusive block range of a filter, clamped to the head; undefined when it selects nothing yet. */
 export async function filterRange(node: Node, f: LogFilter, rangeCap: number): Promise<[bigint, bigint] | undefined> {

@@ -5,10 +5,7 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
-import { signAs } from "../../../chain/dev/accounts";
-import type { CallRequest } from "../../../chain/engine/execution";
-import { ChainError } from "../../../chain/errors";
-import { type PooledTx, maxFeeOf } from "../../../chain/pool/txpool";
+import { type CallRequest, ChainError, maxFeeOf, type PooledTx, signAs } from "../../../chain";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";

@@ -3,9 +3,7 @@
  * state overrides, calls that see each other's effects, results in geth's shape (each simulated
  * block as a block object with `calls`). Runs in an execution context at the base block.
  */
-import { describeFailure } from "../../../chain/vm-errors";
-import { ExecutionTimeout } from "../../../chain/engine/context";
-import { MAX_SIMULATE_BLOCKS, type SimBlock, SimulationError, simulate } from "../../../chain/engine/simulate";
+import { describeFailure, ExecutionTimeout, MAX_SIMULATE_BLOCKS, type SimBlock, simulate, SimulationError } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { InvalidParamsError, RpcError, ServerError } from "../../errors";
 import { type Json, formatBlock, formatLog, hex, q } from "../../format";

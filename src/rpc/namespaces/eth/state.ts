@@ -1,12 +1,10 @@
 /** eth_* methods that read account state at a block, and calls that create no transaction. */
 import { getMerkleStateProof } from "@ethereumjs/statemanager";
 import { Address, setLengthLeft } from "@ethereumjs/util";
-import { CallFailure, estimateGas, runCall } from "../../../chain/engine/execution";
-import { ExecutionTimeout } from "../../../chain/engine/context";
+import { CallFailure, callStackTrace, estimateGas, ExecutionTimeout, runCall } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { executionFailure } from "../../failures";
-import { callStackTrace } from "../../../chain/solidity/failure";
 import { hex, q } from "../../format";
 import { method } from "../../method";
 import { address, arrayOf, blockId, codec, parseAddress, parseHash, parseQuantity } from "../../params";

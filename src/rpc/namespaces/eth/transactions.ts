@@ -1,16 +1,12 @@
 /** Sending, signing and looking up transactions. */
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
-import { pooledSender } from "../../../chain/pool/txpool";
+import { defaultCallGas, type Inclusion, type MinedBlock, type Node, pooledSender, signAs, txGasCap, txStackTrace } from "../../../chain";
 import { SigningKey, TypedDataEncoder } from "ethers";
-import { signAs } from "../../../chain/dev/accounts";
-import { defaultCallGas, txGasCap } from "../../../chain/engine/execution";
-import type { Inclusion, MinedBlock, Node } from "../../../chain/node";
 import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { executionFailure } from "../../failures";
-import { txStackTrace } from "../../../chain/solidity/failure";
 import { formatReceipt, formatTransaction, hex } from "../../format";
 import { method } from "../../method";
 import { address, any, data, hash } from "../../params";

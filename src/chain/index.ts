@@ -1,0 +1,29 @@
+/**
+ * The chain as the JSON-RPC layer sees it: `Node` and the few entry points and types its handlers use
+ * (docs/architecture.md). rpc/ imports the chain from here only; everything else under src/chain/ is
+ * the chain's own (eslint.config.mjs enforces it).
+ */
+export type { BlockPhase, ModuleEvent } from "./module";
+export type { Inclusion, MinedBlock, Node } from "./node";
+export type { ContractRegistry, SolcInput, SolcOutput } from "./solidity/registry";
+export { ChainError } from "./errors";
+export type { StackTraceEntry } from "./solidity/stack-trace";
+export { describeFailure } from "./vm-errors";
+export { effectiveTip, maxFeeOf, pooledSender } from "./pool/txpool";
+export type { PooledTx } from "./pool/txpool";
+export type { StoredLog, StoredReceipt } from "./store/chain-store";
+export { runsClientCode, TraceError } from "./tracing";
+export type { TraceConfig } from "./tracing";
+export { intermediateRoots, traceBlock, traceCall, traceForeignBlock, traceTransaction } from "./tracing/run";
+export type { BlockOverrides, TxTrace } from "./tracing/run";
+export { CallFailure, defaultCallGas, estimateGas, runCall, runInContext, transactionFrom, txGasCap } from "./engine/execution";
+export type { CallRequest, StateOverride } from "./engine/execution";
+export { ExecutionTimeout, turnIfDue } from "./engine/context";
+export { signAs } from "./dev/accounts";
+export { MAX_SIMULATE_BLOCKS, simulate, SimulationError } from "./engine/simulate";
+export type { SimBlock } from "./engine/simulate";
+export { callStackTrace, txStackTrace } from "./solidity/failure";
+export { timestampRefusal } from "./block/clock";
+export type { IndexedTx } from "./store/address-index";
+export type { CallFrame } from "./tracing/call-tracer";
+export { decodeStateDump, encodeStateDump, StateDumpError } from "./dev/state-dump";
