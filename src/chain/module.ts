@@ -3,9 +3,10 @@
  *
  * Every block runs: beginBlock(ctx) of each module in registration order → the block's transactions →
  * endBlock(ctx) of each module → commit. Anything a module does to EVM state through `ctx.systemCall`
- * lands in the same block and reverts with it; module store writes commit in the block's batch.
+ * lands in the same block and reverts with it, and so do its store's writes: a module's store is EVM
+ * state too, a record in its account's storage (src/chain/module-state.ts).
  */
-import type { ModuleStore } from "../storage/module-store";
+import type { ModuleStore } from "./module-state";
 
 /** A Cosmos-style event: a type and ordered string attributes. */
 export interface ModuleEvent {
@@ -53,7 +54,11 @@ export interface BlockContext {
   /** The block's own header timestamp, whole Unix seconds. */
   readonly timestamp: bigint;
   readonly phase: BlockPhase;
-  /** The module's own store for this execution: the live block's, or a replay's scratch copy. Modules keep no store of their own. */
+  /**
+   * The module's store as this execution's state holds it (the live block's, or a replay's), loaded
+   * when the phase starts and written back into that state when it changed: before each system call
+   * (so the code it runs reads it) and when the phase ends. Modules keep no store of their own.
+   */
   readonly store: ModuleStore;
   /**
    * True when a stored block is re-executed (tracing) rather than produced: nothing it does is kept.
@@ -100,6 +105,11 @@ export interface StateReader {
 
 export interface BlockModule {
   readonly name: string;
+  /**
+   * The account whose storage holds the module's store (src/chain/module-state.ts); default the
+   * module account of its name (`moduleAddress`). The epochs module keeps it at its precompile.
+   */
+  readonly storeAccount?: Uint8Array;
   /** Writes the module's genesis state into its store (block 0). */
   initGenesis?(ctx: GenesisContext): Promise<void> | void;
   beginBlock?(ctx: BlockContext): Promise<void> | void;
@@ -114,8 +124,9 @@ export interface BlockModule {
   quietBefore?(store: ModuleStore, state: StateReader): bigint | Promise<bigint>;
   /**
    * Why a record of the module's store cannot be read (its key or its value), or undefined when it
-   * can. A state load (hardhat_loadState, --load-state) asks it of every record before anything is
-   * applied, so a load never leaves records that every later block would fail on.
+   * can. A state load (hardhat_loadState, --load-state) asks it of every record of the loaded store
+   * (and of an older dump's `modules` section before anything is applied), and keeps nothing when
+   * one fails, so a load never leaves records that every later block would fail on.
    */
   checkRecord?(key: Uint8Array, value: Uint8Array): string | undefined;
   /**

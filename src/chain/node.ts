@@ -27,7 +27,6 @@ import { keccak256 } from "../utils/keccak";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
 import { MemoryKV } from "../storage/memory-kv";
-import type { VersionedModuleStore } from "../storage/module-store";
 import { Mutex } from "../utils/mutex";
 import type { AddressIndex } from "./store/address-index";
 import { type SystemCallExplainer, produceBlock } from "./block/block-producer";
@@ -45,12 +44,13 @@ import type { Fork } from "./fork";
 import { storeName } from "./store/genesis-meta";
 import { IntervalMiner } from "./block/interval-mining";
 import type { BlockEvents, BlockModule, BlockPhase, StateReader } from "./module";
+import type { ModuleStore } from "./module-state";
 import type { ConsoleLogDecoder } from "./dev/console-log";
 import { openChain } from "./store/open-chain";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./block/replay";
 import type { Reservation } from "./block/reserved-blocks";
 import { type NodeSettings, Snapshots } from "./dev/snapshots";
-import { type StateDump, dumpChainState, loadChainState, parseStateDump, replaceModuleSet } from "./dev/state-dump";
+import { type StateDump, dumpChainState, loadChainState, parseStateDump } from "./dev/state-dump";
 import { TxPool, type PooledTx, TxPoolError, maxFeeOf } from "./pool/txpool";
 
 /** The most blocks one hardhat_mine may make (reserved or real). */
@@ -288,8 +288,9 @@ export class Node extends EventEmitter<NodeEvents> {
     return (await this.getAccount(address))?.nonce ?? 0n;
   }
 
-  moduleStore(name: string): VersionedModuleStore {
-    return this._chain.moduleStore(name);
+  /** Module `name`'s store at block `height` (default and above: the head, with changes made since), read-only. */
+  moduleStore(name: string, height: bigint = this.headNumber): Promise<ModuleStore> {
+    return this._chain.moduleStoreAt(name, height);
   }
 
   /** How full the live state's caches and the trie node cache are (bounded by `NodeOptions.cacheBounds`). */
@@ -404,7 +405,8 @@ export class Node extends EventEmitter<NodeEvents> {
         mixHash: this.settings.nextPrevRandao ?? keccak256(parent.hash()),
       },
       candidates,
-      modules: this._chain.moduleStores,
+      modules: this._chain.modules,
+      stores: this._chain,
       explain: this._explainSystemCall,
       onStep: (step) => {
         const height = parent.header.number + 1n;
@@ -587,8 +589,9 @@ export class Node extends EventEmitter<NodeEvents> {
     if (timestampRefusal(timestamp, head.header.timestamp, this.config.allowBlocksWithSameTimestamp) !== undefined) return undefined;
     // the first block time at which some module has work; a module that cannot tell makes every block real
     let until: bigint | undefined;
-    for (const { module, store } of this._chain.moduleStores) {
+    for (const module of this._chain.modules) {
       if (module.quietBefore === undefined) return undefined;
+      const store = await this._chain.readModuleStore(module, this._chain.vm.stateManager, head.header.number);
       const q = await module.quietBefore(store, this._headState);
       until = until === undefined || q < until ? q : until;
     }
@@ -642,7 +645,7 @@ export class Node extends EventEmitter<NodeEvents> {
    */
   async loadState(raw: unknown): Promise<void> {
     // every value decoded (module records with their modules' codecs) before anything is applied
-    const parsed = parseStateDump(raw, this._chain.moduleStores.map((m) => m.module));
+    const parsed = parseStateDump(raw, this._chain.modules);
     const fresh = this.headNumber === this.firstBlock && this.fork === undefined && this.store.kv.inMemory;
     if (fresh && parsed.blockNumber !== undefined && parsed.blockNumber > this.headNumber) {
       // A new in-memory node takes the dump's height and time, as Anvil does: the epochs records
@@ -674,14 +677,13 @@ export class Node extends EventEmitter<NodeEvents> {
       chain: this._chain,
       head: this.headNumber,
       stateRoot: this._chain.liveRoot,
-      modules: new Map(this._chain.moduleStores.map((m) => [m.module.name, new Map(m.store.view().entries().map(([k, v]) => [bytesToHex(k).slice(2), v]))])),
       pool: this.pool.snapshot(),
       clock: this.clock.snapshot(),
       settings: { ...this.settings },
     });
   }
 
-  /** Restores everything taken by `snapshot(id)`: blocks, EVM state, module stores, pool, clock. Later snapshots are dropped. */
+  /** Restores everything taken by `snapshot(id)`: blocks, EVM state (module stores included), pool, clock. Later snapshots are dropped. */
   async revert(id: number): Promise<boolean> {
     const snap = this._snapshots.takeBack(id);
     if (snap === undefined) return false;
@@ -691,8 +693,6 @@ export class Node extends EventEmitter<NodeEvents> {
       this.emit("reset", this.headNumber);
     }
     await this.rewindTo(snap.head, snap.stateRoot);
-    // a state load at the snapshot's height changed the module stores without a block
-    for (const [name, set] of snap.modules) await replaceModuleSet(this._chain, name, set);
     this._settings = { ...snap.settings };
     this.clock.restore(snap.clock);
     await this.pool.restore(snap.pool, (s) => this.getNonce(new Address(hexBytes(s))));
@@ -709,7 +709,7 @@ export class Node extends EventEmitter<NodeEvents> {
     await this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
   }
 
-  /** Rewinds head, state and module stores to block `n`, durably (evm_revert, debug_setHead). */
+  /** Rewinds head and state (module stores included) to block `n`, durably (evm_revert, debug_setHead). */
   async rewindTo(n: bigint, stateRoot?: Uint8Array): Promise<void> {
     await rewindChain(this._chain, n, stateRoot);
     this.emit("rewind", n);

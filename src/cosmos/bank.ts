@@ -11,7 +11,7 @@ import { EVMError } from "@ethereumjs/evm";
 import { createAddressFromString } from "@ethereumjs/util";
 import { Interface, getAddress, getBytes, hexlify } from "ethers";
 import { BANK_PRECOMPILE } from "./ledger";
-import { StorageRecords } from "./records";
+import { StorageRecords } from "../chain/records";
 import { revertData } from "./module-precompile";
 
 /** The native coin's ERC-20 pair: WEVMOS (Evmos mainnet; evmd's genesis registers the same address). */

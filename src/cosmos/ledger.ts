@@ -12,7 +12,7 @@ import type { PrecompileInput } from "@ethereumjs/evm";
 import { type Account, type Address, createAccount, createAddressFromString } from "@ethereumjs/util";
 import { getAddress, hexlify } from "ethers";
 import { GasMeter, OutOfGas, PrecompileRevert } from "../chain/precompile";
-import { StorageRecords, decodeRecord, encodeRecord } from "./records";
+import { StorageRecords, decodeRecord, encodeRecord } from "../chain/records";
 
 /** The Cosmos SDK's module account address of `name`. */
 export function moduleAddress(name: string): string {

@@ -17,7 +17,7 @@ import type { EpochHooks } from "../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";
 import { DISTRIBUTION_ABI } from "./distribution-precompile";
 import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply } from "./ledger";
-import type { StorageIO } from "./records";
+import type { StorageIO } from "../chain/records";
 import { DEC, NO_HOOKS, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
 import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";

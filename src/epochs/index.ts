@@ -5,7 +5,7 @@
  */
 import type { PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import type { BlockModule, GenesisContext } from "../chain/module";
-import type { ModuleStore } from "../storage/module-store";
+import type { ModuleStore } from "../chain/module-state";
 import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker, quietBefore } from "./abci";
 import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "./genesis";
@@ -43,8 +43,8 @@ export interface EpochsOptions {
 
 /** How the chain answers the precompile's questions about the execution it runs in. */
 export interface EpochsPrecompileDeps extends Omit<PrecompileDeps, "infos"> {
-  /** The epochs store as that execution sees it. */
-  store(input: PrecompileInput): ModuleStore;
+  /** The epochs store as that execution's state holds it. */
+  store(input: PrecompileInput): Promise<ModuleStore>;
 }
 
 /** A custom precompile entry for EthereumJS (`customPrecompiles`). */
@@ -90,8 +90,8 @@ export class EpochsModule {
 
   /**
    * The block module (the seam in block production). It holds no store: every call works on the
-   * store its context brings (the live block's, or a replay's scratch copy), so a replay running
-   * beside block production cannot send either one's writes to the other.
+   * store its context brings, read from that execution's state (the live block's, or a replay's),
+   * which the chain keeps in the storage of the precompile's account (src/chain/module-state.ts).
    */
   get module(): BlockModule {
     return this.blockModule();
@@ -100,6 +100,7 @@ export class EpochsModule {
   blockModule(): BlockModule {
     return {
       name: EPOCHS_MODULE,
+      storeAccount: EPOCHS_PRECOMPILE_BYTES,
       initGenesis: async (ctx: GenesisContext) => {
         // code at the precompile's address, so extcodesize checks pass and its storage can be written (0xfe: never run)
         await ctx.putCode(EPOCHS_PRECOMPILE_BYTES, new Uint8Array([0xfe]));
@@ -114,7 +115,7 @@ export class EpochsModule {
 
   /**
    * The precompile, given how the chain tells the current msg.sender, the static flag and the
-   * module store of the execution it runs in (the live block's, or a call's at its height).
+   * epochs store of the execution it runs in (the live block's, or a call's at its height).
    */
   createPrecompile(deps: EpochsPrecompileDeps): EpochsPrecompile {
     return {
@@ -122,12 +123,12 @@ export class EpochsModule {
       function: createEpochsPrecompile({
         caller: deps.caller,
         isStatic: deps.isStatic,
-        infos: (input) => new EpochsKeeper(deps.store(input)).allEpochInfos(),
+        infos: async (input) => new EpochsKeeper(await deps.store(input)).allEpochInfos(),
       }),
     };
   }
 
-  /** CurrentEpoch in `store` (the chain's epochs store: `node.moduleStore(EPOCHS_MODULE)`); throws EpochNotFoundError `epoch info not found: ID`. */
+  /** CurrentEpoch in `store` (the chain's epochs store: `await node.moduleStore(EPOCHS_MODULE)`); throws EpochNotFoundError `epoch info not found: ID`. */
   currentEpoch(store: ModuleStore, identifier: string): bigint {
     return currentEpoch(new EpochsKeeper(store), identifier);
   }

@@ -98,8 +98,8 @@ export function evmSlotStore(input: PrecompileInput): Required<SlotStore> {
 export interface PrecompileDeps {
   /** msg.sender of the current call to the precompile (the chain tracks the message stack). */
   caller(input: PrecompileInput): Uint8Array;
-  /** The epochs records as that execution's store holds them, in identifier-byte order. */
-  infos(input: PrecompileInput): EpochInfo[];
+  /** The epochs records as that execution's state holds them, in identifier-byte order. */
+  infos(input: PrecompileInput): Promise<EpochInfo[]>;
   /** True inside a STATICCALL: registration then reverts. */
   isStatic(input: PrecompileInput): boolean;
 }
@@ -148,13 +148,13 @@ export function createEpochsPrecompile(deps: PrecompileDeps): (input: Precompile
   };
   const handlers: Record<string, PrecompileHandler> = {
     epochInfos: async (call) => {
-      const infos = deps.infos(call.input);
+      const infos = await deps.infos(call.input);
       call.gas.charge(PER_RECORD_GAS * BigInt(infos.length));
       return [infos.map(epochInfoRow)];
     },
     currentEpoch: async (call) => {
       const id = call.args[0] as string;
-      const info = deps.infos(call.input).find((e) => e.identifier === id);
+      const info = (await deps.infos(call.input)).find((e) => e.identifier === id);
       if (info === undefined) throw new PrecompileRevert(`epoch info not found: ${id}`);
       return [info.currentEpoch];
     },

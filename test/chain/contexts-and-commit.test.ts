@@ -287,7 +287,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     for (let i = 0; i < 6; i++) {
       await ch.call("evm_increaseTime", [11]);
       await ch.call("evm_mine");
-      seen.set(ch.rt.node.headNumber, ch.rt.epochs?.currentEpoch(ch.rt.node.moduleStore(EPOCHS_MODULE), "tick") ?? -1n);
+      seen.set(ch.rt.node.headNumber, ch.rt.epochs?.currentEpoch(await ch.rt.node.moduleStore(EPOCHS_MODULE), "tick") ?? -1n);
     }
     expect(new Set(seen.values()).size).to.be.greaterThan(2);
     for (const [height, epoch] of seen) {

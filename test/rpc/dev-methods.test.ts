@@ -27,7 +27,7 @@ for (const make of harnesses()) {
     let h: Harness;
     let accounts: string[];
     const order: string[] = [];
-    const counter = () => h.runtime.node.moduleStore("counter").get(new Uint8Array([1]))?.[0];
+    const counter = async () => (await h.runtime.node.moduleStore("counter")).get(new Uint8Array([1]))?.[0];
 
     before(async () => {
       h = await make.create({ modules: [counterModule(order)] });
@@ -50,11 +50,11 @@ for (const make of harnesses()) {
       // relative to wherever the head is, so the test does not depend on running first
       order.length = 0;
       const n = Number(await h.request<string>("eth_blockNumber"));
-      const before = counter() ?? 0;
+      const before = (await counter()) ?? 0;
       await h.request("eth_sendTransaction", [{ from: accounts[0], to: accounts[1], value: "0x1" }]);
       await h.request("hardhat_mine", ["0x3", "0x10"]);
       expect(order).to.deep.equal([1, 2, 3, 4].flatMap((i) => [`begin:${n + i}`, `end:${n + i}`]));
-      expect(counter()).to.equal(before + 4);
+      expect(await counter()).to.equal(before + 4);
       const b3 = await h.request<{ timestamp: string }>("eth_getBlockByNumber", [`0x${(n + 3).toString(16)}`, false]);
       const b4 = await h.request<{ timestamp: string }>("eth_getBlockByNumber", [`0x${(n + 4).toString(16)}`, false]);
       expect(BigInt(b4.timestamp) - BigInt(b3.timestamp)).to.equal(16n);
@@ -64,7 +64,7 @@ for (const make of harnesses()) {
     it("reverts everything to a snapshot: blocks, state, module stores, pool, clock", async () => {
       const startBlock = await h.request<string>("eth_blockNumber");
       const balance = await h.request<string>("eth_getBalance", [accounts[1], "latest"]);
-      const before = counter();
+      const before = await counter();
       const offset = h.runtime.node.clock.offset;
       const id = await h.request<string>("evm_snapshot");
       await h.request("evm_increaseTime", [3600]);
@@ -77,14 +77,14 @@ for (const make of harnesses()) {
       expect(await h.request("eth_blockNumber")).to.equal(startBlock);
       expect(await h.request("eth_getBalance", [accounts[1], "latest"])).to.equal(balance);
       expect(await h.request("eth_getBalance", [accounts[2], "latest"])).to.equal("0x21e19e0c9bab2400000");
-      expect(counter()).to.equal(before);
+      expect(await counter()).to.equal(before);
       expect(h.runtime.node.pool.size.pending).to.equal(0);
       expect(await h.request("hardhat_getAutomine")).to.equal(true);
       expect(h.runtime.node.clock.offset).to.equal(offset);
       expect(await h.request("evm_revert", [id])).to.equal(false);
       // a block mined after the revert reuses the height and records its own module version
       await h.request("evm_mine");
-      expect(counter()).to.equal((before ?? 0) + 1);
+      expect(await counter()).to.equal((before ?? 0) + 1);
     });
 
     it("sets the next block timestamp and refuses one in the past", async () => {

@@ -1,19 +1,30 @@
 /**
  * State loads are all or nothing (docs/state.md): a dump whose module records the modules cannot
- * read is refused before anything is applied (the epochs records with their codec, the Cosmos
- * modules' records read back from the loaded EVM state), a gzip stream is bounded, and a load on a
- * fresh node keeps node-local data and the snapshots taken before it. Over every transport.
+ * read is refused and nothing of it is kept (the epochs store read back from the loaded EVM state
+ * and its records with their codec, an older dump's `modules` section likewise, the Cosmos modules'
+ * records), a gzip stream is bounded, and a load on a fresh node keeps node-local data and the
+ * snapshots taken before it. Over every transport.
  */
 import { expect } from "chai";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { keccak256, toBeHex, toUtf8Bytes } from "ethers";
 import { STAKING_PRECOMPILE } from "../../src/cosmos/staking-keeper";
-import { rpcError } from "../helpers/harness";
+import { type Harness, rpcError } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 
 interface Dump {
   accounts: Record<string, { storage: Record<string, string> }>;
-  hardhat_epochs: { modules: Record<string, Record<string, string>> };
+  hardhat_epochs: { modules?: Record<string, Record<string, string>> };
+}
+
+const EPOCHS_ACCOUNT = "0x0000000000000000000000000000000000000900";
+/** The first word of the epochs store's record in the precompile account's storage (src/chain/records.ts). */
+const STORE_FIRST_WORD = toBeHex(BigInt(keccak256(toUtf8Bytes("module-store"))) + 1n, 32);
+
+/** The epochs store at the head as an older version's dump carried it: key → value, in hex. */
+async function epochsSection(h: Harness): Promise<Record<string, string>> {
+  const store = await h.runtime.node.moduleStore("epochs");
+  return Object.fromEntries(store.entries().map(([k, v]) => [`0x${Buffer.from(k).toString("hex")}`, `0x${Buffer.from(v).toString("hex")}`]));
 }
 
 /** The JSON of hardhat_dumpState's answer (hex of gzip). */
@@ -26,12 +37,35 @@ for (const f of harnesses()) {
   describe(`state loads are all or nothing (${f.name})`, function () {
     this.timeout(60_000);
 
-    it("refuses a dump whose epochs records do not decode, and the chain goes on as before", async () => {
+    it("refuses a dump whose epochs store does not read back, keeping none of its accounts", async () => {
       const h = await f.create();
       try {
         await h.request("hardhat_mine", ["0x3"]);
         const dump = decode(await h.request<string>("hardhat_dumpState"));
-        const records = dump.hardhat_epochs.modules.epochs;
+        const storage = dump.accounts[EPOCHS_ACCOUNT].storage;
+        expect(storage[STORE_FIRST_WORD], "the store is storage of the precompile's account").to.be.a("string");
+        storage[STORE_FIRST_WORD] = `0x${"ff".repeat(32)}`;
+        const marker = "0x00000000000000000000000000000000000c0ffe";
+        (dump.accounts as Record<string, unknown>)[marker] = { nonce: 0, balance: "0x1234", code: "0x", storage: {} };
+        const before = await h.request("epochs_epochInfos");
+        const err = await rpcError(h.request("hardhat_loadState", [JSON.stringify(dump)]));
+        expect(err.code).to.equal(-32602);
+        expect(err.message, err.message).to.match(/^invalid state dump: the epochs module's (store cannot be read|record 0x[0-9a-f]+): /);
+        expect(await h.request("eth_getBalance", [marker, "latest"]), "no account of the dump was kept").to.equal("0x0");
+        expect(await h.request("epochs_epochInfos")).to.deep.equal(before);
+        expect(await h.request("evm_mine")).to.equal("0x0");
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("refuses an older dump whose epochs records do not decode, and the chain goes on as before", async () => {
+      const h = await f.create();
+      try {
+        await h.request("hardhat_mine", ["0x3"]);
+        const dump = decode(await h.request<string>("hardhat_dumpState"));
+        const records = await epochsSection(h);
+        dump.hardhat_epochs.modules = { epochs: records };
         expect(Object.keys(records).length).to.be.greaterThan(0);
         for (const k of Object.keys(records)) records[k] = "0xdeadbeef";
         const before = await h.request("epochs_epochInfos");
@@ -46,9 +80,8 @@ for (const f of harnesses()) {
         const good = JSON.parse(JSON.stringify(dump)) as Dump;
         const fresh = await f.create();
         try {
-          const real = decode(await fresh.request<string>("hardhat_dumpState"));
-          const [[k1, v1], [k2]] = Object.entries(real.hardhat_epochs.modules.epochs).filter(([k]) => k.startsWith("0x01"));
-          good.hardhat_epochs.modules.epochs = { [k2]: v1 };
+          const [[k1, v1], [k2]] = Object.entries(await epochsSection(fresh)).filter(([k]) => k.startsWith("0x01"));
+          good.hardhat_epochs.modules = { epochs: { [k2]: v1 } };
           const moved = await rpcError(fresh.request("hardhat_loadState", [JSON.stringify(good)]));
           expect(moved.message, k1).to.match(/names "/);
         } finally {
@@ -124,7 +157,7 @@ for (const f of harnesses()) {
         await source.request("hardhat_mine", ["0x5", "0x3c"]);
         const hex = await source.request<string>("hardhat_dumpState");
         const dump = decode(hex);
-        for (const k of Object.keys(dump.hardhat_epochs.modules.epochs)) dump.hardhat_epochs.modules.epochs[k] = "0x0a";
+        dump.accounts[EPOCHS_ACCOUNT].storage[STORE_FIRST_WORD] = `0x${"0a".repeat(32)}`;
         const head = await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
         expect((await rpcError(h.request("hardhat_loadState", [JSON.stringify(dump)]))).code).to.equal(-32602);
         expect(await h.request("eth_blockNumber")).to.equal("0x0");

@@ -1,7 +1,7 @@
 /**
  * Produces one block: header → beginBlock of every module → transactions → endBlock of every
  * module → roots and seal. Everything runs inside one EVM journal checkpoint: on any throw the
- * checkpoint reverts and module stores discard their writes (the single revert path).
+ * checkpoint reverts, module stores included (they are EVM state: the single revert path).
  *
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
@@ -15,10 +15,10 @@ import { Address, KECCAK256_RLP, createAddressFromBigInt } from "@ethereumjs/uti
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
 import { keccak256 } from "../../utils/keccak";
-import type { VersionedModuleStore } from "../../storage/module-store";
 import type { StoredReceipt } from "../store/chain-store";
 import { enterBlock, envOf } from "../engine/context";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "../module";
+import { MemoryModuleStore, writeModuleStore } from "../module-state";
 import { orderedTrieRoot } from "./ordered-trie";
 import { withSender } from "../engine/sender";
 import { withContractSender } from "../engine/state-manager";
@@ -29,11 +29,21 @@ export interface ProduceBlockArgs {
   header: { timestamp: bigint; gasLimit: bigint; baseFeePerGas: bigint; coinbase: Uint8Array; extraData: Uint8Array; mixHash: Uint8Array };
   /** Candidate transactions in mining order, with their senders. */
   candidates: Array<{ tx: TypedTransaction; sender: Address }>;
-  modules: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  modules: readonly BlockModule[];
+  /** Where each module's store is read from (src/chain/store/chain-state.ts). */
+  stores: ModuleStores;
   /** Told what runs next: a module phase, or a transaction (console.log lines are attributed by it). */
   onStep?(step: { phase: BlockPhase } | { tx: TypedTransaction }): void;
   /** Explains the system calls that fail (epoch hooks); none: a failure carries its VM error only. */
   explain?: SystemCallExplainer;
+}
+
+/** How block production finds a module's store in the state (the chain does: src/chain/store/chain-state.ts). */
+export interface ModuleStores {
+  /** The account whose storage holds `module`'s store. */
+  storeAccount(module: BlockModule): Uint8Array;
+  /** `module`'s store in state `sm`, the state after block `height`; read-only. */
+  readModuleStore(module: BlockModule, sm: VM["stateManager"], height: bigint): Promise<MemoryModuleStore>;
 }
 
 /**
@@ -108,7 +118,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
   await vm.evm.journal.checkpoint();
   try {
     args.onStep?.({ phase: "begin_block" });
-    await runPhase("begin_block", vm, execBlock, modules, events.begin, { explain: args.explain });
+    await runPhase("begin_block", vm, execBlock, modules, args.stores, events.begin, { explain: args.explain });
 
     const included: TypedTransaction[] = [];
     const senders: Address[] = [];
@@ -145,7 +155,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     }
 
     args.onStep?.({ phase: "end_block" });
-    await runPhase("end_block", vm, execBlock, modules, events.end, { explain: args.explain });
+    await runPhase("end_block", vm, execBlock, modules, args.stores, events.end, { explain: args.explain });
     await vm.evm.journal.commit();
     const stateRoot = await vm.stateManager.getStateRoot();
 
@@ -185,7 +195,6 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     return { block, receipts, results, events, skipped };
   } catch (err) {
     await vm.evm.journal.revert();
-    for (const m of modules) m.store.discard();
     throw err;
   }
 }
@@ -210,20 +219,28 @@ export function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, block:
 }
 
 /**
- * Runs one phase (begin-block or end-block) of every module against `block`'s header, each on the
- * store given with it. `replay`: the block is re-executed, not produced (BlockContext.replay).
+ * Runs one phase (begin-block or end-block) of every module against `block`'s header. Each module's
+ * store is loaded from the state when its phase starts and written back into it when it changed:
+ * before each system call and storage read (so the code they run reads the store as written) and
+ * when the phase ends. `replay`: the block is re-executed, not produced (BlockContext.replay).
  */
 export async function runPhase(
   phase: BlockPhase,
   vm: VM,
   block: Block,
-  modules: ProduceBlockArgs["modules"],
+  modules: readonly BlockModule[],
+  stores: ModuleStores,
   sink: ModuleEvent[],
   { explain, replay = false }: { explain?: SystemCallExplainer; replay?: boolean } = {},
 ): Promise<void> {
-  for (const { module, store } of modules) {
+  for (const module of modules) {
     const fn = phase === "begin_block" ? module.beginBlock : module.endBlock;
     if (fn === undefined) continue;
+    const account = stores.storeAccount(module);
+    const store = MemoryModuleStore.writable(await stores.readModuleStore(module, vm.stateManager, block.header.number - 1n));
+    const writeBack = async (): Promise<void> => {
+      if (store.changed) await writeModuleStore(vm.stateManager, account, store);
+    };
     const ctx: BlockContext = {
       height: block.header.number,
       timestamp: block.header.timestamp,
@@ -231,32 +248,39 @@ export async function runPhase(
       store,
       replay,
       emit: (e) => sink.push(e),
-      systemCall: (a) => systemCall(vm, block, a, explain),
+      systemCall: async (a) => {
+        await writeBack();
+        return systemCall(vm, block, a, explain);
+      },
       getStorage: async (address, key) => {
+        await writeBack();
         const v = await vm.stateManager.getStorage(new Address(address), key);
         const out = new Uint8Array(32);
         out.set(v, 32 - v.length);
         return out;
       },
-      // one checkpoint of the state manager under the system calls' own, one branch of the module store, the events so far
+      // one checkpoint of the state manager under the system calls' own (the store's writes are
+      // state: written back before it ends), the store's entries and the events so far
       isolated: async (run) => {
+        await writeBack();
         const events = sink.length;
+        const entries = store.mark();
         await vm.stateManager.checkpoint();
-        store.branch();
         try {
           const out = await run();
-          store.commitBranch();
+          await writeBack();
           await vm.stateManager.commit();
           return out;
         } catch (err) {
-          store.revertBranch();
           await vm.stateManager.revert();
+          store.restore(entries);
           sink.length = events;
           throw err;
         }
       },
     };
     await fn.call(module, ctx);
+    await writeBack();
   }
 }
 

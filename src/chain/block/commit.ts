@@ -2,7 +2,7 @@
  * Moving a chain instance (src/chain/store/chain-state.ts) to another block, durably.
  *
  * Commit is write-then-apply: a block's batch is written first, and only then do memory (head,
- * chain-store caches, module stores, live root) move to it; a failed write leaves the chain on its
+ * chain-store caches, live root) move to it; a failed write leaves the chain on its
  * last committed block. A rewind is written the same way.
  */
 import type { Block } from "@ethereumjs/block";
@@ -16,8 +16,8 @@ import type { Reservation } from "./reserved-blocks";
 /**
  * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),
  * then moves memory to it. If the write fails, memory stays on the last committed block: the live
- * state goes back to the last committed root, module stores drop the block's writes, and the trie
- * nodes wait for the next batch.
+ * state goes back to the last committed root, and the trie
+ * nodes wait for the next batch. Module stores are state: nothing of theirs is written apart.
  */
 export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: BatchOp[] = []): Promise<void> {
   const n = p.block.header.number;
@@ -25,28 +25,24 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   const parentRoot = head?.header.stateRoot;
   const preState = parentRoot !== undefined && !equalsBytes(parentRoot, chain.liveRoot) ? chain.liveRoot : undefined;
   const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...chain.addressIndex.commitOps(p.block, p.receipts), ...extra];
-  for (const m of chain.moduleStores) ops.push(...m.store.commitOps(n));
   try {
     await chain.store.kv.batch(ops);
   } catch (err) {
     chain.trieDb.undrain();
     chain.preimages.undrain();
-    for (const m of chain.moduleStores) m.store.discard();
     await chain.vm.stateManager.setStateRoot(chain.liveRoot);
     const at = head === undefined ? "" : `, the node stays at block ${chain.headNumber}`;
     throw new ChainError(`block ${n} could not be written${at}: ${errorText(err)}`);
   }
   chain.store.didCommit(p.block, p.receipts);
   boundCaches(chain);
-  for (const m of chain.moduleStores) m.store.didCommit();
   chain.head = p.block;
   chain.liveRoot = p.block.header.stateRoot;
 }
 
 /**
  * Writes a reserved range of empty blocks right above the head (src/chain/block/reserved-blocks.ts), then
- * moves the head to its last block. Nothing else changes: the range's blocks change no state and no
- * module store.
+ * moves the head to its last block. Nothing else changes: the range's blocks change no state.
  */
 export async function commitReservation(chain: ChainState, r: Reservation): Promise<void> {
   if (!equalsBytes(r.stateRoot, chain.liveRoot)) throw new ChainError("reserved blocks start from the head's committed state");
@@ -58,12 +54,11 @@ export async function commitReservation(chain: ChainState, r: Reservation): Prom
   chain.head = chain.store.didReserve(r);
 }
 
-/** Rewinds head, state and module stores to block `n`, durably (evm_revert, debug_setHead). */
+/** Rewinds head and state (module stores included) to block `n`, durably (evm_revert, debug_setHead). */
 export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint8Array): Promise<void> {
   if (n > chain.headNumber) throw new ChainError(`block ${n} is above the head ${chain.headNumber}`);
   if (n < chain.firstBlock) throw new ChainError(`block ${n} is below the fork block ${chain.firstBlock}, where this chain starts`);
   const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...(await chain.addressIndex.rewindOps(chain.store.madeHeights(chain.headNumber, n))), ...(await chain.store.rewindOps(n))];
-  for (const m of chain.moduleStores) ops.push(...(await m.store.rewindOps(n)));
   try {
     await chain.store.kv.batch(ops);
   } catch (err) {
@@ -71,7 +66,6 @@ export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint
     throw new ChainError(`the rewind to block ${n} could not be written, the node stays at block ${chain.headNumber}: ${errorText(err)}`);
   }
   chain.store.didRewind(n);
-  for (const m of chain.moduleStores) await m.store.loadAt(n);
   chain.head = (await chain.store.getBlock(n)) as Block;
   const root = stateRoot ?? chain.head.header.stateRoot;
   await chain.vm.stateManager.setStateRoot(root);

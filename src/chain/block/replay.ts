@@ -7,7 +7,6 @@ import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
-import { VersionedModuleStore } from "../../storage/module-store";
 import { runBlockTx, runPhase } from "./block-producer";
 import type { ChainState } from "../store/chain-state";
 import type { ContextOptions } from "../engine/context";
@@ -40,14 +39,10 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
   const parent = (await chain.getBlock(n - 1n)) as Block;
   // the state the block started from: its parent's, plus any hardhat_set* changes made before it
   const root = (await chain.store.getPreStateRoot(n)) ?? parent.header.stateRoot;
-  // Scratch copies of the module stores as of the parent: begin/end-block write to them (each module
-  // gets its own through BlockContext.store), and the replay's precompiles read them, as the live
-  // block's did the live stores. The live stores are never in reach of a replay.
-  const scratch = new Map<string, VersionedModuleStore>();
-  for (const m of chain.moduleStores) scratch.set(m.module.name, VersionedModuleStore.scratch(m.module.name, await m.store.viewAt(n - 1n)));
-  const ctx = await chain.context(parent, root, scratch, opts);
+  // the module stores are state too: begin/end-block read and write them in the replay's own state
+  const ctx = await chain.context(parent, root, opts);
   const { vm } = ctx;
-  const modules = chain.moduleStores.map((m) => ({ module: m.module, store: scratch.get(m.module.name) as VersionedModuleStore }));
+  const modules = chain.modules;
   // the stored block carries the header its transactions ran against (they read nothing else of it)
   const execBlock = block;
   const events: BlockEvents = { begin: [], end: [] };
@@ -55,7 +50,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
   let ok = false;
   await vm.evm.journal.checkpoint();
   try {
-    await runPhase("begin_block", vm, execBlock, modules, events.begin, { replay: true });
+    await runPhase("begin_block", vm, execBlock, modules, chain, events.begin, { replay: true });
     let gasUsed = 0n;
     for (let i = 0; i < block.transactions.length; i++) {
       const tx = block.transactions[i];
@@ -67,7 +62,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
       results.push(result);
       await observer.afterTx?.(i, tx, result);
     }
-    await runPhase("end_block", vm, execBlock, modules, events.end, { replay: true });
+    await runPhase("end_block", vm, execBlock, modules, chain, events.end, { replay: true });
     ok = true;
     return { block, results, events };
   } finally {

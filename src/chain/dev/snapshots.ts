@@ -25,8 +25,6 @@ export interface Snapshot {
   chain: object;
   head: bigint;
   stateRoot: Uint8Array;
-  /** The module stores' committed sets (hex key → value): a state load at the same height changes them without a block. */
-  modules: Map<string, Map<string, Uint8Array>>;
   pool: PooledTx[];
   clock: ReturnType<Clock["snapshot"]>;
   settings: NodeSettings;

@@ -1,11 +1,13 @@
 /**
  * Saved state in Anvil's format (`anvil_dumpState` / `anvil_loadState`, `--state`): every account
- * with its nonce, balance, code and storage, the head's block environment, and — what only this
- * chain has — the module stores (the epochs records) in an extra `hardhat_epochs` section that
- * Anvil ignores. A dump of Anvil loads here and ours loads in Anvil (accounts, code, storage).
+ * with its nonce, balance, code and storage, and the head's number and time in an extra
+ * `hardhat_epochs` section that Anvil ignores. A dump of Anvil loads here and ours loads in Anvil
+ * (accounts, code, storage).
  *
- * The contract hooks registered with the epochs precompile live in its account's storage, so they
- * travel with the accounts. Blocks and transactions are not saved (Anvil's `blocks` and
+ * Module stores (the epochs timers) and the contract hooks registered with the epochs precompile
+ * live in the storage of the precompile's account (src/chain/module-state.ts), so they travel with
+ * the accounts. Dumps written before that carry the stores in the section's `modules`: a load
+ * writes them into their accounts. Blocks and transactions are not saved (Anvil's `blocks` and
  * `transactions` stay empty). A fresh in-memory node that loads a dump starts at the dump's block
  * number and time (src/chain/node.ts), so its next block ticks the epochs exactly as the dumped
  * chain's next block; a node with blocks of its own takes the state at its own head. See
@@ -14,9 +16,10 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
-import { Address, ValueEncoding, bytesToHex, setLengthLeft, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
+import { Address, ValueEncoding, bytesToHex, createAccount, createAccountFromRLP, createAddressFromString, hexToBytes } from "@ethereumjs/util";
 import type { ChainState } from "../store/chain-state";
-import type { BlockModule } from "../module";
+import type { BlockModule, StateReader } from "../module";
+import { MemoryModuleStore, readModuleStore, slotReader, writeModuleStore } from "../module-state";
 import type { Clock } from "../block/clock";
 import { ChainError } from "../errors";
 
@@ -28,14 +31,15 @@ export interface DumpedAccount {
   storage: Record<string, string>;
 }
 
-/** What only this chain has: the module stores at the dumped block, key → value in hex. */
+/** What only this chain has: the dumped head's number and time. */
 export interface ChainSection {
   version: 1;
   chain_id: string;
   /** The dumped head's number and time. */
   block_number: string;
   timestamp: string;
-  modules: Record<string, Record<string, string>>;
+  /** Written by versions that kept module stores apart from the state: module → key → value, in hex. */
+  modules?: Record<string, Record<string, string>>;
 }
 
 export interface StateDump {
@@ -55,7 +59,8 @@ export interface ParsedDump {
   /** The dumped head (ours: from our section; Anvil's: best_block_number, else block.number). */
   blockNumber: bigint | undefined;
   timestamp: bigint | undefined;
-  modules: Map<string, Map<string, Uint8Array>>;
+  /** Module stores of a dump written before they were state: module → its entries. */
+  modules: Map<string, Array<[Uint8Array, Uint8Array]>>;
 }
 
 /** A dump that cannot be used: the message names what is wrong; nothing was applied. */
@@ -100,12 +105,6 @@ export async function dumpChainState(chain: ChainState): Promise<StateDump> {
     throw new ChainError(`the state holds ${unknown} accounts or slots whose address or slot this node never recorded (a data directory written by a version before 0.2): it cannot be dumped`);
   }
   const head = chain.head.header;
-  const modules: Record<string, Record<string, string>> = {};
-  for (const m of chain.moduleStores) {
-    const entries: Record<string, string> = {};
-    for (const [k, v] of m.store.view().entries()) entries[bytesToHex(k)] = bytesToHex(v);
-    modules[m.module.name] = entries;
-  }
   return {
     // Anvil takes `block` and `best_block_number` as the block it must have in `blocks` (which stay
     // empty): our head's number and time travel in our own section
@@ -115,7 +114,7 @@ export async function dumpChainState(chain: ChainState): Promise<StateDump> {
     blocks: [],
     transactions: [],
     historical_states: null,
-    hardhat_epochs: { version: 1, chain_id: chain.config.chainId.toString(), block_number: quantity(head.number), timestamp: quantity(head.timestamp), modules },
+    hardhat_epochs: { version: 1, chain_id: chain.config.chainId.toString(), block_number: quantity(head.number), timestamp: quantity(head.timestamp) },
   };
 }
 
@@ -215,24 +214,24 @@ export function parseStateDump(raw: unknown, chainModules: readonly BlockModule[
     if (raw.block.number !== undefined) blockNumber = uint(raw.block.number, "block.number");
   }
   if (raw.best_block_number !== undefined && raw.best_block_number !== null) blockNumber = uint(raw.best_block_number, "best_block_number");
-  const modules = new Map<string, Map<string, Uint8Array>>();
+  const modules: ParsedDump["modules"] = new Map();
   const section = raw.hardhat_epochs;
   if (section !== undefined && section !== null) {
-    if (!isObject(section) || section.version !== 1) throw new StateDumpError("hardhat_epochs: expected { version: 1, chain_id, modules } (written by a newer hardhat-epochs?)");
+    if (!isObject(section) || section.version !== 1) throw new StateDumpError("hardhat_epochs: expected { version: 1, chain_id, block_number, timestamp } (written by a newer hardhat-epochs?)");
     if (section.block_number !== undefined) blockNumber = uint(section.block_number, "hardhat_epochs.block_number");
     if (section.timestamp !== undefined) timestamp = uint(section.timestamp, "hardhat_epochs.timestamp");
-    if (!isObject(section.modules)) throw new StateDumpError("hardhat_epochs.modules: expected an object of module → entries");
-    for (const [name, entries] of Object.entries(section.modules)) {
+    if (section.modules !== undefined && !isObject(section.modules)) throw new StateDumpError("hardhat_epochs.modules: expected an object of module → entries");
+    for (const [name, entries] of Object.entries(section.modules ?? {})) {
       if (!moduleNames.includes(name)) throw new StateDumpError(`hardhat_epochs.modules.${name}: this chain has no module ${name} (it has ${moduleNames.join(", ") || "none"})`);
       if (!isObject(entries)) throw new StateDumpError(`hardhat_epochs.modules.${name}: expected an object of key → value`);
-      const set = new Map<string, Uint8Array>();
+      const set: Array<[Uint8Array, Uint8Array]> = [];
       for (const [k, v] of Object.entries(entries)) {
         const key = hexBytes(k, `hardhat_epochs.modules.${name} key ${k}`);
         const value = hexBytes(v, `hardhat_epochs.modules.${name}[${k}]`);
         // every record decoded with its module's own codec before anything is applied
         const why = chainModules.find((m) => m.name === name)?.checkRecord?.(key, value);
         if (why !== undefined) throw new StateDumpError(`hardhat_epochs.modules.${name}[${k}]: ${why}`);
-        set.set(bytesToHex(key).slice(2), value);
+        set.push([key, value]);
       }
       modules.set(name, set);
     }
@@ -242,9 +241,10 @@ export function parseStateDump(raw: unknown, chainModules: readonly BlockModule[
 
 /**
  * Applies a parsed dump at the head, between blocks (run inside the node's lock): each account is
- * set to the dumped one (its old storage cleared), the dump's module stores replace the chain's
- * (recorded at the head's height, so replays of the next block start from them), and the chain time
- * moves up to the dump's time when it is behind.
+ * set to the dumped one (its old storage cleared), an older dump's module stores are written into
+ * their accounts, and the chain time moves up to the dump's time when it is behind. Every module's
+ * store and records are read back from the loaded state before it is kept: a load keeps nothing
+ * when one cannot be read.
  */
 export async function loadChainState(chain: ChainState, clock: Clock, dump: ParsedDump): Promise<void> {
   await chain.modifyState(async (sm) => {
@@ -257,42 +257,33 @@ export async function loadChainState(chain: ChainState, clock: Clock, dump: Pars
         if (trimmed.length > 0) await sm.putStorage(a.address, slot, trimmed);
       }
     }
-    // modules that keep records as EVM state read them all back; a throw here keeps none of the load
-    const state = { getStorage: async (address: Uint8Array, key: Uint8Array) => setLengthLeft(await sm.getStorage(new Address(address), key), 32) };
-    for (const { module } of chain.moduleStores) {
-      if (module.checkState === undefined) continue;
-      try {
-        await module.checkState(state);
-      } catch (err) {
-        throw new StateDumpError((err as Error).message);
-      }
+    for (const [name, entries] of dump.modules) {
+      const module = chain.module(name);
+      const store = MemoryModuleStore.writable(MemoryModuleStore.readOnly(entries));
+      await writeModuleStore(sm, chain.storeAccount(module), store);
     }
+    const state = slotReader(sm);
+    for (const module of chain.modules) await checkModuleState(chain, module, state);
   });
-  for (const [name, set] of dump.modules) await replaceModuleSet(chain, name, set);
   if (dump.timestamp !== undefined && dump.timestamp > clock.nowSeconds()) clock.jumpTo(dump.timestamp);
 }
 
-/**
- * Makes `entries` (hex key → value) the committed set of module `name` at the head, between blocks,
- * recorded at the head's height: loads, and reverts to a snapshot taken at the same height after one.
- */
-export async function replaceModuleSet(chain: ChainState, name: string, entries: ReadonlyMap<string, Uint8Array>): Promise<void> {
-  const store = chain.moduleStore(name);
-  const key = (k: Uint8Array): string => bytesToHex(k).slice(2);
-  const current = store.view().entries();
-  const same = current.length === entries.size && current.every(([k, v]) => {
-    const next = entries.get(key(k));
-    return next !== undefined && equalsBytes(next, v);
-  });
-  if (same) return;
-  for (const [k] of current) if (!entries.has(key(k))) store.delete(k);
-  for (const [k, v] of entries) store.set(hexToBytes(`0x${k}`), v);
-  const ops = store.commitOps(chain.headNumber);
+/** Reads `module`'s store and the records it keeps as EVM state in `state`; throws with why one cannot be read. */
+async function checkModuleState(chain: ChainState, module: BlockModule, state: StateReader): Promise<void> {
+  let store;
   try {
-    await chain.store.kv.batch(ops);
+    store = await readModuleStore(state, chain.storeAccount(module));
   } catch (err) {
-    store.discard();
-    throw err;
+    throw new StateDumpError(`the ${module.name} module's store cannot be read: ${(err as Error).message}`);
   }
-  store.didCommit();
+  for (const [key, value] of store?.entries() ?? []) {
+    const why = module.checkRecord?.(key, value);
+    if (why !== undefined) throw new StateDumpError(`the ${module.name} module's record ${bytesToHex(key)}: ${why}`);
+  }
+  if (module.checkState === undefined) return;
+  try {
+    await module.checkState(state);
+  } catch (err) {
+    throw new StateDumpError((err as Error).message);
+  }
 }

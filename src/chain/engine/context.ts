@@ -1,8 +1,8 @@
 /**
  * Execution contexts. Only block production touches the live VM (inside the node's lock); every
  * other execution — eth_call, eth_estimateGas, tracing, historical precompile reads — runs in a
- * context: a VM of its own over the state after some block, with read-only module-store views at
- * that height. What a context does is thrown away with it.
+ * context: a VM of its own over the state after some block (module stores included: they are EVM
+ * state). What a context does is thrown away with it.
  *
  * A context has an optional deadline. It ends the execution from inside, never by abandoning it:
  * every loop in EVM code passes a JUMPDEST and every call starts a message, and both check the
@@ -18,7 +18,7 @@ import { type EVMOpts, getOpcodesForHF, paramsEVM } from "@ethereumjs/evm";
 import type { Address } from "@ethereumjs/util";
 import { equalsBytes } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
-import type { ModuleStore } from "../../storage/module-store";
+import type { ModuleStore } from "../module-state";
 import { CONSOLE_ADDRESS } from "../dev/console-log";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
@@ -44,7 +44,8 @@ export interface MessageFrame {
 export interface ExecEnv {
   /** Messages being executed, outermost first. */
   readonly messages: MessageFrame[];
-  moduleStore(name: string): ModuleStore;
+  /** A module's store as this execution's state holds it now (read-only). */
+  moduleStore(name: string): Promise<ModuleStore>;
   /** Date.now() after which execution stops; undefined = none. */
   deadline?: number;
   timeoutMs?: number;
@@ -243,8 +244,6 @@ export interface ExecutionContext {
   /** A VM of its own over that state; nothing it does reaches the chain. */
   readonly vm: VM;
   readonly env: ExecEnv;
-  /** A module's store as of `height`, read-only. */
-  moduleStore(name: string): ModuleStore;
   /**
    * What the last execution at this state read, to read again (outside the next execution's
    * reverted checkpoint) before the next one here: `runInContext` in src/chain/engine/execution.ts. Kept

@@ -1,6 +1,6 @@
 /**
- * One chain instance: its VM and live state, its block store and trie database, its module stores,
- * and the read-only states and execution contexts served from them. hardhat_reset swaps the whole
+ * One chain instance: its VM and live state, its block store and trie database, its modules (whose
+ * stores are EVM state: src/chain/module-state.ts), and the read-only states and execution contexts served from them. hardhat_reset swaps the whole
  * instance (src/chain/node.ts); blocks move it forward through src/chain/block/commit.ts.
  *
  * Reads and executions that keep nothing (calls, estimates, traces, state reads) run here without
@@ -15,7 +15,7 @@ import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import { type VM, createVM } from "@ethereumjs/vm";
 import type { KVStore } from "../../storage/kv";
-import { type ModuleStore, VersionedModuleStore } from "../../storage/module-store";
+import { readLegacyModuleSet } from "../../storage/legacy-module-log";
 import { TrieDB } from "../../storage/trie-db";
 import { ChainStore } from "./chain-store";
 import type { ChainConfig } from "../config";
@@ -24,6 +24,7 @@ import { ChainError } from "../errors";
 import type { Fork } from "../fork";
 import { installJumpAnalysisCache } from "../engine/jump-analysis";
 import type { BlockModule } from "../module";
+import { MemoryModuleStore, type ModuleStore, moduleAddress, readModuleStore, slotReader } from "../module-state";
 import { AddressIndex } from "./address-index";
 import { Preimages } from "../engine/preimages";
 import { ChainStateManager } from "../engine/state-manager";
@@ -97,7 +98,13 @@ export class ChainState {
   liveRoot: Uint8Array = KECCAK256_RLP;
   /** A read-only state at `liveRoot` for reads at the head (rebuilt when the root moves). */
   private _reader: { root: Uint8Array; sm: MerkleStateManager } | undefined;
-  readonly moduleStores: Array<{ module: BlockModule; store: VersionedModuleStore }>;
+  /** The chain's modules, in the order their phases run. */
+  readonly modules: readonly BlockModule[];
+  /**
+   * Modules whose stores a data directory of a version before module stores were EVM state logged
+   * beside the chain: read at heights whose state holds no store record (src/storage/legacy-module-log.ts).
+   */
+  readonly legacyLogs = new Set<string>();
   /** Addresses and slots behind the state trie's hashed keys (src/chain/engine/preimages.ts). */
   readonly preimages: Preimages;
   /** Which transactions touch each address (src/chain/store/address-index.ts). */
@@ -118,14 +125,14 @@ export class ChainState {
     modules: BlockModule[],
     private readonly _console: ChainStateOptions["console"],
   ) {
-    this.moduleStores = modules.map((module) => ({ module, store: new VersionedModuleStore(store.kv, module.name) }));
+    this.modules = modules;
     this.preimages = new Preimages(store.kv);
     if (vm.stateManager instanceof ChainStateManager) vm.stateManager.preimages = this.preimages;
     this.addressIndex = new AddressIndex(store.kv);
     this.addressIndex.attach(vm);
     this._vms = new VmPool(vm);
-    // the live VM's precompiles see the block being built: the live module stores, with its writes
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStore(name), console: (data) => this._console(data) });
+    // the live VM's precompiles see the block being built: the module stores as its state holds them
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data) });
   }
 
   /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/store/open-chain.ts opens or initialises it). */
@@ -174,10 +181,33 @@ export class ChainState {
     return n === this.headNumber ? this.head : this.store.getBlock(n);
   }
 
-  moduleStore(name: string): VersionedModuleStore {
-    const m = this.moduleStores.find((x) => x.module.name === name);
+  module(name: string): BlockModule {
+    const m = this.modules.find((x) => x.name === name);
     if (m === undefined) throw new Error(`no module ${name}`);
-    return m.store;
+    return m;
+  }
+
+  /** The account whose storage holds `module`'s store. */
+  storeAccount(module: BlockModule): Uint8Array {
+    return module.storeAccount ?? moduleAddress(module.name);
+  }
+
+  /**
+   * `module`'s store in state `sm`, which is the state after block `height` (read-only: block
+   * production makes a writable copy). A state without the store's record is one a data directory
+   * of an older version wrote: its store is read from the log that version kept, else it is empty.
+   */
+  async readModuleStore(module: BlockModule, sm: MerkleStateManager | VM["stateManager"], height: bigint): Promise<MemoryModuleStore> {
+    const stored = await readModuleStore(slotReader(sm), this.storeAccount(module));
+    if (stored !== undefined) return stored;
+    if (!this.legacyLogs.has(module.name)) return EMPTY_STORE;
+    return MemoryModuleStore.readOnly(await readLegacyModuleSet(this.store.kv, module.name, height));
+  }
+
+  /** Module `name`'s store at block `height` (the live state at the head), read-only. */
+  async moduleStoreAt(name: string, height: bigint): Promise<ModuleStore> {
+    const h = height > this.headNumber ? this.headNumber : height;
+    return this.readModuleStore(this.module(name), await this.stateAt(h), h);
   }
 
   /**
@@ -239,34 +269,25 @@ export class ChainState {
   }
 
   /**
-   * An execution context at block `height` (the head's live state for the head): a VM of its own,
-   * read-only module stores of that height, and an optional deadline. Release it after use.
+   * An execution context at block `height` (the head's live state for the head): a VM of its own
+   * and an optional deadline. Release it after use.
    */
   async contextAt(height: bigint, opts: ContextOptions = {}): Promise<ExecutionContext> {
     const head = this.head;
-    const views = new Map<string, ModuleStore>();
-    if (height >= head.header.number) {
-      for (const m of this.moduleStores) views.set(m.module.name, m.store.view());
-      return this.context(head, this.liveRoot, views, opts);
-    }
+    if (height >= head.header.number) return this.context(head, this.liveRoot, opts);
     if (this.fork !== undefined && height < this.fork.block.number) {
       throw new ChainError(`block ${height} is below the fork block ${this.fork.block.number}: calls run at the fork block or later (state reads of older blocks go to the remote)`);
     }
     const block = await this.getBlock(height);
     if (block === undefined) throw new ChainError("header not found");
-    for (const m of this.moduleStores) views.set(m.module.name, await m.store.viewAt(height));
-    return this.context(block, block.header.stateRoot, views, opts);
+    return this.context(block, block.header.stateRoot, opts);
   }
 
-  /** A context over state `root` after `block`, whose precompiles see the module stores `views`. */
-  async context(block: Block, root: Uint8Array, views: ReadonlyMap<string, ModuleStore>, opts: ContextOptions): Promise<ExecutionContext> {
-    const moduleStore = (name: string): ModuleStore => {
-      const v = views.get(name);
-      if (v === undefined) throw new Error(`no module ${name}`);
-      return v;
-    };
+  /** A context over state `root` after `block`; its precompiles read the module stores of that state. */
+  async context(block: Block, root: Uint8Array, opts: ContextOptions): Promise<ExecutionContext> {
     const { vm, touched } = await this._vms.acquire(root);
     const timeoutMs = opts.timeoutMs ?? 0;
+    const moduleStore = (name: string): Promise<ModuleStore> => this.readModuleStore(this.module(name), vm.stateManager, block.header.number);
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
     if (opts.consoleLog === true) env.console = (data) => this._console(data, true);
     bindEnv(vm, env);
@@ -276,7 +297,6 @@ export class ChainState {
       block,
       vm,
       env,
-      moduleStore,
       touched,
       release: () => {
         if (released) return;
@@ -320,6 +340,8 @@ export class ChainState {
     };
   }
 }
+
+const EMPTY_STORE = MemoryModuleStore.readOnly([]);
 
 function requireEnv(evm: object): ExecEnv {
   const env = envOf(evm);

@@ -12,6 +12,9 @@ import { commitBlock } from "../block/commit";
 import { addressOfKey } from "../engine/crypto";
 import { checkForkMeta, forkMetaOps } from "../fork/meta";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
+import { hasLegacyModuleLog, readLegacyModuleSet } from "../../storage/legacy-module-log";
+import type { BlockModule } from "../module";
+import { MemoryModuleStore, readModuleStore, slotReader, writeModuleStore } from "../module-state";
 
 /**
  * Builds the chain instance and opens or initialises its store. `clock` starts at the configured
@@ -45,7 +48,7 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     chain.head = headBlock;
     chain.liveRoot = headBlock.header.stateRoot;
     await chain.vm.stateManager.setStateRoot(chain.liveRoot);
-    for (const m of chain.moduleStores) await m.store.loadAt(head);
+    await migrateModuleLogs(chain);
     return;
   }
   const fork = chain.fork;
@@ -75,7 +78,12 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     account.balance += amount;
     await sm.putAccount(a, account);
   };
-  for (const m of chain.moduleStores) await m.module.initGenesis?.({ height: chain.firstBlock, timestamp, store: m.store, putCode, putStorage, getStorage, addBalance });
+  for (const module of chain.modules) {
+    if (module.initGenesis === undefined) continue;
+    const store = MemoryModuleStore.writable();
+    await module.initGenesis({ height: chain.firstBlock, timestamp, store, putCode, putStorage, getStorage, addBalance });
+    if (store.changed) await writeModuleStore(sm, chain.storeAccount(module), store);
+  }
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
   const c = chain.common;
@@ -105,6 +113,27 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
   if (fork !== undefined) adoptBlockHash(genesis, fork.block.hash);
   const meta = [...genesisMetaOps({ chainId: config.chainId, genesisHash: bytesToHex(genesis.hash()) }), ...forkMetaOps(fork)];
   await commitBlock(chain, { block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
+}
+
+/**
+ * A data directory written before module stores were EVM state keeps each store as a change log
+ * beside the chain (src/storage/legacy-module-log.ts). Its head's store is written into the live
+ * state, as a hardhat_set* change is: the next block carries it, and every block header stays what
+ * it was. Older heights, whose states hold no record, read the log (ChainState.readModuleStore).
+ */
+async function migrateModuleLogs(chain: ChainState): Promise<void> {
+  const legacy: BlockModule[] = [];
+  for (const module of chain.modules) if (await hasLegacyModuleLog(chain.store.kv, module.name)) legacy.push(module);
+  if (legacy.length === 0) return;
+  for (const module of legacy) chain.legacyLogs.add(module.name);
+  await chain.modifyState(async (sm) => {
+    for (const module of legacy) {
+      const account = chain.storeAccount(module);
+      if ((await readModuleStore(slotReader(sm), account)) !== undefined) continue;
+      const store = MemoryModuleStore.writable(MemoryModuleStore.readOnly(await readLegacyModuleSet(chain.store.kv, module.name, chain.headNumber)));
+      if (store.size > 0) await writeModuleStore(sm, account, store);
+    }
+  });
 }
 
 function sha256Empty(): Uint8Array {

@@ -42,7 +42,7 @@ const pagination = codec((v): PageRequest => {
 });
 
 export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
-  // the live store of the chain the node has now (hardhat_reset replaces it)
+  // the store at the head of the chain the node has now (hardhat_reset replaces it)
   const store = () => node.moduleStore(EPOCHS_MODULE);
   const account = new Address(EPOCHS_PRECOMPILE_BYTES);
   const slotsOf = (sm: StateManagerInterface): Required<SlotStore> => ({
@@ -64,9 +64,10 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       access: "read",
       params: [pagination.opt()],
       doc: "Every EpochInfo in identifier-byte order, with Cosmos pagination: {epochs, pagination: {next_key, total}}.",
-      handler: ([page]) => {
+      handler: async ([page]) => {
+        const s = await store();
         try {
-          return epochInfosJson(epochs.epochInfos(store(), page));
+          return epochInfosJson(epochs.epochInfos(s, page));
         } catch (err) {
           throw new InvalidParamsError(`invalid argument 0: ${(err as Error).message}`);
         }
@@ -77,9 +78,10 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       access: "read",
       params: [string],
       doc: 'The current epoch number of a timer: {"current_epoch": "N"}; -32000 `epoch info not found: ID` for an unknown one.',
-      handler: ([id]) => {
+      handler: async ([id]) => {
+        const s = await store();
         try {
-          return { current_epoch: epochs.currentEpoch(store(), id).toString() };
+          return { current_epoch: epochs.currentEpoch(s, id).toString() };
         } catch (err) {
           if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
           throw err;
@@ -147,14 +149,15 @@ function mountSdkRest(router: RestRouter, epochs: EpochsModule, node: Node): voi
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.mutex.exclusive(fn);
   const store = () => node.moduleStore(EPOCHS_MODULE);
   router.get("/cosmos/epochs/v1beta1/epochs", () =>
-    exclusive(async () => ({ status: 200, body: { epochs: epochs.exportGenesis(store()).epochs.map(toJson) } })),
+    exclusive(async () => ({ status: 200, body: { epochs: epochs.exportGenesis(await store()).epochs.map(toJson) } })),
   );
   router.get("/cosmos/epochs/v1beta1/current_epoch", (q) =>
     exclusive(async () => {
       const id = q.get("identifier") ?? "";
       if (id === "") return { status: 400, body: { code: 3, message: "identifier is empty", details: [] } };
+      const s = await store();
       try {
-        return { status: 200, body: { current_epoch: epochs.currentEpoch(store(), id).toString() } };
+        return { status: 200, body: { current_epoch: epochs.currentEpoch(s, id).toString() } };
       } catch (err) {
         if (err instanceof EpochNotFoundError) return { status: 500, body: { code: 2, message: "not available identifier", details: [] } };
         throw err;
@@ -176,12 +179,13 @@ function mountEvmosRest(router: RestRouter, epochs: EpochsModule, node: Node): v
         return BigInt(v);
       };
       const flag = (k: string) => q.get(`pagination.${k}`) === "true";
+      const s = await store();
       try {
         const key = q.get("pagination.key");
         return {
           status: 200,
           body: epochInfosJson(
-            epochs.epochInfos(store(), {
+            epochs.epochInfos(s, {
               key: key === null || key === "" ? undefined : new Uint8Array(Buffer.from(key, "base64")),
               offset: num("offset"),
               limit: num("limit"),
@@ -199,8 +203,9 @@ function mountEvmosRest(router: RestRouter, epochs: EpochsModule, node: Node): v
   router.get("/evmos/epochs/v1/current_epoch", (q) =>
     exclusive(async () => {
       const id = q.get("identifier") ?? "";
+      const s = await store();
       try {
-        return { status: 200, body: { current_epoch: epochs.currentEpoch(store(), id).toString() } };
+        return { status: 200, body: { current_epoch: epochs.currentEpoch(s, id).toString() } };
       } catch (err) {
         if (err instanceof EpochNotFoundError) return { status: 404, body: { code: 5, message: err.message, details: [] } };
         throw err;

@@ -1,5 +1,5 @@
 /**
- * A fake chain for the epochs unit tests: a versioned module store, a BlockContext per phase, and a
+ * A fake chain for the epochs unit tests: an in-memory module store, a BlockContext per phase, and a
  * driver that runs beginBlocker/endBlocker over (height, time) pairs, recording hook calls and events.
  */
 import type { BlockContext, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "../../../src/chain/module";
@@ -7,8 +7,7 @@ import { EVMOS_EVENTS, type EpochEvents, beginBlocker, endBlocker } from "../../
 import { initGenesis } from "../../../src/epochs/genesis";
 import { EpochsKeeper } from "../../../src/epochs/keeper";
 import { type EpochHooks, type EpochInfo, type TickRule, newEpochInfo, seconds } from "../../../src/epochs/types";
-import { MemoryKV } from "../../../src/storage/memory-kv";
-import { VersionedModuleStore } from "../../../src/storage/module-store";
+import { MemoryModuleStore } from "../../../src/chain/module-state";
 
 export interface RecordedEvent {
   height: number;
@@ -25,7 +24,7 @@ export interface FakeChainOptions {
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 export class FakeChain {
-  readonly store = new VersionedModuleStore(new MemoryKV(), "epochs");
+  readonly store = MemoryModuleStore.writable();
   readonly keeper = new EpochsKeeper(this.store);
   readonly events: RecordedEvent[] = [];
   readonly storage: Map<string, Uint8Array>;
@@ -47,13 +46,11 @@ export class FakeChain {
       // as the chain's: the store's writes and the events undone on a throw (no EVM here)
       isolated: async (run) => {
         const events = this.events.length;
-        this.store.branch();
+        const entries = this.store.mark();
         try {
-          const out = await run();
-          this.store.commitBranch();
-          return out;
+          return await run();
         } catch (err) {
-          this.store.revertBranch();
+          this.store.restore(entries);
           this.events.length = events;
           throw err;
         }
@@ -65,8 +62,6 @@ export class FakeChain {
   async block(height: number, time: number, hooks: EpochHooks, rule: TickRule, events: EpochEvents = EVMOS_EVENTS): Promise<void> {
     await beginBlocker(this.ctx(height, time, "begin_block"), this.keeper, hooks, rule, events);
     await endBlocker(this.ctx(height, time, "end_block"), this.keeper, hooks, rule, events);
-    this.store.commitOps(BigInt(height));
-    this.store.didCommit();
   }
 }
 
@@ -86,8 +81,6 @@ export interface Run {
 export async function run(rule: TickRule, records: EpochInfo[], blocks: Array<[number, number]>, genesisTime = 0, events: EpochEvents = EVMOS_EVENTS, genesisHeight = 0): Promise<Run> {
   const chain = new FakeChain();
   initGenesis(chain.keeper, { epochs: records }, seconds(BigInt(genesisTime)), BigInt(genesisHeight));
-  chain.store.commitOps(0n);
-  chain.store.didCommit();
   const out: Run = { calls: [], seen: [], events: [], chain };
   let height = 0;
   const note = (kind: string) => (_ctx: BlockContext, id: string, n: bigint) => {

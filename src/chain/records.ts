@@ -1,12 +1,12 @@
 /**
- * Module state kept as EVM state: named records in the storage of a precompile's account. Being EVM
- * storage, a record reverts with its transaction or call frame, with evm_revert, persists with the
- * chain, reads at any height, and shows in state dumps and traces like any contract's storage —
- * the epochs precompile keeps its hook registry the same way (src/epochs/precompile.ts).
+ * Module state kept as EVM state: named records in the storage of a module's account (the Cosmos
+ * modules' precompiles; the epochs module's store, src/chain/module-state.ts). Being EVM storage, a
+ * record reverts with its transaction or call frame, with evm_revert, persists with the chain, reads
+ * at any height, and shows in state dumps and traces like any contract's storage.
  *
  * Layout of record `name` (a UTF-8 string): slot keccak256(name) holds the value's byte length + 1
- * (0 = no record); the value's bytes follow in 32-byte words from slot keccak256(name) + 1. Values
- * are JSON, bigints as `{ "$n": "<decimal>" }`.
+ * (0 = no record); the value's bytes follow in 32-byte words from slot keccak256(name) + 1. The
+ * Cosmos modules' values are JSON (`encodeRecord`: bigints as `{ "$n": "<decimal>" }`).
  */
 import { setLengthLeft } from "@ethereumjs/util";
 import { concat, getBytes, keccak256, toBeHex, toUtf8Bytes, toUtf8String } from "ethers";
