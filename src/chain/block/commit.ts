@@ -70,6 +70,8 @@ export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint
   const root = stateRoot ?? chain.head.header.stateRoot;
   await chain.vm.stateManager.setStateRoot(root);
   chain.liveRoot = root;
+  // back on a block of a data directory older than module stores in the state: its store from the log
+  await chain.adoptLoggedStores();
 }
 
 /**

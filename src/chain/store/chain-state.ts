@@ -24,7 +24,7 @@ import { ChainError } from "../errors";
 import type { Fork } from "../fork";
 import { installJumpAnalysisCache } from "../engine/jump-analysis";
 import type { BlockModule } from "../module";
-import { MemoryModuleStore, type ModuleStore, moduleAddress, readModuleStore, slotReader } from "../module-state";
+import { MemoryModuleStore, type ModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../module-state";
 import { AddressIndex } from "./address-index";
 import { Preimages } from "../engine/preimages";
 import { ChainStateManager } from "../engine/state-manager";
@@ -202,6 +202,28 @@ export class ChainState {
     if (stored !== undefined) return stored;
     if (!this.legacyLogs.has(module.name)) return EMPTY_STORE;
     return MemoryModuleStore.readOnly(await readLegacyModuleSet(this.store.kv, module.name, height));
+  }
+
+  /**
+   * Writes into the live state, as a hardhat_set* change is (the next block carries it, every block
+   * header stays what it was), the store of each module whose store is logged beside the chain
+   * (`legacyLogs`) and whose record the live state does not hold: when a data directory of an older
+   * version opens, and after a rewind to one of its blocks. From then on the state holds the store,
+   * so blocks made after a rewind never read the log's later heights (they belong to blocks the
+   * rewind dropped).
+   */
+  async adoptLoggedStores(): Promise<void> {
+    if (this.legacyLogs.size === 0) return;
+    const modules = this.modules.filter((m) => this.legacyLogs.has(m.name));
+    const missing: BlockModule[] = [];
+    for (const module of modules) if ((await readModuleStore(slotReader(this.vm.stateManager), this.storeAccount(module))) === undefined) missing.push(module);
+    if (missing.length === 0) return;
+    await this.modifyState(async (sm) => {
+      for (const module of missing) {
+        const logged = MemoryModuleStore.readOnly(await readLegacyModuleSet(this.store.kv, module.name, this.headNumber));
+        await writeModuleStore(sm, this.storeAccount(module), MemoryModuleStore.writable(logged));
+      }
+    });
   }
 
   /** Module `name`'s store at block `height` (the live state at the head), read-only. */

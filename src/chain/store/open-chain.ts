@@ -12,9 +12,8 @@ import { commitBlock } from "../block/commit";
 import { addressOfKey } from "../engine/crypto";
 import { checkForkMeta, forkMetaOps } from "../fork/meta";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
-import { hasLegacyModuleLog, readLegacyModuleSet } from "../../storage/legacy-module-log";
-import type { BlockModule } from "../module";
-import { MemoryModuleStore, readModuleStore, slotReader, writeModuleStore } from "../module-state";
+import { hasLegacyModuleLog } from "../../storage/legacy-module-log";
+import { MemoryModuleStore, writeModuleStore } from "../module-state";
 
 /**
  * Builds the chain instance and opens or initialises its store. `clock` starts at the configured
@@ -117,23 +116,12 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
 
 /**
  * A data directory written before module stores were EVM state keeps each store as a change log
- * beside the chain (src/storage/legacy-module-log.ts). Its head's store is written into the live
- * state, as a hardhat_set* change is: the next block carries it, and every block header stays what
- * it was. Older heights, whose states hold no record, read the log (ChainState.readModuleStore).
+ * beside the chain (src/storage/legacy-module-log.ts): the chain reads it where a state holds no
+ * store record, and writes the head's store into the live state (ChainState.adoptLoggedStores).
  */
 async function migrateModuleLogs(chain: ChainState): Promise<void> {
-  const legacy: BlockModule[] = [];
-  for (const module of chain.modules) if (await hasLegacyModuleLog(chain.store.kv, module.name)) legacy.push(module);
-  if (legacy.length === 0) return;
-  for (const module of legacy) chain.legacyLogs.add(module.name);
-  await chain.modifyState(async (sm) => {
-    for (const module of legacy) {
-      const account = chain.storeAccount(module);
-      if ((await readModuleStore(slotReader(sm), account)) !== undefined) continue;
-      const store = MemoryModuleStore.writable(MemoryModuleStore.readOnly(await readLegacyModuleSet(chain.store.kv, module.name, chain.headNumber)));
-      if (store.size > 0) await writeModuleStore(sm, account, store);
-    }
-  });
+  for (const module of chain.modules) if (await hasLegacyModuleLog(chain.store.kv, module.name)) chain.legacyLogs.add(module.name);
+  await chain.adoptLoggedStores();
 }
 
 function sha256Empty(): Uint8Array {
