@@ -12,7 +12,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import type { StateManagerInterface } from "@ethereumjs/common";
-import { Address, createAccount, equalsBytes, hexToBytes, setLengthLeft } from "@ethereumjs/util";
+import { Address, createAccount, equalsBytes, hexToBytes, setLengthLeft, unpadBytes } from "@ethereumjs/util";
 import { createHash } from "node:crypto";
 import { StorageRecords } from "./records";
 
@@ -207,7 +207,13 @@ export async function readModuleStore(state: SlotReader, account: Uint8Array): P
 export async function writeModuleStore(sm: StateManagerInterface, account: Uint8Array, store: MemoryModuleStore): Promise<void> {
   const address = new Address(account);
   if ((await sm.getAccount(address)) === undefined) await sm.putAccount(address, createAccount({ nonce: 1n, balance: 0n }));
-  const records = new StorageRecords({ get: (k) => sm.getStorage(address, k), put: (k, v) => sm.putStorage(address, k, v) });
+  // a word that holds its value already is not written again: a changed timer rewrites the few
+  // words its record spans, not the whole store (every written slot is a trie update at commit)
+  const put = async (k: Uint8Array, v: Uint8Array): Promise<void> => {
+    if (equalsBytes(unpadBytes(await sm.getStorage(address, k)), unpadBytes(v))) return;
+    await sm.putStorage(address, k, v);
+  };
+  const records = new StorageRecords({ get: (k) => sm.getStorage(address, k), put });
   await records.putBytes(MODULE_STORE_RECORD, store.encode());
   store.changed = false;
 }
