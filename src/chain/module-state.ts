@@ -7,12 +7,17 @@
  *
  * Code that runs a module (keepers, begin/end-block) works on a synchronous in-memory copy,
  * `MemoryModuleStore`: the chain loads it from the state when a phase starts and writes it back when
- * it changed (src/chain/block/block-producer.ts). The record's bytes are the RLP list of the
- * store's [key, value] pairs in ascending key-byte order.
+ * it changed (src/chain/block/block-producer.ts).
+ *
+ * The record's bytes are the store's entries in ascending key-byte order, each the RLP list
+ * [key, value] padded with zeros to a whole number of 32-byte words: a changed entry then rewrites
+ * the storage words it spans (a write-back writes only words that differ), not every word after it,
+ * unless its encoding needs another word. (An RLP list starts with a byte ≥ 0xc0, so padding is
+ * never mistaken for an entry.)
  */
 import { RLP } from "@ethereumjs/rlp";
 import type { StateManagerInterface } from "@ethereumjs/common";
-import { Address, createAccount, equalsBytes, hexToBytes, setLengthLeft, unpadBytes } from "@ethereumjs/util";
+import { Address, createAccount, equalsBytes, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { createHash } from "node:crypto";
 import { StorageRecords } from "./records";
 
@@ -53,10 +58,20 @@ export class MemoryModuleStore implements ModuleStore {
   private _owned: boolean;
   /** Sorted rows of `_map`, built when first listed after a change. */
   private _rows: Entries | undefined;
+  /**
+   * Each entry's encoding (RLP [key, value] padded to whole words) by key, for the value it was made
+   * of: a write-back encodes only the entries that changed. Shared along a store's copies.
+   */
+  private _chunks: Map<string, { value: Uint8Array; chunk: Uint8Array }>;
   /** Selections of `_rows` by prefix and direction, frozen. */
   private _selections = new Map<string, Array<[Uint8Array, Uint8Array]>>();
   /** True when the store holds writes not yet written back to the state. */
   changed = false;
+  /**
+   * The record's bytes as the state holds them (undefined: no record there), when this store was
+   * read from or written to a state: a write-back then writes only the words that differ.
+   */
+  stateBytes: { bytes: Uint8Array | undefined } | undefined;
 
   private constructor(
     map: Map<string, Uint8Array>,
@@ -66,9 +81,11 @@ export class MemoryModuleStore implements ModuleStore {
   ) {
     this._map = map;
     this._owned = owned;
+    this._chunks = base?._chunks ?? new Map();
     if (base !== undefined) {
       this._rows = base._rows;
       this._selections = base._selections;
+      this.stateBytes = base.stateBytes;
     }
   }
 
@@ -79,28 +96,59 @@ export class MemoryModuleStore implements ModuleStore {
     return new MemoryModuleStore(map, true, why);
   }
 
+  /** A read-only store of this store's entries now (they are not copied: this store copies them on its next write). */
+  snapshot(): MemoryModuleStore {
+    this._owned = false;
+    return new MemoryModuleStore(this._map, false, "a call or a query", this);
+  }
+
   /** A writable store that starts as `base` (copied on the first write). */
   static writable(base: MemoryModuleStore = EMPTY_STORE): MemoryModuleStore {
     return new MemoryModuleStore(base._map, false, undefined, base);
   }
 
-  /** The store a record's bytes hold, read-only. Throws when they are not an RLP list of [key, value] pairs. */
+  /** The store a record's bytes hold, read-only. Throws when they are not word-aligned RLP [key, value] pairs. */
   static decode(bytes: Uint8Array): MemoryModuleStore {
-    const list = RLP.decode(bytes);
-    if (!Array.isArray(list)) throw new Error("a module store record is an RLP list");
     const entries: Array<[Uint8Array, Uint8Array]> = [];
-    for (const pair of list) {
+    for (let at = 0; at < bytes.length; ) {
+      if (bytes[at] < 0xc0) throw new Error(`a module store record holds RLP [key, value] lists (byte ${at} is not one)`);
+      const { data: pair, remainder } = RLP.decode(bytes.subarray(at), true);
       if (!Array.isArray(pair) || pair.length !== 2 || !(pair[0] instanceof Uint8Array) || !(pair[1] instanceof Uint8Array)) {
         throw new Error("a module store record lists [key, value] pairs of bytes");
       }
       entries.push([pair[0], pair[1]]);
+      const end = bytes.length - remainder.length;
+      at = Math.ceil(end / 32) * 32;
+      if (bytes.subarray(end, at).some((b) => b !== 0)) throw new Error("a module store record pads its entries with zeros");
     }
     return MemoryModuleStore.readOnly(entries);
   }
 
-  /** The record's bytes: the RLP list of [key, value] pairs in ascending key order. */
+  /** The record's bytes: each entry in ascending key order, RLP [key, value] padded to whole words. */
   encode(): Uint8Array {
-    return RLP.encode(this._sorted().map(([k, v]) => [hexToBytes(`0x${k}`), v]));
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    for (const [k, v] of this._sorted()) {
+      let known = this._chunks.get(k);
+      if (known === undefined || known.value !== v) {
+        const item = RLP.encode([hexToBytes(`0x${k}`), v]);
+        const chunk = new Uint8Array(Math.ceil(item.length / 32) * 32);
+        chunk.set(item);
+        known = { value: v, chunk };
+        // bounded: a store that churns through keys only starts this cache over
+        if (this._chunks.size >= 4 * (this._map.size + 16)) this._chunks.clear();
+        this._chunks.set(k, known);
+      }
+      chunks.push(known.chunk);
+      length += known.chunk.length;
+    }
+    const out = new Uint8Array(length);
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
   }
 
   get size(): number {
@@ -134,17 +182,18 @@ export class MemoryModuleStore implements ModuleStore {
     return out;
   }
 
-  /** What `restore` brings back: the entries now and whether they were written back. */
-  mark(): { map: Map<string, Uint8Array>; changed: boolean } {
+  /** What `restore` brings back: the entries now, whether they were written back, and the state's bytes. */
+  mark(): StoreMark {
     // the next write copies the map, so this one stays as it is
     this._owned = false;
-    return { map: this._map, changed: this.changed };
+    return { map: this._map, changed: this.changed, stateBytes: this.stateBytes };
   }
 
-  restore(mark: { map: Map<string, Uint8Array>; changed: boolean }): void {
+  restore(mark: StoreMark): void {
     this._map = mark.map;
     this._owned = false;
     this.changed = mark.changed;
+    this.stateBytes = mark.stateBytes;
     this._rows = undefined;
     this._selections = new Map();
   }
@@ -168,6 +217,12 @@ export class MemoryModuleStore implements ModuleStore {
     }
     return this._rows;
   }
+}
+
+interface StoreMark {
+  map: Map<string, Uint8Array>;
+  changed: boolean;
+  stateBytes: MemoryModuleStore["stateBytes"];
 }
 
 const EMPTY_STORE = MemoryModuleStore.readOnly([]);
@@ -196,25 +251,30 @@ export async function readModuleStore(state: SlotReader, account: Uint8Array): P
   const last = lastDecoded;
   if (last !== undefined && equalsBytes(last.bytes, bytes)) return last.store;
   const store = MemoryModuleStore.decode(bytes);
+  store.stateBytes = { bytes };
   lastDecoded = { bytes, store };
   return store;
 }
 
 /**
- * Writes `store` into `account`'s storage in state `sm` and clears its `changed` mark. An account
- * that does not exist yet is made with nonce 1, so EIP-161 never clears it as empty.
+ * Writes `store` into `account`'s storage in state `sm` and clears its `changed` mark. When the
+ * store knows the bytes the state holds (`stateBytes`), only the words that differ are written: a
+ * changed timer rewrites the words its record spans, not the whole store (each written slot is a
+ * trie update at commit). An account that does not exist yet is made with nonce 1, so EIP-161 never
+ * clears it as empty.
  */
 export async function writeModuleStore(sm: StateManagerInterface, account: Uint8Array, store: MemoryModuleStore): Promise<void> {
   const address = new Address(account);
-  if ((await sm.getAccount(address)) === undefined) await sm.putAccount(address, createAccount({ nonce: 1n, balance: 0n }));
-  // a word that holds its value already is not written again: a changed timer rewrites the few
-  // words its record spans, not the whole store (every written slot is a trie update at commit)
-  const put = async (k: Uint8Array, v: Uint8Array): Promise<void> => {
-    if (equalsBytes(unpadBytes(await sm.getStorage(address, k)), unpadBytes(v))) return;
-    await sm.putStorage(address, k, v);
-  };
-  const records = new StorageRecords({ get: (k) => sm.getStorage(address, k), put });
-  await records.putBytes(MODULE_STORE_RECORD, store.encode());
+  const bytes = store.encode();
+  const known = store.stateBytes;
+  if (known?.bytes !== undefined && equalsBytes(known.bytes, bytes)) {
+    store.changed = false;
+    return;
+  }
+  if (known?.bytes === undefined && (await sm.getAccount(address)) === undefined) await sm.putAccount(address, createAccount({ nonce: 1n, balance: 0n }));
+  const records = new StorageRecords({ get: (k) => sm.getStorage(address, k), put: (k, v) => sm.putStorage(address, k, v) });
+  await records.putBytes(MODULE_STORE_RECORD, bytes, known);
+  store.stateBytes = { bytes };
   store.changed = false;
 }
 

@@ -407,6 +407,7 @@ export class Node extends EventEmitter<NodeEvents> {
       candidates,
       modules: this._chain.modules,
       stores: this._chain,
+      stateRoot: this._chain.liveRoot,
       explain: this._explainSystemCall,
       onStep: (step) => {
         const height = parent.header.number + 1n;

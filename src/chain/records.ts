@@ -35,19 +35,25 @@ export class StorageRecords {
     return length === 0 ? EMPTY : getBytes(concat(words)).subarray(0, length);
   }
 
-  /** Writes (or, with undefined, deletes) a record; words the old value used beyond the new one are cleared. */
-  async putBytes(name: string, value: Uint8Array | undefined): Promise<void> {
+  /**
+   * Writes (or, with undefined, deletes) a record; words the old value used beyond the new one are
+   * cleared. `previous`: the record's bytes as the storage holds them, when the caller knows them
+   * (undefined: no record); then only the words that differ are written.
+   */
+  async putBytes(name: string, value: Uint8Array | undefined, previous?: { bytes: Uint8Array | undefined }): Promise<void> {
     const base = BigInt(keccak256(toUtf8Bytes(name)));
-    const old = toBig(await this._io.get(word(base)));
+    const old = previous === undefined ? toBig(await this._io.get(word(base))) : previous.bytes === undefined ? 0n : BigInt(previous.bytes.length) + 1n;
     const oldWords = old === 0n ? 0 : Math.ceil(Number(old - 1n) / 32);
     const newWords = value === undefined ? 0 : Math.ceil(value.length / 32);
     for (let i = 0; i < newWords; i++) {
       const chunk = new Uint8Array(32);
       chunk.set((value as Uint8Array).subarray(i * 32, i * 32 + 32));
+      if (previous?.bytes !== undefined && i < oldWords && sameWord(previous.bytes, value as Uint8Array, i)) continue;
       await this._io.put(word(base + 1n + BigInt(i)), chunk.some((b) => b !== 0) ? chunk : EMPTY);
     }
     for (let i = newWords; i < oldWords; i++) await this._io.put(word(base + 1n + BigInt(i)), EMPTY);
-    await this._io.put(word(base), value === undefined ? EMPTY : word(BigInt(value.length) + 1n));
+    const header = value === undefined ? 0n : BigInt(value.length) + 1n;
+    if (previous === undefined || header !== old) await this._io.put(word(base), header === 0n ? EMPTY : word(header));
   }
 
   async get<T>(name: string): Promise<T | undefined> {
@@ -58,6 +64,12 @@ export class StorageRecords {
   async put(name: string, value: unknown): Promise<void> {
     await this.putBytes(name, value === undefined ? undefined : encodeRecord(value));
   }
+}
+
+/** True when word `i` (32 bytes, zero-padded past the end) of `a` and `b` is the same. */
+function sameWord(a: Uint8Array, b: Uint8Array, i: number): boolean {
+  for (let j = i * 32; j < i * 32 + 32; j++) if ((a[j] ?? 0) !== (b[j] ?? 0)) return false;
+  return true;
 }
 
 /** A record's bytes: its JSON. */

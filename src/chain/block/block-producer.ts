@@ -11,7 +11,7 @@ import { cleanVmError, describeFailure } from "../vm-errors";
 import { Block, type HeaderData, createBlock, createBlockHeader, genRequestsRoot } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, KECCAK256_RLP, createAddressFromBigInt } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, createAddressFromBigInt, equalsBytes } from "@ethereumjs/util";
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
 import { keccak256 } from "../../utils/keccak";
@@ -32,6 +32,8 @@ export interface ProduceBlockArgs {
   modules: readonly BlockModule[];
   /** Where each module's store is read from (src/chain/store/chain-state.ts). */
   stores: ModuleStores;
+  /** The committed state root the live state is at (its module stores may be known by it). */
+  stateRoot: Uint8Array;
   /** Told what runs next: a module phase, or a transaction (console.log lines are attributed by it). */
   onStep?(step: { phase: BlockPhase } | { tx: TypedTransaction }): void;
   /** Explains the system calls that fail (epoch hooks); none: a failure carries its VM error only. */
@@ -42,8 +44,8 @@ export interface ProduceBlockArgs {
 export interface ModuleStores {
   /** The account whose storage holds `module`'s store. */
   storeAccount(module: BlockModule): Uint8Array;
-  /** `module`'s store in state `sm`, the state after block `height`; read-only. */
-  readModuleStore(module: BlockModule, sm: VM["stateManager"], height: bigint): Promise<MemoryModuleStore>;
+  /** `module`'s store in state `sm`, the state after block `height` (the committed state `root`, when given); read-only. */
+  readModuleStore(module: BlockModule, sm: VM["stateManager"], height: bigint, root?: Uint8Array): Promise<MemoryModuleStore>;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface ProducedBlock {
   events: BlockEvents;
   /** Candidates left out, with the reason (invalid nonce, does not fit, …). */
   skipped: Array<{ tx: TypedTransaction; reason: string; invalid: boolean }>;
+  /** The module stores as the block's state holds them, by module (those whose phases ran). */
+  stores: Map<string, MemoryModuleStore>;
 }
 
 /** The fields a block's header takes from its producer (the rest follow from the fork rules and the block's content). */
@@ -115,10 +119,11 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
   const execBlock = createBlock({ header: headerData, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
 
   const events: BlockEvents = { begin: [], end: [] };
+  const stores: PhaseStores = { source: args.stores, root: args.stateRoot, loaded: new Map() };
   await vm.evm.journal.checkpoint();
   try {
     args.onStep?.({ phase: "begin_block" });
-    await runPhase("begin_block", vm, execBlock, modules, args.stores, events.begin, { explain: args.explain });
+    await runPhase("begin_block", vm, execBlock, modules, stores, events.begin, { explain: args.explain });
 
     const included: TypedTransaction[] = [];
     const senders: Address[] = [];
@@ -155,7 +160,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     }
 
     args.onStep?.({ phase: "end_block" });
-    await runPhase("end_block", vm, execBlock, modules, args.stores, events.end, { explain: args.explain });
+    await runPhase("end_block", vm, execBlock, modules, stores, events.end, { explain: args.explain });
     await vm.evm.journal.commit();
     const stateRoot = await vm.stateManager.getStateRoot();
 
@@ -192,7 +197,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     // fields, and the copies lose what the originals hold (their hash, the signer's key): one more
     // construction and hash per transaction, for nothing
     const block = new Block(header, included, [], common.isActivatedEIP(4895) ? [] : undefined, { common });
-    return { block, receipts, results, events, skipped };
+    return { block, receipts, results, events, skipped, stores: stores.loaded };
   } catch (err) {
     await vm.evm.journal.revert();
     throw err;
@@ -219,25 +224,40 @@ export function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, block:
 }
 
 /**
+ * The module stores of one block's execution: read from the state the block starts on (`root`, its
+ * committed root, when known) the first time a module's phase needs its store, then carried to its
+ * next phase. The stores always equal what the state holds, as no EVM code writes a store's record.
+ */
+export interface PhaseStores {
+  source: ModuleStores;
+  root?: Uint8Array;
+  loaded: Map<string, MemoryModuleStore>;
+}
+
+/**
  * Runs one phase (begin-block or end-block) of every module against `block`'s header. Each module's
- * store is loaded from the state when its phase starts and written back into it when it changed:
- * before each system call and storage read (so the code they run reads the store as written) and
- * when the phase ends. `replay`: the block is re-executed, not produced (BlockContext.replay).
+ * store is loaded from the state (or carried from its earlier phase) and written back into the state
+ * when it changed: before each system call and storage read (so the code they run reads the store as
+ * written) and when the phase ends. `replay`: the block is re-executed, not produced (BlockContext.replay).
  */
 export async function runPhase(
   phase: BlockPhase,
   vm: VM,
   block: Block,
   modules: readonly BlockModule[],
-  stores: ModuleStores,
+  stores: PhaseStores,
   sink: ModuleEvent[],
   { explain, replay = false }: { explain?: SystemCallExplainer; replay?: boolean } = {},
 ): Promise<void> {
   for (const module of modules) {
     const fn = phase === "begin_block" ? module.beginBlock : module.endBlock;
     if (fn === undefined) continue;
-    const account = stores.storeAccount(module);
-    const store = MemoryModuleStore.writable(await stores.readModuleStore(module, vm.stateManager, block.header.number - 1n));
+    const account = stores.source.storeAccount(module);
+    let store = stores.loaded.get(module.name);
+    if (store === undefined) {
+      store = MemoryModuleStore.writable(await stores.source.readModuleStore(module, vm.stateManager, block.header.number - 1n, stores.root));
+      stores.loaded.set(module.name, store);
+    }
     const writeBack = async (): Promise<void> => {
       if (store.changed) await writeModuleStore(vm.stateManager, account, store);
     };
@@ -253,22 +273,21 @@ export async function runPhase(
         return systemCall(vm, block, a, explain);
       },
       getStorage: async (address, key) => {
-        await writeBack();
+        if (equalsBytes(address, account)) await writeBack();
         const v = await vm.stateManager.getStorage(new Address(address), key);
         const out = new Uint8Array(32);
         out.set(v, 32 - v.length);
         return out;
       },
-      // one checkpoint of the state manager under the system calls' own (the store's writes are
-      // state: written back before it ends), the store's entries and the events so far
+      // one checkpoint of the state manager under the system calls' own, a mark of the store (its
+      // entries and the bytes that state holds of it: a revert brings both back to one moment) and
+      // the events so far
       isolated: async (run) => {
-        await writeBack();
         const events = sink.length;
         const entries = store.mark();
         await vm.stateManager.checkpoint();
         try {
           const out = await run();
-          await writeBack();
           await vm.stateManager.commit();
           return out;
         } catch (err) {

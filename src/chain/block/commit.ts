@@ -35,6 +35,7 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
     throw new ChainError(`block ${n} could not be written${at}: ${errorText(err)}`);
   }
   chain.store.didCommit(p.block, p.receipts);
+  chain.rememberStores(p.block.header.stateRoot, p.stores);
   boundCaches(chain);
   chain.head = p.block;
   chain.liveRoot = p.block.header.stateRoot;

@@ -50,7 +50,8 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
   let ok = false;
   await vm.evm.journal.checkpoint();
   try {
-    await runPhase("begin_block", vm, execBlock, modules, chain, events.begin, { replay: true });
+    const stores = { source: chain, root, loaded: new Map() };
+    await runPhase("begin_block", vm, execBlock, modules, stores, events.begin, { replay: true });
     let gasUsed = 0n;
     for (let i = 0; i < block.transactions.length; i++) {
       const tx = block.transactions[i];
@@ -62,7 +63,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
       results.push(result);
       await observer.afterTx?.(i, tx, result);
     }
-    await runPhase("end_block", vm, execBlock, modules, chain, events.end, { replay: true });
+    await runPhase("end_block", vm, execBlock, modules, stores, events.end, { replay: true });
     ok = true;
     return { block, results, events };
   } finally {

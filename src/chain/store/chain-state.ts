@@ -105,6 +105,12 @@ export class ChainState {
    * beside the chain: read at heights whose state holds no store record (src/storage/legacy-module-log.ts).
    */
   readonly legacyLogs = new Set<string>();
+  /**
+   * The module stores of one committed state, by its root: what the last block left (a block knows
+   * them when it commits), so the next block, quiet-block checks and queries at the head do not read
+   * and decode every timer again. A root names one state, so an entry is never stale.
+   */
+  private _storesAtRoot: { root: Uint8Array; stores: Map<string, MemoryModuleStore> } | undefined;
   /** Addresses and slots behind the state trie's hashed keys (src/chain/engine/preimages.ts). */
   readonly preimages: Preimages;
   /** Which transactions touch each address (src/chain/store/address-index.ts). */
@@ -197,11 +203,30 @@ export class ChainState {
    * production makes a writable copy). A state without the store's record is one a data directory
    * of an older version wrote: its store is read from the log that version kept, else it is empty.
    */
-  async readModuleStore(module: BlockModule, sm: MerkleStateManager | VM["stateManager"], height: bigint): Promise<MemoryModuleStore> {
+  async readModuleStore(module: BlockModule, sm: VM["stateManager"], height: bigint, root?: Uint8Array): Promise<MemoryModuleStore> {
+    const at = this._storesAtRoot;
+    const known = root !== undefined && at !== undefined && equalsBytes(at.root, root) ? at.stores.get(module.name) : undefined;
+    if (known !== undefined) return known;
     const stored = await readModuleStore(slotReader(sm), this.storeAccount(module));
-    if (stored !== undefined) return stored;
-    if (!this.legacyLogs.has(module.name)) return EMPTY_STORE;
+    if (stored !== undefined) {
+      if (root !== undefined) this.rememberStores(root, new Map([[module.name, stored]]));
+      return stored;
+    }
+    if (!this.legacyLogs.has(module.name)) {
+      if (root !== undefined) this.rememberStores(root, new Map([[module.name, EMPTY_STORE]]));
+      return EMPTY_STORE;
+    }
+    // not remembered by root: in an older data directory a block could change the logged store and not the state
     return MemoryModuleStore.readOnly(await readLegacyModuleSet(this.store.kv, module.name, height));
+  }
+
+  /** Remembers module stores (read-only) as the committed state `root` holds them. */
+  rememberStores(root: Uint8Array, stores: ReadonlyMap<string, MemoryModuleStore>): void {
+    const at = this._storesAtRoot;
+    const same = at !== undefined && equalsBytes(at.root, root);
+    const next = same ? at.stores : new Map<string, MemoryModuleStore>();
+    for (const [name, store] of stores) next.set(name, store.snapshot());
+    this._storesAtRoot = { root, stores: next };
   }
 
   /**
@@ -229,7 +254,8 @@ export class ChainState {
   /** Module `name`'s store at block `height` (the live state at the head), read-only. */
   async moduleStoreAt(name: string, height: bigint): Promise<ModuleStore> {
     const h = height > this.headNumber ? this.headNumber : height;
-    return this.readModuleStore(this.module(name), await this.stateAt(h), h);
+    const root = h === this.headNumber ? this.liveRoot : (await this.getBlock(h))?.header.stateRoot;
+    return this.readModuleStore(this.module(name), await this.stateAt(h), h, root);
   }
 
   /**

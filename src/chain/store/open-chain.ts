@@ -77,11 +77,14 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     account.balance += amount;
     await sm.putAccount(a, account);
   };
+  const stores = new Map<string, MemoryModuleStore>();
   for (const module of chain.modules) {
     if (module.initGenesis === undefined) continue;
     const store = MemoryModuleStore.writable();
     await module.initGenesis({ height: chain.firstBlock, timestamp, store, putCode, putStorage, getStorage, addBalance });
-    if (store.changed) await writeModuleStore(sm, chain.storeAccount(module), store);
+    if (!store.changed) continue;
+    await writeModuleStore(sm, chain.storeAccount(module), store);
+    stores.set(module.name, store);
   }
   await sm.commit();
   const stateRoot = await sm.getStateRoot();
@@ -111,7 +114,7 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
   );
   if (fork !== undefined) adoptBlockHash(genesis, fork.block.hash);
   const meta = [...genesisMetaOps({ chainId: config.chainId, genesisHash: bytesToHex(genesis.hash()) }), ...forkMetaOps(fork)];
-  await commitBlock(chain, { block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [] }, meta);
+  await commitBlock(chain, { block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [], stores }, meta);
 }
 
 /**

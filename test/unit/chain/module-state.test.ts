@@ -52,18 +52,27 @@ describe("module stores as EVM state", function () {
       expect(text(s.entries())).to.deep.equal(["a=1"]);
     });
 
-    it("encodes as the RLP list of [key, value] pairs in key order, and decodes back", () => {
+    it("encodes each entry in key order as RLP [key, value] padded to whole words, and decodes back", () => {
       const s = MemoryModuleStore.writable();
       s.set(b("z"), b("26"));
-      s.set(new Uint8Array([1, 0x64]), new Uint8Array([0x0a, 0]));
+      s.set(new Uint8Array([1, 0x64]), new Uint8Array(40).fill(7));
       const bytes = s.encode();
-      expect(RLP.decode(bytes)).to.deep.equal([
-        [new Uint8Array([1, 0x64]), new Uint8Array([0x0a, 0])],
-        [b("z"), b("26")],
-      ]);
+      const first = RLP.encode([new Uint8Array([1, 0x64]), new Uint8Array(40).fill(7)]);
+      const second = RLP.encode([b("z"), b("26")]);
+      expect(bytes.length).to.equal(64 + 32);
+      expect(bytes.subarray(0, first.length)).to.deep.equal(first);
+      expect(bytes.subarray(first.length, 64).every((x) => x === 0)).to.equal(true);
+      expect(bytes.subarray(64, 64 + second.length)).to.deep.equal(second);
       expect(text(MemoryModuleStore.decode(bytes).entries())).to.deep.equal(text(s.entries()));
-      expect(() => MemoryModuleStore.decode(RLP.encode(b("not a list")))).to.throw(/RLP list/);
+      // an entry that keeps its words leaves the other entries' words as they were
+      s.set(b("z"), b("27"));
+      expect(s.encode().subarray(0, 64)).to.deep.equal(bytes.subarray(0, 64));
+      expect(MemoryModuleStore.decode(new Uint8Array()).size).to.equal(0);
+      expect(() => MemoryModuleStore.decode(RLP.encode(b("not a list")))).to.throw(/RLP \[key, value\] lists/);
       expect(() => MemoryModuleStore.decode(RLP.encode([[b("k")]]))).to.throw(/\[key, value\] pairs/);
+      const padded = Uint8Array.from(bytes);
+      padded[50] = 1;
+      expect(() => MemoryModuleStore.decode(padded)).to.throw(/pads its entries with zeros/);
     });
   });
 
