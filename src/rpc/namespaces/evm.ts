@@ -24,7 +24,7 @@ export function evmMethods({ node }: RpcDeps) {
   return [
     method({
       name: "evm_snapshot",
-      // not a read: each snapshot holds copies of the module stores and the pool until it is reverted
+      // not a read: each snapshot holds a state root and a copy of the pool until it is reverted
       access: "dev",
       params: [],
       doc: "Takes a snapshot of everything (blocks, EVM state, epochs store and hook registrations, pool, clock); answers its id.",
