@@ -18,6 +18,9 @@ export interface StorageIO {
 }
 
 const EMPTY = new Uint8Array();
+
+/** The most bytes a record holds (4 MiB: 131,072 storage words). */
+export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 const word = (n: bigint): Uint8Array => getBytes(toBeHex(n, 32));
 const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString("hex")}`));
 
@@ -29,6 +32,8 @@ export class StorageRecords {
     const base = BigInt(keccak256(toUtf8Bytes(name)));
     const header = toBig(await this._io.get(word(base)));
     if (header === 0n) return undefined;
+    // the header is storage anyone can set (hardhat_setStorageAt, a loaded dump): bounded before reading on
+    if (header - 1n > BigInt(MAX_RECORD_BYTES)) throw new Error(`record ${JSON.stringify(name)} claims ${header - 1n} bytes, more than a record holds (${MAX_RECORD_BYTES})`);
     const length = Number(header - 1n);
     const words: Uint8Array[] = [];
     for (let i = 0; i * 32 < length; i++) words.push(setLengthLeft(await this._io.get(word(base + 1n + BigInt(i))), 32));
@@ -43,6 +48,7 @@ export class StorageRecords {
   async putBytes(name: string, value: Uint8Array | undefined, previous?: { bytes: Uint8Array | undefined }): Promise<void> {
     const base = BigInt(keccak256(toUtf8Bytes(name)));
     const old = previous === undefined ? toBig(await this._io.get(word(base))) : previous.bytes === undefined ? 0n : BigInt(previous.bytes.length) + 1n;
+    if (old - 1n > BigInt(MAX_RECORD_BYTES)) throw new Error(`record ${JSON.stringify(name)} claims ${old - 1n} bytes, more than a record holds (${MAX_RECORD_BYTES})`);
     const oldWords = old === 0n ? 0 : Math.ceil(Number(old - 1n) / 32);
     const newWords = value === undefined ? 0 : Math.ceil(value.length / 32);
     for (let i = 0; i < newWords; i++) {

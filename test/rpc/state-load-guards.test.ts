@@ -18,8 +18,9 @@ interface Dump {
 }
 
 const EPOCHS_ACCOUNT = "0x0000000000000000000000000000000000000900";
-/** The first word of the epochs store's record in the precompile account's storage (src/chain/records.ts). */
-const STORE_FIRST_WORD = toBeHex(BigInt(keccak256(toUtf8Bytes("module-store"))) + 1n, 32);
+/** The header (length + 1) and first word of the epochs store's record in the precompile account's storage (src/chain/records.ts). */
+const STORE_HEADER = toBeHex(BigInt(keccak256(toUtf8Bytes("module-store"))), 32);
+const STORE_FIRST_WORD = toBeHex(BigInt(STORE_HEADER) + 1n, 32);
 
 /** The epochs store at the head as an older version's dump carried it: key → value, in hex. */
 async function epochsSection(h: Harness): Promise<Record<string, string>> {
@@ -41,18 +42,25 @@ for (const f of harnesses()) {
       const h = await f.create();
       try {
         await h.request("hardhat_mine", ["0x3"]);
-        const dump = decode(await h.request<string>("hardhat_dumpState"));
-        const storage = dump.accounts[EPOCHS_ACCOUNT].storage;
-        expect(storage[STORE_FIRST_WORD], "the store is storage of the precompile's account").to.be.a("string");
-        storage[STORE_FIRST_WORD] = `0x${"ff".repeat(32)}`;
-        const marker = "0x00000000000000000000000000000000000c0ffe";
-        (dump.accounts as Record<string, unknown>)[marker] = { nonce: 0, balance: "0x1234", code: "0x", storage: {} };
+        const dumped = await h.request<string>("hardhat_dumpState");
         const before = await h.request("epochs_epochInfos");
-        const err = await rpcError(h.request("hardhat_loadState", [JSON.stringify(dump)]));
-        expect(err.code).to.equal(-32602);
-        expect(err.message, err.message).to.match(/^invalid state dump: the epochs module's (store cannot be read|record 0x[0-9a-f]+): /);
-        expect(await h.request("eth_getBalance", [marker, "latest"]), "no account of the dump was kept").to.equal("0x0");
-        expect(await h.request("epochs_epochInfos")).to.deep.equal(before);
+        // its first word made garbage; its header claiming 2^200 bytes (refused before anything is read on)
+        for (const [slot, value, why] of [
+          [STORE_FIRST_WORD, `0x${"ff".repeat(32)}`, /^invalid state dump: the epochs module's (store cannot be read|record 0x[0-9a-f]+): /],
+          [STORE_HEADER, toBeHex(2n ** 200n, 32), /^invalid state dump: the epochs module's store cannot be read: record "module-store" claims \d+ bytes, more than a record holds/],
+        ] as const) {
+          const dump = decode(dumped);
+          const storage = dump.accounts[EPOCHS_ACCOUNT].storage;
+          expect(storage[slot], "the store is storage of the precompile's account").to.be.a("string");
+          storage[slot] = value;
+          const marker = "0x00000000000000000000000000000000000c0ffe";
+          (dump.accounts as Record<string, unknown>)[marker] = { nonce: 0, balance: "0x1234", code: "0x", storage: {} };
+          const err = await rpcError(h.request("hardhat_loadState", [JSON.stringify(dump)]));
+          expect(err.code).to.equal(-32602);
+          expect(err.message, err.message).to.match(why);
+          expect(await h.request("eth_getBalance", [marker, "latest"]), "no account of the dump was kept").to.equal("0x0");
+          expect(await h.request("epochs_epochInfos")).to.deep.equal(before);
+        }
         expect(await h.request("evm_mine")).to.equal("0x0");
       } finally {
         await h.close();

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
+import { getBytes, keccak256, toBeHex, toUtf8Bytes } from "ethers";
 import { Address } from "@ethereumjs/util";
 import { MemoryModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../../../src/chain/module-state";
 import { hasLegacyModuleLog, readLegacyModuleSet } from "../../../src/storage/legacy-module-log";
@@ -9,6 +10,14 @@ import { MemoryKV } from "../../../src/storage/memory-kv";
 const b = (s: string): Uint8Array => new TextEncoder().encode(s);
 const text = (entries: Array<[Uint8Array, Uint8Array]>): string[] => entries.map(([k, v]) => `${Buffer.from(k).toString()}=${Buffer.from(v).toString()}`);
 const ACCOUNT = new Uint8Array(20).fill(0x09);
+
+async function expectReject(p: Promise<unknown>, re: RegExp): Promise<void> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+  expect(err?.message ?? "resolved", "rejected").to.match(re);
+}
 
 describe("module stores as EVM state", function () {
   describe("MemoryModuleStore", function () {
@@ -102,6 +111,18 @@ describe("module stores as EVM state", function () {
       expect((await readModuleStore(slotReader(sm), ACCOUNT))?.size).to.equal(0);
       await sm.revert();
       expect(text((await readModuleStore(slotReader(sm), ACCOUNT))?.entries() ?? [])).to.deep.equal([`a=${"x".repeat(70)}`]);
+    });
+
+    it("refuses a record whose header claims more than a record holds, without reading on (the header is storage anyone can set)", async () => {
+      const sm = new MerkleStateManager();
+      const s = MemoryModuleStore.writable();
+      s.set(b("a"), b("1"));
+      await writeModuleStore(sm, ACCOUNT, s);
+      await sm.putStorage(new Address(ACCOUNT), getBytes(keccak256(toUtf8Bytes("module-store"))), getBytes(toBeHex(2n ** 200n, 32)));
+      await expectReject(readModuleStore(slotReader(sm), ACCOUNT), /claims \d+ bytes, more than a record holds \(4194304\)/);
+      s.set(b("a"), b("2"));
+      s.stateBytes = undefined;
+      await expectReject(writeModuleStore(sm, ACCOUNT, s), /more than a record holds/);
     });
 
     it("puts a module without an account of its own at the Cosmos SDK's module address (sha256 of its name)", () => {
