@@ -95,8 +95,12 @@ describe("JSON-RPC transports: HTTP and WebSocket", function () {
     expect(await call("eth_sendRawTransaction", ["0xabc"])).to.deep.equal({ code: -32602, message: "invalid argument 0: hex string of odd length" });
   });
 
-  it("checks content type, method and path like geth, and serves CORS", async () => {
-    expect((await post(url, "{}", { "content-type": "text/plain" })).status).to.equal(415);
+  it("checks a page's content type, method and path like geth, and serves CORS", async () => {
+    expect((await post(url, "{}", { "content-type": "text/plain", origin: "http://x" })).status).to.equal(415);
+    // what `curl -d '{…}' URL` sends: a form's type and no Origin (not a page's), read as Hardhat's node does
+    const curl = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "eth_chainId", params: [] }), { "content-type": "application/x-www-form-urlencoded" });
+    expect(curl.status).to.equal(200);
+    expect(curl.json).to.deep.equal({ jsonrpc: "2.0", id: 7, result: "0x2328" });
     expect((await fetch(url, { method: "PUT", body: "{}" })).status).to.equal(405);
     expect((await fetch(`${url}other`, { method: "POST", body: "{}" })).status).to.equal(404);
     const pre = await fetch(url, { method: "OPTIONS", headers: { origin: "http://x", "access-control-request-method": "POST" } });

@@ -61,10 +61,12 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
       send(res, 405, { "content-type": "text/plain", allow: "POST, OPTIONS" }, "method not allowed\n");
       return;
     }
-    // JSON only, as geth: a page can POST text/plain or a Blob with no type without a CORS preflight,
-    // so accepting those would let any web page call the node unseen; application/json needs one.
+    // JSON only from a page, as geth: a page can POST text/plain or a Blob with no type without a
+    // CORS preflight, so accepting those would let any web page call the node unseen; application/json
+    // needs one. A browser sends an Origin with every POST: a request without one is not a page's
+    // (curl -d, scripts), and is read whatever its type, as Hardhat's node does.
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    if (!JSON_TYPES.has(type)) {
+    if (origin !== undefined && !JSON_TYPES.has(type)) {
       send(res, 415, { "content-type": "text/plain" }, "invalid content type, only application/json is supported\n");
       return;
     }

@@ -73,18 +73,29 @@ describe("transport: HTTP JSON-RPC", function () {
     expect((await rpc(s.url, { jsonrpc: "2.0", id: 2, method: "echo" })).json).to.deep.include({ result: [] });
   });
 
-  it("accepts geth's JSON media types only: none, text/plain and forms (a page's no-preflight posts) get 415", async () => {
+  it("from a page (an Origin) accepts geth's JSON media types only: none, text/plain and forms (its no-preflight posts) get 415", async () => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo" });
+    const origin = "http://dapp.test";
     for (const type of ["application/json", "application/json-rpc", "application/jsonrequest", "Application/JSON; charset=utf-8"]) {
-      expect((await send(s.url, { body, headers: { "content-type": type } })).status, type).to.equal(200);
+      expect((await send(s.url, { body, headers: { origin, "content-type": type } })).status, type).to.equal(200);
     }
-    const untyped = await send(s.url, { body });
+    const untyped = await send(s.url, { body, headers: { origin } });
     expect(untyped.status, "no Content-Type (a Blob without a type)").to.equal(415);
     expect(untyped.text).to.equal("invalid content type, only application/json is supported\n");
-    const refused = await send(s.url, { body, headers: { "content-type": "text/plain" } });
+    const refused = await send(s.url, { body, headers: { origin, "content-type": "text/plain" } });
     expect(refused.status).to.equal(415);
     expect(refused.text).to.equal("invalid content type, only application/json is supported\n");
-    expect((await send(s.url, { body, headers: { "content-type": "application/x-www-form-urlencoded" } })).status).to.equal(415);
+    expect((await send(s.url, { body, headers: { origin, "content-type": "application/x-www-form-urlencoded" } })).status).to.equal(415);
+  });
+
+  it("reads a request without an Origin (not a page's: curl -d, scripts) whatever its media type, as Hardhat's node", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo" });
+    // curl -d sends a form's type; a script may send none or text/plain
+    for (const headers of [{ "content-type": "application/x-www-form-urlencoded" }, {}, { "content-type": "text/plain" }] as Array<Record<string, string>>) {
+      const r = await send(s.url, { body, headers });
+      expect(r.status, JSON.stringify(headers)).to.equal(200);
+      expect(JSON.parse(r.text)).to.deep.include({ id: 1, result: [] });
+    }
   });
 
   it("answers a CORS preflight and sets Allow-Origin on answers", async () => {
