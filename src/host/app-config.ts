@@ -199,7 +199,7 @@ interface KeySpec {
 const JSON_RPC_KEYS: Record<string, KeySpec> = {
   enable: { field: "enable", kind: "bool", description: "Serve JSON-RPC (on by default for this node)" },
   address: { field: "address", kind: "address", description: "HTTP JSON-RPC host:port; it accepts WebSocket upgrades too (Evmos's spelling of --hostname/--port)" },
-  "ws-address": { field: "wsAddress", kind: "address", description: "A WebSocket-only listener, host:port (default 0.0.0.0:8546)" },
+  "ws-address": { field: "wsAddress", kind: "address", description: "A WebSocket-only listener, host:port (default 0.0.0.0:8546; with --port 0, a free port on the HTTP listener's host)" },
   api: { field: "api", kind: "api", description: "Comma-separated namespaces to serve (default: all)" },
   "gas-cap": { field: "gasCap", kind: "uint64", description: "Gas cap of eth_call and eth_estimateGas (0 = none)" },
   "evm-timeout": { field: "evmTimeoutMs", kind: "duration", description: "Deadline of eth_call (e.g. 5s; 0 = none)", negative: "JSON-RPC EVM timeout duration cannot be negative" },
@@ -475,6 +475,9 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
   }
   // a tick rule nobody set is the profile's
   if (layers.every((l) => l.epochs?.tickRule === undefined)) out.epochs.tickRule = defaultTickRule(out.epochs.profile);
+  // --port 0 asks for a free port: the WebSocket-only listener nobody placed takes a free one beside
+  // it, on its host, so two such nodes run side by side
+  if (out.jsonRpc.address.port === 0 && layers.every((l) => l.jsonRpc?.wsAddress === undefined)) out.jsonRpc.wsAddress = { host: out.jsonRpc.address.host, port: 0 };
   const known = input.knownNamespaces ?? d.jsonRpc.api;
   for (const ns of out.jsonRpc.api) {
     if (!known.includes(ns)) throw new Error(`${apiSource}: unknown JSON-RPC namespace '${ns}' in json-rpc.api (known: ${known.join(", ")})`);

@@ -177,6 +177,17 @@ export async function buildNodeRuntime(plan: NodePlan): Promise<Runtime> {
   return runtime;
 }
 
+/** A listener's address taken by another process, in words that name the flag that moves it; undefined for other errors. */
+function addressInUse(err: unknown, opts: { port: number; ws?: { host: string; port: number } }): UserError | undefined {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (e.code !== "EADDRINUSE") return undefined;
+  const at = `${e.address ?? "?"}:${e.port ?? "?"}`;
+  if (opts.ws !== undefined && e.port === opts.ws.port && e.port !== opts.port) {
+    return new UserError(`the WebSocket listener's address ${at} is in use (another node?): move it with --json-rpc.ws-address HOST:PORT (port 0 takes a free one)`);
+  }
+  return new UserError(`the HTTP listener's address ${at} is in use (another node?): move it with --port (0 takes a free one for both listeners)`);
+}
+
 /** The build-info watcher of each node runtime, stopped when the node stops. */
 const followers = new WeakMap<Runtime, { stop(): void }>();
 
@@ -189,7 +200,9 @@ export async function startNodeServer(runtime: Runtime, plan: NodePlan, created?
   const server = new JsonRpcServer(runtime.dispatcher, { ...opts, token, log: (line) => console.log(line) });
   runtime.serve(server);
   await created?.(server);
-  const bound = await server.listen();
+  const bound = await server.listen().catch((err: unknown) => {
+    throw addressInUse(err, opts) ?? err;
+  });
   // without a home, the plugin adds the token only to requests for this node: its pid and ports (src/hardhat/chain-config.ts)
   const record = config.home === undefined ? path.join(host.cacheDir, NODE_RECORD_FILE_NAME) : undefined;
   if (record !== undefined) writeNodeRecord(record, [bound.httpAddress.port, ...(bound.wsAddress ? [bound.wsAddress.port] : [])]);

@@ -1,0 +1,72 @@
+/**
+ * `npx hardhat node --port 0` takes free ports for both listeners (HTTP and the WebSocket-only one),
+ * so two such nodes run side by side; a listener whose address is taken stops the start with a
+ * message that names the flag moving it.
+ */
+import { expect } from "chai";
+import { createServer } from "node:net";
+import { WebSocket } from "ws";
+import { type Started, rpc, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+
+/** The WebSocket-only listener's URL from the banner. */
+function wsOnlyUrl(node: Started): string {
+  const m = /WebSocket JSON-RPC server at (ws:\/\/\S+)/.exec(node.output());
+  if (m === null) throw new Error(`no WebSocket-only listener in the banner:\n${node.output()}`);
+  return m[1];
+}
+
+async function wsChainId(url: string): Promise<unknown> {
+  const ws = new WebSocket(url);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    const answer = new Promise<unknown>((resolve) => ws.once("message", (data) => resolve(JSON.parse(String(data)))));
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }));
+    return await answer;
+  } finally {
+    ws.close();
+  }
+}
+
+describe("npx hardhat node: ports", function () {
+  this.timeout(120_000);
+  const nodes: Started[] = [];
+  after(async () => {
+    for (const n of nodes) await stopProcessGroup(n.child);
+  });
+
+  it("two nodes started with --port 0 side by side both serve, over HTTP and their WebSocket-only listeners", async () => {
+    nodes.push(await startHardhatNode(["--port", "0"]));
+    nodes.push(await startHardhatNode(["--port", "0"]));
+    const [a, b] = nodes;
+    for (const n of nodes) await waitForOutput(n, "WebSocket JSON-RPC server at ws://");
+    expect(a.url).to.not.equal(b.url);
+    const urls = [wsOnlyUrl(a), wsOnlyUrl(b)];
+    expect(urls[0]).to.not.equal(urls[1]);
+    for (const url of urls) expect(url, "beside the HTTP listener, on its host").to.match(/^ws:\/\/127\.0\.0\.1:\d+\/$/);
+    for (const n of nodes) expect((await rpc(n.url, "eth_chainId")).result).to.equal("0x2328");
+    for (const url of urls) expect(await wsChainId(url)).to.deep.include({ id: 1, result: "0x2328" });
+  });
+
+  it("a WebSocket address in use stops the start with a message naming --json-rpc.ws-address", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", () => resolve()));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const failed = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", `127.0.0.1:${port}`]).then(
+        (n) => {
+          nodes.push(n);
+          return undefined;
+        },
+        (err: Error) => err.message,
+      );
+      expect(failed, "the node did not start").to.be.a("string");
+      expect(failed).to.include(`the WebSocket listener's address 127.0.0.1:${port} is in use (another node?): move it with --json-rpc.ws-address HOST:PORT`);
+      expect(failed).to.not.include("An unexpected error occurred");
+    } finally {
+      taken.close();
+    }
+  });
+});
