@@ -56,14 +56,27 @@ export class EpochsHelpers {
   }
 
   async get(identifier: string): Promise<EpochInfo> {
-    const info = (await this.all()).find((e) => e.identifier === identifier);
-    if (info === undefined) throw this._host.fail(`epoch info not found: ${identifier}`);
+    const all = await this.all();
+    const info = all.find((e) => e.identifier === identifier);
+    if (info === undefined) throw this._notFound(identifier, all);
     return info;
   }
 
   async current(identifier: string): Promise<bigint> {
-    const { current_epoch } = await this._rpc<{ current_epoch: string }>("epochs_currentEpoch", [identifier]);
-    return BigInt(current_epoch);
+    let answer: { current_epoch: string };
+    try {
+      answer = await this._rpc<{ current_epoch: string }>("epochs_currentEpoch", [identifier]);
+    } catch (err) {
+      if ((err as Error).message === `epoch info not found: ${identifier}`) throw this._notFound(identifier, await this.all());
+      throw err;
+    }
+    return BigInt(answer.current_epoch);
+  }
+
+  /** The chain's words for an unknown identifier, then the identifiers it has. */
+  private _notFound(identifier: string, all: EpochInfo[]): Error {
+    const known = all.map((e) => e.identifier);
+    return this._host.fail(`epoch info not found: ${identifier} (known: ${known.length === 0 ? "none" : known.join(", ")})`);
   }
 
   /**

@@ -52,6 +52,17 @@ describe("epoch hooks reach contracts", function () {
     await expect(epochs.currentEpoch("month")).to.be.revertedWith("epoch info not found: month");
   });
 
+  it("names the timers there are when hre.epochs is asked for one that is not (the chain's answer stays Evmos's)", async () => {
+    for (const ask of [() => hre.epochs.current("month"), () => hre.epochs.advance("month")]) {
+      await expect(ask()).to.be.rejectedWith("epoch info not found: month (known: day, week)");
+    }
+    const rpc = await hre.network.provider.send("epochs_currentEpoch", ["month"]).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    expect(rpc).to.equal("epoch info not found: month");
+  });
+
   it("isolates a reverting hook: the other hooks and the epoch go on, and the failure is recorded", async () => {
     const { counter } = await loadFixture(deployed);
     const bad = await ethers.deployContract("RevertingHook", [false]);
