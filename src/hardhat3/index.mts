@@ -63,6 +63,11 @@ const plugin: HardhatPlugin = {
       .addOption({ name: "rest", description: "A chain's REST endpoint (Evmos's or the Cosmos SDK's paths) instead of a network", type: "STRING", defaultValue: "" })
       .setAction(() => import("./tasks/epochs-current.mjs"))
       .build(),
+    task("epochs:advance", "Moves the chain's time and mines until a timer's current epoch ended and the next started (hooks called), N times")
+      .addOption({ name: "identifier", description: "The timer's identifier, e.g. week or day", type: "STRING", defaultValue: "" })
+      .addOption({ name: "count", description: "How many epochs to advance", type: "INT", defaultValue: 1 })
+      .setAction(() => import("./tasks/epochs-advance.mjs"))
+      .build(),
     task("epochs:export-genesis", "Writes a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from")
       .addOption({ name: "out", description: "The file to write", type: "STRING", defaultValue: "" })
       .setAction(() => import("./tasks/epochs-export-genesis.mjs"))

@@ -52,6 +52,16 @@ describe("epoch hooks reach contracts", function () {
     await expect(epochs.currentEpoch("month")).to.be.revertedWith("epoch info not found: month");
   });
 
+  it("npx hardhat epochs:advance moves a timer on in-process, hooks called, and refuses a count that is not positive", async () => {
+    const { counter } = await loadFixture(deployed);
+    const [day, days] = [await hre.epochs.current("day"), await counter.daysStarted()];
+    expect(await hre.run("epochs:advance", { identifier: "day", count: 2 })).to.equal(day + 2n);
+    expect(await hre.epochs.current("day")).to.equal(day + 2n);
+    expect(await counter.daysStarted()).to.equal(days + 2n);
+    await expect(hre.run("epochs:advance", { identifier: "day", count: 0 })).to.be.rejectedWith("--count must be a positive integer, got 0");
+    await expect(hre.run("epochs:advance", { identifier: "month" })).to.be.rejectedWith("epoch info not found: month (known: day, week)");
+  });
+
   it("names the timers there are when hre.epochs is asked for one that is not (the chain's answer stays Evmos's)", async () => {
     for (const ask of [() => hre.epochs.current("month"), () => hre.epochs.advance("month")]) {
       await expect(ask()).to.be.rejectedWith("epoch info not found: month (known: day, week)");

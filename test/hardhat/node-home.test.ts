@@ -89,6 +89,12 @@ describe("npx hardhat node --home", function () {
     expect(list.stdout).to.match(/^week\s+604800s\s+1\s/m);
     const current = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "week", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
     expect(current.stdout.trim()).to.equal("week: current epoch 1");
+    // the running node's week moved on from the command line (through its dev methods, with the project's token)
+    const advance = spawnSync(process.execPath, [BOOTSTRAP, "epochs:advance", "--identifier", "week", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    expect(advance.status, advance.stderr + advance.stdout).to.equal(0);
+    expect(advance.stdout.trim()).to.equal("week: current epoch 2");
+    const after = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "week", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    expect(after.stdout.trim()).to.equal("week: current epoch 2");
     const rest = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "nope", "--rest", url], { cwd: ROOT, env, encoding: "utf8" });
     expect(rest.status).to.not.equal(0);
     expect(rest.stderr + rest.stdout).to.include("epoch info not found: nope");

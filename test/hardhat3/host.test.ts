@@ -3,7 +3,8 @@
  * (test/package/hardhat3.test.ts): the `node` task (test/hardhat3/run-node.mjs: the plugin's config
  * hooks, then the task's action with Hardhat 3's argument shape) — its banner, the served chain and
  * the plugin's errors — and the network hooks (test/hardhat3/run-network.mjs: a connection to the
- * in-process network, requests through onRequest, subscriptions, Hardhat's errors, close).
+ * in-process network, requests through onRequest, subscriptions, Hardhat's errors, the
+ * epochs:advance task's action, close).
  */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
@@ -125,6 +126,11 @@ describe("Hardhat 3's network hooks (in-repo harness)", function () {
       expect(note.got).to.deep.equal([["eth_subscription", true, "string"]]);
       // Hardhat 3's words for a failed call (src/host/failure-text.ts), with the chain's code
       expect(steps.get("revert")).to.deep.equal({ message: "VM Exception while processing transaction: reverted with reason string 'epochs precompile: unknown function selector'", code: 3 });
+      // epochs:advance --identifier day --count 2: two epochs on, and the new number printed
+      const advance = steps.get("advance") as { printed: string[]; moved: string };
+      expect(advance.moved).to.equal("2");
+      expect(advance.printed).to.have.length(1);
+      expect(advance.printed[0]).to.match(/^day: current epoch \d+$/);
       expect(steps.get("closed")).to.equal(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -52,5 +52,18 @@ try {
 } catch (err) {
   out("revert", { message: err.message, code: err.code });
 }
+// the epochs:advance task's action, given a runtime whose network connection is this one
+const printed = [];
+const print = console.log;
+console.log = (...args) => printed.push(args.join(" "));
+try {
+  const before = await conn.epochs.current("day");
+  await (await load("tasks/epochs-advance.mjs")).default({ identifier: "day", count: 2 }, { network: { getOrCreate: async () => conn } });
+  const after = await conn.epochs.current("day");
+  console.log = print;
+  out("advance", { printed, moved: after - before });
+} finally {
+  console.log = print;
+}
 await networkHooks.closeConnection(context, conn, async () => undefined);
 out("closed", true);

@@ -1,7 +1,8 @@
 /**
- * Epoch query tasks: `epochs:list`, `epochs:current --identifier ID`, `epochs:export-genesis --out FILE`.
- * They read the in-process chain by default, a running node with `--network localhost` (any HTTP
- * network), or a real chain's REST endpoint with `--rest URL` (Evmos's gateway paths).
+ * Epoch tasks: `epochs:list`, `epochs:current --identifier ID`, `epochs:advance --identifier ID
+ * [--count N]`, `epochs:export-genesis --out FILE`. They work on the in-process chain by default, a
+ * running node with `--network localhost` (any HTTP network), or — the queries — a real chain's REST
+ * endpoint with `--rest URL` (Evmos's gateway paths).
  */
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
@@ -16,6 +17,7 @@ import { restCurrentEpoch, restEpochs } from "../epochs-rest";
 export const TASK_EPOCHS_LIST = "epochs:list";
 export const TASK_EPOCHS_CURRENT = "epochs:current";
 export const TASK_EPOCHS_EXPORT_GENESIS = "epochs:export-genesis";
+export const TASK_EPOCHS_ADVANCE = "epochs:advance";
 
 task(TASK_EPOCHS_LIST, "Lists the epochs timers (EpochInfos)")
   .addOptionalParam("rest", "A chain's REST endpoint (e.g. http://localhost:1317) instead of a JSON-RPC network", undefined, types.string)
@@ -38,6 +40,21 @@ task(TASK_EPOCHS_CURRENT, "Prints the current epoch of one timer")
       } catch (err) {
         throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
       }
+    }
+    console.log(`${identifier}: current epoch ${current}`);
+    return current;
+  });
+
+task(TASK_EPOCHS_ADVANCE, "Moves the chain's time and mines until a timer's current epoch ended and the next started (hooks called), N times")
+  .addParam("identifier", "The timer's identifier, e.g. week or day", undefined, types.string)
+  .addOptionalParam("count", "How many epochs to advance", 1, types.int)
+  .setAction(async ({ identifier, count }: { identifier: string; count: number }, hre) => {
+    if (!Number.isSafeInteger(count) || count < 1) throw new HardhatPluginError(PLUGIN_NAME, `--count must be a positive integer, got ${count}`);
+    let current: bigint;
+    try {
+      current = await hre.epochs.advance(identifier, count);
+    } catch (err) {
+      throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
     }
     console.log(`${identifier}: current epoch ${current}`);
     return current;
