@@ -11,7 +11,10 @@ export function formatTable(rows: string[][]): string {
 
 export function epochsTable(epochs: EpochInfo[]): string {
   if (epochs.length === 0) return "(no epochs)";
-  return formatTable([
+  // a new chain's timers start in the first block at or after their start time: before it, epoch 0 at year 1
+  const waiting = epochs.filter((e) => !e.epochCountingStarted).map((e) => e.identifier);
+  const note = waiting.length === 0 ? "" : `\n(not started yet: ${waiting.join(", ")}: a timer starts counting in the first block mined at or after its start time)`;
+  return `${formatTable([
     ["identifier", "duration", "current epoch", "current epoch start", "start height", "counting", "start time"],
     ...epochs.map((e) => [
       e.identifier,
@@ -22,5 +25,5 @@ export function epochsTable(epochs: EpochInfo[]): string {
       e.epochCountingStarted ? "yes" : "no",
       epochsModule().formatTime(e.startTime),
     ]),
-  ]);
+  ])}${note}`;
 }

@@ -167,6 +167,8 @@ describe("the package, installed from its tarball into a fresh project", functio
     // at genesis, before the first block: no epoch has started yet
     expect(out).to.match(/^week\s+604800s\s+0\s/m);
     expect(out).to.match(/^day\s+86400s\s+0\s/m);
+    // and the table says why (a newcomer saw epoch 0 at year 1 with no word)
+    expect(out).to.include("(not started yet: day, week: a timer starts counting in the first block mined at or after its start time)");
   });
 
   it("serves `npx hardhat node`: epochs:current and the deploy script with --network localhost", async () => {
