@@ -183,7 +183,7 @@ function addressInUse(err: unknown, opts: { port: number; ws?: { host: string; p
   if (e.code !== "EADDRINUSE") return undefined;
   const at = `${e.address ?? "?"}:${e.port ?? "?"}`;
   if (opts.ws !== undefined && e.port === opts.ws.port && e.port !== opts.port) {
-    return new UserError(`the WebSocket listener's address ${at} is in use (another node?): move it with --json-rpc.ws-address HOST:PORT (port 0 takes a free one)`);
+    return new UserError(`the WebSocket listener's address ${at} is in use (another node?): move it with --json-rpc.ws-address HOST:PORT (Hardhat 3: --json-rpc-ws-address; port 0 takes a free one)`);
   }
   return new UserError(`the HTTP listener's address ${at} is in use (another node?): move it with --port (0 takes a free one for both listeners)`);
 }
