@@ -126,6 +126,10 @@ describe("the package, installed from its tarball into a fresh project", functio
       expect(files, f).to.include(f);
     }
     expect(files.filter((f) => /^(src|test|scripts|examples)\/|\.ts$(?<!\.d\.ts)|\.map$|^contracts\/test\//.test(f))).to.deep.equal([]);
+    // the README's links to docs/ and the banner's (docs/security.md) resolve in the installed package
+    const linked = [...readFileSync(path.join(ROOT, "README.md"), "utf8").matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]);
+    expect(linked.length).to.be.greaterThan(5);
+    for (const doc of new Set([...linked, "docs/security.md"])) expect(files, doc).to.include(doc);
   });
 
   it("asks the example's devDependencies at the ranges this repository tests with", () => {
