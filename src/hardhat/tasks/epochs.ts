@@ -19,6 +19,15 @@ export const TASK_EPOCHS_CURRENT = "epochs:current";
 export const TASK_EPOCHS_EXPORT_GENESIS = "epochs:export-genesis";
 export const TASK_EPOCHS_ADVANCE = "epochs:advance";
 
+/** A task's request to the chain, its failure (the node's or the helper's words) told as the plugin's error. */
+async function onChain<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
+  }
+}
+
 task(TASK_EPOCHS_LIST, "Lists the epochs timers (EpochInfos)")
   .addOptionalParam("rest", "A chain's REST endpoint (e.g. http://localhost:1317) instead of a JSON-RPC network", undefined, types.string)
   .setAction(async ({ rest }: { rest?: string }, hre) => {
@@ -31,16 +40,7 @@ task(TASK_EPOCHS_CURRENT, "Prints the current epoch of one timer")
   .addParam("identifier", "The timer's identifier, e.g. week or day", undefined, types.string)
   .addOptionalParam("rest", "A chain's REST endpoint instead of a JSON-RPC network", undefined, types.string)
   .setAction(async ({ identifier, rest }: { identifier: string; rest?: string }, hre) => {
-    let current: bigint;
-    if (rest !== undefined) {
-      current = await restCurrentEpoch(rest, identifier);
-    } else {
-      try {
-        current = await hre.epochs.current(identifier);
-      } catch (err) {
-        throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
-      }
-    }
+    const current = rest !== undefined ? await restCurrentEpoch(rest, identifier) : await onChain(() => hre.epochs.current(identifier));
     console.log(`${identifier}: current epoch ${current}`);
     return current;
   });
@@ -50,12 +50,7 @@ task(TASK_EPOCHS_ADVANCE, "Moves the chain's time and mines until a timer's curr
   .addOptionalParam("count", "How many epochs to advance", 1, types.int)
   .setAction(async ({ identifier, count }: { identifier: string; count: number }, hre) => {
     if (!Number.isSafeInteger(count) || count < 1) throw new HardhatPluginError(PLUGIN_NAME, `--count must be a positive integer, got ${count}`);
-    let current: bigint;
-    try {
-      current = await hre.epochs.advance(identifier, count);
-    } catch (err) {
-      throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
-    }
+    const current = await onChain(() => hre.epochs.advance(identifier, count));
     console.log(`${identifier}: current epoch ${current}`);
     return current;
   });
