@@ -103,7 +103,7 @@ export class MemoryModuleStore implements ModuleStore {
   }
 
   /** A writable store that starts as `base` (copied on the first write). */
-  static writable(base: MemoryModuleStore = EMPTY_STORE): MemoryModuleStore {
+  static writable(base: MemoryModuleStore = EMPTY_MODULE_STORE): MemoryModuleStore {
     return new MemoryModuleStore(base._map, false, undefined, base);
   }
 
@@ -225,7 +225,8 @@ interface StoreMark {
   stateBytes: MemoryModuleStore["stateBytes"];
 }
 
-const EMPTY_STORE = MemoryModuleStore.readOnly([]);
+/** The store of a state that holds no record of it. */
+export const EMPTY_MODULE_STORE = MemoryModuleStore.readOnly([]);
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 

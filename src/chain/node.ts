@@ -22,7 +22,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { type Account, Address, bytesToHex, equalsBytes, setLengthLeft } from "@ethereumjs/util";
+import { type Account, Address, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../utils/keccak";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
@@ -44,7 +44,7 @@ import type { Fork } from "./fork";
 import { storeName } from "./store/genesis-meta";
 import { IntervalMiner } from "./block/interval-mining";
 import type { BlockEvents, BlockModule, BlockPhase, StateReader } from "./module";
-import type { ModuleStore } from "./module-state";
+import { type ModuleStore, slotReader } from "./module-state";
 import type { ConsoleLogDecoder } from "./dev/console-log";
 import { openChain } from "./store/open-chain";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./block/replay";
@@ -608,9 +608,9 @@ export class Node extends EventEmitter<NodeEvents> {
   }
 
   /** The live state (the head's, when _quietBlocks asks: it checks that first), padded as a BlockContext reads it. */
-  private readonly _headState: StateReader = {
-    getStorage: async (address, key) => setLengthLeft(await this._chain.vm.stateManager.getStorage(new Address(address), key), 32),
-  };
+  private get _headState(): StateReader {
+    return slotReader(this._chain.vm.stateManager);
+  }
 
   /** Reserves `count` empty blocks above the head, the first at `timestamp` (inside the lock). */
   private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<void> {

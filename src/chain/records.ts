@@ -32,9 +32,7 @@ export class StorageRecords {
     const base = BigInt(keccak256(toUtf8Bytes(name)));
     const header = toBig(await this._io.get(word(base)));
     if (header === 0n) return undefined;
-    // the header is storage anyone can set (hardhat_setStorageAt, a loaded dump): bounded before reading on
-    if (header - 1n > BigInt(MAX_RECORD_BYTES)) throw new Error(`record ${JSON.stringify(name)} claims ${header - 1n} bytes, more than a record holds (${MAX_RECORD_BYTES})`);
-    const length = Number(header - 1n);
+    const length = recordLength(name, header);
     const words: Uint8Array[] = [];
     for (let i = 0; i * 32 < length; i++) words.push(setLengthLeft(await this._io.get(word(base + 1n + BigInt(i))), 32));
     return length === 0 ? EMPTY : getBytes(concat(words)).subarray(0, length);
@@ -48,8 +46,7 @@ export class StorageRecords {
   async putBytes(name: string, value: Uint8Array | undefined, previous?: { bytes: Uint8Array | undefined }): Promise<void> {
     const base = BigInt(keccak256(toUtf8Bytes(name)));
     const old = previous === undefined ? toBig(await this._io.get(word(base))) : previous.bytes === undefined ? 0n : BigInt(previous.bytes.length) + 1n;
-    if (old - 1n > BigInt(MAX_RECORD_BYTES)) throw new Error(`record ${JSON.stringify(name)} claims ${old - 1n} bytes, more than a record holds (${MAX_RECORD_BYTES})`);
-    const oldWords = old === 0n ? 0 : Math.ceil(Number(old - 1n) / 32);
+    const oldWords = old === 0n ? 0 : Math.ceil(recordLength(name, old) / 32);
     const newWords = value === undefined ? 0 : Math.ceil(value.length / 32);
     for (let i = 0; i < newWords; i++) {
       const chunk = new Uint8Array(32);
@@ -70,6 +67,15 @@ export class StorageRecords {
   async put(name: string, value: unknown): Promise<void> {
     await this.putBytes(name, value === undefined ? undefined : encodeRecord(value));
   }
+}
+
+/**
+ * The byte length a record's header (length + 1, not 0) says. The header is storage anyone can set
+ * (hardhat_setStorageAt, a loaded dump): a length past the bound is refused before anything reads on.
+ */
+function recordLength(name: string, header: bigint): number {
+  if (header - 1n > BigInt(MAX_RECORD_BYTES)) throw new Error(`record ${JSON.stringify(name)} claims ${header - 1n} bytes, more than a record holds (${MAX_RECORD_BYTES})`);
+  return Number(header - 1n);
 }
 
 /** True when word `i` (32 bytes, zero-padded past the end) of `a` and `b` is the same. */

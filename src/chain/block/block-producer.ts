@@ -18,7 +18,7 @@ import { keccak256 } from "../../utils/keccak";
 import type { StoredReceipt } from "../store/chain-store";
 import { enterBlock, envOf } from "../engine/context";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "../module";
-import { MemoryModuleStore, writeModuleStore } from "../module-state";
+import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state";
 import { orderedTrieRoot } from "./ordered-trie";
 import { withSender } from "../engine/sender";
 import { withContractSender } from "../engine/state-manager";
@@ -274,10 +274,7 @@ export async function runPhase(
       },
       getStorage: async (address, key) => {
         if (equalsBytes(address, account)) await writeBack();
-        const v = await vm.stateManager.getStorage(new Address(address), key);
-        const out = new Uint8Array(32);
-        out.set(v, 32 - v.length);
-        return out;
+        return slotReader(vm.stateManager).getStorage(address, key);
       },
       // one checkpoint of the state manager under the system calls' own, a mark of the store (its
       // entries and the bytes that state holds of it: a revert brings both back to one moment) and

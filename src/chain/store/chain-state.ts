@@ -24,7 +24,7 @@ import { ChainError } from "../errors";
 import type { Fork } from "../fork";
 import { installJumpAnalysisCache } from "../engine/jump-analysis";
 import type { BlockModule } from "../module";
-import { MemoryModuleStore, type ModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../module-state";
+import { EMPTY_MODULE_STORE, MemoryModuleStore, type ModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../module-state";
 import { AddressIndex } from "./address-index";
 import { Preimages } from "../engine/preimages";
 import { ChainStateManager } from "../engine/state-manager";
@@ -193,10 +193,14 @@ export class ChainState {
     return m;
   }
 
-  /** The account whose storage holds `module`'s store. */
+  /** The account whose storage holds `module`'s store (asked in every phase of every block: computed once). */
   storeAccount(module: BlockModule): Uint8Array {
-    return module.storeAccount ?? moduleAddress(module.name);
+    let account = this._storeAccounts.get(module);
+    if (account === undefined) this._storeAccounts.set(module, (account = module.storeAccount ?? moduleAddress(module.name)));
+    return account;
   }
+
+  private readonly _storeAccounts = new Map<BlockModule, Uint8Array>();
 
   /**
    * `module`'s store in state `sm`, which is the state after block `height` (read-only: block
@@ -213,8 +217,8 @@ export class ChainState {
       return stored;
     }
     if (!this.legacyLogs.has(module.name)) {
-      if (root !== undefined) this.rememberStores(root, new Map([[module.name, EMPTY_STORE]]));
-      return EMPTY_STORE;
+      if (root !== undefined) this.rememberStores(root, new Map([[module.name, EMPTY_MODULE_STORE]]));
+      return EMPTY_MODULE_STORE;
     }
     // not remembered by root: in an older data directory a block could change the logged store and not the state
     return MemoryModuleStore.readOnly(await readLegacyModuleSet(this.store.kv, module.name, height));
@@ -388,8 +392,6 @@ export class ChainState {
     };
   }
 }
-
-const EMPTY_STORE = MemoryModuleStore.readOnly([]);
 
 function requireEnv(evm: object): ExecEnv {
   const env = envOf(evm);
