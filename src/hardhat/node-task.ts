@@ -11,11 +11,12 @@
  */
 import { task, subtask, types } from "hardhat/config";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
-import type { HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
+import type { HardhatNetworkAccountsConfig, HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
 import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
 import type { Runtime } from "../app/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
 import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, resolveAppConfig, serverSettings } from "../host/app-config";
+import { CHAIN_FLAGS, type ChainFlags, type HdAccounts } from "../host/chain-flags";
 import { hardhat2BuildInfos } from "../host/compilations";
 import type { NodeFlags, NodeHost, NodePlan, StartedServer } from "../host/node-service";
 import { nodeServiceModule } from "../host/lazy";
@@ -79,6 +80,8 @@ const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP 
   .addOptionalParam("dumpState", "Write the state (Anvil's format plus the epochs records) to FILE at exit", undefined, types.string)
   .addOptionalParam("stateInterval", "With --state or --dump-state: also write the state every S seconds", undefined, types.int)
   .setAction(async (args: TaskArguments, hre) => runNode(args, hre));
+// Anvil's chain flags (src/host/chain-flags.ts): strings, checked by the node service in one place
+for (const { name, description } of CHAIN_FLAGS) nodeTask.addOptionalParam(name, description, undefined, types.string);
 
 for (const { flag, bool, description } of EVMOS_FLAGS) {
   const name = flagParamName(flag);
@@ -149,7 +152,7 @@ function installEqualsForm(): void {
   };
 }
 
-interface NodeArgs {
+interface NodeArgs extends ChainFlags {
   fork?: string;
   forkBlockNumber?: number;
   forkRest?: string;
@@ -169,10 +172,17 @@ export function resolveNodeConfig(flags: EvmosFlags, appToml: AppConfigLayer | u
   return withPluginErrors(() => resolveAppConfig({ flags, appToml, hardhatConfig: hardhatConfigLayer(hre), defaults: defaultAppConfig(CORE_NAMESPACES) }));
 }
 
+/** The HD settings of networks.hardhat.accounts, which `--accounts`/`--mnemonic` derive from; undefined for a key list. */
+function hdAccountsOf(accounts: HardhatNetworkAccountsConfig): HdAccounts | undefined {
+  if (Array.isArray(accounts)) return undefined;
+  return { mnemonic: accounts.mnemonic, path: accounts.path, count: accounts.count, initialIndex: accounts.initialIndex, balance: BigInt(accounts.accountsBalance), passphrase: accounts.passphrase };
+}
+
 /** What the node service (src/host/node-service.ts) needs from this Hardhat's config. */
 async function nodeHost(hre: HardhatRuntimeEnvironment): Promise<NodeHost> {
   return {
     base: await runtimeOptionsFor(hre, { consoleLog: hardhatConsoleLog() }),
+    hdAccounts: hdAccountsOf(hre.config.networks[HARDHAT_NETWORK_NAME].accounts),
     configLayer: hardhatConfigLayer(hre),
     cacheDir: hre.config.paths.cache,
     compilations: hardhat2BuildInfos(hre.config.paths.artifacts),
@@ -184,13 +194,13 @@ async function nodeHost(hre: HardhatRuntimeEnvironment): Promise<NodeHost> {
 }
 
 async function runNode(args: TaskArguments, hre: HardhatRuntimeEnvironment): Promise<void> {
-  const { fork, forkBlockNumber, forkRest } = args as NodeArgs;
+  const { fork, forkBlockNumber, forkRest, chainId, blockTime, accounts, mnemonic, balance } = args as NodeArgs;
   if (hre.network.name !== HARDHAT_NETWORK_NAME && hre.hardhatArguments.network !== undefined) {
     throw pluginError(`the node serves the in-process "${HARDHAT_NETWORK_NAME}" network; --network ${hre.network.name} is not supported`);
   }
   const evmos = evmosFlags(args);
   if (hre.hardhatArguments.verbose) evmos.verbose = true;
-  const flags: NodeFlags = { evmos, fork: forkFromFlags(hre, fork, forkBlockNumber), forkRest, state: args };
+  const flags: NodeFlags = { evmos, fork: forkFromFlags(hre, fork, forkBlockNumber), forkRest, chain: { chainId, blockTime, accounts, mnemonic, balance }, state: args };
   const service = nodeServiceModule();
   // Hardhat's node subtasks, for the plugins that hook them (hardhat-deploy deploys in node:get-provider
   // and watches in node:server-ready): the provider is the node's chain, the server ours.

@@ -78,6 +78,8 @@ export interface TaskBuilder {
   addPositionalArgument(arg: { name: string; description?: string; type?: string; defaultValue?: unknown }): TaskBuilder;
   addVariadicArgument(arg: { name: string; description?: string; type?: string; defaultValue?: unknown[] }): TaskBuilder;
   setAction(action: () => Promise<{ default: unknown }>): TaskBuilder;
+  /** On an override: the task's description replaced. */
+  setDescription(description: string): TaskBuilder;
   build(): unknown;
 }
 

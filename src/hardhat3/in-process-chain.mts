@@ -77,6 +77,11 @@ export function runtimeOptionsFor(context: HookContext, chainId?: number): Runti
   };
 }
 
+/** The config's HD account settings (`epochs.network.accounts`), for `node --accounts/--mnemonic`. */
+export function hdAccountsOf(context: HookContext): ReturnType<typeof networkSettingsModule.hdAccountsOf> {
+  return networkSettingsModule.hdAccountsOf(networkSettingsModule.parseNetworkSettings(context.config.epochs.network));
+}
+
 /**
  * A chain error → the JSON-RPC error object, with Hardhat's wording of a failed execution; throws the
  * SolidityError of a failure whose stack trace has Solidity frames. As on EDR, running out of gas

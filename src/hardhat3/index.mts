@@ -3,16 +3,16 @@
  * entry; Hardhat 2 loads the CommonJS entry, src/index.ts). Both run the same chain, RPC and epochs
  * module; this host only wires them into Hardhat 3's hooks and tasks (docs/hardhat3.md).
  */
-import appConfigModule from "../host/app-config.js";
+import chainFlagsModule from "../host/chain-flags.js";
 import type { HardhatConfigModule, HardhatPlugin, TaskBuilder } from "./hardhat3-api.mjs";
-import { flagOptionName } from "./tasks/node-flags.mjs";
+import { jsonRpcOptions } from "./tasks/node-flags.mjs";
 
 // "hardhat/config" is the user's Hardhat 3, loaded when Hardhat loads this plugin (a variable
 // specifier: this repository's own `hardhat` is 2.x, whose types would not match; see hardhat3-api.mts)
 const HARDHAT_CONFIG = "hardhat/config";
 const { task, overrideTask } = (await import(HARDHAT_CONFIG)) as HardhatConfigModule;
 
-/** The node's own options beside Evmos's json-rpc flags ("" = not given), as on Hardhat 2. */
+/** The node's own options beside Evmos's json-rpc flags (undefined = not given), as on Hardhat 2. */
 const NODE_OPTIONS: Array<[string, string]> = [
   ["home", "Node home directory (like evmosd --home): config/, data/, keystore/"],
   ["minimumGasPrices", 'Minimum gas price, Cosmos form (e.g. "20aevmos")'],
@@ -23,6 +23,12 @@ const NODE_OPTIONS: Array<[string, string]> = [
   ["stateInterval", "With --state or --dump-state: also write the state every S seconds"],
   ["forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block"],
 ];
+
+/** Anvil's chain flags (src/host/chain-flags.ts) but --chain-id, which Hardhat's node task has. */
+const ANVIL_OPTIONS: Array<[string, string]> = chainFlagsModule.CHAIN_FLAGS.filter((f) => f.name !== "chainId").map((f) => [f.name, f.description]);
+
+const NODE_DESCRIPTION =
+  "Starts the epochs chain (hardhat-epochs) with HTTP and WebSocket JSON-RPC servers, in place of Hardhat Network's node; --chain-id applies, --chain-type does not";
 
 /** keys:new, keys:import, keys:list on a node home's key store (src/host/key-tasks.ts). */
 function keyTasks(): ReturnType<TaskBuilder["build"]>[] {
@@ -73,14 +79,14 @@ const plugin: HardhatPlugin = {
       .setAction(() => import("./tasks/epochs-export-genesis.mjs"))
       .build(),
     ...keyTasks(),
-    // Hardhat's node serves EDR only; this one serves the epochs chain (the options stay Hardhat's)
-    appConfigModule.JSON_RPC_FLAGS.reduce<TaskBuilder>(
-      // Evmos's dotted flags cannot pass Hardhat 3's parser: --json-rpc.ws-address is --json-rpc-ws-address here
-      (t, { flag, description }) => t.addOption({ name: flagOptionName(flag), description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined }),
-      NODE_OPTIONS.reduce<TaskBuilder>((t, [name, description]) => t.addOption({ name, description, type: "STRING", defaultValue: "" }), overrideTask("node"))
-        .addFlag({ name: "quiet", description: "Print only errors (failed transactions and hooks) besides the banner" })
-        .addFlag({ name: "verbose", description: "Also print each request's parameters and each call's result" }),
-    )
+    // Hardhat's node serves EDR only; this one serves the epochs chain (Hardhat's options stay: --chain-type is refused)
+    [
+      ...jsonRpcOptions(),
+      ...[...NODE_OPTIONS, ...ANVIL_OPTIONS].map(([name, description]) => ({ name, description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined })),
+    ]
+      .reduce<TaskBuilder>((t, option) => t.addOption(option), overrideTask("node").setDescription(NODE_DESCRIPTION))
+      .addFlag({ name: "quiet", description: "Print only errors (failed transactions and hooks) besides the banner" })
+      .addFlag({ name: "verbose", description: "Also print each request's parameters and each call's result" })
       .setAction(() => import("./tasks/node.mjs"))
       .build(),
   ],

@@ -102,7 +102,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
     minimumGasPrices: chain.minGasPrice,
     log: "normal",
     jsonRpc: {
-      enable: true, // Evmos v14+ defaults to false; a dev node exists to serve JSON-RPC
+      enable: boolDefault("enable"),
       address: { host: "127.0.0.1", port: 8545 },
       wsAddress: { host: "0.0.0.0", port: 8546 },
       api: [...namespaces],
@@ -115,14 +115,14 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       blockRangeCap: rpc.blockRangeCap,
       httpTimeoutMs: DEFAULT_HTTP_TIMEOUT_MS,
       httpIdleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
-      allowUnprotectedTxs: rpc.allowUnprotectedTxs,
-      allowInsecureUnlock: true,
+      allowUnprotectedTxs: boolDefault("allow-unprotected-txs"),
+      allowInsecureUnlock: boolDefault("allow-insecure-unlock"),
       maxOpenConnections: 0,
       batchRequestLimit: DEFAULT_BATCH_LIMIT,
       batchResponseMaxSize: DEFAULT_BATCH_RESPONSE_BYTES,
       bodyLimit: DEFAULT_BODY_LIMIT,
-      enableIndexer: false,
-      log: false,
+      enableIndexer: boolDefault("enable-indexer"),
+      log: boolDefault("log"),
       allowedOrigins: [],
       wsOrigins: [],
     },
@@ -193,11 +193,14 @@ interface KeySpec {
   positive?: true;
   /** Not a command-line flag (a secret does not belong in the process list). */
   fileOnly?: true;
+  /** A boolean key's default (the default app.toml's value; Hardhat 3's `node --help` shows it). */
+  default?: boolean;
 }
 
 /** The [json-rpc] keys of app.toml, which are also the `--json-rpc.<key>` flags of `npx hardhat node`. */
 const JSON_RPC_KEYS: Record<string, KeySpec> = {
-  enable: { field: "enable", kind: "bool", description: "Serve JSON-RPC (on by default for this node)" },
+  // Evmos v14+ defaults to false; a dev node exists to serve JSON-RPC
+  enable: { field: "enable", kind: "bool", default: true, description: "Serve JSON-RPC (on by default for this node)" },
   address: { field: "address", kind: "address", description: "HTTP JSON-RPC host:port; it accepts WebSocket upgrades too (Evmos's spelling of --hostname/--port)" },
   "ws-address": { field: "wsAddress", kind: "address", description: "A WebSocket-only listener, host:port (default 0.0.0.0:8546; with --port 0, a free port on the HTTP listener's host)" },
   api: { field: "api", kind: "api", description: "Comma-separated namespaces to serve (default: all)" },
@@ -210,23 +213,30 @@ const JSON_RPC_KEYS: Record<string, KeySpec> = {
   "block-range-cap": { field: "blockRangeCap", kind: "int", description: "Maximum block range of one log query", negative: "JSON-RPC block range cap cannot be negative" },
   "http-timeout": { field: "httpTimeoutMs", kind: "duration", description: "Time to receive an HTTP request and answer it (e.g. 30s)", negative: "JSON-RPC HTTP timeout duration cannot be negative" },
   "http-idle-timeout": { field: "httpIdleTimeoutMs", kind: "duration", description: "HTTP keep-alive idle timeout (e.g. 120s)", negative: "JSON-RPC HTTP idle timeout duration cannot be negative" },
-  "allow-unprotected-txs": { field: "allowUnprotectedTxs", kind: "bool", description: "Accept transactions without an EIP-155 chain id" },
-  "allow-insecure-unlock": { field: "allowInsecureUnlock", kind: "bool", description: "Allow unlocking accounts over HTTP" },
+  "allow-unprotected-txs": { field: "allowUnprotectedTxs", kind: "bool", default: false, description: "Accept transactions without an EIP-155 chain id" },
+  "allow-insecure-unlock": { field: "allowInsecureUnlock", kind: "bool", default: true, description: "Allow unlocking accounts over HTTP" },
   "max-open-connections": { field: "maxOpenConnections", kind: "int", description: "Maximum simultaneous HTTP connections (0 = unlimited)", negative: "JSON-RPC max-open-connections cannot be negative" },
   "batch-request-limit": { field: "batchRequestLimit", kind: "int", description: "Requests in one batch", negative: "JSON-RPC batch-request-limit must be greater than 0", positive: true },
   "batch-response-max-size": { field: "batchResponseMaxSize", kind: "int", description: "Bytes the answers of one batch may take", negative: "JSON-RPC batch-response-max-size must be greater than 0", positive: true },
   "body-limit": { field: "bodyLimit", kind: "int", description: "Bytes of one HTTP request body or WebSocket message", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
-  "enable-indexer": { field: "enableIndexer", kind: "bool", description: "Accepted for compatibility (this node always indexes)" },
-  log: { field: "log", kind: "bool", description: "Print every JSON-RPC request and its answer in full in the node's log" },
+  "enable-indexer": { field: "enableIndexer", kind: "bool", default: false, description: "Accepted for compatibility (this node always indexes)" },
+  log: { field: "log", kind: "bool", default: false, description: "Print every JSON-RPC request and its answer in full in the node's log" },
   "allowed-origins": { field: "allowedOrigins", kind: "origins", description: "More browser origins whose pages may call the dev methods (evm_*, hardhat_*) without the token, besides localhost, 127.0.0.1 and [::1]; a bare host matches any port" },
   "ws-origins": { field: "wsOrigins", kind: "origins", description: "Origins that may open a WebSocket (cosmos/evm's key; default: any)" },
   "auth-token": { field: "authToken", kind: "token", description: "Bearer token of the private namespaces (app.toml only)", fileOnly: true },
 };
 
+/** A boolean [json-rpc] key's default, from the table above. */
+function boolDefault(key: string): boolean {
+  const value = JSON_RPC_KEYS[key].default;
+  if (value === undefined) throw new Error(`json-rpc.${key} has no default`);
+  return value;
+}
+
 /** The `--json-rpc.<key>` flags of `npx hardhat node`, from the table above. */
-export const JSON_RPC_FLAGS: ReadonlyArray<{ flag: string; bool: boolean; description: string }> = Object.entries(JSON_RPC_KEYS)
+export const JSON_RPC_FLAGS: ReadonlyArray<{ flag: string; bool: boolean; description: string; defaultValue?: boolean }> = Object.entries(JSON_RPC_KEYS)
   .filter(([, spec]) => spec.fileOnly !== true)
-  .map(([key, spec]) => ({ flag: `json-rpc.${key}`, bool: spec.kind === "bool", description: spec.description }))
+  .map(([key, spec]) => ({ flag: `json-rpc.${key}`, bool: spec.kind === "bool", description: spec.description, ...(spec.default !== undefined ? { defaultValue: spec.default } : {}) }))
   .concat([{ flag: "json-rpc.fix-revert-gas-refund-height", bool: false, description: "Accepted for compatibility" }]);
 
 /** Evmos/cosmos-evm [json-rpc] keys that mean nothing on this node; accepted so their app.toml loads. */

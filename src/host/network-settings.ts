@@ -4,6 +4,7 @@
  * writing them on `networks.hardhat` (src/hardhat/chain-config.ts). No Hardhat import.
  */
 import type { ChainConfig, GenesisAccount } from "../chain/config";
+import type { HdAccounts } from "./chain-flags";
 import { chainConfigModule } from "./lazy";
 import { EpochsConfigError } from "./epochs-config";
 import type { ForkConfig } from "../chain/fork";
@@ -154,6 +155,13 @@ export function parseNetworkSettings(user: InProcessNetworkUserConfig | undefine
     throw err;
   }
   return s;
+}
+
+/** The HD settings `node --accounts/--mnemonic` derive from (src/host/chain-flags.ts); undefined when the config lists keys. */
+export function hdAccountsOf(settings: NetworkSettings): HdAccounts | undefined {
+  const accounts = settings.accounts;
+  if (accounts !== undefined && "keys" in accounts) return undefined;
+  return { mnemonic: accounts?.mnemonic, path: accounts?.path, count: accounts?.count, initialIndex: accounts?.initialIndex, balance: accounts?.accountsBalance, passphrase: accounts?.passphrase };
 }
 
 /** The chain's config: the defaults (Evmos's chain id unless set), with the settings over them. */

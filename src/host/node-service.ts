@@ -21,6 +21,7 @@ import { setVerbosity } from "../utils/log-level";
 import { UserError } from "../utils/user-error";
 import { abortsBlock } from "../chain/errors";
 import { accountBanner } from "./account-banner";
+import { type ChainFlags, type HdAccounts, applyChainFlags, given } from "./chain-flags";
 import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
 import { type BuildInfoReader, followCompilations } from "./compilations";
 import { restEpochs } from "./epochs-rest";
@@ -46,6 +47,8 @@ export interface NodeHost {
   frames?: FrameOptions;
   /** Where the config sets a fork, for the error of `--fork-rest` without one. */
   forkSetting: string;
+  /** The config's HD account settings, which `--accounts`/`--mnemonic` derive from (undefined when it lists keys). */
+  hdAccounts?: HdAccounts;
   /** Hardhat's `throwOnTransactionFailures` for the node (default false: a reverting transaction is mined with status 0, as on evmosd). */
   throwOnTransactionFailures?: boolean;
 }
@@ -58,6 +61,8 @@ export interface NodeFlags {
   fork?: ForkConfig;
   /** `--fork-rest URL`: the forked chain's epochs genesis from its REST endpoint. */
   forkRest?: string;
+  /** Anvil's chain flags: `--chain-id`, `--block-time`, `--accounts`, `--mnemonic`, `--balance` (src/host/chain-flags.ts). */
+  chain?: ChainFlags;
   /** The saved-state flags (src/host/node-state.ts). */
   state: { state?: unknown; loadState?: unknown; dumpState?: unknown; stateInterval?: unknown };
 }
@@ -101,7 +106,7 @@ export interface NodeSteps {
 
 /** Resolves everything the start needs; opens (creating what is missing) the home. */
 export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePlan> {
-  const base = host.base;
+  const base: RuntimeOptions = flags.chain === undefined ? host.base : { ...host.base, chain: applyChainFlags(host.base.chain, host.hdAccounts, flags.chain) };
   const fork = flags.fork ?? base.fork;
   let epochs = base.epochs === false || base.epochs === undefined ? {} : base.epochs;
   if (flags.forkRest !== undefined) {
@@ -110,7 +115,7 @@ export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePl
     epochs = { ...epochs, genesis: { epochs: await restEpochs(flags.forkRest, fork.blockNumber) } };
   }
   const files = stateFilesFromFlags(flags.state, fork !== undefined);
-  const home = typeof flags.evmos.home === "string" ? openNodeHome(flags.evmos.home, host, epochs, flags.evmos.profile) : undefined;
+  const home = typeof flags.evmos.home === "string" ? openNodeHome(flags.evmos.home, host, base.chain, epochs, flags.evmos.profile) : undefined;
   let config: AppConfig;
   try {
     config = resolveAppConfig({ flags: flags.evmos, appToml: home?.appToml, hardhatConfig: host.configLayer, defaults: defaultAppConfig(CORE_NAMESPACES) });
@@ -138,14 +143,17 @@ export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePl
   };
   // a home sets the genesis, the data directory, the key store: last, over the rest
   if (home !== undefined) options = { ...options, ...(await homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc, cosmos: options.cosmos })) };
+  if (home !== undefined && options.chain.chainId !== base.chain.chainId && given(flags.chain?.chainId)) {
+    await options.kv?.close().catch(() => undefined);
+    throw new UserError(`--chain-id ${base.chain.chainId}: the home's genesis (${home.paths.genesis}) says chain id ${options.chain.chainId}, fixed when the home was made`);
+  }
   return { config, home, files, options, log, host };
 }
 
 /** A new home records the profile asked for (`--profile`, else the config's) and the epochs the chain starts with. */
-function openNodeHome(dir: string, host: NodeHost, epochs: Exclude<RuntimeOptions["epochs"], false | undefined>, flagProfile: string | boolean | undefined): HomeSettings {
+function openNodeHome(dir: string, host: NodeHost, chain: RuntimeOptions["chain"], epochs: Exclude<RuntimeOptions["epochs"], false | undefined>, flagProfile: string | boolean | undefined): HomeSettings {
   const given = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : undefined;
   const configProfile = host.configLayer.epochs?.profile ?? "evmos";
-  const chain = host.base.chain;
   return openHome(dir, {
     chainId: chain.chainId,
     genesisTime: BigInt(Math.floor((chain.initialDate?.getTime() ?? Date.now()) / 1000)),

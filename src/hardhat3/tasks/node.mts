@@ -3,51 +3,64 @@
  * (Hardhat's own node task asserts an EDR provider, so this override replaces it). What the node does
  * is src/host/node-service.ts, shared with Hardhat 2; this file maps Hardhat 3's options: Evmos's
  * json-rpc flags spelled `--json-rpc-ws-address` (tasks/node-flags.mts), `--home`,
- * `--minimum-gas-prices`, `--profile`, the saved-state flags, `--quiet`/`--verbose`, `--fork-rest` and
- * Hardhat's `--hostname`/`--port`/`--chain-id`/`--fork`/`--fork-block-number` ("" or -1: not given).
+ * `--minimum-gas-prices`, `--profile`, the saved-state flags, `--quiet`/`--verbose`, `--fork-rest`,
+ * Anvil's `--block-time`/`--accounts`/`--mnemonic`/`--balance` and Hardhat's `--hostname`/`--port`/
+ * `--chain-id`/`--fork`/`--fork-block-number` (undefined or -1: not given); Hardhat's `--chain-type`
+ * (EDR's chain kinds) is refused.
  */
 import nodeServiceModule from "../../host/node-service.js";
 import compilationsModule from "../../host/compilations.js";
 import forkSettingsModule from "../../host/fork-settings.js";
-import { HARDHAT3_FRAMES, runtimeOptionsFor } from "../in-process-chain.mjs";
+import { HARDHAT3_FRAMES, hdAccountsOf, runtimeOptionsFor } from "../in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
-import { withPluginErrors } from "../plugin-error.mjs";
+import { pluginError, withPluginErrors } from "../plugin-error.mjs";
 
 interface NodeArgs extends Record<string, unknown> {
   hostname?: string;
   port: number;
+  /** Hardhat's own: -1 = not given. */
   chainId: number;
-  home: string;
-  minimumGasPrices: string;
-  profile: string;
-  state: string;
-  loadState: string;
-  dumpState: string;
-  stateInterval: string;
+  /** Hardhat's own, for its EDR chains: refused here. */
+  chainType?: string;
+  home?: string;
+  minimumGasPrices?: string;
+  profile?: string;
+  state?: string;
+  loadState?: string;
+  dumpState?: string;
+  stateInterval?: string;
   /** Hardhat's own node options: the remote to fork, its block (-1: the remote's latest). */
   fork?: string;
   forkBlockNumber: number;
-  forkRest: string;
+  forkRest?: string;
+  blockTime?: string;
+  accounts?: string;
+  mnemonic?: string;
+  balance?: string;
   quiet: boolean;
   verbose: boolean;
 }
 
 export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironment): Promise<void> {
-  const given = (v: string): string | undefined => (v === "" ? undefined : v);
+  const given = (v: string | undefined): string | undefined => (v === "" ? undefined : v);
   const evmos: Record<string, string | boolean> = evmosFlagsOf(args);
   if (args.quiet) evmos.quiet = true;
   if (args.verbose) evmos.verbose = true;
   if (args.hostname !== undefined) evmos.hostname = args.hostname;
   evmos.port = String(args.port);
-  if (args.home !== "") evmos.home = args.home;
-  if (args.minimumGasPrices !== "") evmos["minimum-gas-prices"] = args.minimumGasPrices;
-  if (args.profile !== "") evmos.profile = args.profile;
+  for (const [key, value] of [["home", args.home], ["minimum-gas-prices", args.minimumGasPrices], ["profile", args.profile]] as const) {
+    if (given(value) !== undefined) evmos[key] = value as string;
+  }
   const cache = hre.config.paths.cache;
   await withPluginErrors(async () => {
+    if (args.chainType !== undefined) {
+      throw pluginError(`--chain-type does not apply to the epochs chain: its rules are its profile's (--profile evmos or cosmos-evm; docs/profiles.md)`);
+    }
     const fork = forkSettingsModule.forkFromFlags(args.fork, args.forkBlockNumber >= 0 ? args.forkBlockNumber : undefined, forkSettingsModule.forkCacheDir(cache));
     const host = {
-      base: runtimeOptionsFor(hre, args.chainId > 0 ? args.chainId : undefined),
+      base: runtimeOptionsFor(hre),
+      hdAccounts: hdAccountsOf(hre),
       configLayer: { source: "hardhat.config", epochs: { profile: hre.config.epochs.profile, tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) } },
       cacheDir: cache,
       compilations: compilationsModule.hardhat3BuildInfos(hre.config.paths.artifacts),
@@ -55,6 +68,7 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
       forkSetting: "epochs.network.forking",
     };
     const state = { state: given(args.state), loadState: given(args.loadState), dumpState: given(args.dumpState), stateInterval: given(args.stateInterval) };
-    await nodeServiceModule.runNode(host, { evmos, fork, forkRest: given(args.forkRest), state });
+    const chain = { chainId: args.chainId, blockTime: args.blockTime, accounts: args.accounts, mnemonic: args.mnemonic, balance: args.balance };
+    await nodeServiceModule.runNode(host, { evmos, fork, forkRest: given(args.forkRest), chain, state });
   });
 }
