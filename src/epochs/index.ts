@@ -13,8 +13,8 @@ import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
 import { ENDED_MARK_PREFIX, EPOCH_INFO_PREFIX, EpochsKeeper } from "./keeper";
 import { decodeEpochInfo } from "./codec";
 import { EPOCHS_PRECOMPILE, EPOCHS_PRECOMPILE_BYTES, type PrecompileDeps, createEpochsPrecompile } from "./precompile";
-import { type PageRequest, type PageResult, currentEpoch, epochInfos } from "./query";
-import { EPOCHS_PROFILES, defaultTickRule, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds } from "./types";
+import { EpochNotFoundError, type PageRequest, type PageResult, currentEpoch, epochInfos } from "./query";
+import { EPOCHS_PROFILES, NANOS, defaultTickRule, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds, toNanos } from "./types";
 
 export * from "./types";
 export * from "./codec";
@@ -131,6 +131,19 @@ export class EpochsModule {
   /** CurrentEpoch in `store` (the chain's epochs store: `await node.moduleStore(EPOCHS_MODULE)`); throws EpochNotFoundError `epoch info not found: ID`. */
   currentEpoch(store: ModuleStore, identifier: string): bigint {
     return currentEpoch(new EpochsKeeper(store), identifier);
+  }
+
+  /**
+   * The block time (whole seconds) at which a block moves `identifier` on: the end of its current
+   * epoch, or its start time when it has not started. One second past the end, so that it holds
+   * under every tick rule (Evmos's and the SDK's tick strictly after the end). Throws
+   * EpochNotFoundError for an unknown identifier.
+   */
+  nextMoveTime(store: ModuleStore, identifier: string): bigint {
+    const { info } = new EpochsKeeper(store).getEpochInfo(identifier);
+    if (info === undefined) throw new EpochNotFoundError(identifier);
+    if (!info.epochCountingStarted) return (toNanos(info.startTime) + NANOS - 1n) / NANOS;
+    return (toNanos(info.currentEpochStartTime) + toNanos(info.duration) + NANOS - 1n) / NANOS + 1n;
   }
 
   /** EpochInfos in `store` with the Cosmos SDK v0.50 pagination rules. */

@@ -70,8 +70,9 @@ const plugin: HardhatPlugin = {
       .setAction(() => import("./tasks/epochs-current.mjs"))
       .build(),
     task("epochs:advance", "Moves the chain's time and mines until a timer's current epoch ended and the next started (hooks called), N times")
-      .addOption({ name: "identifier", description: "The timer's identifier, e.g. week or day", type: "STRING", defaultValue: "" })
+      .addOption({ name: "identifier", description: "The timer's identifier, e.g. week or day", type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined })
       .addOption({ name: "count", description: "How many epochs to advance", type: "INT", defaultValue: 1 })
+      .addOption({ name: "toNext", description: "A timer to move to the start of its next epoch (--identifier ID --count 1)", type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined })
       .setAction(() => import("./tasks/epochs-advance.mjs"))
       .build(),
     task("epochs:export-genesis", "Writes a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from")

@@ -16,6 +16,24 @@ export interface BlockEventsJson {
   end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }>;
 }
 
+/**
+ * `epochs:advance`'s options, checked the same on both hosts: `--identifier ID [--count N]`, or
+ * `--to-next ID` (the start of the timer's next epoch: one epoch on). Throws the message to show.
+ */
+export function advanceRequest(opts: { identifier?: string; count?: number; toNext?: string }): { identifier: string; count: number } {
+  const identifier = opts.identifier === "" ? undefined : opts.identifier;
+  const toNext = opts.toNext === "" ? undefined : opts.toNext;
+  const count = opts.count ?? 1;
+  if (toNext !== undefined) {
+    if (identifier !== undefined) throw new Error("epochs:advance takes --to-next ID or --identifier ID, not both");
+    if (count !== 1) throw new Error("--to-next moves one epoch on; for more, --identifier ID --count N");
+    return { identifier: toNext, count: 1 };
+  }
+  if (identifier === undefined) throw new Error("epochs:advance needs --identifier ID (or --to-next ID), e.g. week or day");
+  if (!Number.isSafeInteger(count) || count < 1) throw new Error(`--count must be a positive integer, got ${count}`);
+  return { identifier, count };
+}
+
 /** What the helpers need from a host: a JSON-RPC provider, and the in-process chain when there is one. */
 export interface EpochsHelpersHost {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
@@ -63,9 +81,14 @@ export class EpochsHelpers {
   }
 
   async current(identifier: string): Promise<bigint> {
+    return this._epochOf(identifier, "epochs_currentEpoch", [identifier]);
+  }
+
+  /** A method answering `{current_epoch}` about one timer; an unknown identifier told with the known ones. */
+  private async _epochOf(identifier: string, method: string, params: unknown[]): Promise<bigint> {
     let answer: { current_epoch: string };
     try {
-      answer = await this._rpc<{ current_epoch: string }>("epochs_currentEpoch", [identifier]);
+      answer = await this._rpc<{ current_epoch: string }>(method, params);
     } catch (err) {
       if ((err as Error).message === `epoch info not found: ${identifier}`) throw this._notFound(identifier, await this.all());
       throw err;
@@ -81,27 +104,11 @@ export class EpochsHelpers {
 
   /**
    * Moves the clock and mines the blocks needed to end the current epoch of `identifier` and start
-   * the next, `n` times; returns the new epoch number. Every block runs begin/end-block, so hooks fire.
+   * the next, `n` times (the chain's epochs_advance); returns the new epoch number. Every block runs
+   * begin/end-block, so hooks fire.
    */
   async advance(identifier: string, n = 1): Promise<bigint> {
-    let current = (await this.get(identifier)).currentEpoch;
-    for (let step = 0; step < n; step++) {
-      const target = current + 1n;
-      for (let guard = 0; current < target; guard++) {
-        if (guard > 16) throw this._host.fail(`epoch "${identifier}" did not advance after ${guard} blocks`);
-        const info = await this.get(identifier);
-        const latest = await this._rpc<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
-        const now = BigInt(latest.timestamp);
-        // the first block at or after the epoch's end (strictly after, for the evmos rule: +1 covers both)
-        const { toNanos, NANOS } = epochsModule();
-        const endNanos = info.epochCountingStarted ? toNanos(info.currentEpochStartTime) + toNanos(info.duration) : toNanos(info.startTime);
-        const end = (endNanos + NANOS - 1n) / NANOS + (info.epochCountingStarted ? 1n : 0n);
-        const next = end > now ? end : now + 1n;
-        await this._rpc("evm_mine", [Number(next)]);
-        current = (await this.get(identifier)).currentEpoch;
-      }
-    }
-    return current;
+    return this._epochOf(identifier, "epochs_advance", [identifier, n]);
   }
 
   /** Registers a contract implementing IEpochHooks (as IEpochs.registerHooks() would for it). */

@@ -60,6 +60,29 @@ describe("epoch hooks reach contracts", function () {
     expect(await counter.daysStarted()).to.equal(days + 2n);
     await expect(hre.run("epochs:advance", { identifier: "day", count: 0 })).to.be.rejectedWith("--count must be a positive integer, got 0");
     await expect(hre.run("epochs:advance", { identifier: "month" })).to.be.rejectedWith("epoch info not found: month (known: day, week)");
+    // --to-next ID: to the start of the timer's next epoch
+    expect(await hre.run("epochs:advance", { toNext: "day" })).to.equal(day + 3n);
+    expect(await counter.daysStarted()).to.equal(days + 3n);
+    await expect(hre.run("epochs:advance", { toNext: "day", identifier: "week" })).to.be.rejectedWith("epochs:advance takes --to-next ID or --identifier ID, not both");
+    await expect(hre.run("epochs:advance", { toNext: "day", count: 2 })).to.be.rejectedWith("--to-next moves one epoch on; for more, --identifier ID --count N");
+    await expect(hre.run("epochs:advance", {})).to.be.rejectedWith("epochs:advance needs --identifier ID (or --to-next ID), e.g. week or day");
+  });
+
+  it("epochs_advance (dev): one request moves a timer on, bounded, with JSON-RPC errors for bad input", async () => {
+    const { counter } = await loadFixture(deployed);
+    const [day, days] = [await hre.epochs.current("day"), await counter.daysStarted()];
+    expect(await hre.network.provider.send("epochs_advance", ["day", "0x3"])).to.deep.equal({ current_epoch: String(day + 3n) });
+    expect(await counter.daysStarted()).to.equal(days + 3n);
+    expect(await hre.network.provider.send("epochs_advance", ["day"])).to.deep.equal({ current_epoch: String(day + 4n) });
+    const failure = (params: unknown[]): Promise<{ code?: number; message: string }> =>
+      hre.network.provider.send("epochs_advance", params).then(
+        () => expect.fail("answered"),
+        (e: { code?: number; message: string }) => e,
+      );
+    expect(await failure(["day", 0])).to.deep.include({ code: -32602, message: "invalid argument 1: count must be 1 to 1000, got 0" });
+    expect(await failure(["day", 1001])).to.deep.include({ code: -32602, message: "invalid argument 1: count must be 1 to 1000, got 1001" });
+    expect(await failure(["month"])).to.deep.include({ code: -32000, message: "epoch info not found: month" });
+    expect((await failure([7])).code).to.equal(-32602);
   });
 
   it("names the timers there are when hre.epochs is asked for one that is not (the chain's answer stays Evmos's)", async () => {

@@ -1,6 +1,6 @@
 /**
  * Epoch tasks: `epochs:list`, `epochs:current --identifier ID`, `epochs:advance --identifier ID
- * [--count N]`, `epochs:export-genesis --out FILE`. They work on the in-process chain by default, a
+ * [--count N]` (or `--to-next ID`), `epochs:export-genesis --out FILE`. They work on the in-process chain by default, a
  * running node with `--network localhost` (any HTTP network), or — the queries — a real chain's REST
  * endpoint with `--rest URL` (Evmos's gateway paths).
  */
@@ -9,6 +9,7 @@ import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import { epochsModule } from "../../host/lazy";
 import { epochsTable } from "../../host/epochs-table";
+import { advanceRequest } from "../../host/epochs-helpers";
 
 export { epochsTable, formatTable } from "../../host/epochs-table";
 import { PLUGIN_NAME } from "../chain-config";
@@ -46,12 +47,18 @@ task(TASK_EPOCHS_CURRENT, "Prints the current epoch of one timer")
   });
 
 task(TASK_EPOCHS_ADVANCE, "Moves the chain's time and mines until a timer's current epoch ended and the next started (hooks called), N times")
-  .addParam("identifier", "The timer's identifier, e.g. week or day", undefined, types.string)
+  .addOptionalParam("identifier", "The timer's identifier, e.g. week or day", undefined, types.string)
   .addOptionalParam("count", "How many epochs to advance", 1, types.int)
-  .setAction(async ({ identifier, count }: { identifier: string; count: number }, hre) => {
-    if (!Number.isSafeInteger(count) || count < 1) throw new HardhatPluginError(PLUGIN_NAME, `--count must be a positive integer, got ${count}`);
-    const current = await onChain(() => hre.epochs.advance(identifier, count));
-    console.log(`${identifier}: current epoch ${current}`);
+  .addOptionalParam("toNext", "A timer to move to the start of its next epoch (--identifier ID --count 1)", undefined, types.string)
+  .setAction(async (args: { identifier?: string; count: number; toNext?: string }, hre) => {
+    let request: { identifier: string; count: number };
+    try {
+      request = advanceRequest(args);
+    } catch (err) {
+      throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
+    }
+    const current = await onChain(() => hre.epochs.advance(request.identifier, request.count));
+    console.log(`${request.identifier}: current epoch ${current}`);
     return current;
   });
 

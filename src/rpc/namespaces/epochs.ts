@@ -12,7 +12,7 @@ import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import type { SubscriptionManager } from "../filters/subscription-manager";
 import { method } from "../method";
-import { ParamError, address, blockNumberOrTag, codec, jsonType, string } from "../params";
+import { ParamError, address, blockNumberOrTag, codec, jsonType, numberOrQuantity, string } from "../params";
 import { resolveBlock } from "../resolve";
 import type { RestRouter } from "../transport/rest-router";
 
@@ -40,6 +40,12 @@ const pagination = codec((v): PageRequest => {
     reverse: bool("reverse"),
   };
 });
+
+/** Most epochs one epochs_advance moves a timer: each is one to a few blocks, mined while other requests wait. */
+export const MAX_ADVANCE = 1000;
+
+/** Blocks one epoch may take before epochs_advance gives up (a timer another rule or a hook keeps from moving). */
+const MAX_BLOCKS_PER_EPOCH = 16;
 
 export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
   // the store at the head of the chain the node has now (hardhat_reset replaces it)
@@ -86,6 +92,37 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
           if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
           throw err;
         }
+      },
+    }),
+    method({
+      name: "epochs_advance",
+      access: "dev",
+      params: [string, numberOrQuantity.opt()],
+      doc: `Moves the clock and mines until the timer's current epoch ended and the next started (hooks called), \`count\` times (default 1, at most ${MAX_ADVANCE}); answers {"current_epoch": "N"}. The blocks take the pool's transactions, as evm_mine's do.`,
+      handler: async ([id, n]) => {
+        const count = n ?? 1n;
+        if (count < 1n || count > BigInt(MAX_ADVANCE)) throw new InvalidParamsError(`invalid argument 1: count must be 1 to ${MAX_ADVANCE}, got ${count}`);
+        const now = async (): Promise<bigint> => {
+          try {
+            return epochs.currentEpoch(await store(), id);
+          } catch (err) {
+            if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
+            throw err;
+          }
+        };
+        let current = await now();
+        for (let step = 0n; step < count; step++) {
+          const target = current + 1n;
+          for (let blocks = 0; current < target; blocks++) {
+            if (blocks >= MAX_BLOCKS_PER_EPOCH) throw new ServerError(`epoch "${id}" did not advance after ${blocks} blocks`);
+            const at = epochs.nextMoveTime(await store(), id);
+            const head = node.head.header.timestamp;
+            node.setNextTimestamp(at > head ? at : head + 1n);
+            await node.mineBlock();
+            current = await now();
+          }
+        }
+        return { current_epoch: current.toString() };
       },
     }),
     method({
