@@ -126,11 +126,13 @@ describe("Hardhat 3's network hooks (in-repo harness)", function () {
       expect(note.got).to.deep.equal([["eth_subscription", true, "string"]]);
       // Hardhat 3's words for a failed call (src/host/failure-text.ts), with the chain's code
       expect(steps.get("revert")).to.deep.equal({ message: "VM Exception while processing transaction: reverted with reason string 'epochs precompile: unknown function selector'", code: 3 });
-      // epochs:advance --identifier day --count 2: two epochs on, and the new number printed
-      const advance = steps.get("advance") as { printed: string[]; moved: string };
+      // epochs:advance --identifier day --count 2: two epochs on, and the new number printed; --to-next day: one more
+      const advance = steps.get("advance") as { printed: string[]; moved: string; toNext: string; both: string };
       expect(advance.moved).to.equal("2");
-      expect(advance.printed).to.have.length(1);
+      expect(advance.toNext).to.equal("1");
+      expect(advance.printed).to.have.length(2);
       expect(advance.printed[0]).to.match(/^day: current epoch \d+$/);
+      expect(advance.both).to.equal("epochs:advance takes --to-next ID or --identifier ID, not both");
       expect(steps.get("closed")).to.equal(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -58,10 +58,16 @@ const print = console.log;
 console.log = (...args) => printed.push(args.join(" "));
 try {
   const before = await conn.epochs.current("day");
-  await (await load("tasks/epochs-advance.mjs")).default({ identifier: "day", count: 2 }, { network: { getOrCreate: async () => conn } });
+  const advance = (await load("tasks/epochs-advance.mjs")).default;
+  const hre = { network: { getOrCreate: async () => conn } };
+  await advance({ identifier: "day", count: 2 }, hre);
   const after = await conn.epochs.current("day");
+  // --to-next day: one more; and both forms at once refused in the plugin's words
+  await advance({ toNext: "day", count: 1 }, hre);
+  const next = await conn.epochs.current("day");
+  const both = await advance({ identifier: "day", toNext: "day", count: 1 }, hre).then(() => null, (err) => err.message);
   console.log = print;
-  out("advance", { printed, moved: after - before });
+  out("advance", { printed, moved: String(after - before), toNext: String(next - after), both });
 } finally {
   console.log = print;
 }
