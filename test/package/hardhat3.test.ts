@@ -1,6 +1,6 @@
 /**
  * The package on Hardhat 3, as a team starting today gets it: `npm pack`, a fresh project made of
- * examples/weekly-rewards-hardhat3, installed with npm from the registry under Node 22 (Hardhat 3
+ * examples/weekly-rewards-hardhat3 (its dependency on the tarball as it stands), installed with npm from the registry under Node 22 (Hardhat 3
  * needs ≥ 22.13; Node comes from the registry's `node@22` package; the mocha tests run on `node@24`
  * too), then the team's commands: build offline, type-check against the package's declarations, `hardhat test mocha` (epoch hooks,
  * loadFixture, time.increase, the chai matchers, console.log, failures in Hardhat's words), node:test
@@ -12,9 +12,10 @@
  */
 import { expect } from "chai";
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { npmChildEnv, packTarball } from "../helpers/pack";
 import { type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -231,9 +232,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   let work: string;
   let project: string;
   let node: Started | undefined;
-  // npm's own variables (set by `npm test`) would turn the nested npx into another command
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-  Object.assign(env, { npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false", HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", DO_NOT_TRACK: "1" });
+  const env = npmChildEnv();
 
   /** A shell command on Node 22 (or `node`) in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
   const on22 = (command: string, extraEnv: Record<string, string> = {}, node = NODE): string => {
@@ -246,15 +245,13 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   before(function () {
     work = mkdtempSync(path.join(tmpdir(), "epochs-hh3-"));
-    const r = spawnSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, env, encoding: "utf8", timeout: 180_000 });
-    if (r.status !== 0) throw new Error(`npm pack failed:\n${r.stdout}${r.stderr}`);
-    const [packed] = JSON.parse(r.stdout.slice(r.stdout.indexOf("["))) as Array<{ filename: string }>;
-    project = path.join(work, "weekly-rewards-hardhat3");
+    // the example as it stands: its hardhat-epochs is ../../<the tarball>, as `npm pack` at the root writes it
+    const packed = packTarball();
+    project = path.join(work, "examples", "weekly-rewards-hardhat3");
     cpSync(EXAMPLE, project, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts)$/.test(src) });
-    // the tarball stands in for the registry's hardhat-epochs
+    copyFileSync(packed.file, path.join(work, packed.filename));
     const pkgFile = path.join(project, "package.json");
     const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { devDependencies: Record<string, string> };
-    pkg.devDependencies["hardhat-epochs"] = `file:${path.join(work, packed.filename)}`;
     // node:test through Hardhat 3's runner, with its own config (the example uses mocha)
     pkg.devDependencies["@nomicfoundation/hardhat-node-test-runner"] = "^3.1.0";
     // viem and Ignition, as hardhat-toolbox-viem 5 has them
@@ -414,6 +411,34 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat(`epochs:list --rest ${node.url}`)).to.match(/^week\s+604800s\s+0\s/m);
     const coinbase = (await (await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_coinbase", params: [] }) })).json()) as { error?: { code: number } };
     expect(coinbase.error?.code).to.equal(-32601);
+    await stopProcessGroup(node.child);
+  });
+
+  it("`hardhat node --help` tells the epochs chain's node: its description, Evmos's booleans as booleans, Anvil's flags", () => {
+    const help = hardhat("node --help");
+    expect(help).to.include("Starts the epochs chain (hardhat-epochs) with HTTP and WebSocket JSON-RPC servers");
+    expect(help).to.not.include("on top of Hardhat Network");
+    expect(help).to.include("[--json-rpc-log <BOOLEAN>]");
+    expect(help).to.not.match(/--json-rpc-(log|enable|allow-insecure-unlock) <STRING_WITHOUT_DEFAULT>/);
+    expect(help).to.match(/--json-rpc-enable\s.*\(true or false\) \(default: true\)/);
+    expect(help).to.match(/--json-rpc-log\s.*\(true or false\) \(default: false\)/);
+    expect(help).to.not.include("(default: )");
+    for (const flag of ["--block-time", "--accounts", "--mnemonic", "--balance", "--chain-id"]) expect(help).to.include(flag);
+    expect(() => hardhat("node --chain-type op --port 0")).to.throw(/--chain-type does not apply to the epochs chain/);
+  });
+
+  it("`hardhat node` takes Anvil's chain flags and Evmos's booleans written `--json-rpc-log true`", async () => {
+    const port = await freePort();
+    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 --chain-id 777 --accounts 2 --balance 5 --json-rpc-log true`], { cwd: project, env });
+    await waitForOutput(node, "Account #1: ");
+    expect(node.output()).to.not.include("Account #2: ");
+    const call = async (method: string, params: unknown[] = []): Promise<unknown> =>
+      ((await (await fetch(node!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: unknown }).result;
+    expect(await call("eth_chainId")).to.equal("0x309");
+    const [first] = (await call("eth_accounts")) as string[];
+    expect(await call("eth_getBalance", [first, "latest"])).to.equal(`0x${(5n * 10n ** 18n).toString(16)}`);
+    // json-rpc.log: every request and its answer in full
+    await waitForOutput(node, `eth_getBalance ← {"result":"0x${(5n * 10n ** 18n).toString(16)}"}`);
     await stopProcessGroup(node.child);
   });
 

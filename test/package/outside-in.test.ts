@@ -14,9 +14,10 @@
  */
 import { expect } from "chai";
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Packed, packTarball } from "../helpers/pack";
 import { type Started, freePort, startNodeProcess, stopProcessGroup } from "../helpers/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -69,7 +70,7 @@ describe("the package, installed from its tarball into a fresh project", functio
   this.timeout(300_000);
   let work: string;
   let project: string;
-  let packed: { filename: string; files: Array<{ path: string }>; size: number };
+  let packed: Packed;
   let node: Started | undefined;
   const env = {
     ...process.env,
@@ -90,16 +91,14 @@ describe("the package, installed from its tarball into a fresh project", functio
   before(() => {
     work = mkdtempSync(path.join(tmpdir(), "epochs-pack-"));
     // npm pack runs `prepare` (the build) first, as npm install from git does
-    const r = spawnSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, env, encoding: "utf8", timeout: 180_000 });
-    if (r.status !== 0) throw new Error(`npm pack failed:\n${r.stdout}${r.stderr}`);
-    [packed] = JSON.parse(r.stdout.slice(r.stdout.indexOf("["))) as Array<typeof packed>;
+    packed = packTarball();
 
     project = path.join(work, "weekly-rewards");
     cpSync(EXAMPLE, project, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts|typechain-types)$/.test(src) });
     const modules = path.join(project, "node_modules");
     const pkgDir = path.join(modules, "hardhat-epochs");
     mkdirSync(pkgDir, { recursive: true });
-    const tar = spawnSync("tar", ["-xzf", path.join(work, packed.filename), "-C", pkgDir, "--strip-components=1"], { encoding: "utf8" });
+    const tar = spawnSync("tar", ["-xzf", packed.file, "-C", pkgDir, "--strip-components=1"], { encoding: "utf8" });
     if (tar.status !== 0) throw new Error(`tar: ${tar.stderr}`);
 
     const pkg = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
@@ -132,11 +131,20 @@ describe("the package, installed from its tarball into a fresh project", functio
     for (const doc of new Set([...linked, "docs/security.md"])) expect(files, doc).to.include(doc);
   });
 
-  it("asks the example's devDependencies at the ranges this repository tests with", () => {
+  it("asks the example's devDependencies at the ranges this repository tests with, and the tarball `npm pack` writes at the root", () => {
     const ours = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     const example = JSON.parse(readFileSync(path.join(EXAMPLE, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
     for (const [name, range] of Object.entries(example.devDependencies)) {
-      expect(range, name).to.equal(name === "hardhat-epochs" ? `^${ours.version}` : (ours.devDependencies[name] ?? ours.dependencies[name]));
+      expect(range, name).to.equal(name === "hardhat-epochs" ? `file:../../${packed.filename}` : (ours.devDependencies[name] ?? ours.dependencies[name]));
+    }
+  });
+
+  it("every example depends on that tarball and its README says how to make it", () => {
+    for (const name of readdirSync(path.join(ROOT, "examples"))) {
+      const pkg = JSON.parse(readFileSync(path.join(ROOT, "examples", name, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+      expect(pkg.devDependencies["hardhat-epochs"], name).to.equal(`file:../../${packed.filename}`);
+      const readme = readFileSync(path.join(ROOT, "examples", name, "README.md"), "utf8");
+      expect(readme, name).to.include("npm ci && npm pack").and.include("npm install\n");
     }
   });
 
