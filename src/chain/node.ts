@@ -118,6 +118,8 @@ export interface NodeEvents {
   miningError: [Error];
   /** A console.log line from contract code, as it runs. */
   consoleLog: [string, ConsoleOrigin];
+  /** A statement tag of code instrumented for coverage, as it runs (src/chain/dev/coverage.ts). */
+  coverageHit: [Uint8Array];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
@@ -204,6 +206,9 @@ export class Node extends EventEmitter<NodeEvents> {
         start,
         cacheBounds,
         console: (data, call) => this._console(data, call === true ? { kind: "call" } : this._consoleOrigin),
+        coverage: (tag) => {
+          if (this.listenerCount("coverageHit") > 0) this.emit("coverageHit", tag);
+        },
       },
       clock,
     );

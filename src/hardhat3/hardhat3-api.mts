@@ -59,6 +59,11 @@ export interface HardhatUserConfig {
 export interface HookContext {
   readonly config: HardhatConfig;
   readonly versions: { readonly hardhat: string };
+  /** Hardhat's hook manager: whether a hook has handlers, and running them (`onCoverageData`). */
+  readonly hooks?: {
+    hasHandlers(category: string, name: string): Promise<boolean>;
+    runParallelHandlers(category: string, name: string, params: unknown[]): Promise<unknown[]>;
+  };
   /** Hardhat's global options: `--coverage`, `--gas-stats`, `--gas-stats-json FILE`, … */
   readonly globalOptions?: { readonly coverage?: boolean; readonly gasStats?: boolean; readonly gasStatsJson?: string };
 }

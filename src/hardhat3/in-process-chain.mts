@@ -26,10 +26,27 @@ export const HARDHAT3_FRAMES = { localSourcePrefix: "project/" };
 
 export class InProcessChain {
   private readonly _chain: InstanceType<typeof inProcessModule.InProcessChain>;
+  /**
+   * With `--coverage` (Hardhat registers `onCoverageData` handlers): the statement tags the chain's
+   * executions hit since the last report, each once (src/chain/dev/coverage.ts). Reported after every
+   * request, as EDR reports them after each execution; nothing is collected without the option.
+   */
+  private _hits: Set<string> | undefined;
 
-  constructor(context: HookContext, chainId: number, provider: EthereumProvider) {
+  constructor(
+    private readonly _context: HookContext,
+    chainId: number,
+    provider: EthereumProvider,
+  ) {
     this._chain = new inProcessModule.InProcessChain(
-      () => inProcessModule.buildInProcessRuntime(runtimeOptionsFor(context, chainId), compilationsModule.hardhat3BuildInfos(context.config.paths.artifacts)),
+      async () => {
+        const runtime = await inProcessModule.buildInProcessRuntime(runtimeOptionsFor(_context, chainId), compilationsModule.hardhat3BuildInfos(_context.config.paths.artifacts));
+        if ((await _context.hooks?.hasHandlers("network", "onCoverageData")) === true) {
+          const hits = (this._hits = new Set());
+          runtime.node.on("coverageHit", (tag: Uint8Array) => hits.add(Buffer.from(tag).toString("hex")));
+        }
+        return runtime;
+      },
       (message) => provider.emit("message", { type: "eth_subscription", data: message.params }),
     );
   }
@@ -49,10 +66,23 @@ export class InProcessChain {
       return { jsonrpc: "2.0", id: req.id, result: await this._chain.call(req.method, req.params) };
     } catch (err) {
       return { jsonrpc: "2.0", id: req.id, error: await toJsonRpcError(err, runtime) };
+    } finally {
+      await this._reportCoverage();
     }
   }
 
-  close(): Promise<void> {
+  /** Hands the tags hit since the last report to Hardhat's coverage (its `onCoverageData` handlers). */
+  private async _reportCoverage(): Promise<void> {
+    const hits = this._hits;
+    if (hits === undefined || hits.size === 0) return;
+    const tags = [...hits];
+    hits.clear();
+    await this._context.hooks?.runParallelHandlers("network", "onCoverageData", [tags]);
+  }
+
+  async close(): Promise<void> {
+    // blocks mined between requests (interval mining) ran hooks too
+    await this._reportCoverage();
     return this._chain.close();
   }
 }

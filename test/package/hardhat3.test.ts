@@ -323,10 +323,36 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out).to.not.match(/failing|fail [1-9]/);
   });
 
-  it("refuses --coverage on the epochs chain with a message that says why (only EDR collects it)", () => {
-    expect(() => hardhat("--config hardhat.viem.config.ts test nodejs --coverage")).to.throw(
-      /hardhat-epochs: --coverage is collected by Hardhat's EDR network, and the epochs chain \(the default network with hardhat-epochs listed\) cannot report it/,
+  it("collects coverage on the epochs chain (`test mocha --coverage`): the lines an epoch hook ran count, a contract no test calls does not", () => {
+    const out = hardhat("test mocha --coverage");
+    expect(out, out).to.match(/6 passing/);
+    const lcov = readFileSync(path.join(project, "coverage", "lcov.info"), "utf8");
+    const record = (file: string): string => lcov.split("end_of_record").find((r) => r.includes(`SF:${file}\n`)) ?? expect.fail(`no ${file} in lcov.info:\n${lcov}`);
+    // this line runs only inside afterEpochEnd, which only the chain calls (at the end of a week)
+    const source = readFileSync(path.join(project, "contracts", "WeeklyRewards.sol"), "utf8").split("\n");
+    const hookLine = source.findIndex((l) => l.includes("rewardPerStake += (rewardPerWeek * SCALE) / totalStaked;")) + 1;
+    expect(hookLine).to.be.greaterThan(0);
+    expect(record("contracts/WeeklyRewards.sol")).to.match(new RegExp(`^DA:${hookLine},[1-9]\\d*$`, "m"));
+    // Counter is compiled and instrumented, but the mocha tests never call it
+    const counter = record("contracts/Counter.sol");
+    expect(counter).to.match(/^DA:\d+,0$/m);
+    expect(counter).to.not.match(/^DA:\d+,[1-9]/m);
+  });
+
+  it("refuses --gas-stats on the epochs chain with a message that says why (only EDR collects it so far), inside the tests", () => {
+    expect(() => hardhat("--config hardhat.viem.config.ts test nodejs --gas-stats")).to.throw(
+      /--gas-stats is collected by Hardhat's EDR network, and the epochs chain \(the default network with hardhat-epochs listed\) cannot report it/,
     );
+    // a mocha file that awaits network.create() at its top level loads, and its tests say why (not ERR_REQUIRE_ASYNC_MODULE)
+    const failed = ((): string => {
+      try {
+        return expect.fail(hardhat("test mocha --gas-stats"));
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(failed).to.include("--gas-stats is collected by Hardhat's EDR network");
+    expect(failed).to.not.include("ERR_REQUIRE_ASYNC_MODULE");
   });
 
   it("deploys with Ignition in-process, a fresh chain each run", () => {

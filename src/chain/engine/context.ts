@@ -20,8 +20,10 @@ import { equalsBytes } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../module-state";
 import { CONSOLE_ADDRESS } from "../dev/console-log";
+import { COVERAGE_ADDRESS } from "../dev/coverage";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
+const COVERAGE_BYTES = new Uint8Array(Buffer.from(COVERAGE_ADDRESS.slice(2), "hex"));
 
 /** An execution ran past its context's deadline (geth: "execution aborted (timeout = 5s)"). */
 export class ExecutionTimeout extends Error {
@@ -51,6 +53,8 @@ export interface ExecEnv {
   timeoutMs?: number;
   /** Receives the data of each call to console.sol's address (console.log); undefined = not watched. */
   console?: (data: Uint8Array) => void;
+  /** Receives the tag of each call to the coverage address (src/chain/dev/coverage.ts); undefined = not watched. */
+  coverage?: (tag: Uint8Array) => void;
   /** The block the current execution runs in (its number and time), set by whoever runs it (`enterBlock`). */
   block?: { number: bigint; timestamp: bigint };
   /** Set for an execution whose reads of the gas left must be known (an estimate's first run). */
@@ -220,7 +224,9 @@ export function trackMessages(vm: VM): void {
     env.messages.push({ caller: msg.caller, isStatic: msg.isStatic });
     if (env.gasWatch !== undefined && env.messages.length > 1) env.gasWatch.gasObserved = true;
     checkDeadline(env);
-    if (env.console !== undefined && msg.to !== undefined && equalsBytes(msg.to.bytes, CONSOLE_BYTES)) env.console(msg.data);
+    if (msg.to === undefined) return;
+    if (env.console !== undefined && equalsBytes(msg.to.bytes, CONSOLE_BYTES)) env.console(msg.data);
+    else if (env.coverage !== undefined && equalsBytes(msg.to.bytes, COVERAGE_BYTES)) env.coverage(msg.data);
   });
   events.on("afterMessage", () => {
     envs.get(vm.evm)?.messages.pop();
@@ -263,7 +269,7 @@ export interface ExecutionContext {
 export interface ContextOptions {
   /** Milliseconds the context's executions may run in total; 0 or undefined = no deadline. */
   timeoutMs?: number;
-  /** Report console.log calls of the context's executions (the node's `consoleLog` event). */
+  /** A user's execution (eth_call, eth_estimateGas): report its console.log calls (the node's `consoleLog` event) and its coverage hits (`coverageHit`). */
   consoleLog?: boolean;
 }
 

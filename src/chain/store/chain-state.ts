@@ -77,6 +77,8 @@ export interface ChainStateOptions {
    * runs) and of contexts that asked for it (`origin` "call").
    */
   console(data: Uint8Array, call?: true): void;
+  /** Receives coverage tags: of the live VM and of the contexts that report console.log. */
+  coverage(tag: Uint8Array): void;
 }
 
 /** Where a chain without a remote starts when not at block 0: the number and time of its first block. */
@@ -130,6 +132,7 @@ export class ChainState {
     readonly start: ChainStart | undefined,
     modules: BlockModule[],
     private readonly _console: ChainStateOptions["console"],
+    private readonly _coverage: ChainStateOptions["coverage"],
   ) {
     this.modules = modules;
     this.preimages = new Preimages(store.kv);
@@ -138,7 +141,7 @@ export class ChainState {
     this.addressIndex.attach(vm);
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the module stores as its state holds them
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data) });
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage });
   }
 
   /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/store/open-chain.ts opens or initialises it). */
@@ -171,7 +174,7 @@ export class ChainState {
       evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common) },
     });
     trackMessages(vm);
-    return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console);
+    return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console, opts.coverage);
   }
 
   get headNumber(): bigint {
@@ -341,7 +344,10 @@ export class ChainState {
     const timeoutMs = opts.timeoutMs ?? 0;
     const moduleStore = (name: string): Promise<ModuleStore> => this.readModuleStore(this.module(name), vm.stateManager, block.header.number);
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
-    if (opts.consoleLog === true) env.console = (data) => this._console(data, true);
+    if (opts.consoleLog === true) {
+      env.console = (data) => this._console(data, true);
+      env.coverage = this._coverage;
+    }
     bindEnv(vm, env);
     let released = false;
     const ctx: ExecutionContext = {

@@ -1,0 +1,55 @@
+/**
+ * Statement coverage's seam (src/chain/dev/coverage.ts): code instrumented by Hardhat 3 calls a fixed
+ * address with each statement's tag; the node hands every tag on (`coverageHit`) from the
+ * executions a user makes (transactions, eth_call, eth_estimateGas) and from block production's
+ * epoch hooks, and not from replays (a trace is not a new execution).
+ */
+import { expect } from "chai";
+import { Interface } from "ethers";
+import { type Harness, inProcess } from "../helpers/harness";
+import { compile } from "../helpers/solc";
+
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+interface IEpochs { function registerHooks() external returns (bool); }
+contract Probe {
+    address constant COVERAGE = 0xc0bEc0BEc0BeC0bEC0beC0bEC0bEC0beC0beC0BE;
+    function hit(uint256 tag) internal view { (bool ok, ) = COVERAGE.staticcall(abi.encode(tag)); ok; }
+    constructor() { IEpochs(0x0000000000000000000000000000000000000900).registerHooks(); }
+    function send() external { hit(1); }
+    function look() external view returns (uint256) { hit(2); return 7; }
+    function afterEpochEnd(string calldata, int64) external { hit(3); }
+    function beforeEpochStart(string calldata, int64) external { hit(4); }
+}
+`;
+
+describe("coverage hits (the node's coverageHit event)", function () {
+  this.timeout(60_000);
+  let h: Harness;
+  after(() => h?.close());
+
+  it("come from transactions, calls, estimates and epoch hooks, not from replays", async () => {
+    const { Probe } = compile(SOURCE);
+    const abi = new Interface(Probe.abi as never);
+    h = await inProcess();
+    const hits: bigint[] = [];
+    h.runtime.node.on("coverageHit", (tag: Uint8Array) => hits.push(BigInt(`0x${Buffer.from(tag).toString("hex")}`)));
+    const [from] = await h.request<string[]>("eth_accounts");
+    const deployed = await h.request<string>("eth_sendTransaction", [{ from, data: Probe.bytecode }]);
+    const to = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [deployed])).contractAddress;
+    const take = (): bigint[] => hits.splice(0, hits.length);
+    take();
+    const sent = await h.request<string>("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData("send") }]);
+    expect(take()).to.deep.equal([1n]);
+    expect(await h.request("eth_call", [{ to, data: abi.encodeFunctionData("look") }, "latest"])).to.match(/7$/);
+    expect(take()).to.deep.equal([2n]);
+    await h.request("eth_estimateGas", [{ from, to, data: abi.encodeFunctionData("send") }]);
+    expect(new Set(take())).to.deep.equal(new Set([1n]));
+    // block production: the hooks of an epoch's end and of the next one's start
+    await h.request("epochs_advance", ["day"]);
+    expect(new Set(take())).to.deep.equal(new Set([3n, 4n]));
+    // a trace replays the transaction: no new hit
+    await h.request("debug_traceTransaction", [sent, {}]);
+    expect(take()).to.deep.equal([]);
+  });
+});
