@@ -202,6 +202,31 @@ describe("viem on the epochs chain", async () => {
   });
 });
 `,
+  // the coverage differential: the same tests on EDR (network "edr") and on the epochs chain (the default)
+  "hardhat.cov.config.ts": `import { defineConfig } from "hardhat/config";
+import hardhatEthers from "@nomicfoundation/hardhat-ethers";
+import hardhatMocha from "@nomicfoundation/hardhat-mocha";
+import hardhatEthersChaiMatchers from "@nomicfoundation/hardhat-ethers-chai-matchers";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatEpochs, hardhatEthers, hardhatMocha, hardhatEthersChaiMatchers],
+  solidity: "0.8.30",
+  paths: { tests: { mocha: "test-cov" } },
+  networks: { edr: { type: "edr-simulated" } },
+});
+`,
+  "test-cov/counter.test.ts": `import { expect } from "chai";
+import { network } from "hardhat";
+const { ethers } = await network.create(process.env.COVERAGE_NETWORK || undefined);
+describe("Counter", () => {
+  it("counts, emits and refuses", async () => {
+    const counter: any = await ethers.deployContract("Counter");
+    await expect(counter.incBy(5)).to.emit(counter, "Increment").withArgs(5n);
+    await expect(counter.incBy(0)).to.be.revertedWith("incBy: increment should be positive");
+    expect(await counter.x()).to.equal(5n);
+  });
+});
+`,
   "test-node/epochs.test.ts": `import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
@@ -337,6 +362,18 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const counter = record("contracts/Counter.sol");
     expect(counter).to.match(/^DA:\d+,0$/m);
     expect(counter).to.not.match(/^DA:\d+,[1-9]/m);
+  });
+
+  it("writes the same lcov.info with the epochs chain as with EDR for tests that do not use epochs", () => {
+    const lcovOn = (network: string): string => {
+      rmSync(path.join(project, "coverage"), { recursive: true, force: true });
+      const out = hardhat("--config hardhat.cov.config.ts test mocha --coverage", { COVERAGE_NETWORK: network });
+      expect(out, out).to.match(/1 passing/);
+      return readFileSync(path.join(project, "coverage", "lcov.info"), "utf8");
+    };
+    const edr = lcovOn("edr");
+    expect(edr).to.match(/^SF:contracts\/Counter\.sol$/m);
+    expect(lcovOn("")).to.equal(edr);
   });
 
   it("refuses --gas-stats on the epochs chain with a message that says why (only EDR collects it so far), inside the tests", () => {

@@ -346,20 +346,21 @@ function runSystemCall(vm: VM, block: Block, a: SystemCallArgs) {
 
 /**
  * Only failures pay for an explanation: the failed call (already reverted) runs again in a checkpoint
- * that is reverted too, from the same state and warm/cold sets, with console.log silenced (its lines
- * were told by the first run). An explainer that fails explains nothing; the block goes on.
+ * that is reverted too, from the same state and warm/cold sets, with console.log and coverage
+ * silenced (the first run told its lines and its hits). An explainer that fails explains nothing;
+ * the block goes on.
  */
 async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: { error: string; returnValue: Uint8Array }, explain: SystemCallExplainer): Promise<FailureExplanation | undefined> {
   const env = envOf(vm.evm);
   const rerun = async (): Promise<void> => {
-    const printer = env?.console;
-    if (env !== undefined) env.console = undefined;
+    const [printer, coverage] = [env?.console, env?.coverage];
+    if (env !== undefined) [env.console, env.coverage] = [undefined, undefined];
     await vm.evm.journal.checkpoint();
     try {
       await runSystemCall(vm, block, a);
     } finally {
       await vm.evm.journal.revert();
-      if (env !== undefined) env.console = printer;
+      if (env !== undefined) [env.console, env.coverage] = [printer, coverage];
     }
   };
   try {
