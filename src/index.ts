@@ -13,6 +13,7 @@ import { extendEpochsConfig } from "./hardhat/chain-config";
 import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
 import { withFork } from "./hardhat/fork";
+import { withProviderExtenders } from "./hardhat/provider-extenders";
 import "./hardhat/tasks/epochs";
 import "./hardhat/tasks/keys";
 
@@ -26,9 +27,10 @@ extendRuntimeOptions(withFork);
 extendEnvironment((hre) => {
   hre.epochs = new HardhatEpochs(hre);
   if (hre.network.name !== HARDHAT_NETWORK_NAME) return;
-  // Replacing the lazy provider before anything asks for it means Hardhat never creates EDR.
+  // Replacing the lazy provider before anything asks for it means Hardhat never creates EDR; the
+  // plugins that extend providers wrap ours instead (src/hardhat/provider-extenders.ts).
   const provider = createEpochsProvider(hre);
-  hre.network.provider = provider;
+  hre.network.provider = withProviderExtenders(provider, hre);
   hre.epochsProvider = provider;
 });
 
