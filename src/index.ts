@@ -16,6 +16,7 @@ import { withFork } from "./hardhat/fork";
 import { withProviderExtenders } from "./hardhat/provider-extenders";
 import "./hardhat/tasks/epochs";
 import "./hardhat/tasks/keys";
+import "./hardhat/coverage";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
 export type * from "./hardhat/type-extensions";

@@ -2,6 +2,7 @@ import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-ethers";
 import "@nomicfoundation/hardhat-chai-matchers";
 import "hardhat-epochs";
+import "solidity-coverage"; // npx hardhat coverage: the lines epoch hooks run are counted too
 
 const config: HardhatUserConfig = {
   // hardhat-epochs compiles offline with the npm "solc" package: name its version here

@@ -3,6 +3,7 @@
  * fork, Node, key store, namespaces, REST routes) in one place. The one entry point for both Hardhat
  * hosts (src/host/), `npx hardhat node` and tests; rpc/ below it only transports and dispatches.
  */
+import type { EventEmitter } from "node:events";
 import type { ChainConfig } from "../chain/config";
 import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 import type { BlockModule } from "../chain/module";
@@ -78,6 +79,8 @@ export interface RuntimeOptions {
   consoleLog?: ConsoleLogDecoder;
   /** How a failing epoch hook is told (the host's words and Solidity frames, from the runtime's contract registry). */
   explainHookFailure?: (contracts: ContractRegistry) => SystemCallExplainer;
+  /** Where the chain relays its users' EVM steps while someone listens (a host's emitter: solidity-coverage's seam on Hardhat 2). */
+  stepEvents?: EventEmitter;
   /** Extra namespaces built over the same deps. */
   namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
   /** Clock of filter deadlines (tests move it). */
@@ -172,6 +175,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     consoleLog: opts.consoleLog,
     cacheBounds: opts.cacheBounds,
     explainSystemCall: opts.explainHookFailure?.(contracts),
+    stepEvents: opts.stepEvents,
   });
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   let keystore: KeyStore;

@@ -28,6 +28,7 @@ import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
 import { MemoryKV } from "../storage/memory-kv";
 import { Mutex } from "../utils/mutex";
+import { StepRelay } from "./engine/step-relay";
 import type { AddressIndex } from "./store/address-index";
 import { type SystemCallExplainer, produceBlock } from "./block/block-producer";
 import type { ChainStart, ChainState, CacheBounds, CacheSizes, PrecompileContext } from "./store/chain-state";
@@ -72,6 +73,8 @@ export interface NodeOptions {
   cacheBounds?: Partial<CacheBounds>;
   /** Tells why a system call (an epoch hook) failed, in the host's words; without it, the VM's error. */
   explainSystemCall?: SystemCallExplainer;
+  /** Where `steps` relays the EVM's steps (a host's emitter that exists before the chain does); default: its own. */
+  stepEvents?: EventEmitter;
 }
 
 /** Where a console.log line came from. */
@@ -131,6 +134,8 @@ export interface NodeEvents {
 
 export class Node extends EventEmitter<NodeEvents> {
   readonly mutex = new Mutex();
+  /** The EVM steps of users' executions, relayed while someone listens (solidity-coverage: src/chain/engine/step-relay.ts). */
+  steps = new StepRelay();
   pool: TxPool;
   clock = new Clock();
   /** Dev accounts (funded at genesis) whose keys the node holds. */
@@ -187,6 +192,7 @@ export class Node extends EventEmitter<NodeEvents> {
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
     node._explainSystemCall = opts.explainSystemCall;
+    if (opts.stepEvents !== undefined) node.steps = new StepRelay(opts.stepEvents);
     node._chain = await node._openChain(opts, opts.fork, opts.kv ?? new MemoryKV(), node.clock);
     node.nodeKv = opts.kv !== undefined && !opts.kv.inMemory ? opts.kv : new MemoryKV();
     return node;
@@ -209,6 +215,7 @@ export class Node extends EventEmitter<NodeEvents> {
         coverage: (tag) => {
           if (this.listenerCount("coverageHit") > 0) this.emit("coverageHit", tag);
         },
+        steps: this.steps,
       },
       clock,
     );
@@ -734,6 +741,7 @@ export class Node extends EventEmitter<NodeEvents> {
     const clock = new Clock();
     const fresh = await this._openChain(this._createOpts, fork, new MemoryKV(), clock);
     const old = this.fork;
+    this.steps.forget(this._chain.vm);
     this._chain = fresh;
     this._createOpts = { ...this._createOpts, fork };
     this.pool = new TxPool(this.config.txPool);

@@ -23,6 +23,15 @@ export { EpochsProviderError, toProviderError };
 export class EpochsProvider extends EventEmitter implements EthereumProvider {
   private readonly _chain: InProcessChain;
 
+  /**
+   * Hardhat 2's shape for plugins that read the EVM's steps: solidity-coverage walks a provider's
+   * `_wrapped` chain down to `_node._vm.evm.events` and listens to `step` there. The chain relays its
+   * users' executions' steps into this emitter while someone listens (src/chain/engine/step-relay.ts);
+   * src/hardhat/coverage.ts makes this the provider solidity-coverage uses. An own property, since the
+   * walk copies each level's own properties.
+   */
+  readonly _node = { _vm: { evm: { events: new EventEmitter() } } };
+
   constructor(factory: () => Promise<Runtime>) {
     super();
     this._chain = new InProcessChain(factory, (message) => {
@@ -127,10 +136,11 @@ export function hardhatConsoleLog(): ConsoleLogDecoder {
 
 /** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */
 export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProvider {
-  return new EpochsProvider(async () => {
+  const provider: EpochsProvider = new EpochsProvider(async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
     const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");
-    const opts = await runtimeOptionsFor(hre, { consoleLog: hardhatConsoleLog(), explainHookFailure: (contracts) => hookFailureExplainer(contracts) });
+    const opts = await runtimeOptionsFor(hre, { consoleLog: hardhatConsoleLog(), explainHookFailure: (contracts) => hookFailureExplainer(contracts), stepEvents: provider._node._vm.evm.events });
     return buildInProcessRuntime(opts, hardhat2BuildInfos(hre.config.paths.artifacts));
   });
+  return provider;
 }

@@ -52,4 +52,35 @@ describe("coverage hits (the node's coverageHit event)", function () {
     await h.request("debug_traceTransaction", [sent, {}]);
     expect(take()).to.deep.equal([]);
   });
+
+  it("the node's step relay (solidity-coverage's seam) relays the same executions' EVM steps, and only while someone listens", async () => {
+    const { Probe } = compile(SOURCE);
+    const abi = new Interface(Probe.abi as never);
+    const [from] = await h.request<string[]>("eth_accounts");
+    const deployed = await h.request<string>("eth_sendTransaction", [{ from, data: Probe.bytecode }]);
+    const to = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [deployed])).contractAddress;
+    const live = h.runtime.node.vm;
+    const steps: Array<{ pc: number; opcode: { name: string }; stack: bigint[] }> = [];
+    const listener = (step: { pc: number; opcode: { name: string }; stack: bigint[] }): void => void steps.push(step);
+    // nobody listens: the VMs have no step listener (EthereumJS builds no step objects)
+    expect(live.evm.events?.listenerCount("step")).to.equal(0);
+    h.runtime.node.steps.events.on("step", listener);
+    expect(live.evm.events?.listenerCount("step")).to.equal(1);
+    const counts = async (run: () => Promise<unknown>): Promise<number> => {
+      steps.length = 0;
+      await run();
+      return steps.length;
+    };
+    const sent = await h.request<string>("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData("send") }]);
+    expect(await counts(async () => h.request("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData("send") }]))).to.be.greaterThan(10);
+    expect(steps.some((s) => s.opcode.name === "STATICCALL")).to.equal(true);
+    expect(await counts(() => h.request("eth_call", [{ to, data: abi.encodeFunctionData("look") }, "latest"]))).to.be.greaterThan(10);
+    expect(await counts(() => h.request("eth_estimateGas", [{ from, to, data: abi.encodeFunctionData("send") }]))).to.be.greaterThan(10);
+    expect(await counts(() => h.request("epochs_advance", ["day"]))).to.be.greaterThan(10);
+    // replays are not relayed
+    expect(await counts(() => h.request("debug_traceTransaction", [sent, {}]))).to.equal(0);
+    h.runtime.node.steps.events.off("step", listener);
+    expect(live.evm.events?.listenerCount("step")).to.equal(0);
+    expect(await counts(() => h.request("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData("send") }]))).to.equal(0);
+  });
 });

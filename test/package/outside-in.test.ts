@@ -14,7 +14,7 @@
  */
 import { expect } from "chai";
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Packed, packTarball } from "../helpers/pack";
@@ -181,6 +181,28 @@ describe("the package, installed from its tarball into a fresh project", functio
     expect(out).to.match(/^day\s+86400s\s+0\s/m);
     // and the table says why (a newcomer saw epoch 0 at year 1 with no word)
     expect(out).to.include("(not started yet: day, week: a timer starts counting in the first block mined at or after its start time)");
+  });
+
+  it("reports coverage with solidity-coverage (`npx hardhat coverage`): a line only an epoch hook runs is covered, a contract no test calls is not", () => {
+    // beside the example: a contract the tests never call
+    writeFileSync(path.join(project, "contracts", "Unused.sol"), "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Unused {\n    uint256 public n;\n    function bump() external {\n        n += 1;\n    }\n}\n");
+    try {
+      const out = npx(["hardhat", "coverage"]);
+      expect(out, out).to.match(/4 passing/);
+      const lcov = readFileSync(path.join(project, "coverage", "lcov.info"), "utf8");
+      const record = (file: string): string => lcov.split("end_of_record").find((r) => r.includes(`contracts/${file}\n`)) ?? expect.fail(`no ${file} in lcov.info:\n${lcov}`);
+      // afterEpochEnd's body: only the chain calls it, at the end of a week
+      const source = readFileSync(path.join(project, "contracts", "WeeklyRewards.sol"), "utf8").split("\n");
+      const hookLine = source.findIndex((l) => l.includes("rewardPerStake += (rewardPerWeek * SCALE) / totalStaked;")) + 1;
+      expect(hookLine).to.be.greaterThan(0);
+      expect(record("WeeklyRewards.sol")).to.match(new RegExp(`^DA:${hookLine},[1-9]\\d*$`, "m"));
+      expect(record("WeeklyRewards.sol")).to.match(/^FNDA:[1-9]\d*,afterEpochEnd$/m);
+      const unused = record("Unused.sol");
+      expect(unused).to.match(/^DA:\d+,0$/m);
+      expect(unused).to.not.match(/^DA:\d+,[1-9]/m);
+    } finally {
+      rmSync(path.join(project, "contracts", "Unused.sol"), { force: true });
+    }
   });
 
   it("serves `npx hardhat node`: epochs:current and the deploy script with --network localhost", async () => {

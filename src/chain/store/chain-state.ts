@@ -20,6 +20,7 @@ import { TrieDB } from "../../storage/trie-db";
 import { ChainStore } from "./chain-store";
 import type { ChainConfig } from "../config";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, chainOpcodes, envOf, trackMessages } from "../engine/context";
+import type { StepRelay } from "../engine/step-relay";
 import { ChainError } from "../errors";
 import type { Fork } from "../fork";
 import { installJumpAnalysisCache } from "../engine/jump-analysis";
@@ -79,6 +80,8 @@ export interface ChainStateOptions {
   console(data: Uint8Array, call?: true): void;
   /** Receives coverage tags: of the live VM and of the contexts that report console.log. */
   coverage(tag: Uint8Array): void;
+  /** Relays the step events of the same executions, while someone listens (src/chain/engine/step-relay.ts). */
+  steps?: StepRelay;
 }
 
 /** Where a chain without a remote starts when not at block 0: the number and time of its first block. */
@@ -133,6 +136,7 @@ export class ChainState {
     modules: BlockModule[],
     private readonly _console: ChainStateOptions["console"],
     private readonly _coverage: ChainStateOptions["coverage"],
+    private readonly _steps: StepRelay | undefined,
   ) {
     this.modules = modules;
     this.preimages = new Preimages(store.kv);
@@ -142,6 +146,7 @@ export class ChainState {
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the module stores as its state holds them
     bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage });
+    _steps?.watchLive(vm);
   }
 
   /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/store/open-chain.ts opens or initialises it). */
@@ -174,7 +179,7 @@ export class ChainState {
       evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common) },
     });
     trackMessages(vm);
-    return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console, opts.coverage);
+    return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console, opts.coverage, opts.steps);
   }
 
   get headNumber(): bigint {
@@ -344,9 +349,11 @@ export class ChainState {
     const timeoutMs = opts.timeoutMs ?? 0;
     const moduleStore = (name: string): Promise<ModuleStore> => this.readModuleStore(this.module(name), vm.stateManager, block.header.number);
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
+    let unrelay: (() => void) | undefined;
     if (opts.consoleLog === true) {
       env.console = (data) => this._console(data, true);
       env.coverage = this._coverage;
+      unrelay = this._steps?.during(vm);
     }
     bindEnv(vm, env);
     let released = false;
@@ -359,6 +366,7 @@ export class ChainState {
       release: () => {
         if (released) return;
         released = true;
+        unrelay?.();
         // a VM whose execution was cut short may hold an open checkpoint: never reuse it
         this._vms.release(vm, root, env.messages.length === 0, ctx.touched);
       },

@@ -1,0 +1,52 @@
+/**
+ * solidity-coverage (0.8, `npx hardhat coverage`) on the epochs chain. It instruments the sources,
+ * then builds its own provider for the hardhat network with Hardhat's internal `createProvider` —
+ * EDR's, without the epochs module — makes it `hre.network.provider`, and listens to that provider's
+ * `step` events (`_node._vm.evm.events`, found by walking `_wrapped`); then it runs the test task.
+ *
+ * No public seam reaches that provider, so this override of the test task, when solidity-coverage is
+ * running (`hre.__SOLIDITY_COVERAGE_RUNNING`, which it sets for other plugins to see), puts the
+ * epochs chain back as the network's provider and moves solidity-coverage's `step` listeners onto the
+ * chain's step relay (EpochsProvider's `_node`). Everything else is solidity-coverage's own: the
+ * network settings it sets (unlimited contract size, its block gas limit) were read by the chain,
+ * which is built on the first request, after them.
+ */
+import { task } from "hardhat/config";
+import { TASK_TEST } from "hardhat/builtin-tasks/task-names";
+import type { EthereumProvider, HardhatRuntimeEnvironment } from "hardhat/types";
+import type { EventEmitter } from "node:events";
+import { withProviderExtenders } from "./provider-extenders";
+
+interface Walkable {
+  _wrapped?: unknown;
+  _node?: { _vm?: { evm?: { events?: EventEmitter } } };
+}
+
+/** The provider at the bottom of `provider`'s wrappers (Hardhat's adapters keep the wrapped one in `_wrapped`). */
+function bottomOf(provider: unknown): Walkable {
+  let cur = provider as Walkable;
+  for (let depth = 0; depth < 64 && cur._wrapped !== undefined && cur._wrapped !== null; depth++) cur = cur._wrapped as Walkable;
+  return cur;
+}
+
+/** When solidity-coverage made its own provider the network's: the epochs chain back, its step listeners moved onto the chain. */
+export function adoptCoverageProvider(hre: HardhatRuntimeEnvironment): boolean {
+  const ours = hre.epochsProvider;
+  const running = (hre as HardhatRuntimeEnvironment & { __SOLIDITY_COVERAGE_RUNNING?: boolean }).__SOLIDITY_COVERAGE_RUNNING === true;
+  if (!running || ours === undefined) return false;
+  const theirs = bottomOf(hre.network.provider);
+  if ((theirs as unknown) === ours) return false;
+  const from = theirs._node?._vm?.evm?.events;
+  const to = ours._node._vm.evm.events;
+  for (const listener of from?.listeners("step") ?? []) {
+    from?.off("step", listener as (...args: unknown[]) => void);
+    to.on("step", listener as (...args: unknown[]) => void);
+  }
+  hre.network.provider = withProviderExtenders(ours, hre) as EthereumProvider;
+  return true;
+}
+
+task(TASK_TEST).setAction(async (args: unknown, hre, runSuper) => {
+  adoptCoverageProvider(hre);
+  return runSuper(args);
+});
