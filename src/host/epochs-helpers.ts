@@ -8,6 +8,7 @@ import type { EpochInfo, EpochInfoJson, TsHook } from "../epochs";
 import type { Runtime } from "../app/runtime";
 import { CosmosHelpers } from "./cosmos-helpers";
 import { epochsModule } from "./lazy";
+import { UserError } from "../utils/user-error";
 
 export interface BlockEventsJson {
   height: string;
@@ -18,19 +19,20 @@ export interface BlockEventsJson {
 
 /**
  * `epochs:advance`'s options, checked the same on both hosts: `--identifier ID [--count N]`, or
- * `--to-next ID` (the start of the timer's next epoch: one epoch on). Throws the message to show.
+ * `--to-next ID` (the start of the timer's next epoch: one epoch on). Throws a UserError, which each
+ * host words as its plugin error.
  */
 export function advanceRequest(opts: { identifier?: string; count?: number; toNext?: string }): { identifier: string; count: number } {
   const identifier = opts.identifier === "" ? undefined : opts.identifier;
   const toNext = opts.toNext === "" ? undefined : opts.toNext;
   const count = opts.count ?? 1;
   if (toNext !== undefined) {
-    if (identifier !== undefined) throw new Error("epochs:advance takes --to-next ID or --identifier ID, not both");
-    if (count !== 1) throw new Error("--to-next moves one epoch on; for more, --identifier ID --count N");
+    if (identifier !== undefined) throw new UserError("epochs:advance takes --to-next ID or --identifier ID, not both");
+    if (count !== 1) throw new UserError("--to-next moves one epoch on; for more, --identifier ID --count N");
     return { identifier: toNext, count: 1 };
   }
-  if (identifier === undefined) throw new Error("epochs:advance needs --identifier ID (or --to-next ID), e.g. week or day");
-  if (!Number.isSafeInteger(count) || count < 1) throw new Error(`--count must be a positive integer, got ${count}`);
+  if (identifier === undefined) throw new UserError("epochs:advance needs --identifier ID (or --to-next ID), e.g. week or day");
+  if (!Number.isSafeInteger(count) || count < 1) throw new UserError(`--count must be a positive integer, got ${count}`);
   return { identifier, count };
 }
 

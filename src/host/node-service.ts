@@ -152,15 +152,15 @@ export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePl
 
 /** A new home records the profile asked for (`--profile`, else the config's) and the epochs the chain starts with. */
 function openNodeHome(dir: string, host: NodeHost, chain: RuntimeOptions["chain"], epochs: Exclude<RuntimeOptions["epochs"], false | undefined>, flagProfile: string | boolean | undefined): HomeSettings {
-  const given = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : undefined;
+  const asked = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : undefined;
   const configProfile = host.configLayer.epochs?.profile ?? "evmos";
   return openHome(dir, {
     chainId: chain.chainId,
     genesisTime: BigInt(Math.floor((chain.initialDate?.getTime() ?? Date.now()) / 1000)),
     epochs: (p) => (epochs.genesis ?? epochsModule().defaultGenesis(p)).epochs,
     namespaces: [...CORE_NAMESPACES],
-    profile: given ?? configProfile,
-    flagProfile: given,
+    profile: asked ?? configProfile,
+    flagProfile: asked,
   });
 }
 

@@ -13,6 +13,7 @@ import { advanceRequest } from "../../host/epochs-helpers";
 
 export { epochsTable, formatTable } from "../../host/epochs-table";
 import { PLUGIN_NAME } from "../chain-config";
+import { withPluginErrors } from "../plugin-error";
 import { restCurrentEpoch, restEpochs } from "../epochs-rest";
 
 export const TASK_EPOCHS_LIST = "epochs:list";
@@ -51,12 +52,7 @@ task(TASK_EPOCHS_ADVANCE, "Moves the chain's time and mines until a timer's curr
   .addOptionalParam("count", "How many epochs to advance", 1, types.int)
   .addOptionalParam("toNext", "A timer to move to the start of its next epoch (--identifier ID --count 1)", undefined, types.string)
   .setAction(async (args: { identifier?: string; count: number; toNext?: string }, hre) => {
-    let request: { identifier: string; count: number };
-    try {
-      request = advanceRequest(args);
-    } catch (err) {
-      throw new HardhatPluginError(PLUGIN_NAME, (err as Error).message);
-    }
+    const request = withPluginErrors(() => advanceRequest(args));
     const current = await onChain(() => hre.epochs.advance(request.identifier, request.count));
     console.log(`${request.identifier}: current epoch ${current}`);
     return current;

@@ -64,6 +64,16 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
     return out;
   };
   const hex = (a: Uint8Array) => `0x${Buffer.from(a).toString("hex")}`;
+  /** A timer's current epoch at the head; -32000 `epoch info not found: ID` for an unknown one. */
+  const currentEpoch = async (id: string): Promise<bigint> => {
+    const s = await store();
+    try {
+      return epochs.currentEpoch(s, id);
+    } catch (err) {
+      if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
+      throw err;
+    }
+  };
   return [
     method({
       name: "epochs_epochInfos",
@@ -84,15 +94,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       access: "read",
       params: [string],
       doc: 'The current epoch number of a timer: {"current_epoch": "N"}; -32000 `epoch info not found: ID` for an unknown one.',
-      handler: async ([id]) => {
-        const s = await store();
-        try {
-          return { current_epoch: epochs.currentEpoch(s, id).toString() };
-        } catch (err) {
-          if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
-          throw err;
-        }
-      },
+      handler: async ([id]) => ({ current_epoch: (await currentEpoch(id)).toString() }),
     }),
     method({
       name: "epochs_advance",
@@ -102,15 +104,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       handler: async ([id, n]) => {
         const count = n ?? 1n;
         if (count < 1n || count > BigInt(MAX_ADVANCE)) throw new InvalidParamsError(`invalid argument 1: count must be 1 to ${MAX_ADVANCE}, got ${count}`);
-        const now = async (): Promise<bigint> => {
-          try {
-            return epochs.currentEpoch(await store(), id);
-          } catch (err) {
-            if (err instanceof EpochNotFoundError) throw new ServerError(err.message);
-            throw err;
-          }
-        };
-        let current = await now();
+        let current = await currentEpoch(id);
         for (let step = 0n; step < count; step++) {
           const target = current + 1n;
           for (let blocks = 0; current < target; blocks++) {
@@ -119,7 +113,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
             const head = node.head.header.timestamp;
             node.setNextTimestamp(at > head ? at : head + 1n);
             await node.mineBlock();
-            current = await now();
+            current = await currentEpoch(id);
           }
         }
         return { current_epoch: current.toString() };
