@@ -47,6 +47,7 @@ import { IntervalMiner } from "./block/interval-mining";
 import type { BlockEvents, BlockModule, BlockPhase, StateReader } from "./module";
 import { type ModuleStore, slotReader } from "./module-state";
 import type { ConsoleLogDecoder } from "./dev/console-log";
+import type { ExecutionRecord } from "./dev/executions";
 import { openChain } from "./store/open-chain";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./block/replay";
 import type { Reservation } from "./block/reserved-blocks";
@@ -123,6 +124,8 @@ export interface NodeEvents {
   consoleLog: [string, ConsoleOrigin];
   /** A statement tag of code instrumented for coverage, as it runs (src/chain/dev/coverage.ts). */
   coverageHit: [Uint8Array];
+  /** A user's execution, recorded while someone listens: a mined transaction, an eth_call, a call of block production (src/chain/dev/executions.ts). */
+  executed: [ExecutionRecord];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
   rewind: [bigint];
@@ -421,6 +424,7 @@ export class Node extends EventEmitter<NodeEvents> {
       stores: this._chain,
       stateRoot: this._chain.liveRoot,
       explain: this._explainSystemCall,
+      recordExecutions: this.listenerCount("executed") > 0,
       onStep: (step) => {
         const height = parent.header.number + 1n;
         this._consoleOrigin = "tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height };
@@ -446,6 +450,7 @@ export class Node extends EventEmitter<NodeEvents> {
       produced.block.transactions.forEach((t, index) => this._waiters.get(bytesToHex(t.hash()))?.({ included: { mined, result: produced.results[index], index } }));
       for (const [h, reason] of refused) this._waiters.get(h)?.({ refused: reason });
     }
+    for (const e of produced.executions) this.emit("executed", e);
     this.emit("block", mined);
     return mined;
   }

@@ -59,13 +59,11 @@ export interface HardhatUserConfig {
 export interface HookContext {
   readonly config: HardhatConfig;
   readonly versions: { readonly hardhat: string };
-  /** Hardhat's hook manager: whether a hook has handlers, and running them (`onCoverageData`). */
+  /** Hardhat's hook manager: whether a hook has handlers, and running them (`onCoverageData`, `onGasMeasurement`). */
   readonly hooks?: {
     hasHandlers(category: string, name: string): Promise<boolean>;
     runParallelHandlers(category: string, name: string, params: unknown[]): Promise<unknown[]>;
   };
-  /** Hardhat's global options: `--coverage`, `--gas-stats`, `--gas-stats-json FILE`, … */
-  readonly globalOptions?: { readonly coverage?: boolean; readonly gasStats?: boolean; readonly gasStatsJson?: string };
 }
 
 export interface HardhatRuntimeEnvironment extends HookContext {
@@ -73,7 +71,6 @@ export interface HardhatRuntimeEnvironment extends HookContext {
     create(networkOrParams?: string | { network?: string }): Promise<NetworkConnection>;
     getOrCreate(networkOrParams?: string | { network?: string }): Promise<NetworkConnection>;
   };
-  readonly globalOptions: { network?: string; coverage?: boolean; gasStats?: boolean; gasStatsJson?: string };
 }
 
 /** What `task(...)` / `overrideTask(...)` of "hardhat/config" return, as far as this host calls it. */

@@ -19,6 +19,8 @@ import chainDefaultsModule from "../host/chain-defaults.js";
 import solidityErrorModule from "../host/solidity-error.js";
 import hookFailuresModule from "../host/hook-failures.js";
 import registryModule from "../chain/solidity/registry.js";
+import gasMeasurementsModule from "../host/gas-measurements.js";
+import type { GasMeasurement } from "../host/gas-measurements.js";
 import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";
 
 /** Hardhat 3 compiles the project's files as `project/contracts/X.sol`; its frames say `contracts/X.sol`. */
@@ -32,6 +34,12 @@ export class InProcessChain {
    * request, as EDR reports them after each execution; nothing is collected without the option.
    */
   private _hits: Set<string> | undefined;
+  /**
+   * With `--gas-stats` or `--gas-stats-json` (Hardhat registers `onGasMeasurement` handlers): one
+   * measurement per successful transaction, eth_call and epoch hook since the last report
+   * (src/host/gas-measurements.ts), reported as the hits are.
+   */
+  private _measured: GasMeasurement[] | undefined;
 
   constructor(
     private readonly _context: HookContext,
@@ -44,6 +52,13 @@ export class InProcessChain {
         if ((await _context.hooks?.hasHandlers("network", "onCoverageData")) === true) {
           const hits = (this._hits = new Set());
           runtime.node.on("coverageHit", (tag: Uint8Array) => hits.add(Buffer.from(tag).toString("hex")));
+        }
+        if ((await _context.hooks?.hasHandlers("network", "onGasMeasurement")) === true) {
+          const measured: GasMeasurement[] = (this._measured = []);
+          runtime.node.on("executed", (e) => {
+            const m = gasMeasurementsModule.gasMeasurementOf(e, runtime.deps.contracts);
+            if (m !== undefined) measured.push(m);
+          });
         }
         return runtime;
       },
@@ -67,22 +82,28 @@ export class InProcessChain {
     } catch (err) {
       return { jsonrpc: "2.0", id: req.id, error: await toJsonRpcError(err, runtime) };
     } finally {
-      await this._reportCoverage();
+      await this._report();
     }
   }
 
-  /** Hands the tags hit since the last report to Hardhat's coverage (its `onCoverageData` handlers). */
-  private async _reportCoverage(): Promise<void> {
+  /** Hands what was collected since the last report to Hardhat: coverage tags (`onCoverageData`), gas measurements (`onGasMeasurement`). */
+  private async _report(): Promise<void> {
+    const hooks = this._context.hooks;
     const hits = this._hits;
-    if (hits === undefined || hits.size === 0) return;
-    const tags = [...hits];
-    hits.clear();
-    await this._context.hooks?.runParallelHandlers("network", "onCoverageData", [tags]);
+    if (hits !== undefined && hits.size > 0) {
+      const tags = [...hits];
+      hits.clear();
+      await hooks?.runParallelHandlers("network", "onCoverageData", [tags]);
+    }
+    const measured = this._measured;
+    if (measured !== undefined && measured.length > 0) {
+      for (const m of measured.splice(0)) await hooks?.runParallelHandlers("network", "onGasMeasurement", [m]);
+    }
   }
 
   async close(): Promise<void> {
     // blocks mined between requests (interval mining) ran hooks too
-    await this._reportCoverage();
+    await this._report();
     return this._chain.close();
   }
 }

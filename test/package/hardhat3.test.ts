@@ -202,7 +202,7 @@ describe("viem on the epochs chain", async () => {
   });
 });
 `,
-  // the coverage differential: the same tests on EDR (network "edr") and on the epochs chain (the default)
+  // the coverage and gas statistics differentials: the same tests on EDR (network "edr") and on the epochs chain (the default)
   "hardhat.cov.config.ts": `import { defineConfig } from "hardhat/config";
 import hardhatEthers from "@nomicfoundation/hardhat-ethers";
 import hardhatMocha from "@nomicfoundation/hardhat-mocha";
@@ -225,7 +225,28 @@ describe("Counter", () => {
     await expect(counter.incBy(0)).to.be.revertedWith("incBy: increment should be positive");
     expect(await counter.x()).to.equal(5n);
   });
+  it("counts through a proxy", async () => {
+    const counter: any = await ethers.deployContract("Counter");
+    const forwarder = await ethers.deployContract("Forwarder", [await counter.getAddress()]);
+    const proxied: any = counter.attach(await forwarder.getAddress());
+    await (await proxied.incBy(7)).wait();
+    await (await proxied.incBy(3)).wait();
+    expect(await proxied.x()).to.equal(10n);
+  });
 });
+`,
+  "contracts/Forwarder.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+/** A minimal proxy: every call runs the target's code on this contract's storage. */
+contract Forwarder {
+    address immutable target;
+    constructor(address t) { target = t; }
+    fallback() external {
+        (bool ok, bytes memory out) = target.delegatecall(msg.data);
+        if (!ok) assembly { revert(add(out, 32), mload(out)) }
+        assembly { return(add(out, 32), mload(out)) }
+    }
+}
 `,
   "test-node/epochs.test.ts": `import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -368,7 +389,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const lcovOn = (network: string): string => {
       rmSync(path.join(project, "coverage"), { recursive: true, force: true });
       const out = hardhat("--config hardhat.cov.config.ts test mocha --coverage", { COVERAGE_NETWORK: network });
-      expect(out, out).to.match(/1 passing/);
+      expect(out, out).to.match(/2 passing/);
       return readFileSync(path.join(project, "coverage", "lcov.info"), "utf8");
     };
     const edr = lcovOn("edr");
@@ -376,20 +397,26 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(lcovOn("")).to.equal(edr);
   });
 
-  it("refuses --gas-stats on the epochs chain with a message that says why (only EDR collects it so far), inside the tests", () => {
-    expect(() => hardhat("--config hardhat.viem.config.ts test nodejs --gas-stats")).to.throw(
-      /--gas-stats is collected by Hardhat's EDR network, and the epochs chain \(the default network with hardhat-epochs listed\) cannot report it/,
-    );
-    // a mocha file that awaits network.create() at its top level loads, and its tests say why (not ERR_REQUIRE_ASYNC_MODULE)
-    const failed = ((): string => {
-      try {
-        return expect.fail(hardhat("test mocha --gas-stats"));
-      } catch (err) {
-        return (err as Error).message;
-      }
-    })();
-    expect(failed).to.include("--gas-stats is collected by Hardhat's EDR network");
-    expect(failed).to.not.include("ERR_REQUIRE_ASYNC_MODULE");
+  it("reports gas statistics on the epochs chain (`test mocha --gas-stats`), the epoch hooks' calls listed", () => {
+    const out = hardhat("test mocha --gas-stats");
+    expect(out, out).to.match(/6 passing/);
+    const table = out.slice(out.indexOf("Gas Usage Statistics"));
+    expect(table, out).to.include("contracts/WeeklyRewards.sol:WeeklyRewards");
+    // a row per function called: by the tests (stake, claim), and by the chain at each week's end and start
+    for (const fn of ["stake", "claim", "afterEpochEnd", "beforeEpochStart"]) expect(table, out).to.match(new RegExp(`║ ${fn} +│ \\d+`));
+    expect(table).to.match(/║ Deployment /);
+  });
+
+  it("writes the same --gas-stats-json with the epochs chain as with EDR (deployments, transactions, calls, a proxy) for tests that do not use epochs", () => {
+    const statsOn = (network: string): unknown => {
+      const file = path.join(work, `gas-${network || "epochs"}.json`);
+      const out = hardhat(`--config hardhat.cov.config.ts test mocha --gas-stats-json ${file}`, { COVERAGE_NETWORK: network });
+      expect(out, out).to.match(/2 passing/);
+      return JSON.parse(readFileSync(file, "utf8"));
+    };
+    const edr = statsOn("edr") as { contracts: Record<string, unknown> };
+    expect(Object.keys(edr.contracts)).to.include.members(["contracts/Counter.sol:Counter", "contracts/Counter.sol:Counter (via contracts/Forwarder.sol:Forwarder)"]);
+    expect(statsOn("")).to.deep.equal(edr);
   });
 
   it("deploys with Ignition in-process, a fresh chain each run", () => {

@@ -22,6 +22,7 @@ import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state
 import { orderedTrieRoot } from "./ordered-trie";
 import { withSender } from "../engine/sender";
 import { withContractSender } from "../engine/state-manager";
+import { type ExecutionRecord, ExecutionRecorder } from "../dev/executions";
 
 export interface ProduceBlockArgs {
   vm: VM;
@@ -38,6 +39,8 @@ export interface ProduceBlockArgs {
   onStep?(step: { phase: BlockPhase } | { tx: TypedTransaction }): void;
   /** Explains the system calls that fail (epoch hooks); none: a failure carries its VM error only. */
   explain?: SystemCallExplainer;
+  /** Record the block's executions for gas statistics (`ProducedBlock.executions`). */
+  recordExecutions?: boolean;
 }
 
 /** How block production finds a module's store in the state (the chain does: src/chain/store/chain-state.ts). */
@@ -63,6 +66,8 @@ export interface ProducedBlock {
   skipped: Array<{ tx: TypedTransaction; reason: string; invalid: boolean }>;
   /** The module stores as the block's state holds them, by module (those whose phases ran). */
   stores: Map<string, MemoryModuleStore>;
+  /** Its transactions and system calls, in order, when asked (`recordExecutions`): src/chain/dev/executions.ts. */
+  executions: ExecutionRecord[];
 }
 
 /** The fields a block's header takes from its producer (the rest follow from the fork rules and the block's content). */
@@ -120,6 +125,9 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
 
   const events: BlockEvents = { begin: [], end: [] };
   const stores: PhaseStores = { source: args.stores, root: args.stateRoot, loaded: new Map() };
+  const env = envOf(vm.evm);
+  const recorder = args.recordExecutions === true && env !== undefined ? new ExecutionRecorder() : undefined;
+  if (env !== undefined) env.executions = recorder;
   await vm.evm.journal.checkpoint();
   try {
     args.onStep?.({ phase: "begin_block" });
@@ -147,6 +155,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
       try {
         args.onStep?.({ tx });
         const result = await runBlockTx(vm, tx, sender, execBlock, gasUsed);
+        recorder?.finish("transaction", result.totalGasSpent);
         included.push(tx);
         senders.push(sender);
         results.push(result);
@@ -197,10 +206,12 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     // fields, and the copies lose what the originals hold (their hash, the signer's key): one more
     // construction and hash per transaction, for nothing
     const block = new Block(header, included, [], common.isActivatedEIP(4895) ? [] : undefined, { common });
-    return { block, receipts, results, events, skipped, stores: stores.loaded };
+    return { block, receipts, results, events, skipped, stores: stores.loaded, executions: recorder?.records ?? [] };
   } catch (err) {
     await vm.evm.journal.revert();
     throw err;
+  } finally {
+    if (env !== undefined) env.executions = undefined;
   }
 }
 
@@ -308,6 +319,7 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explai
   await vm.evm.journal.checkpoint();
   try {
     const ex = (await runSystemCall(vm, block, a)).execResult;
+    envOf(vm.evm)?.executions?.finish("system", ex.executionGasUsed);
     const logs = (ex.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
     if (ex.exceptionError !== undefined) {
       await vm.evm.journal.revert();
@@ -346,21 +358,21 @@ function runSystemCall(vm: VM, block: Block, a: SystemCallArgs) {
 
 /**
  * Only failures pay for an explanation: the failed call (already reverted) runs again in a checkpoint
- * that is reverted too, from the same state and warm/cold sets, with console.log and coverage
- * silenced (the first run told its lines and its hits). An explainer that fails explains nothing;
- * the block goes on.
+ * that is reverted too, from the same state and warm/cold sets, with console.log, coverage and the
+ * recording of executions silenced (the first run told them). An explainer that fails explains
+ * nothing; the block goes on.
  */
 async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: { error: string; returnValue: Uint8Array }, explain: SystemCallExplainer): Promise<FailureExplanation | undefined> {
   const env = envOf(vm.evm);
   const rerun = async (): Promise<void> => {
-    const [printer, coverage] = [env?.console, env?.coverage];
-    if (env !== undefined) [env.console, env.coverage] = [undefined, undefined];
+    const [printer, coverage, executions] = [env?.console, env?.coverage, env?.executions];
+    if (env !== undefined) [env.console, env.coverage, env.executions] = [undefined, undefined, undefined];
     await vm.evm.journal.checkpoint();
     try {
       await runSystemCall(vm, block, a);
     } finally {
       await vm.evm.journal.revert();
-      if (env !== undefined) [env.console, env.coverage] = [printer, coverage];
+      if (env !== undefined) [env.console, env.coverage, env.executions] = [printer, coverage, executions];
     }
   };
   try {

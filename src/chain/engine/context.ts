@@ -21,6 +21,7 @@ import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../module-state";
 import { CONSOLE_ADDRESS } from "../dev/console-log";
 import { COVERAGE_ADDRESS } from "../dev/coverage";
+import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "../dev/executions";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 const COVERAGE_BYTES = new Uint8Array(Buffer.from(COVERAGE_ADDRESS.slice(2), "hex"));
@@ -55,6 +56,8 @@ export interface ExecEnv {
   console?: (data: Uint8Array) => void;
   /** Receives the tag of each call to the coverage address (src/chain/dev/coverage.ts); undefined = not watched. */
   coverage?: (tag: Uint8Array) => void;
+  /** Records the messages of this execution for gas statistics (src/chain/dev/executions.ts); undefined = not recorded. */
+  executions?: ExecutionRecorder;
   /** The block the current execution runs in (its number and time), set by whoever runs it (`enterBlock`). */
   block?: { number: bigint; timestamp: bigint };
   /** Set for an execution whose reads of the gas left must be known (an estimate's first run). */
@@ -218,18 +221,21 @@ export function isChainOpcodes(list: unknown): boolean {
 export function trackMessages(vm: VM): void {
   const events = vm.evm.events;
   if (events === undefined) return;
-  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; to?: Address; data: Uint8Array }) => {
+  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; to?: Address; data: Uint8Array } & RecordedMessage) => {
     const env = envs.get(vm.evm);
     if (env === undefined) return;
     env.messages.push({ caller: msg.caller, isStatic: msg.isStatic });
+    env.executions?.enter(msg);
     if (env.gasWatch !== undefined && env.messages.length > 1) env.gasWatch.gasObserved = true;
     checkDeadline(env);
     if (msg.to === undefined) return;
     if (env.console !== undefined && equalsBytes(msg.to.bytes, CONSOLE_BYTES)) env.console(msg.data);
     else if (env.coverage !== undefined && equalsBytes(msg.to.bytes, COVERAGE_BYTES)) env.coverage(msg.data);
   });
-  events.on("afterMessage", () => {
-    envs.get(vm.evm)?.messages.pop();
+  events.on("afterMessage", (result: RecordedResult) => {
+    const env = envs.get(vm.evm);
+    env?.messages.pop();
+    env?.executions?.exit(result);
   });
   // A call tree without loops (each frame calls the next) passes no JUMPDEST: messages give turns too.
   // Two arguments: EthereumJS waits for `done` before it runs the message.

@@ -14,6 +14,7 @@ import { ChainError } from "../errors";
 import type { Node } from "../node";
 import { withSender } from "./sender";
 import { ChainStateManager, withContractSender } from "./state-manager";
+import { ExecutionRecorder } from "../dev/executions";
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -128,6 +129,8 @@ export interface CallOptions {
   consoleLog?: boolean;
   /** Check neither the sender's balance nor the base fee (Hardhat's eth_call and eth_estimateGas). */
   lenient?: boolean;
+  /** Tell the node's `executed` listeners (gas statistics count eth_calls, as EDR's do; not estimates). */
+  report?: boolean;
 }
 
 /**
@@ -137,9 +140,15 @@ export interface CallOptions {
  */
 export async function runCall(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<RunTxResult> {
   const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
+  const recorder = opts.report === true && node.listenerCount("executed") > 0 ? new ExecutionRecorder() : undefined;
+  ctx.env.executions = recorder;
   try {
-    return await runInContext(node, ctx, req, opts.overrides, undefined, opts.lenient);
+    const result = await runInContext(node, ctx, req, opts.overrides, undefined, opts.lenient);
+    recorder?.finish("call", result.totalGasSpent);
+    for (const e of recorder?.records ?? []) node.emit("executed", e);
+    return result;
   } finally {
+    ctx.env.executions = undefined;
     ctx.release();
   }
 }

@@ -114,7 +114,7 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
   );
   if (fork !== undefined) adoptBlockHash(genesis, fork.block.hash);
   const meta = [...genesisMetaOps({ chainId: config.chainId, genesisHash: bytesToHex(genesis.hash()) }), ...forkMetaOps(fork)];
-  await commitBlock(chain, { block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [], stores }, meta);
+  await commitBlock(chain, { block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [], stores, executions: [] }, meta);
 }
 
 /**

@@ -13,13 +13,6 @@ import { pluginError } from "../plugin-error.mjs";
 /** Each connection's chain, or null for a connection to another network. */
 const chains = new WeakMap<NetworkConnection, InProcessChain | null>();
 
-/**
- * Connections to the epochs chain under an option it cannot serve, and why: their requests are
- * refused. Not at `network.create()`: a test file that awaits it at its top level would then fail
- * to load, and mocha (12) reports that as ERR_REQUIRE_ASYNC_MODULE, hiding the message.
- */
-const refusals = new WeakMap<NetworkConnection, string>();
-
 /** The resolved URL: a string, or Hardhat 3's resolved configuration variable. */
 async function urlOf(conn: NetworkConnection): Promise<string | undefined> {
   const url = conn.networkConfig.url;
@@ -40,29 +33,10 @@ async function chainOf(context: HookContext, conn: NetworkConnection): Promise<I
   return chain ?? undefined;
 }
 
-/**
- * What Hardhat collects inside EDR's provider that the epochs chain does not report yet: gas
- * statistics. Rather than a silent empty table, a connection to it under those options is refused.
- * (Coverage is reported: src/hardhat3/in-process-chain.mts.)
- */
-function edrOnlyOptions(context: HookContext): string[] {
-  const g = context.globalOptions ?? {};
-  return [g.gasStats === true ? "--gas-stats" : "", g.gasStatsJson !== undefined ? "--gas-stats-json" : ""].filter((o) => o !== "");
-}
-
 export default async () => ({
   async newConnection(context: HookContext, next: (ctx: HookContext) => Promise<NetworkConnection>): Promise<NetworkConnection> {
     const conn = await next(context);
     const chain = await chainOf(context, conn);
-    const refused = chain !== undefined ? edrOnlyOptions(context) : [];
-    if (refused.length > 0) {
-      refusals.set(
-        conn,
-        `${refused.join(" and ")} ${refused.length > 1 ? "are" : "is"} collected by Hardhat's EDR network, and the epochs chain ` +
-          `(the default network with hardhat-epochs listed) cannot report ${refused.length > 1 ? "them" : "it"}. Run without ${refused.join(" and ")}, ` +
-          `or give the tests that need it an EDR network: networks: { edr: { type: "edr-simulated" } } and network.create("edr").`,
-      );
-    }
     conn.epochs = new epochsHelpersModule.EpochsHelpers({
       request: (args) => conn.provider.request(args),
       inProcess: () => chain?.runtime(),
@@ -77,8 +51,6 @@ export default async () => ({
     request: JsonRpcRequest,
     next: (ctx: HookContext, conn: NetworkConnection, request: JsonRpcRequest) => Promise<JsonRpcResponse>,
   ): Promise<JsonRpcResponse> {
-    const refusal = refusals.get(conn);
-    if (refusal !== undefined) throw pluginError(refusal);
     const chain = await chainOf(context, conn);
     return chain === undefined ? next(context, conn, request) : chain.answer(request);
   },

@@ -93,7 +93,7 @@ export function stateMethods(deps: RpcDeps) {
         const n = await requireHeight(node, block);
         // in-process (tests), as on Hardhat's network: the sender's balance and the base fee are not checked
         const lenient = ctx.transport === "in-process";
-        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient }));
+        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient, report: true }));
         if (result.execResult.exceptionError !== undefined) throw executionFailure(deps, result, () => callStackTrace(node, deps.contracts, req, n, overrides, lenient));
         return hex(result.execResult.returnValue);
       },
