@@ -205,6 +205,16 @@ describe("the package, installed from its tarball into a fresh project", functio
     }
   });
 
+  it("prints hardhat-gas-reporter's table from the epochs chain (`REPORT_GAS=true npx hardhat test`): the hook contract's methods the tests call", () => {
+    const out = npx(["hardhat", "test"], { REPORT_GAS: "true" }).replace(/\x1b\[[0-9;]*m/g, "");
+    expect(out, out).to.match(/4 passing/);
+    const [methods, deployments] = out.slice(out.indexOf("Contracts / Methods")).split("Deployments");
+    expect(methods, out).to.match(/^\|\s+WeeklyRewards\s+·/m);
+    // a row per method the tests sent (its gas), the epoch hooks' calls being no transactions; the deployment
+    for (const method of ["stake", "claim"]) expect(methods, out).to.match(new RegExp(`^\\|\\s+${method}\\s+·.*\\d{2},\\d{3}`, "m"));
+    expect(deployments, out).to.match(/^\|\s+WeeklyRewards\s+·.*\d{3},\d{3}/m);
+  });
+
   it("serves `npx hardhat node`: epochs:current and the deploy script with --network localhost", async () => {
     const port = await freePort();
     node = await startNodeProcess("npx", ["--no", "--", "hardhat", "node", "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"], { cwd: project, env });
