@@ -1,6 +1,6 @@
 /**
- * The Cosmos precompiles the local chain hosts (docs/cosmos-precompiles.md): bech32 at 0x…0400 under
- * both profiles; staking (0x…0800) and distribution (0x…0801) with their modules, on by default
+ * The Cosmos precompiles the local chain hosts (docs/cosmos-precompiles.md): P-256 at 0x…0100 and
+ * bech32 at 0x…0400 under both profiles; staking (0x…0800) and distribution (0x…0801) with their modules, on by default
  * under cosmos-evm and when asked for under evmos. Prefixes and denom are the profile's: `evmos` /
  * `aevmos` under evmos, `cosmos` / `atest` under cosmos-evm (evmd's).
  */
@@ -9,6 +9,7 @@ import { createAddressFromString } from "@ethereumjs/util";
 import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { BECH32_PRECOMPILE, bech32Prefixes, createBech32Precompile } from "./bech32";
+import { P256_PRECOMPILE, createP256Precompile } from "./p256";
 import { BANK_PRECOMPILE } from "./ledger";
 import { createBankPrecompile } from "./bank";
 import { setJailed } from "./admin";
@@ -34,6 +35,8 @@ export interface CosmosPrecompilesOptions {
   slashing?: boolean;
   /** The gov precompile's queries over proposals a test sets (needs staking): on with staking unless `false`. */
   gov?: boolean;
+  /** The chains' P-256 verifier at 0x…0100 (src/cosmos/p256.ts): on unless `false` (then the EVM's own, EIP-7951, when the hardfork has it). */
+  p256?: boolean;
 }
 
 /** The account prefix of each profile's chain. */
@@ -70,6 +73,7 @@ export function cosmosPrecompiles(
 ): CustomPrecompile[] {
   const out: CustomPrecompile[] = [];
   const prefixes = bech32Prefixes(chainBech32Prefix(opts, profile));
+  if (opts.p256 !== false) out.push({ address: createAddressFromString(P256_PRECOMPILE), function: createP256Precompile() });
   if (opts.bech32 !== false) out.push({ address: createAddressFromString(BECH32_PRECOMPILE), function: createBech32Precompile(prefixes) });
   if (settings === undefined) return out;
   const moduleDeps = { ...deps, denom: settings.denom };

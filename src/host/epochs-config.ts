@@ -64,6 +64,8 @@ export interface PrecompilesUserConfig {
   slashing?: boolean;
   /** The gov precompile (queries over proposals a test sets): on with staking unless `false`. */
   gov?: boolean;
+  /** The P-256 verifier at 0x…0100 as the chains have it (3,450 gas): on under both profiles unless `false`. */
+  p256?: boolean;
 }
 
 /** A decimal as a string ("0.1") or a number; amounts in wei as a bigint, a number or a decimal string. */
@@ -125,7 +127,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   };
 }
 
-const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov"];
+const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov", "p256"];
 
 function checkPrecompiles(p: PrecompilesUserConfig): void {
   if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?, staking?, distribution? }");
@@ -135,7 +137,7 @@ function checkPrecompiles(p: PrecompilesUserConfig): void {
   // parse once to check: the options are made again from the same config when the chain starts
   stakingOptions(p.staking);
   distributionOptions(p.distribution);
-  for (const key of ["bank", "slashing", "gov"] as const) {
+  for (const key of ["bank", "slashing", "gov", "p256"] as const) {
     if (p[key] !== undefined && typeof p[key] !== "boolean") throw new EpochsConfigError(`invalid epochs.precompiles.${key} ${JSON.stringify(p[key])}: expected true or false`);
   }
   const b = p.bech32;
@@ -159,6 +161,7 @@ export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOpt
     ...(cfg.precompiles?.bank !== undefined ? { bank: cfg.precompiles.bank } : {}),
     ...(cfg.precompiles?.slashing !== undefined ? { slashing: cfg.precompiles.slashing } : {}),
     ...(cfg.precompiles?.gov !== undefined ? { gov: cfg.precompiles.gov } : {}),
+    ...(cfg.precompiles?.p256 !== undefined ? { p256: cfg.precompiles.p256 } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
- * The secp256r1 (P-256) verification precompile at 0x100: Osaka's EIP-7951 on this chain, RIP-7212
- * on Hardhat's EDR network with `enableRip7212`. A valid signature answers the 32-byte word 1, an
- * invalid one nothing, on both; `enableRip7212` brings it to a hardfork before Osaka here too.
+ * The secp256r1 (P-256) verification precompile at 0x100: the Cosmos chains' on this chain (at any
+ * hardfork: test/cosmos/p256.test.ts), RIP-7212 on Hardhat's EDR network with `enableRip7212`. A valid
+ * signature answers the 32-byte word 1, an invalid one nothing, on both. Without the chains' (`p256:
+ * false`) the EVM's rule is back: Osaka's EIP-7951, and `enableRip7212` brings it before Osaka.
  */
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { expect } from "chai";
@@ -37,8 +38,8 @@ describe("P-256 verification precompile (0x100)", function () {
 
   before(async () => {
     ours = await inProcess();
-    prague = await inProcess({ chain: testChainConfig({ hardfork: "prague", enableRip7212: true }) });
-    praguePlain = await inProcess({ chain: testChainConfig({ hardfork: "prague" }) });
+    prague = await inProcess({ chain: testChainConfig({ hardfork: "prague", enableRip7212: true }), cosmos: { p256: false } });
+    praguePlain = await inProcess({ chain: testChainConfig({ hardfork: "prague" }), cosmos: { p256: false } });
   });
   after(async () => {
     await ours.close();
@@ -59,7 +60,7 @@ describe("P-256 verification precompile (0x100)", function () {
     expect(await ours.request("eth_call", [{ to: P256, data: input.badSignature }])).to.equal("0x");
   });
 
-  it("is there before Osaka only with enableRip7212", async () => {
+  it("without the chains' precompile, is there before Osaka only with enableRip7212", async () => {
     const input = p256Input("before osaka");
     expect(await prague.request("eth_call", [{ to: P256, data: input.valid }])).to.equal(ONE);
     expect(await prague.request("eth_call", [{ to: P256, data: input.badKey }])).to.equal("0x");
