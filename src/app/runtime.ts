@@ -81,6 +81,8 @@ export interface RuntimeOptions {
   explainHookFailure?: (contracts: ContractRegistry) => SystemCallExplainer;
   /** Where the chain relays its users' EVM steps while someone listens (a host's emitter: solidity-coverage's seam on Hardhat 2). */
   stepEvents?: EventEmitter;
+  /** Relay only these opcodes' steps, minimal ones (what solidity-coverage reads; src/chain/engine/step-relay.ts). */
+  stepOpcodes?: readonly string[];
   /** Extra namespaces built over the same deps. */
   namespaces?: Array<(deps: RpcDeps, services: FilterServices) => MethodSpec[]>;
   /** Clock of filter deadlines (tests move it). */
@@ -176,6 +178,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     cacheBounds: opts.cacheBounds,
     explainSystemCall: opts.explainHookFailure?.(contracts),
     stepEvents: opts.stepEvents,
+    stepOpcodes: opts.stepOpcodes,
   });
   const settings: RpcSettings = { ...defaultRpcSettings(opts.clientVersion), gasCap: opts.chain.gasCap, ...opts.rpc };
   let keystore: KeyStore;

@@ -76,6 +76,8 @@ export interface NodeOptions {
   explainSystemCall?: SystemCallExplainer;
   /** Where `steps` relays the EVM's steps (a host's emitter that exists before the chain does); default: its own. */
   stepEvents?: EventEmitter;
+  /** Relay only these opcodes' steps, minimal ones, from the opcodes themselves (src/chain/engine/step-relay.ts); default: every step. */
+  stepOpcodes?: readonly string[];
 }
 
 /** Where a console.log line came from. */
@@ -195,7 +197,7 @@ export class Node extends EventEmitter<NodeEvents> {
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
     node._explainSystemCall = opts.explainSystemCall;
-    if (opts.stepEvents !== undefined) node.steps = new StepRelay(opts.stepEvents);
+    if (opts.stepEvents !== undefined || opts.stepOpcodes !== undefined) node.steps = new StepRelay(opts.stepEvents, opts.stepOpcodes);
     node._chain = await node._openChain(opts, opts.fork, opts.kv ?? new MemoryKV(), node.clock);
     node.nodeKv = opts.kv !== undefined && !opts.kv.inMemory ? opts.kv : new MemoryKV();
     return node;

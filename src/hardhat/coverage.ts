@@ -10,6 +10,11 @@
  * chain's step relay (EpochsProvider's `_node`). Everything else is solidity-coverage's own: the
  * network settings it sets (unlimited contract size, its block gas limit) were read by the chain,
  * which is built on the first request, after them.
+ *
+ * Its collector reads the top of the stack at PUSH1 steps (PUSH, DUP and SWAP steps when the project
+ * compiles via IR) and counts the steps at pc 0. A chain built while it runs relays only those steps
+ * (`solidityCoverageStepOpcodes`, src/chain/engine/step-relay.ts): a full EthereumJS step per opcode
+ * made its runs about three times slower than the same tests without coverage.
  */
 import { task } from "hardhat/config";
 import { TASK_TEST } from "hardhat/builtin-tasks/task-names";
@@ -27,6 +32,16 @@ function bottomOf(provider: unknown): Walkable {
   let cur = provider as Walkable;
   for (let depth = 0; depth < 64 && cur._wrapped !== undefined && cur._wrapped !== null; depth++) cur = cur._wrapped as Walkable;
   return cur;
+}
+
+/** The opcodes whose steps solidity-coverage's collector reads (its lib/collector.js), when it is running; else undefined (every step). */
+export function solidityCoverageStepOpcodes(hre: HardhatRuntimeEnvironment): string[] | undefined {
+  if ((hre as HardhatRuntimeEnvironment & { __SOLIDITY_COVERAGE_RUNNING?: boolean }).__SOLIDITY_COVERAGE_RUNNING !== true) return undefined;
+  const { compilers, overrides } = hre.config.solidity;
+  const viaIR = [...compilers, ...Object.values(overrides)].some((c) => (c.settings as { viaIR?: boolean } | undefined)?.viaIR === true);
+  if (!viaIR) return ["PUSH1"];
+  const n = (prefix: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);
+  return [...n("PUSH", 32), ...n("DUP", 16), ...n("SWAP", 16)];
 }
 
 /** When solidity-coverage made its own provider the network's: the epochs chain back, its step listeners moved onto the chain. */

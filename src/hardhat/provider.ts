@@ -139,7 +139,14 @@ export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProv
   const provider: EpochsProvider = new EpochsProvider(async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
     const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");
-    const opts = await runtimeOptionsFor(hre, { consoleLog: hardhatConsoleLog(), explainHookFailure: (contracts) => hookFailureExplainer(contracts), stepEvents: provider._node._vm.evm.events });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
+    const { solidityCoverageStepOpcodes } = require("./coverage") as typeof import("./coverage");
+    const opts = await runtimeOptionsFor(hre, {
+      consoleLog: hardhatConsoleLog(),
+      explainHookFailure: (contracts) => hookFailureExplainer(contracts),
+      stepEvents: provider._node._vm.evm.events,
+      stepOpcodes: solidityCoverageStepOpcodes(hre),
+    });
     return buildInProcessRuntime(opts, hardhat2BuildInfos(hre.config.paths.artifacts));
   });
   return provider;

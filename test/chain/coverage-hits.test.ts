@@ -83,4 +83,44 @@ describe("coverage hits (the node's coverageHit event)", function () {
     expect(live.evm.events?.listenerCount("step")).to.equal(0);
     expect(await counts(() => h.request("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData("send") }]))).to.equal(0);
   });
+
+  it("in opcode mode (solidity-coverage's steps: stepOpcodes) relays the same PUSH1 steps as EthereumJS's, minimal, and nothing else", async () => {
+    const { Probe } = compile(SOURCE);
+    const abi = new Interface(Probe.abi as never);
+    type Step = { pc: number; depth: number; opcode: { name: string }; stack: bigint[] };
+    // the same transactions on a chain relaying every step and on one relaying PUSH1's only
+    const full = await inProcess();
+    const light = await inProcess({ stepOpcodes: ["PUSH1"] });
+    try {
+      const pushSteps = async (chain: Harness, only: boolean): Promise<Array<[number, number, bigint | undefined]>> => {
+        const steps: Step[] = [];
+        const listener = (step: Step): void => void steps.push(step);
+        const [from] = await chain.request<string[]>("eth_accounts");
+        const deployed = await chain.request<string>("eth_sendTransaction", [{ from, data: Probe.bytecode }]);
+        const to = (await chain.request<{ contractAddress: string }>("eth_getTransactionReceipt", [deployed])).contractAddress;
+        chain.runtime.node.steps.events.on("step", listener);
+        try {
+          await chain.request("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData("send") }]);
+          await chain.request("eth_call", [{ to, data: abi.encodeFunctionData("look") }, "latest"]);
+          await chain.request("epochs_advance", ["day"]);
+        } finally {
+          chain.runtime.node.steps.events.off("step", listener);
+        }
+        if (only) expect(steps.every((s) => s.opcode.name === "PUSH1" && s.stack.length <= 1)).to.equal(true);
+        return steps.filter((s) => s.opcode.name === "PUSH1").map((s) => [s.pc, s.depth, s.stack.at(-1)]);
+      };
+      const expected = await pushSteps(full, false);
+      expect(expected.length).to.be.greaterThan(50);
+      // pc 0 (a contract's first PUSH1) is among them: solidity-coverage counts those steps
+      expect(expected.some(([pc]) => pc === 0)).to.equal(true);
+      expect(await pushSteps(light, true)).to.deep.equal(expected);
+      // no EthereumJS step listener on the live VM, listened or not
+      light.runtime.node.steps.events.on("step", () => undefined);
+      expect(light.runtime.node.vm.evm.events?.listenerCount("step")).to.equal(0);
+      light.runtime.node.steps.events.removeAllListeners("step");
+    } finally {
+      await light.close();
+      await full.close();
+    }
+  });
 });

@@ -58,6 +58,8 @@ export interface ExecEnv {
   coverage?: (tag: Uint8Array) => void;
   /** Records the messages of this execution for gas statistics (src/chain/dev/executions.ts); undefined = not recorded. */
   executions?: ExecutionRecorder;
+  /** Receives the steps of the tapped opcodes (`chainOpcodes`' `tapped`) of a user's execution; undefined = not told. */
+  stepTap?: (step: MinimalStep) => void;
   /** The block the current execution runs in (its number and time), set by whoever runs it (`enterBlock`). */
   block?: { number: bigint; timestamp: bigint };
   /** Set for an execution whose reads of the gas left must be known (an estimate's first run). */
@@ -146,6 +148,19 @@ type OpcodeEntry = ReturnType<typeof getOpcodesForHF>["opcodeMap"][number];
 type RunState = Parameters<OpcodeEntry["opHandler"]>[0];
 
 let opcodes: CustomOpcode[] | undefined;
+/** The lists with tapped opcodes, by their names joined. */
+const tappedLists = new Map<string, CustomOpcode[]>();
+
+/**
+ * One step of a tapped opcode, in the shape Hardhat's EDR network gives `step` listeners
+ * (MinimalInterpreterStep): where it is, the opcode's name, and the top of the stack before it runs.
+ */
+export interface MinimalStep {
+  pc: number;
+  depth: number;
+  opcode: { name: string };
+  stack: bigint[];
+}
 
 /**
  * The chain's custom opcodes (EthereumJS's public `customOpcodes` EVM option): three opcodes as the
@@ -158,8 +173,14 @@ let opcodes: CustomOpcode[] | undefined;
  * - GAS and SSTORE tell an execution's `gasWatch`, when it has one, that the gas left was read or how
  *   low it was at an SSTORE.
  * Every VM the chain makes (and every copy of one) runs with this one list.
+ *
+ * `tapped` (opcode names, e.g. PUSH1): those opcodes also hand their step to the execution's
+ * `stepTap` before they run, for a step relay that needs only them (src/chain/engine/step-relay.ts):
+ * far cheaper than EthereumJS's `step` events, which build a full step (stack and memory copied) for
+ * every opcode. Such a list is made once per set of names.
  */
-export function chainOpcodes(common: Common): CustomOpcode[] {
+export function chainOpcodes(common: Common, tapped: readonly string[] = []): CustomOpcode[] {
+  if (tapped.length > 0) return tappedOpcodes(common, tapped);
   if (opcodes !== undefined) return opcodes;
   // the EVM's parameters (opcode fees) on a copy of the chain's config, as the EVM's constructor does
   const evmCommon = common.copy();
@@ -208,9 +229,45 @@ export function chainOpcodes(common: Common): CustomOpcode[] {
   return list;
 }
 
-/** Whether `list` is the chain's custom opcode list: the EVM that has it is one the chain made. */
+function tappedOpcodes(common: Common, tapped: readonly string[]): CustomOpcode[] {
+  const key = [...tapped].sort().join(",");
+  const made = tappedLists.get(key);
+  if (made !== undefined) return made;
+  const base = chainOpcodes(common);
+  const evmCommon = common.copy();
+  evmCommon.updateParams(paramsEVM);
+  const own = getOpcodesForHF(evmCommon).opcodeMap;
+  const names = new Set(tapped);
+  const list = [...base];
+  for (const [code, entry] of Object.entries(own)) {
+    const name = entry.opcodeInfo.fullName;
+    if (!names.has(name) || base.some((o) => o.opcode === Number(code))) continue;
+    const handler = entry.opHandler;
+    list.push({
+      opcode: Number(code),
+      opcodeName: entry.opcodeInfo.name,
+      baseFee: entry.opcodeInfo.fee,
+      logicFunction: (runState: RunState, c: Common) => {
+        const tap = envs.get(runState.stateManager)?.stepTap;
+        if (tap !== undefined) {
+          const stack = runState.stack.length > 0 ? runState.stack.peek(1) : [];
+          // the counter has moved past the opcode when its handler runs
+          tap({ pc: runState.programCounter - 1, depth: runState.env.depth, opcode: { name }, stack });
+        }
+        return handler(runState, c);
+      },
+    });
+  }
+  tappedLists.set(key, list);
+  return list;
+}
+
+/** Whether `list` is one of the chain's custom opcode lists: the EVM that has it is one the chain made. */
 export function isChainOpcodes(list: unknown): boolean {
-  return list !== undefined && list === opcodes;
+  if (list === undefined) return false;
+  if (list === opcodes) return true;
+  for (const l of tappedLists.values()) if (l === list) return true;
+  return false;
 }
 
 /**

@@ -7,11 +7,18 @@
  *
  * EthereumJS builds a step object per opcode only when its EVM has `step` listeners, so the relay
  * attaches to the chain's VMs only while someone listens to it: nothing is paid otherwise.
+ *
+ * With `opcodes` the relay gives only those opcodes' steps, minimal ones (MinimalStep: pc, depth,
+ * opcode name, the top of the stack: the shape Hardhat's EDR network gives), told by the opcodes
+ * themselves (the chain's VMs are made with them tapped: `chainOpcodes` in src/chain/engine/context.ts)
+ * instead of EthereumJS's step events: solidity-coverage reads the stack's top at PUSH1 steps only
+ * (PUSH, DUP and SWAP when compiling via IR), and a full step per opcode costs its run several times
+ * what the tests cost.
  */
 import { EventEmitter } from "node:events";
 import type { InterpreterStep } from "@ethereumjs/evm";
 import type { VM } from "@ethereumjs/vm";
-import { envOf } from "./context";
+import { type MinimalStep, envOf } from "./context";
 
 type Forwarder = (step: InterpreterStep) => void;
 
@@ -19,8 +26,18 @@ export class StepRelay {
   /** VMs always watched (the live VM of each chain this relay served), with their forwarders when attached. */
   private readonly _live = new Map<VM, Forwarder | undefined>();
 
-  /** `events`: where `step` listeners get EthereumJS's InterpreterStep of each user execution's opcodes. */
-  constructor(readonly events = new EventEmitter()) {
+  /** Tells `step` listeners a tapped opcode's step (opcode mode only): set on the environments of user executions. */
+  readonly tap: ((step: MinimalStep) => void) | undefined;
+
+  /**
+   * `events`: where `step` listeners get EthereumJS's InterpreterStep of each user execution's
+   * opcodes; with `opcodes`, only those opcodes' minimal steps.
+   */
+  constructor(
+    readonly events = new EventEmitter(),
+    readonly opcodes: readonly string[] = [],
+  ) {
+    this.tap = opcodes.length === 0 ? undefined : (step) => void (this.active && this.events.emit("step", step));
     this.events.on("newListener", (name: string) => {
       if (name === "step") for (const vm of this._live.keys()) this._attach(vm);
     });
@@ -35,6 +52,7 @@ export class StepRelay {
 
   /** Watches a chain's live VM from now on; `forget` it when the chain is replaced. */
   watchLive(vm: VM): void {
+    if (this.tap !== undefined) return;
     this._live.set(vm, undefined);
     if (this.active) this._attach(vm);
   }
@@ -46,7 +64,7 @@ export class StepRelay {
 
   /** Relays a context's VM while it runs (when someone listens now); returns the detach. */
   during(vm: VM): () => void {
-    if (!this.active) return () => undefined;
+    if (!this.active || this.tap !== undefined) return () => undefined;
     const forward = this._forwarder(vm);
     vm.evm.events?.on("step", forward);
     return () => vm.evm.events?.off("step", forward);

@@ -145,7 +145,7 @@ export class ChainState {
     this.addressIndex.attach(vm);
     this._vms = new VmPool(vm);
     // the live VM's precompiles see the block being built: the module stores as its state holds them
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage });
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage, stepTap: _steps?.tap });
     _steps?.watchLive(vm);
   }
 
@@ -176,7 +176,7 @@ export class ChainState {
       common,
       stateManager,
       blockchain,
-      evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common) },
+      evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common, opts.steps?.opcodes) },
     });
     trackMessages(vm);
     return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console, opts.coverage, opts.steps);
@@ -353,6 +353,7 @@ export class ChainState {
     if (opts.consoleLog === true) {
       env.console = (data) => this._console(data, true);
       env.coverage = this._coverage;
+      env.stepTap = this._steps?.tap;
       unrelay = this._steps?.during(vm);
     }
     bindEnv(vm, env);
