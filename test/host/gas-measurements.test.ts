@@ -5,6 +5,8 @@
  * functions, calls through a proxy named after the implementation, epoch hooks; nothing for
  * failures, estimates, replays or unknown code, and no recording while nobody listens.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect } from "chai";
 import { Interface } from "ethers";
 import type { ExecutionRecord } from "../../src/chain/dev/executions";
@@ -13,6 +15,9 @@ import { type GasMeasurement, gasMeasurementOf } from "../../src/host/gas-measur
 import { type Harness, inProcess } from "../helpers/harness";
 import { compileStandard } from "../helpers/solc";
 
+/** A minimal proxy (delegates every call). */
+const FORWARDER = readFileSync(path.join(__dirname, "../fixtures/solidity/Forwarder.sol"), "utf8");
+
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 interface IEpochs { function registerHooks() external returns (bool); }
@@ -20,15 +25,6 @@ contract Store {
     uint256 public value;
     function set(uint256 v) external { require(v != 13, "unlucky"); value = v; }
     function get() external view returns (uint256) { return value; }
-}
-contract Forwarder {
-    address immutable target;
-    constructor(address t) { target = t; }
-    fallback() external {
-        (bool ok, bytes memory out) = target.delegatecall(msg.data);
-        if (!ok) assembly { revert(add(out, 32), mload(out)) }
-        assembly { return(add(out, 32), mload(out)) }
-    }
 }
 contract Hooked {
     uint256 public ticks;
@@ -44,9 +40,9 @@ describe("gas measurements (Hardhat 3's --gas-stats) from the node's executions"
   after(() => h?.close());
 
   it("measure deployments, transactions, eth_calls, proxied calls and epoch hooks, as EDR's gas report does", async () => {
-    const compilation = compileStandard({ "contracts/Test.sol": SOURCE });
+    const compilation = compileStandard({ "contracts/Test.sol": SOURCE, "contracts/Forwarder.sol": FORWARDER });
     const contract = (name: string): { abi: Interface; bytecode: string } => {
-      const c = compilation.output.contracts["contracts/Test.sol"][name];
+      const c = compilation.output.contracts[name === "Forwarder" ? "contracts/Forwarder.sol" : "contracts/Test.sol"][name];
       return { abi: new Interface(c.abi as never), bytecode: `0x${c.evm.bytecode.object}` };
     };
     h = await inProcess();
@@ -106,13 +102,13 @@ describe("gas measurements (Hardhat 3's --gas-stats) from the node's executions"
         contractFqn: "contracts/Test.sol:Store",
         functionSig: "set(uint256)",
         gas: Number(proxied.gasUsed),
-        proxyChain: ["contracts/Test.sol:Forwarder", "contracts/Test.sol:Store"],
+        proxyChain: ["contracts/Forwarder.sol:Forwarder", "contracts/Test.sol:Store"],
       },
     ]);
 
     // (the DELEGATECALL's input is a view of the proxy's memory, which its return value then overwrites)
     await h.request("eth_call", [{ to: proxy.contractAddress, data: store.abi.encodeFunctionData("get") }, "latest"]);
-    expect(take()).to.deep.equal([{ type: "function", contractFqn: "contracts/Test.sol:Store", functionSig: "get()", gas: Number(records.at(-1)?.gasUsed), proxyChain: ["contracts/Test.sol:Forwarder", "contracts/Test.sol:Store"] }]);
+    expect(take()).to.deep.equal([{ type: "function", contractFqn: "contracts/Test.sol:Store", functionSig: "get()", gas: Number(records.at(-1)?.gasUsed), proxyChain: ["contracts/Forwarder.sol:Forwarder", "contracts/Test.sol:Store"] }]);
 
     // epoch hooks: calls of the hook contract by block production (their gas: the call's own)
     const hooked = contract("Hooked");

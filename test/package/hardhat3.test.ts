@@ -235,19 +235,8 @@ describe("Counter", () => {
   });
 });
 `,
-  "contracts/Forwarder.sol": `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-/** A minimal proxy: every call runs the target's code on this contract's storage. */
-contract Forwarder {
-    address immutable target;
-    constructor(address t) { target = t; }
-    fallback() external {
-        (bool ok, bytes memory out) = target.delegatecall(msg.data);
-        if (!ok) assembly { revert(add(out, 32), mload(out)) }
-        assembly { return(add(out, 32), mload(out)) }
-    }
-}
-`,
+  // a proxy (the gas statistics differential calls through it)
+  "contracts/Forwarder.sol": readFileSync(path.join(ROOT, "test/fixtures/solidity/Forwarder.sol"), "utf8"),
   "test-node/epochs.test.ts": `import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
