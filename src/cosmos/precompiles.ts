@@ -1,8 +1,8 @@
 /**
  * The Cosmos precompiles the local chain hosts (docs/cosmos-precompiles.md): P-256 at 0x…0100 and
- * bech32 at 0x…0400 under both profiles; staking (0x…0800) and distribution (0x…0801) with their modules, on by default
- * under cosmos-evm and when asked for under evmos. Prefixes and denom are the profile's: `evmos` /
- * `aevmos` under evmos, `cosmos` / `atest` under cosmos-evm (evmd's).
+ * bech32 at 0x…0400 under both profiles; staking (0x…0800) and distribution (0x…0801) with their
+ * modules, on by default under cosmos-evm and when asked for under evmos. Prefixes and denom are the
+ * profile's: `evmos` / `aevmos` under evmos, `cosmos` / `atest` under cosmos-evm (evmd's).
  */
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import { createAddressFromString } from "@ethereumjs/util";

@@ -358,21 +358,21 @@ function runSystemCall(vm: VM, block: Block, a: SystemCallArgs) {
 
 /**
  * Only failures pay for an explanation: the failed call (already reverted) runs again in a checkpoint
- * that is reverted too, from the same state and warm/cold sets, with console.log, coverage and the
- * recording of executions silenced (the first run told them). An explainer that fails explains
- * nothing; the block goes on.
+ * that is reverted too, from the same state and warm/cold sets, with console.log, coverage (hits and
+ * tapped steps) and the recording of executions silenced (the first run told them). An explainer
+ * that fails explains nothing; the block goes on.
  */
 async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: { error: string; returnValue: Uint8Array }, explain: SystemCallExplainer): Promise<FailureExplanation | undefined> {
   const env = envOf(vm.evm);
   const rerun = async (): Promise<void> => {
-    const [printer, coverage, executions] = [env?.console, env?.coverage, env?.executions];
-    if (env !== undefined) [env.console, env.coverage, env.executions] = [undefined, undefined, undefined];
+    const [printer, coverage, executions, stepTap] = [env?.console, env?.coverage, env?.executions, env?.stepTap];
+    if (env !== undefined) [env.console, env.coverage, env.executions, env.stepTap] = [undefined, undefined, undefined, undefined];
     await vm.evm.journal.checkpoint();
     try {
       await runSystemCall(vm, block, a);
     } finally {
       await vm.evm.journal.revert();
-      if (env !== undefined) [env.console, env.coverage, env.executions] = [printer, coverage, executions];
+      if (env !== undefined) [env.console, env.coverage, env.executions, env.stepTap] = [printer, coverage, executions, stepTap];
     }
   };
   try {
