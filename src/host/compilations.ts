@@ -4,7 +4,7 @@
  * start, and while a node runs, the ones compiled after it started (src/host/build-info-watch.ts).
  * Each host reads its own build-info format through `BuildInfoReader`; the rest is here, once.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ContractRegistry, SolcInput, SolcOutput } from "../chain/solidity/registry";
 import { type BlockSource, watchBuildInfos } from "./build-info-watch";
@@ -37,6 +37,23 @@ export function hardhat3BuildInfos(artifacts: string): BuildInfoReader {
   };
 }
 
+/**
+ * Build-info files read in this process, by path, with the size and time they had: every Hardhat 3
+ * connection (`network.create()`) and every Hardhat 2 chain loads the project's compilations, and
+ * reading and parsing them again was a third of a warm connection's start. A file written since is
+ * read again.
+ */
+const readFiles = new Map<string, { size: number; mtimeMs: number; compilation: Compilation }>();
+
+function readCached(reader: BuildInfoReader, file: string): Compilation {
+  const { size, mtimeMs } = statSync(file);
+  const known = readFiles.get(file);
+  if (known !== undefined && known.size === size && known.mtimeMs === mtimeMs) return known.compilation;
+  const compilation = reader.read(file);
+  readFiles.set(file, { size, mtimeMs, compilation });
+  return compilation;
+}
+
 /** Every build-info file there is now; a file that cannot be read is skipped (its contracts stay unrecognised). */
 export function loadCompilations(reader: BuildInfoReader, contracts: ContractRegistry): void {
   let names: string[];
@@ -48,7 +65,7 @@ export function loadCompilations(reader: BuildInfoReader, contracts: ContractReg
   for (const name of names) {
     if (!name.endsWith(".json") || name.endsWith(".output.json")) continue;
     try {
-      const { input, output } = reader.read(path.join(reader.dir, name));
+      const { input, output } = readCached(reader, path.join(reader.dir, name));
       contracts.addCompilation(input, output);
     } catch {
       // a partly written or foreign file

@@ -223,6 +223,37 @@ function bytecodeOf(bc: SolcBytecode | undefined): Bytecode | undefined {
   return new Bytecode(code, masked, bc?.sourceMap ?? "");
 }
 
+/**
+ * The contracts of a solc run, built once per output object: a build-info file read once in a
+ * process (src/host/compilations.ts) serves every chain's registry, each Hardhat 3 connection's
+ * included. The contracts are not changed once built (their lazy caches depend on the code only).
+ */
+const builtOutputs = new WeakMap<SolcOutput, ContractInfo[]>();
+
+function contractsOf(input: SolcInput, output: SolcOutput): ContractInfo[] {
+  const built = builtOutputs.get(output);
+  if (built !== undefined) return built;
+  const compilation = new Compilation();
+  for (const [name, s] of Object.entries(output.sources ?? {})) {
+    const text = input.sources?.[name]?.content ?? "";
+    const file: SourceFile = { name, content: Buffer.from(text, "utf8"), text, functions: [], contracts: new Map() };
+    if (s.ast !== undefined) collect(s.ast, undefined, file);
+    compilation.files.set(s.id, file);
+  }
+  const infos: ContractInfo[] = [];
+  for (const [sourceName, contracts] of Object.entries(output.contracts ?? {})) {
+    for (const [name, c] of Object.entries(contracts)) {
+      try {
+        infos.push(new ContractInfo(sourceName, name, c.abi ?? [], bytecodeOf(c.evm?.bytecode), bytecodeOf(c.evm?.deployedBytecode), compilation));
+      } catch {
+        continue; // an ABI ethers cannot read: the contract stays unrecognised
+      }
+    }
+  }
+  builtOutputs.set(output, infos);
+  return infos;
+}
+
 export interface CallDescription {
   contract: string;
   function?: string;
@@ -239,25 +270,9 @@ export class ContractRegistry {
 
   /** Adds every contract with bytecode of one solc run (standard-JSON input and output). */
   addCompilation(input: SolcInput, output: SolcOutput): void {
-    const compilation = new Compilation();
-    for (const [name, s] of Object.entries(output.sources ?? {})) {
-      const text = input.sources?.[name]?.content ?? "";
-      const file: SourceFile = { name, content: Buffer.from(text, "utf8"), text, functions: [], contracts: new Map() };
-      if (s.ast !== undefined) collect(s.ast, undefined, file);
-      compilation.files.set(s.id, file);
-    }
-    for (const [sourceName, contracts] of Object.entries(output.contracts ?? {})) {
-      for (const [name, c] of Object.entries(contracts)) {
-        const abi = c.abi ?? [];
-        let info: ContractInfo;
-        try {
-          info = new ContractInfo(sourceName, name, abi, bytecodeOf(c.evm?.bytecode), bytecodeOf(c.evm?.deployedBytecode), compilation);
-        } catch {
-          continue; // an ABI ethers cannot read: the contract stays unrecognised
-        }
-        info.iface.forEachError((e) => this._errors.set(e.selector, e));
-        if (info.creation !== undefined || info.deployed !== undefined) this._contracts.unshift(info);
-      }
+    for (const info of contractsOf(input, output)) {
+      info.iface.forEachError((e) => this._errors.set(e.selector, e));
+      if (info.creation !== undefined || info.deployed !== undefined) this._contracts.unshift(info);
     }
     this._byCode.clear();
   }
