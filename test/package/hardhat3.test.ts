@@ -317,8 +317,8 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat("--version")).to.match(/^3\.\d+\.\d+/m);
   });
 
-  it("builds offline with the npm solc", () => {
-    expect(hardhat("build")).to.match(/Compiled 3 Solidity files with solc 0\.8\.30/);
+  it("builds offline with the npm solc (the example's contract, Logger, Counter, Forwarder)", () => {
+    expect(hardhat("build")).to.match(/Compiled 4 Solidity files with solc 0\.8\.30/);
   });
 
   it("type-checks: connection.epochs and the epochs config are typed from the package's declarations", () => {
