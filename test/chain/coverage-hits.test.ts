@@ -7,7 +7,8 @@
 import { expect } from "chai";
 import { Interface } from "ethers";
 import { type Harness, inProcess } from "../helpers/harness";
-import { compile } from "../helpers/solc";
+import { compile, compileStandard } from "../helpers/solc";
+import { hookFailureExplainer } from "../../src/host/hook-failures";
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -122,5 +123,52 @@ describe("coverage hits (the node's coverageHit event)", function () {
       await light.close();
       await full.close();
     }
+  });
+
+  it("in opcode mode, a failing hook's explanation (a re-run) relays no steps: its steps come once", async () => {
+    const compiled = compileStandard({
+      "contracts/FailingProbe.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+interface IEpochs { function registerHooks() external returns (bool); }
+contract FailingProbe {
+    constructor() { IEpochs(0x0000000000000000000000000000000000000900).registerHooks(); }
+    function afterEpochEnd(string calldata, int64) external pure { revert("not today"); }
+    function beforeEpochStart(string calldata, int64) external pure {}
+}
+`,
+    });
+    const bytecode = `0x${compiled.output.contracts["contracts/FailingProbe.sol"].FailingProbe.evm.bytecode.object}`;
+    type Attribute = { key: string; value: string };
+    type BlockEvents = { begin_block_events: Array<{ type: string; attributes: Attribute[] }>; end_block_events: Array<{ type: string; attributes: Attribute[] }> };
+    /** The PUSH1 steps an epoch's end relays with the failing hook registered, and the failure's event. */
+    const hookSteps = async (explain: boolean): Promise<{ steps: number; failed: Attribute[] }> => {
+      const chain = await inProcess({ stepOpcodes: ["PUSH1"], ...(explain ? { explainHookFailure: (contracts) => hookFailureExplainer(contracts) } : {}) });
+      try {
+        chain.runtime.deps.contracts.addCompilation(compiled.input, compiled.output as never);
+        const [from] = await chain.request<string[]>("eth_accounts");
+        await chain.request("eth_sendTransaction", [{ from, data: bytecode }]);
+        let steps = 0;
+        chain.runtime.node.steps.events.on("step", () => void steps++);
+        const first = BigInt(await chain.request<string>("eth_blockNumber")) + 1n;
+        await chain.request("epochs_advance", ["day"]);
+        const last = BigInt(await chain.request<string>("eth_blockNumber"));
+        // the blocks epochs_advance mined: the one that ended the day holds the failure
+        for (let n = first; n <= last; n++) {
+          const events = await chain.request<BlockEvents>("epochs_blockEvents", [`0x${n.toString(16)}`]);
+          const failed = [...events.begin_block_events, ...events.end_block_events].find((e) => e.type === "epoch_hook_failed");
+          if (failed !== undefined) return { steps, failed: failed.attributes };
+        }
+        return { steps, failed: [] };
+      } finally {
+        await chain.close();
+      }
+    };
+    const plain = await hookSteps(false);
+    const explained = await hookSteps(true);
+    // the explanation ran (Hardhat's words and the hook's frame), and told no steps of its own
+    expect(explained.failed.find((a) => a.key === "error")?.value).to.include("not today");
+    expect(plain.failed.find((a) => a.key === "error")).to.equal(undefined);
+    expect(plain.steps).to.be.greaterThan(0);
+    expect(explained.steps).to.equal(plain.steps);
   });
 });
