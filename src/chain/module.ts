@@ -135,6 +135,13 @@ export interface BlockModule {
    * that state is kept, and keeps nothing when it throws.
    */
   checkState?(state: StateReader): Promise<void>;
+  /**
+   * Told the head's state each time the chain's state is opened or replaced wholesale (a new chain,
+   * a data directory reopened, hardhat_reset, a loaded dump), before anything runs on it: what the
+   * module derives from its state outside the state (the precompiles of x/erc20's token pairs,
+   * src/chain/engine/evm.ts) catches up here.
+   */
+  stateOpened?(state: StateReader): Promise<void>;
 }
 
 /** Events of one block, by phase, in emission order. */

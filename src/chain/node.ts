@@ -37,6 +37,7 @@ import type { ChainStore, StoredReceipt } from "./store/chain-store";
 import { Clock, timestampRefusal } from "./block/clock";
 import { commitBlock, commitReservation, rewindChain } from "./block/commit";
 import { createChainCommon } from "./engine/common";
+import type { DynamicPrecompiles } from "./engine/evm";
 import type { ChainConfig } from "./config";
 import { type ContextOptions, type ExecutionContext, turnIfDue } from "./engine/context";
 import { addressOfKey, nativeCrypto } from "./engine/crypto";
@@ -66,6 +67,8 @@ export interface NodeOptions {
   modules?: BlockModule[];
   /** Precompiles of modules (the epochs precompile). They reach the node lazily, through `ctx`. */
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Precompiles registered while the chain runs (the x/erc20 token pairs): src/chain/engine/evm.ts. */
+  dynamicPrecompiles?: DynamicPrecompiles;
   /** Fork a remote chain: the state reads through to it, the first block is its fork block. */
   fork?: Fork;
   /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
@@ -213,6 +216,7 @@ export class Node extends EventEmitter<NodeEvents> {
         kv,
         modules,
         precompiles: opts.precompiles,
+        dynamicPrecompiles: opts.dynamicPrecompiles,
         fork,
         start,
         cacheBounds,

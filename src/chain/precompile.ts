@@ -39,6 +39,8 @@ export interface PrecompileCall {
   input: PrecompileInput;
   /** msg.sender of the call to the precompile. */
   caller: Uint8Array;
+  /** Wei the call carries (already the precompile account's when the handler runs). */
+  value: bigint;
   gas: GasMeter;
   /** Adds one of the ABI's events, emitted by the precompile's address. */
   emit(event: string, values: unknown[]): void;
@@ -48,7 +50,7 @@ export interface PrecompileCall {
 export type PrecompileHandler = (call: PrecompileCall) => Promise<unknown[]>;
 
 /** Why a call is refused before its handler runs. */
-export type Refusal = { kind: "short" } | { kind: "unknown"; selector: string } | { kind: "static"; fn: FunctionFragment } | { kind: "arguments"; fn: FunctionFragment; error: Error };
+export type Refusal = { kind: "short" } | { kind: "unknown"; selector: string } | { kind: "static"; fn: FunctionFragment | "fallback" } | { kind: "arguments"; fn: FunctionFragment; error: Error };
 
 /** How a precompile prices and words its calls. */
 export interface PrecompilePolicy {
@@ -66,12 +68,20 @@ export interface PrecompileSpec {
   /** The methods that write: refused inside a STATICCALL. */
   transactions: ReadonlySet<string>;
   policy: PrecompilePolicy;
+  /**
+   * What runs for input that names no method (fewer than 4 bytes, or an unknown selector), as a
+   * Solidity fallback: `gas` prices it; it writes (refused inside a STATICCALL); it returns nothing.
+   * Without it such input is refused.
+   */
+  fallback?: { handler: (call: Omit<PrecompileCall, "fn" | "args">) => Promise<void>; gas(data: Uint8Array): bigint };
 }
 
 /** What the chain tells a precompile about the execution it runs in (each answer is for `input`'s EVM). */
 export interface PrecompileContextDeps {
   caller(input: PrecompileInput): Uint8Array;
   isStatic(input: PrecompileInput): boolean;
+  /** The wei the call carries; absent for a precompile that never reads it (then 0). */
+  value?(input: PrecompileInput): bigint;
 }
 
 const ERROR_ABI = new Interface(["error Error(string)"]);
@@ -90,7 +100,6 @@ function reverted(gasLimit: bigint, gas: bigint, reason: string): ExecResult {
 
 /** The precompile function (EthereumJS `PrecompileFunc`) of `spec`. */
 export function createPrecompile(spec: PrecompileSpec, deps: PrecompileContextDeps): (input: PrecompileInput) => Promise<ExecResult> {
-  const emitter = getBytes(spec.address);
   const { abi, policy } = spec;
   return async (input) => {
     const { data, gasLimit } = input;
@@ -98,16 +107,20 @@ export function createPrecompile(spec: PrecompileSpec, deps: PrecompileContextDe
       const { reason, gas } = policy.refusal(r, used);
       return reverted(gasLimit, gas, reason);
     };
-    if (data.length < 4) return refuse({ kind: "short" }, 0n);
-    const selector = hexlify(data.subarray(0, 4));
-    let fn: FunctionFragment | null;
-    try {
-      fn = abi.getFunction(selector);
-    } catch {
-      fn = null;
+    const selector = data.length < 4 ? undefined : hexlify(data.subarray(0, 4));
+    let fn: FunctionFragment | null = null;
+    if (selector !== undefined) {
+      try {
+        fn = abi.getFunction(selector);
+      } catch {
+        fn = null;
+      }
     }
     const handler = fn === null ? undefined : spec.handlers[fn.name];
-    if (fn === null || handler === undefined) return refuse({ kind: "unknown", selector }, 0n);
+    if (fn === null || handler === undefined) {
+      if (spec.fallback !== undefined) return runFallback(spec, spec.fallback, deps, input);
+      return selector === undefined ? refuse({ kind: "short" }, 0n) : refuse({ kind: "unknown", selector }, 0n);
+    }
     const isTx = spec.transactions.has(fn.name);
     const gas = new GasMeter(gasLimit);
     try {
@@ -128,19 +141,52 @@ export function createPrecompile(spec: PrecompileSpec, deps: PrecompileContextDe
       args,
       input,
       caller: deps.caller(input),
+      value: deps.value?.(input) ?? 0n,
       gas,
-      emit: (event, values) => {
-        const log = abi.encodeEventLog(event, values);
-        logs.push([emitter, log.topics.map((t) => getBytes(t)), getBytes(log.data)]);
-      },
+      emit: emitter(abi, spec.address, logs),
     };
-    try {
-      const out = await handler(call);
-      return { returnValue: getBytes(abi.encodeFunctionResult(fn, out)), executionGasUsed: gas.used, ...(logs.length > 0 ? { logs } : {}) };
-    } catch (err) {
-      if (err instanceof OutOfGas) return outOfGas(gasLimit);
-      if (err instanceof PrecompileRevert) return reverted(gasLimit, gas.used > gasLimit ? gasLimit : gas.used, err.message);
-      throw err;
-    }
+    return settle(gasLimit, gas, logs, async () => getBytes(abi.encodeFunctionResult(fn, await handler(call))));
   };
+}
+
+/** The function that adds `abi`'s event `event` to `logs`, emitted by `address`. */
+function emitter(abi: Interface, address: string, logs: Log[]): PrecompileCall["emit"] {
+  const from = getBytes(address);
+  return (event, values) => {
+    const log = abi.encodeEventLog(event, values);
+    logs.push([from, log.topics.map((t) => getBytes(t)), getBytes(log.data)]);
+  };
+}
+
+/** Runs a handler to its ExecResult: its output and logs, or the failure it threw. */
+async function settle(gasLimit: bigint, gas: GasMeter, logs: Log[], run: () => Promise<Uint8Array>): Promise<ExecResult> {
+  try {
+    const returnValue = await run();
+    return { returnValue, executionGasUsed: gas.used, ...(logs.length > 0 ? { logs } : {}) };
+  } catch (err) {
+    if (err instanceof OutOfGas) return outOfGas(gasLimit);
+    if (err instanceof PrecompileRevert) return reverted(gasLimit, gas.used > gasLimit ? gasLimit : gas.used, err.message);
+    throw err;
+  }
+}
+
+/** Input naming no method, on a precompile with a fallback. */
+async function runFallback(spec: PrecompileSpec, fallback: NonNullable<PrecompileSpec["fallback"]>, deps: PrecompileContextDeps, input: PrecompileInput): Promise<ExecResult> {
+  const { data, gasLimit } = input;
+  const gas = new GasMeter(gasLimit);
+  try {
+    gas.charge(fallback.gas(data));
+  } catch {
+    return outOfGas(gasLimit);
+  }
+  if (deps.isStatic(input)) {
+    const { reason, gas: used } = spec.policy.refusal({ kind: "static", fn: "fallback" }, gas.used);
+    return reverted(gasLimit, used, reason);
+  }
+  const logs: Log[] = [];
+  const call = { input, caller: deps.caller(input), value: deps.value?.(input) ?? 0n, gas, emit: emitter(spec.abi, spec.address, logs) };
+  return settle(gasLimit, gas, logs, async () => {
+    await fallback.handler(call);
+    return EMPTY;
+  });
 }

@@ -118,7 +118,7 @@ const EPOCHS_POLICY: PrecompilePolicy = {
       case "unknown":
         return { reason: "epochs precompile: unknown function selector", gas: READ_GAS };
       case "static":
-        return { reason: `epochs precompile: ${r.fn.name} in a static call`, gas: READ_GAS };
+        return { reason: `epochs precompile: ${r.fn === "fallback" ? r.fn : r.fn.name} in a static call`, gas: READ_GAS };
       case "arguments":
         return { reason: `epochs precompile: invalid arguments for ${r.fn.name}`, gas: READ_GAS };
     }

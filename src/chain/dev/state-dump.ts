@@ -20,6 +20,7 @@ import { Address, ValueEncoding, bytesToHex, createAccount, createAccountFromRLP
 import type { ChainState } from "../store/chain-state";
 import type { BlockModule, StateReader } from "../module";
 import { MemoryModuleStore, readModuleStore, slotReader, writeModuleStore } from "../module-state";
+import { tellStateOpened } from "../store/open-chain";
 import type { Clock } from "../block/clock";
 import { ChainError } from "../errors";
 
@@ -265,6 +266,7 @@ export async function loadChainState(chain: ChainState, clock: Clock, dump: Pars
     const state = slotReader(sm);
     for (const module of chain.modules) await checkModuleState(chain, module, state);
   });
+  await tellStateOpened(chain);
   if (dump.timestamp !== undefined && dump.timestamp > clock.nowSeconds()) clock.jumpTo(dump.timestamp);
 }
 

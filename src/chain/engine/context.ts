@@ -19,6 +19,7 @@ import type { Address } from "@ethereumjs/util";
 import { equalsBytes } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../module-state";
+import { copyChainVM } from "./evm";
 import { CONSOLE_ADDRESS } from "../dev/console-log";
 import { COVERAGE_ADDRESS } from "../dev/coverage";
 import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "../dev/executions";
@@ -41,6 +42,8 @@ function formatSeconds(ms: number): string {
 export interface MessageFrame {
   caller: Address;
   isStatic: boolean;
+  /** Wei the message carries (the EVM has moved it to the callee before the callee runs). */
+  value: bigint;
 }
 
 /** What an execution's precompiles may ask of the chain. */
@@ -278,10 +281,10 @@ export function isChainOpcodes(list: unknown): boolean {
 export function trackMessages(vm: VM): void {
   const events = vm.evm.events;
   if (events === undefined) return;
-  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; to?: Address; data: Uint8Array } & RecordedMessage) => {
+  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; value: bigint; to?: Address; data: Uint8Array } & RecordedMessage) => {
     const env = envs.get(vm.evm);
     if (env === undefined) return;
-    env.messages.push({ caller: msg.caller, isStatic: msg.isStatic });
+    env.messages.push({ caller: msg.caller, isStatic: msg.isStatic, value: msg.value });
     env.executions?.enter(msg);
     if (env.gasWatch !== undefined && env.messages.length > 1) env.gasWatch.gasObserved = true;
     checkDeadline(env);
@@ -357,7 +360,7 @@ export class VmPool {
       await entry.vm.stateManager.setStateRoot(root);
       return { vm: entry.vm };
     }
-    const vm = await this._base.shallowCopy(false);
+    const vm = await copyChainVM(this._base);
     trackMessages(vm);
     await vm.stateManager.setStateRoot(root);
     return { vm };

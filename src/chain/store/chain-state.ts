@@ -13,7 +13,8 @@ import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
-import { type VM, createVM } from "@ethereumjs/vm";
+import type { VM } from "@ethereumjs/vm";
+import { DynamicPrecompiles, createChainVM } from "../engine/evm";
 import type { KVStore } from "../../storage/kv";
 import { readLegacyModuleSet } from "../../storage/legacy-module-log";
 import { TrieDB } from "../../storage/trie-db";
@@ -69,6 +70,8 @@ export interface ChainStateOptions {
   kv: KVStore;
   modules: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Precompiles registered while the chain runs (src/chain/engine/evm.ts); default: a set of its own. */
+  dynamicPrecompiles?: DynamicPrecompiles;
   fork?: Fork;
   /** A chain that starts at a later block than 0 without a remote: a loaded state dump's (src/chain/dev/state-dump.ts). */
   start?: ChainStart;
@@ -172,11 +175,12 @@ export class ChainState {
     };
     const customPrecompiles = opts.precompiles?.({ envOf: requireEnv }) ?? [];
     installJumpAnalysisCache();
-    const vm = await createVM({
+    const vm = await createChainVM({
       common,
       stateManager,
       blockchain,
       evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common, opts.steps?.opcodes) },
+      dynamic: opts.dynamicPrecompiles ?? new DynamicPrecompiles(),
     });
     trackMessages(vm);
     return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console, opts.coverage, opts.steps);

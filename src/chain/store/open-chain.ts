@@ -13,7 +13,7 @@ import { addressOfKey } from "../engine/crypto";
 import { checkForkMeta, forkMetaOps } from "../fork/meta";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { hasLegacyModuleLog } from "../../storage/legacy-module-log";
-import { MemoryModuleStore, writeModuleStore } from "../module-state";
+import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state";
 
 /**
  * Builds the chain instance and opens or initialises its store. `clock` starts at the configured
@@ -24,6 +24,7 @@ export async function openChain(opts: ChainStateOptions, clock: Clock): Promise<
   try {
     const chain = await ChainState.create(opts);
     await openOrInit(chain, clock);
+    await tellStateOpened(chain);
     return chain;
   } catch (err) {
     await opts.kv.close().catch(() => undefined);
@@ -130,4 +131,10 @@ async function migrateModuleLogs(chain: ChainState): Promise<void> {
 function sha256Empty(): Uint8Array {
   // requestsHash of an empty request list (EIP-7685): sha256 of nothing
   return new Uint8Array(Buffer.from("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "hex"));
+}
+
+/** Tells each module the chain's state was opened or replaced (BlockModule.stateOpened). */
+export async function tellStateOpened(chain: ChainState): Promise<void> {
+  const state = slotReader(chain.vm.stateManager);
+  for (const m of chain.modules) await m.stateOpened?.(state);
 }

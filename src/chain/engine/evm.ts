@@ -1,0 +1,87 @@
+/**
+ * The chain's EVM: EthereumJS's, with precompiles that appear while the chain runs. A Cosmos EVM
+ * chain hosts an ERC-20 precompile at the address of every coin registered as a token pair (x/erc20:
+ * an IBC voucher gets one when it first arrives), so the set of precompiles is not known when the VM
+ * is made. EthereumJS reads its precompiles through the public `precompiles` getter only (its
+ * `getPrecompile` for each message, `runTx` to warm them, as cosmos/evm warms the precompile it
+ * calls); this subclass answers that getter with the hardfork's and the chain's fixed precompiles
+ * plus the ones registered since (`DynamicPrecompiles`), shared by every VM of the chain.
+ *
+ * `copyChainVM` replaces `VM.shallowCopy` for the chain's VMs: EthereumJS's copy makes a plain EVM
+ * (its own TODO says so), which would lose the registered precompiles.
+ */
+import type { Common, StateManagerInterface } from "@ethereumjs/common";
+import { EVM, type EVMMockBlockchainInterface, type EVMOpts, NobleBN254, type PrecompileFunc } from "@ethereumjs/evm";
+import { type VM, createVM } from "@ethereumjs/vm";
+
+/** Precompiles registered while the chain runs, by unprefixed lower-case hex address. Never removed: a precompile decides itself whether the state it runs in has it. */
+export class DynamicPrecompiles {
+  private readonly _byAddress = new Map<string, PrecompileFunc>();
+  /** Bumped by each addition, so the VMs rebuild their merged maps. */
+  version = 0;
+
+  /** Adds `fn` at `address` (0x-prefixed); an address already registered keeps its function. */
+  add(address: string, fn: () => PrecompileFunc): void {
+    const key = address.slice(2).toLowerCase();
+    if (this._byAddress.has(key)) return;
+    this._byAddress.set(key, fn());
+    this.version++;
+  }
+
+  has(address: string): boolean {
+    return this._byAddress.has(address.slice(2).toLowerCase());
+  }
+
+  entries(): IterableIterator<[string, PrecompileFunc]> {
+    return this._byAddress.entries();
+  }
+}
+
+export class ChainEVM extends EVM {
+  private _merged?: { base: Map<string, PrecompileFunc>; version: number; map: Map<string, PrecompileFunc> };
+
+  constructor(
+    opts: EVMOpts,
+    readonly dynamic: DynamicPrecompiles,
+  ) {
+    // createEVM's one default the chain does not pass itself
+    super({ ...opts, bn254: new NobleBN254() });
+  }
+
+  override get precompiles(): Map<string, PrecompileFunc> {
+    const base = super.precompiles;
+    const m = this._merged;
+    if (m !== undefined && m.base === base && m.version === this.dynamic.version) return m.map;
+    const map = new Map(this.dynamic.entries());
+    // the fixed ones win an address both have
+    for (const [k, v] of base) map.set(k, v);
+    this._merged = { base, version: this.dynamic.version, map };
+    return map;
+  }
+
+  /** A copy over `stateManager`, with the same options and the same dynamic precompiles. */
+  copy(common: Common, stateManager: StateManagerInterface, blockchain: EVMMockBlockchainInterface): ChainEVM {
+    return new ChainEVM({ ...this._optsCached, common, stateManager, blockchain }, this.dynamic);
+  }
+}
+
+/** The chain's VM: a ChainEVM over `stateManager`. */
+export async function createChainVM(opts: { common: Common; stateManager: StateManagerInterface; blockchain: EVMMockBlockchainInterface; evmOpts: EVMOpts; dynamic: DynamicPrecompiles }): Promise<VM> {
+  const { common, stateManager, blockchain } = opts;
+  const evm = new ChainEVM({ ...opts.evmOpts, common, stateManager, blockchain }, opts.dynamic);
+  return createVM({ common, stateManager, blockchain, evm });
+}
+
+/**
+ * A VM over a copy of `base`'s state manager (its caches not shared: `shallowCopy(false)`), as
+ * `VM.shallowCopy(false)` makes one, with a ChainEVM.
+ */
+export async function copyChainVM(base: VM): Promise<VM> {
+  const common = base.common.copy();
+  common.setHardfork(base.common.hardfork());
+  const stateManager = base.stateManager.shallowCopy(false);
+  const blockchain = base.blockchain.shallowCopy();
+  if (!(base.evm instanceof ChainEVM)) throw new Error("the chain's VMs run a ChainEVM");
+  const evm = base.evm.copy(common, stateManager, blockchain);
+  return createVM({ common, stateManager, blockchain, evm });
+}
