@@ -10,6 +10,7 @@ import type { BlockModule } from "../chain/module";
 import type { PrecompileContext } from "../chain/store/chain-state";
 import { Node, type NodeOptions } from "../chain/node";
 import { addressOfKey } from "../chain/engine/crypto";
+import { DynamicPrecompiles } from "../chain/engine/evm";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
@@ -43,8 +44,10 @@ import type { RestRouter } from "../rpc/transport/rest-router";
 import type { ListenerControl } from "../rpc/transport/server";
 import type { SystemCallExplainer } from "../chain/block/block-producer";
 import { mountEpochsPage } from "./rest/epochs-page";
-import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles } from "../cosmos/precompiles";
-import { mountBankRest, mountStakingRest } from "./rest/cosmos";
+import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "../cosmos/precompiles";
+import type { CosmosModulesSettings } from "../cosmos/modules";
+import type { TokenPair } from "../cosmos/erc20";
+import { mountBankRest, mountErc20Rest, mountStakingRest } from "./rest/cosmos";
 import { cosmosMethods } from "../rpc/namespaces/cosmos";
 import { bech32Prefixes } from "../cosmos/bech32";
 
@@ -124,17 +127,35 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const profile = epochs?.profile ?? "evmos";
   const genesisAccounts = opts.chain.accounts.map((a) => ({ address: addressOfKey(a.privateKey).toString(), balance: a.balance }));
   const cosmosSettings = cosmosModuleSettings(opts.cosmos ?? {}, profile, genesisAccounts);
-  const cosmos = cosmosModules(cosmosSettings);
+  // the precompiles of x/erc20's token pairs, registered while the chain runs (src/chain/engine/evm.ts)
+  const dynamicPrecompiles = new DynamicPrecompiles();
+  // set when the chain makes its VM, before any state is opened
+  let precompileCtx: PrecompileContext | undefined;
+  // the message that called the precompile is the innermost one of its execution
+  const message = (input: PrecompileInput) => {
+    const stack = (precompileCtx as PrecompileContext).envOf(input._EVM).messages;
+    const top = stack[stack.length - 1];
+    if (top === undefined) throw new Error("a precompile ran outside a message");
+    return top;
+  };
+  const cosmosDeps = {
+    caller: (input: PrecompileInput) => message(input).caller.bytes,
+    isStatic: (input: PrecompileInput) => message(input).isStatic,
+    value: (input: PrecompileInput) => message(input).value,
+    block: (input: PrecompileInput) => {
+      const block = (precompileCtx as PrecompileContext).envOf(input._EVM).block;
+      if (block === undefined) throw new Error("a Cosmos precompile ran outside a block the chain named");
+      return block;
+    },
+  };
+  const addTokenPairs = (pairs: TokenPair[]): void => {
+    for (const p of pairs) dynamicPrecompiles.add(p.erc20, () => erc20PairPrecompile(cosmosSettings as CosmosModulesSettings, p, cosmosDeps));
+  };
+  const cosmos = cosmosModules(cosmosSettings, addTokenPairs);
   for (const hooks of cosmos.epochHooks) epochs?.addHooks(hooks, { first: true });
   const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...cosmos.blockModules, ...(opts.modules ?? [])];
   const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => {
-    // the message that called the precompile is the innermost one of its execution
-    const message = (input: PrecompileInput) => {
-      const stack = ctx.envOf(input._EVM).messages;
-      const top = stack[stack.length - 1];
-      if (top === undefined) throw new Error("a precompile ran outside a message");
-      return top;
-    };
+    precompileCtx = ctx;
     return [
       ...(epochs !== undefined
         ? [
@@ -145,15 +166,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
             }),
           ]
         : []),
-      ...cosmosPrecompiles(opts.cosmos ?? {}, profile, cosmosSettings, {
-        caller: (input) => message(input).caller.bytes,
-        isStatic: (input) => message(input).isStatic,
-        block: (input) => {
-          const block = ctx.envOf(input._EVM).block;
-          if (block === undefined) throw new Error("a Cosmos precompile ran outside a block the chain named");
-          return block;
-        },
-      }),
+      ...cosmosPrecompiles(opts.cosmos ?? {}, profile, cosmosSettings, cosmosDeps),
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };
@@ -173,6 +186,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     kv: opts.kv,
     modules,
     precompiles,
+    dynamicPrecompiles,
     fork,
     consoleLog: opts.consoleLog,
     cacheBounds: opts.cacheBounds,
@@ -209,7 +223,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...cliqueMethods(deps),
     ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
     ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
-    ...(cosmosSettings !== undefined ? cosmosMethods(deps, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom }) : []),
+    ...(cosmosSettings !== undefined
+      ? cosmosMethods(deps, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom, ...(cosmosSettings.erc20 !== false ? { onPairs: addTokenPairs } : {}) })
+      : []),
   ];
   // cosmos/evm removed these to match geth: unknown methods there, so here under its profile
   const removed = epochs?.profile === "cosmos-evm" ? COSMOS_EVM_REMOVED_METHODS : new Set<string>();
@@ -231,6 +247,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const mountRest = (router: RestRouter): void => {
     mountBankRest(router, node, { prefix: chainBech32Prefix(opts.cosmos ?? {}, profile), denom: PROFILE_DENOM[profile] });
     if (cosmosSettings !== undefined) mountStakingRest(router, node, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom });
+    if (cosmosSettings !== undefined && cosmosSettings.erc20 !== false) mountErc20Rest(router, node, cosmosSettings.denom);
     if (epochs === undefined) return;
     mountEpochsRest(router, epochs, node);
     mountEpochsPage(router);

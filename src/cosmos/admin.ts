@@ -11,6 +11,9 @@ import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./led
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./modules";
 import { SlashingKeeper } from "./slashing";
 import { BondStatus, DEC, type Validator, newValidator } from "./staking-keeper";
+import { Bank, type DenomMetadata, validateDenom } from "./coins";
+import { Erc20Keeper, type TokenPair } from "./erc20";
+import { registerVoucher } from "./erc20-module";
 
 export interface NewValidator {
   operator: string;
@@ -96,4 +99,27 @@ export async function setRewards(env: ModuleEnv, change: Partial<DistributionPar
 export async function allocateRewards(env: ModuleEnv, amount: bigint): Promise<void> {
   if (amount <= 0n) throw new ModuleError("amount must be positive");
   await keepers(env).distribution.allocate(amount);
+}
+
+/**
+ * Registers an IBC voucher `ibc/<hash>` as a token pair at its address (as x/erc20 does when the
+ * voucher first arrives), its bank metadata set when given; `putCode` puts code at the pair's
+ * address. Other coins have no pair by denom on cosmos/evm: they are refused with its text.
+ */
+export async function registerCoin(env: ModuleEnv, putCode: (address: string) => Promise<void>, denom: string, metadata?: DenomMetadata): Promise<TokenPair> {
+  const pair = await registerVoucher(new Erc20Keeper(env), putCode, denom);
+  if (metadata !== undefined) await new Bank(env).setMetadata(denom, metadata);
+  return pair;
+}
+
+/** Creates `amount` of `denom` in `to`'s bank balance (the native coin: its EVM balance), the supply with it. */
+export async function mintCoins(env: ModuleEnv, to: string, denom: string, amount: bigint): Promise<void> {
+  validateDenom(denom);
+  await new Bank(env).mint(to, denom, amount);
+}
+
+/** Sets a denom's bank metadata (what its pair's name, symbol and decimals answer). */
+export async function setDenomMetadata(env: ModuleEnv, denom: string, metadata: DenomMetadata): Promise<void> {
+  validateDenom(denom);
+  await new Bank(env).setMetadata(denom, metadata);
 }

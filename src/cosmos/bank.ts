@@ -1,18 +1,19 @@
 /**
  * The bank precompile at 0x…0804 (contracts/precompiles/IBank.sol), as cosmos/evm has it
  * (precompiles/bank): `balances(account)`, `totalSupply()` and `supplyOf(erc20)` over the coins
- * that have an ERC-20 token pair. Here that is the native coin (the EVM balance, 18 decimals),
- * paired with its wrapped ERC-20 — WEVMOS's address, the one Evmos and evmd's genesis register —
- * so a coin reads as `{ contractAddress: 0xD494…d517, amount }`. Flat gas per call as cosmos/evm
+ * that have an ERC-20 token pair (src/cosmos/erc20.ts), sorted by denom: the native coin (the EVM
+ * balance, 18 decimals) paired with its wrapped ERC-20 — WEVMOS's address, the one Evmos and evmd's
+ * genesis register — so it reads as `{ contractAddress: 0xD494…d517, amount }`, and the IBC
+ * vouchers registered as pairs. Flat gas per call as cosmos/evm
  * prices them (2,851 for balances, 2,477 for the supplies); every method is a query.
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { EVMError } from "@ethereumjs/evm";
-import { createAddressFromString } from "@ethereumjs/util";
 import { Interface, getAddress, getBytes, hexlify } from "ethers";
-import { BANK_PRECOMPILE } from "./ledger";
-import { StorageRecords } from "../chain/records";
+import { stateEnv } from "./ledger";
 import { revertData } from "./module-precompile";
+import { Bank, type Coin } from "./coins";
+import { Erc20Keeper } from "./erc20";
 
 /** The native coin's ERC-20 pair: WEVMOS (Evmos mainnet; evmd's genesis registers the same address). */
 export const NATIVE_ERC20 = "0xD4949664cD82660AaE99bEdc034a0deA8A0bd517" as const;
@@ -25,7 +26,7 @@ export const BANK_ABI = new Interface([
 
 const GAS: Readonly<Record<string, bigint>> = { balances: 2_851n, totalSupply: 2_477n, supplyOf: 2_477n };
 
-export function createBankPrecompile(nativeErc20: string = NATIVE_ERC20): (input: PrecompileInput) => Promise<ExecResult> {
+export function createBankPrecompile(denom: string, nativeErc20: string = NATIVE_ERC20): (input: PrecompileInput) => Promise<ExecResult> {
   const pair = getAddress(nativeErc20);
   return async (input) => {
     const { data, gasLimit } = input;
@@ -41,19 +42,31 @@ export function createBankPrecompile(nativeErc20: string = NATIVE_ERC20): (input
     } catch {
       return revert(`abi: cannot unmarshal the arguments of ${fn.name}`);
     }
-    const sm = input._EVM.stateManager;
-    const bank = createAddressFromString(BANK_PRECOMPILE);
-    const supply = async () => (await new StorageRecords({ get: (k) => sm.getStorage(bank, k), put: (k, v) => sm.putStorage(bank, k, v) }).get<bigint>("supply")) ?? 0n;
+    // the bank and x/erc20 records as this execution's state holds them (the flat price covers the reads)
+    const env = stateEnv(input._EVM.stateManager, { number: 0n, timestamp: 0n }, denom);
+    const bank = new Bank(env);
+    const keeper = new Erc20Keeper(env);
+    // a coin's ERC-20: its token pair's (the native coin's is WEVMOS's address, registered or not)
+    const erc20Of = async (d: string): Promise<string | undefined> => (d === denom ? pair : (await keeper.pairOfDenom(d))?.erc20);
+    const paired = async (coins: Coin[]): Promise<Array<[string, bigint]>> => {
+      const out: Array<[string, bigint]> = [];
+      for (const c of coins) {
+        const erc20 = await erc20Of(c.denom);
+        if (erc20 !== undefined && c.amount > 0n) out.push([erc20, c.amount]);
+      }
+      return out;
+    };
     let out: unknown[];
     if (fn.name === "balances") {
-      const balance = (await sm.getAccount(createAddressFromString(args[0] as string)))?.balance ?? 0n;
-      out = [balance > 0n ? [[pair, balance]] : []];
+      out = [await paired(await bank.balances(getAddress(args[0] as string)))];
     } else if (fn.name === "totalSupply") {
-      const s = await supply();
-      out = [s > 0n ? [[pair, s]] : []];
+      const denoms = [denom, ...(await keeper.pairs()).map((p) => p.denom).filter((d) => d !== denom)].sort();
+      out = [await paired(await Promise.all(denoms.map(async (d) => ({ denom: d, amount: await bank.supplyOf(d) }))))];
     } else {
       // an ERC-20 without a token pair has no bank supply: 0, as cosmos/evm answers
-      out = [getAddress(args[0] as string) === pair ? await supply() : 0n];
+      const erc20 = getAddress(args[0] as string);
+      const d = erc20 === pair ? denom : (await keeper.pair(erc20))?.denom;
+      out = [d === undefined ? 0n : await bank.supplyOf(d)];
     }
     return { returnValue: getBytes(BANK_ABI.encodeFunctionResult(fn, out)), executionGasUsed: gas };
   };

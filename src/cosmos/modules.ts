@@ -23,6 +23,7 @@ import { STAKING_ABI } from "./staking-precompile";
 import { DistributionKeeper } from "./distribution-keeper";
 import type { GenesisDelegation } from "./genesis";
 import { NATIVE_ERC20 } from "./bank";
+import type { Erc20Settings } from "./erc20-module";
 import { SLASHING_PRECOMPILE } from "./slashing";
 import { GOV_PRECOMPILE } from "./gov";
 
@@ -69,7 +70,7 @@ export const DEFAULT_COMMUNITY_TAX = (2n * DEC) / 100n;
 /** Gas of the chain's own calls into the modules (end block, minting): they are not users' transactions. */
 const SYSTEM_GAS = 30_000_000n;
 /** Code at the precompile accounts, so extcodesize checks pass and their storage can be written (0xfe: never run). */
-const INVALID_CODE = new Uint8Array([0xfe]);
+export const INVALID_CODE = new Uint8Array([0xfe]);
 
 /** A validator's consensus key when none is given (32 bytes, ed25519-sized, base64 as cosmos/evm formats it): keccak256 of its operator, stable across runs. */
 export function consensusPubkey(operator: string): string {
@@ -77,7 +78,7 @@ export function consensusPubkey(operator: string): string {
 }
 
 /** A module env over genesis state: coins sent at genesis are minted to their receiver. */
-function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
+export function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
   const gas = new GasMeter(2n ** 255n);
   const records = (account: string): MeteredRecords => {
     const io: StorageIO = {
@@ -108,7 +109,7 @@ function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
 }
 
 /** A module env that only reads (a block context's storage): for quietBefore and the end block's check. */
-function readEnv(state: StateReader): ModuleEnv {
+export function readEnv(state: StateReader): ModuleEnv {
   const gas = new GasMeter(2n ** 255n);
   const refuse = (): never => {
     throw new Error("a read-only module env cannot move coins");
@@ -144,6 +145,8 @@ export interface CosmosModulesSettings {
   gov: boolean;
   /** The native coin's ERC-20 pair, as the bank precompile names it. */
   nativeErc20: string;
+  /** x/erc20's token pairs (src/cosmos/erc20-module.ts); false: none. */
+  erc20: Erc20Settings | false;
   denom: string;
   /** The native coin held at genesis outside the modules (the dev accounts' balances). */
   genesisSupply: bigint;
@@ -156,12 +159,14 @@ export function stakingSettings(
   precompiles: { bank: boolean; slashing: boolean; gov: boolean },
   denom: string,
   accounts: ReadonlyArray<{ address: string; balance: bigint }>,
+  erc20: Erc20Settings | false = false,
 ): CosmosModulesSettings {
   const validators = staking.validators ?? [{ operator: accounts[0]?.address ?? "0x000000000000000000000000000000000000dEaD" }];
   return {
     denom,
     ...precompiles,
     nativeErc20: NATIVE_ERC20,
+    erc20,
     genesisSupply: accounts.reduce((sum, a) => sum + a.balance, 0n),
     staking: {
       unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,

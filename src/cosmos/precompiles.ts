@@ -4,14 +4,17 @@
  * modules, on by default under cosmos-evm and when asked for under evmos. Prefixes and denom are the
  * profile's: `evmos` / `aevmos` under evmos, `cosmos` / `atest` under cosmos-evm (evmd's).
  */
-import type { CustomPrecompile } from "@ethereumjs/evm";
+import type { CustomPrecompile, PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import { createAddressFromString } from "@ethereumjs/util";
 import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { BECH32_PRECOMPILE, bech32Prefixes, createBech32Precompile } from "./bech32";
 import { P256_PRECOMPILE, createP256Precompile } from "./p256";
 import { BANK_PRECOMPILE } from "./ledger";
-import { createBankPrecompile } from "./bank";
+import { NATIVE_ERC20, createBankPrecompile } from "./bank";
+import type { TokenPair } from "./erc20";
+import { type GenesisCoin, PROFILE_NATIVE_METADATA, erc20BlockModule } from "./erc20-module";
+import { createErc20Precompile } from "./erc20-precompile";
 import { setJailed } from "./admin";
 import { GOV_ABI, GOV_PRECOMPILE, GOV_TRANSACTIONS, govHandlers } from "./gov";
 import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing";
@@ -37,6 +40,8 @@ export interface CosmosPrecompilesOptions {
   gov?: boolean;
   /** The chains' P-256 verifier at 0x…0100 (src/cosmos/p256.ts): on unless `false` (then the EVM's own, EIP-7951, when the hardfork has it). */
   p256?: boolean;
+  /** x/erc20's token pairs (needs staking, which keeps the bank): the native coin's WERC20 and the genesis coins; on with staking unless `false`. */
+  erc20?: boolean | { coins?: GenesisCoin[] };
 }
 
 /** The account prefix of each profile's chain. */
@@ -55,13 +60,27 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
   const staking = opts.staking ?? profile === "cosmos-evm";
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
-  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts);
+  const erc20 = opts.erc20 === false ? false : { nativeErc20: NATIVE_ERC20, nativeMetadata: PROFILE_NATIVE_METADATA[profile], coins: opts.erc20 === true || opts.erc20 === undefined ? [] : (opts.erc20.coins ?? []) };
+  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts, erc20);
 }
 
-/** The chain's parts the modules add: a block module (staking's genesis and end block) and an epochs hook (distribution's minting). */
-export function cosmosModules(settings: CosmosModulesSettings | undefined): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
+/**
+ * The chain's parts the modules add: block modules (staking's genesis and end block, x/erc20's
+ * genesis) and an epochs hook (distribution's minting). `onPairs` is told the token pairs of each
+ * state the chain opens (their precompiles join the EVM: `erc20PairPrecompile`).
+ */
+export function cosmosModules(settings: CosmosModulesSettings | undefined, onPairs: (pairs: TokenPair[]) => void): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
   if (settings === undefined) return { blockModules: [], epochHooks: [] };
-  return { blockModules: [stakingBlockModule(settings)], epochHooks: settings.distribution === false ? [] : [distributionEpochHooks()] };
+  return {
+    blockModules: [stakingBlockModule(settings), ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)])],
+    epochHooks: settings.distribution === false ? [] : [distributionEpochHooks()],
+  };
+}
+
+/** The ERC-20 precompile of `pair` (WERC20's for the native coin's pair). */
+export function erc20PairPrecompile(settings: CosmosModulesSettings, pair: TokenPair, deps: Omit<ModulePrecompileDeps, "denom"> & { value(input: PrecompileInput): bigint }): PrecompileFunc {
+  const wrapped = settings.erc20 !== false && pair.erc20.toLowerCase() === settings.erc20.nativeErc20.toLowerCase();
+  return createErc20Precompile(pair.erc20, wrapped, { ...deps, denom: settings.denom });
 }
 
 /** The precompiles: `deps` tells the module precompiles about the execution they run in. */
@@ -83,7 +102,7 @@ export function cosmosPrecompiles(
     return { distribution, staking: distribution.staking() };
   };
   out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
-  if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.nativeErc20) });
+  if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.denom, settings.nativeErc20) });
   if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes.account), GOV_TRANSACTIONS, moduleDeps) });
   if (settings.slashing) {
     out.push({

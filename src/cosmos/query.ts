@@ -9,6 +9,8 @@ import { DistributionKeeper } from "./distribution-keeper";
 import type { ModuleEnv } from "./ledger";
 import { decString } from "./decimal";
 import { StakingKeeper, type Validator } from "./staking-keeper";
+import { Bank } from "./coins";
+import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20";
 import { STATUS_NAMES } from "./staking-precompile";
 
 
@@ -109,5 +111,25 @@ export class CosmosQueries {
       community_pool: decString(await distribution.communityPool()),
       validators: (await this.validators()).map((v) => this.validatorJson(v)),
     };
+  }
+
+  /** The account's coins, as x/bank's AllBalances lists them (sorted by denom, amounts as strings). */
+  async balances(address: string): Promise<Json[]> {
+    return (await new Bank(this._env).balances(address)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
+  }
+
+  /** x/erc20's token pairs, in the order they were registered. */
+  tokenPairs(): Promise<TokenPair[]> {
+    return new Erc20Keeper(this._env).pairs();
+  }
+
+  /** A pair by its ERC-20 address or its denom. */
+  async tokenPair(token: string): Promise<TokenPair | undefined> {
+    const keeper = new Erc20Keeper(this._env);
+    return /^0x[0-9a-fA-F]{40}$/.test(token) ? keeper.pair(token) : keeper.pairOfDenom(token);
+  }
+
+  static tokenPairJson(p: TokenPair): Json {
+    return { erc20_address: p.erc20, denom: p.denom, enabled: p.enabled, contract_owner: p.owner === OWNER_MODULE ? "OWNER_MODULE" : "OWNER_EXTERNAL" };
   }
 }

@@ -135,4 +135,47 @@ export class CosmosHelpers {
   allocateRewards(amount: bigint): Promise<boolean> {
     return this._rpc("cosmos_allocateRewards", [`0x${amount.toString(16)}`]);
   }
+
+  /** An account's bank coins ({ denom, amount }, amounts as decimal strings, sorted by denom). */
+  balances(address: string, block: string = "latest"): Promise<Array<{ denom: string; amount: string }>> {
+    return this._rpc("cosmos_balances", [address, block]);
+  }
+
+  /** An account's balance of one denom, in its base unit. */
+  async balance(address: string, denom: string): Promise<bigint> {
+    return BigInt((await this.balances(address)).find((c) => c.denom === denom)?.amount ?? "0");
+  }
+
+  /** Mints `amount` of `denom` (an IBC voucher, any coin) to `to`'s bank balance. */
+  mintCoins(to: string, denom: string, amount: bigint): Promise<boolean> {
+    return this._rpc("cosmos_mintCoins", [to, denom, `0x${amount.toString(16)}`]);
+  }
+
+  /** Sets a denom's bank metadata: what its ERC-20's name, symbol and decimals answer. */
+  setDenomMetadata(denom: string, metadata: { name: string; symbol: string; decimals: number }): Promise<boolean> {
+    return this._rpc("cosmos_setDenomMetadata", [denom, metadata]);
+  }
+
+  /** Registers an IBC voucher (`ibc/<hash>`) as a token pair; its ERC-20 precompile answers at `erc20_address`. */
+  registerCoin(denom: string, metadata?: { name: string; symbol: string; decimals: number }): Promise<TokenPairJson> {
+    return this._rpc("cosmos_registerCoin", metadata === undefined ? [denom] : [denom, metadata]);
+  }
+
+  /** x/erc20's token pairs (the native coin's WERC20 first). */
+  tokenPairs(block: string = "latest"): Promise<TokenPairJson[]> {
+    return this._rpc("cosmos_tokenPairs", [block]);
+  }
+
+  /** The ERC-20 address of a denom's token pair, or undefined when it has none. */
+  async erc20Address(denom: string): Promise<string | undefined> {
+    return (await this.tokenPairs()).find((p) => p.denom === denom)?.erc20_address;
+  }
+}
+
+/** A token pair as cosmos/evm's gateway lists it. */
+export interface TokenPairJson {
+  erc20_address: string;
+  denom: string;
+  enabled: boolean;
+  contract_owner: string;
 }

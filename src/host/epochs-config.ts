@@ -66,6 +66,13 @@ export interface PrecompilesUserConfig {
   gov?: boolean;
   /** The P-256 verifier at 0x…0100 as the chains have it (3,450 gas): on under both profiles unless `false`. */
   p256?: boolean;
+  /** x/erc20's token pairs (the native coin's WERC20, genesis coins): on with staking unless `false`. */
+  erc20?: boolean | Erc20UserConfig;
+}
+
+export interface Erc20UserConfig {
+  /** Coins at genesis: minted to their holders; an IBC voucher (`ibc/<64 hex>`) is paired as an ERC-20 at its address. */
+  coins?: Array<{ denom: string; name?: string; symbol?: string; decimals?: number; balances?: Record<string, bigint | number | string> }>;
 }
 
 /** A decimal as a string ("0.1") or a number; amounts in wei as a bigint, a number or a decimal string. */
@@ -127,7 +134,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   };
 }
 
-const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov", "p256"];
+const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov", "p256", "erc20"];
 
 function checkPrecompiles(p: PrecompilesUserConfig): void {
   if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?, staking?, distribution? }");
@@ -137,6 +144,7 @@ function checkPrecompiles(p: PrecompilesUserConfig): void {
   // parse once to check: the options are made again from the same config when the chain starts
   stakingOptions(p.staking);
   distributionOptions(p.distribution);
+  erc20Options(p.erc20);
   for (const key of ["bank", "slashing", "gov", "p256"] as const) {
     if (p[key] !== undefined && typeof p[key] !== "boolean") throw new EpochsConfigError(`invalid epochs.precompiles.${key} ${JSON.stringify(p[key])}: expected true or false`);
   }
@@ -162,6 +170,34 @@ export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOpt
     ...(cfg.precompiles?.slashing !== undefined ? { slashing: cfg.precompiles.slashing } : {}),
     ...(cfg.precompiles?.gov !== undefined ? { gov: cfg.precompiles.gov } : {}),
     ...(cfg.precompiles?.p256 !== undefined ? { p256: cfg.precompiles.p256 } : {}),
+    ...(cfg.precompiles?.erc20 !== undefined ? { erc20: erc20Options(cfg.precompiles.erc20) } : {}),
+  };
+}
+
+function erc20Options(v: PrecompilesUserConfig["erc20"]): CosmosPrecompilesOptions["erc20"] {
+  if (v === undefined || typeof v === "boolean") return v;
+  const shape = "expected true, false or { coins: [{ denom, name?, symbol?, decimals?, balances? }] }";
+  if (v === null || typeof v !== "object" || (v.coins !== undefined && !Array.isArray(v.coins))) throw new EpochsConfigError(`invalid epochs.precompiles.erc20: ${shape}`);
+  const seen = new Set<string>();
+  return {
+    coins: (v.coins ?? []).map((c, i) => {
+      const field = `epochs.precompiles.erc20.coins[${i}]`;
+      if (c === null || typeof c !== "object" || typeof c.denom !== "string" || !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(c.denom)) throw new EpochsConfigError(`invalid ${field}.denom: expected a Cosmos denom (3–128 characters, a letter first)`);
+      if (c.denom.startsWith("ibc/") && !/^ibc\/[0-9a-fA-F]{64}$/.test(c.denom)) throw new EpochsConfigError(`invalid ${field}.denom ${c.denom}: an IBC voucher is ibc/ and a 64-hex-digit hash`);
+      if (seen.has(c.denom)) throw new EpochsConfigError(`invalid ${field}.denom: ${c.denom} is listed twice`);
+      seen.add(c.denom);
+      const named = [c.name, c.symbol, c.decimals].filter((x) => x !== undefined).length;
+      if (named !== 0 && named !== 3) throw new EpochsConfigError(`invalid ${field}: give name, symbol and decimals together (the coin's bank metadata), or none`);
+      if (c.name !== undefined && (typeof c.name !== "string" || typeof c.symbol !== "string" || !Number.isInteger(c.decimals) || (c.decimals as number) < 0 || (c.decimals as number) > 255)) {
+        throw new EpochsConfigError(`invalid ${field}: name and symbol are strings, decimals an integer from 0 to 255`);
+      }
+      if (c.balances !== undefined && (c.balances === null || typeof c.balances !== "object")) throw new EpochsConfigError(`invalid ${field}.balances: expected { "0x…": amount }`);
+      const balances = Object.entries(c.balances ?? {}).map(([address, amount]) => {
+        if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new EpochsConfigError(`invalid ${field}.balances: ${address} is not a hex address`);
+        return { address, amount: wei(amount, `${field}.balances["${address}"]`) };
+      });
+      return { denom: c.denom, ...(c.name !== undefined ? { metadata: { name: c.name, symbol: c.symbol as string, decimals: c.decimals as number } } : {}), balances: balances.filter((b) => b.amount > 0n) };
+    }),
   };
 }
 

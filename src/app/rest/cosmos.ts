@@ -4,7 +4,6 @@
  * balance, 18 decimals, under the profile's denom) and, with the staking module, the validators, a
  * delegator's delegations and its rewards, at the head.
  */
-import { Address } from "@ethereumjs/util";
 import type { Node } from "../../chain/node";
 import { type Bech32Prefixes, accountFromBech32 } from "../../cosmos/bech32";
 import { stateEnv } from "../../cosmos/ledger";
@@ -33,10 +32,37 @@ export function mountBankRest(router: RestRouter, node: Node, opts: BankRestOpti
       return { status: 400, body: { code: 3, message: `invalid address: ${(err as Error).message}`, details: [] } };
     }
     // an address of other than 20 bytes (a module account) holds nothing on this chain
-    const balance = bytes.length === 20 ? ((await node.getAccount(new Address(bytes)))?.balance ?? 0n) : 0n;
-    const balances = balance > 0n ? [{ denom: opts.denom, amount: balance.toString() }] : [];
+    const balances = bytes.length === 20 ? await (await headQueries(node, opts.denom)).balances(`0x${Buffer.from(bytes).toString("hex")}`) : [];
     return { status: 200, body: { balances, pagination: { next_key: null, total: String(balances.length) } } };
   });
+}
+
+/** Queries over the head's state (the prefixes only name addresses: none here need them). */
+async function headQueries(node: Node, denom: string, prefixes: Bech32Prefixes = { account: "", validator: "", consensus: "" }): Promise<CosmosQueries> {
+  const head = node.head.header;
+  return new CosmosQueries(stateEnv(await node.stateAt(head.number), { number: head.number, timestamp: head.timestamp }, denom), prefixes);
+}
+
+/**
+ * GET /cosmos/evm/erc20/v1/token_pairs and /cosmos/evm/erc20/v1/token_pairs/{token} (an ERC-20
+ * address or a denom), as cosmos/evm's gateway answers them (x/erc20/keeper/grpc_query.go).
+ */
+export function mountErc20Rest(router: RestRouter, node: Node, denom: string): void {
+  router.get("/cosmos/evm/erc20/v1/token_pairs", async () => {
+    const pairs = await (await headQueries(node, denom)).tokenPairs();
+    return { status: 200, body: { token_pairs: pairs.map((p) => CosmosQueries.tokenPairJson(p)), pagination: { next_key: null, total: String(pairs.length) } } };
+  });
+  const one = async (token: string): Promise<RestResult> => {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(token) && !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(token)) {
+      return { status: 400, body: { code: 3, message: `invalid format for token ${token}, should be either hex ('0x...') cosmos denom`, details: [] } };
+    }
+    const pair = await (await headQueries(node, denom)).tokenPair(token);
+    if (pair === undefined) return { status: 404, body: { code: 5, message: `token pair with token '${token}'`, details: [] } };
+    return { status: 200, body: { token_pair: CosmosQueries.tokenPairJson(pair) } };
+  };
+  router.get("/cosmos/evm/erc20/v1/token_pairs/{token}", (_query, { token }) => one(token));
+  // the gateway's `{token=**}` takes a denom's slashes unescaped: ibc/<hash>
+  router.get("/cosmos/evm/erc20/v1/token_pairs/ibc/{hash}", (_query, { hash }) => one(`ibc/${hash}`));
 }
 
 /** The SDK's answer for an address its codec refuses (InvalidArgument). */

@@ -4,7 +4,11 @@
  * jail or slash a validator, change or allocate rewards. The dev methods change the live state
  * between blocks, all or nothing, as hardhat_setBalance does.
  */
-import { addValidator, allocateRewards, setJailed, setRewards, slash } from "../../cosmos/admin";
+import { addValidator, allocateRewards, mintCoins, registerCoin, setDenomMetadata, setJailed, setRewards, slash } from "../../cosmos/admin";
+import type { DenomMetadata } from "../../cosmos/coins";
+import type { TokenPair } from "../../cosmos/erc20";
+import { INVALID_CODE } from "../../cosmos/modules";
+import { createAddressFromString } from "@ethereumjs/util";
 import type { Bech32Prefixes } from "../../cosmos/bech32";
 import { parseFraction } from "../../cosmos/decimal";
 import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/ledger";
@@ -23,6 +27,8 @@ import { requireHeight } from "../resolve";
 export interface CosmosRpcSettings {
   prefixes: Bech32Prefixes;
   denom: string;
+  /** Told the token pairs a dev method registered (their precompiles join the chain's EVM); absent: x/erc20 is off. */
+  onPairs?: (pairs: TokenPair[]) => void;
 }
 
 const fraction = codec((v): bigint => {
@@ -40,6 +46,15 @@ const newValidator = objectOf("the validator", (field) => {
     commissionRate: field("commissionRate", fraction.parse),
     moniker: field("moniker", string.parse),
   };
+});
+
+const metadataOf = objectOf("the metadata", (field): DenomMetadata => {
+  const name = field("name", string.parse);
+  const symbol = field("symbol", string.parse);
+  const decimals = field("decimals", (v) => (typeof v === "number" ? v : Number(quantity.parse(v))));
+  if (name === undefined || symbol === undefined || decimals === undefined) throw new ParamError("the metadata: give name, symbol and decimals");
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) throw new ParamError(`the metadata.decimals: ${decimals} is not a uint8`);
+  return { name, symbol, decimals };
 });
 
 const rewardsChange = objectOf("the rewards", (field) => {
@@ -124,12 +139,12 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
     return new CosmosQueries(stateEnv(sm, { number: n, timestamp: block.header.timestamp }, settings.denom), settings.prefixes);
   };
   /** Runs a change on the live state between blocks; a module error leaves it untouched. */
-  const change = async <T>(fn: (env: ModuleEnv) => Promise<T>): Promise<T> => {
+  const change = async <T>(fn: (env: ModuleEnv, putCode: (address: string) => Promise<void>) => Promise<T>): Promise<T> => {
     let out: T | undefined;
     const head = node.head.header;
     try {
       await node.modifyState(async (sm) => {
-        out = await fn(stateEnv(sm, { number: head.number, timestamp: head.timestamp }, settings.denom));
+        out = await fn(stateEnv(sm, { number: head.number, timestamp: head.timestamp }, settings.denom), (a) => sm.putCode(createAddressFromString(a), INVALID_CODE));
       });
     } catch (err) {
       if (err instanceof ModuleError) throw new ServerError(err.message);
@@ -145,7 +160,39 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       throw err;
     }
   };
+  const erc20Methods = settings.onPairs === undefined ? [] : erc20DevMethods(at, read, change, settings.onPairs);
   return [
+    ...erc20Methods,
+    method({
+      name: "cosmos_balances",
+      access: "read",
+      concurrent: true,
+      params: [address, blockNumberOrTag.opt()],
+      doc: "An account's bank coins at a block ({ denom, amount }[], sorted by denom), as /cosmos/bank/v1beta1/balances lists them.",
+      handler: async ([account, block]): Promise<Json> => read(async () => (await at(block)).balances(hexlify(account))),
+    }),
+    method({
+      name: "cosmos_mintCoins",
+      access: "dev",
+      params: [address, string, quantity],
+      doc: "Mints an amount of a denom (any coin: an IBC voucher, the native coin) to an account's bank balance.",
+      handler: async ([to, denom, amount]) =>
+        change(async (env) => {
+          await mintCoins(env, hexlify(to), denom, amount);
+          return true;
+        }),
+    }),
+    method({
+      name: "cosmos_setDenomMetadata",
+      access: "dev",
+      params: [string, metadataOf],
+      doc: "Sets a denom's bank metadata { name, symbol, decimals }: what its token pair's ERC-20 name, symbol and decimals answer.",
+      handler: async ([denom, m]) =>
+        change(async (env) => {
+          await setDenomMetadata(env, denom, m);
+          return true;
+        }),
+    }),
     method({
       name: "cosmos_stakingState",
       access: "read",
@@ -252,6 +299,35 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
           await allocateRewards(env, amount);
           return true;
         }),
+    }),
+  ];
+}
+
+type At = (spec: Parameters<typeof requireHeight>[1]) => Promise<CosmosQueries>;
+type Read = <T>(fn: () => Promise<T>) => Promise<T>;
+type Change = <T>(fn: (env: ModuleEnv, putCode: (address: string) => Promise<void>) => Promise<T>) => Promise<T>;
+
+/** x/erc20's methods: the token pairs at a block, and registering an IBC voucher's pair. */
+function erc20DevMethods(at: At, read: Read, change: Change, onPairs: (pairs: TokenPair[]) => void) {
+  return [
+    method({
+      name: "cosmos_tokenPairs",
+      access: "read",
+      concurrent: true,
+      params: [blockNumberOrTag.opt()],
+      doc: "x/erc20's token pairs at a block, as /cosmos/evm/erc20/v1/token_pairs lists them.",
+      handler: async ([block]): Promise<Json> => read(async () => (await (await at(block)).tokenPairs()).map((p) => CosmosQueries.tokenPairJson(p))),
+    }),
+    method({
+      name: "cosmos_registerCoin",
+      access: "dev",
+      params: [string, metadataOf.opt()],
+      doc: "Registers an IBC voucher denom (ibc/<hash>) as a token pair at its address, as x/erc20 does when it first arrives; optional metadata { name, symbol, decimals }.",
+      handler: async ([denom, metadata]): Promise<Json> => {
+        const pair = await change((env, putCode) => registerCoin(env, putCode, denom, metadata));
+        onPairs([pair]);
+        return CosmosQueries.tokenPairJson(pair);
+      },
     }),
   ];
 }

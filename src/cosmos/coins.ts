@@ -1,0 +1,118 @@
+/**
+ * The bank's coins, every denom: the native coin is the EVM balance (ModuleEnv's), any other coin
+ * (an IBC voucher, a coin a test mints) a balance the bank keeps as records in its account's storage
+ * (0x…0804, src/chain/records.ts):
+ * - `coins/<address>`: the address's other coins, `{ denom: amount }` (zero amounts left out);
+ * - `supply/<denom>`: what exists of the denom;
+ * - `metadata/<denom>`: its bank metadata (name, symbol, decimals), when it has some.
+ * So other coins revert, persist, dump and load as the native one does. Failures are the bank's texts.
+ */
+import { getAddress } from "ethers";
+import { BANK_PRECOMPILE, type MeteredRecords, type ModuleEnv, ModuleError } from "./ledger";
+
+export interface Coin {
+  denom: string;
+  amount: bigint;
+}
+
+/** x/bank's denom metadata, as far as the ERC-20 precompiles read it. */
+export interface DenomMetadata {
+  name: string;
+  symbol: string;
+  /** The display unit's exponent. */
+  decimals: number;
+}
+
+/** The Cosmos SDK's denom syntax (types/coin.go `reDnmString`): 3–128 characters, a letter first. */
+const DENOM = /^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/;
+
+export function validateDenom(denom: string): void {
+  if (!DENOM.test(denom)) throw new ModuleError(`invalid denom: ${denom}`);
+}
+
+const key = (address: string): string => getAddress(address).toLowerCase();
+
+export class Bank {
+  private readonly _records: MeteredRecords;
+
+  constructor(private readonly _env: ModuleEnv) {
+    this._records = _env.records(BANK_PRECOMPILE);
+  }
+
+  get nativeDenom(): string {
+    return this._env.denom;
+  }
+
+  private async _coins(address: string): Promise<Record<string, bigint>> {
+    return (await this._records.get<Record<string, bigint>>(`coins/${key(address)}`)) ?? {};
+  }
+
+  private async _setCoins(address: string, coins: Record<string, bigint>): Promise<void> {
+    const kept = Object.fromEntries(Object.entries(coins).filter(([, v]) => v !== 0n));
+    await this._records.put(`coins/${key(address)}`, Object.keys(kept).length === 0 ? undefined : kept);
+  }
+
+  async balance(address: string, denom: string): Promise<bigint> {
+    if (denom === this._env.denom) return this._env.balance(address);
+    return (await this._coins(address))[denom] ?? 0n;
+  }
+
+  /** The address's non-zero coins, sorted by denom as the SDK's `Coins` are. */
+  async balances(address: string): Promise<Coin[]> {
+    const out: Coin[] = Object.entries(await this._coins(address)).map(([denom, amount]) => ({ denom, amount }));
+    const native = await this._env.balance(address);
+    if (native > 0n) out.push({ denom: this._env.denom, amount: native });
+    return out.sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
+  }
+
+  /** Moves coins; the bank's insufficient-funds error when `from` has too few. */
+  async send(from: string, to: string, denom: string, amount: bigint): Promise<void> {
+    if (amount < 0n) throw new ModuleError(`${amount}${denom}: invalid coins`);
+    if (denom === this._env.denom) return this._env.send(from, to, amount);
+    if (amount === 0n) return;
+    await this._take(from, denom, amount);
+    await this._give(to, denom, amount);
+  }
+
+  async mint(to: string, denom: string, amount: bigint): Promise<void> {
+    if (amount <= 0n) throw new ModuleError(`${amount}${denom}: invalid coins`);
+    if (denom === this._env.denom) return this._env.mint(to, amount);
+    await this._give(to, denom, amount);
+    await this._records.put(`supply/${denom}`, (await this.supplyOf(denom)) + amount);
+  }
+
+  async burn(from: string, denom: string, amount: bigint): Promise<void> {
+    if (amount <= 0n) throw new ModuleError(`${amount}${denom}: invalid coins`);
+    if (denom === this._env.denom) return this._env.burn(from, amount);
+    await this._take(from, denom, amount);
+    await this._records.put(`supply/${denom}`, (await this.supplyOf(denom)) - amount);
+  }
+
+  async supplyOf(denom: string): Promise<bigint> {
+    const name = denom === this._env.denom ? "supply" : `supply/${denom}`;
+    return (await this._records.get<bigint>(name)) ?? 0n;
+  }
+
+  async metadata(denom: string): Promise<DenomMetadata | undefined> {
+    return this._records.get<DenomMetadata>(`metadata/${denom}`);
+  }
+
+  async setMetadata(denom: string, m: DenomMetadata): Promise<void> {
+    if (!Number.isInteger(m.decimals) || m.decimals < 0 || m.decimals > 255) throw new ModuleError(`uint8 overflow: invalid decimals: ${m.decimals}`);
+    await this._records.put(`metadata/${denom}`, m);
+  }
+
+  private async _take(from: string, denom: string, amount: bigint): Promise<void> {
+    const coins = await this._coins(from);
+    const have = coins[denom] ?? 0n;
+    if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
+    coins[denom] = have - amount;
+    await this._setCoins(from, coins);
+  }
+
+  private async _give(to: string, denom: string, amount: bigint): Promise<void> {
+    const coins = await this._coins(to);
+    coins[denom] = (coins[denom] ?? 0n) + amount;
+    await this._setCoins(to, coins);
+  }
+}
