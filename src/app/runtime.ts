@@ -224,7 +224,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
     ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ...(cosmosSettings !== undefined
-      ? cosmosMethods(deps, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom, ...(cosmosSettings.erc20 !== false ? { onPairs: addTokenPairs } : {}) })
+      ? cosmosMethods(deps, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom, ...(cosmosSettings.erc20 !== false ? { onPairs: addTokenPairs } : {}), ics20: cosmosSettings.ics20 !== false })
       : []),
   ];
   // cosmos/evm removed these to match geth: unknown methods there, so here under its profile

@@ -5,7 +5,9 @@
  * block carries it. The dev RPC methods (src/rpc/namespaces/cosmos.ts) and the Hardhat helpers
  * (`hre.epochs.cosmos`) call these.
  */
-import { getAddress } from "ethers";
+import { getAddress, hexlify } from "ethers";
+import { accountFromBech32 } from "./bech32";
+import { type IbcDenom, Ics20Keeper, type IncomingTransfer } from "./ics20";
 import { DistributionKeeper, type DistributionParams } from "./distribution-keeper";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./modules";
@@ -122,4 +124,30 @@ export async function mintCoins(env: ModuleEnv, to: string, denom: string, amoun
 export async function setDenomMetadata(env: ModuleEnv, denom: string, metadata: DenomMetadata): Promise<void> {
   validateDenom(denom);
   await new Bank(env).setMetadata(denom, metadata);
+}
+
+/**
+ * An incoming ICS20 transfer from the counterparty (OnRecvPacket): the receiver (0x or this chain's
+ * bech32) gets the voucher (minted; a new one is paired as an ERC-20 when x/erc20 is on, as its IBC
+ * middleware does) or a coin of this chain coming home (unescrowed). A receiver that does not decode
+ * fails as the chain's error acknowledgement does.
+ */
+export async function receiveTransfer(
+  env: ModuleEnv,
+  t: IncomingTransfer,
+  accountPrefix: string,
+  pairs: { putCode: (address: string) => Promise<void> } | undefined,
+): Promise<{ denom: string; trace: IbcDenom; pair?: TokenPair }> {
+  let receiver: string;
+  try {
+    receiver = /^0x[0-9a-fA-F]{40}$/.test(t.receiver) ? getAddress(t.receiver) : getAddress(hexlify(accountFromBech32(t.receiver, accountPrefix)));
+  } catch (err) {
+    throw new ModuleError(`failed to decode receiver address ${t.receiver}: ${(err as Error).message}: invalid address`);
+  }
+  const got = await new Ics20Keeper(env).receive(t, receiver);
+  if (pairs === undefined || !got.denom.startsWith("ibc/")) return got;
+  const keeper = new Erc20Keeper(env);
+  const existing = await keeper.pairOfDenom(got.denom);
+  if (existing !== undefined) return { ...got, pair: existing };
+  return { ...got, pair: await registerVoucher(keeper, pairs.putCode, got.denom) };
 }

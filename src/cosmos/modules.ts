@@ -24,6 +24,7 @@ import { DistributionKeeper } from "./distribution-keeper";
 import type { GenesisDelegation } from "./genesis";
 import { NATIVE_ERC20 } from "./bank";
 import type { Erc20Settings } from "./erc20-module";
+import type { Ics20Settings } from "./ics20-module";
 import { SLASHING_PRECOMPILE } from "./slashing";
 import { GOV_PRECOMPILE } from "./gov";
 
@@ -147,6 +148,8 @@ export interface CosmosModulesSettings {
   nativeErc20: string;
   /** x/erc20's token pairs (src/cosmos/erc20-module.ts); false: none. */
   erc20: Erc20Settings | false;
+  /** ICS20 transfers and their channels (src/cosmos/ics20.ts); false: none. */
+  ics20: Ics20Settings | false;
   denom: string;
   /** The native coin held at genesis outside the modules (the dev accounts' balances). */
   genesisSupply: bigint;
@@ -160,6 +163,7 @@ export function stakingSettings(
   denom: string,
   accounts: ReadonlyArray<{ address: string; balance: bigint }>,
   erc20: Erc20Settings | false = false,
+  ics20: Ics20Settings | false = false,
 ): CosmosModulesSettings {
   const validators = staking.validators ?? [{ operator: accounts[0]?.address ?? "0x000000000000000000000000000000000000dEaD" }];
   return {
@@ -167,6 +171,7 @@ export function stakingSettings(
     ...precompiles,
     nativeErc20: NATIVE_ERC20,
     erc20,
+    ics20,
     genesisSupply: accounts.reduce((sum, a) => sum + a.balance, 0n),
     staking: {
       unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,

@@ -15,6 +15,9 @@ import { NATIVE_ERC20, createBankPrecompile } from "./bank";
 import type { TokenPair } from "./erc20";
 import { type GenesisCoin, PROFILE_NATIVE_METADATA, erc20BlockModule } from "./erc20-module";
 import { createErc20Precompile } from "./erc20-precompile";
+import { ICS20_PRECOMPILE, type IbcChannel } from "./ics20";
+import { DEFAULT_CHANNELS, ics20BlockModule } from "./ics20-module";
+import { ICS20_ABI, ICS20_TRANSACTIONS, ics20Handlers } from "./ics20-precompile";
 import { setJailed } from "./admin";
 import { GOV_ABI, GOV_PRECOMPILE, GOV_TRANSACTIONS, govHandlers } from "./gov";
 import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing";
@@ -42,6 +45,8 @@ export interface CosmosPrecompilesOptions {
   p256?: boolean;
   /** x/erc20's token pairs (needs staking, which keeps the bank): the native coin's WERC20 and the genesis coins; on with staking unless `false`. */
   erc20?: boolean | { coins?: GenesisCoin[] };
+  /** ICS20 transfers at 0x…0802 (needs staking): on with staking unless `false`; `channels` default one open `channel-0`. */
+  ics20?: boolean | { channels?: IbcChannel[] };
 }
 
 /** The account prefix of each profile's chain. */
@@ -61,7 +66,8 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
   const erc20 = opts.erc20 === false ? false : { nativeErc20: NATIVE_ERC20, nativeMetadata: PROFILE_NATIVE_METADATA[profile], coins: opts.erc20 === true || opts.erc20 === undefined ? [] : (opts.erc20.coins ?? []) };
-  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts, erc20);
+  const ics20 = opts.ics20 === false ? false : { channels: opts.ics20 === true || opts.ics20 === undefined ? DEFAULT_CHANNELS : (opts.ics20.channels ?? DEFAULT_CHANNELS) };
+  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts, erc20, ics20);
 }
 
 /**
@@ -72,7 +78,11 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
 export function cosmosModules(settings: CosmosModulesSettings | undefined, onPairs: (pairs: TokenPair[]) => void): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
   if (settings === undefined) return { blockModules: [], epochHooks: [] };
   return {
-    blockModules: [stakingBlockModule(settings), ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)])],
+    blockModules: [
+      stakingBlockModule(settings),
+      ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)]),
+      ...(settings.ics20 === false ? [] : [ics20BlockModule(settings.ics20, settings.denom)]),
+    ],
     epochHooks: settings.distribution === false ? [] : [distributionEpochHooks()],
   };
 }
@@ -103,6 +113,7 @@ export function cosmosPrecompiles(
   };
   out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
   if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.denom, settings.nativeErc20) });
+  if (settings.ics20 !== false) out.push({ address: createAddressFromString(ICS20_PRECOMPILE), function: createModulePrecompile(ICS20_PRECOMPILE, ICS20_ABI, ics20Handlers(), ICS20_TRANSACTIONS, moduleDeps) });
   if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes.account), GOV_TRANSACTIONS, moduleDeps) });
   if (settings.slashing) {
     out.push({

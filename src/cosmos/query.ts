@@ -21,12 +21,12 @@ export type Json = string | number | boolean | null | Json[] | { [k: string]: Js
 /** Queries over one state (live, or at a height). */
 export class CosmosQueries {
   constructor(
-    private readonly _env: ModuleEnv,
+    readonly env: ModuleEnv,
     private readonly _prefixes: Bech32Prefixes,
   ) {}
 
   private _keepers() {
-    const distribution = new DistributionKeeper(this._env);
+    const distribution = new DistributionKeeper(this.env);
     return { distribution, staking: distribution.staking() };
   }
 
@@ -75,7 +75,7 @@ export class CosmosQueries {
       if (v === undefined || shares === undefined) continue;
       out.push({
         delegation: { delegator_address: this.account(delegator), validator_address: this.valoper(op), shares: decString(shares) },
-        balance: { denom: this._env.denom, amount: StakingKeeper.tokensFromShares(v, shares).toString() },
+        balance: { denom: this.env.denom, amount: StakingKeeper.tokensFromShares(v, shares).toString() },
       });
     }
     return out;
@@ -94,9 +94,9 @@ export class CosmosQueries {
     for (const op of await staking.delegatorValidators(delegator)) {
       const dec = await distribution.delegationRewards(delegator, op);
       total += dec;
-      rows.push({ validator_address: this.valoper(op), reward: dec === 0n ? [] : [{ denom: this._env.denom, amount: decString(dec) }] });
+      rows.push({ validator_address: this.valoper(op), reward: dec === 0n ? [] : [{ denom: this.env.denom, amount: decString(dec) }] });
     }
-    return { rewards: rows, total: total === 0n ? [] : [{ denom: this._env.denom, amount: decString(total) }] };
+    return { rewards: rows, total: total === 0n ? [] : [{ denom: this.env.denom, amount: decString(total) }] };
   }
 
   /** The modules' params and pools (the `cosmos_stakingState` answer). */
@@ -106,7 +106,7 @@ export class CosmosQueries {
     const dist = await distribution.params();
     return {
       bech32_prefixes: { account: this._prefixes.account, validator: this._prefixes.validator, consensus: this._prefixes.consensus },
-      staking_params: { unbonding_time: `${params.unbondingTime}s`, max_entries: params.maxEntries, bond_denom: this._env.denom },
+      staking_params: { unbonding_time: `${params.unbondingTime}s`, max_entries: params.maxEntries, bond_denom: this.env.denom },
       distribution_params: { community_tax: decString(dist.communityTax), epoch_identifier: dist.epochIdentifier, rewards_per_epoch: dist.rewardsPerEpoch.toString() },
       community_pool: decString(await distribution.communityPool()),
       validators: (await this.validators()).map((v) => this.validatorJson(v)),
@@ -115,17 +115,17 @@ export class CosmosQueries {
 
   /** The account's coins, as x/bank's AllBalances lists them (sorted by denom, amounts as strings). */
   async balances(address: string): Promise<Json[]> {
-    return (await new Bank(this._env).balances(address)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
+    return (await new Bank(this.env).balances(address)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
   }
 
   /** x/erc20's token pairs, in the order they were registered. */
   tokenPairs(): Promise<TokenPair[]> {
-    return new Erc20Keeper(this._env).pairs();
+    return new Erc20Keeper(this.env).pairs();
   }
 
   /** A pair by its ERC-20 address or its denom. */
   async tokenPair(token: string): Promise<TokenPair | undefined> {
-    const keeper = new Erc20Keeper(this._env);
+    const keeper = new Erc20Keeper(this.env);
     return /^0x[0-9a-fA-F]{40}$/.test(token) ? keeper.pair(token) : keeper.pairOfDenom(token);
   }
 

@@ -166,6 +166,40 @@ export class CosmosHelpers {
     return this._rpc("cosmos_tokenPairs", [block]);
   }
 
+  /** The ICS20 channels, every packet sent (pending, acknowledged, refunded) and the vouchers' traces. */
+  ibcState(block: string = "latest"): Promise<IbcStateJson> {
+    return this._rpc("cosmos_ibcState", [block]);
+  }
+
+  /** The packets sent on a channel (default all), oldest first. */
+  async packets(channel?: string): Promise<IbcPacketJson[]> {
+    return (await this.ibcState()).packets.filter((p) => channel === undefined || p.source_channel === channel);
+  }
+
+  /** The counterparty acknowledges a packet: its coins stay on the other side. */
+  acknowledge(channel: string, sequence: bigint | number): Promise<IbcPacketJson> {
+    return this._rpc("cosmos_ibcSettle", [channel, `0x${BigInt(sequence).toString(16)}`, "ack"]);
+  }
+
+  /** The counterparty answers with an error acknowledgement: the sender is refunded. */
+  errorAcknowledge(channel: string, sequence: bigint | number, error?: string): Promise<IbcPacketJson> {
+    return this._rpc("cosmos_ibcSettle", [channel, `0x${BigInt(sequence).toString(16)}`, "error", ...(error !== undefined ? [error] : [])]);
+  }
+
+  /** The packet times out: the sender is refunded. */
+  timeout(channel: string, sequence: bigint | number): Promise<IbcPacketJson> {
+    return this._rpc("cosmos_ibcSettle", [channel, `0x${BigInt(sequence).toString(16)}`, "timeout"]);
+  }
+
+  /**
+   * A transfer from the counterparty arrives on `channel`: `denom` is the token's path there (`uatom`;
+   * `transfer/channel-7/atest` for a coin of this chain coming home). Returns the local denom and,
+   * for a voucher, its ERC-20 address.
+   */
+  receiveTransfer(t: { channel: string; denom: string; amount: bigint; receiver: string; sender?: string; memo?: string }): Promise<{ denom: string; path: string; erc20_address?: string }> {
+    return this._rpc("cosmos_ibcReceive", [{ ...t, amount: `0x${t.amount.toString(16)}` }]);
+  }
+
   /** The ERC-20 address of a denom's token pair, or undefined when it has none. */
   async erc20Address(denom: string): Promise<string | undefined> {
     return (await this.tokenPairs()).find((p) => p.denom === denom)?.erc20_address;
@@ -178,4 +212,29 @@ export interface TokenPairJson {
   denom: string;
   enabled: boolean;
   contract_owner: string;
+}
+
+/** A sent ICS20 packet as `cosmos_ibcState` lists it. */
+export interface IbcPacketJson {
+  sequence: string;
+  source_port: string;
+  source_channel: string;
+  denom: string;
+  local_denom: string;
+  amount: string;
+  sender: string;
+  receiver: string;
+  memo: string;
+  state: "pending" | "acknowledged" | "refunded";
+  fate?: "ack" | "error" | "timeout";
+  error?: string;
+  burned: boolean;
+  height: string;
+  [more: string]: unknown;
+}
+
+export interface IbcStateJson {
+  channels: Array<{ port_id: string; channel_id: string; counterparty_channel_id: string; counterparty_chain_id: string; state: string; escrow_address: string }>;
+  packets: IbcPacketJson[];
+  denoms: Array<{ base: string; trace: Array<{ port_id: string; channel_id: string }>; path: string; denom: string }>;
 }

@@ -68,6 +68,8 @@ export interface PrecompilesUserConfig {
   p256?: boolean;
   /** x/erc20's token pairs (the native coin's WERC20, genesis coins): on with staking unless `false`. */
   erc20?: boolean | Erc20UserConfig;
+  /** ICS20 transfers at 0x…0802 against a simulated counterparty: on with staking unless `false`; default one open channel-0. */
+  ics20?: boolean | { channels?: Array<{ channelId: string; counterpartyChannelId?: string; counterpartyChainId?: string; open?: boolean }> };
 }
 
 export interface Erc20UserConfig {
@@ -134,7 +136,7 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   };
 }
 
-const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov", "p256", "erc20"];
+const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov", "p256", "erc20", "ics20"];
 
 function checkPrecompiles(p: PrecompilesUserConfig): void {
   if (p === null || typeof p !== "object") throw new EpochsConfigError("invalid epochs.precompiles: expected { bech32?, staking?, distribution? }");
@@ -145,6 +147,7 @@ function checkPrecompiles(p: PrecompilesUserConfig): void {
   stakingOptions(p.staking);
   distributionOptions(p.distribution);
   erc20Options(p.erc20);
+  ics20Options(p.ics20);
   for (const key of ["bank", "slashing", "gov", "p256"] as const) {
     if (p[key] !== undefined && typeof p[key] !== "boolean") throw new EpochsConfigError(`invalid epochs.precompiles.${key} ${JSON.stringify(p[key])}: expected true or false`);
   }
@@ -171,6 +174,28 @@ export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOpt
     ...(cfg.precompiles?.gov !== undefined ? { gov: cfg.precompiles.gov } : {}),
     ...(cfg.precompiles?.p256 !== undefined ? { p256: cfg.precompiles.p256 } : {}),
     ...(cfg.precompiles?.erc20 !== undefined ? { erc20: erc20Options(cfg.precompiles.erc20) } : {}),
+    ...(cfg.precompiles?.ics20 !== undefined ? { ics20: ics20Options(cfg.precompiles.ics20) } : {}),
+  };
+}
+
+function ics20Options(v: PrecompilesUserConfig["ics20"]): CosmosPrecompilesOptions["ics20"] {
+  if (v === undefined || typeof v === "boolean") return v;
+  const shape = "expected true, false or { channels: [{ channelId, counterpartyChannelId?, counterpartyChainId?, open? }] }";
+  if (v === null || typeof v !== "object" || (v.channels !== undefined && (!Array.isArray(v.channels) || v.channels.length === 0))) throw new EpochsConfigError(`invalid epochs.precompiles.ics20: ${shape}`);
+  if (v.channels === undefined) return {};
+  const seen = new Set<string>();
+  return {
+    channels: v.channels.map((c, i) => {
+      const field = `epochs.precompiles.ics20.channels[${i}]`;
+      const id = /^channel-\d+$/;
+      if (c === null || typeof c !== "object" || typeof c.channelId !== "string" || !id.test(c.channelId)) throw new EpochsConfigError(`invalid ${field}.channelId: expected a channel identifier like "channel-0"`);
+      if (seen.has(c.channelId)) throw new EpochsConfigError(`invalid ${field}.channelId: ${c.channelId} is listed twice`);
+      seen.add(c.channelId);
+      if (c.counterpartyChannelId !== undefined && (typeof c.counterpartyChannelId !== "string" || !id.test(c.counterpartyChannelId))) throw new EpochsConfigError(`invalid ${field}.counterpartyChannelId: expected a channel identifier like "channel-7"`);
+      if (c.counterpartyChainId !== undefined && (typeof c.counterpartyChainId !== "string" || c.counterpartyChainId === "")) throw new EpochsConfigError(`invalid ${field}.counterpartyChainId: expected a chain id`);
+      if (c.open !== undefined && typeof c.open !== "boolean") throw new EpochsConfigError(`invalid ${field}.open: expected true or false`);
+      return { channelId: c.channelId, counterpartyChannelId: c.counterpartyChannelId ?? c.channelId, counterpartyChainId: c.counterpartyChainId ?? "counterparty-1", open: c.open ?? true };
+    }),
   };
 }
 

@@ -103,7 +103,7 @@ describe("access classes: every method declares who may call it", function () {
       // whole-state dumps: everything the node holds, in one answer
       if (/^(hardhat|anvil)_dumpState$/.test(name)) return "private";
       if (/^epochs_(register|unregister)Hooks$/.test(name)) return "dev";
-      if (/^cosmos_/.test(name)) return /^cosmos_(add|jail|slash|set|allocate|register|mint)/.test(name) ? "dev" : "read";
+      if (/^cosmos_/.test(name)) return /^cosmos_(add|jail|slash|set|allocate|register|mint|ibcSettle|ibcReceive)/.test(name) ? "dev" : "read";
       // files, profiles and node internals
       if (["debug_dumpBlock", "debug_stacks", "debug_setHead", "debug_traceBlockFromFile", "debug_writeMemProfile", "debug_startCPUProfile"].includes(name)) return "private";
       if (/^(eth|net|web3|txpool)_/.test(name) && !/^eth_(send|sign|resend)/.test(name)) return "read";

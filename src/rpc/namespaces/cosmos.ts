@@ -4,7 +4,8 @@
  * jail or slash a validator, change or allocate rewards. The dev methods change the live state
  * between blocks, all or nothing, as hardhat_setBalance does.
  */
-import { addValidator, allocateRewards, mintCoins, registerCoin, setDenomMetadata, setJailed, setRewards, slash } from "../../cosmos/admin";
+import { addValidator, allocateRewards, mintCoins, receiveTransfer, registerCoin, setDenomMetadata, setJailed, setRewards, slash } from "../../cosmos/admin";
+import { type IncomingTransfer, Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "../../cosmos/ics20";
 import type { DenomMetadata } from "../../cosmos/coins";
 import type { TokenPair } from "../../cosmos/erc20";
 import { INVALID_CODE } from "../../cosmos/modules";
@@ -29,6 +30,8 @@ export interface CosmosRpcSettings {
   denom: string;
   /** Told the token pairs a dev method registered (their precompiles join the chain's EVM); absent: x/erc20 is off. */
   onPairs?: (pairs: TokenPair[]) => void;
+  /** ICS20 is on (src/cosmos/ics20.ts). */
+  ics20?: boolean;
 }
 
 const fraction = codec((v): bigint => {
@@ -161,8 +164,10 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
     }
   };
   const erc20Methods = settings.onPairs === undefined ? [] : erc20DevMethods(at, read, change, settings.onPairs);
+  const ibcMethods = settings.ics20 === true ? ics20DevMethods(at, read, change, settings) : [];
   return [
     ...erc20Methods,
+    ...ibcMethods,
     method({
       name: "cosmos_balances",
       access: "read",
@@ -327,6 +332,79 @@ function erc20DevMethods(at: At, read: Read, change: Change, onPairs: (pairs: To
         const pair = await change((env, putCode) => registerCoin(env, putCode, denom, metadata));
         onPairs([pair]);
         return CosmosQueries.tokenPairJson(pair);
+      },
+    }),
+  ];
+}
+
+const FATES = ["ack", "error", "timeout"] as const;
+const fateOf = codec((v): (typeof FATES)[number] => {
+  if (!FATES.includes(v as never)) throw new ParamError(`expected a packet's fate: ${FATES.join(", ")}`);
+  return v as (typeof FATES)[number];
+});
+const incomingOf = objectOf("the transfer", (field): IncomingTransfer => {
+  const channelId = field("channel", string.parse);
+  const denom = field("denom", string.parse);
+  const amount = field("amount", quantity.parse);
+  const receiver = field("receiver", string.parse);
+  if (channelId === undefined || denom === undefined || amount === undefined || receiver === undefined) throw new ParamError("the transfer: give channel, denom, amount and receiver");
+  return { channelId, denom, amount, receiver, sender: field("sender", string.parse) ?? "counterparty", memo: field("memo", string.parse) ?? "" };
+});
+
+const packetJson = (p: Packet): Json => ({
+  sequence: p.sequence.toString(),
+  source_port: TRANSFER_PORT,
+  source_channel: p.sourceChannel,
+  denom: p.denom,
+  local_denom: p.localDenom,
+  amount: p.amount.toString(),
+  sender: p.sender,
+  receiver: p.receiver,
+  memo: p.memo,
+  timeout_height: { revision_number: p.timeoutHeight.revisionNumber.toString(), revision_height: p.timeoutHeight.revisionHeight.toString() },
+  timeout_timestamp: p.timeoutTimestamp.toString(),
+  state: p.state,
+  ...(p.fate !== undefined ? { fate: p.fate } : {}),
+  ...(p.error !== undefined ? { error: p.error } : {}),
+  burned: p.burned,
+  height: p.height.toString(),
+});
+
+/** ICS20 against a simulated counterparty: the channels and packets, a packet's fate, incoming transfers. */
+function ics20DevMethods(at: At, read: Read, change: Change, settings: CosmosRpcSettings) {
+  return [
+    method({
+      name: "cosmos_ibcState",
+      access: "read",
+      concurrent: true,
+      params: [blockNumberOrTag.opt()],
+      doc: "The transfer channels, every packet sent (with its state: pending, acknowledged, refunded) and the vouchers' denom traces, at a block.",
+      handler: async ([block]): Promise<Json> =>
+        read(async () => {
+          const keeper = new Ics20Keeper((await at(block)).env);
+          return {
+            channels: (await keeper.channels()).map((c) => ({ port_id: TRANSFER_PORT, channel_id: c.channelId, counterparty_channel_id: c.counterpartyChannelId, counterparty_chain_id: c.counterpartyChainId, state: c.open ? "STATE_OPEN" : "STATE_CLOSED", escrow_address: escrowAddress(TRANSFER_PORT, c.channelId) })),
+            packets: (await keeper.packets()).map(packetJson),
+            denoms: (await keeper.denoms()).map((d) => ({ base: d.base, trace: d.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })), path: denomPath(d), denom: ibcDenom(d) })),
+          };
+        }),
+    }),
+    method({
+      name: "cosmos_ibcSettle",
+      access: "dev",
+      params: [string, quantity, fateOf, string.opt()],
+      doc: "Ends a pending packet sent on a channel: \"ack\" (delivered), \"error\" (an error acknowledgement, optional text: refunded) or \"timeout\" (refunded).",
+      handler: async ([channel, sequence, fate, error]): Promise<Json> => packetJson(await change((env) => new Ics20Keeper(env).settle(channel, sequence, fate, error))),
+    }),
+    method({
+      name: "cosmos_ibcReceive",
+      access: "dev",
+      params: [incomingOf],
+      doc: "An incoming transfer from the counterparty: { channel, denom (its path there), amount, receiver (0x or bech32), sender?, memo? }; mints the voucher (paired as an ERC-20) or unescrows a coin coming home.",
+      handler: async ([t]): Promise<Json> => {
+        const got = await change((env, putCode) => receiveTransfer(env, t, settings.prefixes.account, settings.onPairs !== undefined ? { putCode } : undefined));
+        if (got.pair !== undefined) settings.onPairs?.([got.pair]);
+        return { denom: got.denom, path: denomPath(got.trace), ...(got.pair !== undefined ? { erc20_address: got.pair.erc20 } : {}) };
       },
     }),
   ];

@@ -1,0 +1,237 @@
+/**
+ * ICS20 transfers at 0x…0802 against the simulated counterparty (src/cosmos/ics20*.ts): a contract
+ * sends the native coin and an IBC voucher out, each packet's three fates (acknowledged, error
+ * acknowledgement, timeout) leave balances as ibc-go leaves them (escrow, refund, burn and mint for a
+ * voucher going home); incoming transfers mint vouchers (paired as ERC-20s) or unescrow coins coming
+ * home; the denom queries, the chain's failure texts, and the packets as chain state.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect } from "chai";
+import { Interface, getAddress, getBytes, id } from "ethers";
+import { bech32 } from "bech32";
+import { ERC20_ABI } from "../../src/cosmos/erc20-precompile";
+import { ICS20_ABI } from "../../src/cosmos/ics20-precompile";
+import { escrowAddress } from "../../src/cosmos/ics20";
+import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/epochs-config";
+import type { RuntimeOptions } from "../../src/app/runtime";
+import { type Harness, inProcess, rpcError } from "../helpers/harness";
+import { harnesses } from "../helpers/matrix";
+import { compile } from "../helpers/solc";
+
+const ICS20 = "0x0000000000000000000000000000000000000802";
+const A = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+const B = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const E18 = 10n ** 18n;
+// what channel-0 makes of the counterparty's uatom: ibc/ and sha256("transfer/channel-0/uatom"), at the hash's last 20 bytes
+const ATOM = "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2";
+const ATOM_ERC20 = getAddress("0xf36e4c1f926001ceada9ca97ea622b25f41e5eb2");
+const ESCROW0 = escrowAddress("transfer", "channel-0");
+const COSMOS: Partial<RuntimeOptions> = {
+  epochs: { profile: "cosmos-evm" },
+  cosmos: { ics20: { channels: [{ channelId: "channel-0", counterpartyChannelId: "channel-7", counterpartyChainId: "cosmoshub-4", open: true }, { channelId: "channel-1", counterpartyChannelId: "channel-1", counterpartyChainId: "osmosis-1", open: false }] } },
+};
+const q = (n: bigint): string => `0x${n.toString(16)}`;
+const cosmosAddr = (hex: string) => bech32.encode("cosmos", bech32.toWords(getBytes(hex)));
+
+const BRIDGE = compile(`${readFileSync(path.join(__dirname, "../../contracts/precompiles/IICS20.sol"), "utf8")}
+contract Bridge {
+    uint64 public lastSequence;
+    function send(string calldata channel, string calldata denom, uint256 amount, string calldata receiver, uint64 timeoutTimestamp) external returns (uint64) {
+        lastSequence = IICS20(ICS20_PRECOMPILE_ADDRESS).transfer("transfer", channel, denom, amount, address(this), receiver, IbcHeight(0, 0), timeoutTimestamp, "weekly payout");
+        return lastSequence;
+    }
+    function sendAs(address sender, string calldata denom) external {
+        IICS20(ICS20_PRECOMPILE_ADDRESS).transfer("transfer", "channel-0", denom, 1, sender, "cosmos1x", IbcHeight(0, 0), 1, "");
+    }
+    receive() external payable {}
+}
+`).Bridge;
+const bridge = new Interface(BRIDGE.abi as never);
+
+interface Receipt {
+  status: string;
+  logs: Array<{ address: string; topics: string[]; data: string }>;
+  contractAddress: string | null;
+}
+interface PacketJson {
+  sequence: string;
+  source_channel: string;
+  denom: string;
+  local_denom: string;
+  amount: string;
+  state: string;
+  fate?: string;
+  burned: boolean;
+  memo: string;
+  receiver: string;
+}
+
+function chainOf(h: Harness) {
+  const tx = async (from: string, to: string | undefined, data: string, value = 0n): Promise<Receipt> => {
+    const hash = await h.request<string>("eth_sendTransaction", [{ from, ...(to !== undefined ? { to } : {}), data, value: q(value), gas: q(3_000_000n) }]);
+    return h.request<Receipt>("eth_getTransactionReceipt", [hash]);
+  };
+  const call = (to: string, data: string, from = A) => h.request<string>("eth_call", [{ from, to, data }, "latest"]);
+  const balance = async (a: string) => BigInt(await h.request<string>("eth_getBalance", [a, "latest"]));
+  const coin = async (a: string, denom: string) => BigInt((await h.request<Array<{ denom: string; amount: string }>>("cosmos_balances", [a])).find((c) => c.denom === denom)?.amount ?? "0");
+  const packets = async () => (await h.request<{ packets: PacketJson[] }>("cosmos_ibcState")).packets;
+  const deployBridge = async (): Promise<string> => {
+    const addr = (await tx(A, undefined, BRIDGE.bytecode)).contractAddress as string;
+    await tx(A, addr, "0x", 100n * E18);
+    return addr;
+  };
+  const send = (bridgeAddr: string, channel: string, denom: string, amount: bigint, receiver = "cosmos1receiver", timeout = 2_000_000_000n) =>
+    tx(A, bridgeAddr, bridge.encodeFunctionData("send", [channel, denom, amount, receiver, timeout]));
+  const failure = async (bridgeAddr: string, data: string) => (await rpcError(call(bridgeAddr, data))).message;
+  return { tx, call, balance, coin, packets, deployBridge, send, failure };
+}
+
+for (const make of harnesses()) {
+  describe(`ICS20 transfers under cosmos-evm, over ${make.name}`, function () {
+    this.timeout(60_000);
+    let h: Harness;
+    beforeEach(async () => {
+      h = await make.create(COSMOS);
+    });
+    afterEach(() => h?.close());
+
+    it("a contract sends the native coin out: escrowed; acknowledged it stays there, an error acknowledgement or a timeout refunds it", async () => {
+      const c = chainOf(h);
+      const br = await c.deployBridge();
+      const sent = await c.send(br, "channel-0", "atest", 5n * E18, "cosmos1receiver");
+      expect(sent.status).to.equal("0x1");
+      const ev = ICS20_ABI.parseLog(sent.logs[0]);
+      expect(getAddress(sent.logs[0].address)).to.equal(ICS20);
+      expect(ev?.name).to.equal("IBCTransfer");
+      expect([ev?.args.sender, ev?.args.receiver.hash, ev?.args.sourcePort, ev?.args.sourceChannel, ev?.args.denom, ev?.args.amount, ev?.args.memo]).to.deep.equal([br, id("cosmos1receiver"), "transfer", "channel-0", "atest", 5n * E18, "weekly payout"]);
+      expect(await c.balance(br)).to.equal(95n * E18);
+      expect(await c.balance(ESCROW0)).to.equal(5n * E18);
+      expect(bridge.decodeFunctionResult("lastSequence", await c.call(br, bridge.encodeFunctionData("lastSequence")))[0]).to.equal(1n);
+      expect((await c.packets())[0]).to.deep.include({ sequence: "1", source_channel: "channel-0", denom: "atest", local_denom: "atest", amount: `${5n * E18}`, state: "pending", burned: false, memo: "weekly payout", receiver: "cosmos1receiver" });
+
+      expect(await h.request("cosmos_ibcSettle", ["channel-0", "0x1", "ack"])).to.deep.include({ state: "acknowledged", fate: "ack" });
+      expect([await c.balance(br), await c.balance(ESCROW0)]).to.deep.equal([95n * E18, 5n * E18]);
+      expect((await rpcError(h.request("cosmos_ibcSettle", ["channel-0", "0x1", "timeout"]))).message).to.equal("packet with sequence (1) has already been acknowledged: packet already relayed");
+
+      await c.send(br, "channel-0", "atest", 2n * E18);
+      expect(await h.request("cosmos_ibcSettle", ["channel-0", "0x2", "error", "insufficient funds on the counterparty"])).to.deep.include({ state: "refunded", fate: "error", error: "insufficient funds on the counterparty" });
+      expect([await c.balance(br), await c.balance(ESCROW0)]).to.deep.equal([95n * E18, 5n * E18]);
+
+      await c.send(br, "channel-0", "atest", 3n * E18);
+      expect(await c.balance(br)).to.equal(92n * E18);
+      await h.request("cosmos_ibcSettle", ["channel-0", "0x3", "timeout"]);
+      expect([await c.balance(br), await c.balance(ESCROW0)]).to.deep.equal([95n * E18, 5n * E18]);
+      expect((await c.packets()).map((p) => [p.sequence, p.state, p.fate])).to.deep.equal([
+        ["1", "acknowledged", "ack"],
+        ["2", "refunded", "error"],
+        ["3", "refunded", "timeout"],
+      ]);
+    });
+
+    it("an incoming voucher is minted and paired as an ERC-20; sent home it is burned, and refunded by minting it back", async () => {
+      const c = chainOf(h);
+      const br = await c.deployBridge();
+      const got = await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0xf4240", receiver: cosmosAddr(br), sender: "cosmos1sender" }]);
+      expect(got).to.deep.equal({ denom: ATOM, path: "transfer/channel-0/uatom", erc20_address: ATOM_ERC20 });
+      expect(ERC20_ABI.decodeFunctionResult("balanceOf", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [br])))[0]).to.equal(1_000_000n);
+      expect(ERC20_ABI.decodeFunctionResult("totalSupply", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("totalSupply")))[0]).to.equal(1_000_000n);
+      // the denom queries know it now
+      expect(ICS20_ABI.decodeFunctionResult("denomHash", await c.call(ICS20, ICS20_ABI.encodeFunctionData("denomHash", ["transfer/channel-0/uatom"])))[0]).to.equal(ATOM.slice(4));
+      const [denom] = ICS20_ABI.decodeFunctionResult("denom", await c.call(ICS20, ICS20_ABI.encodeFunctionData("denom", [ATOM])));
+      expect([denom[0], denom[1].map((hop: string[]) => [hop[0], hop[1]])]).to.deep.equal(["uatom", [["transfer", "channel-0"]]]);
+      expect(ICS20_ABI.decodeFunctionResult("denomHash", await c.call(ICS20, ICS20_ABI.encodeFunctionData("denomHash", ["transfer/channel-5/uosmo"])))[0]).to.equal("");
+      const [list, page] = ICS20_ABI.decodeFunctionResult("denoms", await c.call(ICS20, ICS20_ABI.encodeFunctionData("denoms", [["0x", 0, 10, true, false]])));
+      expect([list.length, page[1]]).to.deep.equal([1, 1n]);
+
+      // home over channel-0, where it came from: burned
+      await c.send(br, "channel-0", ATOM, 400_000n);
+      expect(await c.coin(br, ATOM)).to.equal(600_000n);
+      expect(ERC20_ABI.decodeFunctionResult("totalSupply", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("totalSupply")))[0]).to.equal(600_000n);
+      expect((await c.packets())[0]).to.deep.include({ denom: "transfer/channel-0/uatom", local_denom: ATOM, burned: true });
+      await h.request("cosmos_ibcSettle", ["channel-0", "0x1", "error"]);
+      expect(await c.coin(br, ATOM)).to.equal(1_000_000n);
+      expect(ERC20_ABI.decodeFunctionResult("totalSupply", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("totalSupply")))[0]).to.equal(1_000_000n);
+      // acknowledged, it stays burned
+      await c.send(br, "channel-0", ATOM, 250_000n);
+      await h.request("cosmos_ibcSettle", ["channel-0", "0x2", "ack"]);
+      expect(await c.coin(br, ATOM)).to.equal(750_000n);
+
+      // a coin of this chain coming home (the counterparty names it by its end of the channel): unescrowed
+      await c.send(br, "channel-0", "atest", 4n * E18);
+      const home = await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "transfer/channel-7/atest", amount: q(3n * E18), receiver: B }]);
+      expect(home).to.deep.equal({ denom: "atest", path: "atest" });
+      expect(await c.balance(ESCROW0)).to.equal(1n * E18);
+      if (make.name === "http" && h.url !== undefined) {
+        const res = await fetch(new URL(`/cosmos/bank/v1beta1/balances/${cosmosAddr(br)}`, h.url));
+        expect(((await res.json()) as { balances: unknown[] }).balances).to.deep.equal([
+          { denom: "atest", amount: `${96n * E18}` },
+          { denom: ATOM, amount: "750000" },
+        ]);
+      }
+    });
+
+    it("refuses with the chain's texts: unknown and closed channels, bad receivers, a voucher it has not seen, too little balance, another sender", async () => {
+      const c = chainOf(h);
+      const br = await c.deployBridge();
+      const send = (channel: string, denom: string, amount: bigint, receiver = "cosmos1receiver", timeout = 1n) => bridge.encodeFunctionData("send", [channel, denom, amount, receiver, timeout]);
+      expect(await c.failure(br, send("channel-9", "atest", 1n))).to.include("port ID (transfer) channel ID (channel-9): channel not found");
+      expect(await c.failure(br, send("channel-1", "atest", 1n))).to.include("channel (channel-1) is not open, current state: STATE_CLOSED: invalid channel state");
+      expect(await c.failure(br, send("channel-0", "atest", 1n, ""))).to.include("missing recipient address: invalid address");
+      expect(await c.failure(br, send("channel-0", "atest", 1n, "cosmos1receiver", 0n))).to.include("timeout height and timeout timestamp cannot both be 0");
+      expect(await c.failure(br, send("channel-0", ATOM, 1n))).to.include(`denomination not found for ${ATOM}`);
+      expect(await c.failure(br, send("channel-0", "atest", 1000n * E18))).to.include(`spendable balance ${100n * E18}atest is smaller than ${1000n * E18}atest: insufficient funds`);
+      expect(await c.failure(br, send("channel-0", "atest", 0n))).to.include("0atest: insufficient funds");
+      expect(await c.failure(br, bridge.encodeFunctionData("sendAs", [A, "atest"]))).to.include(`msg.sender address ${getAddress(br)} does not match the requester address ${A}`);
+      expect((await rpcError(h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x1", receiver: "osmo1xyz" }]))).message).to.match(/^failed to decode receiver address osmo1xyz: .*: invalid address$/);
+      expect((await rpcError(h.request("cosmos_ibcReceive", [{ channel: "channel-1", denom: "uatom", amount: "0x1", receiver: B }]))).message).to.equal("channel (channel-1) is not open, current state: STATE_CLOSED: invalid channel state");
+      expect((await rpcError(h.request("cosmos_ibcSettle", ["channel-0", "0x9", "ack"]))).message).to.equal("packet commitment not found for port transfer, channel channel-0, sequence 9: packet commitment not found");
+      expect((await rpcError(h.request("cosmos_ibcSettle", ["channel-0", "0x1", "maybe"]))).code).to.equal(-32602);
+      // nothing of it changed the chain
+      expect(await c.packets()).to.deep.equal([]);
+      expect(await c.balance(br)).to.equal(100n * E18);
+    });
+  });
+}
+
+describe("ICS20 packets as chain state", function () {
+  this.timeout(60_000);
+  let h: Harness;
+  afterEach(() => h?.close());
+
+  it("evm_revert takes packets, vouchers and escrows back; a dump loaded into a new node keeps them and their fates can still be decided", async () => {
+    h = await inProcess(COSMOS);
+    let c = chainOf(h);
+    const br = await c.deployBridge();
+    const snap = await h.request<string>("evm_snapshot");
+    await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x64", receiver: br }]);
+    await c.send(br, "channel-0", "atest", E18);
+    await h.request("evm_revert", [snap]);
+    expect(await c.packets()).to.deep.equal([]);
+    expect(await c.balance(ESCROW0)).to.equal(0n);
+    expect(await c.coin(br, ATOM)).to.equal(0n);
+    expect((await h.request<{ denoms: unknown[] }>("cosmos_ibcState")).denoms).to.deep.equal([]);
+
+    await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x64", receiver: br }]);
+    await c.send(br, "channel-0", "atest", E18);
+    const dump = await h.request("hardhat_dumpState");
+    await h.close();
+    h = await inProcess(COSMOS);
+    await h.request("hardhat_loadState", [dump]);
+    c = chainOf(h);
+    expect((await c.packets()).map((p) => p.state)).to.deep.equal(["pending"]);
+    await h.request("cosmos_ibcSettle", ["channel-0", "0x1", "timeout"]);
+    expect(await c.balance(br)).to.equal(100n * E18);
+    expect(ERC20_ABI.decodeFunctionResult("balanceOf", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [br])))[0]).to.equal(100n);
+  });
+
+  it("takes its channels from the config and refuses bad ones", () => {
+    expect(cosmosOptionsFromConfig(resolveEpochsConfig({ precompiles: { ics20: { channels: [{ channelId: "channel-3", open: false }] } } })).ics20).to.deep.equal({
+      channels: [{ channelId: "channel-3", counterpartyChannelId: "channel-3", counterpartyChainId: "counterparty-1", open: false }],
+    });
+    const bad = (ics20: unknown) => () => resolveEpochsConfig({ precompiles: { ics20: ics20 as never } });
+    expect(bad({ channels: [{ channelId: "zero" }] })).to.throw(EpochsConfigError, 'invalid epochs.precompiles.ics20.channels[0].channelId: expected a channel identifier like "channel-0"');
+    expect(bad({ channels: [] })).to.throw(EpochsConfigError, "invalid epochs.precompiles.ics20");
+    expect(bad({ channels: [{ channelId: "channel-0" }, { channelId: "channel-0" }] })).to.throw(EpochsConfigError, "is listed twice");
+  });
+});
