@@ -174,6 +174,16 @@ describe("the package, installed from its tarball into a fresh project", functio
     expect(out).to.not.match(/failing/);
   });
 
+  it("runs the ibc-payouts example (examples/ibc-payouts): an IBC token through its ERC-20, bridged out with ICS20 from a week hook", () => {
+    const payouts = path.join(work, "ibc-payouts");
+    cpSync(path.join(ROOT, "examples", "ibc-payouts"), payouts, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts|typechain-types)$/.test(src) });
+    symlinkSync(path.join(project, "node_modules"), path.join(payouts, "node_modules"), "dir");
+    npx(["tsc", "--noEmit", "-p", "."], {}, payouts);
+    const out = npx(["hardhat", "test"], {}, payouts);
+    expect(out).to.match(/5 passing/);
+    expect(out).to.not.match(/failing/);
+  });
+
   it("lists the epochs (npx hardhat epochs:list)", () => {
     const out = npx(["hardhat", "epochs:list"]);
     // at genesis, before the first block: no epoch has started yet
