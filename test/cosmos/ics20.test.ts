@@ -5,7 +5,8 @@
  * voucher going home); incoming transfers mint vouchers (paired as ERC-20s) or unescrow coins coming
  * home; the denom queries, the chain's failure texts, and the packets as chain state.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { Interface, getAddress, getBytes, id } from "ethers";
@@ -15,6 +16,7 @@ import { ICS20_ABI } from "../../src/cosmos/ics20-precompile";
 import { escrowAddress } from "../../src/cosmos/ics20";
 import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/epochs-config";
 import type { RuntimeOptions } from "../../src/app/runtime";
+import { LevelKV } from "../../src/storage/level-kv";
 import { type Harness, inProcess, rpcError } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 import { compile } from "../helpers/solc";
@@ -40,6 +42,13 @@ contract Bridge {
     function send(string calldata channel, string calldata denom, uint256 amount, string calldata receiver, uint64 timeoutTimestamp) external returns (uint64) {
         lastSequence = IICS20(ICS20_PRECOMPILE_ADDRESS).transfer("transfer", channel, denom, amount, address(this), receiver, IbcHeight(0, 0), timeoutTimestamp, "weekly payout");
         return lastSequence;
+    }
+    /// Sends, pays a token out through its ERC-20, then reverts: nothing of it may stay.
+    function sendThenRevert(address token, address to) external {
+        IICS20(ICS20_PRECOMPILE_ADDRESS).transfer("transfer", "channel-0", "atest", 1 ether, address(this), "cosmos1x", IbcHeight(0, 0), 1, "");
+        (bool ok, ) = token.call(abi.encodeWithSignature("transfer(address,uint256)", to, 10));
+        require(ok, "token transfer failed");
+        revert("changed my mind");
     }
     function sendAs(address sender, string calldata denom) external {
         IICS20(ICS20_PRECOMPILE_ADDRESS).transfer("transfer", "channel-0", denom, 1, sender, "cosmos1x", IbcHeight(0, 0), 1, "");
@@ -223,6 +232,42 @@ describe("ICS20 packets as chain state", function () {
     await h.request("cosmos_ibcSettle", ["channel-0", "0x1", "timeout"]);
     expect(await c.balance(br)).to.equal(100n * E18);
     expect(ERC20_ABI.decodeFunctionResult("balanceOf", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [br])))[0]).to.equal(100n);
+  });
+
+  it("a transaction that reverts leaves no packet, escrow or token transfer behind", async () => {
+    h = await inProcess(COSMOS);
+    const c = chainOf(h);
+    const br = await c.deployBridge();
+    await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x64", receiver: br }]);
+    const data = bridge.encodeFunctionData("sendThenRevert", [ATOM_ERC20, B]);
+    expect((await rpcError(c.call(br, data))).message).to.include("changed my mind");
+    // mined and reverted (Hardhat's automine answers the send with the revert)
+    await h.request<string>("eth_sendTransaction", [{ from: A, to: br, data, gas: q(3_000_000n) }]).catch(() => undefined);
+    const [mined] = (await h.request<{ transactions: string[] }>("eth_getBlockByNumber", ["latest", false])).transactions;
+    expect((await h.request<Receipt>("eth_getTransactionReceipt", [mined])).status).to.equal("0x0");
+    expect(await c.packets()).to.deep.equal([]);
+    expect(await c.balance(ESCROW0)).to.equal(0n);
+    expect([await c.balance(br), await c.coin(br, ATOM), await c.coin(B, ATOM)]).to.deep.equal([100n * E18, 100n, 0n]);
+  });
+
+  it("a LevelDB home reopened keeps channels, packets and traces: a packet sent before can be settled after", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ics20-home-"));
+    try {
+      h = await inProcess({ ...COSMOS, kv: await LevelKV.open(dir) });
+      const br = await chainOf(h).deployBridge();
+      await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x64", receiver: br }]);
+      await chainOf(h).send(br, "channel-0", ATOM, 40n);
+      const state = await h.request("cosmos_ibcState");
+      await h.close();
+      h = await inProcess({ ...COSMOS, kv: await LevelKV.open(dir) });
+      expect(await h.request("cosmos_ibcState")).to.deep.equal(state);
+      await h.request("cosmos_ibcSettle", ["channel-0", "0x1", "error"]);
+      expect(await chainOf(h).coin(br, ATOM)).to.equal(100n);
+      expect(ERC20_ABI.decodeFunctionResult("balanceOf", await chainOf(h).call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [br])))[0]).to.equal(100n);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("takes its channels from the config and refuses bad ones", () => {
