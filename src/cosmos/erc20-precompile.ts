@@ -20,7 +20,7 @@ import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileReve
 import { Bank } from "./coins";
 import { Erc20Keeper, type TokenPair } from "./erc20";
 import { ModuleError, precompileEnv } from "./ledger";
-import type { ModulePrecompileDeps } from "./module-precompile";
+import { COSMOS_POLICY, type ModulePrecompileDeps } from "./module-precompile";
 
 const ERC20_FRAGMENTS = [
   "function name() view returns (string)",
@@ -63,21 +63,8 @@ export const ERC20_GAS: Readonly<Record<string, bigint>> = {
 
 const TRANSACTIONS = new Set(["transfer", "transferFrom", "approve", "deposit", "withdraw"]);
 
-const POLICY: PrecompilePolicy = {
-  baseGas: (fn) => ERC20_GAS[fn.name] ?? 0n,
-  refusal: (r, used) => {
-    switch (r.kind) {
-      case "short":
-        return { reason: "execution reverted", gas: 0n };
-      case "unknown":
-        return { reason: `no method with id: ${r.selector}`, gas: 0n };
-      case "static":
-        return { reason: "write protection", gas: used };
-      case "arguments":
-        return { reason: `abi: cannot unmarshal the arguments of ${r.fn.name}: ${r.error.message.split(" (")[0]}`, gas: used };
-    }
-  },
-};
+// cosmos/evm's flat prices; its refusals are the other Cosmos precompiles' (an unknown selector, a short input: no gas)
+const POLICY: PrecompilePolicy = { baseGas: (fn) => ERC20_GAS[fn.name] ?? 0n, refusal: COSMOS_POLICY.refusal };
 
 /** The ERC-20 errors cosmos/evm maps the bank's to (precompiles/erc20/errors.go `ConvertErrToERC20Error`). */
 function erc20Error(err: unknown): unknown {

@@ -163,25 +163,23 @@ describe("the package, installed from its tarball into a fresh project", functio
     expect(out).to.not.match(/failing/);
   });
 
-  it("runs the liquid-staking example (examples/liquid-staking): staking and rewards through the Cosmos precompiles", () => {
-    // the same dependencies as the weekly-rewards project: its node_modules serve both
-    const staking = path.join(work, "liquid-staking");
-    cpSync(path.join(ROOT, "examples", "liquid-staking"), staking, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts|typechain-types)$/.test(src) });
-    symlinkSync(path.join(project, "node_modules"), path.join(staking, "node_modules"), "dir");
-    npx(["tsc", "--noEmit", "-p", "."], {}, staking);
-    const out = npx(["hardhat", "test"], {}, staking);
-    expect(out).to.match(/4 passing/);
+  /** Runs an example project under examples/ beside the weekly-rewards one, whose node_modules serve both (the same dependencies). */
+  const runExample = (name: string, passing: number): void => {
+    const dir = path.join(work, name);
+    cpSync(path.join(ROOT, "examples", name), dir, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts|typechain-types)$/.test(src) });
+    symlinkSync(path.join(project, "node_modules"), path.join(dir, "node_modules"), "dir");
+    npx(["tsc", "--noEmit", "-p", "."], {}, dir);
+    const out = npx(["hardhat", "test"], {}, dir);
+    expect(out).to.match(new RegExp(`${passing} passing`));
     expect(out).to.not.match(/failing/);
+  };
+
+  it("runs the liquid-staking example (examples/liquid-staking): staking and rewards through the Cosmos precompiles", () => {
+    runExample("liquid-staking", 4);
   });
 
   it("runs the ibc-payouts example (examples/ibc-payouts): an IBC token through its ERC-20, bridged out with ICS20 from a week hook", () => {
-    const payouts = path.join(work, "ibc-payouts");
-    cpSync(path.join(ROOT, "examples", "ibc-payouts"), payouts, { recursive: true, filter: (src) => !/[/\\](node_modules|cache|artifacts|typechain-types)$/.test(src) });
-    symlinkSync(path.join(project, "node_modules"), path.join(payouts, "node_modules"), "dir");
-    npx(["tsc", "--noEmit", "-p", "."], {}, payouts);
-    const out = npx(["hardhat", "test"], {}, payouts);
-    expect(out).to.match(/5 passing/);
-    expect(out).to.not.match(/failing/);
+    runExample("ibc-payouts", 5);
   });
 
   it("lists the epochs (npx hardhat epochs:list)", () => {
