@@ -14,7 +14,7 @@ interface IERC20Precompile {
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
 
-    /// The denom's bank metadata name (reverts when the denom has none).
+    /// The denom's bank metadata name; an IBC voucher without metadata: from its base denom ("uatom": "Atom"); else it reverts.
     function name() external view returns (string memory);
 
     function symbol() external view returns (string memory);

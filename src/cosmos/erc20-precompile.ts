@@ -19,7 +19,8 @@ import { type FunctionFragment, Interface, getAddress, hexlify } from "ethers";
 import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../chain/precompile";
 import { Bank } from "./coins";
 import { Erc20Keeper, type TokenPair } from "./erc20";
-import { ModuleError, precompileEnv } from "./ledger";
+import { type ModuleEnv, ModuleError, precompileEnv } from "./ledger";
+import { Ics20Keeper } from "./ics20";
 import { COSMOS_POLICY, type ModulePrecompileDeps } from "./module-precompile";
 
 const ERC20_FRAGMENTS = [
@@ -73,11 +74,21 @@ function erc20Error(err: unknown): unknown {
   return err;
 }
 
-/** How the ERC-20's name, symbol and decimals read: the bank's metadata, else none (the chain reverts). */
-async function metadata(bank: Bank, denom: string, fn: FunctionFragment): Promise<unknown[]> {
-  const m = await bank.metadata(denom);
-  if (m === undefined) throw new PrecompileRevert("execution reverted");
-  return [fn.name === "name" ? m.name : fn.name === "symbol" ? m.symbol : m.decimals];
+/**
+ * How the ERC-20's name, symbol and decimals read (cosmos/evm precompiles/erc20/query.go): the bank's
+ * metadata; else, for an IBC voucher whose trace this chain has, what its base denom says (`uatom`:
+ * "Atom", "ATOM", 6 decimals for a `u` prefix, 18 for `a`); else the call reverts.
+ */
+async function metadata(env: ModuleEnv, denom: string, fn: FunctionFragment): Promise<unknown[]> {
+  const m = await new Bank(env).metadata(denom);
+  if (m !== undefined) return [fn.name === "name" ? m.name : fn.name === "symbol" ? m.symbol : m.decimals];
+  const base = denom.startsWith("ibc/") ? (await new Ics20Keeper(env).denom(denom.slice(4)))?.base : undefined;
+  if (base === undefined || base.length < 3) throw new PrecompileRevert("execution reverted");
+  if (fn.name === "name") return [base[1].toUpperCase() + base.slice(2)];
+  if (fn.name === "symbol") return [base.slice(1).toUpperCase()];
+  if (base[0] === "u") return [6];
+  if (base[0] === "a") return [18];
+  throw new PrecompileRevert("execution reverted");
 }
 
 /** The precompile of the pair at `address`; `wrapped` gives it WERC20's deposit and withdraw (the native coin's pair). */
@@ -89,9 +100,9 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
   // the pair each running call found in its state (calls in other VMs run at the same time)
   const pairs = new WeakMap<PrecompileInput, TokenPair>();
   const denomOf = (input: PrecompileInput): string => (pairs.get(input) as TokenPair).denom;
-  const view = (f: (call: { bank: Bank; keeper: Erc20Keeper; denom: string; args: unknown[]; caller: string; fn: FunctionFragment }) => Promise<unknown[]>): PrecompileHandler => async (call) => {
+  const view = (f: (call: { env: ModuleEnv; bank: Bank; keeper: Erc20Keeper; denom: string; args: unknown[]; fn: FunctionFragment }) => Promise<unknown[]>): PrecompileHandler => async (call) => {
     const env = envOf(call.input);
-    return f({ bank: new Bank(env), keeper: new Erc20Keeper(env), denom: denomOf(call.input), args: [...call.args], caller: getAddress(hexlify(call.caller)), fn: call.fn });
+    return f({ env, bank: new Bank(env), keeper: new Erc20Keeper(env), denom: denomOf(call.input), args: [...call.args], fn: call.fn });
   };
   const transfer = async (c: Parameters<PrecompileHandler>[0], from: string, to: string, amount: bigint): Promise<unknown[]> => {
     const env = envOf(c.input);
@@ -117,9 +128,9 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
     return [true];
   };
   const handlers: Record<string, PrecompileHandler> = {
-    name: view(({ bank, denom, fn }) => metadata(bank, denom, fn)),
-    symbol: view(({ bank, denom, fn }) => metadata(bank, denom, fn)),
-    decimals: view(({ bank, denom, fn }) => metadata(bank, denom, fn)),
+    name: view(({ env, denom, fn }) => metadata(env, denom, fn)),
+    symbol: view(({ env, denom, fn }) => metadata(env, denom, fn)),
+    decimals: view(({ env, denom, fn }) => metadata(env, denom, fn)),
     totalSupply: view(async ({ bank, denom }) => [await bank.supplyOf(denom)]),
     balanceOf: view(async ({ bank, denom, args }) => [await bank.balance(args[0] as string, denom)]),
     allowance: view(async ({ keeper, args }) => [await keeper.allowance(erc20, args[0] as string, args[1] as string)]),

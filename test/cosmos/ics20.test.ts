@@ -145,6 +145,9 @@ for (const make of harnesses()) {
       expect(got).to.deep.equal({ denom: ATOM, path: "transfer/channel-0/uatom", erc20_address: ATOM_ERC20 });
       expect(ERC20_ABI.decodeFunctionResult("balanceOf", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [br])))[0]).to.equal(1_000_000n);
       expect(ERC20_ABI.decodeFunctionResult("totalSupply", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("totalSupply")))[0]).to.equal(1_000_000n);
+      // without bank metadata, its name, symbol and decimals come from the trace's base denom (u: 6 decimals)
+      const meta = async (fn: string) => ERC20_ABI.decodeFunctionResult(fn, await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData(fn)))[0] as unknown;
+      expect([await meta("name"), await meta("symbol"), await meta("decimals")]).to.deep.equal(["Atom", "ATOM", 6n]);
       // the denom queries know it now
       expect(ICS20_ABI.decodeFunctionResult("denomHash", await c.call(ICS20, ICS20_ABI.encodeFunctionData("denomHash", ["transfer/channel-0/uatom"])))[0]).to.equal(ATOM.slice(4));
       const [denom] = ICS20_ABI.decodeFunctionResult("denom", await c.call(ICS20, ICS20_ABI.encodeFunctionData("denom", [ATOM])));

@@ -28,10 +28,6 @@ export class DynamicPrecompiles {
     this.version++;
   }
 
-  has(address: string): boolean {
-    return this._byAddress.has(address.slice(2).toLowerCase());
-  }
-
   entries(): IterableIterator<[string, PrecompileFunc]> {
     return this._byAddress.entries();
   }
