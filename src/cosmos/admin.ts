@@ -104,13 +104,14 @@ export async function allocateRewards(env: ModuleEnv, amount: bigint): Promise<v
 }
 
 /**
- * Registers an IBC voucher `ibc/<hash>` as a token pair at its address (as x/erc20 does when the
+ * Registers an IBC voucher — `ibc/<hash>`, or its path `transfer/channel-0/uatom` (its trace then
+ * recorded when the chain has ICS20) — as a token pair at its address (as x/erc20 does when the
  * voucher first arrives), its bank metadata set when given; `putCode` puts code at the pair's
  * address. Other coins have no pair by denom on cosmos/evm: they are refused with its text.
  */
-export async function registerCoin(env: ModuleEnv, putCode: (address: string) => Promise<void>, denom: string, metadata?: DenomMetadata): Promise<TokenPair> {
-  const pair = await registerVoucher(new Erc20Keeper(env), putCode, denom);
-  if (metadata !== undefined) await new Bank(env).setMetadata(denom, metadata);
+export async function registerCoin(env: ModuleEnv, putCode: (address: string) => Promise<void>, denomOrPath: string, metadata: DenomMetadata | undefined, recordTraces: boolean): Promise<TokenPair> {
+  const pair = await registerVoucher(new Erc20Keeper(env), putCode, denomOrPath, recordTraces ? new Ics20Keeper(env) : undefined);
+  if (metadata !== undefined) await new Bank(env).setMetadata(pair.denom, metadata);
   return pair;
 }
 

@@ -11,11 +11,13 @@ import { getBytes } from "ethers";
 import type { BlockModule, GenesisContext, StateReader } from "../chain/module";
 import { Bank, type DenomMetadata, validateDenom } from "./coins";
 import { ERC20_MODULE_ACCOUNT, Erc20Keeper, type TokenPair, ibcDenomAddress } from "./erc20";
+import { Ics20Keeper, denomFromPath, ibcDenom } from "./ics20";
 import { ModuleError } from "./ledger";
 import { INVALID_CODE, genesisEnv, readEnv } from "./modules";
 
 /** A coin at genesis (the config's `epochs.precompiles.erc20.coins`). */
 export interface GenesisCoin {
+  /** A bank denom, an IBC voucher `ibc/<hash>`, or a voucher by its path (`transfer/channel-0/uatom`). */
   denom: string;
   /** Bank metadata; without it the pair's name, symbol and decimals revert, as on the chain. */
   metadata?: DenomMetadata;
@@ -28,6 +30,8 @@ export interface Erc20Settings {
   nativeErc20: string;
   nativeMetadata: DenomMetadata;
   coins: GenesisCoin[];
+  /** The chain has ICS20 (its module is made before this one): vouchers named by path get their traces recorded. */
+  recordTraces: boolean;
 }
 
 /** The native coin's bank metadata each profile's chain has: Evmos's, and evmd's local_node.sh. */
@@ -38,11 +42,28 @@ export const PROFILE_NATIVE_METADATA = {
 
 export const ERC20_MODULE = "erc20";
 
-/** Registers `denom`'s pair (an IBC voucher's, at its address) with code at that address, so callers see a contract. */
-export async function registerVoucher(keeper: Erc20Keeper, putCode: (address: string) => Promise<void>, denom: string): Promise<TokenPair> {
+/**
+ * Registers a voucher's pair at its address, with code there so callers see a contract. The voucher
+ * is named by its denom (`ibc/<hash>`) or by its path (`transfer/channel-0/uatom`), whose trace is
+ * then recorded in `traces` (the ICS20 module, when the chain has it) so transfers and the ERC-20's
+ * name know it.
+ */
+export async function registerVoucher(keeper: Erc20Keeper, putCode: (address: string) => Promise<void>, denomOrPath: string, traces?: Ics20Keeper): Promise<TokenPair> {
+  let denom = denomOrPath;
+  if (!denomOrPath.startsWith("ibc/") && denomOrPath.includes("/")) {
+    const d = denomFromPath(denomOrPath);
+    if (d.trace.length === 0 || d.base === "") throw new ModuleError(`invalid voucher path ${denomOrPath}: expected port/channel hops and a base denom, like transfer/channel-0/uatom`);
+    denom = ibcDenom(d);
+    await traces?.recordDenom(d);
+  }
   const pair = await keeper.setToken(ibcDenomAddress(denom), denom);
   await putCode(pair.erc20);
   return pair;
+}
+
+/** A genesis coin's denom on this chain: a voucher named by its path is `ibc/<hash>`. */
+export function localDenom(denomOrPath: string): string {
+  return !denomOrPath.startsWith("ibc/") && denomOrPath.includes("/") ? ibcDenom(denomFromPath(denomOrPath)) : denomOrPath;
 }
 
 async function initGenesis(ctx: GenesisContext, settings: Erc20Settings, denom: string): Promise<void> {
@@ -56,12 +77,14 @@ async function initGenesis(ctx: GenesisContext, settings: Erc20Settings, denom: 
   const bank = new Bank(env);
   await keeper.setToken(settings.nativeErc20, denom);
   await bank.setMetadata(denom, settings.nativeMetadata);
+  const traces = settings.recordTraces ? new Ics20Keeper(env) : undefined;
   for (const c of settings.coins) {
-    validateDenom(c.denom);
-    if (c.denom === denom) throw new ModuleError(`genesis coin ${c.denom} is the native coin: its balances are the accounts' balances`);
-    if (c.metadata !== undefined) await bank.setMetadata(c.denom, c.metadata);
-    for (const b of c.balances ?? []) await bank.mint(b.address, c.denom, b.amount);
-    if (c.denom.startsWith("ibc/")) await registerVoucher(keeper, putCode, c.denom);
+    const local = localDenom(c.denom);
+    validateDenom(local);
+    if (local === denom) throw new ModuleError(`genesis coin ${c.denom} is the native coin: its balances are the accounts' balances`);
+    if (c.metadata !== undefined) await bank.setMetadata(local, c.metadata);
+    for (const b of c.balances ?? []) await bank.mint(b.address, local, b.amount);
+    if (local.startsWith("ibc/")) await registerVoucher(keeper, putCode, c.denom, traces);
   }
 }
 

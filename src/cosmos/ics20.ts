@@ -162,7 +162,8 @@ export class Ics20Keeper {
     return out;
   }
 
-  private async _setDenom(d: IbcDenom): Promise<void> {
+  /** Records a voucher's trace (once), so the denom queries and transfers know it. */
+  async recordDenom(d: IbcDenom): Promise<void> {
     const hash = denomHash(d);
     if ((await this.denom(hash)) !== undefined) return;
     await this._records.put(`denom/${hash}`, d);
@@ -275,7 +276,7 @@ export class Ics20Keeper {
     const voucher: IbcDenom = { base: sent.base, trace: [{ portId: TRANSFER_PORT, channelId: t.channelId }, ...sent.trace] };
     const denom = ibcDenom(voucher);
     const newVoucher = (await this.denom(denomHash(voucher))) === undefined;
-    await this._setDenom(voucher);
+    await this.recordDenom(voucher);
     await bank.mint(receiver, denom, t.amount);
     return { denom, trace: voucher, newVoucher };
   }

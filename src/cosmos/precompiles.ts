@@ -65,8 +65,11 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
   const staking = opts.staking ?? profile === "cosmos-evm";
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
-  const erc20 = opts.erc20 === false ? false : { nativeErc20: NATIVE_ERC20, nativeMetadata: PROFILE_NATIVE_METADATA[profile], coins: opts.erc20 === true || opts.erc20 === undefined ? [] : (opts.erc20.coins ?? []) };
   const ics20 = opts.ics20 === false ? false : { channels: opts.ics20 === true || opts.ics20 === undefined ? DEFAULT_CHANNELS : (opts.ics20.channels ?? DEFAULT_CHANNELS) };
+  const erc20 =
+    opts.erc20 === false
+      ? false
+      : { nativeErc20: NATIVE_ERC20, nativeMetadata: PROFILE_NATIVE_METADATA[profile], coins: opts.erc20 === true || opts.erc20 === undefined ? [] : (opts.erc20.coins ?? []), recordTraces: ics20 !== false };
   return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts, erc20, ics20);
 }
 
@@ -80,8 +83,9 @@ export function cosmosModules(settings: CosmosModulesSettings | undefined, onPai
   return {
     blockModules: [
       stakingBlockModule(settings),
-      ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)]),
+      // ICS20's genesis first: x/erc20's records the traces of its genesis vouchers in ICS20's account
       ...(settings.ics20 === false ? [] : [ics20BlockModule(settings.ics20, settings.denom)]),
+      ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)]),
     ],
     epochHooks: settings.distribution === false ? [] : [distributionEpochHooks()],
   };

@@ -156,7 +156,7 @@ export class CosmosHelpers {
     return this._rpc("cosmos_setDenomMetadata", [denom, metadata]);
   }
 
-  /** Registers an IBC voucher (`ibc/<hash>`) as a token pair; its ERC-20 precompile answers at `erc20_address`. */
+  /** Registers an IBC voucher (`ibc/<hash>`, or its path `transfer/channel-0/uatom`) as a token pair; its ERC-20 precompile answers at `erc20_address`. */
   registerCoin(denom: string, metadata?: { name: string; symbol: string; decimals: number }): Promise<TokenPairJson> {
     return this._rpc("cosmos_registerCoin", metadata === undefined ? [denom] : [denom, metadata]);
   }

@@ -73,7 +73,7 @@ export interface PrecompilesUserConfig {
 }
 
 export interface Erc20UserConfig {
-  /** Coins at genesis: minted to their holders; an IBC voucher (`ibc/<64 hex>`) is paired as an ERC-20 at its address. */
+  /** Coins at genesis: minted to their holders; an IBC voucher (`ibc/<64 hex>`, or its path `transfer/channel-0/uatom`) is paired as an ERC-20 at its address. */
   coins?: Array<{ denom: string; name?: string; symbol?: string; decimals?: number; balances?: Record<string, bigint | number | string> }>;
 }
 

@@ -273,6 +273,24 @@ describe("ICS20 packets as chain state", function () {
     }
   });
 
+  it("a voucher named by its path (config, cosmos_registerCoin) has its trace: its ERC-20 names itself, ICS20 sends it home", async () => {
+    const cfg = resolveEpochsConfig({ profile: "cosmos-evm", precompiles: { erc20: { coins: [{ denom: "transfer/channel-0/uatom", balances: { [A]: 900 } }] } } });
+    h = await inProcess({ epochs: { profile: "cosmos-evm" }, cosmos: cosmosOptionsFromConfig(cfg) });
+    const c = chainOf(h);
+    const meta = async (token: string, fn: string) => ERC20_ABI.decodeFunctionResult(fn, await c.call(token, ERC20_ABI.encodeFunctionData(fn)))[0] as unknown;
+    expect([await meta(ATOM_ERC20, "symbol"), await meta(ATOM_ERC20, "decimals")]).to.deep.equal(["ATOM", 6n]);
+    expect(await c.coin(A, ATOM)).to.equal(900n);
+    const br = await c.deployBridge();
+    await c.tx(A, ATOM_ERC20, ERC20_ABI.encodeFunctionData("transfer", [br, 500n]));
+    await c.send(br, "channel-0", ATOM, 500n);
+    expect((await c.packets())[0]).to.deep.include({ denom: "transfer/channel-0/uatom", burned: true });
+    // by the dev method: an 18-decimal coin over channel-1's path
+    const osmo = await h.request<{ denom: string; erc20_address: string }>("cosmos_registerCoin", ["transfer/channel-0/aosmo"]);
+    expect(osmo.denom).to.match(/^ibc\/[0-9A-F]{64}$/);
+    expect([await meta(osmo.erc20_address, "name"), await meta(osmo.erc20_address, "decimals")]).to.deep.equal(["Osmo", 18n]);
+    expect((await rpcError(h.request("cosmos_registerCoin", ["transfer/channel-0/"]))).message).to.include("invalid voucher path");
+  });
+
   it("takes its channels from the config and refuses bad ones", () => {
     expect(cosmosOptionsFromConfig(resolveEpochsConfig({ precompiles: { ics20: { channels: [{ channelId: "channel-3", open: false }] } } })).ics20).to.deep.equal({
       channels: [{ channelId: "channel-3", counterpartyChannelId: "channel-3", counterpartyChainId: "counterparty-1", open: false }],

@@ -163,7 +163,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       throw err;
     }
   };
-  const erc20Methods = settings.onPairs === undefined ? [] : erc20DevMethods(at, read, change, settings.onPairs);
+  const erc20Methods = settings.onPairs === undefined ? [] : erc20DevMethods(at, read, change, settings.onPairs, settings.ics20 === true);
   const ibcMethods = settings.ics20 === true ? ics20DevMethods(at, read, change, settings) : [];
   return [
     ...erc20Methods,
@@ -313,7 +313,7 @@ type Read = <T>(fn: () => Promise<T>) => Promise<T>;
 type Change = <T>(fn: (env: ModuleEnv, putCode: (address: string) => Promise<void>) => Promise<T>) => Promise<T>;
 
 /** x/erc20's methods: the token pairs at a block, and registering an IBC voucher's pair. */
-function erc20DevMethods(at: At, read: Read, change: Change, onPairs: (pairs: TokenPair[]) => void) {
+function erc20DevMethods(at: At, read: Read, change: Change, onPairs: (pairs: TokenPair[]) => void, recordTraces: boolean) {
   return [
     method({
       name: "cosmos_tokenPairs",
@@ -327,9 +327,9 @@ function erc20DevMethods(at: At, read: Read, change: Change, onPairs: (pairs: To
       name: "cosmos_registerCoin",
       access: "dev",
       params: [string, metadataOf.opt()],
-      doc: "Registers an IBC voucher denom (ibc/<hash>) as a token pair at its address, as x/erc20 does when it first arrives; optional metadata { name, symbol, decimals }.",
+      doc: "Registers an IBC voucher (ibc/<hash>, or its path transfer/channel-0/uatom: its trace recorded) as a token pair at its address, as x/erc20 does when it first arrives; optional metadata { name, symbol, decimals }.",
       handler: async ([denom, metadata]): Promise<Json> => {
-        const pair = await change((env, putCode) => registerCoin(env, putCode, denom, metadata));
+        const pair = await change((env, putCode) => registerCoin(env, putCode, denom, metadata, recordTraces));
         onPairs([pair]);
         return CosmosQueries.tokenPairJson(pair);
       },
