@@ -4,7 +4,9 @@
  * (0x…0804, src/chain/records.ts):
  * - `coins/<address>`: the address's other coins, `{ denom: amount }` (zero amounts left out);
  * - `supply/<denom>`: what exists of the denom;
- * - `metadata/<denom>`: its bank metadata (name, symbol, decimals), when it has some.
+ * - `metadata/<denom>`: its bank metadata (name, symbol, decimals), when it has some;
+ * - `holders` and `denoms`: every address that got another coin, every denom minted or given
+ *   metadata (for the genesis export: storage has no iteration).
  * So other coins revert, persist, dump and load as the native one does. Failures are the bank's texts.
  */
 import { getAddress } from "ethers";
@@ -78,6 +80,7 @@ export class Bank {
     if (amount <= 0n) throw new ModuleError(`${amount}${denom}: invalid coins`);
     if (denom === this._env.denom) return this._env.mint(to, amount);
     await this._give(to, denom, amount);
+    await this._note("denoms", denom);
     await this._records.put(`supply/${denom}`, (await this.supplyOf(denom)) + amount);
   }
 
@@ -100,6 +103,7 @@ export class Bank {
   async setMetadata(denom: string, m: DenomMetadata): Promise<void> {
     if (!Number.isInteger(m.decimals) || m.decimals < 0 || m.decimals > 255) throw new ModuleError(`uint8 overflow: invalid decimals: ${m.decimals}`);
     await this._records.put(`metadata/${denom}`, m);
+    if (denom !== this._env.denom) await this._note("denoms", denom);
   }
 
   private async _take(from: string, denom: string, amount: bigint): Promise<void> {
@@ -110,8 +114,24 @@ export class Bank {
     await this._setCoins(from, coins);
   }
 
+  /** Addresses that were given coins other than the native one (some may hold none now). */
+  async holders(): Promise<string[]> {
+    return (await this._records.get<string[]>("holders")) ?? [];
+  }
+
+  /** Denoms other than the native one that were minted or given metadata. */
+  async denoms(): Promise<string[]> {
+    return (await this._records.get<string[]>("denoms")) ?? [];
+  }
+
+  private async _note(list: "holders" | "denoms", item: string): Promise<void> {
+    const have = (await this._records.get<string[]>(list)) ?? [];
+    if (!have.includes(item)) await this._records.put(list, [...have, item]);
+  }
+
   private async _give(to: string, denom: string, amount: bigint): Promise<void> {
     const coins = await this._coins(to);
+    if (Object.keys(coins).length === 0) await this._note("holders", getAddress(to));
     coins[denom] = (coins[denom] ?? 0n) + amount;
     await this._setCoins(to, coins);
   }

@@ -246,13 +246,26 @@ export async function homeRuntimeOptions(
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const { bech32Prefixes } = require("../cosmos/bech32") as typeof import("../cosmos/bech32");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { chainBech32Prefix } = require("../cosmos/precompiles") as typeof import("../cosmos/precompiles");
+  const { PROFILE_DENOM, chainBech32Prefix } = require("../cosmos/precompiles") as typeof import("../cosmos/precompiles");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  const { coinsFromGenesis } = require("../cosmos/coins-genesis") as typeof import("../cosmos/coins-genesis");
+  const profile = base.epochs.profile ?? "evmos";
+  const prefixes = bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, profile));
   let staking;
+  let coins: ReturnType<typeof coinsFromGenesis>;
   try {
-    staking = stakingFromGenesis(home.appState, bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, base.epochs.profile ?? "evmos")));
+    staking = stakingFromGenesis(home.appState, prefixes);
+    coins = coinsFromGenesis(home.appState, prefixes, PROFILE_DENOM[profile]);
   } catch (err) {
     throw new HomeError(`${home.paths.genesis}: ${(err as Error).message}`);
   }
+  // the genesis's coins and channels over the config's (a module the config turned off stays off)
+  const cosmos: CosmosPrecompilesOptions = {
+    ...base.cosmos,
+    ...(staking !== undefined ? { staking } : {}),
+    ...(coins.coins !== undefined && base.cosmos?.erc20 !== false ? { erc20: { coins: coins.coins } } : {}),
+    ...(coins.channels !== undefined && base.cosmos?.ics20 !== false ? { ics20: { channels: coins.channels } } : {}),
+  };
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
   const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
   const appToml = home.paths.appToml;
@@ -269,6 +282,6 @@ export async function homeRuntimeOptions(
     miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) },
     // debug methods that read or write files may use the home besides the working directory
     rpc: { ...base.rpc, home: home.paths.dir },
-    ...(staking !== undefined ? { cosmos: { ...base.cosmos, staking } } : {}),
+    ...(staking !== undefined || coins.coins !== undefined || coins.channels !== undefined ? { cosmos } : {}),
   };
 }

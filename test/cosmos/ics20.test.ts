@@ -5,7 +5,7 @@
  * voucher going home); incoming transfers mint vouchers (paired as ERC-20s) or unescrow coins coming
  * home; the denom queries, the chain's failure texts, and the packets as chain state.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
@@ -17,7 +17,8 @@ import { escrowAddress } from "../../src/cosmos/ics20";
 import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/epochs-config";
 import type { RuntimeOptions } from "../../src/app/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
-import { type Harness, inProcess, rpcError } from "../helpers/harness";
+import { homeRuntimeOptions, openHome } from "../../src/host/home";
+import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 import { compile } from "../helpers/solc";
 
@@ -289,6 +290,55 @@ describe("ICS20 packets as chain state", function () {
     expect(osmo.denom).to.match(/^ibc\/[0-9A-F]{64}$/);
     expect([await meta(osmo.erc20_address, "name"), await meta(osmo.erc20_address, "decimals")]).to.deep.equal(["Osmo", 18n]);
     expect((await rpcError(h.request("cosmos_registerCoin", ["transfer/channel-0/"]))).message).to.include("invalid voucher path");
+  });
+
+  it("exports coins, pairs, traces and channels to a genesis.json that a node's home starts from with the same", async () => {
+    h = await inProcess(COSMOS);
+    const c = chainOf(h);
+    await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x3e8", receiver: B }]);
+    await h.request("cosmos_registerCoin", ["transfer/channel-0/aosmo", { name: "Osmosis", symbol: "OSMO", decimals: 18 }]);
+    await h.request("cosmos_mintCoins", [A, "ujuno", "0x7"]);
+    await h.request("cosmos_setDenomMetadata", ["ujuno", { name: "Juno", symbol: "JUNO", decimals: 6 }]);
+    const exported = await h.request<{ bank: { balances: unknown[]; denom_metadata: Array<{ base: string }> }; erc20: { token_pairs: Array<{ denom: string }> }; transfer: { denoms: unknown[] }; ibc: { channel_genesis: { channels: Array<{ channel_id: string; state: string }> } } }>("cosmos_exportGenesis");
+    expect(exported.bank.balances).to.deep.equal([
+      { address: cosmosAddr(B), coins: [{ denom: ATOM, amount: "1000" }] },
+      { address: cosmosAddr(A), coins: [{ denom: "ujuno", amount: "7" }] },
+    ]);
+    expect(exported.erc20.token_pairs.map((p) => p.denom)).to.have.length(3);
+    expect(exported.transfer.denoms).to.deep.include({ base: "uatom", trace: [{ port_id: "transfer", channel_id: "channel-0" }] });
+    expect(exported.ibc.channel_genesis.channels.map((ch) => [ch.channel_id, ch.state])).to.deep.equal([
+      ["channel-0", "STATE_OPEN"],
+      ["channel-1", "STATE_CLOSED"],
+    ]);
+    const before = { pairs: await h.request("cosmos_tokenPairs"), channels: (await h.request<{ channels: unknown }>("cosmos_ibcState")).channels, b: await c.coin(B, ATOM) };
+    await h.close();
+
+    const dir = mkdtempSync(path.join(tmpdir(), "ics20-genesis-"));
+    try {
+      const home = openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" });
+      const doc = JSON.parse(readFileSync(home.paths.genesis, "utf8")) as { app_state: Record<string, unknown> };
+      Object.assign(doc.app_state, exported);
+      writeFileSync(home.paths.genesis, JSON.stringify(doc));
+      const options = await homeRuntimeOptions(openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" }), { chain: testChainConfig(), epochs: { profile: "cosmos-evm" }, cosmos: {} });
+      h = await inProcess({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });
+      const again = chainOf(h);
+      expect(await h.request("cosmos_tokenPairs")).to.deep.equal(before.pairs);
+      expect((await h.request<{ channels: unknown }>("cosmos_ibcState")).channels).to.deep.equal(before.channels);
+      expect(await again.coin(B, ATOM)).to.equal(before.b);
+      expect(await again.coin(A, "ujuno")).to.equal(7n);
+      const meta = async (token: string, fn: string) => ERC20_ABI.decodeFunctionResult(fn, await again.call(token, ERC20_ABI.encodeFunctionData(fn)))[0] as unknown;
+      // the trace came back with the voucher: its ERC-20 names itself from it
+      expect([await meta(ATOM_ERC20, "symbol"), await meta(ATOM_ERC20, "decimals")]).to.deep.equal(["ATOM", 6n]);
+      expect(await h.request("cosmos_exportGenesis")).to.deep.include({ transfer: exported.transfer, erc20: exported.erc20 });
+      // a malformed section is refused with its field
+      writeFileSync(home.paths.genesis, JSON.stringify({ ...doc, app_state: { ...doc.app_state, bank: { balances: [{ address: "osmo1xyz", coins: [] }] } } }));
+      let message = "";
+      await homeRuntimeOptions(openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" }), { chain: testChainConfig(), epochs: { profile: "cosmos-evm" }, cosmos: {} }).catch((err: Error) => (message = err.message));
+      expect(message).to.match(/app_state\.bank\.balances\[0\]\.address: /);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("takes its channels from the config and refuses bad ones", () => {

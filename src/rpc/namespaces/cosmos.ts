@@ -15,6 +15,7 @@ import { parseFraction } from "../../cosmos/decimal";
 import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/ledger";
 import { CosmosQueries, type Json } from "../../cosmos/query";
 import { stakingGenesisJson } from "../../cosmos/genesis";
+import { coinsGenesisJson } from "../../cosmos/coins-genesis";
 import type { DistributionParams } from "../../cosmos/distribution-keeper";
 import { GovKeeper } from "../../cosmos/gov";
 import { getAddress, hexlify } from "ethers";
@@ -211,8 +212,13 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       access: "read",
       concurrent: true,
       params: [blockNumberOrTag.opt()],
-      doc: "The staking module's part of a Cosmos genesis.json (`app_state.staking`: params, validators, delegations) at a block.",
-      handler: async ([block]): Promise<Json> => read(async () => ({ staking: (await stakingGenesisJson(await at(block))) as Json })),
+      doc: "The modules' parts of a Cosmos genesis.json at a block: `app_state.staking` (params, validators, delegations), `bank` (other coins' balances, metadata), `erc20` (token pairs), `transfer` (denom traces), `ibc` (transfer channels).",
+      handler: async ([block]): Promise<Json> =>
+        read(async () => {
+          const q = await at(block);
+          const coins = await coinsGenesisJson(q.env, settings.prefixes, { erc20: settings.onPairs !== undefined, ics20: settings.ics20 === true });
+          return { staking: (await stakingGenesisJson(q)) as Json, ...(coins as Record<string, Json>) };
+        }),
     }),
     method({
       name: "cosmos_validators",
