@@ -39,8 +39,9 @@ export class CosmosHelpers {
   }
 
   /**
-   * The staking module's `app_state` section at a block (`{ staking: … }`), or undefined when the
-   * chain runs without it (the method is then unknown): what epochs:export-genesis writes beside the epochs.
+   * The Cosmos modules' `app_state` sections at a block (`{ staking, bank, erc20, transfer, ibc }`), or
+   * undefined when the chain runs without them (the method is then unknown): what epochs:export-genesis
+   * writes beside the epochs.
    */
   async genesisSections(block: string = "latest"): Promise<Record<string, unknown> | undefined> {
     try {

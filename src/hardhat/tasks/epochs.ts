@@ -66,7 +66,7 @@ task(TASK_EPOCHS_EXPORT_GENESIS, "Writes a Cosmos genesis.json of the chain's ep
     const latest = (await hre.network.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
     // the new chain starts where this one is: its genesis time is the exported height's time
     const { toCosmosGenesis, seconds } = epochsModule();
-    // the staking module's validators and delegations at the same height, when the chain has it
+    // the Cosmos modules' sections (staking, bank, erc20, transfer, ibc) at the same height, when the chain has them
     const appState = await hre.epochs.cosmos.genesisSections(latest.number);
     writeFileSync(out, toCosmosGenesis({ genesisTime: seconds(BigInt(latest.timestamp)), chainId, epochs, appState }));
     console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${out}`);

@@ -13,7 +13,7 @@ export default async function epochsExportGenesis(args: { out: string }, hre: Ha
   const chainId = BigInt((await conn.provider.request({ method: "eth_chainId" })) as string);
   const latest = (await conn.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
   // the new chain starts where this one is: its genesis time is the exported height's time
-  // the staking module's validators and delegations at the same height, when the chain has it
+  // the Cosmos modules' sections (staking, bank, erc20, transfer, ibc) at the same height, when the chain has them
   const appState = await helpers.cosmos.genesisSections(latest.number);
   writeFileSync(args.out, epochsModule.toCosmosGenesis({ genesisTime: epochsModule.seconds(BigInt(latest.timestamp)), chainId, epochs, appState }));
   console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${args.out}`);
