@@ -5,7 +5,8 @@
  * - `channels`: the transfer channels (port `transfer`), open or closed, and their counterparty;
  * - `sequence/<channel>`: the next send sequence of a channel (from 1);
  * - `packet/<channel>/<sequence>`: a sent packet, its fate (pending, acknowledged, refunded);
- * - `denom/<HASH>` and `denoms`: the denom traces of the vouchers this chain has seen.
+ * - `denom/<HASH>` and `denoms`: the denom traces of the vouchers this chain has seen;
+ * - `timeouts`: the pending packets with a timeout timestamp, for the end block that times them out.
  * Sending escrows the coin in the channel's escrow account (ibc-go's `GetEscrowAddress`), or burns a
  * voucher going home (its trace starts with the sending channel); an error acknowledgement or a
  * timeout refunds it (unescrow, or mint back). Receiving mints a voucher `ibc/<sha256 of its path>`
@@ -124,6 +125,8 @@ export interface IncomingTransfer {
 }
 
 const MAX_RECEIVER = 2048;
+/** IBC counts time in nanoseconds. */
+const NS = 1_000_000_000n;
 const MAX_MEMO = 32768;
 
 export class Ics20Keeper {
@@ -229,8 +232,34 @@ export class Ics20Keeper {
       state: "pending",
       height: this._env.height,
     };
+    // ibc-go's SendPacket: a timeout the counterparty's clock has passed is refused (its time is this chain's here)
+    const now = this._env.time * NS;
+    if (msg.timeoutTimestamp !== 0n && now >= msg.timeoutTimestamp) throw new ModuleError(`latest timestamp: ${now}, timeout timestamp: ${msg.timeoutTimestamp}: packet timeout has elapsed`);
     await this._records.put(`packet/${msg.sourceChannel}/${sequence}`, packet);
+    if (msg.timeoutTimestamp !== 0n) await this._records.put("timeouts", [...(await this._timeouts()), [msg.sourceChannel, sequence, msg.timeoutTimestamp]]);
     return { sequence, packet };
+  }
+
+  private async _timeouts(): Promise<Array<[string, bigint, bigint]>> {
+    return (await this._records.get<Array<[string, bigint, bigint]>>("timeouts")) ?? [];
+  }
+
+  /** The first block time (Unix seconds) at which a pending packet times out, if one can. */
+  async nextTimeout(): Promise<bigint | undefined> {
+    let next: bigint | undefined;
+    for (const [, , ns] of await this._timeouts()) {
+      const s = (ns + NS - 1n) / NS;
+      if (next === undefined || s < next) next = s;
+    }
+    return next;
+  }
+
+  /** Times out (refunds) every pending packet whose timeout timestamp the block's time has reached: the counterparty can no longer receive it. */
+  async timeOutExpired(): Promise<Packet[]> {
+    const now = this._env.time * NS;
+    const out: Packet[] = [];
+    for (const [channel, sequence, ns] of await this._timeouts()) if (now >= ns) out.push(await this.settle(channel, sequence, "timeout"));
+    return out;
   }
 
   /**
@@ -252,6 +281,9 @@ export class Ics20Keeper {
     }
     p.fate = fate;
     await this._records.put(`packet/${channelId}/${sequence}`, p);
+    const timeouts = await this._timeouts();
+    const left = timeouts.filter(([c, s]) => !(c === channelId && s === sequence));
+    if (left.length !== timeouts.length) await this._records.put("timeouts", left.length === 0 ? undefined : left);
     return p;
   }
 

@@ -46,7 +46,7 @@ contract Bridge {
     }
     /// Sends, pays a token out through its ERC-20, then reverts: nothing of it may stay.
     function sendThenRevert(address token, address to) external {
-        IICS20(ICS20_PRECOMPILE_ADDRESS).transfer("transfer", "channel-0", "atest", 1 ether, address(this), "cosmos1x", IbcHeight(0, 0), 1, "");
+        IICS20(ICS20_PRECOMPILE_ADDRESS).transfer("transfer", "channel-0", "atest", 1 ether, address(this), "cosmos1x", IbcHeight(0, 0), type(uint64).max, "");
         (bool ok, ) = token.call(abi.encodeWithSignature("transfer(address,uint256)", to, 10));
         require(ok, "token transfer failed");
         revert("changed my mind");
@@ -91,7 +91,7 @@ function chainOf(h: Harness) {
     await tx(A, addr, "0x", 100n * E18);
     return addr;
   };
-  const send = (bridgeAddr: string, channel: string, denom: string, amount: bigint, receiver = "cosmos1receiver", timeout = 2_000_000_000n) =>
+  const send = (bridgeAddr: string, channel: string, denom: string, amount: bigint, receiver = "cosmos1receiver", timeout = 4_000_000_000n * 10n ** 9n) =>
     tx(A, bridgeAddr, bridge.encodeFunctionData("send", [channel, denom, amount, receiver, timeout]));
   const failure = async (bridgeAddr: string, data: string) => (await rpcError(call(bridgeAddr, data))).message;
   return { tx, call, balance, coin, packets, deployBridge, send, failure };
@@ -236,6 +236,44 @@ describe("ICS20 packets as chain state", function () {
     await h.request("cosmos_ibcSettle", ["channel-0", "0x1", "timeout"]);
     expect(await c.balance(br)).to.equal(100n * E18);
     expect(ERC20_ABI.decodeFunctionResult("balanceOf", await c.call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [br])))[0]).to.equal(100n);
+  });
+
+  it("a packet times out in the block whose time reaches its timeout: refunded, hardhat_mine reserving the blocks before", async () => {
+    h = await inProcess(COSMOS);
+    const c = chainOf(h);
+    const br = await c.deployBridge();
+    const headTime = async () => BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp);
+    // a timeout the chain's clock has passed is refused
+    expect(await c.failure(br, bridge.encodeFunctionData("send", ["channel-0", "atest", E18, "cosmos1r", (await headTime()) * 10n ** 9n]))).to.include("packet timeout has elapsed");
+    const due = (await headTime()) + 3_600n;
+    await c.send(br, "channel-0", "atest", 5n * E18, "cosmos1r", due * 10n ** 9n);
+    const head = BigInt(await h.request<string>("eth_blockNumber"));
+    expect(await c.balance(br)).to.equal(95n * E18);
+    // 10,000 blocks one second apart: the one whose time reaches `due` refunds it
+    await h.request("hardhat_mine", [q(10_000n), "0x1"]);
+    expect((await c.packets())[0]).to.deep.include({ state: "refunded", fate: "timeout" });
+    expect([await c.balance(br), await c.balance(ESCROW0)]).to.deep.equal([100n * E18, 0n]);
+    let lo = head + 1n;
+    let hi = head + 10_000n;
+    while (lo < hi) {
+      const m = (lo + hi) / 2n;
+      if (BigInt(await h.request<string>("eth_getBalance", [br, q(m)])) === 100n * E18) hi = m;
+      else lo = m + 1n;
+    }
+    expect(BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", [q(lo), false])).timestamp)).to.equal(due);
+    const events = await h.request<{ end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>("epochs_blockEvents", [q(lo)]);
+    expect(events.end_block_events.find((e) => e.type === "timeout_packet")?.attributes).to.deep.equal([
+      { key: "packet_src_port", value: "transfer" },
+      { key: "packet_src_channel", value: "channel-0" },
+      { key: "packet_sequence", value: "1" },
+    ]);
+    // settled before its time, a packet is not timed out again
+    await c.send(br, "channel-0", "atest", E18, "cosmos1r", ((await headTime()) + 60n) * 10n ** 9n);
+    await h.request("cosmos_ibcSettle", ["channel-0", "0x2", "ack"]);
+    await h.request("evm_increaseTime", [120]);
+    await h.request("evm_mine");
+    expect((await c.packets())[1]).to.deep.include({ state: "acknowledged" });
+    expect(await c.balance(br)).to.equal(99n * E18);
   });
 
   it("a transaction that reverts leaves no packet, escrow or token transfer behind", async () => {

@@ -179,7 +179,7 @@ describe("the package, installed from its tarball into a fresh project", functio
   });
 
   it("runs the ibc-payouts example (examples/ibc-payouts): an IBC token through its ERC-20, bridged out with ICS20 from a week hook", () => {
-    runExample("ibc-payouts", 5);
+    runExample("ibc-payouts", 6);
   });
 
   it("lists the epochs (npx hardhat epochs:list)", () => {

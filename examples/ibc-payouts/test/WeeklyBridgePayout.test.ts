@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
-import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import type { Contract } from "ethers";
 
 const ATOM = 1_000_000n; // uatom: 6 decimals
@@ -63,14 +63,26 @@ describe("WeeklyBridgePayout", () => {
     ]);
   });
 
-  it("gets a payout that timed out back", async () => {
+  it("gets back a payout the Hub did not receive within its day: it times out", async () => {
     const { atom, treasury, contribute } = await loadFixture(deployed);
     await contribute(120n * ATOM);
     await hre.epochs.advance("week");
     expect(await atom.balanceOf(await treasury.getAddress())).to.equal(0n);
-    await hre.epochs.cosmos.timeout("channel-0", 1);
+    // nobody relays it: the block a day later times it out and refunds the treasury
+    await time.increase(24 * 3600 - 1);
+    expect((await hre.epochs.cosmos.packets())[0].state).to.equal("pending");
+    await time.increase(1);
+    expect((await hre.epochs.cosmos.packets())[0]).to.deep.include({ state: "refunded", fate: "timeout" });
     expect(await atom.balanceOf(await treasury.getAddress())).to.equal(120n * ATOM);
     expect(await atom.totalSupply()).to.equal(1_000n * ATOM);
+  });
+
+  it("a test can also time a payout out at once (a timeout at a height, say)", async () => {
+    const { atom, treasury, contribute } = await loadFixture(deployed);
+    await contribute(80n * ATOM);
+    await hre.epochs.advance("week");
+    await hre.epochs.cosmos.timeout("channel-0", 1);
+    expect(await atom.balanceOf(await treasury.getAddress())).to.equal(80n * ATOM);
   });
 
   it("takes hook calls only from the chain", async () => {
