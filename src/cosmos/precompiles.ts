@@ -1,8 +1,10 @@
 /**
  * The Cosmos precompiles the local chain hosts (docs/cosmos-precompiles.md): P-256 at 0x…0100 and
- * bech32 at 0x…0400 under both profiles; staking (0x…0800) and distribution (0x…0801) with their
- * modules, on by default under cosmos-evm and when asked for under evmos. Prefixes and denom are the
- * profile's: `evmos` / `aevmos` under evmos, `cosmos` / `atest` under cosmos-evm (evmd's).
+ * bech32 at 0x…0400 under both profiles; staking (0x…0800), distribution (0x…0801), ICS20 (0x…0802),
+ * bank (0x…0804), gov (0x…0805), slashing (0x…0806) and the ERC-20s of x/erc20's token pairs (at their
+ * own addresses, joining the EVM as they are registered) with their modules, on by default under
+ * cosmos-evm and when asked for under evmos. Prefixes and denom are the profile's: `evmos` / `aevmos`
+ * under evmos, `cosmos` / `atest` under cosmos-evm (evmd's).
  */
 import type { CustomPrecompile, PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import { createAddressFromString } from "@ethereumjs/util";
@@ -74,9 +76,10 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
 }
 
 /**
- * The chain's parts the modules add: block modules (staking's genesis and end block, x/erc20's
- * genesis) and an epochs hook (distribution's minting). `onPairs` is told the token pairs of each
- * state the chain opens (their precompiles join the EVM: `erc20PairPrecompile`).
+ * The chain's parts the modules add: block modules (staking's genesis and end block, the transfer
+ * module's genesis and timeouts, x/erc20's genesis) and an epochs hook (distribution's minting).
+ * `onPairs` is told the token pairs of each state the chain opens (their precompiles join the EVM:
+ * `erc20PairPrecompile`).
  */
 export function cosmosModules(settings: CosmosModulesSettings | undefined, onPairs: (pairs: TokenPair[]) => void): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
   if (settings === undefined) return { blockModules: [], epochHooks: [] };
