@@ -108,7 +108,6 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
     const env = envOf(c.input);
     const bank = new Bank(env);
     const denom = denomOf(c.input);
-    if (!wrapped && c.value > 0n) throw new PrecompileRevert(`cannot receive funds, received: ${c.value}`);
     if (amount === 0n) throw new PrecompileRevert(`coin 0${denom} amount is not positive`);
     const spender = getAddress(hexlify(c.caller));
     let left: bigint | undefined;
@@ -137,7 +136,6 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
     transfer: (c) => transfer(c, getAddress(hexlify(c.caller)), getAddress(c.args[0] as string), c.args[1] as bigint),
     transferFrom: (c) => transfer(c, getAddress(c.args[0] as string), getAddress(c.args[1] as string), c.args[2] as bigint),
     approve: async (c) => {
-      if (!wrapped && c.value > 0n) throw new PrecompileRevert(`cannot receive funds, received: ${c.value}`);
       const owner = getAddress(hexlify(c.caller));
       const spender = getAddress(c.args[0] as string);
       const amount = c.args[1] as bigint;
@@ -153,7 +151,15 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
     await new Bank(envOf(c.input)).send(erc20, caller, denomOf(c.input), c.value);
     c.emit("Deposit", [caller, c.value]);
   };
-  if (wrapped) {
+  if (!wrapped) {
+    // the plain ERC-20 takes no value with any method (cosmos/evm checks it before the method runs)
+    for (const [name, handler] of Object.entries(handlers)) {
+      handlers[name] = async (c) => {
+        if (c.value > 0n) throw new PrecompileRevert(`cannot receive funds, received: ${c.value}`);
+        return handler(c);
+      };
+    }
+  } else {
     handlers.deposit = async (c) => {
       await deposit(c);
       return [];

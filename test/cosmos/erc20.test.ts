@@ -191,6 +191,7 @@ for (const make of harnesses()) {
 
       // the plain ERC-20 takes no value; a second registration and a coin other than a voucher are refused
       expect(await c.revertReason(ATOM_ERC20, ERC20_ABI.encodeFunctionData("transfer", [B, 1n]), A, 5n)).to.include("cannot receive funds, received: 5");
+      expect(await c.revertReason(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [B]), A, 2n)).to.include("cannot receive funds, received: 2");
       expect(await c.revertReason(ATOM_ERC20, ERC20_ABI.encodeFunctionData("transfer", [B, 10n ** 12n]))).to.include("ERC20: transfer amount exceeds balance");
       expect((await rpcError(cosmos.registerCoin(ATOM))).message).to.equal(`token already exists for denom ${ATOM}: token pair already exists`);
       expect(await c.revertReason(ATOM_ERC20, "0x12345678")).to.include("no method with id: 0x12345678");
