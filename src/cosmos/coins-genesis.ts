@@ -12,12 +12,13 @@
  * What is not kept: packets in flight, sequences, allowances, escrowed amounts (the escrow accounts'
  * coins are balances like any other).
  */
-import { getAddress, getBytes, hexlify } from "ethers";
-import { type Bech32Prefixes, fromBech32, toBech32 } from "./bech32";
+import { getBytes } from "ethers";
+import { type Bech32Prefixes, toBech32 } from "./bech32";
+import { hexOf } from "./genesis";
 import { Bank, type DenomMetadata } from "./coins";
 import { Erc20Keeper, OWNER_MODULE } from "./erc20";
 import type { GenesisCoin } from "./erc20-module";
-import { type IbcChannel, Ics20Keeper, TRANSFER_PORT, denomHash, denomPath } from "./ics20";
+import { CHANNEL_ID, type IbcChannel, Ics20Keeper, TRANSFER_PORT, denomHash, denomPath } from "./ics20";
 import type { ModuleEnv } from "./ledger";
 
 type Json = Record<string, unknown>;
@@ -118,14 +119,7 @@ export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, na
     const b = raw as { address?: unknown; coins?: unknown };
     const field = `app_state.bank.balances[${i}]`;
     if (typeof b?.address !== "string") throw new Error(`${field}.address: expected a ${prefixes.account}1… address`);
-    let address: string;
-    try {
-      const bytes = fromBech32(b.address, prefixes.account);
-      if (bytes.length !== 20) throw new Error(`${bytes.length} bytes, expected 20`);
-      address = getAddress(hexlify(bytes));
-    } catch (err) {
-      throw new Error(`${field}.address: ${(err as Error).message}`);
-    }
+    const address = hexOf(b.address, prefixes.account, `${field}.address`);
     arrayAt(b.coins, `${field}.coins`).forEach((c, j) => {
       const coin = c as { denom?: unknown; amount?: unknown };
       if (typeof coin?.denom !== "string" || typeof coin.amount !== "string" || !/^\d+$/.test(coin.amount)) throw new Error(`${field}.coins[${j}]: expected { denom, amount } with an integer amount`);
@@ -144,7 +138,7 @@ export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, na
     .map((raw, i) => {
       const c = raw as { port_id?: unknown; channel_id?: unknown; state?: unknown; counterparty?: { channel_id?: unknown }; counterparty_chain_id?: unknown };
       const field = `app_state.ibc.channel_genesis.channels[${i}]`;
-      if (typeof c?.channel_id !== "string" || !/^channel-\d+$/.test(c.channel_id)) throw new Error(`${field}.channel_id: expected a channel identifier`);
+      if (typeof c?.channel_id !== "string" || !CHANNEL_ID.test(c.channel_id)) throw new Error(`${field}.channel_id: expected a channel identifier`);
       return { port: c.port_id, channel: { channelId: c.channel_id, counterpartyChannelId: typeof c.counterparty?.channel_id === "string" ? c.counterparty.channel_id : c.channel_id, counterpartyChainId: typeof c.counterparty_chain_id === "string" ? c.counterparty_chain_id : "counterparty-1", open: c.state === "STATE_OPEN" } };
     })
     .filter((c) => c.port === TRANSFER_PORT)

@@ -28,8 +28,12 @@ export interface DenomMetadata {
 /** The Cosmos SDK's denom syntax (types/coin.go `reDnmString`): 3–128 characters, a letter first. */
 const DENOM = /^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/;
 
+export function isDenom(text: string): boolean {
+  return DENOM.test(text);
+}
+
 export function validateDenom(denom: string): void {
-  if (!DENOM.test(denom)) throw new ModuleError(`invalid denom: ${denom}`);
+  if (!isDenom(denom)) throw new ModuleError(`invalid denom: ${denom}`);
 }
 
 const key = (address: string): string => getAddress(address).toLowerCase();

@@ -24,7 +24,8 @@ export interface GenesisDelegation {
 
 const DEC = 10n ** 18n;
 
-function hexOf(text: string, prefix: string, field: string): string {
+/** The 20-byte hex address of a bech32 `text` under `prefix`; errors name `field`. */
+export function hexOf(text: string, prefix: string, field: string): string {
   try {
     const bytes = fromBech32(text, prefix);
     if (bytes.length !== 20) throw new Error(`${bytes.length} bytes, expected 20`);

@@ -20,6 +20,9 @@ import { type ModuleEnv, ModuleError } from "./ledger";
 
 export const ICS20_PRECOMPILE = "0x0000000000000000000000000000000000000802" as const;
 export const TRANSFER_PORT = "transfer";
+/** ibc-go's port identifiers (host.PortIdentifierValidator) and the channel identifiers of IBC v1. */
+export const PORT_ID = /^[a-zA-Z0-9._+\-#[\]<>]{2,128}$/;
+export const CHANNEL_ID = /^channel-\d+$/;
 
 export interface IbcChannel {
   channelId: string;
@@ -86,7 +89,7 @@ export function denomFromPath(path: string): IbcDenom {
   const parts = path.split("/");
   const trace: Hop[] = [];
   let i = 0;
-  while (i + 1 < parts.length - 1 && /^[a-zA-Z0-9._+\-#[\]<>]{2,128}$/.test(parts[i]) && /^channel-\d+$/.test(parts[i + 1])) {
+  while (i + 1 < parts.length - 1 && PORT_ID.test(parts[i]) && CHANNEL_ID.test(parts[i + 1])) {
     trace.push({ portId: parts[i], channelId: parts[i + 1] });
     i += 2;
   }
@@ -200,8 +203,8 @@ export class Ics20Keeper {
 
   /** MsgTransfer: checks it as ibc-go does, escrows or burns the coin, records the packet; its sequence. */
   async transfer(msg: TransferMsg): Promise<{ sequence: bigint; packet: Packet }> {
-    if (!/^[a-zA-Z0-9._+\-#[\]<>]{2,128}$/.test(msg.sourcePort)) throw new ModuleError(`identifier ${msg.sourcePort} has invalid length or characters: invalid identifier: invalid source port ID`);
-    if (!/^channel-\d+$/.test(msg.sourceChannel)) throw new ModuleError(`invalid channel ID (${msg.sourceChannel}) on v2 packet: invalid channel`);
+    if (!PORT_ID.test(msg.sourcePort)) throw new ModuleError(`identifier ${msg.sourcePort} has invalid length or characters: invalid identifier: invalid source port ID`);
+    if (!CHANNEL_ID.test(msg.sourceChannel)) throw new ModuleError(`invalid channel ID (${msg.sourceChannel}) on v2 packet: invalid channel`);
     if (msg.amount <= 0n) throw new ModuleError(`${msg.amount}${msg.denom}: insufficient funds`);
     if (msg.receiver.trim() === "") throw new ModuleError("missing recipient address: invalid address");
     if (msg.receiver.length > MAX_RECEIVER) throw new ModuleError(`recipient address must not exceed ${MAX_RECEIVER} bytes: invalid address`);

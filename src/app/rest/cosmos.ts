@@ -8,6 +8,7 @@ import type { Node } from "../../chain/node";
 import { type Bech32Prefixes, accountFromBech32 } from "../../cosmos/bech32";
 import { stateEnv } from "../../cosmos/ledger";
 import { CosmosQueries } from "../../cosmos/query";
+import { isDenom } from "../../cosmos/coins";
 import { paginate } from "../../cosmos/staking-precompile";
 import type { RestResult, RestRouter } from "../../rpc/transport/rest-router";
 
@@ -37,7 +38,7 @@ export function mountBankRest(router: RestRouter, node: Node, opts: BankRestOpti
   });
 }
 
-/** Queries over the head's state (the prefixes only name addresses: none here need them). */
+/** Queries over the head's state (the prefixes name addresses in answers: the bank and erc20 routes need none). */
 async function headQueries(node: Node, denom: string, prefixes: Bech32Prefixes = { account: "", validator: "", consensus: "" }): Promise<CosmosQueries> {
   const head = node.head.header;
   return new CosmosQueries(stateEnv(await node.stateAt(head.number), { number: head.number, timestamp: head.timestamp }, denom), prefixes);
@@ -53,7 +54,7 @@ export function mountErc20Rest(router: RestRouter, node: Node, denom: string): v
     return { status: 200, body: { token_pairs: pairs.map((p) => CosmosQueries.tokenPairJson(p)), pagination: { next_key: null, total: String(pairs.length) } } };
   });
   const one = async (token: string): Promise<RestResult> => {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(token) && !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(token)) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(token) && !isDenom(token)) {
       return { status: 400, body: { code: 3, message: `invalid format for token ${token}, should be either hex ('0x...') cosmos denom`, details: [] } };
     }
     const pair = await (await headQueries(node, denom)).tokenPair(token);
@@ -87,10 +88,7 @@ function pageQuery(q: URLSearchParams): { key: string; offset: bigint; limit: bi
  * /cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards over the head's state.
  */
 export function mountStakingRest(router: RestRouter, node: Node, opts: { prefixes: Bech32Prefixes; denom: string }): void {
-  const queries = async (): Promise<CosmosQueries> => {
-    const head = node.head.header;
-    return new CosmosQueries(stateEnv(await node.stateAt(head.number), { number: head.number, timestamp: head.timestamp }, opts.denom), opts.prefixes);
-  };
+  const queries = (): Promise<CosmosQueries> => headQueries(node, opts.denom, opts.prefixes);
   const delegator = (text: string): string => `0x${Buffer.from(accountFromBech32(text, opts.prefixes.account)).toString("hex")}`;
   router.get("/cosmos/staking/v1beta1/validators", async (query) => {
     const page = pageQuery(query);
