@@ -5,8 +5,10 @@
  * - `coins/<address>`: the address's other coins, `{ denom: amount }` (zero amounts left out);
  * - `supply/<denom>`: what exists of the denom;
  * - `metadata/<denom>`: its bank metadata (name, symbol, decimals), when it has some;
- * - `holders` and `denoms`: every address that got another coin, every denom minted or given
- *   metadata (for the genesis export: storage has no iteration).
+ * - `holders`, `holder/<i>`, `holding/<address>`: every address that got another coin, as a count and
+ *   one record each (any transfer may add one: a list in one record would grow with each and fill);
+ * - `denoms`: every denom minted or given metadata (dev methods and genesis only add them).
+ * The last two serve the genesis export: storage has no iteration.
  * So other coins revert, persist, dump and load as the native one does. Failures are the bank's texts.
  */
 import { getAddress } from "ethers";
@@ -120,7 +122,10 @@ export class Bank {
 
   /** Addresses that were given coins other than the native one (some may hold none now). */
   async holders(): Promise<string[]> {
-    return (await this._records.get<string[]>("holders")) ?? [];
+    const count = (await this._records.get<bigint>("holders")) ?? 0n;
+    const out: string[] = [];
+    for (let i = 0n; i < count; i++) out.push((await this._records.get<string>(`holder/${i}`)) as string);
+    return out;
   }
 
   /** Denoms other than the native one that were minted or given metadata. */
@@ -128,14 +133,24 @@ export class Bank {
     return (await this._records.get<string[]>("denoms")) ?? [];
   }
 
-  private async _note(list: "holders" | "denoms", item: string): Promise<void> {
+  /** Indexes an address the first time it gets another coin (O(1) records, whatever the holders before it). */
+  private async _noteHolder(address: string): Promise<void> {
+    const key = `holding/${getAddress(address).toLowerCase()}`;
+    if ((await this._records.get<boolean>(key)) === true) return;
+    const count = (await this._records.get<bigint>("holders")) ?? 0n;
+    await this._records.put(`holder/${count}`, getAddress(address));
+    await this._records.put("holders", count + 1n);
+    await this._records.put(key, true);
+  }
+
+  private async _note(list: "denoms", item: string): Promise<void> {
     const have = (await this._records.get<string[]>(list)) ?? [];
     if (!have.includes(item)) await this._records.put(list, [...have, item]);
   }
 
   private async _give(to: string, denom: string, amount: bigint): Promise<void> {
     const coins = await this._coins(to);
-    if (Object.keys(coins).length === 0) await this._note("holders", getAddress(to));
+    if (Object.keys(coins).length === 0) await this._noteHolder(to);
     coins[denom] = (coins[denom] ?? 0n) + amount;
     await this._setCoins(to, coins);
   }
