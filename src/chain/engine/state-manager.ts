@@ -13,10 +13,20 @@
  * It also reports the addresses and storage slots it writes to `preimages` (the live state manager
  * only; copies for calls and replays report nothing): the tries hash their keys, and a state dump
  * lists accounts by address and slot (src/chain/engine/preimages.ts).
+ *
+ * Its flush (what a block's end, a state root or a new root writes to the tries) applies the changes
+ * as one batch per trie (src/chain/engine/trie-batch.ts) instead of EthereumJS's put per key.
  */
-import { MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, type Address, KECCAK256_NULL, createAccount, equalsBytes } from "@ethereumjs/util";
+import { RLP } from "@ethereumjs/rlp";
+import { CODEHASH_PREFIX, MerkleStateManager } from "@ethereumjs/statemanager";
+import { type Account, type Address, KECCAK256_NULL, concatBytes, createAccount, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
+import { keccak256 } from "../../utils/keccak";
 import type { Preimages } from "./preimages";
+import { type NodeWrite, type TrieChange, TrieBatch } from "./trie-batch";
+
+const EMPTY = new Uint8Array();
+/** A slot's zero as the storage cache holds it: RLP of no bytes. */
+const ZERO_SLOT = new Uint8Array([0x80]);
 
 export class ChainStateManager extends MerkleStateManager {
   private _allow: string | undefined;
@@ -58,12 +68,54 @@ export class ChainStateManager extends MerkleStateManager {
     return super.putAccount(address, account);
   }
 
+  /**
+   * Puts the slot in the storage cache only; the flush writes it. (EthereumJS's putStorage means to
+   * do the same, but the cache's `put` returns nothing, so its `?? _writeContractStorage(...)` also
+   * wrote every SSTORE through to the storage trie at once: a walk, a path hashed and the account
+   * rewritten per write, which the flush then did again.)
+   */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     if (this.preimages !== undefined) {
       this.preimages.record(address.bytes);
       this.preimages.record(key);
     }
-    return super.putStorage(address, key, value);
+    const cache = this._caches?.storage;
+    if (cache === undefined) return super.putStorage(address, key, value);
+    // EthereumJS's checks and texts
+    if (key.length !== 32) throw new Error("Storage key must be 32 bytes long");
+    if (value.length > 32) throw new Error("Storage value cannot be longer than 32 bytes");
+    if ((await this.getAccount(address)) === undefined) throw new Error("putStorage() called on non-existing account");
+    cache.put(address, key, RLP.encode(unpadBytes(value)));
+  }
+
+  /**
+   * Slots now live only in the storage cache until a flush, and EthereumJS empties an account's
+   * cached slots without a journal entry (its trie held them too): before clearing, each cached slot
+   * is written as zero through the cache, which journals it, so a revert brings the slots back.
+   */
+  private _zeroCachedSlots(address: Address): void {
+    const cache = this._caches?.storage;
+    const slots = cache?.dump(address);
+    if (cache === undefined || slots === undefined) return;
+    for (const key of [...slots.keys()]) cache.put(address, unprefixedHexToBytes(key), ZERO_SLOT);
+  }
+
+  /** EthereumJS keeps a storage trie object per account (by its hashed address) at the root it last knew. */
+  private _forgetStorageTrie(address: Address): void {
+    delete this._storageTries[Buffer.from((this.common.customCrypto.keccak256 ?? keccak256)(address.bytes)).toString("hex")];
+  }
+
+  override async clearStorage(address: Address): Promise<void> {
+    this._zeroCachedSlots(address);
+    this._forgetStorageTrie(address);
+    return super.clearStorage(address);
+  }
+
+  /** Also forgets the account's storage trie object: a deleted account made again would read its old slots from it. */
+  override async deleteAccount(address: Address): Promise<void> {
+    this._zeroCachedSlots(address);
+    this._forgetStorageTrie(address);
+    return super.deleteAccount(address);
   }
 
   override async putCode(address: Address, value: Uint8Array): Promise<void> {
@@ -90,10 +142,75 @@ export class ChainStateManager extends MerkleStateManager {
     return (c?.account?.size() ?? 0) + (c?.storage?.size() ?? 0) + (c?.code?.size() ?? 0);
   }
 
-  /** Copies stay ChainStateManagers (contexts run calls from contracts too). */
+  /** Copies stay ChainStateManagers (contexts run calls from contracts too) and share the decoded trie nodes. */
   override shallowCopy(downlevelCaches = true): ChainStateManager {
-    const copy = super.shallowCopy(downlevelCaches);
-    return Object.setPrototypeOf(copy, ChainStateManager.prototype) as ChainStateManager;
+    const copy = Object.setPrototypeOf(super.shallowCopy(downlevelCaches), ChainStateManager.prototype) as ChainStateManager;
+    copy._batch = this._trieBatch();
+    return copy;
+  }
+
+  private _batch: TrieBatch | undefined;
+
+  private _trieBatch(): TrieBatch {
+    this._batch ??= new TrieBatch(this.common.customCrypto.keccak256 ?? keccak256);
+    return this._batch;
+  }
+
+  /**
+   * What a slot's new value puts in its storage trie: its RLP, or nothing (the key removed) for
+   * zero. A forked chain writes its zero instead (src/chain/fork/state-manager.ts).
+   */
+  protected _storedSlot(value: Uint8Array): Uint8Array | undefined {
+    return value.length > 0 ? RLP.encode(value) : undefined;
+  }
+
+  /** What an account's new state puts in the state trie: its RLP, or nothing (removed) once deleted; a forked chain's tombstone. */
+  protected _storedAccount(rlp: Uint8Array | undefined): Uint8Array | undefined {
+    return rlp;
+  }
+
+  /**
+   * Writes what the caches hold as changed to the tries, as EthereumJS's flush does (code, then
+   * storage, then accounts), but each trie's changes in one batch: every account's storage trie, then
+   * the state trie.
+   */
+  override async flush(): Promise<void> {
+    const caches = this._caches;
+    if (caches === undefined || this._prefixStorageTrieKeys) return super.flush();
+    const keccak = this.common.customCrypto.keccak256 ?? keccak256;
+    const db = this._trie.database();
+    for (const [addressHex, elem] of caches.code?.flush() ?? []) {
+      if (elem.code === undefined) continue;
+      const address = createAddressFromString(`0x${addressHex}`);
+      const codeHash = keccak(elem.code);
+      await db.put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, elem.code);
+      if ((await this.getAccount(address)) === undefined) await this.putAccount(address, createAccount({}));
+      await this.modifyAccountFields(address, { codeHash });
+    }
+    const written = async (writes: NodeWrite[]): Promise<void> => {
+      if (writes.length > 0) await db.batch(writes.map((w) => ({ type: "put" as const, key: w.hash, value: w.encoded })));
+    };
+    const slots = new Map<string, TrieChange[]>();
+    for (const [addressHex, keyHex, value] of caches.storage?.flush() ?? []) {
+      const changes = slots.get(addressHex) ?? [];
+      if (changes.length === 0) slots.set(addressHex, changes);
+      changes.push({ key: keccak(unprefixedHexToBytes(keyHex)), value: this._storedSlot(RLP.decode(value ?? EMPTY) as Uint8Array) });
+    }
+    for (const [addressHex, changes] of slots) {
+      const address = createAddressFromString(`0x${addressHex}`);
+      const account = await this.getAccount(address);
+      if (account === undefined) continue;
+      const { root, writes } = await this._trieBatch().apply(db, account.storageRoot, changes);
+      await written(writes);
+      account.storageRoot = root;
+      await this.putAccount(address, account);
+      this._forgetStorageTrie(address);
+    }
+    const accounts = (caches.account?.flush() ?? []).map(([addressHex, elem]): TrieChange => ({ key: keccak(unprefixedHexToBytes(addressHex)), value: this._storedAccount(elem.accountRLP) }));
+    if (accounts.length === 0) return;
+    const { root, writes } = await this._trieBatch().apply(db, this._trie.root(), accounts);
+    await written(writes);
+    this._trie.root(root);
   }
 }
 

@@ -110,6 +110,16 @@ export class ForkStateManager extends ChainStateManager {
     });
   }
 
+  /** A deleted account stays as a tombstone when the flush writes the state trie in one batch too. */
+  protected override _storedAccount(rlp: Uint8Array | undefined): Uint8Array {
+    return rlp ?? TOMBSTONE;
+  }
+
+  /** A zero is written, not removed, for the same reason (the flush's batch writes slots through this). */
+  protected override _storedSlot(value: Uint8Array): Uint8Array {
+    return value.length > 0 ? RLP.encode(value) : ZERO_SLOT;
+  }
+
   override shallowCopy(downlevelCaches = true): ForkStateManager {
     const common = this.common.copy();
     common.setHardfork(this.common.hardfork());
