@@ -19,7 +19,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { CODEHASH_PREFIX, MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, type Address, KECCAK256_NULL, concatBytes, createAccount, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
+import { type Account, type Address, KECCAK256_NULL, concatBytes, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import type { Preimages } from "./preimages";
 import { type NodeWrite, type TrieChange, TrieBatch } from "./trie-batch";
@@ -45,9 +45,36 @@ export class ChainStateManager extends MerkleStateManager {
     this._restore = undefined;
   }
 
-  /** Reads an account as the state holds it (a forked chain's state reads through to its remote here). */
-  protected _readAccount(address: Address): Promise<Account | undefined> {
-    return super.getAccount(address);
+  /**
+   * Reads an account as the state holds it (a forked chain's state reads through to its remote here):
+   * the cache, else the state trie through the kept decoded nodes (EthereumJS's trie would read and
+   * decode each node on the path from its database, at every new root).
+   */
+  protected async _readAccount(address: Address): Promise<Account | undefined> {
+    const cache = this._caches?.account;
+    const elem = cache?.get(address);
+    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
+    const rlp = await this._trieBatch().get(this._trie.database(), this._trie.root(), this._keccak(address.bytes));
+    const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
+    cache?.put(address, account);
+    return account;
+  }
+
+  /** A slot: the cache, else the account's storage trie at its storage root, through the kept decoded nodes. */
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length !== 32) throw new Error("Storage key must be 32 bytes long");
+    const cache = this._caches?.storage;
+    const cached = cache?.get(address, key);
+    if (cached !== undefined) return RLP.decode(cached) as Uint8Array;
+    const account = await this.getAccount(address);
+    if (account === undefined) return new Uint8Array();
+    const value = await this._trieBatch().get(this._trie.database(), account.storageRoot, this._keccak(key));
+    cache?.put(address, key, value ?? ZERO_SLOT);
+    return RLP.decode(value ?? EMPTY) as Uint8Array;
+  }
+
+  private _keccak(data: Uint8Array): Uint8Array {
+    return (this.common.customCrypto.keccak256 ?? keccak256)(data);
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
@@ -102,7 +129,7 @@ export class ChainStateManager extends MerkleStateManager {
 
   /** EthereumJS keeps a storage trie object per account (by its hashed address) at the root it last knew. */
   private _forgetStorageTrie(address: Address): void {
-    delete this._storageTries[Buffer.from((this.common.customCrypto.keccak256 ?? keccak256)(address.bytes)).toString("hex")];
+    delete this._storageTries[Buffer.from(this._keccak(address.bytes)).toString("hex")];
   }
 
   override async clearStorage(address: Address): Promise<void> {
@@ -177,7 +204,7 @@ export class ChainStateManager extends MerkleStateManager {
   override async flush(): Promise<void> {
     const caches = this._caches;
     if (caches === undefined || this._prefixStorageTrieKeys) return super.flush();
-    const keccak = this.common.customCrypto.keccak256 ?? keccak256;
+    const keccak = (data: Uint8Array): Uint8Array => this._keccak(data);
     const db = this._trie.database();
     for (const [addressHex, elem] of caches.code?.flush() ?? []) {
       if (elem.code === undefined) continue;

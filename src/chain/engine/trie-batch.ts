@@ -2,7 +2,7 @@
  * Changes to a Merkle-Patricia trie applied as one batch: what a flush of the state manager wrote
  * (a block's accounts, or one account's storage slots) is applied in memory to the nodes it touches,
  * each new node is hashed once at the end, and only the new nodes are handed back for the node
- * database.
+ * database. The state manager's reads of accounts and slots go through the same kept nodes (`get`).
  *
  * Why: @ethereumjs/mpt walks from the root for every put, reading and decoding each node from its
  * database, and hashes and writes the whole path again for each key; the keys of one block share
@@ -152,6 +152,29 @@ export class TrieBatch {
       this._keep(top);
     }
     return { root: top.hash, writes };
+  }
+
+  /** The value at `key` in the trie at `root` (read through the kept nodes), or undefined. */
+  async get(source: NodeSource, root: Uint8Array, key: Uint8Array): Promise<Uint8Array | undefined> {
+    if (equalsBytes(root, KECCAK256_RLP)) return undefined;
+    const path = keyNibbles(key);
+    let node = await this._load(source, root);
+    let at = 0;
+    for (;;) {
+      if (node.kind === LEAF) return node.path.length === path.length - at && shared(node.path, path, at) === node.path.length ? node.value : undefined;
+      let next: Ref | undefined;
+      if (node.kind === EXTENSION) {
+        if (shared(node.path, path, at) !== node.path.length) return undefined;
+        at += node.path.length;
+        next = node.child;
+      } else {
+        if (at === path.length) return node.value;
+        next = node.children[path[at]];
+        if (next === undefined) return undefined;
+        at++;
+      }
+      node = next instanceof Uint8Array ? await this._load(source, next) : next;
+    }
   }
 
   private async _load(source: NodeSource, hash: Uint8Array): Promise<TrieNode> {

@@ -67,6 +67,14 @@ async function differential(seed: number, keys: "hashed" | "short", batches: num
     expect(hex(root), `seed ${seed} (${keys}), batch ${b}: ${changes.length} changes`).to.equal(hex(reference.root()));
     expect(batch.size).to.be.at.most(keep);
   }
+  // what TrieBatch reads: through the nodes it kept, and from the database alone
+  const cold = new TrieBatch(keccak256, 4);
+  for (const key of pool) {
+    const want = expected.get(hex(key));
+    const w = want === undefined ? undefined : hex(want);
+    expect(await batch.get(source, root, key).then((v) => v && hex(v)), `seed ${seed}: get ${hex(key)}`).to.equal(w);
+    expect(await cold.get(source, root, key).then((v) => v && hex(v)), `seed ${seed}: cold get ${hex(key)}`).to.equal(w);
+  }
   // what EthereumJS reads from the written nodes alone
   const reader = new MerklePatriciaTrie({ root });
   for (const [k, v] of source.nodes) await reader.database().put(Buffer.from(k, "hex"), v);
@@ -77,7 +85,7 @@ async function differential(seed: number, keys: "hashed" | "short", batches: num
   }
 }
 
-describe("TrieBatch (the state manager's batched trie writes)", function () {
+describe("TrieBatch (the state manager's batched trie writes and its reads)", function () {
   this.timeout(120_000);
   const seed = Number(process.env.TRIE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
