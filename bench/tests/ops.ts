@@ -1,7 +1,7 @@
 /**
  * `npm run bench:ops`: the CPU cost of single operations on the in-process chain (what one request
  * costs in a test), each repeated BENCH_OPS_N times (default 300) after a warm-up: an automined
- * eth_sendTransaction, eth_estimateGas, an empty evm_mine, evm_snapshot + evm_revert, eth_call at the
+ * eth_sendTransaction, one that reverts (its error and stack trace made), eth_estimateGas, an empty evm_mine, evm_snapshot + evm_revert, eth_call at the
  * head and after a block, the chai matchers' changeTokenBalances pattern (a send, then balances at the
  * block before and the block itself), hardhat-ethers' transfer and a deploy. BENCH_STOCK=1 runs the same on
  * Hardhat's own network (EDR) for comparison; then hardhat_mine of 1,000 to 1,000,000 empty blocks,
@@ -41,6 +41,18 @@ async function main(): Promise<void> {
   console.log(`${network.name === "hardhat" && process.env.BENCH_STOCK === "1" ? "Hardhat EDR" : "hardhat-epochs"}, ${N} of each\n`);
   console.log("| operation | cpu ms/op | wall ms/op |\n|---|---:|---:|");
   await op("eth_sendTransaction (automine, gas given)", send);
+  // a transfer of more than the sender holds: mined as a failed transaction, answered with its error and stack trace
+  const tooMuch = token.interface.encodeFunctionData("transfer", [other.address, 10n ** 30n]);
+  await op("eth_sendTransaction that reverts (automine, gas given)", () =>
+    p.request({ method: "eth_sendTransaction", params: [{ from: owner.address, to, data: tooMuch, gas: "0x30000" }] }).then(
+      () => {
+        throw new Error("the transfer did not revert");
+      },
+      (err: Error) => {
+        if (!/InsufficientBalance/.test(err.message)) throw err;
+      },
+    ),
+  );
   await op("eth_estimateGas (ERC20 transfer)", () => p.request({ method: "eth_estimateGas", params: [{ from: owner.address, to, data }] }));
   await op("evm_mine (empty block)", () => p.request({ method: "evm_mine", params: [] }));
   await op("evm_snapshot + evm_revert", async () => {
