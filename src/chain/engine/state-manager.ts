@@ -179,7 +179,7 @@ export class ChainStateManager extends MerkleStateManager {
   private _batch: TrieBatch | undefined;
 
   private _trieBatch(): TrieBatch {
-    this._batch ??= new TrieBatch(this.common.customCrypto.keccak256 ?? keccak256);
+    this._batch ??= new TrieBatch((data) => this._keccak(data));
     return this._batch;
   }
 
@@ -204,12 +204,11 @@ export class ChainStateManager extends MerkleStateManager {
   override async flush(): Promise<void> {
     const caches = this._caches;
     if (caches === undefined || this._prefixStorageTrieKeys) return super.flush();
-    const keccak = (data: Uint8Array): Uint8Array => this._keccak(data);
     const db = this._trie.database();
     for (const [addressHex, elem] of caches.code?.flush() ?? []) {
       if (elem.code === undefined) continue;
       const address = createAddressFromString(`0x${addressHex}`);
-      const codeHash = keccak(elem.code);
+      const codeHash = this._keccak(elem.code);
       await db.put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, elem.code);
       if ((await this.getAccount(address)) === undefined) await this.putAccount(address, createAccount({}));
       await this.modifyAccountFields(address, { codeHash });
@@ -221,7 +220,7 @@ export class ChainStateManager extends MerkleStateManager {
     for (const [addressHex, keyHex, value] of caches.storage?.flush() ?? []) {
       const changes = slots.get(addressHex) ?? [];
       if (changes.length === 0) slots.set(addressHex, changes);
-      changes.push({ key: keccak(unprefixedHexToBytes(keyHex)), value: this._storedSlot(RLP.decode(value ?? EMPTY) as Uint8Array) });
+      changes.push({ key: this._keccak(unprefixedHexToBytes(keyHex)), value: this._storedSlot(RLP.decode(value ?? EMPTY) as Uint8Array) });
     }
     for (const [addressHex, changes] of slots) {
       const address = createAddressFromString(`0x${addressHex}`);
@@ -233,7 +232,7 @@ export class ChainStateManager extends MerkleStateManager {
       await this.putAccount(address, account);
       this._forgetStorageTrie(address);
     }
-    const accounts = (caches.account?.flush() ?? []).map(([addressHex, elem]): TrieChange => ({ key: keccak(unprefixedHexToBytes(addressHex)), value: this._storedAccount(elem.accountRLP) }));
+    const accounts = (caches.account?.flush() ?? []).map(([addressHex, elem]): TrieChange => ({ key: this._keccak(unprefixedHexToBytes(addressHex)), value: this._storedAccount(elem.accountRLP) }));
     if (accounts.length === 0) return;
     const { root, writes } = await this._trieBatch().apply(db, this._trie.root(), accounts);
     await written(writes);
