@@ -48,8 +48,7 @@ export function gasMeasurementOf(record: ExecutionRecord, contracts: ContractReg
 function functionSignature(c: ContractInfo, input: Uint8Array): string | undefined {
   if (input.length < 4) return undefined;
   const selector = `0x${Buffer.from(input.subarray(0, 4)).toString("hex")}`;
-  if (!c.functions.has(selector)) return undefined;
-  return c.iface.getFunction(selector)?.format("sighash");
+  return c.functions.get(selector)?.signature;
 }
 
 /**

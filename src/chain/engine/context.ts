@@ -165,6 +165,13 @@ export interface MinimalStep {
   stack: bigint[];
 }
 
+/** EthereumJS's own opcode map for `common`: the EVM's parameters (opcode fees) on a copy of it, as the EVM's constructor does. */
+function ownOpcodeMap(common: Common): ReturnType<typeof getOpcodesForHF>["opcodeMap"] {
+  const evmCommon = common.copy();
+  evmCommon.updateParams(paramsEVM);
+  return getOpcodesForHF(evmCommon).opcodeMap;
+}
+
 /**
  * The chain's custom opcodes (EthereumJS's public `customOpcodes` EVM option): three opcodes as the
  * EVM defines them — EthereumJS's own handlers, which are the same functions for every hardfork and
@@ -185,10 +192,7 @@ export interface MinimalStep {
 export function chainOpcodes(common: Common, tapped: readonly string[] = []): CustomOpcode[] {
   if (tapped.length > 0) return tappedOpcodes(common, tapped);
   if (opcodes !== undefined) return opcodes;
-  // the EVM's parameters (opcode fees) on a copy of the chain's config, as the EVM's constructor does
-  const evmCommon = common.copy();
-  evmCommon.updateParams(paramsEVM);
-  const own = getOpcodesForHF(evmCommon).opcodeMap;
+  const own = ownOpcodeMap(common);
   const gas = own[0x5a];
   const sstore = own[0x55];
   const watchOf = (runState: RunState): GasWatch | undefined => envs.get(runState.stateManager)?.gasWatch;
@@ -237,9 +241,7 @@ function tappedOpcodes(common: Common, tapped: readonly string[]): CustomOpcode[
   const made = tappedLists.get(key);
   if (made !== undefined) return made;
   const base = chainOpcodes(common);
-  const evmCommon = common.copy();
-  evmCommon.updateParams(paramsEVM);
-  const own = getOpcodesForHF(evmCommon).opcodeMap;
+  const own = ownOpcodeMap(common);
   const names = new Set(tapped);
   const list = [...base];
   for (const [code, entry] of Object.entries(own)) {

@@ -107,6 +107,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): bool
 export interface AbiFunction {
   name: string;
   payable: boolean;
+  /** `name(type,…)`, as gas statistics name it. */
+  signature: string;
 }
 
 /** A compiled contract the registry knows. */
@@ -127,7 +129,7 @@ export class ContractInfo {
     private readonly _compilation: Compilation,
   ) {
     this.iface = new Interface(abi as never);
-    this.iface.forEachFunction((f) => this.functions.set(f.selector, { name: f.name, payable: f.payable }));
+    this.iface.forEachFunction((f) => this.functions.set(f.selector, { name: f.name, payable: f.payable, signature: f.format("sighash") }));
     this.hasFallback = this.iface.fallback !== null;
     this.fallbackPayable = this.iface.fallback?.payable === true;
     this.hasReceive = this.iface.receive;
