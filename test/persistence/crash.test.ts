@@ -11,6 +11,7 @@ import path from "node:path";
 import { defaultChainConfig } from "../../src/chain/config";
 import { createRuntime } from "../../src/app/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
+import { mulberry32 } from "../helpers/prng";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 const INITIAL_BALANCE = defaultChainConfig().accounts[5].balance;
@@ -99,15 +100,3 @@ describe("persistence: crashes lose nothing committed", function () {
     expect(total).to.be.greaterThan(0);
   });
 });
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same kill times. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -18,7 +18,7 @@
  */
 import { compactBytesToNibbles, nibblesToCompactBytes } from "@ethereumjs/mpt";
 import { type Input, type NestedUint8Array, RLP } from "@ethereumjs/rlp";
-import { KECCAK256_RLP, equalsBytes } from "@ethereumjs/util";
+import { KECCAK256_RLP, concatBytes, equalsBytes } from "@ethereumjs/util";
 import { LRUCache } from "lru-cache";
 
 const LEAF = 0;
@@ -90,13 +90,6 @@ function shared(path: Uint8Array, key: Uint8Array, at: number): number {
   let n = 0;
   while (n < max && path[n] === key[at + n]) n++;
   return n;
-}
-
-function concatNibbles(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /** A node from its RLP structure (a child that is a list sits inline, a 32-byte string is a hash). */
@@ -274,8 +267,8 @@ export class TrieBatch {
 
   /** `node` reached through `path` more: paths of leaves and extensions join, a branch gets an extension. */
   private _under(path: Uint8Array, node: TrieNode): TrieNode {
-    if (node.kind === LEAF) return leaf(concatNibbles(path, node.path), node.value);
-    if (node.kind === EXTENSION) return extension(concatNibbles(path, node.path), node.child);
+    if (node.kind === LEAF) return leaf(concatBytes(path, node.path), node.value);
+    if (node.kind === EXTENSION) return extension(concatBytes(path, node.path), node.child);
     return extension(path.slice(), node);
   }
 

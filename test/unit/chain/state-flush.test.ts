@@ -11,22 +11,12 @@ import { expect } from "chai";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Address, createAddressFromPrivateKey } from "@ethereumjs/util";
 import { ChainStateManager } from "../../../src/chain/engine/state-manager";
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../helpers/prng";
 
 const hex = (b: Uint8Array | undefined): string => (b === undefined ? "none" : Buffer.from(b).toString("hex"));
 
 async function run(seed: number, rounds: number): Promise<void> {
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const int = (n: number): number => Math.floor(random() * n);
   const addresses: Address[] = Array.from({ length: 10 }, (_, i) => createAddressFromPrivateKey(Uint8Array.from({ length: 32 }, (_, j) => (j === 31 ? i + 1 : 0))));
   const slots = Array.from({ length: 8 }, (_, i) => Uint8Array.from({ length: 32 }, (_, j) => (j === 31 ? i : j === 0 ? i * 3 : 0)));

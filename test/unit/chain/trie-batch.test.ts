@@ -2,18 +2,7 @@ import { expect } from "chai";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { TrieBatch, type TrieChange } from "../../../src/chain/engine/trie-batch";
 import { keccak256 } from "../../../src/utils/keccak";
-
-/** A small seeded PRNG (mulberry32): a failing seed replays with TRIE_SEED=<seed>. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../helpers/prng";
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
@@ -32,7 +21,7 @@ class MapSource {
  * of others (branch values), long shared paths (extensions) and inline nodes.
  */
 async function differential(seed: number, keys: "hashed" | "short", batches: number, keep: number): Promise<void> {
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const int = (n: number): number => Math.floor(random() * n);
   const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => int(keys === "short" ? 4 : 256));
   const pool = Array.from({ length: keys === "hashed" ? 60 : 40 }, () => bytes(keys === "hashed" ? 32 : 1 + int(4)));
