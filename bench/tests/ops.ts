@@ -1,7 +1,7 @@
 /**
  * `npm run bench:ops`: the CPU cost of single operations on the in-process chain (what one request
  * costs in a test), each repeated BENCH_OPS_N times (default 300) after a warm-up: an automined
- * eth_sendTransaction, one that reverts (its error and stack trace made), eth_estimateGas, an empty evm_mine, evm_snapshot + evm_revert, eth_call at the
+ * eth_sendTransaction, one that reverts (its error and stack trace made), eth_estimateGas, an empty evm_mine, evm_snapshot + evm_revert, a send before and after an evm_revert, eth_call at the
  * head and after a block, the chai matchers' changeTokenBalances pattern (a send, then balances at the
  * block before and the block itself), hardhat-ethers' transfer and a deploy. BENCH_STOCK=1 runs the same on
  * Hardhat's own network (EDR) for comparison; then hardhat_mine of 1,000 to 1,000,000 empty blocks,
@@ -59,6 +59,23 @@ async function main(): Promise<void> {
     const id = await p.request({ method: "evm_snapshot", params: [] });
     await p.request({ method: "evm_revert", params: [id] });
   });
+  // loadFixture's pattern: a send after evm_revert should cost what a send before it did
+  if (ONLY === undefined || "snapshot, send, revert, send".startsWith(ONLY) || ONLY.startsWith("snapshot")) {
+    let before = 0;
+    let after = 0;
+    const c0 = cpuMs();
+    for (let i = 0; i < N; i++) {
+      const id = await p.request({ method: "evm_snapshot", params: [] });
+      let t = performance.now();
+      await send();
+      before += performance.now() - t;
+      await p.request({ method: "evm_revert", params: [id] });
+      t = performance.now();
+      await send();
+      after += performance.now() - t;
+    }
+    console.log(`| snapshot, send, revert, send: the send before / after the revert | ${((cpuMs() - c0) / N).toFixed(3)} (all four) | ${(before / N).toFixed(3)} / ${(after / N).toFixed(3)} |`);
+  }
   await op("eth_call balanceOf (same state)", () => balance(other.address, "latest"));
   await op("evm_mine + eth_call balanceOf", async () => {
     await p.request({ method: "evm_mine", params: [] });

@@ -7,34 +7,13 @@
  * call (or the move to another state) would write them (`ChainStateManager.forgetReads`).
  */
 import { expect } from "chai";
-import { TrieBatch } from "../../src/chain/engine/trie-batch";
 import { type Harness, inProcess } from "../helpers/harness";
+import { countTrieCalls } from "../helpers/trie-calls";
 
 // returns slot 0 (PUSH1 0 SLOAD PUSH1 0 MSTORE PUSH1 20 PUSH1 0 RETURN)
 const RUNTIME = "60005460005260206000f3";
 const DEPLOY = `0x600b80600b6000396000f3${RUNTIME}`;
 const word = (n: number): string => `0x${n.toString(16).padStart(64, "0")}`;
-
-/**
- * While `run` runs: "get", the accounts and slots the state managers read from their tries; "put",
- * the keys their flushes write (a test-only spy on TrieBatch's prototype, restored after).
- */
-async function countTrieCalls(method: "get" | "put", run: () => Promise<unknown>): Promise<number> {
-  const proto = TrieBatch.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const name = method === "get" ? "get" : "apply";
-  const original = proto[name];
-  let calls = 0;
-  proto[name] = function (this: unknown, ...args: unknown[]) {
-    calls += method === "get" ? 1 : (args[2] as unknown[]).length;
-    return original.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    proto[name] = original;
-  }
-  return calls;
-}
 
 describe("context VMs moved between states", function () {
   let h: Harness;

@@ -15,12 +15,15 @@
  * lists accounts by address and slot (src/chain/engine/preimages.ts).
  *
  * Its flush (what a block's end, a state root or a new root writes to the tries) applies the changes
- * as one batch per trie (src/chain/engine/trie-batch.ts) instead of EthereumJS's put per key.
+ * as one batch per trie (src/chain/engine/trie-batch.ts) instead of EthereumJS's put per key, and
+ * notes what it wrote (src/chain/engine/flush-journal.ts), so that going back to an older root
+ * (evm_revert) corrects only those cached entries instead of emptying the caches.
  */
 import { RLP } from "@ethereumjs/rlp";
 import { CODEHASH_PREFIX, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_NULL, concatBytes, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
+import { type ChangedKeys, FlushJournal } from "./flush-journal";
 import type { Preimages } from "./preimages";
 import { type NodeWrite, type TrieChange, TrieBatch } from "./trie-batch";
 
@@ -183,6 +186,72 @@ export class ChainStateManager extends MerkleStateManager {
     return this._batch;
   }
 
+  private _journal: FlushJournal | undefined;
+
+  private _flushJournal(): FlushJournal {
+    this._journal ??= new FlushJournal();
+    return this._journal;
+  }
+
+  /**
+   * Whether a move to an older root may keep the caches warm. A forked chain's reads fall through to
+   * the remote where its trie holds nothing, which the re-reads of `_rewindCaches` do not do: it
+   * empties its caches as EthereumJS does (src/chain/fork/state-manager.ts).
+   */
+  protected _keepsCachesOnRewind(): boolean {
+    return true;
+  }
+
+  /**
+   * Moves to another state root. EthereumJS empties every cache here, so the next transaction reads
+   * all it touches again (the cost a test paid after each `loadFixture`). When the flush journal leads
+   * from the current root back to `stateRoot`, only the cached entries those flushes wrote are set to
+   * their values at `stateRoot`; everything else cached is the same at both roots and stays.
+   */
+  override async setStateRoot(stateRoot: Uint8Array, clearCache = true): Promise<void> {
+    await this.flush();
+    const warm = clearCache && this._caches !== undefined && this._checkpointCount === 0 && this._keepsCachesOnRewind();
+    const changed = warm ? this._flushJournal().rewind(this._trie.root(), stateRoot) : undefined;
+    await super.setStateRoot(stateRoot, clearCache && changed === undefined);
+    if (changed !== undefined) await this._rewindCaches(changed);
+  }
+
+  /** Sets each cached entry named in `changed` to its value at the current root, then forgets those puts were writes. */
+  private async _rewindCaches(changed: ChangedKeys): Promise<void> {
+    const caches = this._caches;
+    if (caches === undefined) return;
+    const db = this._trie.database();
+    const root = this._trie.root();
+    const accountAt = async (address: Address): Promise<Account | undefined> => {
+      const rlp = await this._trieBatch().get(db, root, this._keccak(address.bytes));
+      return rlp === undefined ? undefined : createAccountFromRLP(rlp);
+    };
+    for (const hex of changed.accounts) {
+      const address = createAddressFromString(`0x${hex}`);
+      if (caches.account?.get(address) !== undefined) caches.account.put(address, await accountAt(address));
+    }
+    for (const [hex, keys] of changed.slots) {
+      const address = createAddressFromString(`0x${hex}`);
+      let account: Account | undefined | null = null;
+      for (const keyHex of keys) {
+        const key = unprefixedHexToBytes(keyHex);
+        if (caches.storage?.get(address, key) === undefined) continue;
+        if (account === null) account = await accountAt(address);
+        const value = account === undefined ? undefined : await this._trieBatch().get(db, account.storageRoot, this._keccak(key));
+        caches.storage.put(address, key, value ?? ZERO_SLOT);
+      }
+    }
+    for (const hex of changed.codes) {
+      const address = createAddressFromString(`0x${hex}`);
+      if (caches.code?.get(address) === undefined) continue;
+      const account = await accountAt(address);
+      const key = account === undefined || !account.isContract() ? undefined : this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
+      const code = key === undefined ? undefined : ((await db.get(key)) as Uint8Array | undefined);
+      caches.code.put(address, code ?? EMPTY);
+    }
+    this.forgetReads();
+  }
+
   /**
    * What a slot's new value puts in its storage trie: its RLP, or nothing (the key removed) for
    * zero. A forked chain writes its zero instead (src/chain/fork/state-manager.ts).
@@ -203,9 +272,16 @@ export class ChainStateManager extends MerkleStateManager {
    */
   override async flush(): Promise<void> {
     const caches = this._caches;
-    if (caches === undefined || this._prefixStorageTrieKeys) return super.flush();
+    if (caches === undefined || this._prefixStorageTrieKeys) {
+      this._flushJournal().reset();
+      return super.flush();
+    }
     const db = this._trie.database();
+    const before = this._trie.root();
+    const codes: string[] = [];
+    const slotKeys: [string, string][] = [];
     for (const [addressHex, elem] of caches.code?.flush() ?? []) {
+      codes.push(addressHex);
       if (elem.code === undefined) continue;
       const address = createAddressFromString(`0x${addressHex}`);
       const codeHash = this._keccak(elem.code);
@@ -218,6 +294,7 @@ export class ChainStateManager extends MerkleStateManager {
     };
     const slots = new Map<string, TrieChange[]>();
     for (const [addressHex, keyHex, value] of caches.storage?.flush() ?? []) {
+      slotKeys.push([addressHex, keyHex]);
       const changes = slots.get(addressHex) ?? [];
       if (changes.length === 0) slots.set(addressHex, changes);
       changes.push({ key: this._keccak(unprefixedHexToBytes(keyHex)), value: this._storedSlot(RLP.decode(value ?? EMPTY) as Uint8Array) });
@@ -232,11 +309,13 @@ export class ChainStateManager extends MerkleStateManager {
       await this.putAccount(address, account);
       this._forgetStorageTrie(address);
     }
-    const accounts = (caches.account?.flush() ?? []).map(([addressHex, elem]): TrieChange => ({ key: this._keccak(unprefixedHexToBytes(addressHex)), value: this._storedAccount(elem.accountRLP) }));
-    if (accounts.length === 0) return;
-    const { root, writes } = await this._trieBatch().apply(db, this._trie.root(), accounts);
+    const changedAccounts = caches.account?.flush() ?? [];
+    if (changedAccounts.length === 0) return;
+    const accounts = changedAccounts.map(([addressHex, elem]): TrieChange => ({ key: this._keccak(unprefixedHexToBytes(addressHex)), value: this._storedAccount(elem.accountRLP) }));
+    const { root, writes } = await this._trieBatch().apply(db, before, accounts);
     await written(writes);
     this._trie.root(root);
+    this._flushJournal().record({ before, after: root, accounts: changedAccounts.map(([addressHex]) => addressHex), slots: slotKeys, codes });
   }
 }
 

@@ -110,6 +110,11 @@ export class ForkStateManager extends ChainStateManager {
     });
   }
 
+  /** A missing entry reads the remote, which the warm rewind's re-reads do not: a rewind empties the caches here. */
+  protected override _keepsCachesOnRewind(): boolean {
+    return false;
+  }
+
   /** A deleted account stays as a tombstone when the flush writes the state trie in one batch too. */
   protected override _storedAccount(rlp: Uint8Array | undefined): Uint8Array {
     return rlp ?? TOMBSTONE;

@@ -4,7 +4,7 @@
  * straight to the tries: the same random account, storage and code changes, deletions, cleared
  * storage, checkpoints, commits and reverts; every state root and every read must agree, and
  * EthereumJS must read the chain's state from the nodes it wrote (a copy set to the root reads the
- * tries). The reference has no caches because EthereumJS's caches lose slots in two cases the chain's
+ * tries), and after moving back to an earlier root. The reference has no caches because EthereumJS's caches lose slots in two cases the chain's
  * state manager mends (src/chain/engine/state-manager.ts): a reverted deleteAccount or clearStorage.
  */
 import { expect } from "chai";
@@ -43,6 +43,7 @@ async function run(seed: number, rounds: number): Promise<void> {
     }
   };
   let depth = 0;
+  const history: Uint8Array[] = [];
   for (let r = 0; r < rounds; r++) {
     const where = `seed ${seed}, round ${r}`;
     for (let i = 2 + int(25); i > 0; i--) {
@@ -86,6 +87,16 @@ async function run(seed: number, rounds: number): Promise<void> {
     const reference = theirs.shallowCopy(false);
     await reference.setStateRoot(root);
     await reads(copy, reference, `${where} (tries)`, true);
+    // back to an earlier root (evm_revert): the chain's state manager keeps what the flushes since then
+    // did not write and corrects the rest (src/chain/engine/flush-journal.ts); a root the journal does
+    // not lead back to (one left by an earlier rewind) empties its caches
+    history.push(root);
+    if (random() < 0.3) {
+      const target = history[int(history.length)];
+      await both((sm) => sm.setStateRoot(target));
+      expect(hex(await ours.getStateRoot()), `${where}: root after going back`).to.equal(hex(target));
+      await reads(ours, theirs, `${where} (back at root ${history.indexOf(target)})`, true);
+    }
   }
 }
 
