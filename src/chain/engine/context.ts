@@ -20,6 +20,7 @@ import { equalsBytes } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../module-state";
 import { copyChainVM } from "./evm";
+import { ChainStateManager } from "./state-manager";
 import { CONSOLE_ADDRESS } from "../dev/console-log";
 import { COVERAGE_ADDRESS } from "../dev/coverage";
 import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "../dev/executions";
@@ -319,9 +320,10 @@ export interface ExecutionContext {
   readonly vm: VM;
   readonly env: ExecEnv;
   /**
-   * What the last execution at this state read, to read again (outside the next execution's
-   * reverted checkpoint) before the next one here: `runInContext` in src/chain/engine/execution.ts. Kept
-   * with the VM while it stays at this state, dropped when it moves.
+   * What the last execution in this context's VM read, to read again (outside the next execution's
+   * reverted checkpoint) before the next one: `runInContext` in src/chain/engine/execution.ts. Kept
+   * with the pooled VM, also when it moves to another state (a call at a new head mostly reads what
+   * the last call read).
    */
   touched?: Touched;
   /**
@@ -343,7 +345,10 @@ export interface ContextOptions {
 
 /**
  * VMs for contexts, made from the live VM once and reused: a VM that comes back clean keeps its
- * caches, so repeated calls at the same state read warm ones.
+ * caches, so repeated calls at the same state read warm ones. Moved to another state of the live
+ * chain, a VM keeps them too (the state manager corrects what the blocks between wrote:
+ * src/chain/engine/flush-journal.ts), and what its last execution read is read again there, so the
+ * first call at a new head runs warm as well.
  */
 export class VmPool {
   private readonly _free: Array<{ vm: VM; root: Uint8Array; touched?: Touched }> = [];
@@ -351,16 +356,20 @@ export class VmPool {
   constructor(
     private readonly _base: VM,
     private readonly _max = 8,
+    /** Cached accounts, slots and codes a pooled VM may keep; beyond, its caches are emptied when it moves. */
+    private readonly _maxCacheEntries = 100_000,
   ) {}
 
-  /** A VM at state `root`, with what its last execution read when it was at that state already. */
+  /** A VM at state `root`, with what its last execution read (to read again before the next). */
   async acquire(root: Uint8Array): Promise<{ vm: VM; touched?: Touched }> {
     const same = this._free.findIndex((f) => equalsBytes(f.root, root));
     const entry = same >= 0 ? this._free.splice(same, 1)[0] : this._free.pop();
     if (entry !== undefined) {
       if (equalsBytes(entry.root, root)) return { vm: entry.vm, touched: entry.touched };
-      await entry.vm.stateManager.setStateRoot(root);
-      return { vm: entry.vm };
+      const sm = entry.vm.stateManager;
+      if (sm instanceof ChainStateManager && sm.cacheEntries() > this._maxCacheEntries) sm.clearCaches();
+      await sm.setStateRoot(root);
+      return { vm: entry.vm, touched: entry.touched };
     }
     const vm = await copyChainVM(this._base);
     trackMessages(vm);

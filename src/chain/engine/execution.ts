@@ -212,9 +212,10 @@ export async function runInContext(
  * Reads what an earlier execution touched again, outside the next one's (reverted) checkpoint: the
  * state manager's caches journal every read made inside a checkpoint and drop it on revert, so
  * without this each call at the same state would walk the trie again. It runs when the next
- * execution at the same state comes (`ExecutionContext.touched`), not after each one: most calls in
- * a test suite are the last at their state (a transaction follows), and moving the VM to the next
- * empties its caches anyway.
+ * execution in the same pooled VM comes (`ExecutionContext.touched`), not after each one: most calls
+ * in a test suite are the last at their state (a transaction follows). The VM keeps its caches when
+ * it moves to the next state (VmPool in src/chain/engine/context.ts), so what was read there is
+ * mostly a cache hit.
  */
 async function warmCaches(vm: VM, touched: Touched): Promise<void> {
   const sm = vm.stateManager;

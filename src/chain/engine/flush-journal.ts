@@ -57,22 +57,53 @@ export class FlushJournal {
   }
 
   /**
-   * The keys that may differ between the state at `current` and at `target`, found by walking the
-   * records back from `current` to the latest flush that started at `target`; those records are
-   * dropped (the state is going back to before them). Undefined when the records do not lead from
-   * `target` to `current`: the caller must then treat every cached entry as stale. Target equal to
-   * current changes nothing.
+   * The keys that may differ between the states at roots `a` and `b` (either may be the older), or
+   * undefined when the records do not lead from one to the other. Changes nothing.
+   */
+  between(a: Uint8Array, b: Uint8Array): ChangedKeys | undefined {
+    const span = this._span(a, b);
+    return span === undefined ? undefined : this._union(span.from, span.to);
+  }
+
+  /**
+   * Moving the recording state manager back from `current` (where its records end) to `target`:
+   * `between(current, target)`, and the records after `target` are dropped (the state is going
+   * back to before them). Undefined, and every record forgotten, when the records do not lead back
+   * to `target`: the caller must then treat every cached entry as stale.
    */
   rewind(current: Uint8Array, target: Uint8Array): ChangedKeys | undefined {
-    const changed: ChangedKeys = { accounts: new Set(), slots: new Map(), codes: new Set() };
-    if (equalsBytes(current, target)) return changed;
     const last = this._records.at(-1);
-    if (last === undefined || !equalsBytes(last.after, current)) {
+    if (equalsBytes(current, target)) return this._union(0, 0);
+    const span = last !== undefined && equalsBytes(last.after, current) ? this._span(current, target) : undefined;
+    if (span === undefined || span.to !== this._records.length) {
       this.reset();
       return undefined;
     }
-    for (let i = this._records.length - 1; i >= 0; i--) {
-      const r = this._records[i];
+    const changed = this._union(span.from, span.to);
+    for (const dropped of this._records.splice(span.from)) this._keys -= size(dropped);
+    return changed;
+  }
+
+  /**
+   * Records [from, to) lead from one root to the other: the latest record starting at the older
+   * root, the latest ending at the newer one after it. Any run of records between two states names
+   * every key that differs between them.
+   */
+  private _span(a: Uint8Array, b: Uint8Array): { from: number; to: number } | undefined {
+    if (equalsBytes(a, b)) return { from: 0, to: 0 };
+    const r = this._records;
+    for (let end = r.length - 1; end >= 0; end--) {
+      const older = equalsBytes(r[end].after, a) ? b : equalsBytes(r[end].after, b) ? a : undefined;
+      if (older === undefined) continue;
+      for (let start = end; start >= 0; start--) if (equalsBytes(r[start].before, older)) return { from: start, to: end + 1 };
+      return undefined;
+    }
+    return undefined;
+  }
+
+  private _union(from: number, to: number): ChangedKeys {
+    const changed: ChangedKeys = { accounts: new Set(), slots: new Map(), codes: new Set() };
+    for (const r of this._records.slice(from, to)) {
       for (const a of r.accounts) changed.accounts.add(a);
       for (const [a, k] of r.slots) {
         let keys = changed.slots.get(a);
@@ -80,12 +111,7 @@ export class FlushJournal {
         keys.add(k);
       }
       for (const a of r.codes) changed.codes.add(a);
-      if (equalsBytes(r.before, target)) {
-        for (const dropped of this._records.splice(i)) this._keys -= size(dropped);
-        return changed;
-      }
     }
-    this.reset();
-    return undefined;
+    return changed;
   }
 }

@@ -176,6 +176,8 @@ export class ChainStateManager extends MerkleStateManager {
   override shallowCopy(downlevelCaches = true): ChainStateManager {
     const copy = Object.setPrototypeOf(super.shallowCopy(downlevelCaches), ChainStateManager.prototype) as ChainStateManager;
     copy._batch = this._trieBatch();
+    copy._journal = this._flushJournal();
+    copy._journalReadOnly = true;
     return copy;
   }
 
@@ -187,6 +189,13 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   private _journal: FlushJournal | undefined;
+  /**
+   * Set on copies: the journal is the live state manager's, read only. A pooled context VM moving
+   * from one of the live chain's roots to another keeps its caches warm through it; what a copy
+   * flushes itself is not recorded there (its root then leaves the journal's roots, and its next
+   * move empties its caches).
+   */
+  private _journalReadOnly: boolean | undefined;
 
   private _flushJournal(): FlushJournal {
     this._journal ??= new FlushJournal();
@@ -194,7 +203,7 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   /**
-   * Whether a move to an older root may keep the caches warm. A forked chain's reads fall through to
+   * Whether a move to another root may keep the caches warm. A forked chain's reads fall through to
    * the remote where its trie holds nothing, which the re-reads of `_rewindCaches` do not do: it
    * empties its caches as EthereumJS does (src/chain/fork/state-manager.ts).
    */
@@ -205,13 +214,16 @@ export class ChainStateManager extends MerkleStateManager {
   /**
    * Moves to another state root. EthereumJS empties every cache here, so the next transaction reads
    * all it touches again (the cost a test paid after each `loadFixture`). When the flush journal leads
-   * from the current root back to `stateRoot`, only the cached entries those flushes wrote are set to
-   * their values at `stateRoot`; everything else cached is the same at both roots and stays.
+   * from the current root to `stateRoot` (the live state going back; a copy either way), only the
+   * cached entries those flushes wrote are set to their values at `stateRoot`; everything else
+   * cached is the same at both roots (a root is a hash of the whole state) and stays.
    */
   override async setStateRoot(stateRoot: Uint8Array, clearCache = true): Promise<void> {
     await this.flush();
-    const warm = clearCache && this._caches !== undefined && this._checkpointCount === 0 && this._keepsCachesOnRewind();
-    const changed = warm ? this._flushJournal().rewind(this._trie.root(), stateRoot) : undefined;
+    // (empty caches have nothing to keep: a new copy set to its first root)
+    const warm = clearCache && this._caches !== undefined && this._checkpointCount === 0 && this.cacheEntries() > 0 && this._keepsCachesOnRewind();
+    const journal = this._flushJournal();
+    const changed = !warm ? undefined : this._journalReadOnly === true ? journal.between(this._trie.root(), stateRoot) : journal.rewind(this._trie.root(), stateRoot);
     await super.setStateRoot(stateRoot, clearCache && changed === undefined);
     if (changed !== undefined) await this._rewindCaches(changed);
   }
@@ -222,9 +234,14 @@ export class ChainStateManager extends MerkleStateManager {
     if (caches === undefined) return;
     const db = this._trie.database();
     const root = this._trie.root();
+    const accounts = new Map<string, Account | undefined>();
     const accountAt = async (address: Address): Promise<Account | undefined> => {
+      const hex = address.toString();
+      if (accounts.has(hex)) return accounts.get(hex);
       const rlp = await this._trieBatch().get(db, root, this._keccak(address.bytes));
-      return rlp === undefined ? undefined : createAccountFromRLP(rlp);
+      const account = rlp === undefined ? undefined : createAccountFromRLP(rlp);
+      accounts.set(hex, account);
+      return account;
     };
     for (const hex of changed.accounts) {
       const address = createAddressFromString(`0x${hex}`);
@@ -232,11 +249,10 @@ export class ChainStateManager extends MerkleStateManager {
     }
     for (const [hex, keys] of changed.slots) {
       const address = createAddressFromString(`0x${hex}`);
-      let account: Account | undefined | null = null;
       for (const keyHex of keys) {
         const key = unprefixedHexToBytes(keyHex);
         if (caches.storage?.get(address, key) === undefined) continue;
-        if (account === null) account = await accountAt(address);
+        const account = await accountAt(address);
         const value = account === undefined ? undefined : await this._trieBatch().get(db, account.storageRoot, this._keccak(key));
         caches.storage.put(address, key, value ?? ZERO_SLOT);
       }
@@ -273,7 +289,7 @@ export class ChainStateManager extends MerkleStateManager {
   override async flush(): Promise<void> {
     const caches = this._caches;
     if (caches === undefined || this._prefixStorageTrieKeys) {
-      this._flushJournal().reset();
+      if (this._journalReadOnly !== true) this._flushJournal().reset();
       return super.flush();
     }
     const db = this._trie.database();
@@ -315,7 +331,7 @@ export class ChainStateManager extends MerkleStateManager {
     const { root, writes } = await this._trieBatch().apply(db, before, accounts);
     await written(writes);
     this._trie.root(root);
-    this._flushJournal().record({ before, after: root, accounts: changedAccounts.map(([addressHex]) => addressHex), slots: slotKeys, codes });
+    if (this._journalReadOnly !== true) this._flushJournal().record({ before, after: root, accounts: changedAccounts.map(([addressHex]) => addressHex), slots: slotKeys, codes });
   }
 }
 

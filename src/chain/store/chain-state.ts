@@ -146,7 +146,7 @@ export class ChainState {
     if (vm.stateManager instanceof ChainStateManager) vm.stateManager.preimages = this.preimages;
     this.addressIndex = new AddressIndex(store.kv);
     this.addressIndex.attach(vm);
-    this._vms = new VmPool(vm);
+    this._vms = new VmPool(vm, 8, cacheBounds.liveEntries);
     // the live VM's precompiles see the block being built: the module stores as its state holds them
     bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage, stepTap: _steps?.tap });
     _steps?.watchLive(vm);

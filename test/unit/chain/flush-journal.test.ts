@@ -9,7 +9,7 @@ const root = (n: number): Uint8Array => Uint8Array.from({ length: 32 }, (_, i) =
 const flush = (from: number, to: number, accounts: string[], slots: [string, string][] = [], codes: string[] = []): FlushRecord => ({ before: root(from), after: root(to), accounts, slots, codes });
 
 describe("FlushJournal", () => {
-  it("names every key written since the target root, and drops those flushes", () => {
+  it("rewind names every key written since the target root, and drops those flushes", () => {
     const j = new FlushJournal();
     j.record(flush(1, 2, ["aa"], [["aa", "01"]]));
     j.record(flush(2, 3, ["bb"], [["aa", "02"]], ["bb"]));
@@ -71,5 +71,22 @@ describe("FlushJournal", () => {
     j.record(flush(1, 2, ["aa"]));
     j.record(flush(2, 2, ["zz"]));
     expect([...(j.rewind(root(2), root(1))?.accounts ?? [])]).to.deep.equal(["aa"]);
+  });
+});
+
+describe("FlushJournal.between (a copy moving between the recorded roots)", () => {
+  it("names the keys between two recorded roots in either direction, and changes nothing", () => {
+    const j = new FlushJournal();
+    j.record(flush(1, 2, ["aa"]));
+    j.record(flush(2, 3, ["bb"], [["bb", "01"]]));
+    j.record(flush(3, 4, ["cc"]));
+    expect([...(j.between(root(2), root(4))?.accounts ?? [])].sort()).to.deep.equal(["bb", "cc"]);
+    expect([...(j.between(root(4), root(2))?.accounts ?? [])].sort()).to.deep.equal(["bb", "cc"]);
+    expect([...(j.between(root(1), root(3))?.slots.get("bb") ?? [])]).to.deep.equal(["01"]);
+    expect(j.between(root(3), root(3))?.accounts.size).to.equal(0);
+    expect(j.between(root(3), root(9))).to.equal(undefined);
+    expect(j.between(root(9), root(8))).to.equal(undefined);
+    // the records are all still there
+    expect([...(j.rewind(root(4), root(1))?.accounts ?? [])].sort()).to.deep.equal(["aa", "bb", "cc"]);
   });
 });
