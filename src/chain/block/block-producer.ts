@@ -16,7 +16,7 @@ import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereu
 import { createHash } from "node:crypto";
 import { keccak256 } from "../../utils/keccak";
 import type { StoredReceipt } from "../store/chain-store";
-import { enterBlock, envOf } from "../engine/context";
+import { enterBlock, envOf, madeNoCalls } from "../engine/context";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "../module";
 import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state";
 import { orderedTrieRoot } from "./ordered-trie";
@@ -228,10 +228,14 @@ function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
  * A transaction whose signature is not its sender's is an impersonated account's: that sender may
  * hold code (see state-manager.ts).
  */
-export function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
+export async function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
   enterBlock(vm, block);
   const impersonated = !tx.getSenderAddress().equals(sender);
-  return withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: withSender(tx, sender), block, blockGasUsed, skipHardForkValidation: true }));
+  const env = envOf(vm.evm);
+  const begun = env?.messagesBegun ?? 0;
+  const result = await withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: withSender(tx, sender), block, blockGasUsed, skipHardForkValidation: true }));
+  if (env !== undefined && env.messagesBegun === begun + 1) madeNoCalls.add(result);
+  return result;
 }
 
 /**

@@ -68,6 +68,8 @@ export interface ExecEnv {
   block?: { number: bigint; timestamp: bigint };
   /** Set for an execution whose reads of the gas left must be known (an estimate's first run). */
   gasWatch?: GasWatch;
+  /** Messages begun on this VM, all told (`trackMessages`): a transaction that began one made no calls. */
+  messagesBegun?: number;
 }
 
 /**
@@ -277,6 +279,12 @@ export function isChainOpcodes(list: unknown): boolean {
 }
 
 /**
+ * Transactions of produced blocks whose one message called nothing (counted by `trackMessages`): a
+ * failure of one of them is told from its own result, without a replay (src/chain/solidity/failure.ts).
+ */
+export const madeNoCalls = new WeakSet<RunTxResult>();
+
+/**
  * Keeps `env.messages` in step with the EVM's messages and checks the deadline at each new one.
  * One-argument listeners: EthereumJS calls them synchronously (no promise per message), and an
  * error they throw ends the execution.
@@ -287,6 +295,7 @@ export function trackMessages(vm: VM): void {
   events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; value: bigint; to?: Address; data: Uint8Array } & RecordedMessage) => {
     const env = envs.get(vm.evm);
     if (env === undefined) return;
+    env.messagesBegun = (env.messagesBegun ?? 0) + 1;
     env.messages.push({ caller: msg.caller, isStatic: msg.isStatic, value: msg.value });
     env.executions?.enter(msg);
     if (env.gasWatch !== undefined && env.messages.length > 1) env.gasWatch.gasObserved = true;

@@ -1,12 +1,16 @@
 /**
  * Stack traces of failed executions, made only after the fact: the failed call or transaction runs
- * again at the same state with its messages recorded, so executions that succeed pay nothing.
+ * again at the same state with its messages recorded, so executions that succeed pay nothing. A
+ * mined transaction that reverted without calling anything is told from its own result instead,
+ * where that says all the record would.
  */
-import type { VM } from "@ethereumjs/vm";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import type { RunTxResult, VM } from "@ethereumjs/vm";
+import { madeNoCalls } from "../engine/context";
 import { type CallRequest, type StateOverride, runInContext } from "../engine/execution";
 import type { Node } from "../node";
 import type { ContractRegistry } from "./registry";
-import { type Frame, type StackTraceEntry, inferStackTrace, recordMessages } from "./stack-trace";
+import { type Frame, type StackTraceEntry, inferFromResult, inferStackTrace, recordMessages } from "./stack-trace";
 
 async function recorded(vm: VM, registry: ContractRegistry, run: () => Promise<unknown>): Promise<Frame | undefined> {
   const rec = recordMessages(vm, registry.size > 0);
@@ -35,8 +39,16 @@ export async function callStackTrace(node: Node, registry: ContractRegistry, req
   }
 }
 
-/** The stack trace of transaction `index` of mined block `n` (the block is replayed up to it). */
-export async function txStackTrace(node: Node, registry: ContractRegistry, n: bigint, index: number): Promise<StackTraceEntry[] | undefined> {
+/**
+ * The stack trace of transaction `index` of mined block `n`. Given what it returned when the block was
+ * made (`ran`), a transaction that called nothing is told from that alone where it can be
+ * (`inferFromResult`); otherwise the block is replayed up to it with its messages recorded.
+ */
+export async function txStackTrace(node: Node, registry: ContractRegistry, n: bigint, index: number, ran?: { result: RunTxResult; tx: TypedTransaction }): Promise<StackTraceEntry[] | undefined> {
+  if (ran !== undefined && madeNoCalls.has(ran.result)) {
+    const quick = inferFromResult(ran.result, ran.tx, registry);
+    if (quick !== undefined) return quick;
+  }
   let rec: ReturnType<typeof recordMessages> | undefined;
   let root: Frame | undefined;
   await node.replayBlock(n, {

@@ -4,7 +4,8 @@
  * execution is recorded from the EVM's events, then read from the top frame down the failing path.
  */
 import { type Address, equalsBytes } from "@ethereumjs/util";
-import type { VM } from "@ethereumjs/vm";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { type ContractInfo, type ContractRegistry, type SourceReference, formatCustomError } from "./registry";
 import { ERROR_SELECTOR, PANIC_SELECTOR, selectorOf } from "../vm-errors";
 
@@ -65,7 +66,12 @@ export interface Frame {
   children: Array<{ frame: Frame; step: number }>;
   error?: string;
   returnValue: Uint8Array;
+  /** Known without its steps (`inferFromResult`): `pcs` holds its last step only, `ops` nothing else. */
+  partial?: boolean;
 }
+
+/** Inference from a frame without its steps came to a question only the steps answer. */
+class NeedsSteps extends Error {}
 
 interface MessageLike {
   to?: Address;
@@ -136,11 +142,36 @@ export function recordMessages(vm: VM, steps = true): { root(): Frame | undefine
 }
 
 const EXTCODESIZE = 0x3b;
+const REVERT = 0xfd;
 
 /** The stack trace of a failed execution (the root frame failed), or undefined when it did not fail. */
 export function inferStackTrace(root: Frame, registry: ContractRegistry): StackTraceEntry[] | undefined {
   if (root.error === undefined) return undefined;
   return new Inference(registry).frame(root);
+}
+
+/**
+ * The stack trace of transaction `tx` that failed without calling anything (the caller knows it made
+ * no calls), from its own result: where it stopped is its last step, a REVERT, whose program counter
+ * the result keeps. Undefined when the answer needs more than that (the REVERT maps to no source, it
+ * reverted with no data, it failed another way): then the caller records a run again. Where it
+ * answers, it answers as `inferStackTrace` over the full record (test/chain/failure-without-replay.test.ts).
+ */
+export function inferFromResult(result: RunTxResult, tx: TypedTransaction, registry: ContractRegistry): StackTraceEntry[] | undefined {
+  const ex = result.execResult;
+  const state = ex.runState;
+  if (ex.exceptionError?.error !== "revert" || state === undefined) return undefined;
+  // the interpreter moves the counter past an opcode before running it
+  const pc = state.programCounter - 1;
+  if (state.code[pc] !== REVERT) return undefined;
+  const isCreate = tx.to === undefined;
+  const frame: Frame = { address: tx.to?.bytes ?? new Uint8Array(20), code: isCreate ? tx.data : state.code, isCreate, value: tx.value, data: tx.data, pcs: [pc], ops: [REVERT], children: [], error: "revert", returnValue: ex.returnValue, partial: true };
+  try {
+    return inferStackTrace(frame, registry);
+  } catch (err) {
+    if (err instanceof NeedsSteps) return undefined;
+    throw err;
+  }
 }
 
 class Inference {
@@ -217,6 +248,7 @@ class Inference {
       return { type: StackTraceEntryType.PANIC_ERROR, errorCode: BigInt(`0x${Buffer.from(data.subarray(4)).toString("hex")}`), sourceReference: at };
     }
     if (data.length === 0) {
+      if (f.partial === true) throw new NeedsSteps();
       // a high-level call to an account without code: solc checks EXTCODESIZE and reverts with nothing
       const recent = f.ops.slice(-16);
       if (recent.includes(EXTCODESIZE) && at !== undefined) return { type: StackTraceEntryType.NONCONTRACT_ACCOUNT_CALLED_ERROR, sourceReference: at };
@@ -235,6 +267,11 @@ class Inference {
    * (generated helpers: checked arithmetic, ABI coding), the last earlier step that it did map.
    */
   private _at(f: Frame, c: ContractInfo, i: number): SourceReference | undefined {
+    if (f.partial === true) {
+      const ref = i === f.pcs.length - 1 ? c.sourceAt(f.pcs[i], f.isCreate) : undefined;
+      if (ref === undefined) throw new NeedsSteps();
+      return ref;
+    }
     for (let k = i; k >= 0; k--) {
       const ref = c.sourceAt(f.pcs[k], f.isCreate);
       if (ref !== undefined) return ref;

@@ -71,7 +71,8 @@ async function answerSend(deps: RpcDeps, h: string, included: Inclusion | undefi
   const { node } = deps;
   if (included !== undefined && node.config.throwOnTransactionFailures && included.result.execResult.exceptionError !== undefined) {
     const n = included.mined.block.header.number;
-    throw executionFailure(deps, included.result, () => txStackTrace(node, deps.contracts, n, included.index), h);
+    const ran = { result: included.result, tx: included.mined.block.transactions[included.index] };
+    throw executionFailure(deps, included.result, () => txStackTrace(node, deps.contracts, n, included.index, ran), h);
   }
   return h;
 }

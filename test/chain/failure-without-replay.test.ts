@@ -1,0 +1,104 @@
+/**
+ * A mined transaction that reverted without calling anything gets its stack trace from its own
+ * result (`inferFromResult`, src/chain/solidity/stack-trace.ts) instead of a replay of its block. Where
+ * it answers, the answer must be the replay's, entry for entry; where the result cannot say it all
+ * (no revert data, an unmapped REVERT, calls made, another error) the node replays. Every kind of
+ * failure of the EDR differential test (test/hardhat/solidity-errors.test.ts), with the compilation
+ * registered and without.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect } from "chai";
+import { AbiCoder, Interface } from "ethers";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import type { RunTxResult } from "@ethereumjs/vm";
+import { txStackTrace } from "../../src/chain/solidity/failure";
+import { inferFromResult } from "../../src/chain/solidity/stack-trace";
+import { madeNoCalls } from "../../src/chain/engine/context";
+import type { MinedBlock } from "../../src/chain/node";
+import { type Harness, inProcess } from "../helpers/harness";
+import { compileStandard } from "../helpers/solc";
+
+const SOURCE_NAME = "contracts/Failures.sol";
+const compilation = compileStandard({ [SOURCE_NAME]: readFileSync(path.join(__dirname, "../fixtures/solidity/Failures.sol"), "utf8") });
+const contracts = compilation.output.contracts[SOURCE_NAME];
+const iface = (name: string) => new Interface(contracts[name].abi as never);
+
+describe("stack traces of mined failures without a replay", function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let from: string;
+  const addresses: Record<string, string> = {};
+  let lastBlock: MinedBlock | undefined;
+
+  before(async () => {
+    h = await inProcess();
+    h.runtime.node.on("block", (mined: MinedBlock) => (lastBlock = mined));
+    [from] = await h.request<string[]>("eth_accounts");
+    const deploy = async (name: string, args = "0x") => {
+      const hash = await h.request<string>("eth_sendTransaction", [{ from, data: `0x${contracts[name].evm.bytecode.object}${args.slice(2)}` }]);
+      addresses[name] = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [hash])).contractAddress;
+    };
+    await deploy("Target");
+    await deploy("Caller", AbiCoder.defaultAbiCoder().encode(["address"], [addresses.Target]));
+    await deploy("NoFallback");
+    await deploy("Limited", AbiCoder.defaultAbiCoder().encode(["uint256"], [100]));
+  });
+  after(() => h.close());
+
+  const target = iface("Target");
+  const caller = iface("Caller");
+  const cases: Array<{ name: string; tx: () => Record<string, unknown> }> = [
+    { name: "require with a reason", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failReason") }) },
+    { name: "a custom error", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failCustom") }) },
+    { name: "revert without a reason", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failEmpty") }) },
+    { name: "a panic (overflow)", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("overflow", [5]) }) },
+    { name: "a panic (division by zero)", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("divide", [5, 0]) }) },
+    { name: "a revert through another contract", tx: () => ({ to: addresses.Caller, data: caller.encodeFunctionData("callThrough") }) },
+    { name: "a call to an account without code", tx: () => ({ to: addresses.Caller, data: caller.encodeFunctionData("callNobody", ["0x000000000000000000000000000000000000dEaD"]) }) },
+    { name: "a non-payable function called with value", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("nonPayable"), value: "0x1" }) },
+    { name: "an unrecognised selector without fallback", tx: () => ({ to: addresses.NoFallback, data: "0x12345678" }) },
+    { name: "value to a contract without fallback or receive", tx: () => ({ to: addresses.NoFallback, value: "0x1" }) },
+    { name: "a require in a contract with immutables", tx: () => ({ to: addresses.Limited, data: iface("Limited").encodeFunctionData("check", [101]) }) },
+    { name: "a constructor called without its parameters", tx: () => ({ data: `0x${contracts.Caller.evm.bytecode.object}` }) },
+    { name: "running out of gas", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("spin"), gas: "0x30000" }) },
+  ];
+
+  /** Sends a failing transaction (automined; the node answers with its failure) and returns what the block that holds it ran. */
+  async function mine(tx: Record<string, unknown>): Promise<{ n: bigint; index: number; ran: { result: RunTxResult; tx: TypedTransaction } }> {
+    lastBlock = undefined;
+    await h.request("eth_sendTransaction", [{ from, gas: "0x100000", ...tx }]).then(
+      () => expect.fail("the transaction did not fail"),
+      () => undefined,
+    );
+    const mined = lastBlock as MinedBlock | undefined;
+    if (mined?.results === undefined) throw new Error("no block was mined");
+    return { n: mined.block.header.number, index: 0, ran: { result: mined.results[0], tx: mined.block.transactions[0] } };
+  }
+
+  for (const registered of [false, true]) {
+    it(`answers as the replay does, ${registered ? "with the compilation registered" : "without compilation info"}`, async () => {
+      if (registered) expect(await h.request("hardhat_addCompilationResult", [compilation.solcVersion, compilation.input, compilation.output])).to.equal(true);
+      const registry = h.runtime.deps.contracts;
+      const quick: string[] = [];
+      for (const c of cases) {
+        const { n, index, ran } = await mine(c.tx());
+        const replayed = await txStackTrace(h.runtime.node, registry, n, index);
+        expect(replayed, `${c.name}: a replayed stack trace`).to.not.equal(undefined);
+        const fromResult = madeNoCalls.has(ran.result) ? inferFromResult(ran.result, ran.tx, registry) : undefined;
+        if (fromResult !== undefined) {
+          quick.push(c.name);
+          expect(fromResult, c.name).to.deep.equal(replayed);
+        }
+        // what the node answers with (the quick one where it can)
+        expect(await txStackTrace(h.runtime.node, registry, n, index, ran), c.name).to.deep.equal(replayed);
+      }
+      // the failures a result alone tells: a reason, a custom error, the dispatcher's refusals; any revert
+      // of code no compilation knows (solc checks an account's code before calling it: no call is made)
+      const expected = registered
+        ? ["require with a reason", "a custom error", "a non-payable function called with value", "an unrecognised selector without fallback", "value to a contract without fallback or receive", "a require in a contract with immutables", "a constructor called without its parameters"]
+        : cases.filter((c) => !["a revert through another contract", "running out of gas"].includes(c.name)).map((c) => c.name);
+      expect(quick).to.deep.equal(expected);
+    });
+  }
+});
