@@ -1,8 +1,9 @@
 /**
- * A mined transaction that reverted without calling anything gets its stack trace from its own
- * result (`inferFromResult`, src/chain/solidity/stack-trace.ts) instead of a replay of its block. Where
- * it answers, the answer must be the replay's, entry for entry; where the result cannot say it all
- * (no revert data, an unmapped REVERT, calls made, another error) the node replays. Every kind of
+ * A mined transaction (or an eth_call) that reverted without calling anything gets its stack trace
+ * from its own result (`inferFromResult`, src/chain/solidity/stack-trace.ts) instead of a replay of its
+ * block (a second run of the call). Where it answers, the answer must be the replay's, entry for
+ * entry; where the result cannot say it all (no revert data, an unmapped REVERT, calls made, another
+ * error) the node replays. Every kind of
  * failure of the EDR differential test (test/hardhat/solidity-errors.test.ts), with the compilation
  * registered and without.
  */
@@ -12,7 +13,9 @@ import { expect } from "chai";
 import { AbiCoder, Interface } from "ethers";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult } from "@ethereumjs/vm";
-import { txStackTrace } from "../../src/chain/solidity/failure";
+import { Address, hexToBytes } from "@ethereumjs/util";
+import { callStackTrace, txStackTrace } from "../../src/chain/solidity/failure";
+import { type CallRequest, runCall } from "../../src/chain/engine/execution";
 import { inferFromResult } from "../../src/chain/solidity/stack-trace";
 import { madeNoCalls } from "../../src/chain/engine/context";
 import type { MinedBlock } from "../../src/chain/node";
@@ -24,7 +27,7 @@ const compilation = compileStandard({ [SOURCE_NAME]: readFileSync(path.join(__di
 const contracts = compilation.output.contracts[SOURCE_NAME];
 const iface = (name: string) => new Interface(contracts[name].abi as never);
 
-describe("stack traces of mined failures without a replay", function () {
+describe("stack traces of failures without a second run", function () {
   this.timeout(60_000);
   let h: Harness;
   let from: string;
@@ -99,6 +102,28 @@ describe("stack traces of mined failures without a replay", function () {
         ? ["require with a reason", "a custom error", "a non-payable function called with value", "an unrecognised selector without fallback", "value to a contract without fallback or receive", "a require in a contract with immutables", "a constructor called without its parameters"]
         : cases.filter((c) => !["a revert through another contract", "running out of gas"].includes(c.name)).map((c) => c.name);
       expect(quick).to.deep.equal(expected);
+    });
+
+    it(`answers eth_call's failures as a second run does, ${registered ? "with the compilation registered" : "without compilation info"}`, async () => {
+      const registry = h.runtime.deps.contracts;
+      const node = h.runtime.node;
+      let quick = 0;
+      for (const c of cases) {
+        const t = c.tx();
+        const req: CallRequest = { from: hexToBytes(from as `0x${string}`), gas: BigInt((t.gas as string | undefined) ?? "0x100000") };
+        if (t.to !== undefined) req.to = hexToBytes(t.to as `0x${string}`);
+        if (t.data !== undefined) req.data = hexToBytes(t.data as `0x${string}`);
+        if (t.value !== undefined) req.value = BigInt(t.value as string);
+        const n = node.headNumber;
+        const result = await runCall(node, req, n, { lenient: true });
+        expect(result.execResult.exceptionError, c.name).to.not.equal(undefined);
+        const again = await callStackTrace(node, registry, req, n, undefined, true);
+        expect(again, `${c.name}: a stack trace`).to.not.equal(undefined);
+        const call = { to: req.to === undefined ? undefined : new Address(req.to), value: req.value ?? 0n, data: req.data ?? new Uint8Array() };
+        if (madeNoCalls.has(result) && inferFromResult(result, call, registry) !== undefined) quick++;
+        expect(await callStackTrace(node, registry, req, n, undefined, true, result), c.name).to.deep.equal(again);
+      }
+      expect(quick).to.equal(registered ? 7 : 11);
     });
   }
 });

@@ -9,7 +9,7 @@ import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereum
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "../vm-errors";
-import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, turnIfDue } from "./context";
+import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, madeNoCalls, turnIfDue } from "./context";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
 import { withSender } from "./sender";
@@ -187,9 +187,11 @@ export async function runInContext(
     try {
       // calls run from any address, contracts included (EIP-3607 is for signed transactions)
       enterBlock(vm, execBlock);
+      const begun = ctx.env.messagesBegun ?? 0;
       const result = await withContractSender(vm.stateManager, from, true, () =>
         runTx(vm, { tx, block: execBlock, skipNonce: true, skipBalance: lenient, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: true }),
       );
+      if (ctx.env.messagesBegun === begun + 1) madeNoCalls.add(result);
       touched = result.accessList;
       drawGas(ctx, result.totalGasSpent);
       await beforeRevert?.(result);

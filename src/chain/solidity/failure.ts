@@ -1,10 +1,11 @@
 /**
  * Stack traces of failed executions, made only after the fact: the failed call or transaction runs
  * again at the same state with its messages recorded, so executions that succeed pay nothing. A
- * mined transaction that reverted without calling anything is told from its own result instead,
+ * transaction or call that reverted without calling anything is told from its own result instead,
  * where that says all the record would.
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
+import { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { madeNoCalls } from "../engine/context";
 import { type CallRequest, type StateOverride, runInContext } from "../engine/execution";
@@ -28,8 +29,15 @@ export async function runStackTrace(vm: VM, registry: ContractRegistry, run: () 
   return root === undefined ? undefined : inferStackTrace(root, registry);
 }
 
-/** The stack trace of `req` run as eth_call / eth_estimateGas (its first run) at block `n`. */
-export async function callStackTrace(node: Node, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false): Promise<StackTraceEntry[] | undefined> {
+/**
+ * The stack trace of `req` run as eth_call / eth_estimateGas (its first run) at block `n`: from that
+ * run's `result` where it made no calls and that says all (as for a mined transaction), else run again.
+ */
+export async function callStackTrace(node: Node, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false, result?: RunTxResult): Promise<StackTraceEntry[] | undefined> {
+  if (result !== undefined && madeNoCalls.has(result)) {
+    const quick = inferFromResult(result, { to: req.to === undefined ? undefined : new Address(req.to), value: req.value ?? 0n, data: req.data ?? new Uint8Array() }, registry);
+    if (quick !== undefined) return quick;
+  }
   const ctx = await node.contextAt(n);
   try {
     const root = await recorded(ctx.vm, registry, () => runInContext(node, ctx, req, overrides, undefined, lenient));

@@ -151,13 +151,13 @@ export function inferStackTrace(root: Frame, registry: ContractRegistry): StackT
 }
 
 /**
- * The stack trace of transaction `tx` that failed without calling anything (the caller knows it made
- * no calls), from its own result: where it stopped is its last step, a REVERT, whose program counter
+ * The stack trace of transaction (or call) `tx` that failed without calling anything (the caller knows
+ * it made no calls: `madeNoCalls`), from its own result: where it stopped is its last step, a REVERT, whose program counter
  * the result keeps. Undefined when the answer needs more than that (the REVERT maps to no source, it
  * reverted with no data, it failed another way): then the caller records a run again. Where it
  * answers, it answers as `inferStackTrace` over the full record (test/chain/failure-without-replay.test.ts).
  */
-export function inferFromResult(result: RunTxResult, tx: TypedTransaction, registry: ContractRegistry): StackTraceEntry[] | undefined {
+export function inferFromResult(result: RunTxResult, tx: Pick<TypedTransaction, "to" | "value" | "data">, registry: ContractRegistry): StackTraceEntry[] | undefined {
   const ex = result.execResult;
   const state = ex.runState;
   if (ex.exceptionError?.error !== "revert" || state === undefined) return undefined;

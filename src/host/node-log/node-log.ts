@@ -10,6 +10,8 @@
  * call results at 4. Output goes through one queue, so lines that need a state read (the code of a
  * called contract, to name it) still come out in the order things happened.
  */
+import type { TypedTransaction } from "@ethereumjs/tx";
+import type { RunTxResult } from "@ethereumjs/vm";
 import { bytesToHex, createAddressFromString } from "@ethereumjs/util";
 import type { ContractNames } from "../../chain/solidity/contract-names";
 import { txStackTrace } from "../../chain/solidity/failure";
@@ -228,21 +230,23 @@ export class NodeLog {
       name: to === undefined ? this._names?.describeDeploy(tx.data) : await this._describeCall(node, number, to, tx.data),
       consoleLines: consoleOut,
       block: { number, hash: bytesToHex(mined.block.hash()) },
-      frames: receipt.status === 0 ? await this._frames(node, number, i, result?.execResult) : undefined,
+      frames: receipt.status === 0 ? await this._frames(node, number, i, result === undefined ? undefined : { result, tx }) : undefined,
     };
   }
 
   /**
    * The Solidity frames of failed transaction `i` of block `height`, as Hardhat's node prints them under the
-   * error: only failures pay (the block is replayed up to it, recorded); none when out of gas (Hardhat gives
-   * none either), when no compilation knows the code, or when the block is gone already (a rewind).
+   * error: only failures pay (told from what it returned, or the block replayed up to it: txStackTrace);
+   * none when out of gas (Hardhat gives none either), when no compilation knows the code, or when the
+   * block is gone already (a rewind).
    */
-  private async _frames(node: Node, height: bigint, i: number, ex: { exceptionError?: { error: string }; returnValue: Uint8Array } | undefined): Promise<string[] | undefined> {
+  private async _frames(node: Node, height: bigint, i: number, ran: { result: RunTxResult; tx: TypedTransaction } | undefined): Promise<string[] | undefined> {
     const registry = this._registry;
+    const ex = ran?.result.execResult;
     const error = ex?.exceptionError?.error;
-    if (registry === undefined || registry.size === 0 || ex === undefined || error === "out of gas") return undefined;
+    if (registry === undefined || registry.size === 0 || ran === undefined || ex === undefined || error === "out of gas") return undefined;
     try {
-      return solidityFailure({ error, returnValue: ex.returnValue }, await txStackTrace(node, registry, height, i), undefined, this._opts.frames).frames;
+      return solidityFailure({ error, returnValue: ex.returnValue }, await txStackTrace(node, registry, height, i, ran), undefined, this._opts.frames).frames;
     } catch {
       return undefined;
     }

@@ -94,7 +94,7 @@ export function stateMethods(deps: RpcDeps) {
         // in-process (tests), as on Hardhat's network: the sender's balance and the base fee are not checked
         const lenient = ctx.transport === "in-process";
         const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient, report: true }));
-        if (result.execResult.exceptionError !== undefined) throw executionFailure(deps, result, () => callStackTrace(node, deps.contracts, req, n, overrides, lenient));
+        if (result.execResult.exceptionError !== undefined) throw executionFailure(deps, result, () => callStackTrace(node, deps.contracts, req, n, overrides, lenient, result));
         return hex(result.execResult.returnValue);
       },
     }),
@@ -112,7 +112,7 @@ export function stateMethods(deps: RpcDeps) {
         try {
           return q(await withDeadline(() => estimateGas(node, estimated, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient: hardhat })));
         } catch (err) {
-          if (err instanceof CallFailure) throw executionFailure(deps, err.result, () => callStackTrace(node, deps.contracts, estimated, n, overrides, hardhat));
+          if (err instanceof CallFailure) throw executionFailure(deps, err.result, () => callStackTrace(node, deps.contracts, estimated, n, overrides, hardhat, err.result));
           throw err;
         }
       },
