@@ -31,7 +31,7 @@ function layers(rows) {
 
 export default tseslint.config(
   // examples/ are projects of their own: the package test type-checks them where the package is installed
-  { ignores: ["node_modules/", "dist/", "examples/", "artifacts/", "cache/", "typechain-types/", "scratch/"] },
+  { ignores: ["node_modules/", "dist/", "examples/", "artifacts/", "cache/", "typechain-types/", "scratch/", "bench/.hardhat-*/"] },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts"],
