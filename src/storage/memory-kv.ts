@@ -139,7 +139,8 @@ export class MemoryKV implements KVStore {
     let chunk: number;
     let off = 0;
     if (len >= LARGE) {
-      chunk = this._chunks.push(Uint8Array.from(v)) - 1;
+      // slice: a copy of the bytes (Uint8Array.from walks them one by one through the iterator, ~20× slower)
+      chunk = this._chunks.push(v.slice()) - 1;
     } else {
       // `_shared` is -1 until the first small value (an empty one included) opens a chunk
       if (this._shared < 0 || this._fill + len > CHUNK) {

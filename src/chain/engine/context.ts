@@ -279,8 +279,9 @@ export function isChainOpcodes(list: unknown): boolean {
 }
 
 /**
- * Transactions of produced blocks whose one message called nothing (counted by `trackMessages`): a
- * failure of one of them is told from its own result, without a replay (src/chain/solidity/failure.ts).
+ * Executions (a produced block's transactions, calls and estimates in contexts) whose one message
+ * called nothing, as `trackMessages` counted: a failure of one of them is told from its own result,
+ * without a second run (src/chain/solidity/failure.ts).
  */
 export const madeNoCalls = new WeakSet<RunTxResult>();
 
