@@ -7,10 +7,8 @@
  * failure of the EDR differential test (test/hardhat/solidity-errors.test.ts), with the compilation
  * registered and without.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect } from "chai";
-import { AbiCoder, Interface } from "ethers";
+import { AbiCoder } from "ethers";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult } from "@ethereumjs/vm";
 import { Address, hexToBytes } from "@ethereumjs/util";
@@ -20,12 +18,10 @@ import { inferFromResult } from "../../src/chain/solidity/stack-trace";
 import { madeNoCalls } from "../../src/chain/engine/context";
 import type { MinedBlock } from "../../src/chain/node";
 import { type Harness, inProcess } from "../helpers/harness";
-import { compileStandard } from "../helpers/solc";
+import { failureCases, failureContracts, failuresCompilation } from "../helpers/failure-cases";
 
-const SOURCE_NAME = "contracts/Failures.sol";
-const compilation = compileStandard({ [SOURCE_NAME]: readFileSync(path.join(__dirname, "../fixtures/solidity/Failures.sol"), "utf8") });
-const contracts = compilation.output.contracts[SOURCE_NAME];
-const iface = (name: string) => new Interface(contracts[name].abi as never);
+const compilation = failuresCompilation;
+const contracts = failureContracts;
 
 describe("stack traces of failures without a second run", function () {
   this.timeout(60_000);
@@ -49,23 +45,7 @@ describe("stack traces of failures without a second run", function () {
   });
   after(() => h.close());
 
-  const target = iface("Target");
-  const caller = iface("Caller");
-  const cases: Array<{ name: string; tx: () => Record<string, unknown> }> = [
-    { name: "require with a reason", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failReason") }) },
-    { name: "a custom error", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failCustom") }) },
-    { name: "revert without a reason", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failEmpty") }) },
-    { name: "a panic (overflow)", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("overflow", [5]) }) },
-    { name: "a panic (division by zero)", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("divide", [5, 0]) }) },
-    { name: "a revert through another contract", tx: () => ({ to: addresses.Caller, data: caller.encodeFunctionData("callThrough") }) },
-    { name: "a call to an account without code", tx: () => ({ to: addresses.Caller, data: caller.encodeFunctionData("callNobody", ["0x000000000000000000000000000000000000dEaD"]) }) },
-    { name: "a non-payable function called with value", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("nonPayable"), value: "0x1" }) },
-    { name: "an unrecognised selector without fallback", tx: () => ({ to: addresses.NoFallback, data: "0x12345678" }) },
-    { name: "value to a contract without fallback or receive", tx: () => ({ to: addresses.NoFallback, value: "0x1" }) },
-    { name: "a require in a contract with immutables", tx: () => ({ to: addresses.Limited, data: iface("Limited").encodeFunctionData("check", [101]) }) },
-    { name: "a constructor called without its parameters", tx: () => ({ data: `0x${contracts.Caller.evm.bytecode.object}` }) },
-    { name: "running out of gas", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("spin"), gas: "0x30000" }) },
-  ];
+  const cases = failureCases(addresses);
 
   /** Sends a failing transaction (automined; the node answers with its failure) and returns what the block that holds it ran. */
   async function mine(tx: Record<string, unknown>): Promise<{ n: bigint; index: number; ran: { result: RunTxResult; tx: TypedTransaction } }> {

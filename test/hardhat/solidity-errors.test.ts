@@ -5,22 +5,20 @@
  * (`at Contract.function (file:line)`), the same data and (for transactions) a transaction hash —
  * first without compilation info (unrecognised contracts), then after hardhat_addCompilationResult.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect } from "chai";
 import hre from "hardhat";
 import { createProvider } from "hardhat/internal/core/providers/construction";
 import type { EthereumProvider } from "hardhat/types";
-import { AbiCoder, Interface } from "ethers";
+import { AbiCoder } from "ethers";
 import { EpochsProvider } from "../../src/hardhat/provider";
 import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
-import { compileStandard } from "../helpers/solc";
+import { FAILURES_SOURCE, failureCases, failureContracts, failureInterface, failuresCompilation } from "../helpers/failure-cases";
 
-const SOURCE_NAME = "contracts/Failures.sol";
-const compilation = compileStandard({ [SOURCE_NAME]: readFileSync(path.join(__dirname, "../fixtures/solidity/Failures.sol"), "utf8") });
-const contracts = compilation.output.contracts[SOURCE_NAME];
-const iface = (name: string) => new Interface(contracts[name].abi as never);
+const SOURCE_NAME = FAILURES_SOURCE;
+const compilation = failuresCompilation;
+const contracts = failureContracts;
+const iface = failureInterface;
 const METHODS = ["eth_sendTransaction", "eth_call", "eth_estimateGas"] as const;
 
 interface Seen {
@@ -87,23 +85,7 @@ describe("Solidity errors: our in-process provider vs Hardhat's EDR network", fu
   });
   after(() => runtime.close());
 
-  const target = iface("Target");
-  const caller = iface("Caller");
-  const cases: Array<{ name: string; tx: () => Record<string, unknown> }> = [
-    { name: "require with a reason", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failReason") }) },
-    { name: "a custom error", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failCustom") }) },
-    { name: "revert without a reason", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("failEmpty") }) },
-    { name: "a panic (overflow)", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("overflow", [5]) }) },
-    { name: "a panic (division by zero)", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("divide", [5, 0]) }) },
-    { name: "a revert through another contract", tx: () => ({ to: addresses.Caller, data: caller.encodeFunctionData("callThrough") }) },
-    { name: "a call to an account without code", tx: () => ({ to: addresses.Caller, data: caller.encodeFunctionData("callNobody", ["0x000000000000000000000000000000000000dEaD"]) }) },
-    { name: "a non-payable function called with value", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("nonPayable"), value: "0x1" }) },
-    { name: "an unrecognised selector without fallback", tx: () => ({ to: addresses.NoFallback, data: "0x12345678" }) },
-    { name: "value to a contract without fallback or receive", tx: () => ({ to: addresses.NoFallback, value: "0x1" }) },
-    { name: "a require in a contract with immutables", tx: () => ({ to: addresses.Limited, data: iface("Limited").encodeFunctionData("check", [101]) }) },
-    { name: "a constructor called without its parameters", tx: () => ({ data: `0x${contracts.Caller.evm.bytecode.object}` }) },
-    { name: "running out of gas", tx: () => ({ to: addresses.Target, data: target.encodeFunctionData("spin"), gas: "0x30000" }) },
-  ];
+  const cases = failureCases(addresses);
 
   function compare(a: Seen, b: Seen, method: string): void {
     expect(a.cls, "class").to.equal(b.cls);
@@ -156,7 +138,7 @@ describe("Solidity errors: our in-process provider vs Hardhat's EDR network", fu
     const probe = { to: addresses.Limited, data: iface("Limited").encodeFunctionData("check", [1]) };
     const [a, b] = await both("eth_estimateGas", [probe]);
     expect(BigInt(a as string)).to.equal(BigInt(b as string));
-    const poor = { from: "0x000000000000000000000000000000000000bEEF", to: addresses.Target, data: target.encodeFunctionData("nonPayable"), value: "0x0", gasPrice: "0x100000000000" };
+    const poor = { from: "0x000000000000000000000000000000000000bEEF", to: addresses.Target, data: iface("Target").encodeFunctionData("nonPayable"), value: "0x0", gasPrice: "0x100000000000" };
     const [c, d] = await both("eth_estimateGas", [poor]);
     expect(BigInt(c as string)).to.equal(BigInt(d as string));
   });
