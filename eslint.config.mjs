@@ -7,6 +7,13 @@ const RPC_CHAIN = [
   { regex: "^(\\.\\./)+storage/(kv|level-kv|memory-kv|module-store|trie-db)$", message: "rpc/ does not reach a raw store (docs/architecture.md)" },
 ];
 
+/**
+ * ethers' root entry loads all of ethers (providers, wallets, word lists): about twice the modules and
+ * the time of the parts the chain uses, paid by every cold start. Its subpaths (`ethers/abi`,
+ * `ethers/utils`, …) load only what they name.
+ */
+const ETHERS_ROOT = { regex: "^ethers$", message: "import from ethers' subpaths (ethers/abi, ethers/utils, …): the root entry loads all of ethers" };
+
 /** A `no-restricted-imports` block per layer: the folders (and paths) its files may not import. */
 function layers(rows) {
   return rows.map(([files, above, extra = []]) => ({
@@ -16,11 +23,11 @@ function layers(rows) {
         "error",
         {
           patterns: [
-            {
-              // a relative import that climbs to src/ and enters a layer above
-              regex: `^(\\.\\./)+(${above.join("|")})(/|$)`,
-              message: "imports go one way: hosts → host → app → rpc → epochs/cosmos → chain/keystore → storage (docs/architecture.md)",
-            },
+            // a relative import that climbs to src/ and enters a layer above
+            ...(above.length > 0
+              ? [{ regex: `^(\\.\\./)+(${above.join("|")})(/|$)`, message: "imports go one way: hosts → host → app → rpc → epochs/cosmos → chain/keystore → storage (docs/architecture.md)" }]
+              : []),
+            ETHERS_ROOT,
             ...extra,
           ],
         },
@@ -52,6 +59,8 @@ export default tseslint.config(
     [["src/app/**"], ["host", "hardhat", "hardhat3"]],
     // the shared host has no Hardhat import: each host maps Hardhat onto it
     [["src/host/**"], ["hardhat", "hardhat3"], [{ group: ["hardhat", "hardhat/**"], message: "the shared host has no Hardhat import: each host maps Hardhat onto it" }]],
+    // the hosts and the shared utilities: no layer above them, ethers' subpaths all the same
+    [["src/hardhat/**", "src/hardhat3/**", "src/utils/**", "src/*.ts"], []],
   ]),
   {
     files: ["test/**/*.ts", "bench/tests/test/**/*.ts"],

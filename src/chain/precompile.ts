@@ -10,7 +10,8 @@
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { EVMError } from "@ethereumjs/evm";
-import { type FunctionFragment, Interface, type Result, getBytes, hexlify } from "ethers";
+import { type FunctionFragment, Interface, type Result } from "ethers/abi";
+import { getBytes, hexlify } from "ethers/utils";
 
 const EMPTY = new Uint8Array();
 

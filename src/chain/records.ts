@@ -9,7 +9,8 @@
  * Cosmos modules' values are JSON (`encodeRecord`: bigints as `{ "$n": "<decimal>" }`).
  */
 import { setLengthLeft } from "@ethereumjs/util";
-import { concat, getBytes, keccak256, toBeHex, toUtf8Bytes, toUtf8String } from "ethers";
+import { concat, getBytes, toBeHex, toUtf8Bytes, toUtf8String } from "ethers/utils";
+import { keccak256 } from "ethers/crypto";
 
 /** An account's storage: 32-byte keys, values as the state manager returns them (leading zeros trimmed or not). */
 export interface StorageIO {

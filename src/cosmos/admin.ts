@@ -5,7 +5,8 @@
  * block carries it. The dev RPC methods (src/rpc/namespaces/cosmos.ts) and the Hardhat helpers
  * (`hre.epochs.cosmos`) call these.
  */
-import { getAddress, hexlify } from "ethers";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { accountFromBech32 } from "./bech32";
 import { type IbcDenom, Ics20Keeper, type IncomingTransfer } from "./ics20";
 import { DistributionKeeper, type DistributionParams } from "./distribution-keeper";

@@ -9,7 +9,9 @@
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { EVMError } from "@ethereumjs/evm";
-import { Interface, getAddress, getBytes, hexlify } from "ethers";
+import { Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { getBytes, hexlify } from "ethers/utils";
 import { stateEnv } from "./ledger";
 import { revertData } from "./module-precompile";
 import { Bank, type Coin } from "./coins";

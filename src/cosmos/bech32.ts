@@ -10,7 +10,9 @@
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { EVMError } from "@ethereumjs/evm";
 import { bech32 } from "bech32";
-import { Interface, getAddress, getBytes, hexlify } from "ethers";
+import { Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { getBytes, hexlify } from "ethers/utils";
 
 export const BECH32_PRECOMPILE = "0x0000000000000000000000000000000000000400" as const;
 /** cosmos/evm's `bech32PrecompileBaseGas` (precompiles/types/defaults.go). */

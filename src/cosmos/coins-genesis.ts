@@ -12,7 +12,7 @@
  * What is not kept: packets in flight, sequences, allowances, escrowed amounts (the escrow accounts'
  * coins are balances like any other).
  */
-import { getBytes } from "ethers";
+import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./bech32";
 import { hexOf } from "./genesis";
 import { Bank, type DenomMetadata } from "./coins";

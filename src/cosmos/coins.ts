@@ -11,7 +11,7 @@
  * The last two serve the genesis export: storage has no iteration.
  * So other coins revert, persist, dump and load as the native one does. Failures are the bank's texts.
  */
-import { getAddress } from "ethers";
+import { getAddress } from "ethers/address";
 import { BANK_PRECOMPILE, type MeteredRecords, type ModuleEnv, ModuleError } from "./ledger";
 
 export interface Coin {

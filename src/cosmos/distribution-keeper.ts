@@ -11,7 +11,7 @@
  * growth of its validator's reward-per-share since the delegation last changed or withdrew. As on
  * the chain, changing a delegation withdraws its rewards first.
  */
-import { getAddress } from "ethers";
+import { getAddress } from "ethers/address";
 import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "./ledger";
 import { BondStatus, DEC, type DelegationHooks, StakingKeeper, type Validator } from "./staking-keeper";
 

@@ -3,7 +3,9 @@
  * cosmos/evm's ABI, events and checks (precompiles/distribution). Rewards are `DecCoin`s: the
  * LegacyDec's integer (the amount times 10^18) with precision 18, as cosmos/evm returns them.
  */
-import { Interface, getAddress, getBytes, isHexString } from "ethers";
+import { Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { getBytes, isHexString } from "ethers/utils";
 import { PrecompileError, type Bech32Prefixes, accountFromBech32, toBech32 } from "./bech32";
 import { DISTRIBUTION_PRECOMPILE, type DistributionKeeper } from "./distribution-keeper";
 import { DISTRIBUTION_ACCOUNT, ModuleError } from "./ledger";

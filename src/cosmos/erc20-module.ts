@@ -7,7 +7,7 @@
  *   chain's EVM (`onPairs`: src/chain/engine/evm.ts), so a reopened home or a loaded dump has them;
  * - a loaded state's pair records must read (checkState).
  */
-import { getBytes } from "ethers";
+import { getBytes } from "ethers/utils";
 import type { BlockModule, GenesisContext, StateReader } from "../chain/module";
 import { Bank, type DenomMetadata, validateDenom } from "./coins";
 import { ERC20_MODULE_ACCOUNT, Erc20Keeper, type TokenPair, ibcDenomAddress } from "./erc20";

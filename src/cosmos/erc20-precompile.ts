@@ -15,7 +15,9 @@
  * precompile exists in the VM from its registration on: src/chain/engine/evm.ts).
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
-import { type FunctionFragment, Interface, getAddress, hexlify } from "ethers";
+import { type FunctionFragment, Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../chain/precompile";
 import { Bank } from "./coins";
 import { Erc20Keeper, type TokenPair } from "./erc20";

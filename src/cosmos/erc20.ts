@@ -10,7 +10,8 @@
  * voucher `ibc/<hash>` registers at the address of its hash's last 20 bytes (cosmos/evm's
  * `NewTokenPairSTRv2`), the only coins x/erc20 pairs by denom.
  */
-import { getAddress, hexlify } from "ethers";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { type ModuleEnv, ModuleError, moduleAddress } from "./ledger";
 import { validateDenom } from "./coins";
 

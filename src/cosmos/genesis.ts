@@ -9,7 +9,8 @@
  * operator's self-delegation. Delegated coins are minted into the pools (genesis balances of the
  * dev accounts stay as configured). Unbonding entries, redelegations and rewards start empty.
  */
-import { getAddress, hexlify } from "ethers";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { type Bech32Prefixes, fromBech32 } from "./bech32";
 import { parseFraction } from "./decimal";
 import type { GenesisValidator, StakingOptions } from "./modules";

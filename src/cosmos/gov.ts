@@ -6,7 +6,9 @@
  * (a proposal's status, a voter's vote) can be tested against any state the test writes. The state
  * is kept in the precompile's storage (records.ts), as the other modules' is.
  */
-import { Interface, getAddress, getBytes } from "ethers";
+import { Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { getBytes } from "ethers/utils";
 import { toBech32 } from "./bech32";
 import { decString } from "./decimal";
 import { type ModuleEnv, ModuleError } from "./ledger";

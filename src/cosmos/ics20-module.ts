@@ -6,7 +6,7 @@
  *   senders refunded: a system call of the precompile's `endBlock`), each leaving a `timeout_packet`
  *   event; blocks before the next such time are quiet, so hardhat_mine reserves them.
  */
-import { getBytes } from "ethers";
+import { getBytes } from "ethers/utils";
 import type { BlockContext, BlockModule } from "../chain/module";
 import { ICS20_ABI } from "./ics20-precompile";
 import { ICS20_PRECOMPILE, type IbcChannel, Ics20Keeper } from "./ics20";

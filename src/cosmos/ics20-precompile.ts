@@ -5,7 +5,8 @@
  * be the caller (`msg.sender address … does not match the requester address …`). Gas is the Cosmos
  * precompiles' (KV gas, src/cosmos/module-precompile.ts).
  */
-import { Interface, getAddress } from "ethers";
+import { Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
 import type { MethodHandler } from "./module-precompile";
 import { ModuleError } from "./ledger";
 import { paginate, pageOf } from "./staking-precompile";

@@ -14,7 +14,8 @@
  * dev method) decides each packet's fate and sends the incoming packets.
  */
 import { createHash } from "node:crypto";
-import { getAddress, hexlify } from "ethers";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { Bank } from "./coins";
 import { type ModuleEnv, ModuleError } from "./ledger";
 

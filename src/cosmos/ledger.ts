@@ -10,7 +10,8 @@ import { createHash } from "node:crypto";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import type { PrecompileInput } from "@ethereumjs/evm";
 import { type Account, type Address, createAccount, createAddressFromString } from "@ethereumjs/util";
-import { getAddress, hexlify } from "ethers";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { GasMeter, OutOfGas, PrecompileRevert } from "../chain/precompile";
 import { StorageRecords, decodeRecord, encodeRecord } from "../chain/records";
 

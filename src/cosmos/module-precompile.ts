@@ -10,7 +10,8 @@
  */
 import type { PrecompileInput } from "@ethereumjs/evm";
 import { Address } from "@ethereumjs/util";
-import { type Interface, type Result, hexlify } from "ethers";
+import { type Interface, type Result } from "ethers/abi";
+import { hexlify } from "ethers/utils";
 import { type PrecompileHandler, type PrecompilePolicy, createPrecompile } from "../chain/precompile";
 import { type ModuleEnv, precompileEnv } from "./ledger";
 

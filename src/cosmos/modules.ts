@@ -11,7 +11,9 @@
  *   contract hooks, so a contract hook that claims at the same epoch end sees this epoch's rewards.
  * All of it is EVM state (records.ts): it reverts, persists, replays and traces like any state.
  */
-import { getAddress, getBytes, keccak256 } from "ethers";
+import { getAddress } from "ethers/address";
+import { getBytes } from "ethers/utils";
+import { keccak256 } from "ethers/crypto";
 import type { BlockContext, BlockModule, GenesisContext, StateReader } from "../chain/module";
 import type { EpochHooks } from "../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";

@@ -3,7 +3,7 @@
  * amounts as decimal strings, LegacyDecs with 18 decimals, addresses in bech32, times in RFC 3339),
  * for the REST routes (src/app/rest/cosmos.ts) and the `cosmos_*` RPC reads.
  */
-import { getBytes } from "ethers";
+import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./bech32";
 import { DistributionKeeper } from "./distribution-keeper";
 import type { ModuleEnv } from "./ledger";

@@ -7,7 +7,9 @@
  * storage (records.ts), as the other modules' is.
  */
 import { createHash } from "node:crypto";
-import { Interface, getAddress, hexlify } from "ethers";
+import { Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { type ModuleEnv, ModuleError } from "./ledger";
 import type { MethodCall, MethodHandler } from "./module-precompile";
 import { type Validator, DEC, NO_HOOKS, StakingKeeper } from "./staking-keeper";

@@ -9,7 +9,7 @@
  * end block of the first block whose time reaches their completion time (staking's EndBlocker), so
  * `time.increase` then a block completes them.
  */
-import { getAddress } from "ethers";
+import { getAddress } from "ethers/address";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./ledger";
 
 export const STAKING_PRECOMPILE = "0x0000000000000000000000000000000000000800" as const;

@@ -4,7 +4,9 @@
  * createValidator and editValidator refuse contracts. Validators travel as `…valoper` bech32 strings
  * in messages and as hex addresses in query results, as there.
  */
-import { Interface, getAddress, getBytes, hexlify } from "ethers";
+import { Interface } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { getBytes, hexlify } from "ethers/utils";
 import { PrecompileError, type Bech32Prefixes, fromBech32, toBech32 } from "./bech32";
 import { type DistributionKeeper } from "./distribution-keeper";
 import { ModuleError } from "./ledger";

@@ -6,7 +6,7 @@
  * `epoch_hook_failed` event carrying the call's logs, a failure its reason (and, explained, `error` and
  * `stack`: see docs/epochs.md).
  */
-import { getBytes, hexlify } from "ethers";
+import { getBytes, hexlify } from "ethers/utils";
 import type { BlockContext } from "../chain/module";
 import { EPOCHS_PRECOMPILE_BYTES, HOOKS_ABI, registeredHooks } from "./precompile";
 import type { EpochHooks, HookName } from "./types";

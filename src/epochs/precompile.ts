@@ -11,7 +11,9 @@
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { Address } from "@ethereumjs/util";
-import { Interface, concat, getBytes, hexlify, keccak256, toBeHex, zeroPadValue } from "ethers";
+import { Interface } from "ethers/abi";
+import { concat, getBytes, hexlify, toBeHex, zeroPadValue } from "ethers/utils";
+import { keccak256 } from "ethers/crypto";
 import { type PrecompileCall, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../chain/precompile";
 import { type EpochInfo, floorSeconds } from "./types";
 

@@ -3,7 +3,8 @@
  * is publicly known: one of the keys Hardhat derives from its default mnemonic ("test test … junk")
  * on the default path. Keys of a user's own mnemonic or key list never reach a terminal or a log.
  */
-import { getAddress, hexlify } from "ethers";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, type GenesisAccount, deriveAccounts } from "../chain/config";
 import { addressOfKey } from "../chain/engine/crypto";
 

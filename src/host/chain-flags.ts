@@ -58,7 +58,9 @@ function positiveInteger(flag: string, v: string | number, max = Number.MAX_SAFE
 /** `chain` with the flags over it; throws a UserError naming the flag for a bad value. */
 export function applyChainFlags(chain: ChainConfig, hd: HdAccounts | undefined, flags: ChainFlags): ChainConfig {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- ethers loads when a node starts, not with the plugin
-  const { Mnemonic, parseEther } = require("ethers") as typeof import("ethers");
+  const { Mnemonic } = require("ethers/wallet") as typeof import("ethers/wallet");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  const { parseEther } = require("ethers/utils") as typeof import("ethers/utils");
   const { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, deriveAccounts } = chainConfigModule();
   const out: ChainConfig = { ...chain };
   if (given(flags.chainId)) out.chainId = BigInt(positiveInteger("--chain-id", flags.chainId));

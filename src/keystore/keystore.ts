@@ -7,7 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { computeAddress, hexlify } from "ethers";
+import { computeAddress } from "ethers/transaction";
+import { hexlify } from "ethers/utils";
 import { Mutex } from "../utils/mutex";
 import { AccountExistsError, DurationTooLargeError, KeyStoreError, LockedError, NoKeyError } from "./errors";
 import { DirectoryStorage, type KeyStorage, MemoryStorage } from "./storage";

@@ -5,7 +5,9 @@
  * files before they are used, and writes the JSON in geth's layout.
  */
 import { createDecipheriv, timingSafeEqual } from "node:crypto";
-import { computeAddress, encryptKeystoreJson, hexlify, keccak256, pbkdf2, scrypt } from "ethers";
+import { computeAddress } from "ethers/transaction";
+import { hexlify } from "ethers/utils";
+import { keccak256, pbkdf2, scrypt } from "ethers/crypto";
 import { KeyFileError, WrongPassphraseError } from "./errors";
 
 export interface ScryptParams {
@@ -48,6 +50,9 @@ function passphraseBytes(passphrase: string): Uint8Array {
 
 /** Encrypts a 32-byte private key; answers the key file's JSON text in geth's field layout. */
 export async function encryptKey(privateKey: Uint8Array, passphrase: string, params: ScryptParams): Promise<string> {
+  // ethers' wallet code (its largest part) loads when a key is first written, not with every chain
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load
+  const { encryptKeystoreJson } = require("ethers/wallet") as typeof import("ethers/wallet");
   const hexKey = hexlify(privateKey);
   const json = await encryptKeystoreJson({ address: computeAddress(hexKey), privateKey: hexKey }, passphraseBytes(passphrase), { scrypt: params });
   const parsed = JSON.parse(json) as { address: string; id: string; version: number; Crypto: Record<string, unknown> };

@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import nodeGypBuild from "node-gyp-build";
-import { keccak256 as ethersKeccak } from "ethers";
+import { keccak256 as ethersKeccak } from "ethers/crypto";
 
 interface Sponge {
   initialize(rate: number, capacity: number): void;

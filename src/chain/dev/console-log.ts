@@ -10,7 +10,8 @@
  * numbers may not fit a JavaScript number).
  */
 import { format } from "node:util";
-import { AbiCoder, id } from "ethers";
+import { AbiCoder } from "ethers/abi";
+import { id } from "ethers/hash";
 
 /** The address console.sol calls: "console.log" in ASCII, right-aligned. */
 export const CONSOLE_ADDRESS = "0x000000000000000000636f6e736f6c652e6c6f67";

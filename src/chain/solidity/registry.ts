@@ -5,7 +5,8 @@
  * answers, for a recognised contract, where an instruction is in the source (file, line, enclosing
  * function) and what its ABI says (functions, payable-ness, fallback/receive, custom errors).
  */
-import { AbiCoder, ErrorFragment, Interface, type Result, getAddress } from "ethers";
+import { AbiCoder, ErrorFragment, Interface, type Result } from "ethers/abi";
+import { getAddress } from "ethers/address";
 import { type SourceLocation, decodeSourceMap, instructionIndexes, lineOf } from "./source-map";
 
 /** What Hardhat's SourceReference holds. */

@@ -4,7 +4,7 @@
  * mined outside a transaction request, and the epochs that ticked in a block with their hooks.
  * Pure: data in, lines out (colours are added by the caller's `Paint`).
  */
-import { formatUnits } from "ethers";
+import { formatUnits } from "ethers/utils";
 import { type CustomErrorDecoder, failureText as hardhatFailureText } from "../failure-text";
 import { SDK_EVENT_EPOCH_END, SDK_EVENT_EPOCH_START } from "../../epochs/abci";
 

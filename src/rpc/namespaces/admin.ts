@@ -8,7 +8,7 @@
 import { isIPv4 } from "node:net";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
-import { SigningKey } from "ethers";
+import { SigningKey } from "ethers/crypto";
 import { randomBytes } from "node:crypto";
 import type { Node } from "../../chain";
 import { keccak256 } from "../../utils/keccak";

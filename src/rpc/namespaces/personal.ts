@@ -6,7 +6,9 @@
  * outside the node mutex, so the chain keeps serving meanwhile.
  */
 import { Address } from "@ethereumjs/util";
-import { getAddress, hashMessage, recoverAddress } from "ethers";
+import { getAddress } from "ethers/address";
+import { hashMessage } from "ethers/hash";
+import { recoverAddress } from "ethers/transaction";
 import { DEFAULT_UNLOCK_SECONDS, DurationTooLargeError, MAX_UNLOCK_SECONDS } from "../../keystore";
 import { assertInsecureUnlockAllowed, isDevAccount, withKeyStore } from "../accounts";
 import type { RpcDeps } from "../deps";

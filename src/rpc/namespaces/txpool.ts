@@ -1,7 +1,7 @@
 /** txpool_*: the real pool content in geth's formats (Evmos's are empty stubs, which breaks explorers). */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
-import { getAddress } from "ethers";
+import { getAddress } from "ethers/address";
 import { pooledSender, type PooledTx } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { type Json, formatTransaction, q } from "../format";

@@ -1,6 +1,6 @@
 /** Chain identity, accounts, and the spec's methods that have no meaning on a proof-of-stake dev chain. */
 import { Address } from "@ethereumjs/util";
-import { getAddress } from "ethers";
+import { getAddress } from "ethers/address";
 import { assertInsecureUnlockAllowed, nodeAccounts } from "../../accounts";
 import { mayCall } from "../../access";
 import type { RpcDeps } from "../../deps";

@@ -2,7 +2,8 @@
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
 import { defaultCallGas, type Inclusion, type MinedBlock, type Node, pooledSender, signAs, txGasCap, txStackTrace } from "../../../chain";
-import { SigningKey, TypedDataEncoder } from "ethers";
+import { SigningKey } from "ethers/crypto";
+import { TypedDataEncoder } from "ethers/hash";
 import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
