@@ -54,3 +54,29 @@ describe("loading the plugin: start cost and memory", function () {
     expect(plugin.perEnvironment).to.be.lessThan(2 * MiB);
   });
 });
+
+describe("building a chain: the modules it loads", function () {
+  this.timeout(300_000);
+
+  before(() => buildDist());
+
+  it("loads ethers' ABI, hashing and byte helpers, not its providers, contracts, wallets or word lists", () => {
+    // a fresh process, as a cold Hardhat 3 connection or `npx hardhat node` builds its first chain
+    const script = `
+      const { createRuntime } = require("./dist/src/app/runtime");
+      const { defaultChainConfig } = require("./dist/src/chain/config");
+      (async () => {
+        const runtime = await createRuntime({ chain: defaultChainConfig(), clientVersion: "probe" });
+        const ctx = { transport: "in-process", authenticated: true };
+        await runtime.dispatcher.call("eth_blockNumber", [], ctx);
+        await runtime.close();
+        const ethers = Object.keys(require.cache).filter((f) => f.includes("/node_modules/ethers/"));
+        console.log(JSON.stringify(ethers.map((f) => f.replace(/.*\\/lib\\.commonjs\\//, ""))));
+      })().catch((err) => { console.error(err); process.exit(1); });`;
+    const r = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    if (r.status !== 0) throw new Error(`exited ${r.status ?? r.signal}\n${r.stdout}${r.stderr}`);
+    const loaded = JSON.parse(r.stdout.trim().split("\n").pop() as string) as string[];
+    expect(loaded.some((f) => f.startsWith("abi/")), "ethers' ABI coder").to.equal(true);
+    expect(loaded.filter((f) => /^(providers|contract|wallet|wordlists)\//.test(f))).to.deep.equal([]);
+  });
+});
