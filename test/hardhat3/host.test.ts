@@ -119,6 +119,9 @@ describe("Hardhat 3's network hooks (in-repo harness)", function () {
           .map((l) => JSON.parse(l) as { step: string; value: unknown })
           .map((s) => [s.step, s.value]),
       );
+      // the chain's code loads for a connection to the in-process network, not for one to EDR
+      expect(steps.get("chainFilesForEdr")).to.equal(0);
+      expect(steps.get("chainFilesForOurs"), "the same probe sees them load").to.be.greaterThan(0);
       expect(steps.get("chainId")).to.equal("0x2328");
       expect(steps.get("clientVersion")).to.match(/^HardhatNetwork\/3\.0\.0\/hardhat-epochs\/\d+\.\d+\.\d+/);
       expect(steps.get("epochs")).to.deep.equal(["day", "week"]);

@@ -6,6 +6,7 @@
 // ({ dist, userConfig, paths }). `hardhat/plugins` is stood in for (plugins-stand-in.mjs).
 import "./plugins-stand-in.mjs";
 import { EventEmitter } from "node:events";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -18,6 +19,13 @@ const extended = await configHooks.extendUserConfig(userConfig, async (c) => c);
 const config = await configHooks.resolveUserConfig(extended, undefined, async (u) => ({ paths, networks: u.networks }));
 const context = { config, versions: { hardhat: "3.0.0" }, globalOptions: {} };
 const networkHooks = await (await load("hooks/network.mjs")).default();
+
+// a connection to another network (EDR here) passes through the hooks without loading the chain's code
+const loadedChainFiles = () => Object.keys(createRequire(import.meta.url).cache).filter((f) => f.startsWith(path.join(dist, "src", "chain") + path.sep));
+const edr = { id: 0, networkName: "edr", networkConfig: { type: "edr-simulated", chainId: 31337 }, provider: new EventEmitter(), close: async () => undefined };
+await networkHooks.newConnection(context, async () => edr);
+await networkHooks.closeConnection(context, edr, async () => undefined);
+out("chainFilesForEdr", loadedChainFiles().length);
 
 // Hardhat 3's provider: requests go through the hooks' onRequest; `next` would be HTTP (never reached here)
 const provider = new EventEmitter();
@@ -37,6 +45,7 @@ provider.request = async ({ method, params }) => {
   return res.result;
 };
 await networkHooks.newConnection(context, async () => conn);
+out("chainFilesForOurs", loadedChainFiles().length);
 
 const messages = [];
 provider.on("message", (m) => messages.push(m));

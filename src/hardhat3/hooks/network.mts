@@ -5,7 +5,7 @@
  */
 import epochsHelpersModule from "../../host/epochs-helpers.js";
 import chainDefaultsModule from "../../host/chain-defaults.js";
-import { InProcessChain } from "../in-process-chain.mjs";
+import type { InProcessChain } from "../in-process-chain.mjs";
 import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
@@ -26,8 +26,11 @@ async function chainOf(context: HookContext, conn: NetworkConnection): Promise<I
   let chain = chains.get(conn);
   if (chain === undefined) {
     const ours = conn.networkConfig.type === "http" && (await urlOf(conn)) === IN_PROCESS_URL;
+    // the chain's code (EthereumJS, ethers' ABI coder: ~0.5 s of a cold start) loads for a connection
+    // to the in-process network only, never for one to EDR or a node
+    const Chain = ours ? (await import("../in-process-chain.mjs")).InProcessChain : undefined;
     // another request may have made it while the URL was read
-    chain = chains.get(conn) ?? (ours ? new InProcessChain(context, conn.networkConfig.chainId ?? chainDefaultsModule.DEFAULT_CHAIN_ID, conn.provider) : null);
+    chain = chains.get(conn) ?? (Chain !== undefined ? new Chain(context, conn.networkConfig.chainId ?? chainDefaultsModule.DEFAULT_CHAIN_ID, conn.provider) : null);
     chains.set(conn, chain);
   }
   return chain ?? undefined;
