@@ -72,8 +72,8 @@ export class FlushJournal {
    * to `target`: the caller must then treat every cached entry as stale.
    */
   rewind(current: Uint8Array, target: Uint8Array): ChangedKeys | undefined {
-    const last = this._records.at(-1);
     if (equalsBytes(current, target)) return this._union(0, 0);
+    const last = this._records.at(-1);
     const span = last !== undefined && equalsBytes(last.after, current) ? this._span(current, target) : undefined;
     if (span === undefined || span.to !== this._records.length) {
       this.reset();

@@ -261,11 +261,16 @@ export class ChainStateManager extends MerkleStateManager {
       const address = createAddressFromString(`0x${hex}`);
       if (caches.code?.get(address) === undefined) continue;
       const account = await accountAt(address);
-      const key = account === undefined || !account.isContract() ? undefined : this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
+      const key = account === undefined || !account.isContract() ? undefined : this._codeKey(account.codeHash);
       const code = key === undefined ? undefined : ((await db.get(key)) as Uint8Array | undefined);
       caches.code.put(address, code ?? EMPTY);
     }
     this.forgetReads();
+  }
+
+  /** The node database's key of a code: its hash, behind EthereumJS's prefix when the trie prefixes code keys (as its getCode reads them). */
+  private _codeKey(codeHash: Uint8Array): Uint8Array {
+    return this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash;
   }
 
   /**
@@ -301,7 +306,7 @@ export class ChainStateManager extends MerkleStateManager {
       if (elem.code === undefined) continue;
       const address = createAddressFromString(`0x${addressHex}`);
       const codeHash = this._keccak(elem.code);
-      await db.put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, elem.code);
+      await db.put(this._codeKey(codeHash), elem.code);
       if ((await this.getAccount(address)) === undefined) await this.putAccount(address, createAccount({}));
       await this.modifyAccountFields(address, { codeHash });
     }
