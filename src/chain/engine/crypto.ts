@@ -49,20 +49,27 @@ function ecsign(msgHash: Uint8Array, privateKey: Uint8Array, opts: { extraEntrop
  * precomputed tables.
  */
 export function addressOfKey(privateKey: Uint8Array): Address {
-  return new Address(keccak256(publicKeyOf(privateKey)).subarray(12));
+  const derived = derivedOf(privateKey);
+  // hashed once per key (every chain a process builds names its dev accounts twice); a fresh Address each time, callers own it
+  derived.address ??= keccak256(derived.publicKey).slice(12);
+  return new Address(derived.address.slice());
 }
 
-/** Public keys of the keys the node signs with (dev accounts, a few key-store accounts), by key. */
-const publicKeys = new Map<string, Uint8Array>();
+/** Public keys (and addresses, once asked) of the keys the node signs with (dev accounts, a few key-store accounts), by key. */
+const derivedKeys = new Map<string, { publicKey: Uint8Array; address?: Uint8Array }>();
+
+function derivedOf(privateKey: Uint8Array): { publicKey: Uint8Array; address?: Uint8Array } {
+  const k = Buffer.from(privateKey).toString("hex");
+  let derived = derivedKeys.get(k);
+  if (derived === undefined) {
+    derived = { publicKey: secp256k1.publicKeyCreate(privateKey, false).subarray(1) };
+    if (derivedKeys.size >= 1024) derivedKeys.clear();
+    derivedKeys.set(k, derived);
+  }
+  return derived;
+}
 
 /** The 64-byte public key of a private key (uncompressed, without its 0x04 prefix), computed once per key. */
 export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
-  const k = Buffer.from(privateKey).toString("hex");
-  let pub = publicKeys.get(k);
-  if (pub === undefined) {
-    pub = secp256k1.publicKeyCreate(privateKey, false).subarray(1);
-    if (publicKeys.size >= 1024) publicKeys.clear();
-    publicKeys.set(k, pub);
-  }
-  return pub;
+  return derivedOf(privateKey).publicKey;
 }

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { bytesToHex } from "@ethereumjs/util";
-import { Transaction, Wallet, getBytes, keccak256 as ethersKeccak } from "ethers";
+import { Transaction, Wallet, getBytes, hexlify, keccak256 as ethersKeccak } from "ethers";
 import { createTx, createTxFromRLP } from "@ethereumjs/tx";
 import { createChainCommon } from "../../../src/chain/engine/common";
 import { addressOfKey, nativeCrypto } from "../../../src/chain/engine/crypto";
@@ -63,5 +63,15 @@ describe("chain: native crypto (customCrypto)", () => {
     for (const key of ["0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "0x0000000000000000000000000000000000000000000000000000000000000001", `0x${"fe".repeat(31)}01`]) {
       expect(addressOfKey(getBytes(key)).toString(), key).to.equal(new Wallet(key).address.toLowerCase());
     }
+  });
+
+  it("answers a key's address from its cache the second time, in an Address the caller may change", () => {
+    const key = getBytes(`0x${"5a".repeat(32)}`);
+    const expected = new Wallet(hexlify(key)).address.toLowerCase();
+    const first = addressOfKey(key);
+    first.bytes.fill(0);
+    const second = addressOfKey(key);
+    expect(second.toString()).to.equal(expected);
+    expect(second).to.not.equal(first);
   });
 });
