@@ -6,12 +6,33 @@
  * `epoch_hook_failed` event carrying the call's logs, a failure its reason (and, explained, `error` and
  * `stack`: see docs/epochs.md).
  */
+import { concatBytes } from "@ethereumjs/util";
+import { AbiCoder } from "ethers/abi";
 import { getBytes, hexlify } from "ethers/utils";
 import type { BlockContext } from "../chain/module";
 import { EPOCHS_PRECOMPILE_BYTES, HOOKS_ABI, registeredHooks } from "./precompile";
 import type { EpochHooks, HookName } from "./types";
 
 export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000n;
+
+/**
+ * Each hook's selector and parameters, looked up once: ethers' `encodeFunctionData` by name finds the
+ * fragment and hashes its signature again on every call (pure-JS Keccak), at every epoch boundary.
+ */
+const HOOK_CALLS = new Map(
+  (["BeforeEpochStart", "AfterEpochEnd"] as const).map((hook) => {
+    const fragment = HOOKS_ABI.getFunction(hook === "BeforeEpochStart" ? "beforeEpochStart" : "afterEpochEnd");
+    if (fragment === null) throw new Error(`the hooks ABI has no ${hook}`);
+    return [hook, { selector: getBytes(fragment.selector), inputs: fragment.inputs }];
+  }),
+);
+
+/** The calldata of `hook(identifier, n)`. */
+function hookCalldata(hook: HookName, identifier: string, n: bigint): Uint8Array {
+  const call = HOOK_CALLS.get(hook);
+  if (call === undefined) throw new Error(`unknown epoch hook ${hook}`);
+  return concatBytes(call.selector, getBytes(AbiCoder.defaultAbiCoder().encode(call.inputs, [identifier, n])));
+}
 
 export class ContractHooks implements EpochHooks {
   private readonly _gasLimit: () => bigint;
@@ -33,7 +54,7 @@ export class ContractHooks implements EpochHooks {
     // the list as it is now: a hook that (un)registers affects the next hook invocation
     const hooks = await registeredHooks({ get: (k) => ctx.getStorage(EPOCHS_PRECOMPILE_BYTES, k) });
     if (hooks.length === 0) return;
-    const data = getBytes(HOOKS_ABI.encodeFunctionData(hook === "BeforeEpochStart" ? "beforeEpochStart" : "afterEpochEnd", [identifier, n]));
+    const data = hookCalldata(hook, identifier, n);
     for (const address of hooks) {
       const r = await ctx.systemCall({ caller: EPOCHS_PRECOMPILE_BYTES, to: address, data, gasLimit: this._gasLimit() });
       const attributes = [
