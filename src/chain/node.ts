@@ -36,11 +36,11 @@ import { DEFAULT_CACHE_BOUNDS } from "./store/chain-state";
 import type { ChainStore, StoredReceipt } from "./store/chain-store";
 import { Clock, timestampRefusal } from "./block/clock";
 import { commitBlock, commitReservation, rewindChain } from "./block/commit";
-import { createChainCommon } from "./engine/common";
+import { sharedChainCommon } from "./engine/common";
 import type { DynamicPrecompiles } from "./engine/evm";
 import type { ChainConfig } from "./config";
 import { type ContextOptions, type ExecutionContext, turnIfDue } from "./engine/context";
-import { addressOfKey, nativeCrypto } from "./engine/crypto";
+import { addressOfKey } from "./engine/crypto";
 import { ChainError, abortsBlock } from "./errors";
 import type { Fork } from "./fork";
 import { storeName } from "./store/genesis-meta";
@@ -195,7 +195,7 @@ export class Node extends EventEmitter<NodeEvents> {
 
   static async create(opts: NodeOptions): Promise<Node> {
     const config = opts.config;
-    const common = createChainCommon(config.chainId, config.hardfork, nativeCrypto(), config.enableRip7212 === true ? [7951] : []);
+    const common = sharedChainCommon(config.chainId, config.hardfork, config.enableRip7212 === true ? [7951] : []);
     const node = new Node(config, common);
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;

@@ -1,7 +1,10 @@
 /** The EthereumJS chain definition: every hardfork up to the chosen one active from block 0. */
 import { paramsBlock } from "@ethereumjs/block";
 import { Common, Mainnet, type CustomCrypto } from "@ethereumjs/common";
+import { paramsEVM } from "@ethereumjs/evm";
 import { paramsTx } from "@ethereumjs/tx";
+import { paramsVM } from "@ethereumjs/vm";
+import { nativeCrypto } from "./crypto";
 
 /**
  * The chain config, with one fix of our own. EthereumJS copies the config for every block header and
@@ -58,4 +61,31 @@ export function createChainCommon(chainId: bigint, hardfork: string, customCrypt
   common.updateParams(paramsBlock);
   common.updateParams(paramsTx);
   return common;
+}
+
+/**
+ * The chain definitions already built in this process, by chain id, hardfork and EIPs: each with every
+ * parameter table the chain's VMs merge (block, transaction, EVM, VM) merged once.
+ */
+const templates = new Map<string, Common>();
+
+/**
+ * A chain's Common with the chain's native crypto, as a copy of the process's template for its chain
+ * id, hardfork and EIPs. Building one (hardfork tables, four parameter merges, each a JSON round trip)
+ * costs about as much as the rest of a new in-memory chain's start: a test suite that builds a
+ * chain per test (Hardhat 3's `network.create()`) paid it each time. A copy shares what never changes
+ * once built (`Common.copy`, as every header and transaction of a chain already does) and gets its own
+ * hardfork and event emitter, so chains never see each other's setHardfork.
+ */
+export function sharedChainCommon(chainId: bigint, hardfork: string, eips: number[] = []): Common {
+  const key = `${chainId}|${hardfork}|${eips.join(",")}`;
+  let template = templates.get(key);
+  if (template === undefined) {
+    template = createChainCommon(chainId, hardfork, nativeCrypto(), eips);
+    // the tables the chain's EVM and VM merge when they are made: known here, those merges are skipped
+    template.updateParams(paramsEVM);
+    template.updateParams(paramsVM);
+    templates.set(key, template);
+  }
+  return template.copy();
 }
