@@ -13,7 +13,8 @@
  * state roots, and nodes are content-addressed, so a node shared by many roots must outlive any one.
  */
 import type { BatchDBOp, DB, EncodingOpts } from "@ethereumjs/util";
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
+import { countBoundedLRU } from "../utils/lru";
 import type { BatchOp, KVStore } from "./kv";
 
 export interface TrieDBOptions {
@@ -71,7 +72,7 @@ export class TrieDB implements DB<string, TrieValue> {
       cacheSize,
       pending: new Map(),
       inflight: new Map(),
-      cache: cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined,
+      cache: cacheSize > 0 ? countBoundedLRU<string, Uint8Array>(cacheSize) : undefined,
     };
   }
 

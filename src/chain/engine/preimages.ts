@@ -9,7 +9,7 @@
  *
  * Layout in the KVStore: "pre/" ‖ keccak256(preimage) → preimage.
  */
-import { LRUCache } from "lru-cache";
+import { countBoundedLRU } from "../../utils/lru";
 import type { BatchOp, KVStore } from "../../storage/kv";
 import { keccak256 } from "../../utils/keccak";
 
@@ -30,7 +30,7 @@ export class Preimages {
   /** The last drained operations, until their batch is known written. */
   private _drained = new Map<string, Uint8Array>();
   /** Preimages already written (or pending), by the preimage itself: no hash needed to skip them. */
-  private readonly _recent = new LRUCache<string, true>({ max: RECENT });
+  private readonly _recent = countBoundedLRU<string, true>(RECENT);
 
   constructor(private readonly _kv: KVStore) {}
 

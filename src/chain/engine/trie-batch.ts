@@ -19,7 +19,8 @@
 import { compactBytesToNibbles, nibblesToCompactBytes } from "@ethereumjs/mpt";
 import { type Input, type NestedUint8Array, RLP } from "@ethereumjs/rlp";
 import { KECCAK256_RLP, concatBytes, equalsBytes } from "@ethereumjs/util";
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
+import { countBoundedLRU } from "../../utils/lru";
 
 const LEAF = 0;
 const EXTENSION = 1;
@@ -118,7 +119,7 @@ export class TrieBatch {
     private readonly _keccak: (data: Uint8Array) => Uint8Array,
     keep = 10_000,
   ) {
-    this._nodes = new LRUCache({ max: Math.max(1, keep) });
+    this._nodes = countBoundedLRU(keep);
   }
 
   /** Nodes kept decoded. */
