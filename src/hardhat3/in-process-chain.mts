@@ -162,11 +162,20 @@ async function toJsonRpcError(err: unknown, runtime: Runtime): Promise<{ code: n
   return { code: -32603, message: `internal error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` };
 }
 
+type ConsoleLogDecoder = ReturnType<typeof consoleLogSourceModule.consoleLogDecoder>;
+
+/** Each project root's decoder (or none), found once per process: resolving console.sol cost every connection ~0.15 ms. */
+const decodersByRoot = new Map<string, ConsoleLogDecoder | undefined>();
+
 /** The console.log decoder for the console.sol of the project's Hardhat (the file contracts import). */
-function consoleLogDecoder(root: string): ReturnType<typeof consoleLogSourceModule.consoleLogDecoder> | undefined {
+function consoleLogDecoder(root: string): ConsoleLogDecoder | undefined {
+  if (decodersByRoot.has(root)) return decodersByRoot.get(root);
+  let decoder: ConsoleLogDecoder | undefined;
   try {
-    return consoleLogSourceModule.consoleLogDecoder(createRequire(path.join(root, "package.json")).resolve("hardhat/console.sol"));
+    decoder = consoleLogSourceModule.consoleLogDecoder(createRequire(path.join(root, "package.json")).resolve("hardhat/console.sol"));
   } catch {
-    return undefined; // no console.sol to decode against: console.log calls stay silent
+    decoder = undefined; // no console.sol to decode against: console.log calls stay silent
   }
+  decodersByRoot.set(root, decoder);
+  return decoder;
 }
