@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { Interface } from "ethers";
 import { readFileSync } from "node:fs";
 import hre from "hardhat";
-import { type Started, rpc, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { type Started, rpc, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const FROM = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const HASH = "0x[0-9a-f]{64}";
@@ -226,6 +226,8 @@ describe("npx hardhat node: the log tells the story", function () {
   it("never writes a key, a passphrase or a PIN to the log, even with --json-rpc.log", async () => {
     await stopProcessGroup(node?.child);
     node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--json-rpc.log"]);
+    // the banner's lines reach the pipe in more than one chunk: the token is read once its last line is there
+    await waitForOutput(node, "Account #19");
     const token = /Bearer token in .*:\n {2}([0-9a-f]{64})/.exec(node.output())?.[1];
     expect(token, node.output()).to.be.a("string");
     const auth = { authorization: `Bearer ${token}` };
