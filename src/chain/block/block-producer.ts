@@ -233,7 +233,11 @@ export async function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, 
   const impersonated = !tx.getSenderAddress().equals(sender);
   const env = envOf(vm.evm);
   const begun = env?.messagesBegun ?? 0;
-  const result = await withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: withSender(tx, sender), block, blockGasUsed, skipHardForkValidation: true }));
+  // a signed transaction runs as itself (its sender is recovered once and kept: it is frozen); only an
+  // impersonated one needs the view that names its sender, and a transaction used as a view's
+  // prototype gets a map of its own in V8, which every later access to it pays
+  const run = impersonated ? withSender(tx, sender) : tx;
+  const result = await withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: run, block, blockGasUsed, skipHardForkValidation: true }));
   if (env !== undefined && env.messagesBegun === begun + 1) madeNoCalls.add(result);
   return result;
 }

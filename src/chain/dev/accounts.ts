@@ -7,7 +7,7 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
-import { type CallRequest, transactionFrom } from "../engine/execution";
+import { type CallRequest, unsignedTransaction } from "../engine/execution";
 import { publicKeyOf } from "../engine/crypto";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
@@ -27,8 +27,7 @@ export function canSign(node: Node, from: Address): boolean {
 export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint, nonce: bigint, key: Uint8Array | undefined = node.keys.get(from.toString())): TypedTransaction {
   const a = from.toString();
   if (key === undefined && !node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
-  // the signing methods live on the transaction's class: sign the unwrapped transaction
-  const unsigned = Object.getPrototypeOf(transactionFrom(node, { ...req, from: from.bytes }, gas, nonce)) as TypedTransaction;
+  const unsigned = unsignedTransaction(node, { ...req, from: from.bytes }, gas, nonce);
   const signingKey = key ?? IMPERSONATION_KEY;
   const signed = unsigned.sign(signingKey);
   // the signer is known: block production asks the transaction for it (src/chain/block/block-producer.ts),

@@ -12,7 +12,7 @@ import { cleanVmError } from "../vm-errors";
 import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, madeNoCalls, turnIfDue } from "./context";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
-import { withSender } from "./sender";
+import { sentBy } from "./sender";
 import { ChainStateManager, withContractSender } from "./state-manager";
 import { ExecutionRecorder } from "../dev/executions";
 
@@ -76,6 +76,16 @@ export function drawGas(ctx: Pick<ExecutionContext, "gasPool">, used: bigint): v
 
 /** Builds an unsigned transaction whose sender is `from` (used for calls and impersonated accounts). */
 export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
+  // The VM asks the transaction for its sender; an unsigned one answers with the caller we were given.
+  return sentBy(unsignedTransaction(node, req, gas, nonce, { freeze: false }), new Address(req.from ?? new Uint8Array(20)));
+}
+
+/**
+ * The unsigned transaction of `req` (no sender: see transactionFrom). Frozen unless told otherwise:
+ * the transactions its `sign()` makes keep its options, and EthereumJS caches a recovered sender on a
+ * frozen transaction only.
+ */
+export function unsignedTransaction(node: Node, req: CallRequest, gas: bigint, nonce: bigint, opts: { freeze?: boolean } = {}): TypedTransaction {
   // EthereumJS refuses such a transaction when it is built; say why in geth's words
   if (gas > txGasCap(node)) throw new ChainError(`transaction gas limit too high (cap: ${txGasCap(node)}, tx: ${gas})`);
   const base = {
@@ -110,9 +120,7 @@ export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce
   } else {
     txData = { ...base, type: 0, gasPrice: req.gasPrice ?? 0n };
   }
-  const tx = createTx(txData, { common: node.common });
-  // The VM asks the transaction for its sender; an unsigned one answers with the caller we were given.
-  return withSender(tx, new Address(req.from ?? new Uint8Array(20)));
+  return createTx(txData, { common: node.common, freeze: opts.freeze ?? true });
 }
 
 export class CallFailure extends Error {

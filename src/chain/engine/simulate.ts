@@ -191,7 +191,7 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
         gasUsed += result.totalGasSpent;
         drawGas(ctx, result.totalGasSpent);
         const own = result.receipt.logs.map(([address, topics, data]) => ({ address, topics, data }));
-        calls.push({ result, tx: unsignedView(Object.getPrototypeOf(tx) as TypedTransaction), from: from.bytes, logs: transfers?.merge(own) ?? own });
+        calls.push({ result, tx: unsignedView(tx), from: from.bytes, logs: transfers?.merge(own) ?? own });
       }
       const stateRoot = await vm.stateManager.getStateRoot();
       const bloom = new Bloom(undefined, common);
