@@ -20,6 +20,7 @@ export { CallFailure, defaultCallGas, estimateGas, runCall, runInContext, transa
 export type { CallRequest, StateOverride } from "./engine/execution";
 export { ExecutionTimeout, turnIfDue } from "./engine/context";
 export { signAs } from "./dev/accounts";
+export { signedBy } from "./engine/sender";
 export { MAX_SIMULATE_BLOCKS, simulate, SimulationError } from "./engine/simulate";
 export type { SimBlock } from "./engine/simulate";
 export { callStackTrace, txStackTrace } from "./solidity/failure";

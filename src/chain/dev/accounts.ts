@@ -9,6 +9,7 @@ import { Address } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import { type CallRequest, unsignedTransaction } from "../engine/execution";
 import { publicKeyOf } from "../engine/crypto";
+import { signedBy } from "../engine/sender";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
 
@@ -27,12 +28,10 @@ export function canSign(node: Node, from: Address): boolean {
 export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint, nonce: bigint, key: Uint8Array | undefined = node.keys.get(from.toString())): TypedTransaction {
   const a = from.toString();
   if (key === undefined && !node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
-  const unsigned = unsignedTransaction(node, { ...req, from: from.bytes }, gas, nonce);
+  // unfrozen, so its signed copy (sign() keeps the options) can be told its signer before it is frozen
+  const unsigned = unsignedTransaction(node, { ...req, from: from.bytes }, gas, nonce, { freeze: false });
   const signingKey = key ?? IMPERSONATION_KEY;
-  const signed = unsigned.sign(signingKey);
-  // the signer is known: block production asks the transaction for it (src/chain/block/block-producer.ts),
-  // and EthereumJS keeps a frozen transaction's sender key in its cache once it has one
-  if (Object.isFrozen(signed) && signed.cache.senderPubKey === undefined) signed.cache.senderPubKey = publicKeyOf(signingKey);
-  return signed;
+  // the signer is known: block production and runTx ask the transaction for it (src/chain/block/block-producer.ts)
+  return signedBy(unsigned.sign(signingKey), publicKeyOf(signingKey));
 }
 

@@ -1,7 +1,7 @@
 /** Sending, signing and looking up transactions. */
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
-import { defaultCallGas, type Inclusion, type MinedBlock, type Node, pooledSender, signAs, txGasCap, txStackTrace } from "../../../chain";
+import { defaultCallGas, type Inclusion, type MinedBlock, type Node, pooledSender, signAs, signedBy, txGasCap, txStackTrace } from "../../../chain";
 import { SigningKey } from "ethers/crypto";
 import { TypedDataEncoder } from "ethers/hash";
 import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
@@ -126,18 +126,20 @@ export function transactionMethods(deps: RpcDeps) {
       // takes the node mutex itself: see sendTx
       concurrent: true,
       async handler([raw]) {
-        let tx: TypedTransaction;
+        let unfrozen: TypedTransaction;
         try {
-          tx = createTxFromRLP(raw, { common: node.common });
+          // unfrozen until its sender is known (signedBy)
+          unfrozen = createTxFromRLP(raw, { common: node.common, freeze: false });
         } catch (err) {
           throw new ServerError(`invalid transaction: ${(err as Error).message.split(" (")[0]}`);
         }
-        if (!tx.isSigned()) throw new ServerError("invalid transaction: not signed");
-        if (tx.type === 0 && !tx.supports(155) && !deps.settings.allowUnprotectedTxs) {
+        if (!unfrozen.isSigned()) throw new ServerError("invalid transaction: not signed");
+        if (unfrozen.type === 0 && !unfrozen.supports(155) && !deps.settings.allowUnprotectedTxs) {
           throw new ServerError("only replay-protected (EIP-155) transactions allowed over RPC");
         }
+        let tx: TypedTransaction;
         try {
-          tx.getSenderAddress();
+          tx = signedBy(unfrozen);
         } catch {
           throw new ServerError("invalid sender: the signature does not recover");
         }
