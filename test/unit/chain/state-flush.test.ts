@@ -9,7 +9,7 @@
  */
 import { expect } from "chai";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Address, createAddressFromPrivateKey } from "@ethereumjs/util";
+import { type Address, createAccount, createAddressFromPrivateKey } from "@ethereumjs/util";
 import { ChainStateManager } from "../../../src/chain/engine/state-manager";
 import { mulberry32 } from "../../helpers/prng";
 
@@ -106,5 +106,26 @@ describe("the chain's state manager against EthereumJS's MerkleStateManager", fu
 
   it(`same roots and reads over random changes, checkpoints and reverts (seed ${seed}; replay with STATE_SEED)`, async () => {
     for (let s = 0; s < 5; s++) await run(seed + s, 40);
+  });
+
+  it("accounts it hands out are the caller's own: changing one changes nothing until it is put", async () => {
+    const sm = new ChainStateManager({ caches: new Caches() });
+    const address = createAddressFromPrivateKey(Uint8Array.from({ length: 32 }, (_, j) => (j === 31 ? 7 : 0)));
+    const put = createAccount({ nonce: 1n, balance: 100n });
+    await sm.putAccount(address, put);
+    put.balance = 5n; // after the put: not what the state holds
+    const read = await sm.getAccount(address);
+    expect(read?.balance).to.equal(100n);
+    (read as NonNullable<typeof read>).nonce = 9n; // a read changed without a put
+    expect((await sm.getAccount(address))?.nonce).to.equal(1n);
+    await sm.checkpoint();
+    await sm.modifyAccountFields(address, { balance: 200n });
+    expect((await sm.getAccount(address))?.balance).to.equal(200n);
+    await sm.revert();
+    const back = await sm.getAccount(address);
+    expect([back?.nonce, back?.balance]).to.deep.equal([1n, 100n]);
+    // a copy reads the same through its own cache
+    const copy = sm.shallowCopy();
+    expect((await copy.getAccount(address))?.balance).to.equal(100n);
   });
 });
