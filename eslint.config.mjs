@@ -62,6 +62,17 @@ export default tseslint.config(
     // the hosts and the shared utilities: no layer above them, ethers' subpaths all the same
     [["src/hardhat/**", "src/hardhat3/**", "src/utils/**", "src/*.ts"], []],
   ]),
+  // the same for ethers loaded on demand
+  {
+    files: ["src/**/*.ts", "src/**/*.mts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "CallExpression[callee.name='require'][arguments.0.value='ethers']", message: ETHERS_ROOT.message },
+        { selector: "ImportExpression[source.value='ethers']", message: ETHERS_ROOT.message },
+      ],
+    },
+  },
   {
     files: ["test/**/*.ts", "bench/tests/test/**/*.ts"],
     rules: { "@typescript-eslint/no-unused-expressions": "off" },

@@ -12,7 +12,7 @@ import type { KeyStore, KeyStoreOptions } from "../keystore";
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded with every task of the plugin: the key store and ethers load when a keys task runs */
 const keystoreModule = () => require("../keystore") as typeof import("../keystore");
-const getAddress = (address: string): string => (require("ethers") as typeof import("ethers")).getAddress(address);
+const getAddress = (address: string): string => (require("ethers/address") as typeof import("ethers/address")).getAddress(address);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface KeyArgs {
