@@ -130,8 +130,8 @@ export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, override
 }
 
 /** The console.log decoder for the console.sol of the installed Hardhat (the file users import). */
-export function hardhatConsoleLog(): ConsoleLogDecoder {
-  return consoleLogDecoder(require.resolve("hardhat/console.sol"));
+export function hardhatConsoleLog(): ConsoleLogDecoder | undefined {
+  return consoleLogDecoder();
 }
 
 /** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */

@@ -4,8 +4,6 @@
  * (src/host/in-process.ts). Requests never leave the process: the network hook answers them here
  * (hooks/network.mts), with Hardhat 3's errors.
  */
-import { createRequire } from "node:module";
-import path from "node:path";
 import type { Runtime, RuntimeOptions } from "../app/runtime.js";
 import rpcErrorsModule from "../rpc/errors.js";
 import epochsConfigModule from "../host/epochs-config.js";
@@ -128,7 +126,7 @@ export function runtimeOptionsFor(context: HookContext, chainId?: number): Runti
     clientVersion: pluginVersionModule.clientVersion(context.versions.hardhat),
     epochs: epochsConfigModule.epochsOptionsFromConfig(config.epochs),
     cosmos: epochsConfigModule.cosmosOptionsFromConfig(config.epochs),
-    consoleLog: consoleLogDecoder(config.paths.root),
+    consoleLog: consoleLogSourceModule.consoleLogDecoder(config.paths.root),
     explainHookFailure: (contracts) => hookFailuresModule.hookFailureExplainer(contracts, HARDHAT3_FRAMES),
   };
 }
@@ -162,20 +160,3 @@ async function toJsonRpcError(err: unknown, runtime: Runtime): Promise<{ code: n
   return { code: -32603, message: `internal error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` };
 }
 
-type ConsoleLogDecoder = ReturnType<typeof consoleLogSourceModule.consoleLogDecoder>;
-
-/** Each project root's decoder (or none), found once per process: resolving console.sol cost every connection ~0.15 ms. */
-const decodersByRoot = new Map<string, ConsoleLogDecoder | undefined>();
-
-/** The console.log decoder for the console.sol of the project's Hardhat (the file contracts import). */
-function consoleLogDecoder(root: string): ConsoleLogDecoder | undefined {
-  if (decodersByRoot.has(root)) return decodersByRoot.get(root);
-  let decoder: ConsoleLogDecoder | undefined;
-  try {
-    decoder = consoleLogSourceModule.consoleLogDecoder(createRequire(path.join(root, "package.json")).resolve("hardhat/console.sol"));
-  } catch {
-    decoder = undefined; // no console.sol to decode against: console.log calls stay silent
-  }
-  decodersByRoot.set(root, decoder);
-  return decoder;
-}
