@@ -12,6 +12,7 @@
 import { format } from "node:util";
 import { AbiCoder } from "ethers/abi";
 import { keccak256 } from "../../utils/keccak";
+import { selectorOf } from "../vm-errors";
 
 /** The address console.sol calls: "console.log" in ASCII, right-aligned. */
 export const CONSOLE_ADDRESS = "0x000000000000000000636f6e736f6c652e6c6f67";
@@ -24,10 +25,10 @@ export class ConsoleLogDecoder {
     for (const sig of signatures) {
       const types = parseTypes(sig);
       if (types === undefined) continue;
-      this._bySelector.set(selectorOf(sig), types);
+      this._bySelector.set(signatureSelector(sig), types);
       // console.sol once wrote `uint`/`int`, whose selectors differ; contracts built with it still call them
       const legacy = sig.replace(/\buint256\b/g, "uint").replace(/\bint256\b/g, "int");
-      if (legacy !== sig) this._bySelector.set(selectorOf(legacy), types);
+      if (legacy !== sig) this._bySelector.set(signatureSelector(legacy), types);
     }
   }
 
@@ -61,8 +62,8 @@ export class ConsoleLogDecoder {
 }
 
 /** `0x` and the first 4 bytes of the signature's Keccak-256 (natively: a console.sol has ~400 signatures, hashed at a cold start). */
-function selectorOf(signature: string): string {
-  return `0x${Buffer.from(keccak256(Buffer.from(signature, "utf8")).subarray(0, 4)).toString("hex")}`;
+function signatureSelector(signature: string): string {
+  return `0x${selectorOf(keccak256(Buffer.from(signature, "utf8")))}`;
 }
 
 function parseTypes(signature: string): string[] | undefined {

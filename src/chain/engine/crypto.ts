@@ -51,8 +51,13 @@ function ecsign(msgHash: Uint8Array, privateKey: Uint8Array, opts: { extraEntrop
 export function addressOfKey(privateKey: Uint8Array): Address {
   const derived = derivedOf(privateKey);
   // hashed once per key (every chain a process builds names its dev accounts twice); a fresh Address each time, callers own it
-  derived.address ??= keccak256(derived.publicKey).slice(12);
+  derived.address ??= addressOfPublicKey(derived.publicKey).bytes;
   return new Address(derived.address.slice());
+}
+
+/** The address of a 64-byte public key (uncompressed, without its 0x04 prefix), hashed with the native Keccak. */
+export function addressOfPublicKey(publicKey: Uint8Array): Address {
+  return new Address(keccak256(publicKey).slice(12));
 }
 
 /** Public keys (and addresses, once asked) of the keys the node signs with (dev accounts, a few key-store accounts), by key. */

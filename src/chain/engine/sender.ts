@@ -9,8 +9,8 @@
  * block and the pool, is not changed.
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address } from "@ethereumjs/util";
-import { keccak256 } from "../../utils/keccak";
+import type { Address } from "@ethereumjs/util";
+import { addressOfPublicKey } from "./crypto";
 
 /**
  * A view of `tx` (already frozen, as stored) whose sender is `sender`. Costly beyond its creation: V8
@@ -45,7 +45,7 @@ export function sentBy<T extends TypedTransaction>(tx: T, sender: Address): T {
  * production and runTx each asked.
  */
 export function signedBy<T extends TypedTransaction>(tx: T, publicKey: Uint8Array = tx.getSenderPublicKey()): T {
-  const signed = sentBy(tx, new Address(keccak256(publicKey).slice(12)));
+  const signed = sentBy(tx, addressOfPublicKey(publicKey));
   signed.cache.senderPubKey = publicKey;
   return signed;
 }
