@@ -24,6 +24,10 @@ const LOOP_CODE = `0x${LOOP_RUNTIME}`;
 const LOOP_INIT = `0x6068600c60003960686000f3${LOOP_RUNTIME}`;
 const LOOP = "0x000000000000000000000000000000000000100f";
 const OVERRIDE = { [LOOP]: { code: LOOP_CODE } };
+/** A loop whose every pass is a long straight line (5,000 PC POP): few JUMPDESTs for its work. */
+const LINE_OVERRIDE = { [LOOP]: { code: `0x5b${"5850".repeat(5000)}600056` } };
+/** No loop and no JUMPDEST: 600,000 PC POP in one straight line (2.4 MB of hex, under the 5 MB body limit). */
+const STRAIGHT_OVERRIDE = { [LOOP]: { code: `0x${"5850".repeat(600_000)}` } };
 /** Longest another client may wait for eth_blockNumber meanwhile (a loaded CI machine included). */
 const MAX_WAIT_MS = 1000;
 
@@ -81,12 +85,19 @@ describe("bounded work: no request from any origin holds the node", function () 
       ["eth_call", [{ to: LOOP, gas: "0xffffff" }, "latest", OVERRIDE]],
       ["eth_estimateGas", [{ to: LOOP }, "latest", OVERRIDE]],
       ["debug_traceCall", [{ to: LOOP, gas: "0xffffff" }, "latest", { tracer: "callTracer", timeout: "1s", stateOverrides: OVERRIDE }]],
+      ["eth_call", [{ to: LOOP, gas: "0xffffff" }, "latest", LINE_OVERRIDE]],
     ] as const) {
       const { result, longestMs } = await whilePinging(() => call(method, [...params]));
       expect(result.error?.code, method).to.equal(-32000);
       expect(result.error?.message, method).to.match(/out of gas|execution timeout/);
       expect(longestMs, method).to.be.lessThan(MAX_WAIT_MS);
     }
+  });
+
+  it("a call trace of a long straight line of code (no JUMPDEST for the EVM's own turns): the trace gives the turns", async () => {
+    const { result, longestMs } = await whilePinging(() => call("debug_traceCall", [{ to: LOOP, gas: "0x2191c0" }, "latest", { tracer: "callTracer", stateOverrides: STRAIGHT_OVERRIDE }]));
+    expect(result.result).to.deep.include({ gasUsed: "0x2191c0", error: "out of gas" });
+    expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
   });
 
   it("a call with a state override of 15,000 slots: the other client is answered while they are written", async () => {

@@ -5,6 +5,7 @@
  */
 import { Address, bytesToHex } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
+import { turnIfDue } from "../engine/context";
 import { gethError, opName } from "./errors";
 import { type Frame, type FrameType, type OpStep, type Tracer, TraceError } from "./types";
 
@@ -55,7 +56,12 @@ export interface Attached {
   readonly stopped: Error | undefined;
 }
 
-/** How often (in steps) the deadline is checked. */
+/**
+ * How often (in steps) the deadline is checked and the event loop offered a turn. A traced step costs
+ * microseconds (EthereumJS copies the stack and memory for each), and the EVM's own turns come at
+ * JUMPDESTs, which straight-line code never passes: traced, a megabyte of it would hold the node
+ * for seconds.
+ */
 const DEADLINE_EVERY = 256;
 
 export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number } = {}): Attached {
@@ -137,7 +143,11 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
     // Throwing here (before `resolve`) rejects the EVM's wait for this listener: not an EVM error,
     // so the transaction ends and runTx rejects with it.
     if (stopped !== undefined) throw stopped;
-    if (++steps % DEADLINE_EVERY === 0) checkDeadline();
+    let turn: Promise<void> | undefined;
+    if (++steps % DEADLINE_EVERY === 0) {
+      checkDeadline();
+      turn = turnIfDue();
+    }
     const code = ev.opcode.code;
     const frame = frames[frames.length - 1];
     const step: OpStep = {
@@ -196,6 +206,7 @@ export function attachTracer(vm: VM, tracer: Tracer, opts: { deadline?: number }
       pending = pending === undefined ? p : pending.then(() => p);
     }
     if (stopped !== undefined) throw stopped;
+    if (turn !== undefined) pending = pending === undefined ? turn : pending.then(() => turn);
     if (pending instanceof Promise) pending.then(done, fail);
     else done();
   };
