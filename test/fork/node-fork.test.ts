@@ -13,7 +13,7 @@ import { forkFromFlags, withFork } from "../../src/hardhat/fork";
 import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
-import { BOOTSTRAP, ROOT, stopProcessGroup } from "../helpers/processes";
+import { hardhatCli, ROOT, stopProcessGroup } from "../helpers/processes";
 
 const DEV0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const OTHER = "0x4444444444444444444444444444444444444444";
@@ -43,7 +43,7 @@ async function startRemote(): Promise<RemoteNode> {
 }
 
 function startNode(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [BOOTSTRAP, "node", ...args], {
+  const child = spawn(process.execPath, hardhatCli("node", ...args), {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

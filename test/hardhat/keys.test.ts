@@ -10,13 +10,13 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Wallet, computeAddress, getAddress } from "ethers";
-import { BOOTSTRAP, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 
 const KEY = "0xe9be548f57e4f6af0d8826109417f4be0237a5ce6c6d84b25b92ba7b303fd314";
 const PASS = "task pass phrase";
 
 function hardhat(args: string[], input?: string): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [BOOTSTRAP, ...args], { cwd: ROOT, encoding: "utf8", input, timeout: 120_000 });
+  const r = spawnSync(process.execPath, hardhatCli(...args), { cwd: ROOT, encoding: "utf8", input, timeout: 120_000 });
   return { status: r.status, out: r.stdout + r.stderr };
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
-import { BOOTSTRAP, ROOT, freePort, stopProcessGroup } from "../helpers/processes";
+import { hardhatCli, ROOT, freePort, stopProcessGroup } from "../helpers/processes";
 
 
 interface Started {
@@ -18,7 +18,7 @@ interface Started {
 }
 
 function start(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [BOOTSTRAP, "node", ...args], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, hardhatCli("node", ...args), { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   return new Promise((resolve, reject) => {
     const on = (c: Buffer) => {

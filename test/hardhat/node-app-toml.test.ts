@@ -10,10 +10,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
-import { type Started, freePort, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { ROOT, type Started, freePort, hardhatCli, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
-const ROOT = path.resolve(__dirname, "../..");
-const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 const TOKEN = "finding7-token";
 /** Init code that returns gasleft() as 32 bytes: GAS PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN. */
 const GASLEFT = "0x5a60005260206000f3";
@@ -58,7 +56,7 @@ tick-rule = "evmos"
 `,
     );
     // --port over app.toml's address; --json-rpc.gas-cap over app.toml's gas-cap
-    node = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", "--home", home, "--port", String(flagPort), "--json-rpc.gas-cap", "200000", "--json-rpc.allowed-origins", "tools.test,http://app.test:3000"], { cwd: ROOT });
+    node = await startNodeProcess(process.execPath, hardhatCli("node", "--home", home, "--port", String(flagPort), "--json-rpc.gas-cap", "200000", "--json-rpc.allowed-origins", "tools.test,http://app.test:3000"), { cwd: ROOT });
   });
 
   after(async () => {
@@ -145,7 +143,7 @@ tick-rule = "evmos"
     try {
       mkdirSync(path.join(other, "config"));
       writeFileSync(path.join(other, "config", "app.toml"), "[json-rpc]\nenable = false\n");
-      const r = spawnSync(process.execPath, [BOOTSTRAP, "node", "--home", other, "--port", "0"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+      const r = spawnSync(process.execPath, hardhatCli("node", "--home", other, "--port", "0"), { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
       expect(r.status).to.not.equal(0);
       expect(r.stdout + r.stderr).to.include("json-rpc.enable = false leaves this node nothing to serve");
     } finally {

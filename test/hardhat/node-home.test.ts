@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BOOTSTRAP, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 
 
 describe("npx hardhat node --home", function () {
@@ -83,19 +83,19 @@ describe("npx hardhat node --home", function () {
 
   it("answers the epoch tasks with --network localhost", () => {
     const env = { ...process.env, HARDHAT_EPOCHS_LOCALHOST_URL: url };
-    const list = spawnSync(process.execPath, [BOOTSTRAP, "epochs:list", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    const list = spawnSync(process.execPath, hardhatCli("epochs:list", "--network", "localhost"), { cwd: ROOT, env, encoding: "utf8" });
     expect(list.status, list.stderr).to.equal(0);
     expect(list.stdout).to.match(/^fast\s+5s\s+\d+/m);
     expect(list.stdout).to.match(/^week\s+604800s\s+1\s/m);
-    const current = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "week", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    const current = spawnSync(process.execPath, hardhatCli("epochs:current", "--identifier", "week", "--network", "localhost"), { cwd: ROOT, env, encoding: "utf8" });
     expect(current.stdout.trim()).to.equal("week: current epoch 1");
     // the running node's week moved on from the command line (through its dev methods, with the project's token)
-    const advance = spawnSync(process.execPath, [BOOTSTRAP, "epochs:advance", "--identifier", "week", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    const advance = spawnSync(process.execPath, hardhatCli("epochs:advance", "--identifier", "week", "--network", "localhost"), { cwd: ROOT, env, encoding: "utf8" });
     expect(advance.status, advance.stderr + advance.stdout).to.equal(0);
     expect(advance.stdout.trim()).to.equal("week: current epoch 2");
-    const after = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "week", "--network", "localhost"], { cwd: ROOT, env, encoding: "utf8" });
+    const after = spawnSync(process.execPath, hardhatCli("epochs:current", "--identifier", "week", "--network", "localhost"), { cwd: ROOT, env, encoding: "utf8" });
     expect(after.stdout.trim()).to.equal("week: current epoch 2");
-    const rest = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "nope", "--rest", url], { cwd: ROOT, env, encoding: "utf8" });
+    const rest = spawnSync(process.execPath, hardhatCli("epochs:current", "--identifier", "nope", "--rest", url), { cwd: ROOT, env, encoding: "utf8" });
     expect(rest.status).to.not.equal(0);
     expect(rest.stderr + rest.stdout).to.include("epoch info not found: nope");
   });
@@ -117,7 +117,7 @@ describe("npx hardhat node --home", function () {
     node = undefined;
     const file = path.join(home, "config", "app.toml");
     writeFileSync(file, readFileSync(file, "utf8").replace("filter-cap = 200", 'filter-cap = "lots"'));
-    const r = spawnSync(process.execPath, [BOOTSTRAP, "node", "--home", home, "--port", String(port)], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, hardhatCli("node", "--home", home, "--port", String(port)), { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
     expect(r.status).to.not.equal(0);
     expect(r.stderr + r.stdout).to.include(`${file}: json-rpc.filter-cap: expected a non-negative integer`);
   });

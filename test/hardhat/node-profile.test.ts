@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { subscribeEpochs } from "../helpers/epochs-subscription";
-import { BOOTSTRAP, ROOT, type Started, freePort, rpc as rpcAt, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { hardhatCli, ROOT, type Started, freePort, rpc as rpcAt, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 
 type Attr = { key: string; value: string };
 type Event = { type: string; attributes: Attr[] };
@@ -102,10 +102,10 @@ describe("npx hardhat node --profile cosmos-evm", function () {
   });
 
   it("answers epochs:list and epochs:current --rest from the SDK's REST form", () => {
-    const list = spawnSync(process.execPath, [BOOTSTRAP, "epochs:list", "--rest", url], { cwd: ROOT, encoding: "utf8" });
+    const list = spawnSync(process.execPath, hardhatCli("epochs:list", "--rest", url), { cwd: ROOT, encoding: "utf8" });
     expect(list.status, list.stderr).to.equal(0);
     expect(list.stdout).to.match(/^minute\s+60s\s+2\s/m);
-    const current = spawnSync(process.execPath, [BOOTSTRAP, "epochs:current", "--identifier", "minute", "--rest", url], { cwd: ROOT, encoding: "utf8" });
+    const current = spawnSync(process.execPath, hardhatCli("epochs:current", "--identifier", "minute", "--rest", url), { cwd: ROOT, encoding: "utf8" });
     expect(current.stdout.trim()).to.equal("minute: current epoch 2");
   });
 
@@ -113,7 +113,7 @@ describe("npx hardhat node --profile cosmos-evm", function () {
     await stopProcessGroup(node?.child);
     node = undefined;
     const port = new URL(url).port;
-    const r = spawnSync(process.execPath, [BOOTSTRAP, "node", "--profile", "evmos", "--home", home, "--port", port], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, hardhatCli("node", "--profile", "evmos", "--home", home, "--port", port), { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
     expect(r.status).to.not.equal(0);
     expect(r.stderr + r.stdout).to.include(`--profile evmos: this home's chain is a "cosmos-evm" chain (${path.join(home, "config", "app.toml")}, [epochs] profile)`);
     node = await startHardhatNode(["--home", home, "--port", port, "--json-rpc.ws-address", "127.0.0.1:0"]);

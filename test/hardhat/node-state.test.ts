@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT, type Started, rpc, startHardhatNode, startNodeProcess, BOOTSTRAP, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { ROOT, type Started, rpc, startHardhatNode, startNodeProcess, hardhatCli, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 describe("npx hardhat node --state", function () {
   this.timeout(120_000);
@@ -54,7 +54,7 @@ describe("npx hardhat node --state", function () {
   it("refuses a bad file with a message naming what is wrong, and does not start", async () => {
     const file = path.join(dir, "bad.json");
     writeFileSync(file, JSON.stringify({ accounts: { "0x12": {} } }));
-    const err = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...flags, "--load-state", file], { cwd: ROOT }).then(
+    const err = await startNodeProcess(process.execPath, hardhatCli("node", ...flags, "--load-state", file), { cwd: ROOT }).then(
       (n) => {
         node = n;
         throw new Error("the node started");
@@ -62,7 +62,7 @@ describe("npx hardhat node --state", function () {
       (e: Error) => e,
     );
     expect(err.message).to.match(/invalid state dump: accounts\.0x12: not a 20-byte address/);
-    const err2 = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...flags, "--state-interval", "5"], { cwd: ROOT }).catch((e: Error) => e);
+    const err2 = await startNodeProcess(process.execPath, hardhatCli("node", ...flags, "--state-interval", "5"), { cwd: ROOT }).catch((e: Error) => e);
     expect((err2 as Error).message).to.include("--state-interval needs a file to write");
   });
 
@@ -76,7 +76,7 @@ describe("npx hardhat node --state", function () {
     const file = path.join(dir, "bad-records.json");
     const records = { "0x01646179": "0xdeadbeef" };
     writeFileSync(file, JSON.stringify({ accounts: {}, hardhat_epochs: { version: 1, chain_id: "9000", block_number: "0x5", timestamp: "0x0", modules: { epochs: records } } }));
-    const err = await startNodeProcess(process.execPath, [BOOTSTRAP, "node", ...flags, "--home", home, "--load-state", file], { cwd: ROOT }).then(
+    const err = await startNodeProcess(process.execPath, hardhatCli("node", ...flags, "--home", home, "--load-state", file), { cwd: ROOT }).then(
       (n) => {
         node = n;
         throw new Error("the node started");
