@@ -10,7 +10,9 @@ import path from "node:path";
 /** This repository's root, and Hardhat's CLI entry (spawned directly: killing an `npx` leaves its child). */
 export const ROOT = path.resolve(__dirname, "../..");
 
-let distBuilt = false;
+/** Set for a test process whose parent built dist/ for it (test/package/node22.test.ts): no second build. */
+const DIST_BUILT = "HARDHAT_EPOCHS_TEST_DIST_BUILT";
+let distBuilt = process.env[DIST_BUILT] === "1";
 
 /** Builds dist/ (the package as users load it) once per test process: every test that needs it shares the build. */
 export function buildDist(): void {
@@ -18,6 +20,12 @@ export function buildDist(): void {
   const r = spawnSync("npm", ["run", "build"], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
   if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
   distBuilt = true;
+}
+
+/** Builds dist/ if this process has not, and answers the environment that tells a child test process it is built. */
+export function builtDistEnv(): Record<string, string> {
+  buildDist();
+  return { [DIST_BUILT]: "1" };
 }
 export const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 /** The repository's project with the plugin from dist/ and a JavaScript config (no ts-node in the child). */

@@ -269,9 +269,16 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   let node: Started | undefined;
   const env = npmChildEnv();
 
-  /** A shell command on Node 22 (or `node`) in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
+  /**
+   * The environment with Node 22 first on PATH: the npm registry's node@22, found once by npx, so
+   * each command runs on it without an npx of its own (~1 s each, and this file runs some forty).
+   */
+  let env22: NodeJS.ProcessEnv = env;
+
+  /** A shell command on Node 22 (or `node`, through npx) in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
   const on22 = (command: string, extraEnv: Record<string, string> = {}, node = NODE): string => {
-    const r: SpawnSyncReturns<string> = spawnSync("npx", ["-y", "-p", node, "-c", command], { cwd: project, env: { ...env, ...extraEnv }, encoding: "utf8", timeout: 300_000 });
+    const [file, args] = node === NODE ? ["sh", ["-c", command]] : ["npx", ["-y", "-p", node, "-c", command]];
+    const r: SpawnSyncReturns<string> = spawnSync(file, args, { cwd: project, env: { ...env22, ...extraEnv }, encoding: "utf8", timeout: 300_000 });
     const out = `${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`${command} exited ${r.status ?? r.signal}:\n${out}`);
     return out;
@@ -303,12 +310,15 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
       mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
       writeFileSync(path.join(project, file), text);
     }
+    const bin = spawnSync("npx", ["-y", "-p", NODE, "-c", "node -p process.execPath"], { cwd: project, env, encoding: "utf8", timeout: 300_000 });
+    if (bin.status !== 0) throw new Error(`npx -p ${NODE} failed:\n${bin.stdout}${bin.stderr}`);
+    env22 = { ...env, PATH: `${path.dirname(bin.stdout.trim())}${path.delimiter}${env.PATH ?? ""}` };
     on22("npm install --prefer-offline --no-audit --no-fund");
   });
 
   after(async () => {
     await stopProcessGroup(node?.child);
-    // a node stopped last may still be writing its state at exit (its process group outlives npx briefly)
+    // a node stopped last may still be writing its state at exit (its process group outlives its shell briefly)
     if (work !== undefined) rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
@@ -450,7 +460,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("serves `hardhat node`: epochs:current with --network localhost", async () => {
     const port = await freePort();
-    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
     await waitForOutput(node, "Accounts");
     expect(node.output()).to.not.match(/beyond loopback/);
     // Hardhat's default mnemonic: its keys are public, printed under the warning
@@ -462,7 +472,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat(`epochs:current --identifier week --rest ${node.url}`)).to.match(/^week: current epoch 0$/m);
     await stopProcessGroup(node.child);
     // the config's epochs section reaches the node: another config, with Evmos's tick rule and an hour timer
-    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
     await waitForOutput(node, 'epochs tick rule "evmos"');
     // a team's own mnemonic: accounts listed, no key printed (src/host/account-banner.ts)
     await waitForOutput(node, "Account #2: ");
@@ -473,7 +483,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hour).to.not.match(/^week/m);
     await stopProcessGroup(node.child);
     // Ignition and viem against the node
-    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat --config hardhat.viem.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat --config hardhat.viem.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
     await waitForOutput(node, "Accounts");
     const deployed = hardhat("--config hardhat.viem.config.ts ignition deploy ignition/modules/Counter.ts --network localhost", { LOCALHOST_URL: node.url });
     expect(deployed).to.match(/successfully deployed/);
@@ -482,7 +492,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat("--config hardhat.viem.config.ts test nodejs --network localhost", { LOCALHOST_URL: node.url })).to.match(/1 passing/);
     await stopProcessGroup(node.child);
     // --profile cosmos-evm: the Cosmos SDK's x/epochs (its REST paths; its tick rule unless the config sets one)
-    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --profile cosmos-evm --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --profile cosmos-evm --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
     await waitForOutput(node, 'profile "cosmos-evm"');
     const res = await fetch(`${node.url}cosmos/epochs/v1beta1/current_epoch?identifier=week`);
     expect(await res.json()).to.deep.equal({ current_epoch: "0" });
@@ -508,7 +518,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("`hardhat node` takes Anvil's chain flags and Evmos's booleans written `--json-rpc-log true`", async () => {
     const port = await freePort();
-    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 --chain-id 777 --accounts 2 --balance 5 --json-rpc-log true`], { cwd: project, env });
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 --chain-id 777 --accounts 2 --balance 5 --json-rpc-log true`], { cwd: project, env: env22 });
     await waitForOutput(node, "Account #1: ");
     expect(node.output()).to.not.include("Account #2: ");
     const call = async (method: string, params: unknown[] = []): Promise<unknown> =>
@@ -525,7 +535,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const rpc = async (url: string, method: string, params: unknown[] = []): Promise<unknown> =>
       ((await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: unknown }).result;
     const watch = "0x00000000000000000000000000000000000f0a4c";
-    node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env });
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
     await waitForOutput(node, "Accounts");
     const remote = node;
     // the remote stops whatever happens below (a later test reuses `node`)
@@ -537,9 +547,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
       let forked: Started | undefined;
       try {
         forked = await startNodeProcess(
-          "npx",
-          ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0 --fork ${remote.url} --fork-block-number 1 --fork-rest ${remote.url}`],
-          { cwd: project, env },
+          "sh",
+          ["-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0 --fork ${remote.url} --fork-block-number 1 --fork-rest ${remote.url}`],
+          { cwd: project, env: env22 },
         );
         await waitForOutput(forked, "Accounts");
         expect(forked.output()).to.match(/^Forked chain 9000 at block 1 \(0x[0-9a-f]{64}\) from /m);
@@ -568,7 +578,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const call = async (method: string): Promise<unknown> =>
       ((await (await fetch(node!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }) })).json()) as { result: unknown }).result;
     const start = async (flags: string): Promise<void> => {
-      node = await startNodeProcess("npx", ["-y", "-p", NODE, "-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 ${flags}`], { cwd: project, env });
+      node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 ${flags}`], { cwd: project, env: env22 });
       await waitForOutput(node, "Accounts");
     };
     const home = path.join(work, "node-home");
