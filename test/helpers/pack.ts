@@ -35,3 +35,15 @@ export function packTarball(): Packed {
   packed = { file: path.join(dir, out.filename), filename: out.filename, files: out.files };
   return packed;
 }
+
+/**
+ * The bin folder of a Node from the registry (`node@22`), found once by npx: put first on PATH, a
+ * shell's `node`, `npx …` and `./node_modules/.bin/…` run on it as on a reader's machine, without an
+ * npx of their own (~1 s each).
+ */
+export function nodeBin(spec: string): string {
+  const r = spawnSync("npx", ["-y", "-p", spec, "-c", 'dirname "$(command -v node)"'], { env: npmChildEnv(), encoding: "utf8", timeout: 300_000 });
+  const dir = r.stdout.trim().split("\n").pop();
+  if (r.status !== 0 || dir === undefined || dir === "") throw new Error(`${spec}: no node:\n${r.stdout}${r.stderr}`);
+  return dir;
+}

@@ -15,7 +15,7 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { npmChildEnv, packTarball } from "../helpers/pack";
+import { nodeBin, npmChildEnv, packTarball } from "../helpers/pack";
 import { type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -269,10 +269,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   let node: Started | undefined;
   const env = npmChildEnv();
 
-  /**
-   * The environment with Node 22 first on PATH: the npm registry's node@22, found once by npx, so
-   * each command runs on it without an npx of its own (~1 s each, and this file runs some forty).
-   */
+  /** The environment with Node 22 first on PATH (nodeBin): this file runs some forty commands on it. */
   let env22: NodeJS.ProcessEnv = env;
 
   /** A shell command on Node 22 (or `node`, through npx) in the project, bounded in time; returns stdout + stderr, failing with them on a non-zero exit. */
@@ -310,9 +307,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
       mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
       writeFileSync(path.join(project, file), text);
     }
-    const bin = spawnSync("npx", ["-y", "-p", NODE, "-c", "node -p process.execPath"], { cwd: project, env, encoding: "utf8", timeout: 300_000 });
-    if (bin.status !== 0) throw new Error(`npx -p ${NODE} failed:\n${bin.stdout}${bin.stderr}`);
-    env22 = { ...env, PATH: `${path.dirname(bin.stdout.trim())}${path.delimiter}${env.PATH ?? ""}` };
+    env22 = { ...env, PATH: `${nodeBin(NODE)}${path.delimiter}${env.PATH ?? ""}` };
     on22("npm install --prefer-offline --no-audit --no-fund");
   });
 

@@ -11,17 +11,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { npmChildEnv, packTarball } from "../helpers/pack";
+import { nodeBin, npmChildEnv, packTarball } from "../helpers/pack";
 import { ROOT } from "../helpers/processes";
 import { readmeScript, readmeSection } from "../helpers/readme";
-
-/** The bin folder of a Node from the registry (`node@22`): on PATH, the README's `npx …` lines run on it as on a reader's machine. */
-function nodeBin(spec: string): string {
-  const r = spawnSync("npx", ["-y", "-p", spec, "-c", 'dirname "$(command -v node)"'], { env: npmChildEnv(), encoding: "utf8", timeout: 300_000 });
-  const dir = r.stdout.trim().split("\n").pop();
-  if (r.status !== 0 || dir === undefined || dir === "") throw new Error(`${spec}: no node:\n${r.stdout}${r.stderr}`);
-  return dir;
-}
 
 function runReadme(heading: string, node?: string): string {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");

@@ -104,7 +104,8 @@ for (const make of harnesses()) {
       expect((await trace("{ n: 0, step: function () { this.n++; }, fault: function () {}, result: function () { return this.n > 0; } }")).result).to.equal(true);
     });
 
-    it("random tracer programs never crash or hang the node (bounded, seeded)", async () => {
+    // once, over HTTP: the programs run in the engine whatever carried them (~9 s a run)
+    if (make.name === "http") it("random tracer programs never crash or hang the node (bounded, seeded)", async () => {
       const seed = Number(process.env.TRACER_FUZZ_SEED ?? 0x5eed);
       let state = seed >>> 0;
       const rand = (n: number): number => {
