@@ -27,6 +27,7 @@ export function builtDistEnv(): Record<string, string> {
   buildDist();
   return { [DIST_BUILT]: "1" };
 }
+
 export const BOOTSTRAP = path.join(ROOT, "node_modules/hardhat/internal/cli/bootstrap.js");
 /** The repository's project with the plugin from dist/ and a JavaScript config (no ts-node in the child). */
 export const BUILT_CONFIG = path.join(ROOT, "test/fixture-projects/repo-built/hardhat.config.js");
