@@ -3,6 +3,7 @@
  * names where they map, a forced GC, the process's stacks, V8 CPU profiles and heap snapshots
  * through `node:inspector`, the node's log level; Go-only ones answer why they are not available.
  */
+import { closeSync, openSync, writeSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -91,17 +92,31 @@ async function stopCpu(): Promise<string> {
   }
 }
 
+/**
+ * Writes V8's heap snapshot into `file` (made empty by reserveNew) chunk by chunk as the inspector
+ * hands them over, during the snapshot: a long-running node's snapshot can outgrow V8's longest
+ * string (~512 MB), so the chunks are never held or joined in memory.
+ */
 async function heapSnapshot(file: string): Promise<void> {
+  const fd = openSync(file, "w");
+  let failed: unknown;
   const session = new Session();
   session.connect();
-  const chunks: string[] = [];
-  session.on("HeapProfiler.addHeapSnapshotChunk", (m) => chunks.push(m.params.chunk));
+  session.on("HeapProfiler.addHeapSnapshotChunk", (m) => {
+    if (failed !== undefined) return;
+    try {
+      writeSync(fd, m.params.chunk);
+    } catch (err) {
+      failed = err;
+    }
+  });
   try {
     await session.post("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
   } finally {
     session.disconnect();
+    closeSync(fd);
   }
-  await writeFile(file, chunks.join(""));
+  if (failed !== undefined) throw failed;
 }
 
 async function fileFor(roots: FileRoots, file: string): Promise<string> {
