@@ -22,7 +22,8 @@ import type { NodeFlags, NodeHost, NodePlan, StartedServer } from "../host/node-
 import { nodeServiceModule } from "../host/lazy";
 import { forkFromFlags } from "./fork";
 import { pluginError, withPluginErrors } from "./plugin-error";
-import { type EpochsProvider, createEpochsProvider, hardhatConsoleLog, runtimeOptionsFor } from "./provider";
+import { consoleLogDecoder } from "../host/console-log-source";
+import { type EpochsProvider, createEpochsProvider, runtimeOptionsFor } from "./provider";
 import {
   TASK_NODE,
   TASK_NODE_CREATE_RUNTIME,
@@ -181,7 +182,7 @@ function hdAccountsOf(accounts: HardhatNetworkAccountsConfig): HdAccounts | unde
 /** What the node service (src/host/node-service.ts) needs from this Hardhat's config. */
 async function nodeHost(hre: HardhatRuntimeEnvironment): Promise<NodeHost> {
   return {
-    base: await runtimeOptionsFor(hre, { consoleLog: hardhatConsoleLog() }),
+    base: await runtimeOptionsFor(hre, { consoleLog: consoleLogDecoder() }),
     hdAccounts: hdAccountsOf(hre.config.networks[HARDHAT_NETWORK_NAME].accounts),
     configLayer: hardhatConfigLayer(hre),
     cacheDir: hre.config.paths.cache,

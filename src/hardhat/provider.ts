@@ -8,7 +8,6 @@ import type { EthereumProvider, JsonRpcRequest, JsonRpcResponse, RequestArgument
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
-import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 import type { Runtime, RuntimeOptions } from "../app/runtime";
 import { InProcessChain, buildInProcessRuntime } from "../host/in-process";
 import { clientVersion as hostClientVersion } from "../host/plugin-version";
@@ -129,11 +128,6 @@ export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, override
   return opts;
 }
 
-/** The console.log decoder for the console.sol of the installed Hardhat (the file users import). */
-export function hardhatConsoleLog(): ConsoleLogDecoder | undefined {
-  return consoleLogDecoder();
-}
-
 /** The provider for `hre.network.provider` on the hardhat network; contracts' console.log lines print as in Hardhat's tests. */
 export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProvider {
   const provider: EpochsProvider = new EpochsProvider(async () => {
@@ -142,7 +136,7 @@ export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProv
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
     const { solidityCoverageStepOpcodes } = require("./coverage") as typeof import("./coverage");
     const opts = await runtimeOptionsFor(hre, {
-      consoleLog: hardhatConsoleLog(),
+      consoleLog: consoleLogDecoder(),
       explainHookFailure: (contracts) => hookFailureExplainer(contracts),
       stepEvents: provider._node._vm.evm.events,
       stepOpcodes: solidityCoverageStepOpcodes(hre),

@@ -7,7 +7,6 @@ import { expect } from "chai";
 import hre, { ethers } from "hardhat";
 import { AbiCoder, id } from "ethers";
 import { ConsoleLogDecoder } from "../../src/chain/dev/console-log";
-import { hardhatConsoleLog } from "../../src/hardhat/provider";
 import { consoleLogDecoder } from "../../src/host/console-log-source";
 
 /** Runs `fn` and returns the lines it printed with console.log. */
@@ -26,13 +25,13 @@ async function printed(fn: () => Promise<unknown>): Promise<string[]> {
 describe("console.log from contracts", function () {
   it("one decoder per console.sol file, whichever host asks: a project root finds its Hardhat's file, a folder without one gets none", () => {
     // this repository's root resolves the same hardhat/console.sol the plugin sees
-    expect(consoleLogDecoder(hre.config.paths.root)).to.equal(hardhatConsoleLog());
+    expect(consoleLogDecoder(hre.config.paths.root)).to.equal(consoleLogDecoder());
     expect(consoleLogDecoder(hre.config.paths.root)).to.equal(consoleLogDecoder(hre.config.paths.root));
     expect(consoleLogDecoder("/nonexistent-project")).to.equal(undefined);
   });
 
   it("decodes every signature console.sol declares, with Hardhat's formatting", () => {
-    const decoder = hardhatConsoleLog() as ConsoleLogDecoder;
+    const decoder = consoleLogDecoder() as ConsoleLogDecoder;
     expect(decoder).to.be.instanceOf(ConsoleLogDecoder);
     // every log(...) overload of the installed console.sol, plus the legacy uint/int selectors
     expect(decoder.size).to.be.greaterThan(370);
