@@ -141,6 +141,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const cosmosDeps = {
     caller: (input: PrecompileInput) => message(input).caller.bytes,
     isStatic: (input: PrecompileInput) => message(input).isStatic,
+    delegated: (input: PrecompileInput) => message(input).delegated,
     value: (input: PrecompileInput) => message(input).value,
     block: (input: PrecompileInput) => {
       const block = (precompileCtx as PrecompileContext).envOf(input._EVM).block;
@@ -162,6 +163,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
             epochs.createPrecompile({
               caller: (input) => message(input).caller.bytes,
               isStatic: (input) => message(input).isStatic,
+              delegated: (input) => message(input).delegated,
               store: (input) => ctx.envOf(input._EVM).moduleStore(EPOCHS_MODULE),
             }),
           ]

@@ -24,3 +24,13 @@ export function errorText(err: unknown): string {
 export function abortsBlock(err: unknown): boolean {
   return (err as { abortsBlock?: unknown } | null)?.abortsBlock === true;
 }
+
+/**
+ * Whether an error thrown inside an execution ends the execution as a whole, rather than failing the
+ * call it arose in: a block that cannot be made (`abortsBlock`) or a context's deadline
+ * (ExecutionTimeout, src/chain/engine/context.ts). Everything else thrown inside the EVM is a failed
+ * call (src/chain/engine/evm.ts, `runPrecompile`). Read as properties, like `abortsBlock`.
+ */
+export function endsExecution(err: unknown): boolean {
+  return abortsBlock(err) || (err as { endsExecution?: unknown } | null)?.endsExecution === true;
+}

@@ -125,6 +125,8 @@ export interface NodeEvents {
   block: [MinedBlock];
   /** Interval mining failed (it goes on at the next interval). */
   miningError: [Error];
+  /** A precompile threw: a bug of the node, which the call met as a revert (src/chain/engine/evm.ts). */
+  precompileFault: [string, Error];
   /** A console.log line from contract code, as it runs. */
   consoleLog: [string, ConsoleOrigin];
   /** A statement tag of code instrumented for coverage, as it runs (src/chain/dev/coverage.ts). */
@@ -225,6 +227,7 @@ export class Node extends EventEmitter<NodeEvents> {
           if (this.listenerCount("coverageHit") > 0) this.emit("coverageHit", tag);
         },
         steps: this.steps,
+        precompileFault: (address, err) => this.emit("precompileFault", address, err),
       },
       clock,
     );
@@ -459,6 +462,14 @@ export class Node extends EventEmitter<NodeEvents> {
     for (const e of produced.executions) this.emit("executed", e);
     this.emit("block", mined);
     return mined;
+  }
+
+  /**
+   * When the store's head had lost its state (see ChainState.recovered), the block the chain opened
+   * at instead, and the head it had; undefined when it opened at its head.
+   */
+  get recovered(): { head: bigint; at: bigint } | undefined {
+    return this._chain.recovered;
   }
 
   /** The dev settings of block production; they change only through the methods below, which do what each change implies. */

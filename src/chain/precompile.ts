@@ -3,10 +3,13 @@
  * ABI, a handler per method, the methods that write, and a pricing policy. The framework dispatches
  * by selector, charges the policy's price before the handler (a handler charges what it reads on
  * top), refuses what the policy names (a short input, an unknown selector, arguments that do not
- * decode, a write inside a STATICCALL), encodes results and events, and ends every failure the same
+ * decode — every argument is decoded before the method runs —, a write inside a STATICCALL or through
+ * DELEGATECALL or CALLCODE, where the caller and value are not a call's to the precompile), encodes
+ * results and events, and ends every failure the same
  * way: running out of gas consumes all of it and returns nothing; any other failure reverts with
  * `Error(string)` and keeps the gas not used. Nothing is half-applied: the EVM reverts the call's
- * state with it.
+ * state with it. What else a handler throws is the node's bug, which the chain's EVM turns into a
+ * failed call (src/chain/engine/evm.ts, `runPrecompile`).
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { EVMError } from "@ethereumjs/evm";
@@ -51,7 +54,13 @@ export interface PrecompileCall {
 export type PrecompileHandler = (call: PrecompileCall) => Promise<unknown[]>;
 
 /** Why a call is refused before its handler runs. */
-export type Refusal = { kind: "short" } | { kind: "unknown"; selector: string } | { kind: "static"; fn: FunctionFragment | "fallback" } | { kind: "arguments"; fn: FunctionFragment; error: Error };
+export type Refusal =
+  | { kind: "short" }
+  | { kind: "unknown"; selector: string }
+  | { kind: "static"; fn: FunctionFragment | "fallback" }
+  /** A method that writes, reached through DELEGATECALL or CALLCODE. */
+  | { kind: "delegated"; fn: FunctionFragment | "fallback" }
+  | { kind: "arguments"; fn: FunctionFragment; error: Error };
 
 /** How a precompile prices and words its calls. */
 export interface PrecompilePolicy {
@@ -81,6 +90,12 @@ export interface PrecompileSpec {
 export interface PrecompileContextDeps {
   caller(input: PrecompileInput): Uint8Array;
   isStatic(input: PrecompileInput): boolean;
+  /**
+   * The precompile's code runs as the calling contract (DELEGATECALL or CALLCODE): its caller and
+   * value are not a call's to it. Its methods that write are refused then, as cosmos/evm refuses
+   * them; queries answer.
+   */
+  delegated(input: PrecompileInput): boolean;
   /** The wei the call carries; absent for a precompile that never reads it (then 0). */
   value?(input: PrecompileInput): bigint;
 }
@@ -129,10 +144,13 @@ export function createPrecompile(spec: PrecompileSpec, deps: PrecompileContextDe
     } catch {
       return outOfGas(gasLimit);
     }
-    if (isTx && deps.isStatic(input)) return refuse({ kind: "static", fn }, gas.used);
+    // one check for every method that writes: no write inside a STATICCALL, and none for an account
+    // that did not call (a contract that DELEGATECALLs a precompile would act as its own caller)
+    const refused = isTx ? writeRefusal(deps, input) : undefined;
+    if (refused !== undefined) return refuse({ kind: refused, fn }, gas.used);
     let args: Result;
     try {
-      args = abi.decodeFunctionData(fn, data);
+      args = decodeAll(abi, fn, data);
     } catch (err) {
       return refuse({ kind: "arguments", fn, error: err as Error }, gas.used);
     }
@@ -148,6 +166,29 @@ export function createPrecompile(spec: PrecompileSpec, deps: PrecompileContextDe
     };
     return settle(gasLimit, gas, logs, async () => getBytes(abi.encodeFunctionResult(fn, await handler(call))));
   };
+}
+
+/**
+ * Every argument of `fn` decoded from `data`, or the decode error. ethers' decoder defers an error in
+ * an argument (a string that is not UTF-8) to the first read of it, which would be inside a handler;
+ * here every value is read once (deeply) first, so a handler only ever sees decoded arguments and a
+ * bad one is refused as arguments that do not decode (cosmos/evm's SetupABI unpacks before the method runs).
+ */
+export function decodeAll(abi: Interface, fn: FunctionFragment, data: Uint8Array): Result {
+  const args = abi.decodeFunctionData(fn, data);
+  try {
+    args.toArray(true);
+  } catch (err) {
+    const inner = (err as { error?: unknown }).error;
+    throw inner instanceof Error ? inner : err;
+  }
+  return args;
+}
+
+/** Why a write is refused here: inside a STATICCALL, or under DELEGATECALL or CALLCODE; undefined when it may run. */
+function writeRefusal(deps: PrecompileContextDeps, input: PrecompileInput): "static" | "delegated" | undefined {
+  if (deps.isStatic(input)) return "static";
+  return deps.delegated(input) ? "delegated" : undefined;
 }
 
 /** The function that adds `abi`'s event `event` to `logs`, emitted by `address`. */
@@ -180,8 +221,9 @@ async function runFallback(spec: PrecompileSpec, fallback: NonNullable<Precompil
   } catch {
     return outOfGas(gasLimit);
   }
-  if (deps.isStatic(input)) {
-    const { reason, gas: used } = spec.policy.refusal({ kind: "static", fn: "fallback" }, gas.used);
+  const refused = writeRefusal(deps, input);
+  if (refused !== undefined) {
+    const { reason, gas: used } = spec.policy.refusal({ kind: refused, fn: "fallback" }, gas.used);
     return reverted(gasLimit, used, reason);
   }
   const logs: Log[] = [];

@@ -14,6 +14,7 @@ import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
 import { stateEnv } from "./ledger";
 import { revertData } from "./module-precompile";
+import { decodeAll } from "../chain/precompile";
 import { Bank, type Coin } from "./coins";
 import { Erc20Keeper } from "./erc20";
 
@@ -40,7 +41,7 @@ export function createBankPrecompile(denom: string, nativeErc20: string = NATIVE
     if (gasLimit < gas) return { returnValue: new Uint8Array(), executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) };
     let args;
     try {
-      args = BANK_ABI.decodeFunctionData(fn, data);
+      args = decodeAll(BANK_ABI, fn, data);
     } catch {
       return revert(`abi: cannot unmarshal the arguments of ${fn.name}`);
     }

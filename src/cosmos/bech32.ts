@@ -13,6 +13,7 @@ import { bech32 } from "bech32";
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
+import { decodeAll } from "../chain/precompile";
 
 export const BECH32_PRECOMPILE = "0x0000000000000000000000000000000000000400" as const;
 /** cosmos/evm's `bech32PrecompileBaseGas` (precompiles/types/defaults.go). */
@@ -123,7 +124,7 @@ export function createBech32Precompile(prefixes: Bech32Prefixes): (input: Precom
     if (fn === null) return failure(gasLimit, `no method with id: ${selector}`);
     let args;
     try {
-      args = BECH32_ABI.decodeFunctionData(fn, data);
+      args = decodeAll(BECH32_ABI, fn, data);
     } catch {
       return failure(gasLimit, data.length === 4 ? "abi: attempting to unmarshal an empty string while arguments are expected" : `abi: cannot unmarshal the arguments of ${fn.name}`);
     }

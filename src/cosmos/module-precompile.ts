@@ -5,7 +5,8 @@
  *   1,000 + 3/byte for a query) plus what its store reads and writes cost (ledger.ts `KV_GAS`);
  * - every failure but running out of gas reverts with `Error(string)` carrying its text
  *   (`ReturnRevertError`): a module's error, an unknown selector (`no method with id: 0x…`), fewer
- *   than 4 bytes (`execution reverted`), a transaction method inside a STATICCALL (`write protection`),
+ *   than 4 bytes (`execution reverted`), a transaction method inside a STATICCALL or through
+ *   DELEGATECALL or CALLCODE (`write protection`),
  *   keeping the gas not used; running out of gas consumes all of it.
  */
 import type { PrecompileInput } from "@ethereumjs/evm";
@@ -35,6 +36,8 @@ export type MethodHandler = (call: MethodCall) => Promise<unknown[]>;
 export interface ModulePrecompileDeps {
   caller(input: PrecompileInput): Uint8Array;
   isStatic(input: PrecompileInput): boolean;
+  /** Runs as the calling contract's code (DELEGATECALL, CALLCODE): src/chain/precompile.ts refuses writes then. */
+  delegated(input: PrecompileInput): boolean;
   /** The block the execution runs in. */
   block(input: PrecompileInput): { number: bigint; timestamp: bigint };
   denom: string;
@@ -49,7 +52,9 @@ export const COSMOS_POLICY: PrecompilePolicy = {
         return { reason: "execution reverted", gas: 0n };
       case "unknown":
         return { reason: `no method with id: ${r.selector}`, gas: 0n };
+      // cosmos/evm runs a stateful precompile read-only under STATICCALL, DELEGATECALL and CALLCODE
       case "static":
+      case "delegated":
         return { reason: "write protection", gas: used };
       case "arguments":
         return { reason: `abi: cannot unmarshal the arguments of ${r.fn.name}: ${r.error.message.split(" (")[0]}`, gas: used };

@@ -123,6 +123,7 @@ export class EpochsModule {
       function: createEpochsPrecompile({
         caller: deps.caller,
         isStatic: deps.isStatic,
+        delegated: deps.delegated,
         infos: async (input) => new EpochsKeeper(await deps.store(input)).allEpochInfos(),
       }),
     };

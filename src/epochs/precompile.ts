@@ -104,6 +104,8 @@ export interface PrecompileDeps {
   infos(input: PrecompileInput): Promise<EpochInfo[]>;
   /** True inside a STATICCALL: registration then reverts. */
   isStatic(input: PrecompileInput): boolean;
+  /** Runs as the calling contract's code (DELEGATECALL, CALLCODE): registration then reverts too. */
+  delegated(input: PrecompileInput): boolean;
 }
 
 // flat prices: a cold SLOAD for reads, about two SSTOREs for a registration
@@ -121,6 +123,8 @@ const EPOCHS_POLICY: PrecompilePolicy = {
         return { reason: "epochs precompile: unknown function selector", gas: READ_GAS };
       case "static":
         return { reason: `epochs precompile: ${r.fn === "fallback" ? r.fn : r.fn.name} in a static call`, gas: READ_GAS };
+      case "delegated":
+        return { reason: `epochs precompile: ${r.fn === "fallback" ? r.fn : r.fn.name} through DELEGATECALL or CALLCODE acts for no caller`, gas: READ_GAS };
       case "arguments":
         return { reason: `epochs precompile: invalid arguments for ${r.fn.name}`, gas: READ_GAS };
     }

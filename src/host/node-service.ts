@@ -180,6 +180,8 @@ export async function buildNodeRuntime(plan: NodePlan): Promise<Runtime> {
   }
   // the project's compilations now, and those compiled while the node runs (as on Hardhat's node);
   // the watcher's block listener goes before the log's, so a contract deployed right after its compilation is named
+  const recovered = runtime.node.recovered;
+  if (recovered !== undefined) console.log(`Warning: the data directory's head block ${recovered.head} had lost its state (its trie nodes never reached the disk); the node opened at block ${recovered.at}, the last block whose state is stored, and dropped the blocks above it.`);
   followers.set(runtime, followCompilations(plan.host.compilations, runtime.node, runtime.deps.contracts));
   plan.log.attach(runtime.node, runtime.deps.contracts);
   return runtime;

@@ -136,6 +136,18 @@ export class TrieDB implements DB<string, TrieValue> {
     this._s.pending = new Map();
   }
 
+  /**
+   * Whether node `hash` is kept: in the KVStore, or in the operations the last `drainOps()` handed out
+   * (stored once their batch is written). A node only in memory (pending, or in a trie checkpoint
+   * that never reached this database) is not.
+   */
+  async persists(hash: Uint8Array): Promise<boolean> {
+    const s = this._s;
+    const k = normKey(hash);
+    if (s.inflight.has(k) || s.cache?.has(k) === true) return true;
+    return (await s.kv.get(this._dbKey(k))) !== undefined;
+  }
+
   /** Nodes in the read cache (at most `cacheSize`). */
   get cacheCount(): number {
     return this._s.cache?.size ?? 0;

@@ -1,7 +1,9 @@
 /**
  * Produces one block: header → beginBlock of every module → transactions → endBlock of every
  * module → roots and seal. Everything runs inside one EVM journal checkpoint: on any throw the
- * checkpoint reverts, module stores included (they are EVM state: the single revert path).
+ * state goes back to the depth it began at, module stores included (they are EVM state: the single
+ * revert path), and a transaction or system call that throws leaves no checkpoint of its own open
+ * (src/chain/engine/isolation.ts).
  *
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
@@ -22,6 +24,7 @@ import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state
 import { orderedTrieRoot } from "./ordered-trie";
 import { withSender } from "../engine/sender";
 import { withContractSender } from "../engine/state-manager";
+import { checkpointDepth, restoringDepth, revertToDepth } from "../engine/isolation";
 import { type ExecutionRecord, ExecutionRecorder } from "../dev/executions";
 
 export interface ProduceBlockArgs {
@@ -128,6 +131,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
   const env = envOf(vm.evm);
   const recorder = args.recordExecutions === true && env !== undefined ? new ExecutionRecorder() : undefined;
   if (env !== undefined) env.executions = recorder;
+  const depth = checkpointDepth(vm);
   await vm.evm.journal.checkpoint();
   try {
     args.onStep?.({ phase: "begin_block" });
@@ -208,7 +212,7 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
     const block = new Block(header, included, [], common.isActivatedEIP(4895) ? [] : undefined, { common });
     return { block, receipts, results, events, skipped, stores: stores.loaded, executions: recorder?.records ?? [] };
   } catch (err) {
-    await vm.evm.journal.revert();
+    await revertToDepth(vm, depth);
     throw err;
   } finally {
     if (env !== undefined) env.executions = undefined;
@@ -237,7 +241,8 @@ export async function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, 
   // impersonated one needs the view that names its sender, and a transaction used as a view's
   // prototype gets a map of its own in V8, which every later access to it pays
   const run = impersonated ? withSender(tx, sender) : tx;
-  const result = await withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: run, block, blockGasUsed, skipHardForkValidation: true }));
+  // a throw leaves the state where the transaction began, whatever the EVM left open (engine/isolation.ts)
+  const result = await restoringDepth(vm, () => withContractSender(vm.stateManager, sender, impersonated, () => runTx(vm, { tx: run, block, blockGasUsed, skipHardForkValidation: true })));
   if (env !== undefined && env.messagesBegun === begun + 1) madeNoCalls.add(result);
   return result;
 }
@@ -324,9 +329,11 @@ export async function runPhase(
  * isolated: a failing call leaves nothing behind, a successful one stays in the block.
  */
 export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explain?: SystemCallExplainer): Promise<SystemCallResult> {
+  const depth = checkpointDepth(vm);
   await vm.evm.journal.checkpoint();
   try {
-    const ex = (await runSystemCall(vm, block, a)).execResult;
+    // a throw reverts every checkpoint the call left open, down to the one of this call (reverted below)
+    const ex = (await restoringDepth(vm, () => runSystemCall(vm, block, a))).execResult;
     envOf(vm.evm)?.executions?.finish("system", ex.executionGasUsed);
     const logs = (ex.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
     if (ex.exceptionError !== undefined) {
@@ -338,7 +345,7 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explai
     await vm.evm.journal.commit();
     return { success: true, gasUsed: ex.executionGasUsed, returnValue: ex.returnValue, logs };
   } catch (err) {
-    await vm.evm.journal.revert();
+    await revertToDepth(vm, depth);
     // the chain's environment failed (a fork's remote), not the call: the block is not made
     if (abortsBlock(err)) throw err;
     return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: cleanVmError(err) };

@@ -6,12 +6,13 @@
  * last committed block. A rewind is written the same way.
  */
 import type { Block } from "@ethereumjs/block";
-import { equalsBytes } from "@ethereumjs/util";
+import { KECCAK256_RLP, equalsBytes } from "@ethereumjs/util";
 import type { BatchOp } from "../../storage/kv";
 import type { ProducedBlock } from "./block-producer";
 import type { ChainState } from "../store/chain-state";
 import { ChainError, errorText } from "../errors";
 import type { Reservation } from "./reserved-blocks";
+import { checkpointDepth, revertToDepth } from "../engine/isolation";
 
 /**
  * Writes a produced block in one batch (`extra`: more operations for it, the genesis meta record),
@@ -26,8 +27,11 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   const preState = parentRoot !== undefined && !equalsBytes(parentRoot, chain.liveRoot) ? chain.liveRoot : undefined;
   const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...chain.addressIndex.commitOps(p.block, p.receipts), ...extra];
   try {
+    await checkReadable(chain, p.block);
     await chain.store.kv.batch(ops);
   } catch (err) {
+    // a state left inside a checkpoint cannot move: back to no checkpoint first (what it holds is the refused block's)
+    await revertToDepth(chain.vm, 0);
     chain.trieDb.undrain();
     chain.preimages.undrain();
     await chain.vm.stateManager.setStateRoot(chain.liveRoot);
@@ -39,6 +43,20 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   boundCaches(chain);
   chain.head = p.block;
   chain.liveRoot = p.block.header.stateRoot;
+}
+
+/**
+ * A block is written only when its state can be read back from what the store will hold: no
+ * checkpoint is open on the state (a checkpoint keeps the trie's new nodes in memory, where they never
+ * reach the database), and the block's state root is stored or in the block's batch. Otherwise the
+ * block is refused: a committed head whose state cannot be read would answer every state read with
+ * an error from then on, and a home would not open again.
+ */
+async function checkReadable(chain: ChainState, block: Block): Promise<void> {
+  const depth = checkpointDepth(chain.vm);
+  if (depth !== 0) throw new Error(`its state is inside ${depth} open checkpoint(s)`);
+  const root = block.header.stateRoot;
+  if (!equalsBytes(root, KECCAK256_RLP) && !(await chain.trieDb.persists(root))) throw new Error(`its state root ${Buffer.from(root).toString("hex")} is not in the store`);
 }
 
 /**

@@ -30,6 +30,8 @@ const COVERAGE_BYTES = new Uint8Array(Buffer.from(COVERAGE_ADDRESS.slice(2), "he
 
 /** An execution ran past its context's deadline (geth: "execution aborted (timeout = 5s)"). */
 export class ExecutionTimeout extends Error {
+  /** Ends the execution, not just the call it met (src/chain/errors.ts, `endsExecution`). */
+  readonly endsExecution = true;
   constructor(readonly timeoutMs: number) {
     super(`execution aborted (timeout = ${formatSeconds(timeoutMs)})`);
   }
@@ -45,6 +47,11 @@ export interface MessageFrame {
   isStatic: boolean;
   /** Wei the message carries (the EVM has moved it to the callee before the callee runs). */
   value: bigint;
+  /**
+   * The code runs as another account (DELEGATECALL or CALLCODE): `caller` and `value` are then that
+   * account's, not a call's to the code, so a precompile must not act on them (src/chain/precompile.ts).
+   */
+  delegated: boolean;
 }
 
 /** What an execution's precompiles may ask of the chain. */
@@ -294,11 +301,13 @@ export const madeNoCalls = new WeakSet<RunTxResult>();
 export function trackMessages(vm: VM): void {
   const events = vm.evm.events;
   if (events === undefined) return;
-  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; value: bigint; to?: Address; data: Uint8Array } & RecordedMessage) => {
+  events.on("beforeMessage", (msg: { caller: Address; isStatic: boolean; value: bigint; to?: Address; codeAddress?: Address; delegatecall?: boolean; data: Uint8Array } & RecordedMessage) => {
     const env = envs.get(vm.evm);
     if (env === undefined) return;
     env.messagesBegun = (env.messagesBegun ?? 0) + 1;
-    env.messages.push({ caller: msg.caller, isStatic: msg.isStatic, value: msg.value });
+    // CALLCODE runs the code at `codeAddress` as `to`, the caller itself; DELEGATECALL also keeps its caller's caller
+    const delegated = msg.delegatecall === true || (msg.to !== undefined && msg.codeAddress !== undefined && !msg.codeAddress.equals(msg.to));
+    env.messages.push({ caller: msg.caller, isStatic: msg.isStatic, value: msg.value, delegated });
     env.executions?.enter(msg);
     if (env.gasWatch !== undefined && env.messages.length > 1) env.gasWatch.gasObserved = true;
     checkDeadline(env);

@@ -11,8 +11,10 @@
  * (its own TODO says so), which would lose the registered precompiles.
  */
 import type { Common, StateManagerInterface } from "@ethereumjs/common";
-import { EVM, type EVMMockBlockchainInterface, type EVMOpts, NobleBN254, type PrecompileFunc } from "@ethereumjs/evm";
+import { EVM, EVMError, type EVMMockBlockchainInterface, type EVMOpts, type ExecResult, NobleBN254, type PrecompileFunc } from "@ethereumjs/evm";
 import { type VM, createVM } from "@ethereumjs/vm";
+import { endsExecution, errorText } from "../errors";
+import { revertData } from "../precompile";
 
 /** Precompiles registered while the chain runs, by unprefixed lower-case hex address. Never removed: a precompile decides itself whether the state it runs in has it. */
 export class DynamicPrecompiles {
@@ -33,15 +35,39 @@ export class DynamicPrecompiles {
   }
 }
 
+/** Told of each precompile that threw (a fault of the node, not of the call): the precompile's address and the error. */
+export type PrecompileFaults = (address: string, err: Error) => void;
+
 export class ChainEVM extends EVM {
   private _merged?: { base: Map<string, PrecompileFunc>; version: number; map: Map<string, PrecompileFunc> };
 
   constructor(
     opts: EVMOpts,
     readonly dynamic: DynamicPrecompiles,
+    readonly faults?: PrecompileFaults,
   ) {
     // createEVM's one default the chain does not pass itself
     super({ ...opts, bn254: new NobleBN254() });
+  }
+
+  /**
+   * The EVM's boundary for every precompile of the chain (fixed, custom and registered while it runs):
+   * what a precompile throws never leaves the EVM mid-message. A precompile fails its calls with an
+   * ExecResult (src/chain/precompile.ts); anything else it throws is the node's bug: the call fails
+   * as a revert that says so, consuming its gas, and `faults` is told. Only errors that end the whole
+   * execution (src/chain/errors.ts, `endsExecution`) go on.
+   */
+  protected override async runPrecompile(code: PrecompileFunc, data: Uint8Array, gasLimit: bigint): Promise<ExecResult> {
+    try {
+      return await super.runPrecompile(code, data, gasLimit);
+    } catch (err) {
+      if (endsExecution(err)) throw err;
+      const error = err instanceof Error ? err : new Error(String(err));
+      const address = [...this.precompiles].find(([, fn]) => fn === code)?.[0];
+      const at = address === undefined ? "a precompile" : `the precompile at 0x${address}`;
+      this.faults?.(address === undefined ? "" : `0x${address}`, error);
+      return { returnValue: revertData(`internal error in ${at}: ${errorText(error)}`), executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.REVERT) };
+    }
   }
 
   override get precompiles(): Map<string, PrecompileFunc> {
@@ -57,14 +83,14 @@ export class ChainEVM extends EVM {
 
   /** A copy over `stateManager`, with the same options and the same dynamic precompiles. */
   copy(common: Common, stateManager: StateManagerInterface, blockchain: EVMMockBlockchainInterface): ChainEVM {
-    return new ChainEVM({ ...this._optsCached, common, stateManager, blockchain }, this.dynamic);
+    return new ChainEVM({ ...this._optsCached, common, stateManager, blockchain }, this.dynamic, this.faults);
   }
 }
 
 /** The chain's VM: a ChainEVM over `stateManager`. */
-export async function createChainVM(opts: { common: Common; stateManager: StateManagerInterface; blockchain: EVMMockBlockchainInterface; evmOpts: EVMOpts; dynamic: DynamicPrecompiles }): Promise<VM> {
+export async function createChainVM(opts: { common: Common; stateManager: StateManagerInterface; blockchain: EVMMockBlockchainInterface; evmOpts: EVMOpts; dynamic: DynamicPrecompiles; faults?: PrecompileFaults }): Promise<VM> {
   const { common, stateManager, blockchain } = opts;
-  const evm = new ChainEVM({ ...opts.evmOpts, common, stateManager, blockchain }, opts.dynamic);
+  const evm = new ChainEVM({ ...opts.evmOpts, common, stateManager, blockchain }, opts.dynamic, opts.faults);
   return createVM({ common, stateManager, blockchain, evm });
 }
 

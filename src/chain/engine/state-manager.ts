@@ -37,6 +37,11 @@ export class ChainStateManager extends MerkleStateManager {
   /** Set on the live state manager only (shallow copies start without it). */
   preimages: Preimages | undefined;
 
+  /** Checkpoints open on this state (the EVM's journal opens one here for each of its own). */
+  get checkpointDepth(): number {
+    return this._checkpointCount;
+  }
+
   /** The next read of `address` (runTx's sender check) sees it without code. */
   allowContractSender(address: Address): void {
     this._allow = address.toString();

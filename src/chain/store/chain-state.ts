@@ -14,7 +14,7 @@ import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { DynamicPrecompiles, createChainVM } from "../engine/evm";
+import { DynamicPrecompiles, type PrecompileFaults, createChainVM } from "../engine/evm";
 import type { KVStore } from "../../storage/kv";
 import { readLegacyModuleSet } from "../../storage/legacy-module-log";
 import { TrieDB } from "../../storage/trie-db";
@@ -85,6 +85,8 @@ export interface ChainStateOptions {
   coverage(tag: Uint8Array): void;
   /** Relays the step events of the same executions, while someone listens (src/chain/engine/step-relay.ts). */
   steps?: StepRelay;
+  /** Told of a precompile that threw: the node's bug, which its call met as a revert (src/chain/engine/evm.ts). */
+  precompileFault?: PrecompileFaults;
 }
 
 /** Where a chain without a remote starts when not at block 0: the number and time of its first block. */
@@ -113,6 +115,12 @@ export class ChainState {
    * beside the chain: read at heights whose state holds no store record (src/storage/legacy-module-log.ts).
    */
   readonly legacyLogs = new Set<string>();
+  /**
+   * Set when the store's head had lost its state (a block committed by an earlier version whose trie
+   * nodes never reached the store): the chain opened at block `at` instead of `head`, whose blocks
+   * above were dropped (src/chain/store/open-chain.ts).
+   */
+  recovered: { head: bigint; at: bigint } | undefined;
   /**
    * The module stores of one committed state, by its root: what the last block left (a block knows
    * them when it commits), so the next block, quiet-block checks and queries at the head do not read
@@ -181,6 +189,7 @@ export class ChainState {
       blockchain,
       evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common, opts.steps?.opcodes) },
       dynamic: opts.dynamicPrecompiles ?? new DynamicPrecompiles(),
+      faults: opts.precompileFault,
     });
     trackMessages(vm);
     return new ChainState(config, common, vm, store, trieDb, caches, opts.cacheBounds, opts.fork, opts.start, opts.modules, opts.console, opts.coverage, opts.steps);

@@ -4,11 +4,11 @@
  * remote's fork block; a chain made for a loaded state dump starts at the dump's block).
  */
 import { createBlock } from "@ethereumjs/block";
-import { Address, KECCAK256_RLP, bytesToHex, createAccount } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, bytesToHex, createAccount, equalsBytes } from "@ethereumjs/util";
 import { adoptBlockHash } from "./chain-store";
 import { ChainState, type ChainStateOptions } from "./chain-state";
 import type { Clock } from "../block/clock";
-import { commitBlock } from "../block/commit";
+import { commitBlock, rewindChain } from "../block/commit";
 import { addressOfKey } from "../engine/crypto";
 import { checkForkMeta, forkMetaOps } from "../fork/meta";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
@@ -47,7 +47,15 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     if (headBlock === undefined) throw new Error(`data directory ${storeName(store.kv)} is damaged: its head block ${head} is missing`);
     chain.head = headBlock;
     chain.liveRoot = headBlock.header.stateRoot;
-    await chain.vm.stateManager.setStateRoot(chain.liveRoot);
+    const readable = await lastReadableBlock(chain, head);
+    if (readable < head) {
+      // a head whose state was lost (written by a version that could commit one): back to the last
+      // block whose state is there, durably, and said (ChainState.recovered)
+      await rewindChain(chain, readable);
+      chain.recovered = { head, at: readable };
+    } else {
+      await chain.vm.stateManager.setStateRoot(chain.liveRoot);
+    }
     await migrateModuleLogs(chain);
     return;
   }
@@ -116,6 +124,15 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
   if (fork !== undefined) adoptBlockHash(genesis, fork.block.hash);
   const meta = [...genesisMetaOps({ chainId: config.chainId, genesisHash: bytesToHex(genesis.hash()) }), ...forkMetaOps(fork)];
   await commitBlock(chain, { block: genesis, receipts: [], results: [], events: { begin: [], end: [] }, skipped: [], stores, executions: [] }, meta);
+}
+
+/** The highest block from `head` down whose state root the store holds (the chain's first block at the least). */
+async function lastReadableBlock(chain: ChainState, head: bigint): Promise<bigint> {
+  for (let n = head; n > chain.firstBlock; n--) {
+    const block = await chain.store.getBlock(n);
+    if (block !== undefined && (equalsBytes(block.header.stateRoot, KECCAK256_RLP) || (await chain.trieDb.persists(block.header.stateRoot)))) return n;
+  }
+  return chain.firstBlock;
 }
 
 /**

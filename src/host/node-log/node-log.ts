@@ -84,6 +84,8 @@ export class NodeLog {
     node.on("reserved", (first, last, baseFee) => this.onReserved(first, last, baseFee));
     node.on("consoleLog", (line, origin) => this.onConsoleLog(line, origin));
     node.on("miningError", (err) => this._enqueue(() => this._error([this._paint.red(`Mining failed: ${err.message}`), ""])));
+    // a bug of the node: the call failed with a revert saying so; the stack is for the report
+    node.on("precompileFault", (address, err) => this._enqueue(() => this._error([this._paint.red(`Internal error in the precompile at ${address || "(unknown)"}, the call reverted: ${err.stack ?? err.message}`), ""])));
   }
 
   onRequest(method: string, params: unknown): void {

@@ -29,7 +29,7 @@ const C = "0x00000000000000000000000000000000000000cc";
 function setup(infos: EpochInfo[] = [], opts: { isStatic?: boolean } = {}) {
   const state = new FakeState();
   let caller = A;
-  const fn = createEpochsPrecompile({ caller: () => getBytes(caller), infos: async () => infos, isStatic: () => opts.isStatic === true });
+  const fn = createEpochsPrecompile({ caller: () => getBytes(caller), infos: async () => infos, isStatic: () => opts.isStatic === true, delegated: () => false });
   const call = (data: string, gasLimit = 1_000_000n): Promise<ExecResult> =>
     Promise.resolve(fn({ data: getBytes(data), gasLimit, _EVM: { stateManager: state } } as unknown as PrecompileInput));
   const as = (addr: string) => {
