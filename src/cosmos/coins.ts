@@ -12,7 +12,7 @@
  * So other coins revert, persist, dump and load as the native one does. Failures are the bank's texts.
  */
 import { getAddress } from "ethers/address";
-import { BANK_PRECOMPILE, type MeteredRecords, type ModuleEnv, ModuleError } from "./ledger";
+import { BANK_PRECOMPILE, type MeteredRecords, type ModuleEnv, ModuleError, coinAmount } from "./ledger";
 
 export interface Coin {
   denom: string;
@@ -87,7 +87,7 @@ export class Bank {
     if (denom === this._env.denom) return this._env.mint(to, amount);
     await this._give(to, denom, amount);
     await this._note("denoms", denom);
-    await this._records.put(`supply/${denom}`, (await this.supplyOf(denom)) + amount);
+    await this._records.put(`supply/${denom}`, coinAmount((await this.supplyOf(denom)) + amount));
   }
 
   async burn(from: string, denom: string, amount: bigint): Promise<void> {
@@ -151,7 +151,7 @@ export class Bank {
   private async _give(to: string, denom: string, amount: bigint): Promise<void> {
     const coins = await this._coins(to);
     if (Object.keys(coins).length === 0) await this._noteHolder(to);
-    coins[denom] = (coins[denom] ?? 0n) + amount;
+    coins[denom] = coinAmount((coins[denom] ?? 0n) + amount);
     await this._setCoins(to, coins);
   }
 }

@@ -27,13 +27,26 @@ export const DISTRIBUTION_ACCOUNT = moduleAddress("distribution");
 /** Where the bank precompile lives; its storage keeps the native coin's supply (record "supply"). */
 export const BANK_PRECOMPILE = "0x0000000000000000000000000000000000000804" as const;
 
+/** The largest amount of a coin: the Cosmos SDK's `math.Int` holds at most 256 bits, as an EVM balance does. */
+export const MAX_AMOUNT = (1n << 256n) - 1n;
+
+/**
+ * `amount` as a coin amount: every balance and supply the modules write goes through here, so none
+ * passes 2^256−1 (the SDK's `math.Int` panics with "Int overflow" past 256 bits; an EVM balance past
+ * them could not even be read by the BALANCE opcode).
+ */
+export function coinAmount(amount: bigint): bigint {
+  if (amount > MAX_AMOUNT) throw new ModuleError("Int overflow");
+  return amount;
+}
+
 /**
  * The native coin's supply as the Cosmos chain counts it: the genesis balances, plus what the
  * modules minted (rewards, self-bonds of added validators), less what they burned (slashes). Fees
  * are not burned on a Cosmos chain, so the EVM's base-fee burn is not counted (docs/cosmos-precompiles.md).
  */
 export async function addSupply(records: MeteredRecords, delta: bigint): Promise<void> {
-  await records.put("supply", ((await records.get<bigint>("supply")) ?? 0n) + delta);
+  await records.put("supply", coinAmount(((await records.get<bigint>("supply")) ?? 0n) + delta));
 }
 
 /** A failure the chain's module returns: the precompile reverts with it as `Error(string)` (cosmos/evm's `ReturnRevertError`). */
@@ -112,7 +125,7 @@ function envOver(
   const setBalance = async (address: string, f: (b: bigint) => bigint): Promise<void> => {
     const a = createAddressFromString(address);
     const account = (await sm.getAccount(a)) ?? createAccount({ nonce: 0n, balance: 0n });
-    account.balance = f(account.balance);
+    account.balance = coinAmount(f(account.balance));
     await putAccount(a, account);
   };
   const records = (account: string): MeteredRecords => {

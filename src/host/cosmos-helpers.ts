@@ -5,6 +5,25 @@
  * in-process and against a running node. No Hardhat import.
  */
 import { bech32 } from "bech32";
+import { UserError } from "../utils/user-error";
+
+/**
+ * An amount as the helpers take it: a bigint, a safe integer, or a decimal string (what the config,
+ * `balances()` and the SDK's JSON give). Hardhat 2 runs tests transpile-only, so the type alone does
+ * not stop a string: a decimal string once read as hex here ("1000000" minted 16,777,216).
+ */
+export type AmountArg = bigint | number | string;
+
+/** `value` as a JSON-RPC quantity; anything that is not a whole non-negative amount is refused, naming `name`. */
+export function quantityArg(name: string, value: unknown): string {
+  let n: bigint | undefined;
+  if (typeof value === "bigint") n = value;
+  else if (typeof value === "number" && Number.isSafeInteger(value)) n = BigInt(value);
+  else if (typeof value === "string" && /^[0-9]+$/.test(value)) n = BigInt(value);
+  if (n === undefined) throw new UserError(`${name}: expected a bigint, a safe integer or a decimal string, got ${typeof value === "string" ? JSON.stringify(value) : String(value)} (${typeof value})`);
+  if (n < 0n) throw new UserError(`${name}: ${n} is negative`);
+  return `0x${n.toString(16)}`;
+}
 
 /** A validator as the Cosmos SDK's gateway lists it (strings for amounts, LegacyDecs with 18 decimals). */
 export interface ValidatorJson {
@@ -78,8 +97,8 @@ export class CosmosHelpers {
   }
 
   /** Adds a bonded validator; its self-delegation (`tokens` wei, default 1,000 coins) is minted. `commissionRate` is a decimal ("0.1"). */
-  addValidator(v: { operator: string; tokens?: bigint; commissionRate?: string; moniker?: string }): Promise<ValidatorJson> {
-    return this._rpc("cosmos_addValidator", [{ ...v, ...(v.tokens !== undefined ? { tokens: `0x${v.tokens.toString(16)}` } : {}) }]);
+  async addValidator(v: { operator: string; tokens?: AmountArg; commissionRate?: string; moniker?: string }): Promise<ValidatorJson> {
+    return this._rpc("cosmos_addValidator", [{ ...v, ...(v.tokens !== undefined ? { tokens: quantityArg("tokens", v.tokens) } : {}) }]);
   }
 
   jail(operator: string): Promise<ValidatorJson> {
@@ -96,8 +115,8 @@ export class CosmosHelpers {
   }
 
   /** What later ends of the epoch mint (`rewardsPerEpoch` wei), which epoch, and the community tax (a decimal). */
-  setRewards(change: { rewardsPerEpoch?: bigint; epochIdentifier?: string; communityTax?: string }): Promise<{ rewardsPerEpoch: string; epochIdentifier: string; communityTax: string }> {
-    return this._rpc("cosmos_setRewards", [{ ...change, ...(change.rewardsPerEpoch !== undefined ? { rewardsPerEpoch: `0x${change.rewardsPerEpoch.toString(16)}` } : {}) }]);
+  async setRewards(change: { rewardsPerEpoch?: AmountArg; epochIdentifier?: string; communityTax?: string }): Promise<{ rewardsPerEpoch: string; epochIdentifier: string; communityTax: string }> {
+    return this._rpc("cosmos_setRewards", [{ ...change, ...(change.rewardsPerEpoch !== undefined ? { rewardsPerEpoch: quantityArg("rewardsPerEpoch", change.rewardsPerEpoch) } : {}) }]);
   }
 
   /**
@@ -105,7 +124,7 @@ export class CosmosHelpers {
    * a test sets the state its contracts read). Amounts in wei, times in Unix seconds, `status` and
    * vote options by name ("PROPOSAL_STATUS_PASSED", "VOTE_OPTION_YES") or number.
    */
-  setProposal(p: {
+  async setProposal(p: {
     id: number;
     proposer: string;
     title?: string;
@@ -117,24 +136,24 @@ export class CosmosHelpers {
     depositEndTime?: number;
     votingStartTime?: number;
     votingEndTime?: number;
-    finalTallyResult?: { yes?: bigint; abstain?: bigint; no?: bigint; noWithVeto?: bigint };
+    finalTallyResult?: { yes?: AmountArg; abstain?: AmountArg; no?: AmountArg; noWithVeto?: AmountArg };
     votes?: Array<{ voter: string; option?: string | number; options?: Array<{ option: string | number; weight: string }>; metadata?: string }>;
-    deposits?: Array<{ depositor: string; amount: bigint }>;
+    deposits?: Array<{ depositor: string; amount: AmountArg }>;
   }): Promise<boolean> {
-    const hex = (n: bigint | undefined) => (n === undefined ? undefined : `0x${n.toString(16)}`);
+    const hex = (name: string, n: AmountArg | undefined) => (n === undefined ? undefined : quantityArg(name, n));
     const t = p.finalTallyResult;
     return this._rpc("cosmos_setProposal", [
       {
         ...p,
-        ...(t !== undefined ? { finalTallyResult: { yes: hex(t.yes), abstain: hex(t.abstain), no: hex(t.no), noWithVeto: hex(t.noWithVeto) } } : {}),
-        ...(p.deposits !== undefined ? { deposits: p.deposits.map((d) => ({ depositor: d.depositor, amount: hex(d.amount) })) } : {}),
+        ...(t !== undefined ? { finalTallyResult: { yes: hex("finalTallyResult.yes", t.yes), abstain: hex("finalTallyResult.abstain", t.abstain), no: hex("finalTallyResult.no", t.no), noWithVeto: hex("finalTallyResult.noWithVeto", t.noWithVeto) } } : {}),
+        ...(p.deposits !== undefined ? { deposits: p.deposits.map((d, i) => ({ depositor: d.depositor, amount: hex(`deposits[${i}].amount`, d.amount) })) } : {}),
       },
     ]);
   }
 
   /** Mints `amount` wei and allocates it now, as an epoch end would. */
-  allocateRewards(amount: bigint): Promise<boolean> {
-    return this._rpc("cosmos_allocateRewards", [`0x${amount.toString(16)}`]);
+  async allocateRewards(amount: AmountArg): Promise<boolean> {
+    return this._rpc("cosmos_allocateRewards", [quantityArg("amount", amount)]);
   }
 
   /** An account's bank coins ({ denom, amount }, amounts as decimal strings, sorted by denom). */
@@ -148,8 +167,8 @@ export class CosmosHelpers {
   }
 
   /** Mints `amount` of `denom` (an IBC voucher, any coin) to `to`'s bank balance. */
-  mintCoins(to: string, denom: string, amount: bigint): Promise<boolean> {
-    return this._rpc("cosmos_mintCoins", [to, denom, `0x${amount.toString(16)}`]);
+  async mintCoins(to: string, denom: string, amount: AmountArg): Promise<boolean> {
+    return this._rpc("cosmos_mintCoins", [to, denom, quantityArg("amount", amount)]);
   }
 
   /** Sets a denom's bank metadata: what its ERC-20's name, symbol and decimals answer. */
@@ -178,18 +197,18 @@ export class CosmosHelpers {
   }
 
   /** The counterparty acknowledges a packet: its coins stay on the other side. */
-  acknowledge(channel: string, sequence: bigint | number): Promise<IbcPacketJson> {
-    return this._rpc("cosmos_ibcSettle", [channel, `0x${BigInt(sequence).toString(16)}`, "ack"]);
+  async acknowledge(channel: string, sequence: AmountArg): Promise<IbcPacketJson> {
+    return this._rpc("cosmos_ibcSettle", [channel, quantityArg("sequence", sequence), "ack"]);
   }
 
   /** The counterparty answers with an error acknowledgement: the sender is refunded. */
-  errorAcknowledge(channel: string, sequence: bigint | number, error?: string): Promise<IbcPacketJson> {
-    return this._rpc("cosmos_ibcSettle", [channel, `0x${BigInt(sequence).toString(16)}`, "error", ...(error !== undefined ? [error] : [])]);
+  async errorAcknowledge(channel: string, sequence: AmountArg, error?: string): Promise<IbcPacketJson> {
+    return this._rpc("cosmos_ibcSettle", [channel, quantityArg("sequence", sequence), "error", ...(error !== undefined ? [error] : [])]);
   }
 
   /** The packet times out: the sender is refunded. */
-  timeout(channel: string, sequence: bigint | number): Promise<IbcPacketJson> {
-    return this._rpc("cosmos_ibcSettle", [channel, `0x${BigInt(sequence).toString(16)}`, "timeout"]);
+  async timeout(channel: string, sequence: AmountArg): Promise<IbcPacketJson> {
+    return this._rpc("cosmos_ibcSettle", [channel, quantityArg("sequence", sequence), "timeout"]);
   }
 
   /**
@@ -197,8 +216,8 @@ export class CosmosHelpers {
    * `transfer/channel-7/atest` for a coin of this chain coming home). Returns the local denom and,
    * for a voucher, its ERC-20 address.
    */
-  receiveTransfer(t: { channel: string; denom: string; amount: bigint; receiver: string; sender?: string; memo?: string }): Promise<{ denom: string; path: string; erc20_address?: string }> {
-    return this._rpc("cosmos_ibcReceive", [{ ...t, amount: `0x${t.amount.toString(16)}` }]);
+  async receiveTransfer(t: { channel: string; denom: string; amount: AmountArg; receiver: string; sender?: string; memo?: string }): Promise<{ denom: string; path: string; erc20_address?: string }> {
+    return this._rpc("cosmos_ibcReceive", [{ ...t, amount: quantityArg("amount", t.amount) }]);
   }
 
   /** The ERC-20 address of a denom's token pair, or undefined when it has none. */

@@ -24,6 +24,9 @@ import { CODEHASH_PREFIX, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_NULL, concatBytes, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import { type ChangedKeys, FlushJournal } from "./flush-journal";
+import { ChainError } from "../errors";
+
+const MAX_UINT256 = (1n << 256n) - 1n;
 import type { Preimages } from "./preimages";
 import { type NodeWrite, type TrieChange, TrieBatch } from "./trie-batch";
 
@@ -94,7 +97,13 @@ export class ChainStateManager extends MerkleStateManager {
     return createAccount({ nonce: account.nonce, balance: account.balance, storageRoot: account.storageRoot, codeHash: KECCAK256_NULL });
   }
 
+  /**
+   * Every account the chain writes goes through here, so no balance passes 2^256−1 whatever wrote it
+   * (a module's mint, a dev setter, genesis): the BALANCE opcode cannot read a wider one, and a dump
+   * holding one would not load back.
+   */
   override async putAccount(address: Address, account?: Account): Promise<void> {
+    if (account !== undefined && account.balance > MAX_UINT256) throw new ChainError(`the balance of ${address.toString()} would be ${account.balance}, past 2^256-1`);
     if (this._restore !== undefined && account !== undefined && this._restore.address === address.toString()) {
       account.codeHash = this._restore.codeHash;
       this._restore = undefined;
