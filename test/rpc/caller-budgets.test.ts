@@ -180,6 +180,44 @@ describe("every caller bounded", function () {
       await s.runtime.close();
     }
   });
+
+  it("a struct-log trace counts the storage copies it holds: a call reading 7,500 slots stops at the bound, the node serving meanwhile", async () => {
+    const s = await serve();
+    try {
+      // 7,500 cold SLOADs (~16M gas): geth's struct logger copies every slot read so far into each
+      // SLOAD's entry, ~28M slot copies in all; counted, the trace stops after ~1,600
+      const reader = { [LOOP]: { code: "0x611d4c5b805450600190038060035700" } };
+      const { result: a, longestMs } = await whilePinging(s.url, () => call(s.url, "debug_traceCall", [{ to: LOOP, gas: "0xffffff" }, "latest", { stateOverrides: reader, timeout: "60s" }]));
+      expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
+      expect(a.error?.message).to.match(/^trace too large: its struct logs passed 256 MiB/);
+      // without the storage copies the same trace fits
+      const b = await call(s.url, "debug_traceCall", [{ to: LOOP, gas: "0xffffff" }, "latest", { stateOverrides: reader, disableStorage: true, disableStack: true }]);
+      expect((b.result as { structLogs: unknown[] }).structLogs.length).to.be.greaterThan(7_500 * 9);
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+
+  it("debug_traceBlock* gives the request one budget, not one per transaction", async () => {
+    const s = await serve();
+    try {
+      const priv = async (method: string, params: unknown[]) => (await post(s.url, { jsonrpc: "2.0", id: 1, method, params })).result;
+      // each transaction reads 1,200 slots: ~144 MiB of storage copies, under the bound alone, over it together
+      await priv("hardhat_setCode", [LOOP, "0x6104b05b805450600190038060035700"]);
+      await priv("evm_setAutomine", [false]);
+      const from = (await priv("eth_accounts", []) as string[])[0];
+      for (let i = 0; i < 2; i++) await priv("eth_sendTransaction", [{ from, to: LOOP, gas: "0x400000" }]);
+      await priv("evm_mine", []);
+      const traces = (await call(s.url, "debug_traceBlockByNumber", ["latest", { timeout: "60s" }])).result as Array<{ result?: unknown; error?: string }>;
+      expect(traces).to.have.length(2);
+      expect(traces[0].result).to.have.property("structLogs");
+      expect(traces[1].error).to.match(/^trace too large: its struct logs passed 256 MiB/);
+    } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
 });
 
 const call = (url: string, method: string, params: unknown[]) => post(url, { jsonrpc: "2.0", id: 1, method, params }, EVIL);

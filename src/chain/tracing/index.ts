@@ -14,7 +14,7 @@ import { JsonlLogger } from "./jsonl-logger";
 import { precompileAt } from "./precompiles";
 import { PrestateTracer, type PrestateConfig } from "./prestate-tracer";
 import { FourByteTracer, MuxTracer, NoopTracer } from "./simple-tracers";
-import { StructLogger } from "./struct-logger";
+import { StructLogger, type TraceBudget } from "./struct-logger";
 import { type Tracer, type TxEnv, TraceError } from "./types";
 
 export { TraceError } from "./types";
@@ -55,19 +55,22 @@ export function runsClientCode(cfg: Pick<TraceConfig, "tracer"> | undefined): bo
  * Async because a JavaScript tracer's engine is made (and, the first time, compiled) for it. Call
  * `dispose()` on the tracer when done with it, whatever happened.
  */
-export async function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number): Promise<Tracer> {
+export async function createTracer(cfg: TraceConfig, vm: VM, deadline: () => number, budget?: TraceBudget): Promise<Tracer> {
   const name = cfg.tracer;
   const tc = (cfg.tracerConfig ?? {}) as Record<string, unknown>;
   const loggerCfg = { enableMemory: cfg.enableMemory, disableStack: cfg.disableStack, disableStorage: cfg.disableStorage, enableReturnData: cfg.enableReturnData, limit: cfg.limit };
   if (cfg.jsonl === true) return new JsonlLogger(loggerCfg);
   if (name === undefined || name === "") {
-    return new StructLogger({
-      enableMemory: cfg.enableMemory,
-      disableStack: cfg.disableStack,
-      disableStorage: cfg.disableStorage,
-      enableReturnData: cfg.enableReturnData,
-      limit: cfg.limit,
-    });
+    return new StructLogger(
+      {
+        enableMemory: cfg.enableMemory,
+        disableStack: cfg.disableStack,
+        disableStorage: cfg.disableStorage,
+        enableReturnData: cfg.enableReturnData,
+        limit: cfg.limit,
+      },
+      budget,
+    );
   }
   switch (name) {
     case "callTracer":
@@ -85,7 +88,7 @@ export async function createTracer(cfg: TraceConfig, vm: VM, deadline: () => num
       const parts: Array<[string, Tracer]> = [];
       for (const [sub, subCfg] of Object.entries(tc)) {
         if (!NATIVE.has(sub) && sub !== "") throw new TraceError("tracer not found");
-        parts.push([sub, await createTracer({ ...cfg, tracer: sub, tracerConfig: subCfg ?? {} }, vm, deadline)]);
+        parts.push([sub, await createTracer({ ...cfg, tracer: sub, tracerConfig: subCfg ?? {} }, vm, deadline, budget)]);
       }
       return new MuxTracer(parts);
     }

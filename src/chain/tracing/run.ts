@@ -15,6 +15,7 @@ import { withSender } from "../engine/sender";
 import { attachTracer, type Attached } from "./attach";
 import { DEFAULT_TRACE_TIMEOUT_MS, type TraceConfig, createTracer, txEnv } from "./index";
 import { type Tracer, TraceError } from "./types";
+import type { TraceBudget } from "./struct-logger";
 
 export type TxTrace = { txHash: string; result: unknown } | { txHash: string; error: string };
 
@@ -23,13 +24,13 @@ function timeoutOf(cfg: TraceConfig): number {
 }
 
 /**
- * The deadline of a block trace's whole replay: a backstop behind each transaction's own (`timeout`),
- * for code that never steps a tracer. At least 10 s, so that the phases between the traced
- * transactions (begin block, the untraced ones, a pause of the process) never cut a trace short that
- * each transaction's deadline would have let finish.
+ * The deadline of a block trace's whole replay: a backstop behind the request's own (`timeout`, for
+ * all its traced transactions together), for code that never steps a tracer. At least 10 s, so the
+ * phases before and between the traced transactions (begin block, the untraced ones) do not cut short
+ * a trace its own deadline would have let finish.
  */
-function blockBackstopMs(cfg: TraceConfig, txs: number): number {
-  return Math.max(10_000, timeoutOf(cfg) * Math.max(1, txs) + 1000);
+function blockBackstopMs(cfg: TraceConfig): number {
+  return Math.max(10_000, timeoutOf(cfg) + 1000);
 }
 
 function asTraceError(err: unknown): Error {
@@ -49,6 +50,11 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
   const receipts = (await node.store.getReceipts(n)) ?? [];
   const out: TxTrace[] = [];
   let from = 0;
+  // one deadline (from the first traced transaction) and one budget for the request, not one per
+  // transaction: a block of many heavy transactions holds the node no longer, and no more memory,
+  // than one of them may
+  let deadline: number | undefined;
+  const budget: TraceBudget = { bytes: 0 };
   while (true) {
     let failedAt = -1;
     let current: { tracer: Tracer; attached: Attached; index: number } | undefined;
@@ -58,12 +64,12 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
         {
           beforeTx: async (i, tx, vm) => {
             if (i < from || !want(i)) return;
-            const deadline = Date.now() + timeoutOf(cfg);
-            const tracer = await createTracer(cfg, vm, () => deadline);
+            const until = (deadline ??= Date.now() + timeoutOf(cfg));
+            const tracer = await createTracer(cfg, vm, () => until, budget);
             const sender = receipts[i]?.from;
             const real = sender !== undefined ? withSender(tx, new Address(sender)) : tx;
             await tracer.onTxStart?.(txEnv(vm, real, block, { txIndex: i, blockHash: block.hash() }));
-            current = { tracer, attached: attachTracer(vm, tracer, { deadline }), index: i };
+            current = { tracer, attached: attachTracer(vm, tracer, { deadline: until }), index: i };
           },
           afterTx: async (i, tx, result) => {
             if (current === undefined || current.index !== i) return;
@@ -83,7 +89,7 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
           },
         },
         // the context's own deadline backs the tracers' up (it also stops code that never steps a tracer)
-        { timeoutMs: blockBackstopMs(cfg, block.transactions.length) },
+        { timeoutMs: blockBackstopMs(cfg) },
       );
       return out;
     } catch (err) {
@@ -223,17 +229,19 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
   if (parent === undefined || parent !== block.header.number - 1n) {
     throw new TraceError(`parent ${bytesToHex(block.header.parentHash)} not found`);
   }
-  const ctx = await node.contextAt(parent, { timeoutMs: blockBackstopMs(cfg, block.transactions.length) });
+  const ctx = await node.contextAt(parent, { timeoutMs: blockBackstopMs(cfg) });
   const { vm } = ctx;
   const out: TxTrace[] = [];
   let clean = false;
+  // one deadline and one budget for the request, as traceBlock
+  const deadline = Date.now() + timeoutOf(cfg);
+  const budget: TraceBudget = { bytes: 0 };
   await vm.evm.journal.checkpoint();
   try {
     let gasUsed = 0n;
     for (let i = 0; i < block.transactions.length; i++) {
       const tx = block.transactions[i];
-      const deadline = Date.now() + timeoutOf(cfg);
-      const tracer = await createTracer(cfg, vm, () => deadline);
+      const tracer = await createTracer(cfg, vm, () => deadline, budget);
       await tracer.onTxStart?.(txEnv(vm, tx, block, { txIndex: i, blockHash: block.hash() }));
       const attached = attachTracer(vm, tracer, { deadline });
       const txHash = bytesToHex(tx.hash());

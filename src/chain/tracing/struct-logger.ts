@@ -38,11 +38,20 @@ export interface StructLogRes {
 export const MAX_STRUCT_LOG_BYTES = 256 * 1024 * 1024;
 /** An entry's own cost: the object, its numbers and its op name. */
 const ENTRY_BYTES = 160;
+/** One slot of an entry's `storage` copy: two 64-character strings and the property holding them. */
+const STORAGE_SLOT_BYTES = 200;
+
+/**
+ * What a request's traces hold, counted against MAX_STRUCT_LOG_BYTES: one per request, shared by the
+ * traces of all a block's transactions (src/chain/tracing/run.ts).
+ */
+export interface TraceBudget {
+  bytes: number;
+}
 
 export class StructLogger implements Tracer {
   readonly wantsSteps = true;
   private readonly _logs: StructLogRes[] = [];
-  private _bytes = 0;
   private readonly _storage = new Map<string, Map<string, string>>();
   private _env!: TxEnv;
   private _output: Uint8Array = new Uint8Array();
@@ -50,7 +59,10 @@ export class StructLogger implements Tracer {
   private _gasUsed = 0n;
   private _reason: Error | undefined;
 
-  constructor(private readonly _cfg: StructLoggerConfig = {}) {
+  constructor(
+    private readonly _cfg: StructLoggerConfig = {},
+    private readonly _budget: TraceBudget = { bytes: 0 },
+  ) {
     if (_cfg.limit !== undefined && _cfg.limit < 0) throw new TraceError(`output limit cannot be negative, got ${_cfg.limit}`);
   }
 
@@ -62,10 +74,7 @@ export class StructLogger implements Tracer {
     const cfg = this._cfg;
     if (cfg.limit !== undefined && cfg.limit !== 0 && this._logs.length >= cfg.limit) return;
     const words = cfg.enableMemory === true ? Math.floor(s.memory.length / 32) : 0;
-    this._bytes += ENTRY_BYTES + (cfg.disableStack !== true ? 16 + s.stack.length * 56 : 0) + (words > 0 ? 16 + words * 104 : 0);
-    if (this._bytes > MAX_STRUCT_LOG_BYTES) {
-      throw new TraceError(`trace too large: its struct logs passed ${MAX_STRUCT_LOG_BYTES / 1024 / 1024} MiB (ask for fewer with \`limit\`, \`disableStack\` or without \`enableMemory\`)`);
-    }
+    this._charge(ENTRY_BYTES + (cfg.disableStack !== true ? 16 + s.stack.length * 56 : 0) + (words > 0 ? 16 + words * 104 : 0));
     const log: StructLogRes = { pc: s.pc, op: s.opName, gas: Number(s.gas), gasCost: Number(s.cost), depth: s.depth };
     if (cfg.disableStack !== true) log.stack = s.stack.map((v) => `0x${v.toString(16)}`);
     if (cfg.enableReturnData === true && s.frame.returnData.length > 0) log.returnData = `0x${Buffer.from(s.frame.returnData).toString("hex")}`;
@@ -82,6 +91,9 @@ export class StructLogger implements Tracer {
       if (s.op === 0x54 && n >= 1) {
         const slot = word(s.stack[n - 1]);
         const storage = st;
+        // geth copies every slot touched so far into each SLOAD's and SSTORE's entry: a trace touching
+        // n slots holds ~n²/2 of them, counted before they are made
+        this._charge((st.size + 1) * STORAGE_SLOT_BYTES);
         log.storage = {};
         this._logs.push(log);
         if (s.refund > 0n) log.refund = Number(s.refund);
@@ -90,12 +102,21 @@ export class StructLogger implements Tracer {
           log.storage = Object.fromEntries(storage);
         });
       } else if (s.op === 0x55 && n >= 2) {
+        this._charge((st.size + 1) * STORAGE_SLOT_BYTES);
         st.set(hex64(word(s.stack[n - 1])), hex64(word(s.stack[n - 2])));
         log.storage = Object.fromEntries(st);
       }
     }
     if (s.refund > 0n) log.refund = Number(s.refund);
     this._logs.push(log);
+  }
+
+  /** Counts what the next entry holds; past the request's budget the trace stops with an error. */
+  private _charge(bytes: number): void {
+    this._budget.bytes += bytes;
+    if (this._budget.bytes > MAX_STRUCT_LOG_BYTES) {
+      throw new TraceError(`trace too large: its struct logs passed ${MAX_STRUCT_LOG_BYTES / 1024 / 1024} MiB (ask for fewer with \`limit\`, \`disableStack\`, \`disableStorage\` or without \`enableMemory\`)`);
+    }
   }
 
   onCallGas(s: OpStep, callGas: bigint): void {
