@@ -75,6 +75,29 @@ for (const f of harnesses()) {
       }
     });
 
+    it("refuses hardhat_setStorageAt into a module's record that would leave it unreadable, and blocks go on being made", async () => {
+      const h = await f.create();
+      try {
+        await h.request("hardhat_mine", ["0x2"]);
+        const before = await h.request("epochs_epochInfos");
+        for (const [slot, value] of [
+          [STORE_FIRST_WORD, `0x${"ff".repeat(32)}`],
+          [STORE_HEADER, toBeHex(2n ** 200n, 32)],
+        ] as const) {
+          const err = await rpcError(h.request("hardhat_setStorageAt", [EPOCHS_ACCOUNT, `0x${BigInt(slot).toString(16)}`, value]));
+          expect(err.message).to.match(/^refused, as it would leave the state unreadable: the epochs module's (store cannot be read|record 0x[0-9a-f]+): /);
+          expect(await h.request("epochs_epochInfos")).to.deep.equal(before);
+          const n = BigInt(await h.request<string>("eth_blockNumber"));
+          expect(await h.request("evm_mine")).to.equal("0x0");
+          expect(BigInt(await h.request<string>("eth_blockNumber"))).to.equal(n + 1n);
+        }
+        // a word of the account's storage outside the record is the developer's to set
+        expect(await h.request("hardhat_setStorageAt", [EPOCHS_ACCOUNT, "0x3039", toBeHex(7n, 32)])).to.equal(true);
+      } finally {
+        await h.close();
+      }
+    });
+
     it("refuses an older dump whose epochs records do not decode, and the chain goes on as before", async () => {
       const h = await f.create();
       try {

@@ -264,28 +264,12 @@ export async function loadChainState(chain: ChainState, clock: Clock, dump: Pars
       await writeModuleStore(sm, chain.storeAccount(module), store);
     }
     const state = slotReader(sm);
-    for (const module of chain.modules) await checkModuleState(chain, module, state);
+    for (const module of chain.modules) {
+      const why = await chain.checkModuleState(module, state);
+      if (why !== undefined) throw new StateDumpError(why);
+    }
   });
   await tellStateOpened(chain);
   if (dump.timestamp !== undefined && dump.timestamp > clock.nowSeconds()) clock.jumpTo(dump.timestamp);
 }
 
-/** Reads `module`'s store and the records it keeps as EVM state in `state`; throws with why one cannot be read. */
-async function checkModuleState(chain: ChainState, module: BlockModule, state: StateReader): Promise<void> {
-  let store;
-  try {
-    store = await readModuleStore(state, chain.storeAccount(module));
-  } catch (err) {
-    throw new StateDumpError(`the ${module.name} module's store cannot be read: ${(err as Error).message}`);
-  }
-  for (const [key, value] of store?.entries() ?? []) {
-    const why = module.checkRecord?.(key, value);
-    if (why !== undefined) throw new StateDumpError(`the ${module.name} module's record ${bytesToHex(key)}: ${why}`);
-  }
-  if (module.checkState === undefined) return;
-  try {
-    await module.checkState(state);
-  } catch (err) {
-    throw new StateDumpError((err as Error).message);
-  }
-}

@@ -45,6 +45,20 @@ export class ChainStateManager extends MerkleStateManager {
     return this._checkpointCount;
   }
 
+  private _storageWatch: Set<string> | undefined;
+
+  /** Runs `fn` and returns the accounts whose storage it wrote (0x-prefixed lowercase hex), as well. */
+  async watchingStorage(fn: () => Promise<void>): Promise<Set<string>> {
+    const watch = new Set<string>();
+    this._storageWatch = watch;
+    try {
+      await fn();
+    } finally {
+      this._storageWatch = undefined;
+    }
+    return watch;
+  }
+
   /** The next read of `address` (runTx's sender check) sees it without code. */
   allowContractSender(address: Address): void {
     this._allow = address.toString();
@@ -119,6 +133,7 @@ export class ChainStateManager extends MerkleStateManager {
    * rewritten per write, which the flush then did again.)
    */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    this._storageWatch?.add(address.toString());
     if (this.preimages !== undefined) {
       this.preimages.record(address.bytes);
       this.preimages.record(key);

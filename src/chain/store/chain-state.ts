@@ -12,7 +12,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, type Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
+import { type Account, Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { DynamicPrecompiles, type PrecompileFaults, createChainVM } from "../engine/evm";
 import type { KVStore } from "../../storage/kv";
@@ -25,7 +25,7 @@ import type { StepRelay } from "../engine/step-relay";
 import { ChainError } from "../errors";
 import type { Fork } from "../fork";
 import { installJumpAnalysisCache } from "../engine/jump-analysis";
-import type { BlockModule } from "../module";
+import type { BlockModule, StateReader } from "../module";
 import { EMPTY_MODULE_STORE, MemoryModuleStore, type ModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../module-state";
 import { AddressIndex } from "./address-index";
 import { Preimages } from "../engine/preimages";
@@ -396,7 +396,14 @@ export class ChainState {
     const sm = this.vm.stateManager as MerkleStateManager;
     await sm.checkpoint();
     try {
-      await change(sm);
+      // a write into a module's store (hardhat_setStorageAt on its account) must leave it readable,
+      // as a loaded dump must: an undecodable store would halt block production at every block
+      const written = sm instanceof ChainStateManager ? await sm.watchingStorage(() => change(sm)) : (await change(sm), undefined);
+      for (const module of this.modules) {
+        if (written !== undefined && !written.has(new Address(this.storeAccount(module)).toString())) continue;
+        const why = await this.checkModuleState(module, slotReader(sm));
+        if (why !== undefined) throw new ChainError(`refused, as it would leave the state unreadable: ${why}`);
+      }
       await sm.commit();
     } catch (err) {
       await sm.revert();
@@ -404,6 +411,30 @@ export class ChainState {
     }
     this.liveRoot = await sm.getStateRoot();
     await this.preimages.flush();
+  }
+
+  /**
+   * Why `module`'s store and the records it keeps as EVM state cannot be read in `state` (undefined
+   * when they can): what a dev write or a loaded dump must not leave behind.
+   */
+  async checkModuleState(module: BlockModule, state: StateReader): Promise<string | undefined> {
+    let store;
+    try {
+      store = await readModuleStore(state, this.storeAccount(module));
+    } catch (err) {
+      return `the ${module.name} module's store cannot be read: ${(err as Error).message}`;
+    }
+    for (const [key, value] of store?.entries() ?? []) {
+      const why = module.checkRecord?.(key, value);
+      if (why !== undefined) return `the ${module.name} module's record ${bytesToHex(key)}: ${why}`;
+    }
+    if (module.checkState === undefined) return undefined;
+    try {
+      await module.checkState(state);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return undefined;
   }
 
   /** How full the live state's caches and the trie node cache are (bounded by `cacheBounds`). */
