@@ -84,18 +84,59 @@ describe("every caller bounded", function () {
     }
   });
 
-  it("filters: a page holds at most half of filter-cap; the developer's own tools still get theirs", async () => {
+  it("filters: pages (every Origin together) hold at most half of filter-cap; the developer's own tools still get theirs", async () => {
     const s = await serve();
     try {
-      const batch = Array.from({ length: 200 }, (_, id) => ({ jsonrpc: "2.0", id, method: "eth_newBlockFilter", params: [] }));
-      const { result: answers, longestMs } = await whilePinging(s.url, () => post(s.url, batch, EVIL));
+      const batch = (n: number) => Array.from({ length: n }, (_, id) => ({ jsonrpc: "2.0", id, method: "eth_newBlockFilter", params: [] }));
+      const { result: first, longestMs } = await whilePinging(s.url, () => post(s.url, batch(150), EVIL));
       expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
-      expect(answers.filter((a) => typeof a.result === "string")).to.have.length(100);
-      expect(answers[150].error).to.deep.equal({ code: -32000, message: `error creating block filter: max limit reached for origin ${EVIL} (100, half of filter-cap)` });
-      // a script on this machine (no Origin): its filters are still there to be had
-      const mine = await post(s.url, { jsonrpc: "2.0", id: 1, method: "eth_newFilter", params: [{}] });
-      expect(mine.result).to.be.a("string");
+      expect(first.filter((a) => typeof a.result === "string")).to.have.length(100);
+      const refusal = { code: -32000, message: "error creating block filter: max limit reached for pages (callers with an Origin hold at most 100 together, half of filter-cap)" };
+      expect(first[120].error).to.deep.equal(refusal);
+      // a second site of the same attacker gets nothing more
+      const second = await post(s.url, batch(10), "https://b.evil.example");
+      expect(second.every((a) => a.error?.message === refusal.message)).to.equal(true);
+      // a script on this machine (no Origin): the other half is its own
+      const mine = await post(s.url, batch(100));
+      expect(mine.filter((a) => typeof a.result === "string")).to.have.length(100);
     } finally {
+      await s.server.close();
+      await s.runtime.close();
+    }
+  });
+
+  it("subscriptions: pages (every Origin together) hold at most half of the node's; a tool without an Origin still subscribes", async () => {
+    const s = await serve();
+    const sockets: WebSocket[] = [];
+    try {
+      const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "eth_subscribe", params: ["newHeads"] }));
+      let held = 0;
+      // six sockets of two sites ask for 1,000 each: 5,000 of the node's 10,000 are all pages get
+      for (let i = 0; i < 6; i++) {
+        const ws = await openWs(s.wsUrl, i % 2 === 0 ? EVIL : "https://b.evil.example");
+        sockets.push(ws);
+        const answers = [...(await wsBatch(ws, batch(500))), ...(await wsBatch(ws, batch(500)))];
+        held += answers.filter((a) => typeof a.result === "string").length;
+        if (i === 5) expect(answers[999].error).to.deep.equal({ code: -32000, message: "too many subscriptions of pages on this node: callers with an Origin hold at most 5000 together" });
+      }
+      expect(held).to.equal(5_000);
+      const tool = new WebSocket(s.wsUrl);
+      sockets.push(tool);
+      await new Promise((resolve, reject) => tool.once("open", resolve).once("error", reject));
+      const [mine] = await wsBatch(tool, batch(1));
+      expect(mine.result).to.be.a("string");
+      // a page's socket closed gives its share back
+      sockets[0].close();
+      const deadline = Date.now() + 5000;
+      while (subscriptionCount(s.runtime) > 4_001) {
+        if (Date.now() > deadline) throw new Error(`subscriptions left: ${subscriptionCount(s.runtime)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const again = await openWs(s.wsUrl);
+      sockets.push(again);
+      expect((await wsBatch(again, batch(1)))[0].result).to.be.a("string");
+    } finally {
+      for (const ws of sockets) ws.close();
       await s.server.close();
       await s.runtime.close();
     }

@@ -5,6 +5,7 @@
  * are Evmos's (docs/json-rpc.md, "Errors").
  */
 import { randomBytes } from "node:crypto";
+import { pageShare } from "./page-share";
 import type { MinedBlock, Node } from "../../chain";
 import { ServerError } from "../errors";
 import { type Json, hex } from "../format";
@@ -52,8 +53,8 @@ export class FilterManager {
   }
 
   /**
-   * Installs a filter. A page (a caller with an Origin) may hold at most half of `filter-cap`, so
-   * one page cannot take every filter from the developer's own tools (scripts send no Origin).
+   * Installs a filter. Pages (callers with an Origin, all sites together) hold at most half of
+   * `filter-cap` (page-share.ts): the developer's own tools (scripts send no Origin) keep the rest.
    */
   install(kind: Kind, criteria?: LogFilter, from?: bigint, to?: bigint, origin?: string): string {
     this.sweep();
@@ -61,10 +62,10 @@ export class FilterManager {
     const what = kind === "logs" ? "filter" : kind === "blocks" ? "block filter" : "pending tx filter";
     if (cap > 0 && this._filters.size >= cap) throw new ServerError(`error creating ${what}: max limit reached`);
     if (cap > 0 && origin !== undefined) {
-      const share = Math.max(1, Math.floor(cap / 2));
+      const share = pageShare(cap);
       let held = 0;
-      for (const f of this._filters.values()) if (f.origin === origin) held++;
-      if (held >= share) throw new ServerError(`error creating ${what}: max limit reached for origin ${origin} (${share}, half of filter-cap)`);
+      for (const f of this._filters.values()) if (f.origin !== undefined) held++;
+      if (held >= share) throw new ServerError(`error creating ${what}: max limit reached for pages (callers with an Origin hold at most ${share} together, half of filter-cap)`);
     }
     const id = `0x${randomBytes(16).toString("hex")}`;
     this._filters.set(id, { kind, criteria, from, to, queue: [], lastPoll: this._now(), origin });

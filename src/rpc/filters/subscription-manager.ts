@@ -11,6 +11,7 @@ import type { Json } from "../format";
 import { formatHeader, formatTransaction } from "../format";
 import { blockLogs } from "../log-matcher";
 import type { Connection } from "../types";
+import { pageShare } from "./page-share";
 
 /** The node's events, fanned out: one listener on the node however many subscriptions there are. */
 export interface NodeFeed {
@@ -44,6 +45,8 @@ function fanOut<A>(): { add(fn: (a: A) => void): () => void; emit(a: A): void; r
 interface Sub {
   connection: Connection;
   stop: () => void;
+  /** Made by a caller with an Origin. */
+  page: boolean;
 }
 
 /** Subscriptions one WebSocket may hold, and the node in all (each is fed every block: the fan-out is bounded by them). */
@@ -113,16 +116,23 @@ export class SubscriptionManager {
     return this._kinds.has(name);
   }
 
-  subscribe(connection: Connection, name: string, arg: unknown): string {
+  /** Subscriptions of pages (callers with an Origin): together at most half of the node's (page-share.ts). */
+  private _pages = 0;
+
+  /** `origin`: the Origin the caller sent, if any (a page). */
+  subscribe(connection: Connection, name: string, arg: unknown, origin?: string): string {
     const kind = this._kinds.get(name);
     if (kind === undefined) throw new Error(`no "${name}" subscription in eth namespace`);
     const parsed = kind.parse(arg);
     const own = this._byConnection.get(connection) ?? new Set<string>();
     if (own.size >= this._perConnection) throw new SubscriptionLimitError(`too many subscriptions on this connection: at most ${this._perConnection} (unsubscribe some first)`);
     if (this._subs.size >= this._total) throw new SubscriptionLimitError(`too many subscriptions on this node: at most ${this._total}`);
+    const page = origin !== undefined;
+    if (page && this._pages >= pageShare(this._total)) throw new SubscriptionLimitError(`too many subscriptions of pages on this node: callers with an Origin hold at most ${pageShare(this._total)} together`);
     const id = `0x${randomBytes(16).toString("hex")}`;
     const stop = kind.start(parsed, (result) => connection.notify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: id, result } }), this._feed);
-    this._subs.set(id, { connection, stop });
+    this._subs.set(id, { connection, stop, page });
+    if (page) this._pages++;
     own.add(id);
     this._byConnection.set(connection, own);
     if (!this._watched.has(connection)) {
@@ -136,18 +146,22 @@ export class SubscriptionManager {
   unsubscribe(connection: Connection, id: string): boolean {
     const sub = this._subs.get(id.toLowerCase());
     if (sub === undefined || sub.connection !== connection) return false;
-    sub.stop();
-    this._subs.delete(id.toLowerCase());
+    this._end(id.toLowerCase());
     this._byConnection.get(connection)?.delete(id.toLowerCase());
     return true;
   }
 
   closeConnection(connection: Connection): void {
-    for (const id of this._byConnection.get(connection) ?? []) {
-      this._subs.get(id)?.stop();
-      this._subs.delete(id);
-    }
+    for (const id of this._byConnection.get(connection) ?? []) this._end(id);
     this._byConnection.delete(connection);
+  }
+
+  private _end(id: string): void {
+    const sub = this._subs.get(id);
+    if (sub === undefined) return;
+    sub.stop();
+    this._subs.delete(id);
+    if (sub.page) this._pages--;
   }
 
   get size(): number {

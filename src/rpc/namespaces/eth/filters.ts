@@ -91,7 +91,7 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
         if (ctx.connection === undefined) throw new ServerError("notifications not supported");
         if (!subscriptions.has(name)) throw new InvalidParamsError(`invalid argument 0: no "${name}" subscription (known: ${subscriptions.kinds().join(", ")})`);
         try {
-          return subscriptions.subscribe(ctx.connection, name, arg);
+          return subscriptions.subscribe(ctx.connection, name, arg, ctx.origin);
         } catch (err) {
           if (err instanceof RpcError) throw err;
           if (err instanceof SubscriptionLimitError) throw new ServerError(err.message);
