@@ -104,7 +104,8 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
     jsonRpc: {
       enable: boolDefault("enable"),
       address: { host: "127.0.0.1", port: 8545 },
-      wsAddress: { host: "0.0.0.0", port: 8546 },
+      // beside the HTTP listener unless placed (resolveAppConfig): loopback, Evmos's port
+      wsAddress: { host: "127.0.0.1", port: 8546 },
       api: [...namespaces],
       gasCap: chain.gasCap,
       evmTimeoutMs: rpc.evmTimeoutMs,
@@ -202,7 +203,7 @@ const JSON_RPC_KEYS: Record<string, KeySpec> = {
   // Evmos v14+ defaults to false; a dev node exists to serve JSON-RPC
   enable: { field: "enable", kind: "bool", default: true, description: "Serve JSON-RPC (on by default for this node)" },
   address: { field: "address", kind: "address", description: "HTTP JSON-RPC host:port; it accepts WebSocket upgrades too (Evmos's spelling of --hostname/--port)" },
-  "ws-address": { field: "wsAddress", kind: "address", description: "A WebSocket-only listener, host:port (default 0.0.0.0:8546; with --port 0, a free port on the HTTP listener's host)" },
+  "ws-address": { field: "wsAddress", kind: "address", description: "A WebSocket-only listener, host:port (default: beside the HTTP listener, on its host at its port + 1: 127.0.0.1:8546; with --port 0, a free port; Evmos's own default is 0.0.0.0:8546)" },
   api: { field: "api", kind: "api", description: "Comma-separated namespaces to serve (default: all)" },
   "gas-cap": { field: "gasCap", kind: "uint64", description: "Gas cap of eth_call and eth_estimateGas (0 = none)" },
   "evm-timeout": { field: "evmTimeoutMs", kind: "duration", description: "Deadline of eth_call (e.g. 5s; 0 = none)", negative: "JSON-RPC EVM timeout duration cannot be negative" },
@@ -485,9 +486,13 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
   }
   // a tick rule nobody set is the profile's
   if (layers.every((l) => l.epochs?.tickRule === undefined)) out.epochs.tickRule = defaultTickRule(out.epochs.profile);
-  // --port 0 asks for a free port: the WebSocket-only listener nobody placed takes a free one beside
-  // it, on its host, so two such nodes run side by side
-  if (out.jsonRpc.address.port === 0 && layers.every((l) => l.jsonRpc?.wsAddress === undefined)) out.jsonRpc.wsAddress = { host: out.jsonRpc.address.host, port: 0 };
+  // the WebSocket-only listener nobody placed sits beside the HTTP listener: on its host (a dev node
+  // stays local unless asked), at its port + 1 (8545 → Evmos's 8546), so a node moved with --port
+  // moves both and two projects' nodes run side by side; --port 0 asks for a free port, for both
+  if (layers.every((l) => l.jsonRpc?.wsAddress === undefined)) {
+    const { host, port } = out.jsonRpc.address;
+    out.jsonRpc.wsAddress = { host, port: port === 0 || port >= 65535 ? 0 : port + 1 };
+  }
   const known = input.knownNamespaces ?? d.jsonRpc.api;
   for (const ns of out.jsonRpc.api) {
     if (!known.includes(ns)) throw new Error(`${apiSource}: unknown JSON-RPC namespace '${ns}' in json-rpc.api (known: ${known.join(", ")})`);

@@ -67,8 +67,10 @@ minimum-gas-prices = "${d.minimumGasPrices}aevmos"
 enable = ${j.enable}
 # HTTP JSON-RPC; it accepts WebSocket upgrades too. Hardhat's --hostname/--port set it as well.
 address = "${addr(j.address)}"
-# A WebSocket-only listener. Beyond loopback, anyone who can reach it can use the public namespaces.
-ws-address = "${addr(j.wsAddress)}"
+# A WebSocket-only listener. Absent: beside the HTTP listener, on its host at its port + 1
+# (${addr(j.wsAddress)}). Evmos's default is "0.0.0.0:8546": beyond loopback, anyone who can reach it
+# can use the public namespaces.
+# ws-address = "${addr(j.wsAddress)}"
 # Namespaces served, comma-separated; absent = every namespace this node has.
 ${api}
 # Gas cap of eth_call and eth_estimateGas (0 = none).

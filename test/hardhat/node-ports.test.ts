@@ -1,12 +1,31 @@
 /**
  * `npx hardhat node --port 0` takes free ports for both listeners (HTTP and the WebSocket-only one),
- * so two such nodes run side by side; a listener whose address is taken stops the start with a
+ * and `--port P` puts the WebSocket-only listener at P + 1 on the same host (loopback by default), so
+ * two such nodes run side by side; a listener whose address is taken stops the start with a
  * message that names the flag moving it.
  */
 import { expect } from "chai";
 import { createServer } from "node:net";
 import { WebSocket } from "ws";
 import { type Started, rpc, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+
+/** Whether `port` on 127.0.0.1 can be listened on now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
+  });
+}
+
+/** A port P with P and P + 1 free on 127.0.0.1 (what a node moved with --port P takes). */
+async function freePair(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    if ((await isFree(port)) && (await isFree(port + 1))) return port;
+  }
+  throw new Error("no two free ports side by side");
+}
 
 /** The WebSocket-only listener's URL from the banner. */
 function wsOnlyUrl(node: Started): string {
@@ -48,6 +67,26 @@ describe("npx hardhat node: ports", function () {
     for (const url of urls) expect(url, "beside the HTTP listener, on its host").to.match(/^ws:\/\/127\.0\.0\.1:\d+\/$/);
     for (const n of nodes) expect((await rpc(n.url, "eth_chainId")).result).to.equal("0x2328");
     for (const url of urls) expect(await wsChainId(url)).to.deep.include({ id: 1, result: "0x2328" });
+  });
+
+  it("a node moved with --port moves its WebSocket-only listener beside it, on loopback: two projects' nodes do not collide", async () => {
+    const ports = [await freePair()];
+    let second = await freePair();
+    while (Math.abs(second - ports[0]) < 2) second = await freePair();
+    ports.push(second);
+    const started = [];
+    for (const port of ports) {
+      const n = await startHardhatNode(["--port", String(port)]);
+      nodes.push(n);
+      started.push(n);
+      await waitForOutput(n, "WebSocket JSON-RPC server at ws://");
+    }
+    for (let i = 0; i < 2; i++) {
+      expect(wsOnlyUrl(started[i])).to.equal(`ws://127.0.0.1:${ports[i] + 1}/`);
+      expect(await wsChainId(wsOnlyUrl(started[i]))).to.deep.include({ id: 1, result: "0x2328" });
+      // nothing beyond loopback: the banner does not warn
+      expect(started[i].output()).to.not.match(/from other machines|0\.0\.0\.0/);
+    }
   });
 
   it("a WebSocket address in use stops the start with a message naming --json-rpc.ws-address", async () => {

@@ -38,7 +38,7 @@ describe("config: app configuration", () => {
     expect(c.jsonRpc).to.deep.equal({
       enable: true,
       address: { host: "127.0.0.1", port: 8545 },
-      wsAddress: { host: "0.0.0.0", port: 8546 },
+      wsAddress: { host: "127.0.0.1", port: 8546 },
       api: NAMESPACES,
       gasCap: 25_000_000n,
       evmTimeoutMs: 5000,
@@ -128,6 +128,13 @@ describe("config: app configuration", () => {
     const c = resolveAppConfig({ flags: { "json-rpc.address": "10.0.0.1:7000", hostname: "127.0.0.2" }, defaults });
     expect(c.jsonRpc.address).to.deep.equal({ host: "127.0.0.2", port: 7000 });
     expect(resolveAppConfig({ flags: { "json-rpc.ws-address": "[::1]:8600" }, defaults }).jsonRpc.wsAddress).to.deep.equal({ host: "::1", port: 8600 });
+    // the WebSocket-only listener nobody placed follows the HTTP listener: its host, its port + 1
+    expect(resolveAppConfig({ flags: { port: "18545" }, defaults }).jsonRpc.wsAddress).to.deep.equal({ host: "127.0.0.1", port: 18546 });
+    expect(resolveAppConfig({ flags: { hostname: "0.0.0.0" }, defaults }).jsonRpc.wsAddress).to.deep.equal({ host: "0.0.0.0", port: 8546 });
+    expect(resolveAppConfig({ flags: { port: "0" }, defaults }).jsonRpc.wsAddress).to.deep.equal({ host: "127.0.0.1", port: 0 });
+    // Evmos's own default stays one value away, and a placed listener stays where it was put
+    const evmos = readAppToml(toml("evmos-ws.toml", '[json-rpc]\nws-address = "0.0.0.0:8546"\n'));
+    expect(resolveAppConfig({ appToml: evmos, flags: { port: "18545" }, defaults }).jsonRpc.wsAddress).to.deep.equal({ host: "0.0.0.0", port: 8546 });
     expect(() => layerFromFlags({ port: "70000" })).to.throw('command line: --port: expected a port number, got "70000"');
     expect(() => layerFromFlags({ "json-rpc.address": "8545" })).to.throw('command line: --json-rpc.address: expected host:port, got "8545"');
   });
