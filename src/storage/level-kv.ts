@@ -1,6 +1,12 @@
 /**
  * LevelDB backend of the KVStore interface (the data dir of `--home DIR`, docs/json-rpc.md, "Persistence").
  *
+ * A failed write (a full disk) can leave a torn record at the end of LevelDB's log; LevelDB goes on
+ * appending after it, and its recovery at the next open stops at the torn record: every write
+ * acknowledged after the failure would be lost. So after a failed write the store reopens itself
+ * (recovery then moves the log's good records into a table and starts a new log) before it writes
+ * again, and refuses the write while it cannot (geth treats a failed database write as fatal).
+ *
  * Locking: LevelDB takes an fcntl lock on DIR/LOCK, which stops a second process. Inside one process
  * a second open fails too, but LevelDB then closes its own handle on LOCK, and POSIX drops every
  * fcntl lock the process holds on that file: the first handle silently loses its lock and another
@@ -63,15 +69,25 @@ function tableFileBudget(): number {
   return 1000;
 }
 
+function openLevel(real: string): Level {
+  return new ClassicLevel<Uint8Array, Uint8Array>(real, { keyEncoding: "view", valueEncoding: "view", maxOpenFiles: tableFileBudget() });
+}
+
 export class LevelKV implements KVStore {
   readonly inMemory = false;
   private _closed = false;
+  /** Set by a failed write: the database must be reopened before the next write (see the file comment). */
+  private _failed: string | undefined;
+  /** Undefined while a reopen after a failed write has not succeeded yet. */
+  private _db: Level | undefined;
 
   private constructor(
-    private readonly _db: Level,
+    db: Level,
     /** The resolved directory, as registered in `openDirs`. */
     readonly dir: string,
-  ) {}
+  ) {
+    this._db = db;
+  }
 
   /**
    * Opens (creating if missing) the LevelDB database in `dir`.
@@ -88,7 +104,7 @@ export class LevelKV implements KVStore {
     }
     if (openDirs.has(real)) throw inUseError(dir);
     openDirs.add(real);
-    const db: Level = new ClassicLevel<Uint8Array, Uint8Array>(real, { keyEncoding: "view", valueEncoding: "view", maxOpenFiles: tableFileBudget() });
+    const db = openLevel(real);
     try {
       await db.open();
     } catch (e) {
@@ -100,21 +116,51 @@ export class LevelKV implements KVStore {
   }
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    return this._db.get(key);
+    return (await this._readable()).get(key);
   }
 
   async batch(ops: BatchOp[]): Promise<void> {
     if (ops.length === 0) return;
-    // the array form of batch() is one LevelDB WriteBatch: all or nothing
-    await this._db.batch(
-      ops.map((op) =>
-        op.type === "put" ? { type: "put" as const, key: op.key, value: op.value } : { type: "del" as const, key: op.key },
-      ),
-    );
+    if (this._failed !== undefined) await this._reopen();
+    const db = await this._readable();
+    try {
+      // the array form of batch() is one LevelDB WriteBatch: all or nothing
+      await db.batch(ops.map((op) => (op.type === "put" ? { type: "put" as const, key: op.key, value: op.value } : { type: "del" as const, key: op.key })));
+    } catch (e) {
+      this._failed = errorMessage(rootCause(e));
+      throw new Error(`data directory ${this.dir}: the write failed (${this._failed}); the store reopens before it writes again`);
+    }
+  }
+
+  /** The database to read: the open one, or, after a reopen that failed, a new try at opening it. */
+  private async _readable(): Promise<Level> {
+    if (this._db !== undefined) return this._db;
+    await this._reopen();
+    return this._db as unknown as Level;
+  }
+
+  /**
+   * Closes and opens the database again after a failed write: LevelDB's recovery keeps the log's
+   * records up to the torn one and starts a new log. While it cannot (the disk still full), writes
+   * are refused with the reason and reads try again.
+   */
+  private async _reopen(): Promise<void> {
+    if (this._closed) throw new Error(`data directory ${this.dir} is closed`);
+    const old = this._db;
+    this._db = undefined;
+    await old?.close().catch(() => undefined);
+    const db = openLevel(this.dir);
+    try {
+      await db.open();
+    } catch (e) {
+      throw new Error(`data directory ${this.dir} cannot be written since its last write failed (${this._failed ?? "?"}), and it cannot be reopened yet: ${errorMessage(rootCause(e))}`);
+    }
+    this._db = db;
+    this._failed = undefined;
   }
 
   async *range(opts: RangeOptions): AsyncIterable<[Uint8Array, Uint8Array]> {
-    const it = this._db.iterator({
+    const it = (await this._readable()).iterator({
       ...(opts.gte !== undefined ? { gte: opts.gte } : {}),
       ...(opts.lt !== undefined ? { lt: opts.lt } : {}),
       reverse: opts.reverse === true,
@@ -132,7 +178,7 @@ export class LevelKV implements KVStore {
     if (this._closed) return;
     this._closed = true;
     try {
-      await this._db.close();
+      await this._db?.close();
     } finally {
       openDirs.delete(this.dir);
     }
