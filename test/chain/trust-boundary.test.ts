@@ -166,6 +166,41 @@ describe("the EVM's boundary: what a transaction sends cannot corrupt the state"
     }
   });
 
+  it("an error that ends the whole execution mid-message (a fork's remote unreadable) leaves calls and blocks at their depth", async () => {
+    // what a forked chain's remote read throws inside a precompile: it ends the block, not just the call
+    const aborting = async (): Promise<ExecResult> => {
+      throw Object.assign(new Error("the remote could not be read"), { abortsBlock: true });
+    };
+    const h = await serveHttp({ chain: testChainConfig({ throwOnTransactionFailures: false }), precompiles: () => [{ address: createAddressFromString(FAULTY), function: aborting }] });
+    try {
+      const deployed = await h.request<string>("eth_sendRawTransaction", [await signed(h, { data: CALLER.bytecode, gasLimit: 1_000_000 })]);
+      const forwarder = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [deployed])).contractAddress;
+      const iface = new Interface(CALLER.abi as never);
+      const data = iface.encodeFunctionData("forward", [FAULTY, "0x12345678"]);
+      // a call: answered with the error, and the next calls run on a clean state
+      for (let i = 0; i < 3; i++) {
+        const res = (await h.raw({ jsonrpc: "2.0", id: i, method: "eth_call", params: [{ to: forwarder, data }, "latest"] })) as { error?: { message: string } };
+        expect(res.error?.message).to.match(/the remote could not be read/);
+        expect(await h.request("eth_call", [{ to: forwarder, data: iface.encodeFunctionData("forward", [OTHER, "0x"]) }, "latest"])).to.be.a("string");
+      }
+      // a simulation and a trace of it: the same error, not one of a state left open
+      const sim = (await h.raw({ jsonrpc: "2.0", id: 7, method: "eth_simulateV1", params: [{ blockStateCalls: [{ calls: [{ to: forwarder, data }] }] }, "latest"] })) as { error?: { message: string } };
+      expect(sim.error?.message).to.match(/the remote could not be read/);
+      const traced = (await h.raw({ jsonrpc: "2.0", id: 8, method: "debug_traceCall", params: [{ to: forwarder, data }, "latest", { tracer: "callTracer" }] })) as { error?: { message: string } };
+      expect(traced.error?.message).to.match(/the remote could not be read/);
+      expect(await h.request("eth_call", [{ to: forwarder, data: iface.encodeFunctionData("forward", [OTHER, "0x"]) }, "latest"])).to.be.a("string");
+      // a transaction: the block is not made, the node stays at its head with no checkpoint open
+      const head = h.runtime.node.headNumber;
+      const res = (await h.raw({ jsonrpc: "2.0", id: 9, method: "eth_sendRawTransaction", params: [await signed(h, { to: forwarder, data })] })) as { error?: { message: string } };
+      expect(res.error?.message).to.match(/the remote could not be read/);
+      expect(h.runtime.node.headNumber).to.equal(head);
+      expect(checkpointDepth(h.runtime.node.vm)).to.equal(0);
+      expect(BigInt(await h.request<string>("eth_getBalance", [OTHER, "latest"]))).to.be.greaterThan(0n);
+    } finally {
+      await h.close();
+    }
+  });
+
   it("a block whose state is inside an open checkpoint is refused: the node stays at its head and mines the next one", async () => {
     const h = await serveHttp({ chain: testChainConfig({ throwOnTransactionFailures: false }) });
     try {

@@ -10,6 +10,7 @@ import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { runBlockTx, runPhase } from "./block-producer";
 import type { ChainState } from "../store/chain-state";
 import type { ContextOptions } from "../engine/context";
+import { openCheckpoint } from "../engine/isolation";
 import { ChainError } from "../errors";
 import type { BlockEvents } from "../module";
 
@@ -48,7 +49,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
   const events: BlockEvents = { begin: [], end: [] };
   const results: RunTxResult[] = [];
   let ok = false;
-  await vm.evm.journal.checkpoint();
+  const checkpoint = await openCheckpoint(vm);
   try {
     const stores = { source: chain, root, loaded: new Map() };
     await runPhase("begin_block", vm, execBlock, modules, stores, events.begin, { replay: true });
@@ -67,7 +68,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
     ok = true;
     return { block, results, events };
   } finally {
-    await vm.evm.journal.revert();
+    await checkpoint.revert();
     vm.evm.journal.cleanJournal();
     if (ok) ctx.release();
   }

@@ -10,6 +10,7 @@ import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "../vm-errors";
 import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, madeNoCalls, turnIfDue } from "./context";
+import { openCheckpoint } from "./isolation";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
 import { sentBy } from "./sender";
@@ -186,7 +187,7 @@ export async function runInContext(
     ctx.touched = undefined;
     await warmCaches(vm, earlier);
   }
-  await vm.evm.journal.checkpoint();
+  const checkpoint = await openCheckpoint(vm);
   try {
     if (overrides !== undefined) await applyOverrides(vm, overrides);
     const nonce = req.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
@@ -209,7 +210,7 @@ export async function runInContext(
       throw new ChainError(cleanVmError(err));
     }
   } finally {
-    await vm.evm.journal.revert();
+    await checkpoint.revert();
     if (touched !== undefined && overrides === undefined) {
       // the sender, the recipient and the coinbase are warm from the start: the access list leaves them out
       const always = [from, execBlock.header.coinbase, ...(req.to !== undefined ? [new Address(req.to)] : [])];

@@ -10,6 +10,8 @@
  * transaction, a system call): on a throw, every checkpoint the execution opened is reverted and the
  * message stack is cut back, so the state is where the execution began; commitBlock
  * (src/chain/block/commit.ts) refuses a block whose state still has a checkpoint open.
+ * `openCheckpoint` is the same for what runs in a context and is always undone (calls, simulations,
+ * traces, replays): the context's VM comes back at the depth it had, whatever was thrown.
  */
 import type { VM } from "@ethereumjs/vm";
 import { envOf } from "./context";
@@ -48,4 +50,24 @@ export async function restoringDepth<T>(vm: VM, run: () => Promise<T>): Promise<
     if (checkpointDepth(vm) !== depth) throw new Error(`the state's checkpoint depth is ${checkpointDepth(vm)} after a failed execution, not ${depth}`);
     throw err;
   }
+}
+
+/**
+ * Opens a journal checkpoint of `vm`'s state whose `revert` undoes everything done since, every
+ * checkpoint left open included, down to the depth it began at, and cuts the message stack back to
+ * its length then. For executions in a context, which are always undone (src/chain/engine/context.ts).
+ */
+export async function openCheckpoint(vm: VM): Promise<{ revert(): Promise<void> }> {
+  const depth = checkpointDepth(vm);
+  const env = envOf(vm.evm);
+  const messages = env?.messages.length ?? 0;
+  await vm.evm.journal.checkpoint();
+  return {
+    async revert() {
+      // what was left open first, then this checkpoint through the journal (its warm sets go too)
+      await revertToDepth(vm, depth + 1);
+      await vm.evm.journal.revert();
+      if (env !== undefined) env.messages.length = messages;
+    },
+  };
 }

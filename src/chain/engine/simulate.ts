@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import { cleanVmError } from "../vm-errors";
 import type { StoredLog, StoredReceipt } from "../store/chain-store";
 import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
+import { openCheckpoint } from "./isolation";
 import { type CallRequest, type StateOverride, applyOverrides, drawGas, readGas, transactionFrom, txGasCap } from "./execution";
 import type { Node } from "../node";
 import { withContractSender } from "./state-manager";
@@ -127,7 +128,7 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
   const out: SimulatedBlock[] = [];
   let parent = ctx.block.header;
   const baseRoot = await vm.stateManager.getStateRoot();
-  await vm.evm.journal.checkpoint();
+  const checkpoint = await openCheckpoint(vm);
   try {
     for (const sim of blocks) {
       const o = sim.blockOverrides as Required<Pick<BlockOverrides, "number" | "time">> & BlockOverrides;
@@ -232,7 +233,7 @@ export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptio
     }
     return out;
   } finally {
-    await vm.evm.journal.revert();
+    await checkpoint.revert();
     // Computing each block's state root flushed the state caches into the trie, past the reach of
     // the revert; drop them so this VM (pooled for later contexts) reads the base state again.
     (vm.stateManager as { clearCaches?: () => void }).clearCaches?.();

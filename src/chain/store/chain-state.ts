@@ -30,6 +30,7 @@ import { EMPTY_MODULE_STORE, MemoryModuleStore, type ModuleStore, moduleAddress,
 import { AddressIndex } from "./address-index";
 import { Preimages } from "../engine/preimages";
 import { ChainStateManager } from "../engine/state-manager";
+import { checkpointDepth } from "../engine/isolation";
 
 /** How much of the state the node keeps in memory: its memory is bounded by these, not by the chain's size. */
 export interface CacheBounds {
@@ -382,7 +383,7 @@ export class ChainState {
         released = true;
         unrelay?.();
         // a VM whose execution was cut short may hold an open checkpoint: never reuse it
-        this._vms.release(vm, root, env.messages.length === 0, ctx.touched);
+        this._vms.release(vm, root, env.messages.length === 0 && checkpointDepth(vm) === 0, ctx.touched);
       },
     };
     return ctx;

@@ -8,6 +8,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, createZeroAddress } from "@ethereumjs/util";
 import { type VM, runTx } from "@ethereumjs/vm";
 import { ExecutionTimeout, enterBlock } from "../engine/context";
+import { openCheckpoint } from "../engine/isolation";
 import { type CallRequest, type StateOverride, applyOverrides, defaultCallGas, readGas, runInContext, transactionFrom } from "../engine/execution";
 import { ChainError } from "../errors";
 import type { Node } from "../node";
@@ -64,6 +65,7 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
         {
           beforeTx: async (i, tx, vm) => {
             if (i < from || !want(i)) return;
+            if (deadline !== undefined && Date.now() > deadline) throw new RequestTimedOut();
             const until = (deadline ??= Date.now() + timeoutOf(cfg));
             const tracer = await createTracer(cfg, vm, () => until, budget);
             const sender = receipts[i]?.from;
@@ -94,7 +96,12 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
       return out;
     } catch (err) {
       const c = current as { tracer: Tracer; attached: Attached; index: number } | undefined;
-      if (c === undefined) throw asTraceError(err);
+      if (c === undefined) {
+        if (!(err instanceof RequestTimedOut)) throw asTraceError(err);
+        // the request's time is spent: every transaction still to trace answers geth's timeout
+        for (let i = from; i < block.transactions.length; i++) if (want(i)) out.push({ txHash: bytesToHex(block.transactions[i].hash()), error: "execution timeout" });
+        return out;
+      }
       c.attached.detach();
       c.tracer.dispose?.();
       failedAt = c.index;
@@ -104,6 +111,9 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
     if (from >= block.transactions.length) return out;
   }
 }
+
+/** A block trace's request ran out of its time before a transaction it was to trace. */
+class RequestTimedOut extends Error {}
 
 /** geth's debug_traceTransaction: the result of the one transaction, or its error thrown. */
 export async function traceTransaction(node: Node, txHash: Uint8Array, cfg: TraceConfig): Promise<unknown> {
@@ -141,7 +151,7 @@ export async function traceCall(
   const deadline = Date.now() + timeoutMs;
   const tracer = await createTracer(cfg, vm, () => deadline);
   const block = blockOverrides === undefined ? ctx.block : overrideBlock(node, ctx.block, blockOverrides);
-  await vm.evm.journal.checkpoint();
+  const checkpoint = await openCheckpoint(vm);
   try {
     if (overrides !== undefined) await applyOverrides(vm, overrides);
     const from = new Address(req.from ?? createZeroAddress().bytes);
@@ -167,7 +177,7 @@ export async function traceCall(
     return out;
   } finally {
     tracer.dispose?.();
-    await vm.evm.journal.revert();
+    await checkpoint.revert();
     if (clean) ctx.release();
   }
 }
@@ -236,11 +246,17 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
   // one deadline and one budget for the request, as traceBlock
   const deadline = Date.now() + timeoutOf(cfg);
   const budget: TraceBudget = { bytes: 0 };
-  await vm.evm.journal.checkpoint();
+  const checkpoint = await openCheckpoint(vm);
   try {
     let gasUsed = 0n;
     for (let i = 0; i < block.transactions.length; i++) {
       const tx = block.transactions[i];
+      if (Date.now() > deadline) {
+        // the request's time is spent: the rest answer geth's timeout
+        for (let j = i; j < block.transactions.length; j++) out.push({ txHash: bytesToHex(block.transactions[j].hash()), error: "execution timeout" });
+        clean = true;
+        return out;
+      }
       const tracer = await createTracer(cfg, vm, () => deadline, budget);
       await tracer.onTxStart?.(txEnv(vm, tx, block, { txIndex: i, blockHash: block.hash() }));
       const attached = attachTracer(vm, tracer, { deadline });
@@ -266,7 +282,7 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
     clean = true;
     return out;
   } finally {
-    await vm.evm.journal.revert();
+    await checkpoint.revert();
     if (clean) ctx.release();
   }
 }
