@@ -14,6 +14,22 @@ const RPC_CHAIN = [
  */
 const ETHERS_ROOT = { regex: "^ethers$", message: "import from ethers' subpaths (ethers/abi, ethers/utils, …): the root entry loads all of ethers" };
 
+const ETHERS_SYNTAX = [
+  { selector: "CallExpression[callee.name='require'][arguments.0.value='ethers']", message: ETHERS_ROOT.message },
+  { selector: "ImportExpression[source.value='ethers']", message: ETHERS_ROOT.message },
+];
+
+/**
+ * An EVM journal checkpoint left open swallows the block's state (docs/security.md, "What a
+ * transaction can do to the chain"): executions open theirs through src/chain/engine/isolation.ts,
+ * which restores the depth whatever is thrown; block production opens the block's own.
+ */
+const CHECKPOINT_OWNERS = ["src/chain/engine/isolation.ts", "src/chain/block/block-producer.ts"];
+const JOURNAL_CHECKPOINT = {
+  selector: "CallExpression[callee.property.name='checkpoint'][callee.object.property.name='journal']",
+  message: "open an execution's checkpoint with openCheckpoint or restoringDepth (src/chain/engine/isolation.ts): they restore the state's depth whatever is thrown",
+};
+
 /** A `no-restricted-imports` block per layer: the folders (and paths) its files may not import. */
 function layers(rows) {
   return rows.map(([files, above, extra = []]) => ({
@@ -62,16 +78,15 @@ export default tseslint.config(
     // the hosts and the shared utilities: no layer above them, ethers' subpaths all the same
     [["src/hardhat/**", "src/hardhat3/**", "src/utils/**", "src/*.ts"], []],
   ]),
-  // the same for ethers loaded on demand
+  // the same for ethers loaded on demand; and the EVM journal's checkpoints opened in one place only
   {
     files: ["src/**/*.ts", "src/**/*.mts"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        { selector: "CallExpression[callee.name='require'][arguments.0.value='ethers']", message: ETHERS_ROOT.message },
-        { selector: "ImportExpression[source.value='ethers']", message: ETHERS_ROOT.message },
-      ],
-    },
+    ignores: CHECKPOINT_OWNERS,
+    rules: { "no-restricted-syntax": ["error", ...ETHERS_SYNTAX, JOURNAL_CHECKPOINT] },
+  },
+  {
+    files: CHECKPOINT_OWNERS,
+    rules: { "no-restricted-syntax": ["error", ...ETHERS_SYNTAX] },
   },
   {
     files: ["test/**/*.ts", "bench/tests/test/**/*.ts"],
