@@ -24,6 +24,7 @@
  */
 import { expect } from "chai";
 import { anvilBinary, corpusOnBoth, txHash, txNames } from "../helpers/anvil";
+import { requireTool } from "../helpers/tools";
 import type { Harness } from "../helpers/harness";
 import type { Deployed } from "../helpers/trace-corpus";
 
@@ -65,12 +66,8 @@ describe("debug tracers against Anvil (differential)", function () {
   const GAS_PRICE = "0x77359400"; // 2 gwei, above both chains' base fee
 
   before(async function () {
-    if (bin === undefined) {
-      // the platform package is an optional dependency: absent on platforms Foundry does not build for
-      this.skip();
-      return;
-    }
-    ({ anvil, ours, a, o } = await corpusOnBoth(bin, GAS_PRICE));
+    requireTool(this, "Anvil", bin === undefined ? "npm installed no @foundry-rs/anvil binary for this platform" : undefined, "npm ci installs it from @foundry-rs/anvil's platform package");
+    ({ anvil, ours, a, o } = await corpusOnBoth(bin as string, GAS_PRICE));
   });
   after(async () => {
     await anvil?.close();

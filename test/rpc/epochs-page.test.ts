@@ -5,6 +5,7 @@
  * (.ci/run installs Debian's `chromium` package).
  */
 import { expect } from "chai";
+import { requireTool } from "../helpers/tools";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
@@ -42,10 +43,7 @@ describe("the epochs page in a browser", function () {
   const addresses: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    (skipped: no Chromium at ${CHROMIUM}; install Debian's chromium package)`);
-      this.skip();
-    }
+    requireTool(this, "Chromium", existsSync(CHROMIUM) ? undefined : `no browser at ${CHROMIUM}`, "install Debian's chromium package (apt-get install chromium; .ci/run does)");
     // as the node serves it: the runtime's REST routes (the page among them) on the JSON-RPC port
     runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, epochs: { genesis: { epochs: [newEpochInfo("minute", 60n), newEpochInfo("day", 86_400n)] } } });
     server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0 });

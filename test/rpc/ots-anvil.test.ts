@@ -23,6 +23,7 @@
  */
 import { expect } from "chai";
 import { anvilBinary, corpusOnBoth, txHash, txNames } from "../helpers/anvil";
+import { requireTool } from "../helpers/tools";
 import type { Harness } from "../helpers/harness";
 import type { Deployed } from "../helpers/trace-corpus";
 
@@ -61,11 +62,8 @@ describe("Otterscan's API against Anvil (differential)", function () {
   };
 
   before(async function () {
-    if (bin === undefined) {
-      this.skip();
-      return;
-    }
-    ({ anvil, ours, a, o } = await corpusOnBoth(bin, GAS_PRICE));
+    requireTool(this, "Anvil", bin === undefined ? "npm installed no @foundry-rs/anvil binary for this platform" : undefined, "npm ci installs it from @foundry-rs/anvil's platform package");
+    ({ anvil, ours, a, o } = await corpusOnBoth(bin as string, GAS_PRICE));
     const [ma, mo] = [await threeInABlock(anvil), await threeInABlock(ours)];
     expect(mo.hashes).to.deep.equal(ma.hashes);
     expect(mo.block).to.equal(ma.block);

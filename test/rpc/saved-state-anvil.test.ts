@@ -4,6 +4,7 @@
  */
 import { expect } from "chai";
 import { anvilBinary, startAnvil } from "../helpers/anvil";
+import { requireTool } from "../helpers/tools";
 import { type Harness, inProcess } from "../helpers/harness";
 
 // stores 0x2a at slot 0 and 0x07 at slot 5, then returns runtime code that answers slot 0
@@ -39,10 +40,7 @@ describe("saved state: round trips with Anvil", function () {
   let ours: Harness;
 
   before(async function () {
-    if (bin === undefined) {
-      console.log("    (skipped: npm installed no Anvil binary for this platform)");
-      this.skip();
-    }
+    requireTool(this, "Anvil", bin === undefined ? "npm installed no @foundry-rs/anvil binary for this platform" : undefined, "npm ci installs it from @foundry-rs/anvil's platform package");
     ({ h: anvil } = await startAnvil(bin as string));
   });
   beforeEach(async () => {

@@ -8,6 +8,7 @@
  */
 import { expect } from "chai";
 import { anvilBinary, corpusOnBoth, txHash, txNames } from "../helpers/anvil";
+import { requireTool } from "../helpers/tools";
 import { type Harness, rpcError } from "../helpers/harness";
 import { type Deployed, corpusIface } from "../helpers/trace-corpus";
 
@@ -24,11 +25,8 @@ describe("trace_* against Anvil (differential)", function () {
   let o: Deployed;
 
   before(async function () {
-    if (bin === undefined) {
-      this.skip();
-      return;
-    }
-    ({ anvil, ours, a, o } = await corpusOnBoth(bin, GAS_PRICE));
+    requireTool(this, "Anvil", bin === undefined ? "npm installed no @foundry-rs/anvil binary for this platform" : undefined, "npm ci installs it from @foundry-rs/anvil's platform package");
+    ({ anvil, ours, a, o } = await corpusOnBoth(bin as string, GAS_PRICE));
   });
   after(async () => {
     await anvil?.close();
