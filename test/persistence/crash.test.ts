@@ -1,7 +1,14 @@
 /**
- * Crash test (bounded, no network): a child node under write load is killed with SIGKILL at random
- * moments 20 times. After each kill the store must hold every transaction the child reported as
- * committed, the head block's state root must match the state, and the node must keep working.
+ * Crash test (bounded, no network): a child node under write load is killed with SIGKILL, at every
+ * phase of a block's write and at random moments. After each kill the store must hold every
+ * transaction the child reported as committed, the head block's state root must match the state,
+ * and the node must keep working.
+ *
+ * The phases are hit on purpose, not by chance: the child kills itself at its n-th store write just
+ * before it issues the batch, right after issuing it (LevelDB writing it on its own thread), or once
+ * it was written and before memory moves to the block. Two kills of each, and two at random moments
+ * (mid-transaction, mid-answer): eight in all, where twenty random ones used to cover the same
+ * ground by chance (CRASH_KILLS sets the random ones' count on top of the phases).
  */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
@@ -14,7 +21,10 @@ import { LevelKV } from "../../src/storage/level-kv";
 import { mulberry32 } from "../helpers/prng";
 import { ROOT, buildDist } from "../helpers/processes";
 
-const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+const PHASES = ["before", "during", "after"] as const;
+type Phase = (typeof PHASES)[number] | "random";
+/** The kills: each write phase twice, then the random ones. */
+const KILLS: Phase[] = [...PHASES, ...PHASES, ...Array.from({ length: Number(process.env.CRASH_KILLS ?? 2) }, () => "random" as const)];
 const INITIAL_BALANCE = defaultChainConfig().accounts[5].balance;
 
 /**
@@ -27,7 +37,22 @@ const { defaultChainConfig } = require("./dist/src/chain/config");
 const { createRuntime } = require("./dist/src/app/runtime");
 const { LevelKV } = require("./dist/src/storage/level-kv");
 (async () => {
-  const rt = await createRuntime({ chain: { ...defaultChainConfig(), initialDate: new Date("2024-03-01T12:00:00Z") }, clientVersion: "crash-child", kv: await LevelKV.open(process.argv[1]) });
+  const kv = await LevelKV.open(process.argv[1]);
+  // a phase and a write number: the child kills itself at that write of the store (fault injection)
+  const [phase, at] = [process.argv[2], Number(process.argv[3])];
+  if (phase !== "random") {
+    const batch = kv.batch.bind(kv);
+    let n = 0;
+    kv.batch = async (ops) => {
+      if (++n !== at) return batch(ops);
+      if (phase === "before") process.kill(process.pid, "SIGKILL");
+      const written = batch(ops);
+      if (phase === "during") process.kill(process.pid, "SIGKILL");
+      await written;
+      process.kill(process.pid, "SIGKILL");
+    };
+  }
+  const rt = await createRuntime({ chain: { ...defaultChainConfig(), initialDate: new Date("2024-03-01T12:00:00Z") }, clientVersion: "crash-child", kv });
   const ctx = { transport: "in-process", authenticated: true };
   const accounts = await rt.dispatcher.call("eth_accounts", [], ctx);
   process.stdout.write("READY\\n");
@@ -42,15 +67,16 @@ const { LevelKV } = require("./dist/src/storage/level-kv");
 });
 `;
 
-function runAndKill(dir: string, afterMs: number): Promise<{ confirmed: Array<[string, bigint]>; stderr: string }> {
-  const child = spawn(process.execPath, ["-e", CHILD, dir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+/** Runs the child on `dir` until it is killed: by this test `afterMs` after it is ready (phase random), or by itself at its write `at`. */
+function runAndKill(dir: string, phase: Phase, afterMs: number, at: number): Promise<{ confirmed: Array<[string, bigint]>; stderr: string }> {
+  const child = spawn(process.execPath, ["-e", CHILD, dir, phase, String(at)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
-      if (timer === undefined && out.includes("READY\n")) timer = setTimeout(() => child.kill("SIGKILL"), afterMs);
+      if (phase === "random" && timer === undefined && out.includes("READY\n")) timer = setTimeout(() => child.kill("SIGKILL"), afterMs);
     });
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     // a child that never gets ready is killed too, so the test always ends
@@ -72,7 +98,7 @@ function runAndKill(dir: string, afterMs: number): Promise<{ confirmed: Array<[s
 }
 
 describe("persistence: crashes lose nothing committed", function () {
-  // ~45 s on an idle 2-core machine; several minutes when other work shares the cores
+  // ~15 s on an idle 2-core machine; longer when other work shares the cores
   this.timeout(600_000);
   let dir: string;
   before(() => {
@@ -81,7 +107,7 @@ describe("persistence: crashes lose nothing committed", function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it(`survives ${KILLS} SIGKILLs under write load`, async () => {
+  it(`survives ${KILLS.length} SIGKILLs under write load: before, during and after a block's write, and at random moments`, async () => {
     // the kill times come from a seeded generator: a failing run can be replayed with CRASH_SEED=<seed>
     const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`      crash test seed: ${seed} (replay with CRASH_SEED=${seed})`);
@@ -90,8 +116,9 @@ describe("persistence: crashes lose nothing committed", function () {
     let total = 0;
     let maxHead = 0n;
     const t0 = performance.now();
-    for (let k = 0; k < KILLS; k++) {
-      const { confirmed, stderr } = await runAndKill(dir, 200 + Math.floor(random() * 1300));
+    for (let k = 0; k < KILLS.length; k++) {
+      // the writes: the genesis block's (first start only), then one per block
+      const { confirmed, stderr } = await runAndKill(dir, KILLS[k], 200 + Math.floor(random() * 1300), 5 + Math.floor(random() * 40));
       expect(stderr, stderr).to.equal("");
       total += confirmed.length;
       const rt = await createRuntime({ chain: { ...defaultChainConfig(), initialDate: new Date("2024-03-01T12:00:00Z") }, clientVersion: "crash-check", kv: await LevelKV.open(dir) });
@@ -122,7 +149,7 @@ describe("persistence: crashes lose nothing committed", function () {
         await rt.close();
       }
     }
-    console.log(`      crash: ${KILLS} SIGKILLs, ${total} confirmed transactions all present afterwards, head reached ${maxHead}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(`      crash: ${KILLS.length} SIGKILLs (${KILLS.join(", ")}), ${total} confirmed transactions all present afterwards, head reached ${maxHead}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     expect(total).to.be.greaterThan(0);
   });
 });
