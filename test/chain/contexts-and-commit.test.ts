@@ -1,5 +1,5 @@
 /**
- * Regression tests for the faults found in the core (each named after its finding): executions run
+ * Regression tests for faults once found in the core: executions run
  * in contexts of their own and end at their deadline from inside; a block's batch is written before
  * memory moves; the mining queue never loses a valid transaction; historical reads see their
  * height's module state; the precompile honours static calls; impersonated senders are recorded;
@@ -113,7 +113,7 @@ async function chain(opts: Partial<RuntimeOptions> = {}): Promise<Chain> {
   return { rt, call, accounts, deploy, send, receipt };
 }
 
-describe("execution contexts and a transactional commit (the core's findings)", function () {
+describe("execution contexts and a transactional commit", function () {
   this.timeout(120_000);
   const dirs: string[] = [];
   const open: Runtime[] = [];
@@ -133,7 +133,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it("finding 1: a timed-out eth_call is stopped from inside and leaves committed state intact across a restart (LevelDB)", async () => {
+  it("a timed-out eth_call is stopped from inside and leaves committed state intact across a restart (LevelDB)", async () => {
     const dir = tmp();
     const opts = { rpc: { evmTimeoutMs: 300 } };
     let ch = await chain({ ...opts, kv: await LevelKV.open(dir) });
@@ -159,7 +159,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     expect(BigInt(await ch.call<string>("eth_call", [{ to: target, data: looper.encodeFunctionData("value") }]))).to.equal(42n);
   });
 
-  it("finding 2: a transaction that does not fit waits with its sender's later ones; none is dropped", async () => {
+  it("a transaction that does not fit waits with its sender's later ones; none is dropped", async () => {
     const ch = track(await chain({ chain: testChainConfig({ blockGasLimit: 50_000n, mining: { auto: false, interval: 0, order: "fifo" } }) }));
     const [a, b] = ch.accounts;
     const gases = [21_000, 40_000, 21_000];
@@ -179,7 +179,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     expect(await ch.call("txpool_status")).to.deep.equal({ pending: "0x0", queued: "0x0" });
   });
 
-  it("finding 2: under automine a send the block producer refuses answers its error, not a hash that never mines", async () => {
+  it("under automine a send the block producer refuses answers its error, not a hash that never mines", async () => {
     const ch = track(await chain());
     // a dev account given code signs its own transaction: EIP-3607 makes block production refuse it
     const who = ch.accounts[5];
@@ -221,7 +221,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
   });
 
   for (const backend of ["memory", "LevelDB"] as const) {
-    it(`finding 3: a failed batch write leaves the node on its last committed block (${backend})`, async () => {
+    it(`a failed batch write leaves the node on its last committed block (${backend})`, async () => {
       const dir = tmp();
       const kv = new FaultyKV(backend === "memory" ? new MemoryKV() : await LevelKV.open(dir));
       const epochs = oneTimer("tick", 1);
@@ -263,7 +263,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     });
   }
 
-  it("finding 3: interval mining reports a failed write and goes on once writes succeed", async () => {
+  it("interval mining reports a failed write and goes on once writes succeed", async () => {
     const kv = new FaultyKV(new MemoryKV());
     const ch = track(await chain({ kv }));
     const failures: string[] = [];
@@ -279,7 +279,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     await ch.call("evm_setIntervalMining", [0]);
   });
 
-  it("finding 4: a call at an older block reads that block's epochs state", async () => {
+  it("a call at an older block reads that block's epochs state", async () => {
     const epochs = oneTimer("tick", 10);
     const ch = track(await chain({ epochs }));
     const target = await ch.deploy(c.EpochReader.bytecode);
@@ -298,7 +298,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     }
   });
 
-  it("finding 5: a staticcall to registerHooks reverts and registers nothing", async () => {
+  it("a staticcall to registerHooks reverts and registers nothing", async () => {
     const ch = track(await chain());
     const target = await ch.deploy(c.StaticRegistrar.bytecode);
     const h = await ch.send(ch.accounts[0], target, registrar.encodeFunctionData("tryStatic"));
@@ -307,7 +307,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     expect(await ch.call("epochs_hooks")).to.deep.equal([]);
   });
 
-  it("finding 6: an impersonated transaction keeps its sender after a restart, and replays as mined (after the hardhat_set* change before it)", async () => {
+  it("an impersonated transaction keeps its sender after a restart, and replays as mined (after the hardhat_set* change before it)", async () => {
     const dir = tmp();
     let ch = track(await chain({ kv: await LevelKV.open(dir) }));
     const who = Wallet.createRandom().address.toLowerCase();
@@ -329,7 +329,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     expect(replay.results[0].totalGasSpent).to.equal(21_000n);
   });
 
-  it("finding 8: an endless estimateGas is ended by its deadline while another client is served", async () => {
+  it("an endless estimateGas is ended by its deadline while another client is served", async () => {
     const ch = track(await chain({ rpc: { evmTimeoutMs: 500 } }));
     const server = new JsonRpcServer(ch.rt.dispatcher, { host: "127.0.0.1", port: 0 });
     const { httpAddress } = await server.listen();
@@ -355,7 +355,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     }
   });
 
-  it("finding 8: the pool refuses past its limits with geth's text", async () => {
+  it("the pool refuses past its limits with geth's text", async () => {
     const ch = track(await chain({ chain: testChainConfig({ mining: { auto: false, interval: 0, order: "priority" } }) }));
     const [a, b] = ch.accounts;
     // nonces 1..64 wait behind the missing nonce 0: the 65th future transaction finds no room
@@ -369,7 +369,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     expect(await ch.call("txpool_status")).to.deep.equal({ pending: "0x41", queued: "0x0" });
   });
 
-  it("finding 8: 100 subscriptions add no node listeners beyond the first", async () => {
+  it("100 subscriptions add no node listeners beyond the first", async () => {
     const ch = track(await chain());
     const server = new JsonRpcServer(ch.rt.dispatcher, { host: "127.0.0.1", port: 0 });
     const { httpAddress } = await server.listen();
@@ -393,7 +393,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     }
   });
 
-  it("finding 9: a caller the dev methods are not open to (beyond loopback, a page from another origin) needs the token for them; others need none", async () => {
+  it("a caller the dev methods are not open to (beyond loopback, a page from another origin) needs the token for them; others need none", async () => {
     const ch = track(await chain());
     const remote: RequestContext = { transport: "http", authenticated: false, devOpen: false };
     const local: RequestContext = { transport: "http", authenticated: false, devOpen: true };
@@ -420,7 +420,7 @@ describe("execution contexts and a transactional commit (the core's findings)", 
     expect(await ch.call<string>("eth_getBalance", [who, "latest"])).to.equal("0x2");
   });
 
-  it("finding 10: EthereumJS's Common is not patched; the chain's own subclass skips repeated merges", () => {
+  it("EthereumJS's Common is not patched; the chain's own subclass skips repeated merges", () => {
     createChainCommon(9000n, "osaka");
     const count = (common: Common): (() => number) => {
       let builds = 0;

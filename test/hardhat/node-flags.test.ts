@@ -1,5 +1,5 @@
 /**
- * finding 7, the part a real node cannot show on a shared machine: an explicit `--port 8545` (the
+ * The node's command line, the part a real node cannot show on a shared machine: an explicit `--port 8545` (the
  * old default) must win over app.toml's address too. The node task's `--port` has no default, so a
  * port given on the command line is told apart from none; and the Hardhat and Node.js checks at load.
  */
@@ -12,11 +12,11 @@ import { evmosFlags, resolveNodeConfig } from "../../src/hardhat/node-task";
 import { serverSettings } from "../../src/host/app-config";
 import { TASK_NODE } from "../../src/hardhat/task-names";
 
-describe("finding 7: the node's command line", () => {
+describe("the node's command line", () => {
   const parse = (args: string[]) => new ArgumentsParser().parseTaskArguments(hre.tasks[TASK_NODE] as TaskDefinition, args);
   const appToml = { source: "app.toml", jsonRpc: { address: { host: "127.0.0.2", port: 9000 } } };
 
-  it("finding 7: --port has no default, so an explicit --port 8545 wins over app.toml's address", () => {
+  it("--port has no default, so an explicit --port 8545 wins over app.toml's address", () => {
     expect(parse([]).port).to.equal(undefined);
     const explicit = parse(["--port", "8545"]);
     expect(evmosFlags(explicit).port).to.equal("8545");
@@ -25,7 +25,7 @@ describe("finding 7: the node's command line", () => {
     expect(serverSettings(resolveNodeConfig(evmosFlags(parse([])), undefined, hre))).to.deep.include({ host: "127.0.0.1", port: 8545 });
   });
 
-  it("finding 7: the --flag=value form and every [json-rpc] key's flag parse", () => {
+  it("the --flag=value form and every [json-rpc] key's flag parse", () => {
     const args = parse(["--json-rpc.enable=false", "--json-rpc.batch-request-limit=7", "--json-rpc.body-limit", "100", "--hostname", "127.0.0.3"]);
     const flags = evmosFlags(args);
     expect(flags).to.deep.include({ "json-rpc.enable": false, "json-rpc.batch-request-limit": "7", "json-rpc.body-limit": "100", hostname: "127.0.0.3" });

@@ -7,7 +7,7 @@
  * through hardhat-node-test-runner, `epochs:list`, and `hardhat node` answering
  * `epochs:current --network localhost`.
  *
- * Unlike test/package/outside-in.test.ts this one needs the npm registry: this repository installs
+ * Unlike test/e2e/outside-in.test.ts this one needs the npm registry: this repository installs
  * Hardhat 2, and one node_modules holds one `hardhat`. The install uses npm's cache first.
  */
 import { expect } from "chai";
