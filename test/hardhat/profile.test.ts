@@ -1,7 +1,7 @@
 /**
  * The cosmos-evm profile in-process (`epochs: { profile: "cosmos-evm" }` in hardhat.config.ts): the
  * provider Hardhat's network gets (createEpochsProvider) runs the Cosmos SDK's x/epochs and answers
- * as cosmos/evm. The node's side: test/hardhat/node-profile.test.ts.
+ * as cosmos/evm. The node's side: test/e2e/node-profile.test.ts.
  */
 import { expect } from "chai";
 import hre from "hardhat";

@@ -36,7 +36,7 @@ export const BUILT_CONFIG = path.join(ROOT, "test/fixture-projects/repo-built/ha
  * Arguments that run Hardhat's CLI (`process.execPath` first) on this repository's project as a user's
  * project runs it: the plugin from dist/, built once per test process, no TypeScript compiler. A child
  * started so reaches its banner ~4 s sooner than through hardhat.config.ts, which compiles src/ on
- * load; test/hardhat/node-task.test.ts starts the repository's own `npx hardhat node` that way.
+ * load; test/e2e/node-task.test.ts starts the repository's own `npx hardhat node` that way.
  */
 export function hardhatCli(...args: string[]): string[] {
   buildDist();

@@ -1,8 +1,9 @@
 /**
- * The core of the suite again on Node 22 (Hardhat 3's floor; Node from the npm registry's `node@22`
- * package): the storage (LevelDB's native module), the key store, the epochs module, the chain and
- * RPC units, the HTTP/WebSocket transport, the JavaScript tracer's WebAssembly isolate and the
- * Hardhat 2 provider, run by Hardhat 2's test task in a child process. The rest of the suite runs on
+ * What Node's version can change, again on Node 22 (Hardhat 3's floor; Node from the npm registry's
+ * `node@22` package): the native modules (LevelDB, secp256k1, keccak), Node's crypto, HTTP and
+ * WebSocket servers, the JavaScript tracer's WebAssembly engine, and the chain end to end with
+ * Hardhat 2's provider, run by Hardhat 2's test task in a child process. Pure JavaScript over
+ * EthereumJS (most of the suite) runs the same on either. The rest of the suite runs on
  * the Node that runs this file; test/package/hardhat3.test.ts covers Hardhat 3 on Node 22.
  */
 import { expect } from "chai";
@@ -25,13 +26,22 @@ describe("the suite's core on Node 22", function () {
   this.timeout(900_000);
 
   it("passes", () => {
+    // what Node's version can change, named: native modules, Node's own servers and crypto, WebAssembly
     const files = [
-      // all but the two randomized differential tests of the state path: plain JavaScript over
-      // EthereumJS, nothing Node's version changes, and ~26 s of this run
-      ...["test/unit", "test/persistence", "test/keystore"].flatMap(testFiles).filter((f) => !/(state-flush|trie-batch)\.test\.ts$/.test(f)),
-      "test/rpc/eth.test.ts",
+      // LevelDB's native module: the store, homes reopened, SIGKILLs under write load
+      "test/storage/level-kv.test.ts",
+      ...testFiles("test/chain/store"),
+      "test/e2e/crash.test.ts",
+      // native secp256k1 and keccak; Node's scrypt and AES (the key store)
+      "test/chain/native-crypto.test.ts",
+      "test/keystore/keystore.test.ts",
+      // Node's HTTP and WebSocket servers
+      ...testFiles("test/rpc/transport"),
       "test/rpc/transport.test.ts",
+      // QuickJS compiled to WebAssembly (the JavaScript tracers)
       "test/rpc/js-tracer-isolation.test.ts",
+      // the chain end to end, and Hardhat 2's provider over it
+      "test/rpc/eth.test.ts",
       "test/epochs/contract-hooks.test.ts",
       "test/hardhat/provider.test.ts",
     ];

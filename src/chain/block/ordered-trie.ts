@@ -1,7 +1,7 @@
 /**
  * The root of an ordered trie — item i under the key RLP(i) — as a block's transactions and
  * receipts roots are. Computed straight from the nodes' RLP and keccak: the same root as putting
- * every item into @ethereumjs/mpt's MerklePatriciaTrie (test/unit/chain/ordered-trie.test.ts
+ * every item into @ethereumjs/mpt's MerklePatriciaTrie (test/chain/ordered-trie.test.ts
  * checks that), without building a trie, its node database and an awaited put per item for every
  * block (that cost more than the rest of sealing a one-transaction block).
  */

@@ -11,7 +11,7 @@
  *
  * Same tries, same bytes: node encoding as @ethereumjs/mpt's (inline nodes under 32 bytes, the root
  * stored whatever its size), so EthereumJS reads what this writes and every root is the one
- * @ethereumjs/mpt computes for the same changes (test/unit/chain/trie-batch.test.ts compares them
+ * @ethereumjs/mpt computes for the same changes (test/chain/trie-batch.test.ts compares them
  * over seeded random changes). Decoded nodes are kept by hash, least recently used dropped first:
  * a node's hash fixes its content, so a kept node is valid at any root that reaches it, and the next
  * block starts from the nodes the last one made.

@@ -9,7 +9,7 @@ import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { type ContractInfo, type ContractRegistry, type SourceReference, formatCustomError } from "./registry";
 import { ERROR_SELECTOR, PANIC_SELECTOR, selectorOf } from "../vm-errors";
 
-/** EDR's StackTraceEntryType (test/unit/chain/solidity-registry.test.ts checks the numbers against EDR). */
+/** EDR's StackTraceEntryType (test/chain/solidity-registry.test.ts checks the numbers against EDR). */
 export const StackTraceEntryType = {
   CALLSTACK_ENTRY: 0,
   UNRECOGNIZED_CREATE_CALLSTACK_ENTRY: 1,
