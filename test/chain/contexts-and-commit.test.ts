@@ -23,6 +23,7 @@ import { MemoryKV } from "../../src/storage/memory-kv";
 import { LevelKV } from "../../src/storage/level-kv";
 import { CLIENT_VERSION, rpcError, testChainConfig, unwrap } from "../helpers/harness";
 import { compile } from "../helpers/solc";
+import { rpc } from "../helpers/json-rpc";
 
 const SOURCE = `
 // SPDX-License-Identifier: MIT
@@ -336,7 +337,7 @@ describe("execution contexts and a transactional commit", function () {
     try {
       const target = await ch.deploy(c.Looper.bytecode);
       const url = `http://127.0.0.1:${httpAddress.port}/`;
-      const post = async (method: string, params: unknown[]) => (await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as JsonRpcResponse;
+      const post = async (method: string, params: unknown[]) => (await rpc(url, method, params)) as JsonRpcResponse;
       const order: string[] = [];
       const estimate = post("eth_estimateGas", [{ from: ch.accounts[0], to: target, data: looper.encodeFunctionData("work", [100_000n]) }]).then((res) => {
         order.push("estimate");

@@ -12,7 +12,8 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Started, rpc, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { type Started, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 /** Mounts a tmpfs of `mb` MiB at a new directory; undefined (with the reason) when this process cannot. */
 function mountTmpfs(mb: number): { dir: string } | { why: string } {

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Wallet, computeAddress, getAddress } from "ethers";
 import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { rpcResult } from "../helpers/json-rpc";
 
 const KEY = "0xe9be548f57e4f6af0d8826109417f4be0237a5ce6c6d84b25b92ba7b303fd314";
 const PASS = "task pass phrase";
@@ -29,14 +30,7 @@ describe("keys tasks and npx hardhat node --home with a key store", function () 
   let made: string;
   let token: string;
 
-  const rpc = async <T>(method: string, params: unknown[] = [], auth = true): Promise<T> => {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (auth) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    const body = (await res.json()) as { result: T; error?: { message: string } };
-    if (body.error !== undefined) throw new Error(body.error.message);
-    return body.result;
-  };
+  const rpc = <T>(method: string, params: unknown[] = [], auth = true): Promise<T> => rpcResult<T>(`http://127.0.0.1:${port}/`, method, params, auth ? { authorization: `Bearer ${token}` } : {});
   const startNode = async () => {
     node = await startHardhatNode(["--home", home, "--port", String(port), "--json-rpc.ws-address", "127.0.0.1:0"]);
     token = readFileSync(path.join(home, "jsonrpc.token"), "utf8").trim();

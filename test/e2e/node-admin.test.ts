@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
 import { hardhatCli, ROOT, freePort, stopProcessGroup } from "../helpers/processes";
+import { rpcResult } from "../helpers/json-rpc";
 
 
 interface Started {
@@ -39,16 +40,7 @@ describe("npx hardhat node: admin and db", function () {
   let node: Started | undefined;
   let url: string;
   const token = () => readFileSync(path.join(home, "jsonrpc.token"), "utf8").trim();
-  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token()}` },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    });
-    const body = (await res.json()) as { result: T; error?: { message: string } };
-    if (body.error !== undefined) throw new Error(body.error.message);
-    return body.result;
-  };
+  const rpc = <T>(method: string, params: unknown[] = []): Promise<T> => rpcResult<T>(url, method, params, { authorization: `Bearer ${token()}` });
   const wsCall = async <T>(wsUrl: string, method: string, params: unknown[] = []): Promise<T> => {
     const ws = new WebSocket(wsUrl, { headers: { authorization: `Bearer ${token()}` } });
     try {

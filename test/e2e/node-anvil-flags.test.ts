@@ -8,7 +8,8 @@ import { HDNodeWallet } from "ethers";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Started, rpc, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { type Started, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 const MNEMONIC = "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat";
 

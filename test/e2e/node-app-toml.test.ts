@@ -10,16 +10,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
-import { ROOT, type Started, freePort, hardhatCli, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { ROOT, type Started, freePort, hardhatCli, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
+import { post } from "../helpers/json-rpc";
 
 const TOKEN = "app-toml-token";
 /** Init code that returns gasleft() as 32 bytes: GAS PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN. */
 const GASLEFT = "0x5a60005260206000f3";
 
-async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
-  return { status: res.status, json: await res.json() };
-}
 
 describe("npx hardhat node runs with what app.toml and the flags say", function () {
   this.timeout(120_000);

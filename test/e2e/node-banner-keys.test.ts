@@ -8,7 +8,8 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, deriveAccounts } from "../../src/chain/config";
 import { accountBanner, isPubliclyKnownKey } from "../../src/host/account-banner";
-import { BOOTSTRAP, ROOT, type Started, freePort, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { BOOTSTRAP, ROOT, type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 const OWN = "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat";
 const PROJECT = path.join(ROOT, "test", "fixture-projects", "own-mnemonic");

@@ -14,16 +14,12 @@ import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { hardhatCli, ROOT, stopProcessGroup } from "../helpers/processes";
+import { rpcResult } from "../helpers/json-rpc";
 
 const DEV0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const OTHER = "0x4444444444444444444444444444444444444444";
 
-async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error !== undefined) throw new Error(body.error.message);
-  return body.result as T;
-}
+const rpc = rpcResult;
 
 interface RemoteNode {
   runtime: Runtime;

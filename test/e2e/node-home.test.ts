@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { rpcResult } from "../helpers/json-rpc";
 
 
 describe("npx hardhat node --home", function () {
@@ -17,12 +18,7 @@ describe("npx hardhat node --home", function () {
   let port: number;
   let node: Started | undefined;
   let url: string;
-  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    const body = (await res.json()) as { result: T; error?: { message: string } };
-    if (body.error !== undefined) throw new Error(body.error.message);
-    return body.result;
-  };
+  const rpc = <T>(method: string, params: unknown[] = []): Promise<T> => rpcResult<T>(url, method, params);
   const genesisTime = Math.floor(Date.now() / 1000) - 100;
 
   before(async () => {

@@ -7,7 +7,8 @@ import { expect } from "chai";
 import { Interface } from "ethers";
 import { readFileSync } from "node:fs";
 import hre from "hardhat";
-import { type Started, rpc, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { type Started, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 const FROM = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
 const HASH = "0x[0-9a-f]{64}";

@@ -7,7 +7,8 @@
 import { expect } from "chai";
 import { createServer } from "node:net";
 import { WebSocket } from "ws";
-import { type Started, rpc, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { type Started, startHardhatNode, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 /** Whether `port` on 127.0.0.1 can be listened on now. */
 function isFree(port: number): Promise<boolean> {

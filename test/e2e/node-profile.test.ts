@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { subscribeEpochs } from "../helpers/epochs-subscription";
-import { hardhatCli, ROOT, type Started, freePort, rpc as rpcAt, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { rpc as rpcAt } from "../helpers/json-rpc";
 
 type Attr = { key: string; value: string };
 type Event = { type: string; attributes: Attr[] };

@@ -6,7 +6,8 @@ import { expect } from "chai";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT, type Started, rpc, startHardhatNode, startNodeProcess, hardhatCli, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { ROOT, type Started, startHardhatNode, startNodeProcess, hardhatCli, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 describe("npx hardhat node --state", function () {
   this.timeout(120_000);

@@ -7,7 +7,8 @@
 import { expect } from "chai";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { BOOTSTRAP, ROOT, type Started, freePort, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { BOOTSTRAP, ROOT, type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 const PROJECT = path.join(ROOT, "test", "fixture-projects", "node-subtasks");
 

@@ -11,6 +11,7 @@ import { inProcess, rpcError } from "../helpers/harness";
 import { compile } from "../helpers/solc";
 import { BOOTSTRAP, ROOT, stopProcessGroup } from "../helpers/processes";
 import { NODE_RECORD_FILE_NAME } from "../../src/hardhat/chain-config";
+import { rpc } from "../helpers/json-rpc";
 
 
 interface StartedNode {
@@ -50,10 +51,6 @@ async function waitForOutput(node: StartedNode, re: RegExp): Promise<void> {
   }
 }
 
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
-}
 
 describe("npx hardhat node", function () {
   this.timeout(60_000);

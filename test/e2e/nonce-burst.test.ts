@@ -10,7 +10,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Started, freePort, rpc, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 // Hardhat's dev account #2
 const KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";

@@ -13,7 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, deriveAccounts } from "../../src/chain/config";
 import { addressOfKey } from "../../src/chain/engine/crypto";
-import { ROOT, type Started, buildDist, rpc, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { ROOT, type Started, buildDist, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
+import { rpc } from "../helpers/json-rpc";
 
 const RUNNER = path.join(__dirname, "run-node.mjs");
 const OWN = "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat";

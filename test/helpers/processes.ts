@@ -140,11 +140,6 @@ export async function stopProcessGroup(child: ChildProcess | undefined): Promise
   }
 }
 
-export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = [], headers: Record<string, string> = {}): Promise<{ result?: T; error?: { code: number; message: string } }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  return (await res.json()) as { result?: T; error?: { code: number; message: string } };
-}
-
 /** Waits until the process's output holds `text` (the banner arrives in several chunks); fails after 20 s. */
 export async function waitForOutput(started: Started, text: string): Promise<void> {
   const deadline = Date.now() + 20_000;

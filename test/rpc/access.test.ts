@@ -17,6 +17,7 @@ import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { Mutex } from "../../src/utils/mutex";
 import { END, SECURITY_DOC, START, withTable } from "../../scripts/access-table";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
+import { post } from "../helpers/json-rpc";
 
 const TOKEN = "access-test-token";
 const EVIL = "http://evil.test";
@@ -33,11 +34,6 @@ interface Answer {
   error?: { code: number; message: string };
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Answer & Answer[] }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: (text === "" ? undefined : JSON.parse(text)) as Answer & Answer[] };
-}
 
 function openWs(url: string, headers: Record<string, string>): Promise<WebSocket> {
   const ws = new WebSocket(url, { headers });

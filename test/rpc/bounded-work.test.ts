@@ -12,6 +12,7 @@ import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { whilePinging as pingWhile } from "../helpers/pinger";
+import { post as postTo } from "../helpers/json-rpc";
 
 const EVIL = "https://evil.example";
 /**
@@ -44,10 +45,7 @@ describe("bounded work: no request from any origin holds the node", function () 
   let url: string;
   let wsUrl: string;
 
-  const post = async (body: unknown, origin?: string): Promise<Answer & Answer[]> => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(origin === undefined ? {} : { origin }) }, body: JSON.stringify(body) });
-    return (await res.json()) as Answer & Answer[];
-  };
+  const post = async (body: unknown, origin?: string): Promise<Answer & Answer[]> => (await postTo<Answer & Answer[]>(url, body, origin === undefined ? {} : { origin })).json;
   const call = (method: string, params: unknown[], origin = EVIL) => post({ jsonrpc: "2.0", id: 1, method, params }, origin);
 
   const whilePinging = <T>(attack: () => Promise<T>) => pingWhile(url, attack);

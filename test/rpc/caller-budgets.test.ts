@@ -11,6 +11,7 @@ import { type Runtime, type RuntimeOptions, createRuntime } from "../../src/app/
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { whilePinging } from "../helpers/pinger";
+import { post as postTo } from "../helpers/json-rpc";
 
 /** Longest another client may wait for eth_blockNumber meanwhile (a loaded CI machine included). */
 const MAX_WAIT_MS = 1000;
@@ -33,10 +34,7 @@ async function serve(opts: Partial<RuntimeOptions> = {}): Promise<{ runtime: Run
   return { runtime, server, url: `http://127.0.0.1:${httpAddress.port}/`, wsUrl: `ws://127.0.0.1:${httpAddress.port}/`, log };
 }
 
-const post = async (url: string, body: unknown, origin?: string): Promise<Answer & Answer[]> => {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(origin === undefined ? {} : { origin }) }, body: JSON.stringify(body) });
-  return (await res.json()) as Answer & Answer[];
-};
+const post = async (url: string, body: unknown, origin?: string): Promise<Answer & Answer[]> => (await postTo<Answer & Answer[]>(url, body, origin === undefined ? {} : { origin })).json;
 
 function openWs(url: string, origin = EVIL): Promise<WebSocket> {
   const ws = new WebSocket(url, { headers: { origin } });

@@ -4,16 +4,14 @@ import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { newEpochInfo, seconds } from "../../src/epochs";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
+import { rpc as rpcAt } from "../helpers/json-rpc";
 
 describe("epochs over JSON-RPC, REST and WebSocket", function () {
   this.timeout(60_000);
   let runtime: Runtime;
   let server: JsonRpcServer;
   let url: string;
-  const rpc = async (method: string, params: unknown[] = []) => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
-  };
+  const rpc = (method: string, params: unknown[] = []) => rpcAt(url, method, params);
 
   before(async () => {
     const genesis = { epochs: ["week", "day", "hour", "10s"].map((id, i) => newEpochInfo(id, BigInt([604800, 86400, 3600, 10][i]))) };

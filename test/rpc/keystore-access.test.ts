@@ -10,6 +10,7 @@ import WebSocket from "ws";
 import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
+import { rpc } from "../helpers/json-rpc";
 
 const TOKEN = "keystore-access-token";
 const EVIL = "https://evil.example";
@@ -34,10 +35,7 @@ describe("key-store keys need dev access; dev accounts stay open to any page", f
   let dev: string[];
   let stored: string;
 
-  const post = async (method: string, params: unknown[], headers: Record<string, string> = {}): Promise<Answer> => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    return (await res.json()) as Answer;
-  };
+  const post = (method: string, params: unknown[], headers: Record<string, string> = {}): Promise<Answer> => rpc(url, method, params, headers) as Promise<Answer>;
   const ok = async <T>(method: string, params: unknown[] = []): Promise<T> => {
     const r = await post(method, params, { authorization: `Bearer ${TOKEN}` });
     if (r.error !== undefined) throw new Error(`${method}: ${r.error.message}`);

@@ -9,20 +9,10 @@ import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { readOrCreateTokenFile } from "../../src/rpc/transport/auth";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
+import { post } from "../helpers/json-rpc";
 
 const TOKEN = "s3cret-token";
 
-async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; text: string }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
 
 function wsOpen(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
   const ws = new WebSocket(url, { headers });
