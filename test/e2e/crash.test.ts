@@ -33,9 +33,9 @@ const INITIAL_BALANCE = defaultChainConfig().accounts[5].balance;
  * as a user's node does: ready in ~0.7 s, where compiling src/ with ts-node took ~4 s of each kill.
  */
 const CHILD = `
-const { defaultChainConfig } = require("../persistence/dist/src/chain/config");
-const { createRuntime } = require("../persistence/dist/src/app/runtime");
-const { LevelKV } = require("../persistence/dist/src/storage/level-kv");
+const { defaultChainConfig } = require("./dist/src/chain/config");
+const { createRuntime } = require("./dist/src/app/runtime");
+const { LevelKV } = require("./dist/src/storage/level-kv");
 (async () => {
   const kv = await LevelKV.open(process.argv[1]);
   // a phase and a write number: the child kills itself at that write of the store (fault injection)

@@ -63,8 +63,8 @@ describe("building a chain: the modules it loads", function () {
   it("loads ethers' ABI, hashing and byte helpers, not its providers, contracts, wallets or word lists", () => {
     // a fresh process, as a cold Hardhat 3 connection or `npx hardhat node` builds its first chain
     const script = `
-      const { createRuntime } = require("../hardhat/dist/src/app/runtime");
-      const { defaultChainConfig } = require("../hardhat/dist/src/chain/config");
+      const { createRuntime } = require("./dist/src/app/runtime");
+      const { defaultChainConfig } = require("./dist/src/chain/config");
       (async () => {
         const runtime = await createRuntime({ chain: defaultChainConfig(), clientVersion: "probe" });
         const ctx = { transport: "in-process", authenticated: true };

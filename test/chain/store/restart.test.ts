@@ -234,9 +234,9 @@ describe("persistence: a LevelDB home", function () {
 function secondNodeInChild(dir: string): Promise<string> {
   const root = path.resolve(__dirname, "../../..");
   const code = `
-    const { createRuntime } = require("../../persistence/src/app/runtime");
-    const { LevelKV } = require("../../persistence/src/storage/level-kv");
-    const { testChainConfig } = require("../../persistence/test/helpers/harness");
+    const { createRuntime } = require("./src/app/runtime");
+    const { LevelKV } = require("./src/storage/level-kv");
+    const { testChainConfig } = require("./test/helpers/harness");
     LevelKV.open(${JSON.stringify(dir)})
       .then((kv) => createRuntime({ chain: testChainConfig(), clientVersion: "second", kv }))
       .then((rt) => { console.log("started"); return rt.close(); }, (e) => console.log("error: " + e.message));`;
