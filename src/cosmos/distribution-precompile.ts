@@ -1,7 +1,8 @@
 /**
  * The distribution precompile at 0x…0801 (contracts/precompiles/IDistribution.sol), with
- * cosmos/evm's ABI, events and checks (precompiles/distribution). Rewards are `DecCoin`s: the
- * LegacyDec's integer (the amount times 10^18) with precision 18, as cosmos/evm returns them.
+ * cosmos/evm's ABI, events and checks (precompiles/distribution). Rewards are `DecCoin`s as
+ * cosmos/evm returns them (precompiles/common/types.go `NewDecCoinsResponse`): the LegacyDec's whole
+ * part (`TruncateInt`), with precision 18.
  */
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
@@ -53,8 +54,9 @@ export const DISTRIBUTION_TRANSACTIONS: ReadonlySet<string> = new Set([
   "allocateRewards",
 ]);
 
-/** LegacyDec coins as cosmos/evm returns them: none when zero. */
-const decCoins = (denom: string, dec: bigint): unknown[] => (dec === 0n ? [] : [[denom, dec, 18]]);
+/** LegacyDec coins (`dec`: the amount times 10^18) as cosmos/evm returns them: the whole amount, precision 18; none when zero. */
+const decCoins = (denom: string, dec: bigint): unknown[] => (dec === 0n ? [] : [[denom, dec / DEC_ONE, 18]]);
+const DEC_ONE = 10n ** 18n;
 
 export function distributionHandlers(
   prefixes: Bech32Prefixes,

@@ -191,16 +191,17 @@ for (const make of harnesses()) {
       // per token: 6.06375/1100 = 0.005512500000000000; Alice's 100 tokens: 0.55125 coins
       await chain.h.request("evm_mine", [Number((await time()) + 60n)]);
       const [rewards] = [await d.delegationRewards(ALICE, valoper(OP0))];
-      expect(rewards.map((c: { denom: string; amount: bigint; precision: bigint }) => [c.denom, c.amount, c.precision])).to.deep.equal([["atest", 551_250_000_000_000_000n * E18, 18n]]);
+      // DecCoins as cosmos/evm answers them: the whole amount (TruncateInt), precision 18
+      expect(rewards.map((c: { denom: string; amount: bigint; precision: bigint }) => [c.denom, c.amount, c.precision])).to.deep.equal([["atest", 551_250_000_000_000_000n, 18n]]);
       const commission = await d.validatorCommission(valoper(OP0));
-      expect(commission[0].amount).to.equal(673_750_000_000_000_000n * E18);
+      expect(commission[0].amount).to.equal(673_750_000_000_000_000n);
       // validator 1: 9.8 × 500/1600 = 3.0625, commission 5 % = 0.153125
-      expect((await d.validatorCommission(valoper(OP1)))[0].amount).to.equal(153_125_000_000_000_000n * E18);
-      expect((await d.communityPool())[0].amount).to.equal(200_000_000_000_000_000n * E18);
+      expect((await d.validatorCommission(valoper(OP1)))[0].amount).to.equal(153_125_000_000_000_000n);
+      expect((await d.communityPool())[0].amount).to.equal(200_000_000_000_000_000n);
       expect(await balance(DISTRIBUTION_ACCOUNT)).to.equal(10n * E18);
       const [perValidator, total] = await d.delegationTotalRewards(ALICE);
       expect(perValidator.map((r: { validatorAddress: string }) => r.validatorAddress)).to.deep.equal([valoper(OP0)]);
-      expect(total[0].amount).to.equal(551_250_000_000_000_000n * E18);
+      expect(total[0].amount).to.equal(551_250_000_000_000_000n);
       expect(await d.delegatorValidators(ALICE)).to.deep.equal([valoper(OP0)]);
 
       // a withdrawal pays the whole coins to the withdraw address, here another account
