@@ -131,7 +131,11 @@ export function transactionMethods(deps: RpcDeps) {
           // unfrozen until its sender is known (signedBy)
           unfrozen = createTxFromRLP(raw, { common: node.common, freeze: false });
         } catch (err) {
-          throw new ServerError(`invalid transaction: ${(err as Error).message.split(" (")[0]}`);
+          const message = (err as Error).message;
+          const have = signedChainId(message);
+          // EthereumJS words a foreign chain id with a function's source in it: geth's words instead
+          if (have !== undefined) throw new ServerError(`invalid chain id for signer: have ${have} want ${node.config.chainId}`);
+          throw new ServerError(`invalid transaction: ${message.split(" (")[0]}`);
         }
         if (!unfrozen.isSigned()) throw new ServerError("invalid transaction: not signed");
         if (unfrozen.type === 0 && !unfrozen.supports(155) && !deps.settings.allowUnprotectedTxs) {
@@ -244,3 +248,15 @@ export function signTypedData(deps: RpcDeps, from: Address, typed: unknown): str
   return new SigningKey(signingKey(deps, from)).sign(digest).serialized;
 }
 
+/**
+ * The chain id a transaction was signed for, from EthereumJS's refusal of one signed for another
+ * chain: a typed transaction's "… not matching the derived chain ID N", a legacy one's "Incompatible
+ * EIP155-based V v and chain id …" (EIP-155: v = 2·id + 35 or + 36). Undefined for other errors.
+ */
+function signedChainId(message: string): bigint | undefined {
+  const typed = /not matching the derived chain ID (\d+)/.exec(message);
+  if (typed !== null) return BigInt(typed[1]);
+  const legacy = /Incompatible EIP155-based V (\d+) and chain id/.exec(message);
+  if (legacy !== null) return (BigInt(legacy[1]) - 35n) / 2n;
+  return undefined;
+}
