@@ -98,8 +98,7 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
       const c = current as { tracer: Tracer; attached: Attached; index: number } | undefined;
       if (c === undefined) {
         if (!(err instanceof RequestTimedOut)) throw asTraceError(err);
-        // the request's time is spent: every transaction still to trace answers geth's timeout
-        for (let i = from; i < block.transactions.length; i++) if (want(i)) out.push({ txHash: bytesToHex(block.transactions[i].hash()), error: "execution timeout" });
+        out.push(...timedOut(block, from, want));
         return out;
       }
       c.attached.detach();
@@ -114,6 +113,13 @@ export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: 
 
 /** A block trace's request ran out of its time before a transaction it was to trace. */
 class RequestTimedOut extends Error {}
+
+/** The request's time is spent: each transaction from `from` on that it was to trace answers geth's timeout. */
+function timedOut(block: Block, from: number, want: (i: number) => boolean = () => true): TxTrace[] {
+  const out: TxTrace[] = [];
+  for (let i = from; i < block.transactions.length; i++) if (want(i)) out.push({ txHash: bytesToHex(block.transactions[i].hash()), error: "execution timeout" });
+  return out;
+}
 
 /** geth's debug_traceTransaction: the result of the one transaction, or its error thrown. */
 export async function traceTransaction(node: Node, txHash: Uint8Array, cfg: TraceConfig): Promise<unknown> {
@@ -252,8 +258,7 @@ export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConf
     for (let i = 0; i < block.transactions.length; i++) {
       const tx = block.transactions[i];
       if (Date.now() > deadline) {
-        // the request's time is spent: the rest answer geth's timeout
-        for (let j = i; j < block.transactions.length; j++) out.push({ txHash: bytesToHex(block.transactions[j].hash()), error: "execution timeout" });
+        out.push(...timedOut(block, i));
         clean = true;
         return out;
       }
