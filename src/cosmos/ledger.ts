@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import type { PrecompileInput } from "@ethereumjs/evm";
-import { type Account, type Address, createAccount, createAddressFromString } from "@ethereumjs/util";
+import { type Account, type Address, MAX_INTEGER, createAccount, createAddressFromString } from "@ethereumjs/util";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { GasMeter, OutOfGas, PrecompileRevert } from "../chain/precompile";
@@ -27,16 +27,13 @@ export const DISTRIBUTION_ACCOUNT = moduleAddress("distribution");
 /** Where the bank precompile lives; its storage keeps the native coin's supply (record "supply"). */
 export const BANK_PRECOMPILE = "0x0000000000000000000000000000000000000804" as const;
 
-/** The largest amount of a coin: the Cosmos SDK's `math.Int` holds at most 256 bits, as an EVM balance does. */
-export const MAX_AMOUNT = (1n << 256n) - 1n;
-
 /**
  * `amount` as a coin amount: every balance and supply the modules write goes through here, so none
- * passes 2^256−1 (the SDK's `math.Int` panics with "Int overflow" past 256 bits; an EVM balance past
- * them could not even be read by the BALANCE opcode).
+ * passes 2^256−1 (EthereumJS's MAX_INTEGER: the SDK's `math.Int` panics with "Int overflow" past 256
+ * bits; an EVM balance past them could not even be read by the BALANCE opcode).
  */
 export function coinAmount(amount: bigint): bigint {
-  if (amount > MAX_AMOUNT) throw new ModuleError("Int overflow");
+  if (amount > MAX_INTEGER) throw new ModuleError("Int overflow");
   return amount;
 }
 

@@ -21,12 +21,10 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { CODEHASH_PREFIX, MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, type Address, KECCAK256_NULL, concatBytes, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
+import { type Account, type Address, KECCAK256_NULL, MAX_INTEGER, concatBytes, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import { type ChangedKeys, FlushJournal } from "./flush-journal";
 import { ChainError } from "../errors";
-
-const MAX_UINT256 = (1n << 256n) - 1n;
 import type { Preimages } from "./preimages";
 import { type NodeWrite, type TrieChange, TrieBatch } from "./trie-batch";
 
@@ -117,7 +115,7 @@ export class ChainStateManager extends MerkleStateManager {
    * holding one would not load back.
    */
   override async putAccount(address: Address, account?: Account): Promise<void> {
-    if (account !== undefined && account.balance > MAX_UINT256) throw new ChainError(`the balance of ${address.toString()} would be ${account.balance}, past 2^256-1`);
+    if (account !== undefined && account.balance > MAX_INTEGER) throw new ChainError(`the balance of ${address.toString()} would be ${account.balance}, past 2^256-1`);
     if (this._restore !== undefined && account !== undefined && this._restore.address === address.toString()) {
       account.codeHash = this._restore.codeHash;
       this._restore = undefined;
