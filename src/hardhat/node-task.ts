@@ -163,7 +163,7 @@ interface NodeArgs extends ChainFlags {
 export function hardhatConfigLayer(hre: HardhatRuntimeEnvironment): AppConfigLayer {
   return {
     source: "hardhat.config",
-    minimumGasPrices: BigInt(hre.config.networks[HARDHAT_NETWORK_NAME].minGasPrice),
+    minimumGasPrices: { amount: BigInt(hre.config.networks[HARDHAT_NETWORK_NAME].minGasPrice) },
     epochs: { profile: hre.config.epochs.profile, tickRule: hre.config.epochs.tickRule, hookGasLimit: BigInt(hre.config.epochs.hookGasLimit) },
   };
 }

@@ -21,6 +21,7 @@ import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, 
 const parseToml: typeof SmolToml.parse = (text, opts) => (require("smol-toml") as typeof SmolToml).parse(text, opts);
 
 import { type EpochsProfile, type TickRule, defaultTickRule } from "../epochs/types";
+import { PROFILE_DENOM } from "../cosmos/profile";
 export { type EpochsProfile, type TickRule, defaultTickRule };
 
 export type { HostPort };
@@ -66,7 +67,7 @@ export type NodeLogLevel = "quiet" | "normal" | "verbose";
 export const LOG_VERBOSITY: Record<NodeLogLevel, number> = { quiet: 1, normal: 3, verbose: 4 };
 
 export interface AppConfig {
-  /** Wei per gas (`minimum-gas-prices = "<amount>aevmos"`). */
+  /** Wei per gas (`minimum-gas-prices = "<amount>aevmos"`, `atest` under cosmos-evm). */
   minimumGasPrices: bigint;
   /** The node's log (`--quiet`, Hardhat's `--verbose`). */
   log: NodeLogLevel;
@@ -80,7 +81,7 @@ export interface AppConfig {
 /** What one source sets. `source` labels its errors: a file path, "command line", "hardhat.config". */
 export interface AppConfigLayer {
   source: string;
-  minimumGasPrices?: bigint;
+  minimumGasPrices?: GasPriceSetting;
   log?: NodeLogLevel;
   jsonRpc?: Partial<Omit<JsonRpcConfig, "address">> & { address?: Partial<HostPort> };
   epochs?: Partial<EpochsAppConfig>;
@@ -144,15 +145,32 @@ export function formatGoDuration(ms: number): string {
   return h > 0 ? `${h}h${m}m${s}` : m > 0 ? `${m}m${s}` : s;
 }
 
-const GAS_PRICE_FORM = `expected "<amount>aevmos" (a whole number of wei per gas)`;
+const gasPriceForm = (denom = "aevmos") => `expected "<amount>${denom}" (a whole number of wei per gas)`;
 
-/** `"20aevmos"` → 20n wei per gas; `""` → 0n (Cosmos's "no minimum"). */
-export function parseMinimumGasPrices(value: string): bigint {
+/** A minimum gas price as written: wei per gas and the denom it names (undefined for `""`, no minimum). */
+export interface GasPriceSetting {
+  amount: bigint;
+  denom?: string;
+}
+
+/**
+ * `"20aevmos"` → 20 wei per gas in aevmos; `""` → 0 (Cosmos's "no minimum"). Either profile's denom
+ * reads here; resolveAppConfig then holds it to the chain's own (`checkGasPriceDenom`).
+ */
+export function parseMinimumGasPrices(value: string): GasPriceSetting {
   const v = value.trim();
-  if (v === "") return 0n;
-  const m = /^(\d+)(?:\.(\d+))?aevmos$/.exec(v);
-  if (m === null || /[1-9]/.test(m[2] ?? "")) throw new Error(`${GAS_PRICE_FORM}, got ${JSON.stringify(value)}`);
-  return BigInt(m[1]);
+  if (v === "") return { amount: 0n };
+  const m = /^(\d+)(?:\.(\d+))?([a-zA-Z][a-zA-Z0-9/:._-]{2,127})$/.exec(v);
+  if (m === null || /[1-9]/.test(m[2] ?? "") || !Object.values(PROFILE_DENOM).includes(m[3])) throw new Error(`${gasPriceForm(m?.[3] === "atest" ? "atest" : "aevmos")}, got ${JSON.stringify(value)}`);
+  return { amount: BigInt(m[1]), denom: m[3] };
+}
+
+/** A price in another chain's denom is refused, naming the chain's own (Cosmos would take it as no minimum for the EVM's coin). */
+function checkGasPriceDenom(setting: GasPriceSetting, profile: EpochsProfile, where: string): void {
+  const denom = PROFILE_DENOM[profile];
+  if (setting.denom !== undefined && setting.denom !== denom) {
+    throw new Error(`${where}: ${gasPriceForm(denom)}, the "${profile}" chain's coin, got "${setting.amount}${setting.denom}"`);
+  }
 }
 
 /** `host:port` (IPv6 as `[::1]:8545`); an empty host means all interfaces, as in Go. */
@@ -364,7 +382,7 @@ export function parseAppToml(text: string, source: string): AppConfigLayer {
   const mgp = doc["minimum-gas-prices"];
   if (mgp !== undefined) {
     try {
-      if (typeof mgp !== "string") throw new Error(`${GAS_PRICE_FORM}, got ${typeof mgp === "bigint" ? mgp : JSON.stringify(mgp)}`);
+      if (typeof mgp !== "string") throw new Error(`${gasPriceForm()}, got ${typeof mgp === "bigint" ? mgp : JSON.stringify(mgp)}`);
       layer.minimumGasPrices = parseMinimumGasPrices(mgp);
     } catch (err) {
       fail(source, "minimum-gas-prices", err);
@@ -472,8 +490,9 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
   const d = input.defaults;
   const out: AppConfig = { ...d, jsonRpc: { ...d.jsonRpc, address: { ...d.jsonRpc.address }, api: [...d.jsonRpc.api] }, epochs: { ...d.epochs }, txpool: { ...d.txpool } };
   let apiSource = "defaults";
+  let gasPrice: { setting: GasPriceSetting; source: string; label: string } | undefined;
   for (const l of layers) {
-    if (l.minimumGasPrices !== undefined) out.minimumGasPrices = l.minimumGasPrices;
+    if (l.minimumGasPrices !== undefined) gasPrice = { setting: l.minimumGasPrices, source: l.source, label: l === flags ? "--minimum-gas-prices" : "minimum-gas-prices" };
     if (l.home !== undefined) out.home = l.home;
     if (l.log !== undefined) out.log = l.log;
     const { address, ...rest } = l.jsonRpc ?? {};
@@ -483,6 +502,10 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
     if (rest.api !== undefined) apiSource = l.source;
     for (const [k, v] of Object.entries(l.epochs ?? {})) if (v !== undefined) (out.epochs as unknown as Record<string, unknown>)[k] = v;
     for (const [k, v] of Object.entries(l.txpool ?? {})) if (v !== undefined) (out.txpool as unknown as Record<string, unknown>)[k] = v;
+  }
+  if (gasPrice !== undefined) {
+    checkGasPriceDenom(gasPrice.setting, out.epochs.profile, `${gasPrice.source}: ${gasPrice.label}`);
+    out.minimumGasPrices = gasPrice.setting.amount;
   }
   // a tick rule nobody set is the profile's
   if (layers.every((l) => l.epochs?.tickRule === undefined)) out.epochs.tickRule = defaultTickRule(out.epochs.profile);

@@ -224,13 +224,25 @@ describe("config: app configuration", () => {
     expect(() => parseGoDuration("1m 30s")).to.throw('time: unknown unit "m " in duration "1m 30s"');
   });
 
-  it("parses minimum-gas-prices as wei per gas", () => {
-    expect(parseMinimumGasPrices("20aevmos")).to.equal(20n);
-    expect(parseMinimumGasPrices(" 0aevmos ")).to.equal(0n);
-    expect(parseMinimumGasPrices("")).to.equal(0n);
-    expect(parseMinimumGasPrices("7.000aevmos")).to.equal(7n);
-    expect(parseMinimumGasPrices("1000000000000000000000aevmos")).to.equal(10n ** 21n);
+  it("parses minimum-gas-prices as wei per gas in either profile's coin", () => {
+    expect(parseMinimumGasPrices("20aevmos")).to.deep.equal({ amount: 20n, denom: "aevmos" });
+    expect(parseMinimumGasPrices(" 0aevmos ")).to.deep.equal({ amount: 0n, denom: "aevmos" });
+    expect(parseMinimumGasPrices("")).to.deep.equal({ amount: 0n });
+    expect(parseMinimumGasPrices("7.000aevmos")).to.deep.equal({ amount: 7n, denom: "aevmos" });
+    expect(parseMinimumGasPrices("1000000000000000000000aevmos")).to.deep.equal({ amount: 10n ** 21n, denom: "aevmos" });
+    expect(parseMinimumGasPrices("0atest")).to.deep.equal({ amount: 0n, denom: "atest" });
     for (const bad of ["20", "20atom", "0.5aevmos", "aevmos", "-1aevmos", "1aevmos,2uatom"]) expect(() => parseMinimumGasPrices(bad), bad).to.throw('expected "<amount>aevmos"');
+    expect(() => parseMinimumGasPrices("0.5atest")).to.throw('expected "<amount>atest"');
+  });
+
+  it("holds the minimum gas price to the chain's own coin: atest under cosmos-evm (local_node.sh's flag), aevmos under evmos", () => {
+    const defaults = defaultAppConfig(["eth"]);
+    const cosmosEvm = resolveAppConfig({ defaults, flags: { "minimum-gas-prices": "0atest", profile: "cosmos-evm" } });
+    expect([cosmosEvm.minimumGasPrices, cosmosEvm.epochs.profile]).to.deep.equal([0n, "cosmos-evm"]);
+    expect(resolveAppConfig({ defaults, flags: { "minimum-gas-prices": "25atest", profile: "cosmos-evm" } }).minimumGasPrices).to.equal(25n);
+    expect(() => resolveAppConfig({ defaults, flags: { "minimum-gas-prices": "0atest" } })).to.throw('command line: --minimum-gas-prices: expected "<amount>aevmos" (a whole number of wei per gas), the "evmos" chain\'s coin, got "0atest"');
+    const file = toml("cosmos.toml", 'minimum-gas-prices = "3aevmos"\n[epochs]\nprofile = "cosmos-evm"\n');
+    expect(() => resolveAppConfig({ defaults, appToml: readAppToml(file) })).to.throw(`${file}: minimum-gas-prices: expected "<amount>atest" (a whole number of wei per gas), the "cosmos-evm" chain's coin, got "3aevmos"`);
   });
 
   it("parses host:port like Go", () => {

@@ -61,11 +61,18 @@ describe("config: home directory", () => {
     writeMinimumGasPrices(home.appToml, 25n);
     const after = readFileSync(home.appToml, "utf8");
     expect(after).to.equal(before.replace('minimum-gas-prices = "0aevmos"', 'minimum-gas-prices = "25aevmos"'));
-    expect(readAppToml(home.appToml).minimumGasPrices).to.equal(25n);
+    expect(readAppToml(home.appToml).minimumGasPrices).to.deep.equal({ amount: 25n, denom: "aevmos" });
     writeMinimumGasPrices(home.appToml, "30aevmos");
-    expect(readAppToml(home.appToml).minimumGasPrices).to.equal(30n);
+    expect(readAppToml(home.appToml).minimumGasPrices).to.deep.equal({ amount: 30n, denom: "aevmos" });
     expect(() => writeMinimumGasPrices(home.appToml, "3uatom")).to.throw('expected "<amount>aevmos"');
-    expect(readAppToml(home.appToml).minimumGasPrices).to.equal(30n);
+    expect(readAppToml(home.appToml).minimumGasPrices).to.deep.equal({ amount: 30n, denom: "aevmos" });
+  });
+
+  it("writes a cosmos-evm home's gas price in its coin (atest), from the start and from miner_setGasPrice", () => {
+    const home = initHome(dir, { genesisJson: () => "{}", profile: "cosmos-evm" });
+    expect(readFileSync(home.appToml, "utf8")).to.contain('minimum-gas-prices = "0atest"');
+    writeMinimumGasPrices(home.appToml, 7n, "atest");
+    expect(readAppToml(home.appToml).minimumGasPrices).to.deep.equal({ amount: 7n, denom: "atest" });
   });
 
   it("adds the key at the top level when the file lacks it, never inside a table", () => {
