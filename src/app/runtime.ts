@@ -4,12 +4,11 @@
  * hosts (src/host/), `npx hardhat node` and tests; rpc/ below it only transports and dispatches.
  */
 import type { EventEmitter } from "node:events";
-import type { ChainConfig } from "../chain/config";
+import { type ChainConfig, genesisAllocations } from "../chain/config";
 import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 import type { BlockModule } from "../chain/module";
 import type { PrecompileContext } from "../chain/store/chain-state";
 import { Node, type NodeOptions } from "../chain/node";
-import { addressOfKey } from "../chain/engine/crypto";
 import { DynamicPrecompiles } from "../chain/engine/evm";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
@@ -125,7 +124,7 @@ export { CORE_NAMESPACES } from "../rpc/deps";
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
   const profile = epochs?.profile ?? "evmos";
-  const genesisAccounts = opts.chain.accounts.map((a) => ({ address: addressOfKey(a.privateKey).toString(), balance: a.balance }));
+  const genesisAccounts = genesisAllocations(opts.chain).map((a) => ({ address: a.address.toString(), balance: a.balance }));
   const cosmosSettings = cosmosModuleSettings(opts.cosmos ?? {}, profile, genesisAccounts);
   // the precompiles of x/erc20's token pairs, registered while the chain runs (src/chain/engine/evm.ts)
   const dynamicPrecompiles = new DynamicPrecompiles();

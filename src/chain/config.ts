@@ -2,7 +2,9 @@
  * The chain's resolved configuration. The Hardhat layer maps `networks.hardhat` settings users
  * already write (chainId, accounts, mining, initialBaseFeePerGas, blockGasLimit, hardfork, …) onto it.
  */
+import { type Address, createAddressFromString } from "@ethereumjs/util";
 import { deriveHdKeys } from "./dev/hd-keys";
+import { addressOfKey } from "./engine/crypto";
 import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from "./pool/txpool";
 
 export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -31,6 +33,8 @@ export interface ChainConfig {
   blockGasLimit: bigint;
   initialBaseFeePerGas: bigint;
   accounts: GenesisAccount[];
+  /** Balances a genesis file gives addresses (no keys here); a configured account's balance wins over its address's entry. */
+  genesisBalances?: Array<{ address: string; balance: bigint }>;
   mining: MiningConfig;
   coinbase: Uint8Array;
   allowUnlimitedContractSize: boolean;
@@ -68,6 +72,21 @@ export function defaultChainConfig(): ChainConfig {
     throwOnTransactionFailures: true,
     txPool: { ...DEFAULT_POOL_LIMITS },
   };
+}
+
+/** Every balance at genesis: the genesis file's, then the configured accounts' (which win for their addresses). */
+export function genesisAllocations(config: Pick<ChainConfig, "accounts" | "genesisBalances">): Array<{ address: Address; balance: bigint }> {
+  const out = new Map<string, { address: Address; balance: bigint }>();
+  for (const b of config.genesisBalances ?? []) {
+    const address = createAddressFromString(b.address);
+    const key = address.toString();
+    out.set(key, { address, balance: (out.get(key)?.balance ?? 0n) + b.balance });
+  }
+  for (const a of config.accounts) {
+    const address = addressOfKey(a.privateKey);
+    out.set(address.toString(), { address, balance: a.balance });
+  }
+  return [...out.values()];
 }
 
 const derivedCache = new Map<string, Uint8Array[]>();

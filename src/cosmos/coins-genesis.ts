@@ -5,19 +5,22 @@
  *
  * - `app_state.bank.balances[] { address, coins[] }` and `denom_metadata[]`: coins other than the
  *   native one (native balances are the accounts' EVM balances, configured with the accounts);
- * - `app_state.erc20.token_pairs[]`: exported for reading; on import every voucher is paired (the
- *   native coin's pair is made at genesis either way);
+ * - `app_state.erc20.native_precompiles[]` and `token_pairs[]`: the native coin's WERC20 address (the
+ *   profile's default when neither names one: WEVMOS's) and the pairs of coins (x/erc20's module-owned
+ *   pairs, `contract_owner` 1; pairs of ERC-20 contracts are refused, naming the field); on import every
+ *   voucher without a pair is paired at its hash's address;
  * - `app_state.transfer.denoms[] { base, trace[] { port_id, channel_id } }`: the vouchers' traces;
  * - `app_state.ibc.channel_genesis.channels[]`: the transfer port's channels (state, counterparty).
  * What is not kept: packets in flight, sequences, allowances, escrowed amounts (the escrow accounts'
  * coins are balances like any other).
  */
+import { getAddress, isAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./bech32";
 import { hexOf } from "./genesis";
 import { Bank, type DenomMetadata } from "./coins";
 import { Erc20Keeper, OWNER_MODULE } from "./erc20";
-import type { GenesisCoin } from "./erc20-module";
+import type { GenesisCoin, GenesisPair } from "./erc20-module";
 import { CHANNEL_ID, type IbcChannel, Ics20Keeper, TRANSFER_PORT, denomHash, denomPath } from "./ics20";
 import type { ModuleEnv } from "./ledger";
 
@@ -53,7 +56,10 @@ export async function coinsGenesisJson(env: ModuleEnv, prefixes: Bech32Prefixes,
   const out: Json = { bank: { balances, denom_metadata: metadata } };
   if (modules.erc20) {
     const pairs = await new Erc20Keeper(env).pairs();
-    out.erc20 = { token_pairs: pairs.map((p) => ({ erc20_address: p.erc20, denom: p.denom, enabled: p.enabled, contract_owner: p.owner === OWNER_MODULE ? "OWNER_MODULE" : "OWNER_EXTERNAL" })) };
+    out.erc20 = {
+      native_precompiles: pairs.filter((p) => p.denom === env.denom).map((p) => p.erc20),
+      token_pairs: pairs.map((p) => ({ erc20_address: p.erc20, denom: p.denom, enabled: p.enabled, contract_owner: p.owner === OWNER_MODULE ? "OWNER_MODULE" : "OWNER_EXTERNAL" })),
+    };
   }
   if (modules.ics20) {
     const ics20 = new Ics20Keeper(env);
@@ -87,8 +93,9 @@ const arrayAt = (v: unknown, field: string): unknown[] => {
  * `transfer.denoms` has their trace) and the transfer channels a genesis gives; undefined parts when
  * it has none. Errors name the field.
  */
-export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, nativeDenom: string): { coins?: GenesisCoin[]; channels?: IbcChannel[] } {
+export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, nativeDenom: string): GenesisCoins {
   const app = (appState ?? {}) as { bank?: { balances?: unknown; denom_metadata?: unknown }; transfer?: { denoms?: unknown }; ibc?: { channel_genesis?: { channels?: unknown } } };
+  const native: Array<{ address: string; amount: bigint }> = [];
   // the traces: a voucher's denom → its path
   const paths = new Map<string, string>();
   arrayAt(app.transfer?.denoms, "app_state.transfer.denoms").forEach((raw, i) => {
@@ -123,8 +130,9 @@ export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, na
     arrayAt(b.coins, `${field}.coins`).forEach((c, j) => {
       const coin = c as { denom?: unknown; amount?: unknown };
       if (typeof coin?.denom !== "string" || typeof coin.amount !== "string" || !/^\d+$/.test(coin.amount)) throw new Error(`${field}.coins[${j}]: expected { denom, amount } with an integer amount`);
-      // the native coin's balances are the accounts' own (their configured balances)
-      if (coin.denom === nativeDenom || BigInt(coin.amount) === 0n) return;
+      if (BigInt(coin.amount) === 0n) return;
+      // the native coin's balances are the accounts' EVM balances
+      if (coin.denom === nativeDenom) return void native.push({ address, amount: BigInt(coin.amount) });
       byDenom.set(coin.denom, [...(byDenom.get(coin.denom) ?? []), { address, amount: BigInt(coin.amount) }]);
     });
   });
@@ -143,5 +151,49 @@ export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, na
     })
     .filter((c) => c.port === TRANSFER_PORT)
     .map((c) => c.channel);
-  return { ...(coins.length > 0 ? { coins } : {}), ...(channels.length > 0 ? { channels } : {}) };
+  const erc20 = pairsFromGenesis(appState, nativeDenom);
+  return { ...(coins.length > 0 ? { coins } : {}), ...(channels.length > 0 ? { channels } : {}), ...(native.length > 0 ? { native } : {}), ...erc20 };
+}
+
+/** What a genesis gives the coins' modules; each part absent when the genesis has none. */
+export interface GenesisCoins {
+  coins?: GenesisCoin[];
+  channels?: IbcChannel[];
+  /** `app_state.bank.balances` in the native denom: EVM balances. */
+  native?: Array<{ address: string; amount: bigint }>;
+  /** The native coin's WERC20 address (`erc20.native_precompiles`, or its denom's token pair). */
+  nativeErc20?: string;
+  /** `erc20.token_pairs` of other coins. */
+  pairs?: GenesisPair[];
+}
+
+const OWNERS: Readonly<Record<string, number>> = { "1": OWNER_MODULE, OWNER_MODULE, "2": 2, OWNER_EXTERNAL: 2 };
+
+/** `app_state.erc20`: the native precompile's address and the token pairs; errors name the field. */
+function pairsFromGenesis(appState: unknown, nativeDenom: string): Pick<GenesisCoins, "nativeErc20" | "pairs"> {
+  const erc20 = (appState as { erc20?: { native_precompiles?: unknown; token_pairs?: unknown } } | undefined)?.erc20;
+  const address = (v: unknown, field: string): string => {
+    if (typeof v !== "string" || !isAddress(v)) throw new Error(`${field}: expected a 0x address, got ${JSON.stringify(v)}`);
+    return getAddress(v);
+  };
+  const natives = arrayAt(erc20?.native_precompiles, "app_state.erc20.native_precompiles").map((a, i) => address(a, `app_state.erc20.native_precompiles[${i}]`));
+  if (natives.length > 1) throw new Error(`app_state.erc20.native_precompiles: ${natives.length} addresses; this chain has one native coin (${nativeDenom}), so one WERC20`);
+  let nativeErc20: string | undefined = natives[0];
+  const pairs: GenesisPair[] = [];
+  arrayAt(erc20?.token_pairs, "app_state.erc20.token_pairs").forEach((raw, i) => {
+    const field = `app_state.erc20.token_pairs[${i}]`;
+    const p = raw as { erc20_address?: unknown; denom?: unknown; enabled?: unknown; contract_owner?: unknown };
+    const erc20Address = address(p?.erc20_address, `${field}.erc20_address`);
+    if (typeof p.denom !== "string" || p.denom === "") throw new Error(`${field}.denom: expected a denom`);
+    const owner = OWNERS[String(p.contract_owner ?? "1")];
+    if (owner === undefined) throw new Error(`${field}.contract_owner: expected 1 (OWNER_MODULE) or 2 (OWNER_EXTERNAL), got ${JSON.stringify(p.contract_owner)}`);
+    if (owner !== OWNER_MODULE) throw new Error(`${field}.contract_owner: pairs of ERC-20 contracts (OWNER_EXTERNAL) are not kept by this chain, only coins' pairs (OWNER_MODULE)`);
+    if (p.denom === nativeDenom) {
+      if (nativeErc20 !== undefined && nativeErc20 !== erc20Address) throw new Error(`${field}: the native coin's pair is at ${erc20Address}, but app_state.erc20.native_precompiles names ${nativeErc20}`);
+      nativeErc20 = erc20Address;
+      return;
+    }
+    pairs.push({ erc20: erc20Address, denom: p.denom, enabled: p.enabled !== false });
+  });
+  return { ...(nativeErc20 !== undefined ? { nativeErc20 } : {}), ...(pairs.length > 0 ? { pairs } : {}) };
 }

@@ -1,8 +1,10 @@
 /**
  * x/erc20 as a block module of the chain (docs/cosmos-precompiles.md, "Token pairs"):
- * - genesis: the native coin's pair at WEVMOS's address with the coin's bank metadata (Evmos's
- *   `aevmos`, evmd's `atest` "Test Token"), and the coins the config lists — minted to their holders,
- *   with their metadata, an IBC voucher (`ibc/<hash>`) paired at its address;
+ * - genesis: the native coin's pair (at WEVMOS's address unless the genesis names another, as
+ *   local_node.sh names ERC-7528's) with the coin's bank metadata (Evmos's `aevmos`, evmd's `atest`
+ *   "Test Token"), the pairs a genesis lists, and the coins the config lists — minted to their
+ *   holders, with their metadata, an IBC voucher (`ibc/<hash>`) without a listed pair paired at its
+ *   hash's address;
  * - each time the chain's state is opened or replaced, the ERC-20 precompiles of its pairs join the
  *   chain's EVM (`onPairs`: src/chain/engine/evm.ts), so a reopened home or a loaded dump has them;
  * - a loaded state's pair records must read (checkState).
@@ -25,11 +27,20 @@ export interface GenesisCoin {
   balances?: Array<{ address: string; amount: bigint }>;
 }
 
+/** A coin's token pair at genesis (`app_state.erc20.token_pairs`): the coin's ERC-20 precompile at `erc20`. */
+export interface GenesisPair {
+  erc20: string;
+  denom: string;
+  enabled: boolean;
+}
+
 export interface Erc20Settings {
   /** The native coin's pair (WERC20). */
   nativeErc20: string;
   nativeMetadata: DenomMetadata;
   coins: GenesisCoin[];
+  /** Pairs of other coins a genesis lists (a voucher without one is paired at its hash's address). */
+  pairs: GenesisPair[];
   /** The chain has ICS20 (its module is made before this one): vouchers named by path get their traces recorded. */
   recordTraces: boolean;
 }
@@ -77,6 +88,10 @@ async function initGenesis(ctx: GenesisContext, settings: Erc20Settings, denom: 
   const bank = new Bank(env);
   await keeper.setToken(settings.nativeErc20, denom);
   await bank.setMetadata(denom, settings.nativeMetadata);
+  for (const p of settings.pairs) {
+    await keeper.setToken(p.erc20, p.denom, p.enabled);
+    await putCode(p.erc20);
+  }
   const traces = settings.recordTraces ? new Ics20Keeper(env) : undefined;
   for (const c of settings.coins) {
     const local = localDenom(c.denom);
@@ -84,7 +99,9 @@ async function initGenesis(ctx: GenesisContext, settings: Erc20Settings, denom: 
     if (local === denom) throw new ModuleError(`genesis coin ${c.denom} is the native coin: its balances are the accounts' balances`);
     if (c.metadata !== undefined) await bank.setMetadata(local, c.metadata);
     for (const b of c.balances ?? []) await bank.mint(b.address, local, b.amount);
-    if (local.startsWith("ibc/")) await registerVoucher(keeper, putCode, c.denom, traces);
+    if (!local.startsWith("ibc/")) continue;
+    if ((await keeper.pairOfDenom(local)) === undefined) await registerVoucher(keeper, putCode, c.denom, traces);
+    else if (local !== c.denom) await traces?.recordDenom(denomFromPath(c.denom));
   }
 }
 

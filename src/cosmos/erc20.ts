@@ -6,7 +6,8 @@
  * - `denom/<denom>`: the ERC-20 address of the denom's pair;
  * - `allowance/<erc20>/<owner>/<spender>`: an allowance of the pair's ERC-20 precompile.
  * A coin's pair is its ERC-20 precompile at the pair's address (src/cosmos/erc20-precompile.ts). The
- * native coin's pair is registered at genesis at WEVMOS's address (src/cosmos/bank.ts); an IBC
+ * native coin's pair is registered at genesis at WEVMOS's address (src/cosmos/bank.ts) or the one the
+ * genesis names (src/cosmos/coins-genesis.ts); an IBC
  * voucher `ibc/<hash>` registers at the address of its hash's last 20 bytes (cosmos/evm's
  * `NewTokenPairSTRv2`), the only coins x/erc20 pairs by denom.
  */
@@ -64,14 +65,14 @@ export class Erc20Keeper {
     return out;
   }
 
-  /** Registers `denom`'s pair at `erc20` (x/erc20 `SetToken`: a denom and an address pair once). */
-  async setToken(erc20: string, denom: string): Promise<TokenPair> {
+  /** Registers `denom`'s pair at `erc20` (x/erc20 `SetToken`: a denom and an address pair once); a genesis may list it disabled. */
+  async setToken(erc20: string, denom: string, enabled = true): Promise<TokenPair> {
     validateDenom(denom);
     const address = getAddress(erc20);
     if ((await this.pairOfDenom(denom)) !== undefined) throw new ModuleError(`token already exists for denom ${denom}: token pair already exists`);
     if ((await this.pair(address)) !== undefined) throw new ModuleError(`token already exists for token ${address}: token pair already exists`);
-    const pair: TokenPair = { erc20: address, denom, enabled: true, owner: OWNER_MODULE };
-    await this._records.put(`pair/${lower(address)}`, { denom, enabled: true, owner: OWNER_MODULE });
+    const pair: TokenPair = { erc20: address, denom, enabled, owner: OWNER_MODULE };
+    await this._records.put(`pair/${lower(address)}`, { denom, enabled, owner: OWNER_MODULE });
     await this._records.put(`denom/${denom}`, address);
     await this._records.put("pairs", [...((await this._records.get<string[]>("pairs")) ?? []), address]);
     return pair;

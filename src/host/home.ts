@@ -20,6 +20,7 @@ import type { ChainConfig } from "../chain/config";
 import type { RuntimeOptions } from "../app/runtime";
 import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
 import { epochsModule } from "./lazy";
+import { PROFILE_DENOM } from "../cosmos/profile";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
 export class HomeError extends UserError {}
@@ -58,9 +59,9 @@ export function defaultAppToml(namespaces?: readonly string[], profile: EpochsPr
 # Command-line flags (same names: --json-rpc.gas-cap, --minimum-gas-prices, ...) override this file;
 # this file overrides hardhat.config.ts.
 
-# The minimum gas price the node accepts, Cosmos form "<wei per gas>aevmos" ("" = none).
+# The minimum gas price the node accepts, Cosmos form "<wei per gas>${PROFILE_DENOM[profile]}" ("" = none).
 # miner_setGasPrice writes it here.
-minimum-gas-prices = "${d.minimumGasPrices}aevmos"
+minimum-gas-prices = "${d.minimumGasPrices}${PROFILE_DENOM[profile]}"
 
 [json-rpc]
 # Serve JSON-RPC (Evmos defaults to false; this dev node has no other interface).
@@ -216,9 +217,9 @@ export function openHome(
  * Sets `minimum-gas-prices` in an existing app.toml (miner_setGasPrice), changing only that line so
  * the comments stay. The new text is parsed back before it replaces the file (write, then rename).
  */
-export function writeMinimumGasPrices(file: string, value: bigint | string): void {
-  const wanted = typeof value === "bigint" ? value : parseGasPrices(value);
-  const line = `minimum-gas-prices = "${typeof value === "bigint" ? `${value}aevmos` : value.trim()}"`;
+export function writeMinimumGasPrices(file: string, value: bigint | string, denom = PROFILE_DENOM.evmos): void {
+  const wanted = typeof value === "bigint" ? value : parseGasPrices(value).amount;
+  const line = `minimum-gas-prices = "${typeof value === "bigint" ? `${value}${denom}` : value.trim()}"`;
   const text = readFileSync(file, "utf8");
   // only the top-level key: the part of the file before the first [table] header
   const header = /^[ \t]*\[/m.exec(text);
@@ -226,7 +227,7 @@ export function writeMinimumGasPrices(file: string, value: bigint | string): voi
   const key = /^[ \t]*minimum-gas-prices[ \t]*=.*$/m;
   const nextTop = key.test(top) ? top.replace(key, line) : `${top}${top === "" || top.endsWith("\n") ? "" : "\n"}${line}\n${header === null ? "" : "\n"}`;
   const next = nextTop + text.slice(top.length);
-  if (parseAppToml(next, file).minimumGasPrices !== wanted) throw new Error(`${file}: could not update minimum-gas-prices`);
+  if (parseAppToml(next, file).minimumGasPrices?.amount !== wanted) throw new Error(`${file}: could not update minimum-gas-prices`);
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, next, { mode: statSync(file).mode & 0o777 });
   renameSync(tmp, file);
@@ -242,31 +243,29 @@ export async function homeRuntimeOptions(
   base: { chain: ChainConfig; epochs: EpochsOptions; rpc?: RuntimeOptions["rpc"]; cosmos?: CosmosPrecompilesOptions },
 ): Promise<Pick<RuntimeOptions, "chain" | "epochs" | "kv" | "keystore" | "home" | "miner" | "rpc" | "cosmos">> {
   const g = home.genesis;
-  // the staking module's validators and delegations, when the genesis has them (under the chain's prefixes)
+  // the Cosmos modules' parts of the genesis (under the chain's prefixes and coin)
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Cosmos modules load only for a node with a home
-  const { stakingFromGenesis } = require("../cosmos/genesis") as typeof import("../cosmos/genesis");
+  const { readAppGenesis } = require("../cosmos/app-genesis") as typeof import("../cosmos/app-genesis");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const { bech32Prefixes } = require("../cosmos/bech32") as typeof import("../cosmos/bech32");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { PROFILE_DENOM, chainBech32Prefix } = require("../cosmos/precompiles") as typeof import("../cosmos/precompiles");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { coinsFromGenesis } = require("../cosmos/coins-genesis") as typeof import("../cosmos/coins-genesis");
+  const { chainBech32Prefix } = require("../cosmos/precompiles") as typeof import("../cosmos/precompiles");
   const profile = base.epochs.profile ?? "evmos";
   const prefixes = bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, profile));
-  let staking;
-  let coins: ReturnType<typeof coinsFromGenesis>;
+  let app: ReturnType<typeof readAppGenesis>;
   try {
-    staking = stakingFromGenesis(home.appState, prefixes);
-    coins = coinsFromGenesis(home.appState, prefixes, PROFILE_DENOM[profile]);
+    app = readAppGenesis(home.appState, prefixes, PROFILE_DENOM[profile]);
   } catch (err) {
     throw new HomeError(`${home.paths.genesis}: ${(err as Error).message}`);
   }
-  // the genesis's coins and channels over the config's (a module the config turned off stays off)
+  // the genesis's modules over the config's (a module the config turned off stays off)
   const cosmos: CosmosPrecompilesOptions = {
     ...base.cosmos,
-    ...(staking !== undefined ? { staking } : {}),
-    ...(coins.coins !== undefined && base.cosmos?.erc20 !== false ? { erc20: { coins: coins.coins } } : {}),
-    ...(coins.channels !== undefined && base.cosmos?.ics20 !== false ? { ics20: { channels: coins.channels } } : {}),
+    ...(app.staking !== undefined ? { staking: app.staking } : {}),
+    ...(app.gov !== undefined && base.cosmos?.gov !== false ? { gov: app.gov } : {}),
+    ...(app.distribution !== undefined && base.cosmos?.distribution !== false ? { distribution: { ...(typeof base.cosmos?.distribution === "object" ? base.cosmos.distribution : {}), ...app.distribution } } : {}),
+    ...(app.erc20 !== undefined && base.cosmos?.erc20 !== false ? { erc20: { ...(typeof base.cosmos?.erc20 === "object" ? base.cosmos.erc20 : {}), ...app.erc20 } } : {}),
+    ...(app.ics20 !== undefined && base.cosmos?.ics20 !== false ? { ics20: app.ics20 } : {}),
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
   const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
@@ -275,15 +274,16 @@ export async function homeRuntimeOptions(
     chain: {
       ...base.chain,
       ...(g.chainId !== undefined ? { chainId: g.chainId } : {}),
+      ...(app.balances !== undefined ? { genesisBalances: app.balances } : {}),
       ...(g.genesisTime !== undefined ? { initialDate: new Date(Number(g.genesisTime.seconds) * 1000) } : {}),
     },
     epochs: { ...base.epochs, genesis: g.epochs },
     kv: await LevelKV.open(home.paths.data),
     keystore: { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) },
     home: home.paths.dir,
-    miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei) },
+    miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei, PROFILE_DENOM[profile]) },
     // debug methods that read or write files may use the home besides the working directory
     rpc: { ...base.rpc, home: home.paths.dir },
-    ...(staking !== undefined || coins.coins !== undefined || coins.channels !== undefined ? { cosmos } : {}),
+    ...(app.staking !== undefined || app.distribution !== undefined || app.gov !== undefined || app.erc20 !== undefined || app.ics20 !== undefined ? { cosmos } : {}),
   };
 }

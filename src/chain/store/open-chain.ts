@@ -6,10 +6,10 @@
 import { createBlock } from "@ethereumjs/block";
 import { Address, KECCAK256_RLP, bytesToHex, createAccount, equalsBytes } from "@ethereumjs/util";
 import { adoptBlockHash } from "./chain-store";
+import { genesisAllocations } from "../config";
 import { ChainState, type ChainStateOptions } from "./chain-state";
 import type { Clock } from "../block/clock";
 import { commitBlock, rewindChain } from "../block/commit";
-import { addressOfKey } from "../engine/crypto";
 import { checkForkMeta, forkMetaOps } from "../fork/meta";
 import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
 import { hasLegacyModuleLog } from "../../storage/legacy-module-log";
@@ -66,11 +66,10 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
   else if (config.initialDate !== undefined) clock.jumpTo(BigInt(Math.floor(config.initialDate.getTime() / 1000)));
   const sm = chain.vm.stateManager;
   await sm.checkpoint();
-  for (const a of config.accounts) {
-    const address = addressOfKey(a.privateKey);
+  for (const { address, balance } of genesisAllocations(config)) {
     // on a fork the dev accounts keep their nonce (and code) at the remote and get the configured balance, as on Hardhat
     const remote = fork !== undefined ? await sm.getAccount(address) : undefined;
-    await sm.putAccount(address, createAccount({ balance: a.balance, nonce: remote?.nonce ?? 0n, codeHash: remote?.codeHash, storageRoot: remote?.storageRoot }));
+    await sm.putAccount(address, createAccount({ balance, nonce: remote?.nonce ?? 0n, codeHash: remote?.codeHash, storageRoot: remote?.storageRoot }));
   }
   const putCode = async (address: Uint8Array, code: Uint8Array): Promise<void> => {
     const a = new Address(address);
