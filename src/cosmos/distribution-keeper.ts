@@ -123,6 +123,14 @@ export class DistributionKeeper implements DelegationHooks {
     await this._r.put(key("rewards", v.operator), r);
   }
 
+  /** MsgCommunityPoolSpend (DistributeFromFeePool): whole coins out of the community pool to `recipient`. */
+  async spendCommunityPool(recipient: string, amount: bigint): Promise<void> {
+    const pool = await this.communityPool();
+    if (pool < amount * DEC) throw new ModuleError("community pool does not have sufficient coins to distribute");
+    await this._r.put("communityPool", pool - amount * DEC);
+    await this._env.send(DISTRIBUTION_ACCOUNT, recipient, amount);
+  }
+
   /** MsgFundCommunityPool: the depositor's coins to the community pool. */
   async fundCommunityPool(depositor: string, amount: bigint): Promise<void> {
     await this._env.send(depositor, DISTRIBUTION_ACCOUNT, amount);

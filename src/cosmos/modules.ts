@@ -29,6 +29,9 @@ import type { Erc20Settings } from "./erc20-module";
 import type { Ics20Settings } from "./ics20-module";
 import { SLASHING_PRECOMPILE } from "./slashing";
 import { GOV_PRECOMPILE } from "./gov";
+import type { GovGenesis } from "./gov-module";
+import { MINT_MODULE_ACCOUNT, MintKeeper, type MintParams, type Minter } from "./mint";
+import { decString } from "./decimal";
 
 export const STAKING_MODULE = "staking";
 
@@ -40,7 +43,18 @@ export interface GenesisValidator {
   tokens?: bigint;
   /** LegacyDec commission rate (10^18 = 100 %); default 0.1. */
   commissionRate?: bigint;
+  /** LegacyDec ceiling of the rate; default 1 (100 %). */
+  maxRate?: bigint;
+  /** LegacyDec largest daily change of the rate; default 0.01. */
+  maxChangeRate?: bigint;
+  /** Default 1. */
+  minSelfDelegation?: bigint;
   moniker?: string;
+  /** The description's other fields (a genesis.json's validator or gentx). */
+  identity?: string;
+  website?: string;
+  securityContact?: string;
+  details?: string;
   jailed?: boolean;
   /** Base64 ed25519 key; default derived from the operator (`consensusPubkey`). */
   consensusPubkey?: string;
@@ -56,6 +70,12 @@ export interface StakingOptions {
   maxEntries?: number;
 }
 
+/** x/mint at each block's start (src/cosmos/mint.ts): a genesis's `app_state.mint`. */
+export interface MintOptions {
+  params: MintParams;
+  minter: Minter;
+}
+
 export interface DistributionOptions {
   /** Coins minted at each end of `epochIdentifier`; default 10 coins (10^19). */
   rewardsPerEpoch?: bigint;
@@ -63,6 +83,8 @@ export interface DistributionOptions {
   epochIdentifier?: string;
   /** LegacyDec; default 0.02 (x/distribution's default community_tax). */
   communityTax?: bigint;
+  /** x/mint's provision every block, allocated as the epoch's rewards are (a genesis's `app_state.mint`); default none. */
+  mint?: MintOptions;
 }
 
 export const DEFAULT_SELF_BOND = 1_000n * DEC;
@@ -139,13 +161,15 @@ export function readEnv(state: StateReader): ModuleEnv {
 
 export interface CosmosModulesSettings {
   staking: Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<GenesisValidator>> };
-  distribution: Required<DistributionOptions> | false;
+  distribution: (Required<Omit<DistributionOptions, "mint">> & { mint?: MintOptions }) | false;
   /** The bank precompile (the supply is kept either way). */
   bank: boolean;
   /** The slashing precompile (jailing is kept either way). */
   slashing: boolean;
-  /** The gov precompile. */
+  /** x/gov and its precompile. */
   gov: boolean;
+  /** What the genesis sets in x/gov (src/cosmos/gov-module.ts). */
+  govGenesis?: GovGenesis;
   /** The native coin's ERC-20 pair, as the bank precompile names it. */
   nativeErc20: string;
   /** x/erc20's token pairs (src/cosmos/erc20-module.ts); false: none. */
@@ -171,7 +195,7 @@ export function stakingSettings(
   return {
     denom,
     ...precompiles,
-    nativeErc20: NATIVE_ERC20,
+    nativeErc20: erc20 === false ? NATIVE_ERC20 : erc20.nativeErc20,
     erc20,
     ics20,
     genesisSupply: accounts.reduce((sum, a) => sum + a.balance, 0n),
@@ -183,7 +207,14 @@ export function stakingSettings(
         operator: getAddress(v.operator),
         tokens: v.tokens ?? DEFAULT_SELF_BOND,
         commissionRate: v.commissionRate ?? DEFAULT_COMMISSION,
+        maxRate: v.maxRate ?? DEC,
+        maxChangeRate: v.maxChangeRate ?? DEC / 100n,
+        minSelfDelegation: v.minSelfDelegation ?? 1n,
         moniker: v.moniker ?? `validator-${i}`,
+        identity: v.identity ?? "",
+        website: v.website ?? "",
+        securityContact: v.securityContact ?? "",
+        details: v.details ?? "",
         jailed: v.jailed ?? false,
         consensusPubkey: v.consensusPubkey ?? consensusPubkey(getAddress(v.operator)),
       })),
@@ -195,6 +226,7 @@ export function stakingSettings(
             rewardsPerEpoch: distribution.rewardsPerEpoch ?? DEFAULT_REWARDS_PER_EPOCH,
             epochIdentifier: distribution.epochIdentifier ?? "day",
             communityTax: distribution.communityTax ?? DEFAULT_COMMUNITY_TAX,
+            ...(distribution.mint !== undefined ? { mint: distribution.mint } : {}),
           },
   };
 }
@@ -213,10 +245,15 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
   const staking = new StakingKeeper(env, { beforeSharesModified: async () => undefined, afterSharesModified: (e, d, v) => distribution.afterSharesModified(e, d, v) });
   const params: StakingParams = { unbondingTime: settings.staking.unbondingTime, maxEntries: settings.staking.maxEntries };
   await staking.setParams(params);
-  const distParams: DistributionParams = settings.distribution === false ? { rewardsPerEpoch: 0n, epochIdentifier: "", communityTax: DEFAULT_COMMUNITY_TAX } : settings.distribution;
+  const { mint, ...distParams }: DistributionParams & { mint?: MintOptions } = settings.distribution === false ? { rewardsPerEpoch: 0n, epochIdentifier: "", communityTax: DEFAULT_COMMUNITY_TAX } : settings.distribution;
   await distribution.setParams(distParams);
+  if (mint !== undefined) {
+    await ctx.putCode(getBytes(MINT_MODULE_ACCOUNT), INVALID_CODE);
+    await new MintKeeper(env).init(mint.params, mint.minter);
+  }
   for (const v of settings.staking.validators) {
-    await staking.setValidator(newValidator({ operator: v.operator, consensusPubkey: v.consensusPubkey, commissionRate: v.commissionRate, time: ctx.timestamp, description: { moniker: v.moniker }, jailed: v.jailed }));
+    const description = { moniker: v.moniker, identity: v.identity, website: v.website, securityContact: v.securityContact, details: v.details };
+    await staking.setValidator(newValidator({ ...v, time: ctx.timestamp, description }));
     // the genesis self-delegation, what the listed delegations leave of its tokens: minted into the validator's pool (genesisEnv's send)
     const delegated = settings.staking.delegations.filter((d) => d.operator.toLowerCase() === v.operator.toLowerCase()).reduce((sum, d) => sum + d.amount, 0n);
     if (delegated > v.tokens) throw new Error(`genesis validator ${v.operator}: its delegations (${delegated}) exceed its tokens (${v.tokens})`);
@@ -228,9 +265,11 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
 /** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */
 export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule {
   const nextMaturity = (state: StateReader) => new StakingKeeper(readEnv(state), NO_HOOKS).nextMaturity();
+  const minting = settings.distribution !== false && settings.distribution.mint !== undefined;
   return {
     name: STAKING_MODULE,
     initGenesis: (ctx) => initGenesis(ctx, settings),
+    ...(minting ? { beginBlock: (ctx: BlockContext) => mintBlockProvision(ctx, settings.denom) } : {}),
     endBlock: async (ctx: BlockContext) => {
       const next = await nextMaturity(ctx);
       if (next === undefined || next > ctx.timestamp) return;
@@ -252,7 +291,8 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
         }),
       );
     },
-    quietBefore: async (_store, state) => (await nextMaturity(state)) ?? 2n ** 62n,
+    // a chain that mints does something in every block
+    quietBefore: async (_store, state) => (minting ? 0n : ((await nextMaturity(state)) ?? 2n ** 62n)),
     checkState: (state) => checkRecords(state),
   };
 }
@@ -289,6 +329,31 @@ async function checkRecords(state: StateReader): Promise<void> {
   }
   await read("distribution params", () => distribution.params().catch((err: unknown) => (err instanceof ModuleError ? undefined : Promise.reject(err))));
   await read("community pool", () => distribution.communityPool());
+  const mint = new MintKeeper(env);
+  await read("mint params", async () => {
+    const p = await mint.params();
+    if (p !== undefined && Object.values(p).some((x) => typeof x !== "bigint")) throw new Error("not x/mint's params");
+    const m = await mint.minter();
+    if (typeof m.inflation !== "bigint" || typeof m.annualProvisions !== "bigint") throw new Error("not a minter");
+  });
+}
+
+/** x/mint's begin block: the block's provision minted and allocated (a `mint` event, the SDK's attributes). */
+async function mintBlockProvision(ctx: BlockContext, denom: string): Promise<void> {
+  const data = getBytes(DISTRIBUTION_ABI.encodeFunctionData("mintBlockProvision", []));
+  const r = await ctx.systemCall({ caller: getBytes(DISTRIBUTION_PRECOMPILE), to: getBytes(DISTRIBUTION_PRECOMPILE), data, gasLimit: SYSTEM_GAS });
+  // a dev chain goes on, as with staking's end block: the failure is the block's event
+  if (!r.success) return void ctx.emit({ type: "mint_failed", attributes: [{ key: "reason", value: r.error ?? "unknown" }] });
+  const [amount, inflation, annualProvisions, bondedRatio] = DISTRIBUTION_ABI.decodeFunctionResult("mintBlockProvision", r.returnValue) as unknown as bigint[];
+  ctx.emit({
+    type: "mint",
+    attributes: [
+      { key: "bonded_ratio", value: decString(bondedRatio) },
+      { key: "inflation", value: decString(inflation) },
+      { key: "annual_provisions", value: decString(annualProvisions) },
+      { key: "amount", value: `${amount}${denom}` },
+    ],
+  });
 }
 
 /** Distribution's epochs hook: mints and allocates at each end of its epoch (the identifier in its params, read at the time). */

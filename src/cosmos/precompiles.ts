@@ -15,18 +15,21 @@ import { P256_PRECOMPILE, createP256Precompile } from "./p256";
 import { BANK_PRECOMPILE } from "./ledger";
 import { NATIVE_ERC20, createBankPrecompile } from "./bank";
 import type { TokenPair } from "./erc20";
-import { type GenesisCoin, PROFILE_NATIVE_METADATA, erc20BlockModule } from "./erc20-module";
+import { type GenesisCoin, type GenesisPair, PROFILE_NATIVE_METADATA, erc20BlockModule } from "./erc20-module";
 import { createErc20Precompile } from "./erc20-precompile";
 import { ICS20_PRECOMPILE, type IbcChannel } from "./ics20";
 import { DEFAULT_CHANNELS, ics20BlockModule } from "./ics20-module";
 import { ICS20_ABI, ICS20_TRANSACTIONS, ics20Handlers } from "./ics20-precompile";
 import { setJailed } from "./admin";
-import { GOV_ABI, GOV_PRECOMPILE, GOV_TRANSACTIONS, govHandlers } from "./gov";
+import { GOV_PRECOMPILE } from "./gov";
+import { type GovGenesis, govBlockModule } from "./gov-module";
+import { GOV_ABI, GOV_TRANSACTIONS, govHandlers } from "./gov-precompile";
 import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing";
 import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution-keeper";
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution-precompile";
 import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./module-precompile";
 import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./modules";
+import { PROFILE_BECH32_PREFIX, PROFILE_DENOM } from "./profile";
 import { STAKING_PRECOMPILE } from "./staking-keeper";
 import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking-precompile";
 
@@ -41,21 +44,21 @@ export interface CosmosPrecompilesOptions {
   bank?: boolean;
   /** The slashing precompile's queries and unjail (needs staking): on with staking unless `false`. */
   slashing?: boolean;
-  /** The gov precompile's queries over proposals a test sets (needs staking): on with staking unless `false`. */
-  gov?: boolean;
+  /** x/gov and its precompile (needs staking): on with staking unless `false`; a genesis's params, first id and constitution. */
+  gov?: boolean | GovGenesis;
   /** The chains' P-256 verifier at 0x…0100 (src/cosmos/p256.ts): on unless `false` (then the EVM's own, EIP-7951, when the hardfork has it). */
   p256?: boolean;
-  /** x/erc20's token pairs (needs staking, which keeps the bank): the native coin's WERC20 and the genesis coins; on with staking unless `false`. */
-  erc20?: boolean | { coins?: GenesisCoin[] };
+  /**
+   * x/erc20's token pairs (needs staking, which keeps the bank): the native coin's WERC20 (at
+   * `nativeErc20`, default WEVMOS's address), the pairs a genesis lists and the genesis coins; on with
+   * staking unless `false`.
+   */
+  erc20?: boolean | { coins?: GenesisCoin[]; nativeErc20?: string; pairs?: GenesisPair[] };
   /** ICS20 transfers at 0x…0802 (needs staking): on with staking unless `false`; `channels` default one open `channel-0`. */
   ics20?: boolean | { channels?: IbcChannel[] };
 }
 
-/** The account prefix of each profile's chain. */
-export const PROFILE_BECH32_PREFIX: Readonly<Record<EpochsProfile, string>> = { evmos: "evmos", "cosmos-evm": "cosmos" };
-
-/** The native coin's bank denom (18 decimals, the EVM balance): Evmos's `aevmos`, evmd's `atest`. */
-export const PROFILE_DENOM: Readonly<Record<EpochsProfile, string>> = { evmos: "aevmos", "cosmos-evm": "atest" };
+export { PROFILE_BECH32_PREFIX, PROFILE_DENOM };
 
 /** The chain's account prefix: the bech32 precompile's setting, else the profile's. */
 export function chainBech32Prefix(opts: CosmosPrecompilesOptions, profile: EpochsProfile): string {
@@ -68,16 +71,18 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
   const ics20 = opts.ics20 === false ? false : { channels: opts.ics20 === true || opts.ics20 === undefined ? DEFAULT_CHANNELS : (opts.ics20.channels ?? DEFAULT_CHANNELS) };
+  const given = opts.erc20 === true || opts.erc20 === undefined ? {} : opts.erc20 === false ? undefined : opts.erc20;
   const erc20 =
-    opts.erc20 === false
+    given === undefined
       ? false
-      : { nativeErc20: NATIVE_ERC20, nativeMetadata: PROFILE_NATIVE_METADATA[profile], coins: opts.erc20 === true || opts.erc20 === undefined ? [] : (opts.erc20.coins ?? []), recordTraces: ics20 !== false };
-  return stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts, erc20, ics20);
+      : { nativeErc20: given.nativeErc20 ?? NATIVE_ERC20, nativeMetadata: PROFILE_NATIVE_METADATA[profile], coins: given.coins ?? [], pairs: given.pairs ?? [], recordTraces: ics20 !== false };
+  const settings = stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts, erc20, ics20);
+  return { ...settings, govGenesis: typeof opts.gov === "object" ? opts.gov : {} };
 }
 
 /**
  * The chain's parts the modules add: block modules (staking's genesis and end block, the transfer
- * module's genesis and timeouts, x/erc20's genesis) and an epochs hook (distribution's minting).
+ * module's genesis and timeouts, x/erc20's genesis, x/gov's genesis and end block) and an epochs hook (distribution's minting).
  * `onPairs` is told the token pairs of each state the chain opens (their precompiles join the EVM:
  * `erc20PairPrecompile`).
  */
@@ -89,6 +94,7 @@ export function cosmosModules(settings: CosmosModulesSettings | undefined, onPai
       // ICS20's genesis first: x/erc20's records the traces of its genesis vouchers in ICS20's account
       ...(settings.ics20 === false ? [] : [ics20BlockModule(settings.ics20, settings.denom)]),
       ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)]),
+      ...(settings.gov ? [govBlockModule(settings.govGenesis ?? {}, settings.denom)] : []),
     ],
     epochHooks: settings.distribution === false ? [] : [distributionEpochHooks()],
   };
@@ -121,7 +127,7 @@ export function cosmosPrecompiles(
   out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
   if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.denom, settings.nativeErc20) });
   if (settings.ics20 !== false) out.push({ address: createAddressFromString(ICS20_PRECOMPILE), function: createModulePrecompile(ICS20_PRECOMPILE, ICS20_ABI, ics20Handlers(), ICS20_TRANSACTIONS, moduleDeps) });
-  if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes.account), GOV_TRANSACTIONS, moduleDeps) });
+  if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes), GOV_TRANSACTIONS, moduleDeps) });
   if (settings.slashing) {
     out.push({
       address: createAddressFromString(SLASHING_PRECOMPILE),

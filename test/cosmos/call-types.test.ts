@@ -19,7 +19,8 @@ import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS } from "../../src/cosmos/di
 import { DISTRIBUTION_PRECOMPILE } from "../../src/cosmos/distribution-keeper";
 import { ICS20_ABI, ICS20_TRANSACTIONS } from "../../src/cosmos/ics20-precompile";
 import { ICS20_PRECOMPILE } from "../../src/cosmos/ics20";
-import { GOV_ABI, GOV_PRECOMPILE, GOV_TRANSACTIONS } from "../../src/cosmos/gov";
+import { GOV_PRECOMPILE } from "../../src/cosmos/gov";
+import { GOV_ABI, GOV_TRANSACTIONS } from "../../src/cosmos/gov-precompile";
 import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS } from "../../src/cosmos/slashing";
 import { EPOCHS_ABI, EPOCHS_PRECOMPILE } from "../../src/epochs/precompile";
 

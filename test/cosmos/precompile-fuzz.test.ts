@@ -20,7 +20,8 @@ import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution-precompile";
 import { DISTRIBUTION_PRECOMPILE } from "../../src/cosmos/distribution-keeper";
 import { ICS20_ABI } from "../../src/cosmos/ics20-precompile";
 import { ICS20_PRECOMPILE } from "../../src/cosmos/ics20";
-import { GOV_ABI, GOV_PRECOMPILE } from "../../src/cosmos/gov";
+import { GOV_PRECOMPILE } from "../../src/cosmos/gov";
+import { GOV_ABI } from "../../src/cosmos/gov-precompile";
 import { SLASHING_ABI, SLASHING_PRECOMPILE } from "../../src/cosmos/slashing";
 import { EPOCHS_ABI, EPOCHS_PRECOMPILE } from "../../src/epochs/precompile";
 

@@ -1,0 +1,259 @@
+/**
+ * A node started from a genesis.json shaped as cosmos/evm's local_node.sh leaves it
+ * (scripts/local-node-genesis.ts, the file scripts/cosmos-evm-suites.sh starts the node from): its
+ * addresses funded from `bank.balances`, the gentx validator bonded from its operator's coins with
+ * the commission it asked for, the native coin's WERC20 at ERC-7528's address, x/mint every block,
+ * and x/gov's proposals from submission to execution. Values are worked out in the comments.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import { Interface, getBytes } from "ethers";
+import { bech32 } from "bech32";
+import { localNodeGenesis } from "../../scripts/local-node-genesis";
+import { GOV_PRECOMPILE as GOV, GOV_MODULE_ACCOUNT } from "../../src/cosmos/gov";
+import { GOV_ABI } from "../../src/cosmos/gov-precompile";
+import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
+import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution-precompile";
+import { homeRuntimeOptions, openHome } from "../../src/host/home";
+import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
+
+const E18 = 10n ** 18n;
+const STAKING = "0x0000000000000000000000000000000000000800";
+const DISTRIBUTION = "0x0000000000000000000000000000000000000801";
+const ERC7528 = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE";
+/** local_node.sh's keys: the validator `mykey` and dev0. */
+const VALIDATOR = "0x7cB61D4117AE31a12E393a1Cfa3BaC666481D02E";
+const DEV0 = "0xC6Fe5D33615a1C52c08018c47E8Bc53646A0E101";
+/** A Hardhat account of the test config (not in the genesis file): it votes with a delegation. */
+const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const BOB = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+const q = (n: bigint): string => `0x${n.toString(16)}`;
+type Events = Array<{ type: string; attributes: Array<{ key: string; value: string }> }>;
+const blockEvents = (h: Harness) => h.request<{ begin_block_events: Events; end_block_events: Events }>("epochs_blockEvents", ["latest"]);
+const account = (hex: string): string => bech32.encode("cosmos", bech32.toWords(getBytes(hex)));
+const valoper = (hex: string): string => bech32.encode("cosmosvaloper", bech32.toWords(getBytes(hex)));
+const GOV_ACCOUNT = account(GOV_MODULE_ACCOUNT);
+
+interface Chain {
+  h: Harness;
+  dir: string;
+}
+
+/** A node from local_node.sh's genesis in a fresh home, changed by `edit` first; the test config's accounts on top. */
+async function localNode(edit: (genesis: Record<string, unknown>) => void = () => undefined): Promise<Chain> {
+  const dir = mkdtempSync(path.join(tmpdir(), "local-node-"));
+  const init = { chainId: 262144n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos", "epochs", "evm", "hardhat", "miner"], profile: "cosmos-evm" as const };
+  const home = openHome(dir, init);
+  const genesis = localNodeGenesis("2024-03-01T12:00:00Z");
+  edit(genesis);
+  writeFileSync(home.paths.genesis, JSON.stringify(genesis));
+  const options = await homeRuntimeOptions(openHome(dir, init), { chain: { ...testChainConfig(), chainId: 262144n }, epochs: { profile: "cosmos-evm" }, cosmos: {} });
+  const h = await inProcess({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });
+  return { h, dir };
+}
+
+async function close(c: Chain | undefined): Promise<void> {
+  if (c === undefined) return;
+  await c.h.close();
+  rmSync(c.dir, { recursive: true, force: true });
+}
+
+const balance = async (h: Harness, a: string) => BigInt(await h.request<string>("eth_getBalance", [a, "latest"]));
+
+async function send(h: Harness, from: string, to: string, abi: Interface, fn: string, args: unknown[], value = 0n): Promise<{ status: string; gasUsed: string; effectiveGasPrice: string; logs: Array<{ topics: string[]; data: string }> }> {
+  const hash = await h.request<string>("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData(fn, args), gas: q(2_000_000n), value: q(value) }]);
+  return h.request("eth_getTransactionReceipt", [hash]);
+}
+
+async function call(h: Harness, to: string, abi: Interface, fn: string, args: unknown[], from?: string) {
+  return abi.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to, data: abi.encodeFunctionData(fn, args), ...(from !== undefined ? { from } : {}) }, "latest"]));
+}
+
+/** A proposal as cosmos/evm's gov suite builds it: one MsgSend from the gov account. */
+const proposalJson = (messages: unknown[], extra: Record<string, unknown> = {}): Uint8Array => Buffer.from(JSON.stringify({ messages, metadata: "ipfs://CID", title: "test prop", summary: "test prop", expedited: false, ...extra }));
+const msgSend = (to: string, amount: bigint) => ({ "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: GOV_ACCOUNT, to_address: account(to), amount: [{ denom: "atest", amount: amount.toString() }] });
+
+/** Mines a block `seconds` after the head's. */
+async function moveTime(h: Harness, seconds: number): Promise<void> {
+  const head = BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp);
+  await h.request("evm_setNextBlockTimestamp", [q(head + BigInt(seconds))]);
+  await h.request("evm_mine", []);
+}
+
+describe("a node from local_node.sh's genesis", function () {
+  let c: Chain | undefined;
+  afterEach(async () => {
+    await close(c);
+    c = undefined;
+  });
+
+  it("funds the genesis addresses, bonds the gentx validator from its operator's coins, and keeps what genesis says", async () => {
+    c = await localNode();
+    const { h } = c;
+    // bank.balances in atest are EVM balances: dev0 has 1000 TEST; the validator's 10^8 TEST less its 1000 TEST bond
+    expect(await balance(h, DEV0)).to.equal(1000n * E18);
+    expect(await balance(h, VALIDATOR)).to.equal(100_000_000n * E18 - 1000n * E18);
+    const [v] = await h.request<Array<Record<string, unknown> & { commission: { commission_rates: Record<string, string> }; description: { moniker: string } }>>("cosmos_validators", []);
+    expect([v.operator_address, v.tokens, v.status, v.description.moniker, v.min_self_delegation]).to.deep.equal([valoper(VALIDATOR), (1000n * E18).toString(), "BOND_STATUS_BONDED", "localtestnet", "1"]);
+    expect(v.commission.commission_rates).to.deep.equal({ rate: "0.100000000000000000", max_rate: "0.200000000000000000", max_change_rate: "0.010000000000000000" });
+    // the validator's consensus key is the one evmd init --recover derives from its mnemonic
+    expect((v.consensus_pubkey as { key: string }).key).to.equal("DsS4h53SOQ7NIx2VGT8lvnHOoVOFqIPc+VE+uBPYBXw=");
+    // the native coin's WERC20 is at ERC-7528's address, as the genesis's erc20 section says
+    const werc20 = new Interface(["function deposit() payable", "function balanceOf(address) view returns (uint256)", "function symbol() view returns (string)"]);
+    expect((await call(h, ERC7528, werc20, "symbol", []))[0]).to.equal("TEST");
+    const r = await send(h, ALICE, ERC7528, werc20, "deposit", [], E18);
+    expect(r.status).to.equal("0x1");
+    // WERC20's balance is the native balance (deposit() keeps the coin where it is)
+    expect((await call(h, ERC7528, werc20, "balanceOf", [ALICE]))[0]).to.equal(await balance(h, ALICE));
+    expect(await h.request<string>("eth_getCode", ["0xD4949664cD82660AaE99bEdc034a0deA8A0bd517", "latest"])).to.equal("0x");
+    // gov's params are the genesis's (30 s periods), not the SDK's defaults
+    const [params] = await call(h, GOV, GOV_ABI, "getParams", []);
+    expect([params[0], params[2], params[9]]).to.deep.equal([30n, 30n, 15n]);
+  });
+
+  it("refuses a genesis it cannot honour, naming the field", async () => {
+    const refused = async (edit: (g: Record<string, unknown>) => void): Promise<string> => {
+      let message = "";
+      await localNode(edit).then(close, (err: Error) => (message = err.message));
+      return message;
+    };
+    type App = { app_state: { genutil: { gen_txs: Array<{ body: { messages: Array<Record<string, unknown>> } }> }; bank: { balances: Array<{ coins: Array<{ amount: string }> }> }; erc20: Record<string, unknown>; mint: { params: Record<string, unknown> }; gov: Record<string, unknown> } };
+    const gentx = (g: Record<string, unknown>) => (g as unknown as App).app_state.genutil.gen_txs[0].body.messages[0];
+    expect(await refused((g) => Object.assign(gentx(g), { value: { denom: "atest", amount: (10n ** 27n).toString() } }))).to.match(/app_state\.genutil\.gen_txs\[0\]: .* insufficient funds/);
+    expect(await refused((g) => Object.assign(gentx(g), { "@type": "/cosmos.bank.v1beta1.MsgSend" }))).to.match(/app_state\.genutil\.gen_txs\[0\]\.body\.messages\[0\]: "\/cosmos\.bank\.v1beta1\.MsgSend" is not a message this chain runs at genesis/);
+    expect(await refused((g) => Object.assign(gentx(g), { commission: { rate: "0.3", max_rate: "0.2", max_change_rate: "0.01" } }))).to.match(/commission cannot be more than the max rate/);
+    expect(await refused((g) => ((g as unknown as App).app_state.erc20.token_pairs = [{ erc20_address: ERC7528, denom: "atest", contract_owner: 2, enabled: true }]))).to.match(/app_state\.erc20\.token_pairs\[0\]\.contract_owner: pairs of ERC-20 contracts \(OWNER_EXTERNAL\) are not kept/);
+    expect(await refused((g) => ((g as unknown as App).app_state.erc20.native_precompiles = [ERC7528, BOB]))).to.match(/app_state\.erc20\.native_precompiles: 2 addresses/);
+    expect(await refused((g) => ((g as unknown as App).app_state.mint.params.mint_denom = "stake"))).to.match(/app_state\.mint\.params\.mint_denom: "stake" is not this chain's coin atest/);
+    expect(await refused((g) => ((g as unknown as App).app_state.gov.proposals = [{ id: "1" }]))).to.match(/app_state\.gov\.proposals: this chain starts with no proposals/);
+  });
+
+  it("mints every block as x/mint does and allocates it: rewards grow block by block without an epoch", async () => {
+    c = await localNode();
+    const { h } = c;
+    await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 1000n * E18]);
+    const rewards = async () => {
+      const [coins] = await call(h, DISTRIBUTION, DISTRIBUTION_ABI, "delegationRewards", [ALICE, valoper(VALIDATOR)]);
+      return coins.length === 0 ? 0n : (coins[0][1] as bigint);
+    };
+    await h.request("evm_mine", []);
+    const one = await rewards();
+    await h.request("evm_mine", []);
+    const two = await rewards();
+    expect(one > 0n && two > one).to.equal(true);
+    // the block's mint event, in the SDK's attributes: supply 10^8 TEST + 4000 TEST (genesis) + the test
+    // accounts' 20 × 10^4 TEST and what was minted before; 13% a year, 6,311,520 blocks a year
+    const mint = (await blockEvents(h)).begin_block_events.find((e) => e.type === "mint");
+    expect(mint?.attributes.map((a) => a.key)).to.deep.equal(["bonded_ratio", "inflation", "annual_provisions", "amount"]);
+    const amount = BigInt((mint?.attributes[3].value ?? "").replace(/atest$/, ""));
+    // about 13% × 1.0020004 × 10^26 / 6,311,520 ≈ 2.06 TEST a block
+    expect(amount > 2n * E18 && amount < 21n * (E18 / 10n)).to.equal(true);
+  });
+
+  it("runs a proposal from submission to its message's execution, and drops one whose deposit period ends short", async () => {
+    c = await localNode();
+    const { h } = c;
+    // ALICE bonds 5000 TEST: with the validator's 1000, she holds 5/6 of the voting power
+    await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 5000n * E18]);
+    // the gov account's own coins, which a MsgSend of a passed proposal spends (deposits go back first)
+    await h.request("eth_sendTransaction", [{ from: ALICE, to: GOV_MODULE_ACCOUNT, value: q(10n) }]);
+    const before = await balance(h, BOB);
+    const submit = await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([msgSend(BOB, 7n)]), [["atest", E18]]]);
+    expect(submit.status).to.equal("0x1");
+    const id = GOV_ABI.parseLog(submit.logs[0])?.args.proposalId as bigint;
+    expect(id).to.equal(1n);
+    let [p] = await call(h, GOV, GOV_ABI, "getProposal", [id]);
+    // a deposit of 1 TEST ≥ min_deposit 10^7: straight into the voting period of 30 s
+    expect([p[2], p[8] - p[7], p[6].map((x: unknown[]) => [...x])]).to.deep.equal([2n, 30n, [["atest", E18]]]);
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, id, 1, "yes"]);
+    // the validator votes too (its own stake, less nothing delegated from it)
+    await h.request("hardhat_impersonateAccount", [VALIDATOR]);
+    await send(h, VALIDATOR, GOV, GOV_ABI, "voteWeighted", [VALIDATOR, id, [[1, "0.6"], [3, "0.4"]], ""]);
+    const [tally] = await call(h, GOV, GOV_ABI, "getTallyResult", [id]);
+    // ALICE 5000 yes; the validator's 1000: 600 yes, 400 no (whole coins, truncated)
+    expect([...tally]).to.deep.equal([`${5600n * E18}`, "0", `${400n * E18}`, "0"]);
+    expect(await balance(h, GOV_MODULE_ACCOUNT)).to.equal(E18 + 10n);
+    await moveTime(h, 31);
+    [p] = await call(h, GOV, GOV_ABI, "getProposal", [id]);
+    expect([p[2], [...p[3]]]).to.deep.equal([3n, [`${5600n * E18}`, "0", `${400n * E18}`, "0"]]);
+    // the deposit refunded, then the MsgSend run: BOB got 7 atest out of the gov account's own 10
+    expect(await balance(h, BOB)).to.equal(before + 7n);
+    expect(await balance(h, GOV_MODULE_ACCOUNT)).to.equal(3n);
+    expect((await blockEvents(h)).end_block_events.find((e) => e.type === "active_proposal")?.attributes).to.deep.equal([
+      { key: "proposal_id", value: "1" },
+      { key: "proposal_result", value: "proposal_passed" },
+    ]);
+    // votes are gone after the tally
+    const [votes] = await call(h, GOV, GOV_ABI, "getVotes", [id, ["0x", 0, 10, true, false]]);
+    expect(votes).to.have.length(0);
+
+    // no deposit: the deposit period (30 s) ends and the proposal is dropped
+    const second = await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([msgSend(BOB, 1n)]), []]);
+    expect(GOV_ABI.parseLog(second.logs[0])?.args.proposalId).to.equal(2n);
+    expect((await call(h, GOV, GOV_ABI, "getProposal", [2]))[0][2]).to.equal(1n);
+    await moveTime(h, 31);
+    expect((await rpcError(call(h, GOV, GOV_ABI, "getProposal", [2]))).message).to.match(/proposal 2 doesn't exist/);
+  });
+
+  it("fails a passed proposal whose message fails, keeping none of its messages' effects", async () => {
+    c = await localNode();
+    const { h } = c;
+    await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 5000n * E18]);
+    await h.request("eth_sendTransaction", [{ from: ALICE, to: GOV_MODULE_ACCOUNT, value: q(10n) }]);
+    const before = await balance(h, BOB);
+    // the first send would work (the gov account holds 10 atest once the deposit is refunded); the second asks for more
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([msgSend(BOB, 5n), msgSend(BOB, 10n * E18)]), [["atest", E18]]]);
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 1, 1, ""]);
+    await moveTime(h, 31);
+    const result = (await blockEvents(h)).end_block_events.find((e) => e.type === "active_proposal")?.attributes;
+    expect(result?.[1]).to.deep.equal({ key: "proposal_result", value: "proposal_failed" });
+    expect(result?.[2].value).to.match(/insufficient funds/);
+    expect((await call(h, GOV, GOV_ABI, "getProposal", [1]))[0][2]).to.equal(5n);
+    // neither send kept; the deposit refunded to ALICE
+    expect(await balance(h, BOB)).to.equal(before);
+    expect(await balance(h, GOV_MODULE_ACCOUNT)).to.equal(10n);
+    // a message this chain has no handler for fails the proposal in x/gov's words
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([{ "@type": "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade", authority: GOV_ACCOUNT, plan: { name: "v2", height: "100" } }]), [["atest", E18]]]);
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 2, 1, ""]);
+    await moveTime(h, 31);
+    const upgrade = (await blockEvents(h)).end_block_events.find((e) => e.type === "active_proposal");
+    expect(upgrade?.attributes[2].value).to.equal("/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade: proposal message not recognized by router");
+  });
+
+  it("cancels a proposal (half of each deposit burned, as proposal_cancel_ratio says) and refuses bad transactions in the SDK's words", async () => {
+    c = await localNode();
+    const { h } = c;
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([msgSend(BOB, 1n)]), [["atest", E18]]]);
+    await send(h, BOB, GOV, GOV_ABI, "deposit", [BOB, 1, [["atest", E18 / 2n]]]);
+    const aliceBefore = await balance(h, ALICE);
+    const bobBefore = await balance(h, BOB);
+    const r = await send(h, ALICE, GOV, GOV_ABI, "cancelProposal", [ALICE, 1]);
+    const fee = BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice);
+    expect(await balance(h, ALICE)).to.equal(aliceBefore - fee + E18 / 2n);
+    expect(await balance(h, BOB)).to.equal(bobBefore + E18 / 4n);
+    expect(await balance(h, GOV_MODULE_ACCOUNT)).to.equal(0n);
+    expect((await rpcError(call(h, GOV, GOV_ABI, "getProposal", [1]))).message).to.match(/proposal 1 doesn't exist/);
+
+    const refused = async (fn: string, args: unknown[], from = ALICE) => (await rpcError(call(h, GOV, GOV_ABI, fn, args, from))).message;
+    expect(await refused("submitProposal", [BOB, proposalJson([]), []])).to.match(/does not match the requester address/);
+    expect(await refused("submitProposal", [ALICE, proposalJson([{ ...msgSend(BOB, 1n), from_address: account(ALICE) }]), []])).to.match(/expected gov account as only signer for proposal message/);
+    expect(await refused("submitProposal", [ALICE, proposalJson([], { title: "" }), []])).to.match(/proposal title cannot be empty/);
+    expect(await refused("submitProposal", [ALICE, proposalJson([]), [["uatom", 5n]]])).to.match(/deposited 5uatom, but gov accepts only the following denom\(s\): \[atest\]: invalid deposit denom/);
+    expect(await refused("submitProposal", [ALICE, Buffer.from("{not json"), []])).to.match(/invalid proposal JSON/);
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([]), [["atest", E18]]]);
+    expect(await refused("vote", [ALICE, 2, 7, ""])).to.match(/invalid vote option/);
+    expect(await refused("voteWeighted", [ALICE, 2, [[1, "0.5"], [2, "0.4"]], ""])).to.match(/Total weight lower than 1\.00: invalid vote option/);
+    expect(await refused("voteWeighted", [ALICE, 2, [[1, "0.5"], [1, "0.5"]], ""])).to.match(/Duplicated vote option/);
+    expect(await refused("vote", [ALICE, 9, 1, ""])).to.match(/9: unknown proposal/);
+    expect(await refused("cancelProposal", [BOB, 2], BOB)).to.match(/invalid proposer/);
+    expect(await refused("deposit", [ALICE, 2, [["atest", 1n]]])).to.match(/minimum deposit is too small/);
+  });
+
+  it("writes miner_setGasPrice into app.toml in the chain's coin", async () => {
+    c = await localNode();
+    await c.h.request("miner_setGasPrice", ["0x5"]);
+    expect(readFileSync(path.join(c.dir, "config", "app.toml"), "utf8")).to.contain('minimum-gas-prices = "5atest"');
+  });
+});
