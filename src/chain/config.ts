@@ -29,6 +29,8 @@ export interface MiningConfig {
 
 export interface ChainConfig {
   chainId: bigint;
+  /** The Cosmos chain id a home's genesis.json names (cosmos/evm sets it apart from the EVM's: "9001"); default `evmos_<chainId>-1`. */
+  cosmosChainId?: string;
   hardfork: string;
   blockGasLimit: bigint;
   initialBaseFeePerGas: bigint;

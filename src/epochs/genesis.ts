@@ -82,6 +82,8 @@ export interface CosmosGenesis {
   genesisTime?: Time;
   /** EVM chain id from an Ethermint chain id: "evmos_9000-1" → 9000. */
   chainId?: bigint;
+  /** The Cosmos chain id as written ("evmos_9000-1", or cosmos/evm's any form: local_node.sh's "9001"). */
+  cosmosChainId?: string;
   /** The default genesis when the file has no `app_state.epochs.epochs`. */
   epochs: GenesisState;
 }
@@ -123,9 +125,10 @@ export function parseCosmosGenesis(text: string, profile: EpochsProfile = "evmos
   }
   const appState = d.app_state as { epochs?: { epochs?: unknown } } | undefined;
   const list = appState?.epochs?.epochs;
-  if (list === undefined) return { genesisTime, chainId, epochs: defaultGenesis(profile) };
+  const cosmosChainId = typeof d.chain_id === "string" ? d.chain_id : undefined;
+  if (list === undefined) return { genesisTime, chainId, cosmosChainId, epochs: defaultGenesis(profile) };
   if (!Array.isArray(list)) throw new Error("app_state.epochs.epochs: expected an array");
-  return { genesisTime, chainId, epochs: { epochs: list.map((e, i) => fromJson(e, `app_state.epochs.epochs[${i}]`)) } };
+  return { genesisTime, chainId, cosmosChainId, epochs: { epochs: list.map((e, i) => fromJson(e, `app_state.epochs.epochs[${i}]`)) } };
 }
 
 export function toCosmosGenesis(opts: { genesisTime: Time; chainId: bigint; epochs: EpochInfo[]; chainName?: string; appState?: Record<string, unknown> }): string {

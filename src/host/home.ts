@@ -274,6 +274,7 @@ export async function homeRuntimeOptions(
     chain: {
       ...base.chain,
       ...(g.chainId !== undefined ? { chainId: g.chainId } : {}),
+      ...(g.cosmosChainId !== undefined ? { cosmosChainId: g.cosmosChainId } : {}),
       ...(app.balances !== undefined ? { genesisBalances: app.balances } : {}),
       ...(g.genesisTime !== undefined ? { initialDate: new Date(Number(g.genesisTime.seconds) * 1000) } : {}),
     },

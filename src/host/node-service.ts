@@ -248,7 +248,7 @@ export function nodeBanner(server: StartedServer): string[] {
   const lines = [`Started HTTP and WebSocket JSON-RPC server at ${server.httpUrl}`];
   for (const ws of server.wsUrls.slice(1)) lines.push(`WebSocket JSON-RPC server at ${ws}`);
   const epochs = plan.config.epochs;
-  lines.push(`Chain id ${node.config.chainId} (evmos_${node.config.chainId}-1), profile "${epochs.profile}", epochs tick rule "${epochs.tickRule}"`);
+  lines.push(`Chain id ${node.config.chainId} (${node.config.cosmosChainId ?? `evmos_${node.config.chainId}-1`}), profile "${epochs.profile}", epochs tick rule "${epochs.tickRule}"`);
   const fork = node.fork;
   if (fork !== undefined) {
     const hash = `0x${Buffer.from(fork.block.hash).toString("hex")}`;

@@ -108,6 +108,8 @@ describe("a node from local_node.sh's genesis", function () {
     // WERC20's balance is the native balance (deposit() keeps the coin where it is)
     expect((await call(h, ERC7528, werc20, "balanceOf", [ALICE]))[0]).to.equal(await balance(h, ALICE));
     expect(await h.request<string>("eth_getCode", ["0xD4949664cD82660AaE99bEdc034a0deA8A0bd517", "latest"])).to.equal("0x");
+    // the Cosmos chain id stays the genesis's "9001" (the banner prints it); the EVM's is set apart
+    expect([h.runtime.node.config.cosmosChainId, await h.request("eth_chainId", [])]).to.deep.equal(["9001", "0x40000"]);
     // gov's params are the genesis's (30 s periods), not the SDK's defaults
     const [params] = await call(h, GOV, GOV_ABI, "getParams", []);
     expect([params[0], params[2], params[9]]).to.deep.equal([30n, 30n, 15n]);
