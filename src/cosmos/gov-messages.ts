@@ -4,6 +4,8 @@
  * passes. This chain runs the ones a single-process chain has keepers for:
  *   /cosmos.bank.v1beta1.MsgSend                     the gov account's coins (native or bank coins)
  *   /cosmos.distribution.v1beta1.MsgCommunityPoolSpend
+ *   /cosmos.staking.v1beta1.MsgDelegate, MsgUndelegate, MsgBeginRedelegate      the gov account's stake
+ *   /cosmos.distribution.v1beta1.MsgWithdrawDelegatorReward, MsgSetWithdrawAddress, MsgFundCommunityPool
  *   /cosmos.gov.v1.MsgUpdateParams, /cosmos.staking.v1beta1.MsgUpdateParams,
  *   /cosmos.distribution.v1beta1.MsgUpdateParams, /cosmos.mint.v1beta1.MsgUpdateParams
  * Any other message is accepted at submission (the chain it stands for routes it) and fails the
@@ -87,6 +89,22 @@ const addressOf = (v: unknown, prefixes: Bech32Prefixes, field: string): string 
   } catch (err) {
     throw new ModuleError(`invalid ${field} address: ${(err as Error).message}`);
   }
+};
+
+const valoperOf = (v: unknown, prefixes: Bech32Prefixes, field: string): string => {
+  try {
+    return getAddress(hexlify(fromBech32(String(v), prefixes.validator)));
+  } catch (err) {
+    throw new ModuleError(`invalid ${field} address: ${(err as Error).message}`);
+  }
+};
+
+/** A staking message's single coin, in the bond denom (x/staking's "invalid coin denomination"). */
+const bondCoin = (v: unknown, denom: string): bigint => {
+  const c = v as { denom?: unknown; amount?: unknown } | null;
+  if (typeof c?.denom !== "string" || typeof c.amount !== "string" || !/^\d+$/.test(c.amount)) throw new ModuleError("invalid delegation amount");
+  if (c.denom !== denom) throw new ModuleError(`invalid coin denomination: got ${c.denom}, expected ${denom}`);
+  return BigInt(c.amount);
 };
 
 const dec = (v: unknown, field: string, fallback: bigint): bigint => {
@@ -181,6 +199,33 @@ export async function executeProposal(env: ModuleEnv, id: bigint, prefixes: Bech
         for (const c of coinsOf(body.amount, "amount")) {
           if (c.denom !== env.denom) throw new ModuleError("community pool does not have sufficient coins to distribute");
           await new DistributionKeeper(env).spendCommunityPool(to, c.amount);
+        }
+        break;
+      }
+      case "/cosmos.staking.v1beta1.MsgDelegate":
+      case "/cosmos.staking.v1beta1.MsgUndelegate": {
+        const staking = new DistributionKeeper(env).staking();
+        const operator = valoperOf(body.validator_address, prefixes, "validator");
+        const amount = bondCoin(body.amount, env.denom);
+        if (typeUrl.endsWith("MsgDelegate")) await staking.delegate(GOV_MODULE_ACCOUNT, operator, amount);
+        else await staking.undelegate(GOV_MODULE_ACCOUNT, operator, amount);
+        break;
+      }
+      case "/cosmos.staking.v1beta1.MsgBeginRedelegate": {
+        const staking = new DistributionKeeper(env).staking();
+        await staking.redelegate(GOV_MODULE_ACCOUNT, valoperOf(body.validator_src_address, prefixes, "source validator"), valoperOf(body.validator_dst_address, prefixes, "destination validator"), bondCoin(body.amount, env.denom));
+        break;
+      }
+      case "/cosmos.distribution.v1beta1.MsgWithdrawDelegatorReward":
+        await new DistributionKeeper(env).withdrawDelegationRewards(GOV_MODULE_ACCOUNT, valoperOf(body.validator_address, prefixes, "validator"));
+        break;
+      case "/cosmos.distribution.v1beta1.MsgSetWithdrawAddress":
+        await new DistributionKeeper(env).setWithdrawAddress(GOV_MODULE_ACCOUNT, addressOf(body.withdraw_address, prefixes, "withdraw"));
+        break;
+      case "/cosmos.distribution.v1beta1.MsgFundCommunityPool": {
+        for (const c of coinsOf(body.amount, "amount")) {
+          if (c.denom !== env.denom) throw new ModuleError(`${c.amount}${c.denom}: invalid coins`);
+          await new DistributionKeeper(env).fundCommunityPool(GOV_MODULE_ACCOUNT, c.amount);
         }
         break;
       }

@@ -253,6 +253,57 @@ describe("a node from local_node.sh's genesis", function () {
     expect(await refused("deposit", [ALICE, 2, [["atest", 1n]]])).to.match(/minimum deposit is too small/);
   });
 
+  it("tallies as x/gov does: an expedited proposal that fails votes on, a veto burns the deposits, no quorum refunds them; hardhat_mine crosses the periods", async () => {
+    c = await localNode();
+    const { h } = c;
+    await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 5000n * E18]);
+    const submit = async (extra: Record<string, unknown>, messages: unknown[] = []) => {
+      const r = await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson(messages, extra), [["atest", E18]]]);
+      return GOV_ABI.parseLog(r.logs[0])?.args.proposalId as bigint;
+    };
+    const status = async (id: bigint) => (await call(h, GOV, GOV_ABI, "getProposal", [id]))[0][2] as bigint;
+    // 1: expedited (15 s), ALICE votes no; 2: ALICE vetoes; 3: nobody votes
+    const expedited = await submit({ expedited: true });
+    const vetoed = await submit({});
+    const silent = await submit({});
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, expedited, 3, ""]);
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, vetoed, 4, ""]);
+    const aliceBefore = await balance(h, ALICE);
+    // 16 blocks a second apart: past the expedited period only
+    await h.request("hardhat_mine", ["0x10", "0x1"]);
+    let [p] = await call(h, GOV, GOV_ABI, "getProposal", [expedited]);
+    // still voting, now until its start + the regular 30 s
+    expect([p[2], p[8] - p[7]]).to.deep.equal([2n, 30n]);
+    expect([await status(vetoed), await status(silent)]).to.deep.equal([2n, 2n]);
+    await h.request("hardhat_mine", ["0x10", "0x1"]);
+    [p] = await call(h, GOV, GOV_ABI, "getProposal", [expedited]);
+    expect([await status(expedited), await status(vetoed), await status(silent)]).to.deep.equal([4n, 4n, 4n]);
+    // refunds: the expedited one (no) and the silent one (no quorum, burn_vote_quorum false); the vetoed one burned (burn_vote_veto)
+    expect(await balance(h, ALICE)).to.equal(aliceBefore + 2n * E18);
+    expect(await balance(h, GOV_MODULE_ACCOUNT)).to.equal(0n);
+  });
+
+  it("runs a passed proposal's staking and distribution messages as the gov account", async () => {
+    c = await localNode();
+    const { h } = c;
+    await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 5000n * E18]);
+    await h.request("eth_sendTransaction", [{ from: ALICE, to: GOV_MODULE_ACCOUNT, value: q(100n * E18) }]);
+    const delegate = { "@type": "/cosmos.staking.v1beta1.MsgDelegate", delegator_address: GOV_ACCOUNT, validator_address: valoper(VALIDATOR), amount: { denom: "atest", amount: (40n * E18).toString() } };
+    const fund = { "@type": "/cosmos.distribution.v1beta1.MsgFundCommunityPool", depositor: GOV_ACCOUNT, amount: [{ denom: "atest", amount: (10n * E18).toString() }] };
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([delegate, fund]), [["atest", E18]]]);
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 1, 1, ""]);
+    const poolBefore = (await call(h, DISTRIBUTION, DISTRIBUTION_ABI, "communityPool", []))[0][0][1] as bigint;
+    await moveTime(h, 31);
+    expect((await call(h, GOV, GOV_ABI, "getProposal", [1]))[0][2]).to.equal(3n);
+    const delegations = await h.request<Array<{ balance: { amount: string } }>>("cosmos_delegations", [GOV_MODULE_ACCOUNT]);
+    expect(delegations.map((d) => d.balance.amount)).to.deep.equal([(40n * E18).toString()]);
+    // 100 TEST in, 40 delegated, 10 to the community pool; the deposit refunded to ALICE
+    expect(await balance(h, GOV_MODULE_ACCOUNT)).to.equal(50n * E18);
+    const poolAfter = (await call(h, DISTRIBUTION, DISTRIBUTION_ABI, "communityPool", []))[0][0][1] as bigint;
+    // the pool grew by the 10 TEST and this block's 2% of the mint
+    expect(poolAfter - poolBefore >= 10n * E18 && poolAfter - poolBefore <= 11n * E18).to.equal(true);
+  });
+
   it("writes miner_setGasPrice into app.toml in the chain's coin", async () => {
     c = await localNode();
     await c.h.request("miner_setGasPrice", ["0x5"]);
