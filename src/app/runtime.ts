@@ -151,7 +151,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const addTokenPairs = (pairs: TokenPair[]): void => {
     for (const p of pairs) dynamicPrecompiles.add(p.erc20, () => erc20PairPrecompile(cosmosSettings as CosmosModulesSettings, p, cosmosDeps));
   };
-  const cosmos = cosmosModules(cosmosSettings, addTokenPairs);
+  const prefixes = bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile));
+  const cosmos = cosmosModules(cosmosSettings, prefixes, addTokenPairs);
   for (const hooks of cosmos.epochHooks) epochs?.addHooks(hooks, { first: true });
   const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...cosmos.blockModules, ...(opts.modules ?? [])];
   const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => {
@@ -225,7 +226,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
     ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ...(cosmosSettings !== undefined
-      ? cosmosMethods(deps, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom, ...(cosmosSettings.erc20 !== false ? { onPairs: addTokenPairs } : {}), ics20: cosmosSettings.ics20 !== false })
+      ? cosmosMethods(deps, { prefixes, denom: cosmosSettings.denom, ...(cosmosSettings.erc20 !== false ? { onPairs: addTokenPairs } : {}), ics20: cosmosSettings.ics20 !== false })
       : []),
   ];
   // cosmos/evm removed these to match geth: unknown methods there, so here under its profile

@@ -6,6 +6,8 @@
  * lands in the same block and reverts with it, and so do its store's writes: a module's store is EVM
  * state too, a record in its account's storage (src/chain/module-state.ts).
  */
+import type { StateManagerInterface } from "@ethereumjs/common";
+import { abortsBlock } from "./errors";
 import type { ModuleStore } from "./module-state";
 
 /** A Cosmos-style event: a type and ordered string attributes. */
@@ -75,6 +77,12 @@ export interface BlockContext {
   systemCall(args: SystemCallArgs): Promise<SystemCallResult>;
   /** Reads a storage slot (32-byte key) of an account in the block's current state; 32 bytes, zero when unset. */
   getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
+  /**
+   * The block's state, for a module's own work in TypeScript (its keepers: accounts, balances,
+   * records), as the epochs module runs its keeper on its store. Write only inside `isolated`, so a
+   * failure undoes itself (`runIsolated`).
+   */
+  readonly state: StateManagerInterface;
   /**
    * Runs `fn` as one unit (an epoch hook): everything it does — EVM writes, its system calls
    * included, module-store writes and events — is kept when it returns and undone when it throws;
@@ -148,4 +156,23 @@ export interface BlockModule {
 export interface BlockEvents {
   begin: ModuleEvent[];
   end: ModuleEvent[];
+}
+
+const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Runs `fn` isolated (BlockContext.isolated): what it did is kept on success and all undone on a
+ * throw — state writes, its system calls', module-store writes and events — and the throw is reported
+ * through `onFail` instead of propagating: a dev chain goes on. A failure of the chain's environment
+ * (a fork's remote) is not the work's: it ends the block.
+ */
+export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<void>, onFail: (reason: string) => void): Promise<boolean> {
+  try {
+    await ctx.isolated(async () => fn());
+    return true;
+  } catch (err) {
+    if (abortsBlock(err)) throw err;
+    onFail(reasonOf(err));
+    return false;
+  }
 }

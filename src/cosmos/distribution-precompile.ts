@@ -8,11 +8,10 @@ import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, isHexString } from "ethers/utils";
 import { PrecompileError, type Bech32Prefixes, accountFromBech32, toBech32 } from "./bech32";
-import { DISTRIBUTION_PRECOMPILE, type DistributionKeeper } from "./distribution-keeper";
-import { BANK_PRECOMPILE, DISTRIBUTION_ACCOUNT, ModuleError } from "./ledger";
-import { MintKeeper } from "./mint";
+import type { DistributionKeeper } from "./distribution-keeper";
+import { DISTRIBUTION_ACCOUNT, ModuleError } from "./ledger";
 import type { MethodCall, MethodHandler } from "./module-precompile";
-import { BondStatus, DEC, type StakingKeeper } from "./staking-keeper";
+import { DEC, type StakingKeeper } from "./staking-keeper";
 import { type ValidatorCodec, requireSender } from "./staking-precompile";
 
 const COIN = "tuple(string denom, uint256 amount)";
@@ -41,10 +40,6 @@ export const DISTRIBUTION_ABI = new Interface([
   "event WithdrawValidatorCommission(string indexed validatorAddress, uint256 commission)",
   "event FundCommunityPool(address indexed depositor, string denom, uint256 amount)",
   "event DepositValidatorRewardsPool(address indexed depositor, address indexed validatorAddress, string denom, uint256 amount)",
-  // not cosmos/evm's: the epoch's minting, which only the chain calls (from the precompile's own address)
-  "function allocateRewards(uint256 amount) returns (bool success)",
-  // not cosmos/evm's either: x/mint's begin block (src/cosmos/mint.ts), which only the chain calls
-  "function mintBlockProvision() returns (uint256 amount, uint256 inflation, uint256 annualProvisions, uint256 bondedRatio)",
 ]);
 
 export const DISTRIBUTION_TRANSACTIONS: ReadonlySet<string> = new Set([
@@ -54,8 +49,6 @@ export const DISTRIBUTION_TRANSACTIONS: ReadonlySet<string> = new Set([
   "withdrawValidatorCommission",
   "fundCommunityPool",
   "depositValidatorRewardsPool",
-  "allocateRewards",
-  "mintBlockProvision",
 ]);
 
 /** LegacyDec coins (`dec`: the amount times 10^18) as cosmos/evm returns them: the whole amount, precision 18; none when zero. */
@@ -198,20 +191,5 @@ export function distributionHandlers(
       return [toBech32(prefixes.account, getBytes(await keepers(call).distribution.withdrawAddress(delegator)))];
     },
     communityPool: async (call) => [decCoins(call.env.denom, await keepers(call).distribution.communityPool())],
-    allocateRewards: async (call) => {
-      if (call.caller.toLowerCase() !== DISTRIBUTION_PRECOMPILE.toLowerCase()) throw new ModuleError("allocateRewards is the chain's: only the distribution module calls it");
-      const [amount] = call.args as unknown as [bigint];
-      await keepers(call).distribution.allocate(amount);
-      return [true];
-    },
-    mintBlockProvision: async (call) => {
-      if (call.caller.toLowerCase() !== DISTRIBUTION_PRECOMPILE.toLowerCase()) throw new ModuleError("mintBlockProvision is the chain's: only the mint module calls it");
-      const { staking, distribution } = keepers(call);
-      const bonded = (await staking.validators()).filter((v) => v.status === BondStatus.Bonded).reduce((sum, v) => sum + v.tokens, 0n);
-      const supply = (await call.env.records(BANK_PRECOMPILE).get<bigint>("supply")) ?? 0n;
-      const { provision, minter, bondedRatio } = await new MintKeeper(call.env).beginBlock(bonded, supply);
-      await distribution.allocate(provision);
-      return [provision, minter.inflation, minter.annualProvisions, bondedRatio];
-    },
   };
 }

@@ -2,7 +2,7 @@
  * The gov precompile at 0x…0805 (cosmos/evm's precompiles/gov, contracts/precompiles/IGov.sol): the
  * transactions (submitProposal, deposit, vote, voteWeighted, cancelProposal) run x/gov's keeper
  * (src/cosmos/gov.ts) for the caller, and the queries read its state, a proposal in its voting
- * period tallied as it stands. Three chain-only methods carry the module's end block.
+ * period tallied as it stands. The module's end block is src/cosmos/gov-module.ts.
  */
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
@@ -10,10 +10,10 @@ import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./bech32";
 import { decString } from "./decimal";
 import { DistributionKeeper } from "./distribution-keeper";
-import { GOV_PRECOMPILE, GovKeeper, type ProposalRecord, ProposalStatus, type Tally, type WeightedVote, parseWeight } from "./gov";
-import { executeProposal, parseProposalJson } from "./gov-messages";
+import { GovKeeper, type ProposalRecord, ProposalStatus, type Tally, type WeightedVote, parseWeight } from "./gov";
+import { parseProposalJson } from "./gov-messages";
 import { type ModuleEnv, ModuleError } from "./ledger";
-import type { MethodCall, MethodHandler } from "./module-precompile";
+import type { MethodHandler } from "./module-precompile";
 import { pageOf, paginate, requireSender } from "./staking-precompile";
 
 const COIN = "tuple(string denom, uint256 amount)";
@@ -44,18 +44,9 @@ export const GOV_ABI = new Interface([
   "event Deposit(address indexed depositor, uint64 proposalId, tuple(string denom, uint256 amount)[] amount)",
   "event Vote(address indexed voter, uint64 proposalId, uint8 option)",
   "event VoteWeighted(address indexed voter, uint64 proposalId, tuple(uint8 option, string weight)[] options)",
-  // not cosmos/evm's: x/gov's end block, which only the chain calls (from the precompile's own address)
-  "function endBlock() returns (uint64[] dropped, uint64[] passed, uint64[] rejected, uint64[] expeditedRejected)",
-  "function executeProposal(uint64 proposalId) returns (bool success)",
-  "function settleProposal(uint64 proposalId, string reason) returns (bool success)",
 ]);
 
-export const GOV_TRANSACTIONS: ReadonlySet<string> = new Set(["submitProposal", "cancelProposal", "deposit", "vote", "voteWeighted", "endBlock", "executeProposal", "settleProposal"]);
-
-/** The chain-only methods: the module's end block calls them from the precompile's own address. */
-const CHAIN_ONLY = (call: MethodCall, name: string): void => {
-  if (call.caller.toLowerCase() !== GOV_PRECOMPILE.toLowerCase()) throw new ModuleError(`${name} is the chain's: only the gov module calls it`);
-};
+export const GOV_TRANSACTIONS: ReadonlySet<string> = new Set(["submitProposal", "cancelProposal", "deposit", "vote", "voteWeighted"]);
 
 const tallyRow = (t: Tally): string[] => [t.yes.toString(), t.abstain.toString(), t.no.toString(), t.noWithVeto.toString()];
 
@@ -217,22 +208,5 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       ];
     },
     getConstitution: async (call) => [await new GovKeeper(call.env).constitution()],
-    endBlock: async (call) => {
-      CHAIN_ONLY(call, "endBlock");
-      const r = await new GovKeeper(call.env).endBlock(new DistributionKeeper(call.env).staking());
-      return [r.dropped, r.passed, r.rejected, r.expeditedRejected];
-    },
-    executeProposal: async (call) => {
-      CHAIN_ONLY(call, "executeProposal");
-      const [id] = call.args as unknown as [bigint];
-      await executeProposal(call.env, id, prefixes);
-      return [true];
-    },
-    settleProposal: async (call) => {
-      CHAIN_ONLY(call, "settleProposal");
-      const [id, error] = call.args as unknown as [bigint, string];
-      await new GovKeeper(call.env).settle(id, error === "" ? undefined : error);
-      return [true];
-    },
   };
 }

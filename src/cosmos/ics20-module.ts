@@ -3,18 +3,14 @@
  * - genesis: code at the ICS20 precompile's account (so its records persist and callers see a
  *   contract) and the configured channels; a fork of a chain that has them keeps the remote's;
  * - end block: pending packets whose timeout timestamp the block's time reaches time out (their
- *   senders refunded: a system call of the precompile's `endBlock`), each leaving a `timeout_packet`
+ *   senders refunded: the keeper on the block's state, isolated), each leaving a `timeout_packet`
  *   event; blocks before the next such time are quiet, so hardhat_mine reserves them.
  */
 import { getBytes } from "ethers/utils";
-import type { BlockContext, BlockModule } from "../chain/module";
-import { ICS20_ABI } from "./ics20-precompile";
+import { type BlockContext, type BlockModule, runIsolated } from "../chain/module";
 import { ICS20_PRECOMPILE, type IbcChannel, Ics20Keeper } from "./ics20";
 import { ModuleError } from "./ledger";
-import { INVALID_CODE, genesisEnv, readEnv } from "./modules";
-
-/** Gas of the chain's own call into the module (its end block): not a user's transaction. */
-const SYSTEM_GAS = 30_000_000n;
+import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "./modules";
 
 export interface Ics20Settings {
   channels: IbcChannel[];
@@ -35,22 +31,22 @@ export function ics20BlockModule(settings: Ics20Settings, denom: string): BlockM
     endBlock: async (ctx: BlockContext) => {
       const next = await new Ics20Keeper(readEnv(ctx)).nextTimeout();
       if (next === undefined || next > ctx.timestamp) return;
-      const r = await ctx.systemCall({ caller: getBytes(ICS20_PRECOMPILE), to: getBytes(ICS20_PRECOMPILE), data: getBytes(ICS20_ABI.encodeFunctionData("endBlock", [])), gasLimit: SYSTEM_GAS });
-      // a dev chain goes on: the failure is the block's event, and the packets wait for the next block
-      if (!r.success) {
-        ctx.emit({ type: "transfer_end_block_failed", attributes: [{ key: "reason", value: r.error ?? "unknown" }] });
-        return;
-      }
-      const [channels, sequences] = ICS20_ABI.decodeFunctionResult("endBlock", r.returnValue) as unknown as [string[], bigint[]];
-      channels.forEach((channel, i) =>
-        ctx.emit({
-          type: "timeout_packet",
-          attributes: [
-            { key: "packet_src_port", value: "transfer" },
-            { key: "packet_src_channel", value: channel },
-            { key: "packet_sequence", value: sequences[i].toString() },
-          ],
-        }),
+      // a dev chain goes on: a failure is the block's event, and the packets wait for the next block
+      await runIsolated(
+        ctx,
+        async () => {
+          for (const p of await new Ics20Keeper(blockEnv(ctx, denom)).timeOutExpired()) {
+            ctx.emit({
+              type: "timeout_packet",
+              attributes: [
+                { key: "packet_src_port", value: "transfer" },
+                { key: "packet_src_channel", value: p.sourceChannel },
+                { key: "packet_sequence", value: p.sequence.toString() },
+              ],
+            });
+          }
+        },
+        (reason) => ctx.emit({ type: "transfer_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
       );
     },
     quietBefore: async (_store, state) => (await new Ics20Keeper(readEnv(state)).nextTimeout()) ?? 2n ** 62n,

@@ -10,7 +10,7 @@ import { getAddress } from "ethers/address";
 import type { MethodHandler } from "./module-precompile";
 import { ModuleError } from "./ledger";
 import { paginate, pageOf } from "./staking-precompile";
-import { ICS20_PRECOMPILE, Ics20Keeper, denomFromPath, denomHash } from "./ics20";
+import { Ics20Keeper, denomFromPath, denomHash } from "./ics20";
 
 const HOP = "tuple(string portId, string channelId)";
 const DENOM = `tuple(string base, ${HOP}[] trace)`;
@@ -23,11 +23,9 @@ export const ICS20_ABI = new Interface([
   `function denoms(${PAGE_REQUEST} pageRequest) view returns (${DENOM}[] denoms, ${PAGE_RESPONSE} pageResponse)`,
   "function denomHash(string trace) view returns (string hash)",
   "event IBCTransfer(address indexed sender, string indexed receiver, string sourcePort, string sourceChannel, string denom, uint256 amount, string memo)",
-  // the chain's own (the transfer module's end block, src/cosmos/ics20-module.ts): not in cosmos/evm's ABI
-  "function endBlock() returns (string[] channels, uint64[] sequences)",
 ]);
 
-export const ICS20_TRANSACTIONS = new Set(["transfer", "endBlock"]);
+export const ICS20_TRANSACTIONS = new Set(["transfer"]);
 
 const denomOut = (d: { base: string; trace: Array<{ portId: string; channelId: string }> }) => [d.base, d.trace.map((h) => [h.portId, h.channelId])];
 
@@ -49,11 +47,6 @@ export function ics20Handlers(): Record<string, MethodHandler> {
       });
       call.emit("IBCTransfer", [getAddress(sender), receiver, sourcePort, sourceChannel, denom, amount, memo]);
       return [sequence];
-    },
-    endBlock: async (call) => {
-      if (call.caller.toLowerCase() !== ICS20_PRECOMPILE.toLowerCase()) throw new ModuleError("endBlock is the chain's: only the transfer module calls it");
-      const timedOut = await new Ics20Keeper(call.env).timeOutExpired();
-      return [timedOut.map((p) => p.sourceChannel), timedOut.map((p) => p.sequence)];
     },
     denom: async (call) => {
       const hash = (call.args[0] as string).replace(/^ibc\//, "");

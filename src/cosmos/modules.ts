@@ -4,7 +4,7 @@
  *   a single-node chain has) with their self-delegations, minted into the bonded pool so the dev
  *   accounts keep their configured balances; the modules' params;
  * - staking's end block: unbondings and redelegations whose completion time the block reaches are
- *   completed (a system call of the precompile's `endBlock`), each leaving a `complete_unbonding`
+ *   completed (the keeper, run on the block's state, isolated), each leaving a `complete_unbonding`
  *   event; blocks before the next completion are quiet, so hardhat_mine reserves them;
  * - distribution's epoch hook: at each end of the configured epoch it mints the configured rewards
  *   and allocates them (as Evmos's inflation module did on AfterEpochEnd). It runs before the
@@ -14,14 +14,12 @@
 import { getAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
-import type { BlockContext, BlockModule, GenesisContext, StateReader } from "../chain/module";
+import { type BlockContext, type BlockModule, type GenesisContext, type StateReader, runIsolated } from "../chain/module";
 import type { EpochHooks } from "../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";
-import { DISTRIBUTION_ABI } from "./distribution-precompile";
-import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply } from "./ledger";
+import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply, stateEnv } from "./ledger";
 import type { StorageIO } from "../chain/records";
-import { DEC, NO_HOOKS, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
-import { STAKING_ABI } from "./staking-precompile";
+import { BondStatus, DEC, NO_HOOKS, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
 import { DistributionKeeper } from "./distribution-keeper";
 import type { GenesisDelegation } from "./genesis";
 import { NATIVE_ERC20 } from "./bank";
@@ -92,8 +90,6 @@ export const DEFAULT_COMMISSION = DEC / 10n;
 export const DEFAULT_UNBONDING_TIME = 1_814_400n;
 export const DEFAULT_REWARDS_PER_EPOCH = 10n * DEC;
 export const DEFAULT_COMMUNITY_TAX = (2n * DEC) / 100n;
-/** Gas of the chain's own calls into the modules (end block, minting): they are not users' transactions. */
-const SYSTEM_GAS = 30_000_000n;
 /** Code at the precompile accounts, so extcodesize checks pass and their storage can be written (0xfe: never run). */
 export const INVALID_CODE = new Uint8Array([0xfe]);
 
@@ -131,6 +127,11 @@ export function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
       throw new Error("nothing is burned at genesis");
     },
   };
+}
+
+/** A module env over a block's state (BlockContext.state), for the modules' own block work; use it inside `runIsolated`. */
+export function blockEnv(ctx: BlockContext, denom: string): ModuleEnv {
+  return stateEnv(ctx.state, { number: ctx.height, timestamp: ctx.timestamp }, denom);
 }
 
 /** A module env that only reads (a block context's storage): for quietBefore and the end block's check. */
@@ -273,22 +274,23 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
     endBlock: async (ctx: BlockContext) => {
       const next = await nextMaturity(ctx);
       if (next === undefined || next > ctx.timestamp) return;
-      const r = await ctx.systemCall({ caller: getBytes(STAKING_PRECOMPILE), to: getBytes(STAKING_PRECOMPILE), data: getBytes(STAKING_ABI.encodeFunctionData("endBlock", [])), gasLimit: SYSTEM_GAS });
-      // a dev chain goes on: the failure is the block's event, and the entries wait for the next block
-      if (!r.success) {
-        ctx.emit({ type: "staking_end_block_failed", attributes: [{ key: "reason", value: r.error ?? "unknown" }] });
-        return;
-      }
-      const [delegators, validators, amounts] = STAKING_ABI.decodeFunctionResult("endBlock", r.returnValue) as unknown as [string[], string[], bigint[]];
-      delegators.forEach((d, i) =>
-        ctx.emit({
-          type: "complete_unbonding",
-          attributes: [
-            { key: "amount", value: `${amounts[i]}${settings.denom}` },
-            { key: "validator", value: validators[i] },
-            { key: "delegator", value: d },
-          ],
-        }),
+      // a dev chain goes on: a failure is the block's event, and the entries wait for the next block
+      await runIsolated(
+        ctx,
+        async () => {
+          const paid = await new DistributionKeeper(blockEnv(ctx, settings.denom)).staking().completeMatured();
+          for (const p of paid) {
+            ctx.emit({
+              type: "complete_unbonding",
+              attributes: [
+                { key: "amount", value: `${p.amount}${settings.denom}` },
+                { key: "validator", value: p.validator },
+                { key: "delegator", value: p.delegator },
+              ],
+            });
+          }
+        },
+        (reason) => ctx.emit({ type: "staking_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
       );
     },
     // a chain that mints does something in every block
@@ -340,32 +342,40 @@ async function checkRecords(state: StateReader): Promise<void> {
 
 /** x/mint's begin block: the block's provision minted and allocated (a `mint` event, the SDK's attributes). */
 async function mintBlockProvision(ctx: BlockContext, denom: string): Promise<void> {
-  const data = getBytes(DISTRIBUTION_ABI.encodeFunctionData("mintBlockProvision", []));
-  const r = await ctx.systemCall({ caller: getBytes(DISTRIBUTION_PRECOMPILE), to: getBytes(DISTRIBUTION_PRECOMPILE), data, gasLimit: SYSTEM_GAS });
-  // a dev chain goes on, as with staking's end block: the failure is the block's event
-  if (!r.success) return void ctx.emit({ type: "mint_failed", attributes: [{ key: "reason", value: r.error ?? "unknown" }] });
-  const [amount, inflation, annualProvisions, bondedRatio] = DISTRIBUTION_ABI.decodeFunctionResult("mintBlockProvision", r.returnValue) as unknown as bigint[];
-  ctx.emit({
-    type: "mint",
-    attributes: [
-      { key: "bonded_ratio", value: decString(bondedRatio) },
-      { key: "inflation", value: decString(inflation) },
-      { key: "annual_provisions", value: decString(annualProvisions) },
-      { key: "amount", value: `${amount}${denom}` },
-    ],
-  });
+  await runIsolated(
+    ctx,
+    async () => {
+      const env = blockEnv(ctx, denom);
+      const distribution = new DistributionKeeper(env);
+      const bonded = (await distribution.staking().validators()).filter((v) => v.status === BondStatus.Bonded).reduce((sum, v) => sum + v.tokens, 0n);
+      const supply = (await env.records(BANK_PRECOMPILE).get<bigint>("supply")) ?? 0n;
+      const { provision, minter, bondedRatio } = await new MintKeeper(env).beginBlock(bonded, supply);
+      await distribution.allocate(provision);
+      ctx.emit({
+        type: "mint",
+        attributes: [
+          { key: "bonded_ratio", value: decString(bondedRatio) },
+          { key: "inflation", value: decString(minter.inflation) },
+          { key: "annual_provisions", value: decString(minter.annualProvisions) },
+          { key: "amount", value: `${provision}${denom}` },
+        ],
+      });
+    },
+    // a dev chain goes on, as with staking's end block: the failure is the block's event
+    (reason) => ctx.emit({ type: "mint_failed", attributes: [{ key: "reason", value: reason }] }),
+  );
 }
 
 /** Distribution's epochs hook: mints and allocates at each end of its epoch (the identifier in its params, read at the time). */
-export function distributionEpochHooks(): EpochHooks {
+export function distributionEpochHooks(denom: string): EpochHooks {
   return {
     beforeEpochStart: async () => undefined,
+    // the hooks run isolated (MultiEpochHooks): a throw undoes this hook's work and is the block's event
     afterEpochEnd: async (ctx, identifier) => {
-      const params = await new DistributionKeeper(readEnv(ctx)).params().catch(() => undefined);
+      const distribution = new DistributionKeeper(blockEnv(ctx, denom));
+      const params = await distribution.params().catch(() => undefined);
       if (params === undefined || params.epochIdentifier !== identifier || params.rewardsPerEpoch <= 0n) return;
-      const data = getBytes(DISTRIBUTION_ABI.encodeFunctionData("allocateRewards", [params.rewardsPerEpoch]));
-      const r = await ctx.systemCall({ caller: getBytes(DISTRIBUTION_PRECOMPILE), to: getBytes(DISTRIBUTION_PRECOMPILE), data, gasLimit: SYSTEM_GAS });
-      if (!r.success) throw new ModuleError(`distribution's minting failed: ${r.error ?? "unknown"}`);
+      await distribution.allocate(params.rewardsPerEpoch);
       ctx.emit({
         type: "mint",
         attributes: [

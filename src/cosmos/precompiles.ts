@@ -10,7 +10,7 @@ import type { CustomPrecompile, PrecompileFunc, PrecompileInput } from "@ethereu
 import { createAddressFromString } from "@ethereumjs/util";
 import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
-import { BECH32_PRECOMPILE, bech32Prefixes, createBech32Precompile } from "./bech32";
+import { BECH32_PRECOMPILE, type Bech32Prefixes, bech32Prefixes, createBech32Precompile } from "./bech32";
 import { P256_PRECOMPILE, createP256Precompile } from "./p256";
 import { BANK_PRECOMPILE } from "./ledger";
 import { NATIVE_ERC20, createBankPrecompile } from "./bank";
@@ -86,7 +86,7 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
  * `onPairs` is told the token pairs of each state the chain opens (their precompiles join the EVM:
  * `erc20PairPrecompile`).
  */
-export function cosmosModules(settings: CosmosModulesSettings | undefined, onPairs: (pairs: TokenPair[]) => void): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
+export function cosmosModules(settings: CosmosModulesSettings | undefined, prefixes: Bech32Prefixes, onPairs: (pairs: TokenPair[]) => void): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
   if (settings === undefined) return { blockModules: [], epochHooks: [] };
   return {
     blockModules: [
@@ -94,9 +94,9 @@ export function cosmosModules(settings: CosmosModulesSettings | undefined, onPai
       // ICS20's genesis first: x/erc20's records the traces of its genesis vouchers in ICS20's account
       ...(settings.ics20 === false ? [] : [ics20BlockModule(settings.ics20, settings.denom)]),
       ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)]),
-      ...(settings.gov ? [govBlockModule(settings.govGenesis ?? {}, settings.denom)] : []),
+      ...(settings.gov ? [govBlockModule(settings.govGenesis ?? {}, settings.denom, prefixes)] : []),
     ],
-    epochHooks: settings.distribution === false ? [] : [distributionEpochHooks()],
+    epochHooks: settings.distribution === false ? [] : [distributionEpochHooks(settings.denom)],
   };
 }
 

@@ -11,7 +11,7 @@ import { PrecompileError, type Bech32Prefixes, fromBech32, toBech32 } from "./be
 import { type DistributionKeeper } from "./distribution-keeper";
 import { ModuleError } from "./ledger";
 import type { MethodCall, MethodHandler } from "./module-precompile";
-import { BondStatus, DEC, STAKING_PRECOMPILE, StakingKeeper, type Validator, newValidator } from "./staking-keeper";
+import { BondStatus, DEC, StakingKeeper, type Validator, newValidator } from "./staking-keeper";
 
 const DESCRIPTION = "tuple(string moniker, string identity, string website, string securityContact, string details)";
 const VALIDATOR = `tuple(string operatorAddress, string consensusPubkey, bool jailed, uint8 status, uint256 tokens, uint256 delegatorShares, ${DESCRIPTION} description, int64 unbondingHeight, int64 unbondingTime, uint256 commission, uint256 minSelfDelegation)`;
@@ -40,11 +40,9 @@ export const STAKING_ABI = new Interface([
   "event Unbond(address indexed delegatorAddress, address indexed validatorAddress, uint256 amount, uint256 completionTime)",
   "event Redelegate(address indexed delegatorAddress, address indexed validatorSrcAddress, address indexed validatorDstAddress, uint256 amount, uint256 completionTime)",
   "event CancelUnbondingDelegation(address indexed delegatorAddress, address indexed validatorAddress, uint256 amount, uint256 creationHeight)",
-  // not cosmos/evm's: staking's end block, which only the chain calls (from the precompile's own address)
-  "function endBlock() returns (address[] delegators, address[] validators, uint256[] amounts)",
 ]);
 
-export const STAKING_TRANSACTIONS: ReadonlySet<string> = new Set(["createValidator", "editValidator", "delegate", "undelegate", "redelegate", "cancelUnbondingDelegation", "endBlock"]);
+export const STAKING_TRANSACTIONS: ReadonlySet<string> = new Set(["createValidator", "editValidator", "delegate", "undelegate", "redelegate", "cancelUnbondingDelegation"]);
 
 /** The status names of x/staking's query (`BOND_STATUS_BONDED`, …). */
 export const STATUS_NAMES: Readonly<Record<BondStatus, string>> = {
@@ -271,11 +269,6 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       }
       const page = paginate(rows, pageOf(pageRequest));
       return [page.items, [page.nextKey, page.total]];
-    },
-    endBlock: async (call) => {
-      if (call.caller.toLowerCase() !== STAKING_PRECOMPILE.toLowerCase()) throw new ModuleError("endBlock is the chain's: only the staking module calls it");
-      const paid = await keepers(call).staking.completeMatured();
-      return [paid.map((p) => p.delegator), paid.map((p) => p.validator), paid.map((p) => p.amount)];
     },
   };
 }

@@ -4,8 +4,7 @@
  * (Osmosis's model): everything it did is undone when it throws (EVM writes, module-store writes,
  * events), the failure becomes an `epoch_hook_failed` event, and the next member runs.
  */
-import { abortsBlock } from "../chain/errors";
-import type { BlockContext, ModuleEvent } from "../chain/module";
+import { type BlockContext, type ModuleEvent, runIsolated } from "../chain/module";
 import type { EpochHooks, HookName } from "./types";
 
 export type TsHook = (identifier: string, epochNumber: bigint, ctx: BlockContext) => void | Promise<void>;
@@ -23,25 +22,6 @@ export function hookFailedEvent(identifier: string, hook: HookName, epochNumber:
       { key: "reason", value: reason },
     ],
   };
-}
-
-const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
-/**
- * Runs `fn` isolated (BlockContext.isolated): what it did is kept on success and all undone on a
- * throw — EVM writes, its system calls', module-store writes and events — and the throw is reported
- * through `onFail` instead of propagating.
- */
-export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<void>, onFail: (reason: string) => void): Promise<boolean> {
-  try {
-    await ctx.isolated(async () => fn());
-    return true;
-  } catch (err) {
-    // the chain could not run the hook (a fork's remote is down): that ends the block, it is not the hook's failure
-    if (abortsBlock(err)) throw err;
-    onFail(reasonOf(err));
-    return false;
-  }
 }
 
 /** In-process hooks (hre.epochs.onBeforeEpochStart / onAfterEpochEnd), each function isolated; not run in replays. */

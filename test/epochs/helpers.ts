@@ -43,6 +43,8 @@ export class FakeChain {
       emit: (event) => this.events.push({ height, phase, event }),
       systemCall: this._opts.systemCall ?? (() => Promise.reject(new Error("no EVM in this test"))),
       getStorage: (address, key) => Promise.resolve(this.storage.get(hex(address) + hex(key)) ?? new Uint8Array(32)),
+      // no EVM state in these tests: the epochs keeper works on its store
+      state: undefined as unknown as BlockContext["state"],
       // as the chain's: the store's writes and the events undone on a throw (no EVM here)
       isolated: async (run) => {
         const events = this.events.length;

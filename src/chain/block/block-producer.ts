@@ -300,6 +300,7 @@ export async function runPhase(
         if (equalsBytes(address, account)) await writeBack();
         return slotReader(vm.stateManager).getStorage(address, key);
       },
+      state: vm.stateManager,
       // one checkpoint of the state manager under the system calls' own, a mark of the store (its
       // entries and the bytes that state holds of it: a revert brings both back to one moment) and
       // the events so far
