@@ -1,7 +1,8 @@
 /**
  * The composition root: builds a running chain and everything that serves it (modules, precompiles,
  * fork, Node, key store, namespaces, REST routes) in one place. The one entry point for both Hardhat
- * hosts (src/host/), `npx hardhat node` and tests; rpc/ below it only transports and dispatches.
+ * hosts (src/host/), `npx hardhat node` and tests; rpc/ below it serves the chain it is given
+ * (transports, dispatch, the namespaces) and builds none of it.
  */
 import type { EventEmitter } from "node:events";
 import { type ChainConfig, genesisAllocations } from "../chain/config";

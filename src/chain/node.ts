@@ -11,7 +11,9 @@
  *   this file                    submission, block production, snapshots and reset, settings
  *
  * Two kinds of access. Everything that changes the chain (blocks, dev state changes, snapshots)
- * runs inside `mutex`, one at a time, on the live VM. Everything that only reads or executes
+ * must run inside `mutex`, one at a time, on the live VM. Node does not take it for its callers:
+ * the RPC dispatcher takes it around every method not marked `concurrent` (src/rpc/dispatcher.ts),
+ * the interval miner and the few methods that wait take it themselves. Everything that only reads or executes
  * without keeping anything (calls, estimates, traces, state reads) runs in an execution context or
  * on a read-only state at a committed root (`contextAt`, `stateAt`) and needs no lock.
  */

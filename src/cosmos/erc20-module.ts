@@ -15,7 +15,7 @@ import { Bank, type DenomMetadata, validateDenom } from "./coins";
 import { ERC20_MODULE_ACCOUNT, Erc20Keeper, type TokenPair, ibcDenomAddress } from "./erc20";
 import { Ics20Keeper, denomFromPath, ibcDenom } from "./ics20";
 import { ModuleError } from "./ledger";
-import { INVALID_CODE, genesisEnv, readEnv } from "./modules";
+import { INVALID_CODE, genesisEnv, readEnv } from "./module-env";
 
 /** A coin at genesis (the config's `epochs.precompiles.erc20.coins`). */
 export interface GenesisCoin {

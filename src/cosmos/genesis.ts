@@ -13,16 +13,9 @@ import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { type Bech32Prefixes, fromBech32 } from "./bech32";
 import { decString, parseFraction } from "./decimal";
-import type { DistributionOptions, GenesisValidator, StakingOptions } from "./modules";
+import type { DistributionOptions, GenesisDelegation, GenesisValidator, StakingOptions } from "./modules";
 import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams } from "./mint";
 import type { CosmosQueries } from "./query";
-
-/** A genesis delegation: coins of `delegator` staked with `operator`. */
-export interface GenesisDelegation {
-  delegator: string;
-  operator: string;
-  amount: bigint;
-}
 
 const DEC = 10n ** 18n;
 

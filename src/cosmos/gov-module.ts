@@ -12,7 +12,7 @@ import { DistributionKeeper } from "./distribution-keeper";
 import { type GovEndBlock, GovKeeper, type GovParams } from "./gov";
 import { executeProposal } from "./gov-messages";
 import { ModuleError } from "./ledger";
-import { blockEnv, genesisEnv, readEnv } from "./modules";
+import { blockEnv, genesisEnv, readEnv } from "./module-env";
 
 /** What a genesis sets in x/gov (absent: the SDK's defaults). */
 export interface GovGenesis {

@@ -10,7 +10,7 @@ import { getBytes } from "ethers/utils";
 import { type BlockContext, type BlockModule, runIsolated } from "../chain/module";
 import { ICS20_PRECOMPILE, type IbcChannel, Ics20Keeper } from "./ics20";
 import { ModuleError } from "./ledger";
-import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "./modules";
+import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "./module-env";
 
 export interface Ics20Settings {
   channels: IbcChannel[];

@@ -17,11 +17,10 @@ import { keccak256 } from "ethers/crypto";
 import { type BlockContext, type BlockModule, type GenesisContext, type StateReader, runIsolated } from "../chain/module";
 import type { EpochHooks } from "../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";
-import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply, stateEnv } from "./ledger";
-import type { StorageIO } from "../chain/records";
+import { BANK_PRECOMPILE, ModuleError, addSupply } from "./ledger";
+import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "./module-env";
 import { BondStatus, DEC, NO_HOOKS, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
 import { DistributionKeeper } from "./distribution-keeper";
-import type { GenesisDelegation } from "./genesis";
 import { NATIVE_ERC20 } from "./bank";
 import type { Erc20Settings } from "./erc20-module";
 import type { Ics20Settings } from "./ics20-module";
@@ -58,6 +57,13 @@ export interface GenesisValidator {
   consensusPubkey?: string;
 }
 
+/** A genesis delegation: coins of `delegator` staked with `operator`. */
+export interface GenesisDelegation {
+  delegator: string;
+  operator: string;
+  amount: bigint;
+}
+
 export interface StakingOptions {
   validators?: GenesisValidator[];
   /** Delegations at genesis besides the validators' own (a home's genesis.json): their coins are minted into the pool. */
@@ -90,74 +96,10 @@ export const DEFAULT_COMMISSION = DEC / 10n;
 export const DEFAULT_UNBONDING_TIME = 1_814_400n;
 export const DEFAULT_REWARDS_PER_EPOCH = 10n * DEC;
 export const DEFAULT_COMMUNITY_TAX = (2n * DEC) / 100n;
-/** Code at the precompile accounts, so extcodesize checks pass and their storage can be written (0xfe: never run). */
-export const INVALID_CODE = new Uint8Array([0xfe]);
 
 /** A validator's consensus key when none is given (32 bytes, ed25519-sized, base64 as cosmos/evm formats it): keccak256 of its operator, stable across runs. */
 export function consensusPubkey(operator: string): string {
   return Buffer.from(getBytes(keccak256(operator))).toString("base64");
-}
-
-/** A module env over genesis state: coins sent at genesis are minted to their receiver. */
-export function genesisEnv(ctx: GenesisContext, denom: string): ModuleEnv {
-  const gas = new GasMeter(2n ** 255n);
-  const records = (account: string): MeteredRecords => {
-    const io: StorageIO = {
-      get: (k) => ctx.getStorage(getBytes(account), k),
-      put: (k, v) => ctx.putStorage(getBytes(account), k, v),
-    };
-    return new MeteredRecords(io, gas);
-  };
-  return {
-    height: ctx.height,
-    time: ctx.timestamp,
-    gas,
-    denom,
-    records,
-    balance: async () => 0n,
-    send: async (_from, to, amount) => {
-      await ctx.addBalance(getBytes(to), amount);
-      await addSupply(records(BANK_PRECOMPILE), amount);
-    },
-    mint: async (to, amount) => {
-      await ctx.addBalance(getBytes(to), amount);
-      await addSupply(records(BANK_PRECOMPILE), amount);
-    },
-    burn: async () => {
-      throw new Error("nothing is burned at genesis");
-    },
-  };
-}
-
-/** A module env over a block's state (BlockContext.state), for the modules' own block work; use it inside `runIsolated`. */
-export function blockEnv(ctx: BlockContext, denom: string): ModuleEnv {
-  return stateEnv(ctx.state, { number: ctx.height, timestamp: ctx.timestamp }, denom);
-}
-
-/** A module env that only reads (a block context's storage): for quietBefore and the end block's check. */
-export function readEnv(state: StateReader): ModuleEnv {
-  const gas = new GasMeter(2n ** 255n);
-  const refuse = (): never => {
-    throw new Error("a read-only module env cannot move coins");
-  };
-  return {
-    height: 0n,
-    time: 0n,
-    gas,
-    denom: "",
-    records: (account) =>
-      new MeteredRecords(
-        {
-          get: (k) => state.getStorage(getBytes(account), k),
-          put: async () => refuse(),
-        },
-        gas,
-      ),
-    balance: async () => refuse(),
-    send: async () => refuse(),
-    mint: async () => refuse(),
-    burn: async () => refuse(),
-  };
 }
 
 export interface CosmosModulesSettings {

@@ -19,7 +19,6 @@ import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, 
 import { CHAIN_FLAGS, type ChainFlags, type HdAccounts } from "../host/chain-flags";
 import { hardhat2BuildInfos } from "../host/compilations";
 import type { NodeFlags, NodeHost, NodePlan, StartedServer } from "../host/node-service";
-import { nodeServiceModule } from "../host/lazy";
 import { forkFromFlags } from "./fork";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { consoleLogDecoder } from "../host/console-log-source";
@@ -33,6 +32,12 @@ import {
   TASK_NODE_SERVER_READY,
   TASK_NODE_START_SERVER,
 } from "./task-names";
+
+/** The node service (the chain, its servers) loads when the node task runs, not with the plugin. */
+function nodeServiceModule(): typeof import("../host/node-service") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load, as src/host/lazy.ts's
+  return require("../host/node-service") as typeof import("../host/node-service");
+}
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
 // required inside the actions that use them, never at the top.

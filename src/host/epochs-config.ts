@@ -2,15 +2,14 @@
  * The `epochs` section of a Hardhat config, the same for Hardhat 2 and 3: its user and resolved
  * forms, its checks, and the epochs module's options it gives. No Hardhat import: both hosts use it.
  */
-import { UserError } from "../utils/user-error";
+import { EpochsConfigError } from "./config-error";
 import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../epochs";
 import { epochsModule } from "../host/lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
 import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
 import { parseFraction } from "../cosmos/decimal";
 
-/** A problem in the `epochs` section (each host shows it as its own plugin error). */
-export class EpochsConfigError extends UserError {}
+export { EpochsConfigError };
 
 export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
 

@@ -12,7 +12,3 @@ export function epochsModule(): typeof import("../epochs") {
 export function chainConfigModule(): typeof import("../chain/config") {
   return require("../chain/config") as typeof import("../chain/config");
 }
-
-export function nodeServiceModule(): typeof import("./node-service") {
-  return require("./node-service") as typeof import("./node-service");
-}

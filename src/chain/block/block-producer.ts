@@ -10,18 +10,17 @@
  */
 import { abortsBlock } from "../errors";
 import { cleanVmError, describeFailure } from "../vm-errors";
-import { Block, type HeaderData, createBlock, createBlockHeader, genRequestsRoot } from "@ethereumjs/block";
-import type { Common } from "@ethereumjs/common";
+import { Block, createBlock, createBlockHeader } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, KECCAK256_RLP, createAddressFromBigInt, equalsBytes } from "@ethereumjs/util";
+import { Address, createAddressFromBigInt, equalsBytes } from "@ethereumjs/util";
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
-import { createHash } from "node:crypto";
 import { keccak256 } from "../../utils/keccak";
 import type { StoredReceipt } from "../store/chain-store";
 import { enterBlock, envOf, madeNoCalls } from "../engine/context";
 import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "../module";
 import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state";
 import { orderedTrieRoot } from "./ordered-trie";
+import { blockHeaderData } from "./header";
 import { withSender } from "../engine/sender";
 import { withContractSender } from "../engine/state-manager";
 import { checkpointDepth, restoringDepth, revertToDepth } from "../engine/isolation";
@@ -74,47 +73,6 @@ export interface ProducedBlock {
 }
 
 /** The fields a block's header takes from its producer (the rest follow from the fork rules and the block's content). */
-export interface HeaderFields {
-  parentHash: Uint8Array;
-  number: bigint;
-  timestamp: bigint;
-  gasLimit: bigint;
-  coinbase: Uint8Array;
-  extraData: Uint8Array;
-  mixHash: Uint8Array;
-  baseFeePerGas: bigint;
-  /** The parent's calcNextExcessBlobGas (EIP-4844 chains). */
-  excessBlobGas: bigint;
-}
-
-/**
- * A block's header before its transactions run: what produceBlock builds on, and what a reserved
- * empty block is made of (src/chain/block/reserved-blocks.ts), so both are the same header.
- */
-export function blockHeaderData(common: Common, f: HeaderFields): HeaderData {
-  const headerData: HeaderData = {
-    parentHash: f.parentHash,
-    number: f.number,
-    timestamp: f.timestamp,
-    gasLimit: f.gasLimit,
-    coinbase: f.coinbase,
-    extraData: f.extraData,
-    mixHash: f.mixHash,
-    difficulty: 0n,
-    nonce: new Uint8Array(8),
-  };
-  if (common.isActivatedEIP(1559)) headerData.baseFeePerGas = f.baseFeePerGas;
-  if (common.isActivatedEIP(4895)) headerData.withdrawalsRoot = KECCAK256_RLP;
-  if (common.isActivatedEIP(4844)) {
-    headerData.excessBlobGas = f.excessBlobGas;
-    headerData.blobGasUsed = 0n;
-  }
-  if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = new Uint8Array(32);
-  // A Cosmos chain has no execution-layer requests: the hash of the empty list.
-  if (common.isActivatedEIP(7685)) headerData.requestsHash = genRequestsRoot([], sha256);
-  return headerData;
-}
-
 export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBlock> {
   const { vm, parent, modules } = args;
   const common = vm.common;
@@ -401,6 +359,3 @@ async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: 
 
 export const ZERO_ADDRESS = createAddressFromBigInt(0n);
 
-function sha256(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash("sha256").update(data).digest());
-}

@@ -16,7 +16,7 @@ import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
-import { blockHeaderData } from "./block-producer";
+import { blockHeaderData } from "./header";
 
 export interface Reservation {
   first: bigint;

@@ -8,7 +8,7 @@ import { addValidator, allocateRewards, mintCoins, receiveTransfer, registerCoin
 import { type IncomingTransfer, Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "../../cosmos/ics20";
 import type { DenomMetadata } from "../../cosmos/coins";
 import type { TokenPair } from "../../cosmos/erc20";
-import { INVALID_CODE } from "../../cosmos/modules";
+import { INVALID_CODE } from "../../cosmos/module-env";
 import { createAddressFromString } from "@ethereumjs/util";
 import type { Bech32Prefixes } from "../../cosmos/bech32";
 import { parseFraction } from "../../cosmos/decimal";
