@@ -13,7 +13,8 @@
  */
 import { type Bech32Prefixes, fromBech32 } from "./bech32";
 import { Bank } from "./coins";
-import { parseDec, parseFraction } from "./decimal";
+import { parseFraction } from "./decimal";
+import { parseDec } from "./legacy-dec";
 import { DistributionKeeper } from "./distribution-keeper";
 import { DEFAULT_GOV_PARAMS, GOV_MODULE_ACCOUNT, GovKeeper, type GovParams } from "./gov";
 import { type ModuleEnv, ModuleError } from "./ledger";

@@ -13,7 +13,8 @@
  * (src/cosmos/gov-messages.ts). Deposits are the native coin, held by the gov module account.
  */
 import { getAddress } from "ethers/address";
-import { decMul, decQuo, decString, parseDec } from "./decimal";
+import { decString } from "./decimal";
+import { decMul, decQuo, parseDec } from "./legacy-dec";
 import { type ModuleEnv, ModuleError, moduleAddress } from "./ledger";
 import { BondStatus, DEC, type StakingKeeper } from "./staking-keeper";
 

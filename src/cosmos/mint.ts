@@ -9,7 +9,7 @@
  * Decimals are LegacyDecs (integers scaled by 10^18) with the SDK's rounding: Mul and Quo round the
  * 18th digit half to even (`chopPrecisionAndRound`), QuoInt and TruncateInt truncate.
  */
-import { decMul, decQuo } from "./decimal";
+import { decMul, decQuo } from "./legacy-dec";
 import { type ModuleEnv, moduleAddress } from "./ledger";
 
 export const MINT_MODULE_ACCOUNT = moduleAddress("mint");

@@ -29,7 +29,7 @@ import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution-keep
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution-precompile";
 import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./module-precompile";
 import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./modules";
-import { PROFILE_BECH32_PREFIX, PROFILE_DENOM } from "./profile";
+import { PROFILE_BECH32_PREFIX, PROFILE_DENOM } from "../epochs/types";
 import { STAKING_PRECOMPILE } from "./staking-keeper";
 import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking-precompile";
 

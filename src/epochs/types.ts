@@ -40,6 +40,12 @@ export const EPOCHS_PROFILES: readonly EpochsProfile[] = ["evmos", "cosmos-evm"]
 /** The tick rule a profile runs unless one is set: "spec" under evmos, the SDK's under cosmos-evm. */
 export const defaultTickRule = (profile: EpochsProfile): TickRule => (profile === "cosmos-evm" ? "sdk" : "spec");
 
+/** The native coin's bank denom (18 decimals, the EVM balance): Evmos's `aevmos`, evmd's `atest`. */
+export const PROFILE_DENOM: Readonly<Record<EpochsProfile, string>> = { evmos: "aevmos", "cosmos-evm": "atest" };
+
+/** The account prefix of each profile's chain. */
+export const PROFILE_BECH32_PREFIX: Readonly<Record<EpochsProfile, string>> = { evmos: "evmos", "cosmos-evm": "cosmos" };
+
 export type HookName = "BeforeEpochStart" | "AfterEpochEnd";
 
 /** x/epochs hooks. Members are isolated by MultiEpochHooks, so they may throw. */

@@ -20,8 +20,7 @@ import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const parseToml: typeof SmolToml.parse = (text, opts) => (require("smol-toml") as typeof SmolToml).parse(text, opts);
 
-import { type EpochsProfile, type TickRule, defaultTickRule } from "../epochs/types";
-import { PROFILE_DENOM } from "../cosmos/profile";
+import { type EpochsProfile, PROFILE_DENOM, type TickRule, defaultTickRule } from "../epochs/types";
 export { type EpochsProfile, type TickRule, defaultTickRule };
 
 export type { HostPort };

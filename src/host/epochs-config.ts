@@ -2,7 +2,7 @@
  * The `epochs` section of a Hardhat config, the same for Hardhat 2 and 3: its user and resolved
  * forms, its checks, and the epochs module's options it gives. No Hardhat import: both hosts use it.
  */
-import { EpochsConfigError } from "./config-error";
+import { EpochsConfigError } from "../utils/user-error";
 import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../epochs";
 import { epochsModule } from "../host/lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";

@@ -20,7 +20,7 @@ import type { ChainConfig } from "../chain/config";
 import type { RuntimeOptions } from "../app/runtime";
 import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
 import { epochsModule } from "./lazy";
-import { PROFILE_DENOM } from "../cosmos/profile";
+import { PROFILE_DENOM } from "../epochs/types";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
 export class HomeError extends UserError {}

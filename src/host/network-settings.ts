@@ -6,7 +6,7 @@
 import type { ChainConfig, GenesisAccount } from "../chain/config";
 import type { HdAccounts } from "./chain-flags";
 import { chainConfigModule } from "./lazy";
-import { EpochsConfigError } from "./config-error";
+import { EpochsConfigError } from "../utils/user-error";
 import type { ForkConfig } from "../chain/fork";
 import { ForkSettingsError, type ForkingUserConfig, forkFromSetting } from "./fork-settings";
 

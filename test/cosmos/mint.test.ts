@@ -4,7 +4,7 @@
  */
 import { expect } from "chai";
 import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, blockProvision, bondedRatio, nextAnnualProvisions, nextInflationRate } from "../../src/cosmos/mint";
-import { decMul, decQuo } from "../../src/cosmos/decimal";
+import { decMul, decQuo } from "../../src/cosmos/legacy-dec";
 
 const DEC = 10n ** 18n;
 /** math.LegacyNewDecWithPrec(n, prec). */
