@@ -14,9 +14,10 @@
  */
 import { getAddress } from "ethers/address";
 import { decString } from "./decimal";
-import { decMul, decQuo, parseDec } from "./legacy-dec";
+import { parseDec } from "./legacy-dec";
+import { type Tally, type TallyOutcome, tallyProposal } from "./gov-tally";
 import { type ModuleEnv, ModuleError, moduleAddress } from "./ledger";
-import { BondStatus, DEC, type StakingKeeper } from "./staking-keeper";
+import { DEC, type StakingKeeper } from "./staking-keeper";
 
 export const GOV_PRECOMPILE = "0x0000000000000000000000000000000000000805" as const;
 /** The gov module account: deposits sit here, and proposals' messages act as it. */
@@ -39,12 +40,7 @@ export enum VoteOption {
   NoWithVeto = 4,
 }
 
-export interface Tally {
-  yes: bigint;
-  abstain: bigint;
-  no: bigint;
-  noWithVeto: bigint;
-}
+export type { Tally };
 
 export interface WeightedVote {
   voter: string;
@@ -168,6 +164,11 @@ export class GovKeeper {
     await this._r.put("proposals", (await this.ids()).filter((x) => x !== id));
     await this._r.put(`proposal/${id}`, undefined);
     await this._setQueue((await this.queue()).filter((x) => x !== id));
+  }
+
+  /** The id the next proposal gets. */
+  async nextId(): Promise<bigint> {
+    return (await this._r.get<bigint>("nextId")) ?? 1n;
   }
 
   async setNextId(id: bigint): Promise<void> {
@@ -304,42 +305,9 @@ export class GovKeeper {
     await this._delete(id);
   }
 
-  /** The tally of a proposal's votes now (x/gov keeper's Tally): whether it passes, whether its deposits burn, and the result. */
-  async tally(p: ProposalRecord, staking: StakingKeeper): Promise<{ passes: boolean; burnDeposits: boolean; result: Tally }> {
-    const params = await this.params();
-    const bonded = (await staking.validators()).filter((v) => v.status === BondStatus.Bonded);
-    const vals = new Map(bonded.map((v) => [v.operator.toLowerCase(), { v, deductions: 0n, vote: undefined as WeightedVote["options"] | undefined }]));
-    const results = new Map<VoteOption, bigint>([VoteOption.Yes, VoteOption.Abstain, VoteOption.No, VoteOption.NoWithVeto].map((o) => [o, 0n]));
-    let total = 0n;
-    const add = (options: WeightedVote["options"], power: bigint) => {
-      for (const o of options) results.set(o.option, (results.get(o.option) ?? 0n) + decMul(power, o.weight));
-      total += power;
-    };
-    for (const vote of p.votes) {
-      const own = vals.get(vote.voter.toLowerCase());
-      if (own !== undefined) own.vote = vote.options;
-      for (const operator of await staking.delegatorValidators(vote.voter)) {
-        const val = vals.get(operator.toLowerCase());
-        const shares = await staking.delegationShares(vote.voter, operator);
-        if (val === undefined || shares === undefined || val.v.delegatorShares === 0n) continue;
-        val.deductions += shares;
-        add(vote.options, decQuo(shares * val.v.tokens, val.v.delegatorShares));
-      }
-    }
-    for (const val of vals.values()) {
-      if (val.vote === undefined || val.v.delegatorShares === 0n) continue;
-      add(val.vote, decQuo((val.v.delegatorShares - val.deductions) * val.v.tokens, val.v.delegatorShares));
-    }
-    const r = (o: VoteOption) => results.get(o) ?? 0n;
-    const result: Tally = { yes: r(VoteOption.Yes) / DEC, abstain: r(VoteOption.Abstain) / DEC, no: r(VoteOption.No) / DEC, noWithVeto: r(VoteOption.NoWithVeto) / DEC };
-    const totalBonded = bonded.reduce((s, v) => s + v.tokens, 0n);
-    if (totalBonded === 0n) return { passes: false, burnDeposits: false, result };
-    if (decQuo(total, totalBonded * DEC) < params.quorum) return { passes: false, burnDeposits: params.burnVoteQuorum, result };
-    const voting = total - r(VoteOption.Abstain);
-    if (voting === 0n) return { passes: false, burnDeposits: false, result };
-    if (decQuo(r(VoteOption.NoWithVeto), voting) > params.vetoThreshold) return { passes: false, burnDeposits: params.burnVoteVeto, result };
-    const threshold = p.expedited === true ? params.expeditedThreshold : params.threshold;
-    return { passes: decQuo(r(VoteOption.Yes), voting) > threshold, burnDeposits: false, result };
+  /** The tally of a proposal's votes now (src/cosmos/gov-tally.ts). */
+  async tally(p: ProposalRecord, staking: StakingKeeper): Promise<TallyOutcome> {
+    return tallyProposal(p, await this.params(), staking);
   }
 
   /**

@@ -304,6 +304,25 @@ describe("a node from local_node.sh's genesis", function () {
     expect(poolAfter - poolBefore >= 10n * E18 && poolAfter - poolBefore <= 11n * E18).to.equal(true);
   });
 
+  it("exports its params sections (distribution, mint, gov) so the exported chain starts again with them", async () => {
+    c = await localNode();
+    const exported = await c.h.request<Record<string, Record<string, unknown>>>("cosmos_exportGenesis", []);
+    expect((exported.distribution.params as Record<string, unknown>).community_tax).to.equal("0.020000000000000000");
+    expect((exported.mint.params as Record<string, unknown>).blocks_per_year).to.equal("6311520");
+    expect((exported.gov.params as Record<string, unknown>).voting_period).to.equal("30s");
+    expect(exported.gov.starting_proposal_id).to.equal("1");
+    await close(c);
+    // a chain made from that export: the same gov periods, still minting every block
+    c = await localNode((g) => {
+      const app = (g as { app_state: Record<string, unknown> }).app_state;
+      for (const key of ["distribution", "mint", "gov"]) app[key] = exported[key];
+    });
+    const [params] = await call(c.h, GOV, GOV_ABI, "getParams", []);
+    expect([params[0], params[9]]).to.deep.equal([30n, 15n]);
+    await c.h.request("evm_mine", []);
+    expect((await blockEvents(c.h)).begin_block_events.map((e) => e.type)).to.include("mint");
+  });
+
   it("writes miner_setGasPrice into app.toml in the chain's coin", async () => {
     c = await localNode();
     await c.h.request("miner_setGasPrice", ["0x5"]);

@@ -18,6 +18,7 @@ import { stakingGenesisJson } from "../../cosmos/genesis";
 import { coinsGenesisJson } from "../../cosmos/coins-genesis";
 import type { DistributionParams } from "../../cosmos/distribution-keeper";
 import { GovKeeper } from "../../cosmos/gov";
+import { paramsGenesisJson } from "../../cosmos/params-genesis";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import type { RpcDeps } from "../deps";
@@ -213,12 +214,13 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       access: "read",
       concurrent: true,
       params: [blockNumberOrTag.opt()],
-      doc: "The modules' parts of a Cosmos genesis.json at a block: `app_state.staking` (params, validators, delegations), `bank` (other coins' balances, metadata), `erc20` (token pairs), `transfer` (denom traces), `ibc` (transfer channels).",
+      doc: "The modules' parts of a Cosmos genesis.json at a block: `app_state.staking` (params, validators, delegations), `bank` (other coins' balances, metadata), `erc20` (token pairs), `transfer` (denom traces), `ibc` (transfer channels), `distribution` (community tax), `mint` (when the chain mints every block) and `gov` (params, next id, constitution).",
       handler: async ([block]): Promise<Json> =>
         read(async () => {
           const q = await at(block);
           const coins = await coinsGenesisJson(q.env, settings.prefixes, { erc20: settings.onPairs !== undefined, ics20: settings.ics20 === true });
-          return { staking: (await stakingGenesisJson(q)) as Json, ...(coins as Record<string, Json>) };
+          const params = await paramsGenesisJson(q.env, settings.prefixes);
+          return { staking: (await stakingGenesisJson(q)) as Json, ...(coins as Record<string, Json>), ...(params as Record<string, Json>) };
         }),
     }),
     method({

@@ -1,0 +1,63 @@
+/**
+ * The params sections of a Cosmos genesis.json as the chain holds them now, written by
+ * `cosmos_exportGenesis` beside staking's and the coins' (src/cosmos/genesis.ts,
+ * src/cosmos/coins-genesis.ts), so an exported chain starts again (src/cosmos/app-genesis.ts reads them)
+ * with the same community tax, x/mint (when it has one) and x/gov params, first id and constitution.
+ */
+import { getBytes } from "ethers/utils";
+import { type Bech32Prefixes, toBech32 } from "./bech32";
+import { decString } from "./decimal";
+import { DistributionKeeper } from "./distribution-keeper";
+import { GovKeeper } from "./gov";
+import type { ModuleEnv } from "./ledger";
+import { MintKeeper } from "./mint";
+
+type Json = Record<string, unknown>;
+
+export async function paramsGenesisJson(env: ModuleEnv, prefixes: Bech32Prefixes): Promise<Json> {
+  const out: Json = {};
+  const distribution = await new DistributionKeeper(env).params().catch(() => undefined);
+  if (distribution !== undefined) out.distribution = { params: { community_tax: decString(distribution.communityTax) } };
+  const mint = new MintKeeper(env);
+  const mintParams = await mint.params();
+  if (mintParams !== undefined) {
+    const minter = await mint.minter();
+    out.mint = {
+      minter: { inflation: decString(minter.inflation), annual_provisions: decString(minter.annualProvisions) },
+      params: {
+        mint_denom: env.denom,
+        inflation_rate_change: decString(mintParams.inflationRateChange),
+        inflation_max: decString(mintParams.inflationMax),
+        inflation_min: decString(mintParams.inflationMin),
+        goal_bonded: decString(mintParams.goalBonded),
+        blocks_per_year: mintParams.blocksPerYear.toString(),
+      },
+    };
+  }
+  const gov = new GovKeeper(env);
+  const p = await gov.params();
+  const coins = (amount: bigint) => [{ denom: env.denom, amount: amount.toString() }];
+  out.gov = {
+    starting_proposal_id: (await gov.nextId()).toString(),
+    params: {
+      min_deposit: coins(p.minDeposit),
+      max_deposit_period: `${p.maxDepositPeriod}s`,
+      voting_period: `${p.votingPeriod}s`,
+      quorum: decString(p.quorum),
+      threshold: decString(p.threshold),
+      veto_threshold: decString(p.vetoThreshold),
+      min_initial_deposit_ratio: decString(p.minInitialDepositRatio),
+      proposal_cancel_ratio: decString(p.proposalCancelRatio),
+      proposal_cancel_dest: p.proposalCancelDest === "" ? "" : toBech32(prefixes.account, getBytes(p.proposalCancelDest)),
+      expedited_voting_period: `${p.expeditedVotingPeriod}s`,
+      expedited_threshold: decString(p.expeditedThreshold),
+      expedited_min_deposit: coins(p.expeditedMinDeposit),
+      burn_vote_quorum: p.burnVoteQuorum,
+      burn_proposal_deposit_prevote: p.burnProposalDepositPrevote,
+      burn_vote_veto: p.burnVoteVeto,
+      min_deposit_ratio: decString(p.minDepositRatio),
+    },
+    constitution: await gov.constitution(),
+  };
+  return out;
+}
