@@ -6,7 +6,6 @@
  * (`authtypes.NewModuleAddress(name)`: the first 20 bytes of sha256(name)), so the chain's supply
  * stays whole and `eth_getBalance` of a pool shows what it holds.
  */
-import { createHash } from "node:crypto";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import type { PrecompileInput } from "@ethereumjs/evm";
 import { type Account, type Address, MAX_INTEGER, createAccount, createAddressFromString } from "@ethereumjs/util";
@@ -14,10 +13,11 @@ import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { GasMeter, OutOfGas, PrecompileRevert } from "../chain/precompile";
 import { StorageRecords, decodeRecord, encodeRecord } from "../chain/records";
+import { moduleAddress as moduleAccount } from "../chain/module-state";
 
-/** The Cosmos SDK's module account address of `name`. */
+/** The Cosmos SDK's module account address of `name` (src/chain/module-state.ts's), checksummed. */
 export function moduleAddress(name: string): string {
-  return getAddress(hexlify(createHash("sha256").update(name).digest().subarray(0, 20)));
+  return getAddress(hexlify(moduleAccount(name)));
 }
 
 export const BONDED_POOL = moduleAddress("bonded_tokens_pool");
