@@ -323,6 +323,28 @@ describe("a node from local_node.sh's genesis", function () {
     expect((await blockEvents(c.h)).begin_block_events.map((e) => e.type)).to.include("mint");
   });
 
+  it("keeps gov's state as chain state: evm_revert undoes a tally, a state dump carries an open proposal to a new chain that tallies it", async () => {
+    c = await localNode();
+    const { h } = c;
+    await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 5000n * E18]);
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([]), [["atest", E18]]]);
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 1, 1, ""]);
+    const status = async (hh: Harness) => (await call(hh, GOV, GOV_ABI, "getProposal", [1]))[0][2] as bigint;
+    const snap = await h.request<string>("evm_snapshot", []);
+    await moveTime(h, 31);
+    expect(await status(h)).to.equal(3n);
+    expect(await h.request("evm_revert", [snap])).to.equal(true);
+    expect(await status(h)).to.equal(2n);
+    const dump = await h.request<string>("hardhat_dumpState", []);
+    await close(c);
+    c = await localNode();
+    await c.h.request("hardhat_loadState", [dump]);
+    expect(await status(c.h)).to.equal(2n);
+    // the new chain's head is younger than the dumped one's: past the voting end with room to spare
+    await moveTime(c.h, 60);
+    expect(await status(c.h)).to.equal(3n);
+  });
+
   it("writes miner_setGasPrice into app.toml in the chain's coin", async () => {
     c = await localNode();
     await c.h.request("miner_setGasPrice", ["0x5"]);
