@@ -15,7 +15,8 @@ import type { HardhatNetworkAccountsConfig, HardhatRuntimeEnvironment, ParamDefi
 import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
 import type { Runtime } from "../app/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
-import { type AppConfig, type AppConfigLayer, JSON_RPC_FLAGS, defaultAppConfig, resolveAppConfig, serverSettings } from "../host/app-config";
+import type { AppConfig, AppConfigLayer } from "../host/app-config";
+import { JSON_RPC_FLAGS } from "../host/app-config-keys";
 import { CHAIN_FLAGS, type ChainFlags, type HdAccounts } from "../host/chain-flags";
 import { hardhat2BuildInfos } from "../host/compilations";
 import type { NodeFlags, NodeHost, NodePlan, StartedServer } from "../host/node-service";
@@ -33,11 +34,15 @@ import {
   TASK_NODE_START_SERVER,
 } from "./task-names";
 
-/** The node service (the chain, its servers) loads when the node task runs, not with the plugin. */
+/* eslint-disable @typescript-eslint/no-require-imports -- deferred CommonJS loads, as src/host/lazy.ts's */
+/** The node service (the chain, its servers) and the settings' resolver load when the node task runs, not with the plugin. */
 function nodeServiceModule(): typeof import("../host/node-service") {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred CommonJS load, as src/host/lazy.ts's
   return require("../host/node-service") as typeof import("../host/node-service");
 }
+function appConfigModule(): typeof import("../host/app-config") {
+  return require("../host/app-config") as typeof import("../host/app-config");
+}
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 // This file loads with the plugin, for every task: the chain, the server (ws), LevelDB and ethers are
 // required inside the actions that use them, never at the top.
@@ -175,6 +180,7 @@ export function hardhatConfigLayer(hre: HardhatRuntimeEnvironment): AppConfigLay
 
 /** The node's settings: flags > app.toml > hardhat.config.ts > defaults, resolved once. */
 export function resolveNodeConfig(flags: EvmosFlags, appToml: AppConfigLayer | undefined, hre: HardhatRuntimeEnvironment): AppConfig {
+  const { resolveAppConfig, defaultAppConfig } = appConfigModule();
   return withPluginErrors(() => resolveAppConfig({ flags, appToml, hardhatConfig: hardhatConfigLayer(hre), defaults: defaultAppConfig(CORE_NAMESPACES) }));
 }
 
@@ -255,7 +261,7 @@ subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
   .setAction(async ({ runtime, plan }: { runtime: Runtime; plan: NodePlan }, hre) =>
     // Hardhat's node:server-created: the server exists and does not listen yet
     nodeServiceModule().startNodeServer(runtime, plan, async (server) => {
-      const { host, port } = serverSettings(plan.config);
+      const { host, port } = appConfigModule().serverSettings(plan.config);
       await hre.run(TASK_NODE_SERVER_CREATED, { hostname: host, port, provider: hre.epochsProvider ?? hre.network.provider, server });
     }),
   );

@@ -2,7 +2,7 @@
  * Evmos's node flags on Hardhat 3's command line. Its parser takes `--kebab-case` options only, so a
  * dotted flag such as `json-rpc.ws-address` becomes `--json-rpc-ws-address` (option jsonRpcWsAddress).
  */
-import appConfigModule from "../../host/app-config.js";
+import appConfigKeys from "../../host/app-config-keys.js";
 
 /** `json-rpc.ws-address` → `jsonRpcWsAddress`. */
 export function flagOptionName(flag: string): string {
@@ -16,7 +16,7 @@ export function flagOptionName(flag: string): string {
  */
 export function evmosFlagsOf(args: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const { flag, defaultValue } of appConfigModule.JSON_RPC_FLAGS) {
+  for (const { flag, defaultValue } of appConfigKeys.JSON_RPC_FLAGS) {
     const v = args[flagOptionName(flag)];
     if (typeof v === "string") out[flag] = v;
     else if (typeof v === "boolean" && v !== defaultValue) out[flag] = String(v);
@@ -26,7 +26,7 @@ export function evmosFlagsOf(args: Record<string, unknown>): Record<string, stri
 
 /** Evmos's json-rpc flags as Hardhat 3 options: booleans as BOOLEAN (`--json-rpc-log true`) with the node's default, the rest as strings. */
 export function jsonRpcOptions(): Array<{ name: string; description: string; type: string; defaultValue: unknown }> {
-  return appConfigModule.JSON_RPC_FLAGS.map(({ flag, bool, description, defaultValue }) =>
+  return appConfigKeys.JSON_RPC_FLAGS.map(({ flag, bool, description, defaultValue }) =>
     bool && defaultValue !== undefined
       ? { name: flagOptionName(flag), description: `${description} (true or false)`, type: "BOOLEAN", defaultValue }
       : { name: flagOptionName(flag), description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined },
