@@ -17,7 +17,7 @@
 import { getAddress, isAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./bech32";
-import { hexOf } from "./genesis";
+import { hexOf } from "./genesis-values";
 import { Bank, type DenomMetadata } from "./coins";
 import { Erc20Keeper, OWNER_MODULE } from "./erc20";
 import type { GenesisCoin, GenesisPair } from "./erc20-module";

@@ -13,7 +13,7 @@
  */
 import { getAddress } from "ethers/address";
 import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "./ledger";
-import { BondStatus, DEC, type DelegationHooks, StakingKeeper, type Validator } from "./staking-keeper";
+import { DEC, type DelegationHooks, StakingKeeper, type Validator } from "./staking-keeper";
 
 export const DISTRIBUTION_PRECOMPILE = "0x0000000000000000000000000000000000000801" as const;
 
@@ -100,7 +100,7 @@ export class DistributionKeeper implements DelegationHooks {
     const total = amount * DEC;
     const community = (total * communityTax) / DEC;
     let left = total - community;
-    const bonded = (await this.staking().validators()).filter((v) => v.status === BondStatus.Bonded && !v.jailed && v.tokens > 0n);
+    const bonded = (await this.staking().bondedValidators()).filter((v) => !v.jailed && v.tokens > 0n);
     const power = bonded.reduce((s, v) => s + v.tokens, 0n);
     let given = 0n;
     for (const v of bonded) {

@@ -9,38 +9,14 @@
  * operator's self-delegation. Delegated coins are minted into the pools (genesis balances of the
  * dev accounts stay as configured). Unbonding entries, redelegations and rewards start empty.
  */
-import { getAddress } from "ethers/address";
-import { hexlify } from "ethers/utils";
-import { type Bech32Prefixes, fromBech32 } from "./bech32";
+import type { Bech32Prefixes } from "./bech32";
 import { decString, parseFraction } from "./decimal";
+import { decOf, hexOf, secondsOf, uint } from "./genesis-values";
 import type { DistributionOptions, GenesisDelegation, GenesisValidator, StakingOptions } from "./modules";
 import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams } from "./mint";
 import type { CosmosQueries } from "./query";
 
 const DEC = 10n ** 18n;
-
-/** The 20-byte hex address of a bech32 `text` under `prefix`; errors name `field`. */
-export function hexOf(text: string, prefix: string, field: string): string {
-  try {
-    const bytes = fromBech32(text, prefix);
-    if (bytes.length !== 20) throw new Error(`${bytes.length} bytes, expected 20`);
-    return getAddress(hexlify(bytes));
-  } catch (err) {
-    throw new Error(`${field}: ${(err as Error).message}`);
-  }
-}
-
-const uint = (v: unknown, field: string): bigint => {
-  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
-  throw new Error(`${field}: expected an integer string, got ${JSON.stringify(v)}`);
-};
-
-/** "1000.000000000000000000" → 1000 × 10^18 (a LegacyDec). */
-function dec(v: unknown, field: string): bigint {
-  const m = typeof v === "string" ? /^(\d+)(?:\.(\d{1,18}))?$/.exec(v) : null;
-  if (m === null) throw new Error(`${field}: expected a decimal string, got ${JSON.stringify(v)}`);
-  return BigInt(m[1]) * DEC + BigInt((m[2] ?? "").padEnd(18, "0"));
-}
 
 /** A validator's description, commission rates and minimum self-delegation as a genesis or gentx gives them (absent = the defaults). */
 function validatorFields(v: { description?: unknown; commission?: { commission_rates?: unknown }; min_self_delegation?: unknown }, field: string, rates: unknown = v.commission?.commission_rates): Partial<GenesisValidator> {
@@ -122,7 +98,7 @@ export function distributionFromGenesis(appState: unknown, denom: string): Distr
   if (mint !== undefined) {
     const p = mint.params ?? {};
     if (p.mint_denom !== undefined && p.mint_denom !== denom) throw new Error(`app_state.mint.params.mint_denom: ${JSON.stringify(p.mint_denom)} is not this chain's coin ${denom}`);
-    const d = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : dec(v, field));
+    const d = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field));
     const params: MintParams = {
       inflationRateChange: d(p.inflation_rate_change, "app_state.mint.params.inflation_rate_change", DEFAULT_MINT_PARAMS.inflationRateChange),
       inflationMax: d(p.inflation_max, "app_state.mint.params.inflation_max", DEFAULT_MINT_PARAMS.inflationMax),
@@ -153,12 +129,7 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
   if (staking === null || typeof staking !== "object") throw new Error("app_state.staking: expected an object");
   const s = staking as { params?: { unbonding_time?: unknown; max_entries?: unknown }; validators?: unknown; delegations?: unknown };
   const out: StakingOptions = {};
-  const ut = s.params?.unbonding_time;
-  if (ut !== undefined) {
-    const m = typeof ut === "string" ? /^(\d+)s$/.exec(ut) : null;
-    if (m === null) throw new Error(`app_state.staking.params.unbonding_time: expected seconds such as "1814400s", got ${JSON.stringify(ut)}`);
-    out.unbondingTime = BigInt(m[1]);
-  }
+  if (s.params?.unbonding_time !== undefined) out.unbondingTime = secondsOf(s.params.unbonding_time, "app_state.staking.params.unbonding_time");
   if (s.params?.max_entries !== undefined) {
     const n = Number(s.params.max_entries);
     if (!Number.isSafeInteger(n) || n < 1) throw new Error("app_state.staking.params.max_entries: expected a positive integer");
@@ -177,7 +148,7 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
     if (typeof v?.operator_address !== "string") throw new Error(`${field}.operator_address: expected a ${prefixes.validator}1… address`);
     const operator = hexOf(v.operator_address, prefixes.validator, `${field}.operator_address`);
     const tokens = uint(v.tokens, `${field}.tokens`);
-    const shares = v.delegator_shares === undefined ? tokens * DEC : dec(v.delegator_shares, `${field}.delegator_shares`);
+    const shares = v.delegator_shares === undefined ? tokens * DEC : decOf(v.delegator_shares, `${field}.delegator_shares`);
     const g: GenesisValidator = {
       operator,
       tokens,
@@ -197,7 +168,7 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
     const operator = hexOf(d.validator_address, prefixes.validator, `${field}.validator_address`);
     const p = parsed.find((x) => x.v.operator === operator);
     if (p === undefined) throw new Error(`${field}.validator_address: no validator ${d.validator_address} in app_state.staking.validators`);
-    const shares = dec(d.shares, `${field}.shares`);
+    const shares = decOf(d.shares, `${field}.shares`);
     // what the shares are worth at the validator's exchange rate
     const amount = p.shares === 0n ? 0n : (shares * (p.v.tokens as bigint)) / p.shares;
     if (amount > 0n) dels.push({ delegator, operator, amount });

@@ -11,17 +11,15 @@
  * Any other message is accepted at submission (the chain it stands for routes it) and fails the
  * proposal when it runs, with x/gov's words for a message no handler takes.
  */
-import { type Bech32Prefixes, fromBech32 } from "./bech32";
+import type { Bech32Prefixes } from "./bech32";
 import { Bank } from "./coins";
 import { parseFraction } from "./decimal";
-import { parseDec } from "./legacy-dec";
+import { decOf, hexOf, secondsOf } from "./genesis-values";
 import { DistributionKeeper } from "./distribution-keeper";
 import { DEFAULT_GOV_PARAMS, GOV_MODULE_ACCOUNT, GovKeeper, type GovParams } from "./gov";
 import { type ModuleEnv, ModuleError } from "./ledger";
 import { MintKeeper, type MintParams } from "./mint";
 import { DEC } from "./staking-keeper";
-import { getAddress } from "ethers/address";
-import { hexlify } from "ethers/utils";
 
 export interface ProposalMessage {
   typeUrl: string;
@@ -63,7 +61,7 @@ export function parseProposalJson(bytes: Uint8Array, prefixes: Bech32Prefixes): 
     const signer = field === undefined ? undefined : body[field];
     let signerHex: string | undefined;
     try {
-      signerHex = typeof signer === "string" ? getAddress(hexlify(fromBech32(signer, prefixes.account))) : undefined;
+      signerHex = typeof signer === "string" ? hexOf(signer, prefixes.account, "signer") : undefined;
     } catch {
       signerHex = undefined;
     }
@@ -84,21 +82,8 @@ const coinsOf = (v: unknown, field: string): Coin[] => {
   });
 };
 
-const addressOf = (v: unknown, prefixes: Bech32Prefixes, field: string): string => {
-  try {
-    return getAddress(hexlify(fromBech32(String(v), prefixes.account)));
-  } catch (err) {
-    throw new ModuleError(`invalid ${field} address: ${(err as Error).message}`);
-  }
-};
-
-const valoperOf = (v: unknown, prefixes: Bech32Prefixes, field: string): string => {
-  try {
-    return getAddress(hexlify(fromBech32(String(v), prefixes.validator)));
-  } catch (err) {
-    throw new ModuleError(`invalid ${field} address: ${(err as Error).message}`);
-  }
-};
+const addressOf = (v: unknown, prefixes: Bech32Prefixes, field: string): string => hexOf(String(v), prefixes.account, `invalid ${field} address`);
+const valoperOf = (v: unknown, prefixes: Bech32Prefixes, field: string): string => hexOf(String(v), prefixes.validator, `invalid ${field} address`);
 
 /** A staking message's single coin, in the bond denom (x/staking's "invalid coin denomination"). */
 const bondCoin = (v: unknown, denom: string): bigint => {
@@ -108,19 +93,8 @@ const bondCoin = (v: unknown, denom: string): bigint => {
   return BigInt(c.amount);
 };
 
-const dec = (v: unknown, field: string, fallback: bigint): bigint => {
-  if (v === undefined) return fallback;
-  const d = typeof v === "string" ? parseDec(v) : undefined;
-  if (d === undefined) throw new ModuleError(`${field}: invalid decimal ${JSON.stringify(v)}`);
-  return d;
-};
-
-const seconds = (v: unknown, field: string, fallback: bigint): bigint => {
-  if (v === undefined) return fallback;
-  const m = typeof v === "string" ? /^(\d+)s$/.exec(v) : null;
-  if (m === null) throw new ModuleError(`${field}: expected a duration such as "172800s", got ${JSON.stringify(v)}`);
-  return BigInt(m[1]);
-};
+const dec = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field));
+const seconds = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : secondsOf(v, field));
 
 /** x/gov's Params from their JSON form (a genesis's `gov.params`, a MsgUpdateParams), checked as Params.ValidateBasic does. */
 export function govParamsFromJson(p: Record<string, unknown>, denom: string, prefixes: Bech32Prefixes, at = "params", base: GovParams = DEFAULT_GOV_PARAMS): GovParams {

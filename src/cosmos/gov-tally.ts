@@ -6,7 +6,7 @@
  * arithmetic with the SDK's rounding (src/cosmos/legacy-dec.ts); the result's amounts are truncated.
  */
 import { decMul, decQuo } from "./legacy-dec";
-import { BondStatus, DEC, type StakingKeeper } from "./staking-keeper";
+import { DEC, type StakingKeeper } from "./staking-keeper";
 
 /** Whole coins per option (x/gov's TallyResult). */
 export interface Tally {
@@ -45,7 +45,7 @@ const NO = 3;
 const NO_WITH_VETO = 4;
 
 export async function tallyProposal(p: TallyInput, params: TallyParams, staking: StakingKeeper): Promise<TallyOutcome> {
-  const bonded = (await staking.validators()).filter((v) => v.status === BondStatus.Bonded);
+  const bonded = await staking.bondedValidators();
   const vals = new Map(bonded.map((v) => [v.operator.toLowerCase(), { v, deductions: 0n, vote: undefined as Options | undefined }]));
   const results = new Map<number, bigint>([YES, ABSTAIN, NO, NO_WITH_VETO].map((o) => [o, 0n]));
   let total = 0n;

@@ -19,7 +19,7 @@ import type { EpochHooks } from "../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "./distribution-keeper";
 import { BANK_PRECOMPILE, ModuleError, addSupply } from "./ledger";
 import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "./module-env";
-import { BondStatus, DEC, NO_HOOKS, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
+import { DEC, NO_HOOKS, STAKING_PRECOMPILE, StakingKeeper, type StakingParams, newValidator } from "./staking-keeper";
 import { DistributionKeeper } from "./distribution-keeper";
 import { NATIVE_ERC20 } from "./bank";
 import type { Erc20Settings } from "./erc20-module";
@@ -289,7 +289,7 @@ async function mintBlockProvision(ctx: BlockContext, denom: string): Promise<voi
     async () => {
       const env = blockEnv(ctx, denom);
       const distribution = new DistributionKeeper(env);
-      const bonded = (await distribution.staking().validators()).filter((v) => v.status === BondStatus.Bonded).reduce((sum, v) => sum + v.tokens, 0n);
+      const bonded = (await distribution.staking().bondedValidators()).reduce((sum, v) => sum + v.tokens, 0n);
       const supply = (await env.records(BANK_PRECOMPILE).get<bigint>("supply")) ?? 0n;
       const { provision, minter, bondedRatio } = await new MintKeeper(env).beginBlock(bonded, supply);
       await distribution.allocate(provision);

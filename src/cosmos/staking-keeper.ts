@@ -167,6 +167,11 @@ export class StakingKeeper {
     return out.sort((a, b) => (a.operator.toLowerCase() < b.operator.toLowerCase() ? -1 : 1));
   }
 
+  /** The bonded validators (every bonded one: a single-node chain has no set cap). */
+  async bondedValidators(): Promise<Validator[]> {
+    return (await this.validators()).filter((v) => v.status === BondStatus.Bonded);
+  }
+
   async setValidator(v: Validator): Promise<void> {
     const list = await this.validatorList();
     if (!list.some((op) => op.toLowerCase() === v.operator.toLowerCase())) await this._r.put("validators", [...list, getAddress(v.operator)]);
