@@ -61,8 +61,12 @@ export function govBlockModule(genesis: GovGenesis, denom: string, prefixes: Bec
           () => executeProposal(env(), id, prefixes),
           (reason) => (error = reason),
         );
-        await ctx.isolated(() => new GovKeeper(env()).settle(id, error));
-        ctx.emit(event("active_proposal", id, error === undefined ? "proposal_passed" : "proposal_failed", error === undefined ? [] : [{ key: "proposal_log", value: error }]));
+        const settled = await runIsolated(
+          ctx,
+          () => new GovKeeper(env()).settle(id, error),
+          (reason) => ctx.emit({ type: "gov_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
+        );
+        if (settled) ctx.emit(event("active_proposal", id, error === undefined ? "proposal_passed" : "proposal_failed", error === undefined ? [] : [{ key: "proposal_log", value: error }]));
       }
     },
     quietBefore: async (_store, state: StateReader) => (await new GovKeeper(readEnv(state)).nextDeadline()) ?? 2n ** 62n,
