@@ -138,7 +138,7 @@ async function callCosts(): Promise<{ bare: number; isolated: number }> {
     const data = getBytes(HOOKS_ABI.encodeFunctionData("beforeEpochStart", ["t001", 1n]));
     const to = getBytes(c.hooks[0]);
     const args = { caller: EPOCHS_PRECOMPILE_BYTES, to, data, gasLimit: 3_000_000n };
-    return await c.rt.node.mutex.exclusive(async () => {
+    return await c.rt.node.exclusive(async () => {
       // inside one outer checkpoint, as a block's calls run (else every top-level call writes the trie), undone at the end
       await vm.evm.journal.checkpoint();
       const time = async (fn: () => Promise<unknown>): Promise<number> => {

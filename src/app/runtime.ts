@@ -9,7 +9,8 @@ import { type ChainConfig, genesisAllocations } from "../chain/config";
 import type { ConsoleLogDecoder } from "../chain/dev/console-log";
 import type { BlockModule } from "../chain/module";
 import type { PrecompileContext } from "../chain/store/chain-state";
-import { Node, type NodeOptions } from "../chain/node";
+import { Node } from "../chain/node";
+import type { NodeOptions } from "../chain/node-types";
 import { DynamicPrecompiles } from "../chain/engine/evm";
 import { Fork, type ForkConfig } from "../chain/fork";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
@@ -236,7 +237,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const dispatcher: RpcDispatcher = new RpcDispatcher(
     all.filter((m) => !removed.has(m.name)),
     {
-      mutex: node.mutex,
+      exclusive: (fn) => node.exclusive(fn),
       enabledNamespaces: opts.enabledNamespaces,
       maxBatch: opts.maxBatch,
       maxBatchResponseBytes: opts.batch?.maxResponseBytes,

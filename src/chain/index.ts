@@ -4,7 +4,8 @@
  * the chain's own (eslint.config.mjs enforces it).
  */
 export type { BlockPhase, ModuleEvent } from "./module";
-export type { Inclusion, MinedBlock, Node } from "./node";
+export type { Node } from "./node";
+export type { Inclusion, MinedBlock } from "./node-types";
 export type { ContractRegistry, SolcInput, SolcOutput } from "./solidity/registry";
 export { ChainError } from "./errors";
 export type { StackTraceEntry } from "./solidity/stack-trace";

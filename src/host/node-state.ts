@@ -55,7 +55,7 @@ export async function loadStateFile(runtime: Runtime, file: string): Promise<voi
   }
   const { node } = runtime;
   try {
-    await node.mutex.exclusive(() => node.loadState(decodeStateDump(text)));
+    await node.exclusive(() => node.loadState(decodeStateDump(text)));
   } catch (err) {
     fail(`${file}: ${(err as Error).message}`);
   }
@@ -64,7 +64,7 @@ export async function loadStateFile(runtime: Runtime, file: string): Promise<voi
 /** Writes the node's state to `file` (whole or not at all: a temporary file renamed over it). */
 export async function writeStateFile(runtime: Runtime, file: string): Promise<void> {
   const { node } = runtime;
-  const dump = await node.mutex.exclusive(() => node.dumpState());
+  const dump = await node.exclusive(() => node.dumpState());
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(dump)}\n`);
   renameSync(tmp, file);

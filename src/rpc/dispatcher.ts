@@ -1,10 +1,9 @@
 /**
  * The one dispatcher behind every transport (in-process provider, HTTP, WebSocket): request
  * validation, method lookup, namespace selection, access (./access.ts), parameter parsing, serialisation
- * through the node mutex, and the mapping of every failure to a JSON-RPC error.
+ * through the node's lock, and the mapping of every failure to a JSON-RPC error.
  */
 import { ChainError } from "../chain";
-import type { Mutex } from "../utils/mutex";
 import {
   InternalError,
   InvalidRequestError,
@@ -26,7 +25,8 @@ const ALIASES: Record<string, string> = {
 };
 
 export interface DispatcherOptions {
-  mutex: Mutex;
+  /** Runs a method that is not `concurrent` inside the node's lock (`Node.exclusive`). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Namespaces served; undefined = all. A disabled namespace answers like an unknown method. */
   enabledNamespaces?: ReadonlySet<string>;
   maxBatch?: number;
@@ -137,7 +137,7 @@ export class RpcDispatcher implements Dispatcher {
         throw this._toRpcError(method, err);
       }
     };
-    const running = spec.concurrent === true ? run() : this._opts.mutex.exclusive(run);
+    const running = spec.concurrent === true ? run() : this._opts.exclusive(run);
     const onResponse = this._opts.onResponse;
     if (onResponse === undefined) return running;
     return running.then(

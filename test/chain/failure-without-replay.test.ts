@@ -16,7 +16,7 @@ import { callStackTrace, txStackTrace } from "../../src/chain/solidity/failure";
 import { type CallRequest, runCall } from "../../src/chain/engine/execution";
 import { inferFromResult } from "../../src/chain/solidity/stack-trace";
 import { madeNoCalls } from "../../src/chain/engine/context";
-import type { MinedBlock } from "../../src/chain/node";
+import type { MinedBlock } from "../../src/chain/node-types";
 import { type Harness, inProcess } from "../helpers/harness";
 import { failureCases, failureContracts, failuresCompilation } from "../helpers/failure-cases";
 

@@ -56,7 +56,7 @@ describe("node service", function () {
       () => true,
     );
     expect(refused).to.equal(true);
-    await expect(runtime?.node.mutex.exclusive(async () => undefined)).to.not.be.rejected;
+    await expect(runtime?.node.exclusive(async () => undefined)).to.not.be.rejected;
   });
 
   it("registers the project's compilations once", async () => {

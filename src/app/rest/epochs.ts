@@ -18,7 +18,7 @@ export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, node: 
  * identifier is InvalidArgument (HTTP 400, code 3), an unknown one a plain error (HTTP 500, code 2).
  */
 function mountSdkRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.mutex.exclusive(fn);
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.exclusive(fn);
   const store = () => node.moduleStore(EPOCHS_MODULE);
   router.get("/cosmos/epochs/v1beta1/epochs", () =>
     exclusive(async () => ({ status: 200, body: { epochs: epochs.exportGenesis(await store()).epochs.map(toJson) } })),
@@ -40,7 +40,7 @@ function mountSdkRest(router: RestRouter, epochs: EpochsModule, node: Node): voi
 
 /** GET /evmos/epochs/v1/epochs and /evmos/epochs/v1/current_epoch, as Evmos's gateway answers. */
 function mountEvmosRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.mutex.exclusive(fn);
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.exclusive(fn);
   const store = () => node.moduleStore(EPOCHS_MODULE);
   router.get("/evmos/epochs/v1/epochs", (q) =>
     exclusive(async () => {

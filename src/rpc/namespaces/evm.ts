@@ -80,7 +80,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [bool],
       doc: "Turns automine (one block per transaction) on or off; turning it on mines nothing by itself.",
       handler: ([on]) => {
-        node.setAutomine(on);
+        node.configure({ automine: on });
         return true;
       },
     }),
@@ -101,7 +101,7 @@ export function evmMethods({ node }: RpcDeps) {
       doc: "Gas limit of later blocks.",
       handler: ([limit]) => {
         if (limit === 0n) throw new InvalidParamsError("invalid argument 0: block gas limit must be greater than 0");
-        node.setBlockGasLimit(limit);
+        node.configure({ gasLimit: limit });
         return true;
       },
     }),

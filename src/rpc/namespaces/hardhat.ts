@@ -124,7 +124,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [quantity],
       doc: "Base fee of the next block only.",
       handler: ([fee]) => {
-        node.setNextBaseFee(fee);
+        node.configure({ nextBaseFee: fee });
         return true;
       },
     }),
@@ -134,7 +134,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [hash],
       doc: "prevRandao (the PREVRANDAO opcode, the header's mixHash) of the next block only.",
       handler: ([value]) => {
-        node.setNextPrevRandao(value);
+        node.configure({ nextPrevRandao: value });
         return true;
       },
     }),
@@ -144,7 +144,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [address],
       doc: "Coinbase of later blocks (eth_coinbase follows).",
       handler: ([addr]) => {
-        node.setCoinbase(addr);
+        node.configure({ coinbase: addr });
         return true;
       },
     }),

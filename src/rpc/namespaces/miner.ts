@@ -40,7 +40,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Coinbase of later blocks; eth_coinbase follows.",
       handler: ([addr]) => {
-        node.setCoinbase(addr);
+        node.configure({ coinbase: addr });
         return true;
       },
     }),
@@ -51,7 +51,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       doc: "extraData of later blocks, at most 32 bytes.",
       handler: ([extra]) => {
         if (extra.length > 32) throw new InvalidParamsError(`invalid argument 0: extra data is ${extra.length} bytes, the limit is 32`);
-        node.setExtraData(extra);
+        node.configure({ extraData: extra });
         return true;
       },
     }),
@@ -62,7 +62,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       doc: "Gas limit of later blocks.",
       handler: ([limit]) => {
         if (limit < 21000n) throw new InvalidParamsError("invalid argument 0: gas limit must be at least 21000");
-        node.setBlockGasLimit(limit);
+        node.configure({ gasLimit: limit });
         return true;
       },
     }),

@@ -64,7 +64,7 @@ export function personalMethods(deps: RpcDeps) {
   const signTx = async (req: TxRequest, passphrase: string, send: boolean) => {
     const { key, zero } = await keyWithPassphrase(req.from, passphrase);
     try {
-      return await node.mutex.exclusive(async () => {
+      return await node.exclusive(async () => {
         const tx = await buildSignedTx(node, req, node.config.defaultSendGas, key);
         return send ? submitTx(deps, tx) : tx;
       });

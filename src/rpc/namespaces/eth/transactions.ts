@@ -58,14 +58,14 @@ export async function submitTx(deps: RpcDeps, tx: TypedTransaction, sender: Addr
  */
 export async function sendTx(deps: RpcDeps, build: () => Promise<{ tx: TypedTransaction; sender?: Address }>): Promise<string> {
   const { node } = deps;
-  const submitted = await node.mutex.exclusive(async () => {
+  const submitted = await node.exclusive(async () => {
     const { tx, sender } = await build();
     const s = await node.submit(tx, sender ?? tx.getSenderAddress());
     return { ...s, answer: s.later === undefined ? await answerSend(deps, s.hash, s.included) : undefined };
   });
   if (submitted.later === undefined) return submitted.answer as string;
   const included = await submitted.later;
-  return included === undefined ? submitted.hash : node.mutex.exclusive(() => answerSend(deps, submitted.hash, included));
+  return included === undefined ? submitted.hash : node.exclusive(() => answerSend(deps, submitted.hash, included));
 }
 
 async function answerSend(deps: RpcDeps, h: string, included: Inclusion | undefined): Promise<string> {

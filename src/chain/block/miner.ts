@@ -1,0 +1,253 @@
+/**
+ * Block production from the pool: one block (`mineBlock`), what automine still owes (`mineWaiting`),
+ * hardhat_mine's runs with their quiet blocks reserved instead of made, and the sends that wait for
+ * their transaction's block. `Node` (src/chain/node.ts) owns one and calls it inside its lock; the
+ * miner reaches the node's current chain, pool, clock and settings through `MinerHost`, since
+ * hardhat_reset, a state load and evm_revert replace them.
+ */
+import type { Common } from "@ethereumjs/common";
+import { Address, bytesToHex, equalsBytes } from "@ethereumjs/util";
+import { keccak256 } from "../../utils/keccak";
+import type { ChainConfig } from "../config";
+import type { NodeSettings } from "../dev/snapshots";
+import type { ExecutionRecord } from "../dev/executions";
+import { turnIfDue } from "../engine/context";
+import { ChainError } from "../errors";
+import { slotReader } from "../module-state";
+import type { ConsoleOrigin, Inclusion, MinedBlock } from "../node-types";
+import { MAX_MINE_BLOCKS, MAX_MINE_SPAN_S } from "../node-types";
+import { type PooledTx, type TxPool, maxFeeOf } from "../pool/txpool";
+import type { ChainState } from "../store/chain-state";
+import { type SystemCallExplainer, produceBlock } from "./block-producer";
+import { type Clock, timestampRefusal } from "./clock";
+import { commitBlock, commitReservation } from "./commit";
+import type { Reservation } from "./reserved-blocks";
+
+/** What the miner needs of its node: the current parts (replaced by a reset) and where to report. */
+export interface MinerHost {
+  readonly config: ChainConfig;
+  readonly common: Common;
+  readonly chain: ChainState;
+  readonly pool: TxPool;
+  readonly clock: Clock;
+  /** The node's settings record itself: a mined block clears its next-block-only values. */
+  readonly settings: NodeSettings;
+  readonly explainSystemCall: SystemCallExplainer | undefined;
+  /** Whether someone listens for executions (they are recorded only then). */
+  recordsExecutions(): boolean;
+  /** What the live VM runs now, for console.log lines of block production. */
+  setConsoleOrigin(origin: ConsoleOrigin): void;
+  mined(block: Required<MinedBlock>, executions: readonly ExecutionRecord[]): void;
+  reserved(first: bigint, last: bigint, baseFee: bigint | undefined): void;
+}
+
+/** Base fee of the next block: the one set by hardhat_setNextBlockBaseFeePerGas, else EIP-1559's rule. */
+export function nextBaseFee(host: Pick<MinerHost, "chain" | "common" | "settings">): bigint {
+  if (host.settings.nextBaseFee !== undefined) return host.settings.nextBaseFee;
+  return host.common.isActivatedEIP(1559) ? host.chain.head.header.calcNextBaseFee() : 0n;
+}
+
+type Outcome = { included?: Inclusion; refused?: string };
+
+export class Miner {
+  /** Sends waiting for their transaction's block (see `inclusionOf`), by transaction hash. */
+  private readonly _waiters = new Map<string, (outcome: Outcome) => void>();
+  /** Who needs a "block" event for every block (a block filter, a newHeads subscription): while one does, hardhat_mine makes each block. */
+  private readonly _everyBlockWanted = new Set<() => boolean>();
+
+  constructor(private readonly _host: MinerHost) {}
+
+  /** Resolves with the inclusion of pooled `hash` once mined, rejects if block production refuses it, undefined after `ms`. */
+  inclusionOf(hash: string, ms: number): Promise<Inclusion | undefined> {
+    const outcome = new Promise<Inclusion | undefined>((resolve, reject) => {
+      const timer = setTimeout(() => settle({}), ms);
+      timer.unref();
+      const settle = (outcome: Outcome): void => {
+        clearTimeout(timer);
+        if (this._waiters.get(hash) === settle) this._waiters.delete(hash);
+        if (outcome.refused !== undefined) reject(new ChainError(outcome.refused));
+        else resolve(outcome.included);
+      };
+      this._waiters.set(hash, settle);
+    });
+    // a caller that does not wait (one already inside the lock) leaves no unhandled rejection
+    outcome.catch(() => undefined);
+    return outcome;
+  }
+
+  /** Answers every waiting send with "still queued" (the chain they waited on is gone). */
+  releaseWaiters(): void {
+    for (const settle of [...this._waiters.values()]) settle({});
+  }
+
+  /** Registers a reader that needs each block as it is made (see mineBlocks); `wanted` says whether it does now. */
+  wantsEveryBlock(wanted: () => boolean): void {
+    this._everyBlockWanted.add(wanted);
+  }
+
+  /** Mines one block from the pool at `timestamp` (default: the clock's next block time). */
+  async mineBlock(timestamp?: bigint): Promise<Required<MinedBlock>> {
+    const { chain, pool, clock, settings, config } = this._host;
+    const parent = chain.head;
+    const ts = timestamp ?? clock.nextTimestamp(parent.header.timestamp, config.allowBlocksWithSameTimestamp);
+    const tooEarly = timestampRefusal(ts, parent.header.timestamp, config.allowBlocksWithSameTimestamp);
+    if (tooEarly !== undefined) throw new ChainError(tooEarly);
+    const baseFee = nextBaseFee(this._host);
+    const candidates = settings.paused ? [] : this.mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
+    const produced = await produceBlock({
+      vm: chain.vm,
+      parent,
+      header: {
+        timestamp: ts,
+        gasLimit: settings.gasLimit,
+        baseFeePerGas: baseFee,
+        coinbase: settings.coinbase,
+        extraData: settings.extraData,
+        mixHash: settings.nextPrevRandao ?? keccak256(parent.hash()),
+      },
+      candidates,
+      modules: chain.modules,
+      stores: chain,
+      stateRoot: chain.liveRoot,
+      explain: this._host.explainSystemCall,
+      recordExecutions: this._host.recordsExecutions(),
+      onStep: (step) => {
+        const height = parent.header.number + 1n;
+        this._host.setConsoleOrigin("tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height });
+      },
+    });
+    this._host.setConsoleOrigin({ kind: "call" });
+    await commitBlock(chain, produced);
+    // from here on the block is written: memory follows it
+    const refused = new Map<string, string>();
+    for (const s of produced.skipped) {
+      if (!s.invalid) continue;
+      const h = bytesToHex(s.tx.hash());
+      refused.set(h, s.reason);
+      pool.remove(h);
+    }
+    for (const tx of produced.block.transactions) pool.remove(bytesToHex(tx.hash()));
+    await pool.update(async (s) => (await chain.accountAtHead(new Address(hexBytes(s))))?.nonce ?? 0n);
+    settings.nextBaseFee = undefined;
+    settings.nextPrevRandao = undefined;
+    clock.didMine(ts);
+    const mined: Required<MinedBlock> = { block: produced.block, receipts: produced.receipts, events: produced.events, results: produced.results, refused };
+    if (this._waiters.size > 0) {
+      produced.block.transactions.forEach((t, index) => this._waiters.get(bytesToHex(t.hash()))?.({ included: { mined, result: produced.results[index], index } }));
+      for (const [h, reason] of refused) this._waiters.get(h)?.({ refused: reason });
+    }
+    this._host.mined(mined, produced.executions);
+    return mined;
+  }
+
+  /**
+   * Under automine, mines the pooled transactions that can go in a block now (after mining resumes,
+   * or a lowered minimum gas price lets waiting ones in); nothing when none can.
+   */
+  async mineWaiting(): Promise<void> {
+    const { settings, pool } = this._host;
+    if (!settings.automine || settings.paused) return;
+    for (let i = 0; i < 1000 && this.mineable().length > 0; i++) {
+      const before = pool.size.pending;
+      await this.mineBlock();
+      if (pool.size.pending >= before) return;
+    }
+  }
+
+  /** Pending transactions the next block would take: fee at least the base fee and the minimum. */
+  mineable(baseFee = nextBaseFee(this._host)): PooledTx[] {
+    const min = this._host.settings.minGasPrice;
+    return this._host.pool.ordered(baseFee, this._host.config.mining.order).filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= min);
+  }
+
+  /**
+   * hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time).
+   * Runs of blocks in which nothing would happen are reserved, not made (src/chain/block/reserved-blocks.ts):
+   * the modules say until when they have nothing to do (the epochs module: its next tick), so the
+   * blocks that tick are made for real, with their hooks and events, and the ones between are a record.
+   */
+  async mineBlocks(count: bigint, interval: bigint): Promise<void> {
+    if (interval < 1n && !this._host.config.allowBlocksWithSameTimestamp) throw new ChainError("interval must be at least 1 second");
+    // Quiet blocks are reserved at no cost, but every epoch end in the span is a real block: bound
+    // the span so that a typo (1e12 blocks) is refused at once instead of holding the node for hours.
+    if (count > MAX_MINE_BLOCKS) throw new ChainError(`cannot mine ${count} blocks in one call: at most ${MAX_MINE_BLOCKS} (mine in several calls)`);
+    if (count * interval > MAX_MINE_SPAN_S) throw new ChainError(`cannot mine ${count} blocks ${interval} s apart in one call: at most ${MAX_MINE_SPAN_S} s of block time (10 years; mine in several calls)`);
+    let ts: bigint | undefined;
+    for (let left = count; left > 0n; ) {
+      // the real blocks of a long span give other requests a turn (reads do not wait for the lock)
+      await turnIfDue();
+      const quiet = await this._quietBlocks(ts, left, interval);
+      if (quiet !== undefined) {
+        await this._reserve(quiet.timestamp, quiet.count, interval);
+        left -= quiet.count;
+        ts = this._host.chain.head.header.timestamp + interval;
+        continue;
+      }
+      const b = await this.mineBlock(ts);
+      ts = b.block.header.timestamp + interval;
+      left--;
+    }
+    if (ts !== undefined) this._host.clock.jumpTo(ts - interval);
+  }
+
+  /**
+   * How many of the next `left` blocks (the first at `ts`, or the clock's next time) can be reserved:
+   * none while something must happen in the next block (pooled transactions, a set next base fee or
+   * prevrandao, state changed since the head, a reader of every block) or a module has work in it.
+   * Reserving one block saves nothing: at least two.
+   */
+  private async _quietBlocks(ts: bigint | undefined, left: bigint, interval: bigint): Promise<{ timestamp: bigint; count: bigint } | undefined> {
+    const { chain, settings, config, common } = this._host;
+    if (left < 2n || settings.nextBaseFee !== undefined || settings.nextPrevRandao !== undefined) return undefined;
+    if (this.mineable().length > 0 || [...this._everyBlockWanted].some((wanted) => wanted())) return undefined;
+    const head = chain.head;
+    if (!equalsBytes(head.header.stateRoot, chain.liveRoot)) return undefined;
+    if (common.isActivatedEIP(4844) && head.header.calcNextExcessBlobGas(common) !== 0n) return undefined;
+    const timestamp = ts ?? this._host.clock.nextTimestamp(head.header.timestamp, config.allowBlocksWithSameTimestamp);
+    if (timestampRefusal(timestamp, head.header.timestamp, config.allowBlocksWithSameTimestamp) !== undefined) return undefined;
+    // the first block time at which some module has work; a module that cannot tell makes every block real
+    // (the live state is the head's here, checked above, padded as a BlockContext reads it)
+    const headState = slotReader(chain.vm.stateManager);
+    let until: bigint | undefined;
+    for (const module of chain.modules) {
+      if (module.quietBefore === undefined) return undefined;
+      const store = await chain.readModuleStore(module, chain.vm.stateManager, head.header.number);
+      const q = await module.quietBefore(store, headState);
+      until = until === undefined || q < until ? q : until;
+    }
+    let count = left;
+    if (until !== undefined) {
+      if (timestamp >= until) return undefined;
+      if (interval > 0n) {
+        const quiet = (until - timestamp + interval - 1n) / interval; // blocks i with timestamp + i·interval < until
+        if (quiet < count) count = quiet;
+      }
+    }
+    return count >= 2n ? { timestamp, count } : undefined;
+  }
+
+  /** Reserves `count` empty blocks above the head, the first at `timestamp` (inside the lock). */
+  private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<void> {
+    const { chain, settings } = this._host;
+    const head = chain.head;
+    const r: Reservation = {
+      first: head.header.number + 1n,
+      last: head.header.number + count,
+      interval,
+      timestamp,
+      parentHash: head.hash(),
+      stateRoot: head.header.stateRoot,
+      gasLimit: settings.gasLimit,
+      coinbase: settings.coinbase,
+      extraData: settings.extraData,
+      baseFeePerGas: nextBaseFee(this._host),
+    };
+    await commitReservation(chain, r);
+    this._host.clock.didMine(chain.head.header.timestamp);
+    this._host.reserved(r.first, r.last, this._host.common.isActivatedEIP(1559) ? r.baseFeePerGas : undefined);
+  }
+}
+
+export function hexBytes(hex: string): Uint8Array {
+  return new Uint8Array(Buffer.from(hex.slice(2), "hex"));
+}

@@ -1,0 +1,144 @@
+/**
+ * What `Node` (src/chain/node.ts) answers without changing anything: the chain instance's blocks,
+ * states at committed roots, execution contexts, module stores and the dev settings in force. The
+ * node's changing half extends it; nothing here takes the node's lock or needs it.
+ */
+import { EventEmitter } from "node:events";
+import type { Block } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import type { MerkleStateManager } from "@ethereumjs/statemanager";
+import type { Account, Address } from "@ethereumjs/util";
+import type { VM } from "@ethereumjs/vm";
+import { nextBaseFee } from "./block/miner";
+import { type ReplayObserver, type ReplayResult, replayBlock } from "./block/replay";
+import type { ChainConfig } from "./config";
+import type { NodeSettings } from "./dev/snapshots";
+import type { ContextOptions, ExecutionContext } from "./engine/context";
+import type { Fork } from "./fork";
+import type { ModuleStore } from "./module-state";
+import type { NodeEvents } from "./node-types";
+import type { AddressIndex } from "./store/address-index";
+import type { CacheSizes, ChainState } from "./store/chain-state";
+import type { ChainStore } from "./store/chain-store";
+
+export class NodeReads extends EventEmitter<NodeEvents> {
+  /** The chain instance; replaced only inside the lock (hardhat_reset, a state load on a fresh node, evm_revert back over one). */
+  protected _chain!: ChainState;
+  protected _settings: NodeSettings;
+
+  protected constructor(
+    readonly config: ChainConfig,
+    readonly common: Common,
+  ) {
+    super();
+    this._settings = initialSettings(config);
+  }
+
+  /** The live VM (block production only, inside the lock). */
+  get vm(): VM {
+    return this._chain.vm;
+  }
+
+  get store(): ChainStore {
+    return this._chain.store;
+  }
+
+  /** The remote this chain forks, if it does (hardhat_reset may change it). */
+  get fork(): Fork | undefined {
+    return this._chain.fork;
+  }
+
+  get head(): Block {
+    return this._chain.head;
+  }
+
+  get headNumber(): bigint {
+    return this._chain.headNumber;
+  }
+
+  /** Which transactions touch each address (Otterscan's searches). */
+  get addressIndex(): AddressIndex {
+    return this._chain.addressIndex;
+  }
+
+  /** The chain's first block: 0, or the fork block of a forked chain. */
+  get firstBlock(): bigint {
+    return this._chain.firstBlock;
+  }
+
+  /**
+   * When the store's head had lost its state (see ChainState.recovered), the block the chain opened
+   * at instead, and the head it had; undefined when it opened at its head.
+   */
+  get recovered(): { head: bigint; at: bigint } | undefined {
+    return this._chain.recovered;
+  }
+
+  /** The dev settings of block production; they change only through the node's setters, which do what each change implies. */
+  get settings(): Readonly<NodeSettings> {
+    return this._settings;
+  }
+
+  getBlock(n: bigint): Promise<Block | undefined> {
+    return this._chain.getBlock(n);
+  }
+
+  /** Base fee of the next block: the one set by hardhat_setNextBlockBaseFeePerGas, else EIP-1559's rule. */
+  nextBaseFee(): bigint {
+    return nextBaseFee({ chain: this._chain, common: this.common, settings: this._settings });
+  }
+
+  /** A read-only state at block `n` (see ChainState.stateAt). */
+  stateAt(n: bigint): Promise<MerkleStateManager> {
+    return this._chain.stateAt(n);
+  }
+
+  /** An execution context at block `height` (see ChainState.contextAt). Release it after use. */
+  contextAt(height: bigint, opts: ContextOptions = {}): Promise<ExecutionContext> {
+    return this._chain.contextAt(height, opts);
+  }
+
+  /** Re-executes stored block `n` for tracers (src/chain/block/replay.ts). Nothing is kept. */
+  replayBlock(n: bigint, observer: ReplayObserver = {}, opts: ContextOptions = {}): Promise<ReplayResult> {
+    return replayBlock(this._chain, n, observer, opts);
+  }
+
+  /** An account as the chain holds it now, read without touching the live state (see ChainState.accountAtHead). */
+  getAccount(address: Address): Promise<Account | undefined> {
+    return this._chain.accountAtHead(address);
+  }
+
+  /** A contract's code at block `height` (at the head without building a reader: see ChainState.codeAtHead). */
+  async getCode(address: Address, height: bigint = this.headNumber): Promise<Uint8Array> {
+    if (height === this.headNumber) return this._chain.codeAtHead(address);
+    return (await this.stateAt(height)).getCode(address);
+  }
+
+  async getNonce(address: Address): Promise<bigint> {
+    return (await this.getAccount(address))?.nonce ?? 0n;
+  }
+
+  /** Module `name`'s store at block `height` (default and above: the head, with changes made since), read-only. */
+  moduleStore(name: string, height: bigint = this.headNumber): Promise<ModuleStore> {
+    return this._chain.moduleStoreAt(name, height);
+  }
+
+  /** How full the live state's caches and the trie node cache are (bounded by `NodeOptions.cacheBounds`). */
+  cacheSizes(): CacheSizes {
+    return this._chain.cacheSizes();
+  }
+}
+
+/** The block-production settings a new chain starts with (from its config). */
+export function initialSettings(config: ChainConfig): NodeSettings {
+  return {
+    coinbase: config.coinbase,
+    gasLimit: config.blockGasLimit,
+    extraData: new Uint8Array(),
+    minGasPrice: config.minGasPrice,
+    nextBaseFee: undefined,
+    automine: config.mining.auto,
+    paused: false,
+    intervalMs: config.mining.interval,
+  };
+}

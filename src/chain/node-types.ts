@@ -1,0 +1,105 @@
+/**
+ * The shapes `Node` (src/chain/node.ts) is made from and answers with: its options, its events, what
+ * a submission and a mined block give back. Apart from the class so that the miner
+ * (src/chain/block/miner.ts) and the node's readers share them without importing the node.
+ */
+import type { EventEmitter } from "node:events";
+import type { Block } from "@ethereumjs/block";
+import type { CustomPrecompile } from "@ethereumjs/evm";
+import type { RunTxResult } from "@ethereumjs/vm";
+import type { KVStore } from "../storage/kv";
+import type { SystemCallExplainer } from "./block/block-producer";
+import type { ChainConfig } from "./config";
+import type { ConsoleLogDecoder } from "./dev/console-log";
+import type { ExecutionRecord } from "./dev/executions";
+import type { DynamicPrecompiles } from "./engine/evm";
+import type { Fork } from "./fork";
+import type { BlockEvents, BlockModule, BlockPhase } from "./module";
+import type { CacheBounds, PrecompileContext } from "./store/chain-state";
+import type { StoredReceipt } from "./store/chain-store";
+
+/** The most blocks one hardhat_mine may make (reserved or real). */
+export const MAX_MINE_BLOCKS = 100_000_000n;
+/** The most block time one hardhat_mine may cover (10 years of seconds): its epoch ends are real blocks. */
+export const MAX_MINE_SPAN_S = 315_360_000n;
+
+export interface NodeOptions {
+  config: ChainConfig;
+  kv?: KVStore;
+  modules?: BlockModule[];
+  /** Precompiles of modules (the epochs precompile). They reach the node lazily, through `ctx`. */
+  precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** Precompiles registered while the chain runs (the x/erc20 token pairs): src/chain/engine/evm.ts. */
+  dynamicPrecompiles?: DynamicPrecompiles;
+  /** Fork a remote chain: the state reads through to it, the first block is its fork block. */
+  fork?: Fork;
+  /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
+  consoleLog?: ConsoleLogDecoder;
+  /** Sizes of the in-memory caches (defaults: `DEFAULT_CACHE_BOUNDS`); tests use small ones to watch eviction. */
+  cacheBounds?: Partial<CacheBounds>;
+  /** Tells why a system call (an epoch hook) failed, in the host's words; without it, the VM's error. */
+  explainSystemCall?: SystemCallExplainer;
+  /** Where `steps` relays the EVM's steps (a host's emitter that exists before the chain does); default: its own. */
+  stepEvents?: EventEmitter;
+  /** Relay only these opcodes' steps, minimal ones, from the opcodes themselves (src/chain/engine/step-relay.ts); default: every step. */
+  stepOpcodes?: readonly string[];
+}
+
+/** Where a console.log line came from. */
+export type ConsoleOrigin =
+  | { kind: "transaction"; hash: string; height: bigint }
+  | { kind: "block"; phase: BlockPhase; height: bigint }
+  | { kind: "call" };
+
+/** What happened to a transaction in the block mined for it. */
+export interface Inclusion {
+  mined: MinedBlock;
+  result: RunTxResult;
+  index: number;
+}
+
+/**
+ * Under automine, how long a send of a transaction behind a nonce gap waits for the gap to be filled
+ * and its block mined before it answers with the hash alone (the transaction stays queued). Waiting
+ * keeps a burst of concurrent senders (nonces arriving out of order) from running ahead of the gap.
+ */
+export const QUEUED_WAIT_MS = 2000;
+
+/** What `Node.submit` answers: the hash; under automine, the inclusion, now or `later`. */
+export interface Submitted {
+  hash: string;
+  included?: Inclusion;
+  /** A transaction behind a nonce gap: its inclusion once mined, undefined if still queued after `QUEUED_WAIT_MS`. */
+  later?: Promise<Inclusion | undefined>;
+}
+
+export interface MinedBlock {
+  block: Block;
+  receipts: StoredReceipt[];
+  events: BlockEvents;
+  /** What running each transaction returned (revert data, VM error): on a block just mined, for the node's log. */
+  results?: RunTxResult[];
+  /** On a block just mined: the pooled transactions it refused (and the pool dropped), with why; automine answers their senders. */
+  refused?: ReadonlyMap<string, string>;
+}
+
+export interface NodeEvents {
+  block: [MinedBlock];
+  /** Interval mining failed (it goes on at the next interval). */
+  miningError: [Error];
+  /** A precompile threw: a bug of the node, which the call met as a revert (src/chain/engine/evm.ts). */
+  precompileFault: [string, Error];
+  /** A console.log line from contract code, as it runs. */
+  consoleLog: [string, ConsoleOrigin];
+  /** A statement tag of code instrumented for coverage, as it runs (src/chain/dev/coverage.ts). */
+  coverageHit: [Uint8Array];
+  /** A user's execution, recorded while someone listens: a mined transaction, an eth_call, a call of block production (src/chain/dev/executions.ts). */
+  executed: [ExecutionRecord];
+  pendingTransaction: [string];
+  /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */
+  rewind: [bigint];
+  /** Emitted after hardhat_reset replaced the chain (its new head). */
+  reset: [bigint];
+  /** A range of empty blocks was reserved (hardhat_mine): first, last, the first one's base fee. No "block" event is emitted for them. */
+  reserved: [bigint, bigint, bigint | undefined];
+}
