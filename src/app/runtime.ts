@@ -47,11 +47,11 @@ import type { ListenerControl } from "../rpc/transport/server";
 import type { SystemCallExplainer } from "../chain/block/block-producer";
 import { mountEpochsPage } from "./rest/epochs-page";
 import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "../cosmos/precompiles";
-import type { CosmosModulesSettings } from "../cosmos/modules";
-import type { TokenPair } from "../cosmos/erc20";
+import type { CosmosModulesSettings } from "../cosmos/staking/module";
+import type { TokenPair } from "../cosmos/erc20/keeper";
 import { mountBankRest, mountErc20Rest, mountStakingRest } from "./rest/cosmos";
 import { cosmosMethods } from "../rpc/namespaces/cosmos";
-import { bech32Prefixes } from "../cosmos/bech32";
+import { bech32Prefixes } from "../cosmos/bech32/precompile";
 
 /** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
 export const COSMOS_EVM_REMOVED_METHODS: ReadonlySet<string> = new Set(["eth_coinbase", "eth_mining", "eth_hashrate", "eth_getPendingTransactions", "debug_seedHash"]);

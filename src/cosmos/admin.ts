@@ -7,16 +7,16 @@
  */
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { accountFromBech32 } from "./bech32";
-import { type IbcDenom, Ics20Keeper, type IncomingTransfer } from "./ics20";
-import { DistributionKeeper, type DistributionParams } from "./distribution-keeper";
-import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./ledger";
-import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./modules";
-import { SlashingKeeper } from "./slashing";
-import { BondStatus, DEC, type Validator, newValidator } from "./staking-keeper";
-import { Bank, type DenomMetadata, validateDenom } from "./coins";
-import { Erc20Keeper, type TokenPair } from "./erc20";
-import { registerVoucher } from "./erc20-module";
+import { accountFromBech32 } from "./bech32/precompile";
+import { type IbcDenom, Ics20Keeper, type IncomingTransfer } from "./ics20/keeper";
+import { DistributionKeeper, type DistributionParams } from "./distribution/keeper";
+import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./common/ledger";
+import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./staking/module";
+import { SlashingKeeper } from "./slashing/precompile";
+import { BondStatus, DEC, type Validator, newValidator } from "./staking/keeper";
+import { Bank, type DenomMetadata, validateDenom } from "./bank/keeper";
+import { Erc20Keeper, type TokenPair } from "./erc20/keeper";
+import { registerVoucher } from "./erc20/module";
 
 export interface NewValidator {
   operator: string;

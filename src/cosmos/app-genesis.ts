@@ -6,12 +6,12 @@
  * every error names the field.
  */
 import { getAddress } from "ethers/address";
-import type { Bech32Prefixes } from "./bech32";
-import { type GenesisCoins, coinsFromGenesis } from "./coins-genesis";
-import { distributionFromGenesis, genTxValidators, stakingFromGenesis } from "./genesis";
-import type { DistributionOptions, StakingOptions } from "./modules";
-import type { GovGenesis } from "./gov-module";
-import { govParamsFromJson } from "./gov-messages";
+import type { Bech32Prefixes } from "./bech32/precompile";
+import { type GenesisCoins, coinsFromGenesis } from "./bank/genesis";
+import { distributionFromGenesis, genTxValidators, stakingFromGenesis } from "./staking/genesis";
+import type { DistributionOptions, StakingOptions } from "./staking/module";
+import type { GovGenesis } from "./gov/module";
+import { govParamsFromJson } from "./gov/messages";
 
 export interface AppGenesis {
   staking?: StakingOptions;

@@ -1,16 +1,16 @@
 /**
  * The params sections of a Cosmos genesis.json as the chain holds them now, written by
- * `cosmos_exportGenesis` beside staking's and the coins' (src/cosmos/genesis.ts,
- * src/cosmos/coins-genesis.ts), so an exported chain starts again (src/cosmos/app-genesis.ts reads them)
+ * `cosmos_exportGenesis` beside staking's and the coins' (src/cosmos/staking/genesis.ts,
+ * src/cosmos/bank/genesis.ts), so an exported chain starts again (src/cosmos/app-genesis.ts reads them)
  * with the same community tax, x/mint (when it has one) and x/gov params, first id and constitution.
  */
 import { getBytes } from "ethers/utils";
-import { type Bech32Prefixes, toBech32 } from "./bech32";
-import { decString } from "./decimal";
-import { DistributionKeeper } from "./distribution-keeper";
-import { GovKeeper } from "./gov";
-import type { ModuleEnv } from "./ledger";
-import { MintKeeper } from "./mint";
+import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
+import { decString } from "./common/decimal";
+import { DistributionKeeper } from "./distribution/keeper";
+import { GovKeeper } from "./gov/keeper";
+import type { ModuleEnv } from "./common/ledger";
+import { MintKeeper } from "./mint/keeper";
 
 type Json = Record<string, unknown>;
 

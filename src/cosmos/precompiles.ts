@@ -10,28 +10,28 @@ import type { CustomPrecompile, PrecompileFunc, PrecompileInput } from "@ethereu
 import { createAddressFromString } from "@ethereumjs/util";
 import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
-import { BECH32_PRECOMPILE, type Bech32Prefixes, bech32Prefixes, createBech32Precompile } from "./bech32";
-import { P256_PRECOMPILE, createP256Precompile } from "./p256";
-import { BANK_PRECOMPILE } from "./ledger";
-import { NATIVE_ERC20, createBankPrecompile } from "./bank";
-import type { TokenPair } from "./erc20";
-import { type GenesisCoin, type GenesisPair, PROFILE_NATIVE_METADATA, erc20BlockModule } from "./erc20-module";
-import { createErc20Precompile } from "./erc20-precompile";
-import { ICS20_PRECOMPILE, type IbcChannel } from "./ics20";
-import { DEFAULT_CHANNELS, ics20BlockModule } from "./ics20-module";
-import { ICS20_ABI, ICS20_TRANSACTIONS, ics20Handlers } from "./ics20-precompile";
+import { BECH32_PRECOMPILE, type Bech32Prefixes, bech32Prefixes, createBech32Precompile } from "./bech32/precompile";
+import { P256_PRECOMPILE, createP256Precompile } from "./p256/precompile";
+import { BANK_PRECOMPILE } from "./common/ledger";
+import { NATIVE_ERC20, createBankPrecompile } from "./bank/precompile";
+import type { TokenPair } from "./erc20/keeper";
+import { type GenesisCoin, type GenesisPair, PROFILE_NATIVE_METADATA, erc20BlockModule } from "./erc20/module";
+import { createErc20Precompile } from "./erc20/precompile";
+import { ICS20_PRECOMPILE, type IbcChannel } from "./ics20/keeper";
+import { DEFAULT_CHANNELS, ics20BlockModule } from "./ics20/module";
+import { ICS20_ABI, ICS20_TRANSACTIONS, ics20Handlers } from "./ics20/precompile";
 import { setJailed } from "./admin";
-import { GOV_PRECOMPILE } from "./gov";
-import { type GovGenesis, govBlockModule } from "./gov-module";
-import { GOV_ABI, GOV_TRANSACTIONS, govHandlers } from "./gov-precompile";
-import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing";
-import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution-keeper";
-import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution-precompile";
-import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./module-precompile";
-import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./modules";
+import { GOV_PRECOMPILE } from "./gov/keeper";
+import { type GovGenesis, govBlockModule } from "./gov/module";
+import { GOV_ABI, GOV_TRANSACTIONS, govHandlers } from "./gov/precompile";
+import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing/precompile";
+import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution/keeper";
+import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution/precompile";
+import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./common/module-precompile";
+import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./staking/module";
 import { PROFILE_BECH32_PREFIX, PROFILE_DENOM } from "../epochs/types";
-import { STAKING_PRECOMPILE } from "./staking-keeper";
-import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking-precompile";
+import { STAKING_PRECOMPILE } from "./staking/keeper";
+import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking/precompile";
 
 export interface CosmosPrecompilesOptions {
   /** The bech32 precompile: `false` leaves it out; `prefix` is the chain's account prefix (default: the profile's). */
@@ -46,7 +46,7 @@ export interface CosmosPrecompilesOptions {
   slashing?: boolean;
   /** x/gov and its precompile (needs staking): on with staking unless `false`; a genesis's params, first id and constitution. */
   gov?: boolean | GovGenesis;
-  /** The chains' P-256 verifier at 0x…0100 (src/cosmos/p256.ts): on unless `false` (then the EVM's own, EIP-7951, when the hardfork has it). */
+  /** The chains' P-256 verifier at 0x…0100 (src/cosmos/p256/precompile.ts): on unless `false` (then the EVM's own, EIP-7951, when the hardfork has it). */
   p256?: boolean;
   /**
    * x/erc20's token pairs (needs staking, which keeps the bank): the native coin's WERC20 (at

@@ -4,14 +4,14 @@
  * for the REST routes (src/app/rest/cosmos.ts) and the `cosmos_*` RPC reads.
  */
 import { getBytes } from "ethers/utils";
-import { type Bech32Prefixes, toBech32 } from "./bech32";
-import { DistributionKeeper } from "./distribution-keeper";
-import type { ModuleEnv } from "./ledger";
-import { decString } from "./decimal";
-import { StakingKeeper, type Validator } from "./staking-keeper";
-import { Bank } from "./coins";
-import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20";
-import { STATUS_NAMES } from "./staking-precompile";
+import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
+import { DistributionKeeper } from "./distribution/keeper";
+import type { ModuleEnv } from "./common/ledger";
+import { decString } from "./common/decimal";
+import { StakingKeeper, type Validator } from "./staking/keeper";
+import { Bank } from "./bank/keeper";
+import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20/keeper";
+import { STATUS_NAMES } from "./staking/precompile";
 
 
 const rfc3339 = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");

@@ -7,7 +7,7 @@ import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../epochs";
 import { epochsModule } from "../host/lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
 import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
-import { parseFraction } from "../cosmos/decimal";
+import { parseFraction } from "../cosmos/common/decimal";
 
 export { EpochsConfigError };
 

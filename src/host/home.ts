@@ -247,7 +247,7 @@ export async function homeRuntimeOptions(
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Cosmos modules load only for a node with a home
   const { readAppGenesis } = require("../cosmos/app-genesis") as typeof import("../cosmos/app-genesis");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { bech32Prefixes } = require("../cosmos/bech32") as typeof import("../cosmos/bech32");
+  const { bech32Prefixes } = require("../cosmos/bech32/precompile") as typeof import("../cosmos/bech32/precompile");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const { chainBech32Prefix } = require("../cosmos/precompiles") as typeof import("../cosmos/precompiles");
   const profile = base.epochs.profile ?? "evmos";

@@ -14,7 +14,7 @@ import { type Address, createAddressFromString } from "@ethereumjs/util";
 import type { ExecResult } from "@ethereumjs/evm";
 import { serveHttp } from "../helpers/http";
 import type { Harness } from "../helpers/harness";
-import { BECH32_ABI, BECH32_PRECOMPILE } from "../../src/cosmos/bech32";
+import { BECH32_ABI, BECH32_PRECOMPILE } from "../../src/cosmos/bech32/precompile";
 import { LevelKV } from "../../src/storage/level-kv";
 import { createRuntime } from "../../src/app/runtime";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";

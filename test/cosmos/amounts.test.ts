@@ -1,5 +1,5 @@
 /**
- * Every amount is a uint256: a coin's balance and supply (src/cosmos/ledger.ts `coinAmount`, the
+ * Every amount is a uint256: a coin's balance and supply (src/cosmos/common/ledger.ts `coinAmount`, the
  * Cosmos SDK's `math.Int` limit) and every EVM balance the chain writes (src/chain/engine/state-manager.ts
  * `putAccount`). Two mints once gave a 257-bit balance: the BALANCE opcode then threw out of the EVM,
  * `balanceOf` failed and the node's dump did not load back. And the helpers read what they are given
@@ -11,8 +11,8 @@ import { serveHttp } from "../helpers/http";
 import { CLIENT_VERSION, type Harness, rpcError, testChainConfig } from "../helpers/harness";
 import { createRuntime } from "../../src/app/runtime";
 import { CosmosHelpers } from "../../src/host/cosmos-helpers";
-import { NATIVE_ERC20 } from "../../src/cosmos/bank";
-import { ERC20_ABI } from "../../src/cosmos/erc20-precompile";
+import { NATIVE_ERC20 } from "../../src/cosmos/bank/precompile";
+import { ERC20_ABI } from "../../src/cosmos/erc20/precompile";
 
 const MAX = (1n << 256n) - 1n;
 const A = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";

@@ -1,12 +1,12 @@
 /**
- * The bech32 precompile (src/cosmos/bech32.ts) as contracts and clients reach it: through hre's
+ * The bech32 precompile (src/cosmos/bech32/precompile.ts) as contracts and clients reach it: through hre's
  * in-process chain (hardhat-ethers, a contract of ours calling it), and over the node's transports,
  * with cosmos/evm's error texts and each profile's prefixes.
  */
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { bech32 } from "bech32";
-import { BECH32_ABI, BECH32_PRECOMPILE } from "../../src/cosmos/bech32";
+import { BECH32_ABI, BECH32_PRECOMPILE } from "../../src/cosmos/bech32/precompile";
 import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/epochs-config";
 import { inProcess, rpcError } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";

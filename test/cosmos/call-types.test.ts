@@ -11,17 +11,17 @@ import { type FunctionFragment, Interface, type ParamType, Wallet, ZeroAddress }
 import { serveHttp } from "../helpers/http";
 import { type Harness, testChainConfig } from "../helpers/harness";
 import { compile } from "../helpers/solc";
-import { NATIVE_ERC20 } from "../../src/cosmos/bank";
-import { WERC20_ABI } from "../../src/cosmos/erc20-precompile";
-import { STAKING_ABI, STAKING_TRANSACTIONS } from "../../src/cosmos/staking-precompile";
-import { STAKING_PRECOMPILE } from "../../src/cosmos/staking-keeper";
-import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS } from "../../src/cosmos/distribution-precompile";
-import { DISTRIBUTION_PRECOMPILE } from "../../src/cosmos/distribution-keeper";
-import { ICS20_ABI, ICS20_TRANSACTIONS } from "../../src/cosmos/ics20-precompile";
-import { ICS20_PRECOMPILE } from "../../src/cosmos/ics20";
-import { GOV_PRECOMPILE } from "../../src/cosmos/gov";
-import { GOV_ABI, GOV_TRANSACTIONS } from "../../src/cosmos/gov-precompile";
-import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS } from "../../src/cosmos/slashing";
+import { NATIVE_ERC20 } from "../../src/cosmos/bank/precompile";
+import { WERC20_ABI } from "../../src/cosmos/erc20/precompile";
+import { STAKING_ABI, STAKING_TRANSACTIONS } from "../../src/cosmos/staking/precompile";
+import { STAKING_PRECOMPILE } from "../../src/cosmos/staking/keeper";
+import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS } from "../../src/cosmos/distribution/precompile";
+import { DISTRIBUTION_PRECOMPILE } from "../../src/cosmos/distribution/keeper";
+import { ICS20_ABI, ICS20_TRANSACTIONS } from "../../src/cosmos/ics20/precompile";
+import { ICS20_PRECOMPILE } from "../../src/cosmos/ics20/keeper";
+import { GOV_PRECOMPILE } from "../../src/cosmos/gov/keeper";
+import { GOV_ABI, GOV_TRANSACTIONS } from "../../src/cosmos/gov/precompile";
+import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS } from "../../src/cosmos/slashing/precompile";
 import { EPOCHS_ABI, EPOCHS_PRECOMPILE } from "../../src/epochs/precompile";
 
 const KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";

@@ -1,11 +1,11 @@
 /**
- * The bank's index of holders (src/cosmos/coins.ts): any ERC-20 transfer to a new address adds one,
+ * The bank's index of holders (src/cosmos/bank/keeper.ts): any ERC-20 transfer to a new address adds one,
  * so adding one must cost the same records whatever came before (a list in one record grew with each
  * transfer until it filled the 4 MiB a record holds).
  */
 import { expect } from "chai";
-import { Bank } from "../../src/cosmos/coins";
-import { GasMeter, type ModuleEnv, MeteredRecords } from "../../src/cosmos/ledger";
+import { Bank } from "../../src/cosmos/bank/keeper";
+import { GasMeter, type ModuleEnv, MeteredRecords } from "../../src/cosmos/common/ledger";
 
 function memoryEnv(): { env: ModuleEnv; written: () => number } {
   const slots = new Map<string, Uint8Array>();

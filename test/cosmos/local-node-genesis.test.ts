@@ -12,10 +12,10 @@ import { expect } from "chai";
 import { Interface, getBytes } from "ethers";
 import { bech32 } from "bech32";
 import { localNodeGenesis } from "../../scripts/local-node-genesis";
-import { GOV_PRECOMPILE as GOV, GOV_MODULE_ACCOUNT } from "../../src/cosmos/gov";
-import { GOV_ABI } from "../../src/cosmos/gov-precompile";
-import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
-import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution-precompile";
+import { GOV_PRECOMPILE as GOV, GOV_MODULE_ACCOUNT } from "../../src/cosmos/gov/keeper";
+import { GOV_ABI } from "../../src/cosmos/gov/precompile";
+import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
+import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
 import { homeRuntimeOptions, openHome } from "../../src/host/home";
 import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 

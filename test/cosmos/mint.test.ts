@@ -1,10 +1,10 @@
 /**
- * x/mint's arithmetic (src/cosmos/mint.ts) against the Cosmos SDK's own vectors
+ * x/mint's arithmetic (src/cosmos/mint/keeper.ts) against the Cosmos SDK's own vectors
  * (x/mint/types/minter_test.go: TestNextInflation, TestBlockProvision), and LegacyDec's rounding.
  */
 import { expect } from "chai";
-import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, blockProvision, bondedRatio, nextAnnualProvisions, nextInflationRate } from "../../src/cosmos/mint";
-import { decMul, decQuo } from "../../src/cosmos/legacy-dec";
+import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, blockProvision, bondedRatio, nextAnnualProvisions, nextInflationRate } from "../../src/cosmos/mint/keeper";
+import { decMul, decQuo } from "../../src/cosmos/common/legacy-dec";
 
 const DEC = 10n ** 18n;
 /** math.LegacyNewDecWithPrec(n, prec). */

@@ -1,5 +1,5 @@
 /**
- * The P-256 verifier at 0x…0100 as Evmos v20 and cosmos/evm have it (src/cosmos/p256.ts): RIP-7212's
+ * The P-256 verifier at 0x…0100 as Evmos v20 and cosmos/evm have it (src/cosmos/p256/precompile.ts): RIP-7212's
  * answers (32-byte 1 for a valid signature, nothing otherwise) at their 3,450 gas, under both
  * profiles and over every transport; with `p256: false` the EVM's own (EIP-7951 under Osaka, 6,900).
  */
@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import { Interface } from "ethers";
-import { P256_PRECOMPILE } from "../../src/cosmos/p256";
+import { P256_PRECOMPILE } from "../../src/cosmos/p256/precompile";
 import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/epochs-config";
 import { type Harness, inProcess } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";

@@ -7,13 +7,13 @@
 import { expect } from "chai";
 import { artifacts } from "hardhat";
 import { Interface } from "ethers";
-import { BANK_ABI } from "../../src/cosmos/bank";
-import { BECH32_ABI } from "../../src/cosmos/bech32";
-import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution-precompile";
-import { GOV_ABI } from "../../src/cosmos/gov-precompile";
-import { ICS20_ABI } from "../../src/cosmos/ics20-precompile";
-import { SLASHING_ABI } from "../../src/cosmos/slashing";
-import { STAKING_ABI } from "../../src/cosmos/staking-precompile";
+import { BANK_ABI } from "../../src/cosmos/bank/precompile";
+import { BECH32_ABI } from "../../src/cosmos/bech32/precompile";
+import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
+import { GOV_ABI } from "../../src/cosmos/gov/precompile";
+import { ICS20_ABI } from "../../src/cosmos/ics20/precompile";
+import { SLASHING_ABI } from "../../src/cosmos/slashing/precompile";
+import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
 
 describe("the Cosmos precompiles' ABIs", () => {
   const cases: Array<[string, Interface]> = [

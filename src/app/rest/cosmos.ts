@@ -5,11 +5,11 @@
  * delegator's delegations and its rewards, at the head.
  */
 import type { Node } from "../../chain/node";
-import { type Bech32Prefixes, accountFromBech32 } from "../../cosmos/bech32";
-import { stateEnv } from "../../cosmos/ledger";
+import { type Bech32Prefixes, accountFromBech32 } from "../../cosmos/bech32/precompile";
+import { stateEnv } from "../../cosmos/common/ledger";
 import { CosmosQueries } from "../../cosmos/query";
-import { isDenom } from "../../cosmos/coins";
-import { paginate } from "../../cosmos/staking-precompile";
+import { isDenom } from "../../cosmos/bank/keeper";
+import { paginate } from "../../cosmos/staking/precompile";
 import type { RestResult, RestRouter } from "../../rpc/transport/rest-router";
 
 export interface BankRestOptions {

@@ -5,19 +5,19 @@
  * between blocks, all or nothing, as hardhat_setBalance does.
  */
 import { addValidator, allocateRewards, mintCoins, receiveTransfer, registerCoin, setDenomMetadata, setJailed, setRewards, slash } from "../../cosmos/admin";
-import { type IncomingTransfer, Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "../../cosmos/ics20";
-import type { DenomMetadata } from "../../cosmos/coins";
-import type { TokenPair } from "../../cosmos/erc20";
-import { INVALID_CODE } from "../../cosmos/module-env";
+import { type IncomingTransfer, Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "../../cosmos/ics20/keeper";
+import type { DenomMetadata } from "../../cosmos/bank/keeper";
+import type { TokenPair } from "../../cosmos/erc20/keeper";
+import { INVALID_CODE } from "../../cosmos/common/module-env";
 import { createAddressFromString } from "@ethereumjs/util";
-import type { Bech32Prefixes } from "../../cosmos/bech32";
-import { parseFraction } from "../../cosmos/decimal";
-import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/ledger";
+import type { Bech32Prefixes } from "../../cosmos/bech32/precompile";
+import { parseFraction } from "../../cosmos/common/decimal";
+import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/common/ledger";
 import { CosmosQueries, type Json } from "../../cosmos/query";
-import { stakingGenesisJson } from "../../cosmos/genesis";
-import { coinsGenesisJson } from "../../cosmos/coins-genesis";
-import type { DistributionParams } from "../../cosmos/distribution-keeper";
-import { GovKeeper } from "../../cosmos/gov";
+import { stakingGenesisJson } from "../../cosmos/staking/genesis";
+import { coinsGenesisJson } from "../../cosmos/bank/genesis";
+import type { DistributionParams } from "../../cosmos/distribution/keeper";
+import { GovKeeper } from "../../cosmos/gov/keeper";
 import { paramsGenesisJson } from "../../cosmos/params-genesis";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
@@ -33,7 +33,7 @@ export interface CosmosRpcSettings {
   denom: string;
   /** Told the token pairs a dev method registered (their precompiles join the chain's EVM); absent: x/erc20 is off. */
   onPairs?: (pairs: TokenPair[]) => void;
-  /** ICS20 is on (src/cosmos/ics20.ts). */
+  /** ICS20 is on (src/cosmos/ics20/keeper.ts). */
   ics20?: boolean;
 }
 

@@ -1,0 +1,40 @@
+/**
+ * The values of a Cosmos genesis.json (and of the JSON messages x/gov carries) as the readers take
+ * them: bech32 addresses, integer and LegacyDec strings, durations. Each error names the field. One
+ * place for src/cosmos/staking/genesis.ts, src/cosmos/bank/genesis.ts and src/cosmos/gov/messages.ts.
+ */
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
+import { fromBech32 } from "../bech32/precompile";
+import { parseDec } from "./legacy-dec";
+
+/** The 20-byte hex address of a bech32 `text` under `prefix`; errors name `field`. */
+export function hexOf(text: string, prefix: string, field: string): string {
+  try {
+    const bytes = fromBech32(text, prefix);
+    if (bytes.length !== 20) throw new Error(`${bytes.length} bytes, expected 20`);
+    return getAddress(hexlify(bytes));
+  } catch (err) {
+    throw new Error(`${field}: ${(err as Error).message}`);
+  }
+}
+
+/** An integer string ("1000"); errors name `field`. */
+export const uint = (v: unknown, field: string): bigint => {
+  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
+  throw new Error(`${field}: expected an integer string, got ${JSON.stringify(v)}`);
+};
+
+/** "1000.000000000000000000" → 1000 × 10^18 (a LegacyDec); errors name `field`. */
+export function decOf(v: unknown, field: string): bigint {
+  const d = typeof v === "string" ? parseDec(v) : undefined;
+  if (d === undefined) throw new Error(`${field}: expected a decimal string, got ${JSON.stringify(v)}`);
+  return d;
+}
+
+/** Whole seconds as a genesis.json writes a duration ("1814400s"); errors name `field`. */
+export function secondsOf(v: unknown, field: string): bigint {
+  const m = typeof v === "string" ? /^(\d+)s$/.exec(v) : null;
+  if (m === null) throw new Error(`${field}: expected seconds such as "1814400s", got ${JSON.stringify(v)}`);
+  return BigInt(m[1]);
+}

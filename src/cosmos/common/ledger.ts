@@ -1,0 +1,157 @@
+/**
+ * What the staking and distribution modules need of the chain while one of their precompiles runs:
+ * the block (height, time), the module records (EVM storage of the precompile accounts, see
+ * src/chain/records.ts), coins (the native coin is the EVM balance, 18 decimals), and the gas meter. Coins
+ * held by a module sit in its module account, at the address the Cosmos SDK gives it
+ * (`authtypes.NewModuleAddress(name)`: the first 20 bytes of sha256(name)), so the chain's supply
+ * stays whole and `eth_getBalance` of a pool shows what it holds.
+ */
+import type { StateManagerInterface } from "@ethereumjs/common";
+import type { PrecompileInput } from "@ethereumjs/evm";
+import { type Account, type Address, MAX_INTEGER, createAccount, createAddressFromString } from "@ethereumjs/util";
+import { getAddress } from "ethers/address";
+import { hexlify } from "ethers/utils";
+import { GasMeter, OutOfGas, PrecompileRevert } from "../../chain/precompile";
+import { StorageRecords, decodeRecord, encodeRecord } from "../../chain/records";
+import { moduleAddress as moduleAccount } from "../../chain/module-state";
+
+/** The Cosmos SDK's module account address of `name` (src/chain/module-state.ts's), checksummed. */
+export function moduleAddress(name: string): string {
+  return getAddress(hexlify(moduleAccount(name)));
+}
+
+export const BONDED_POOL = moduleAddress("bonded_tokens_pool");
+export const NOT_BONDED_POOL = moduleAddress("not_bonded_tokens_pool");
+export const DISTRIBUTION_ACCOUNT = moduleAddress("distribution");
+
+/** Where the bank precompile lives; its storage keeps the native coin's supply (record "supply"). */
+export const BANK_PRECOMPILE = "0x0000000000000000000000000000000000000804" as const;
+
+/**
+ * `amount` as a coin amount: every balance and supply the modules write goes through here, so none
+ * passes 2^256−1 (EthereumJS's MAX_INTEGER: the SDK's `math.Int` panics with "Int overflow" past 256
+ * bits; an EVM balance past them could not even be read by the BALANCE opcode).
+ */
+export function coinAmount(amount: bigint): bigint {
+  if (amount > MAX_INTEGER) throw new ModuleError("Int overflow");
+  return amount;
+}
+
+/**
+ * The native coin's supply as the Cosmos chain counts it: the genesis balances, plus what the
+ * modules minted (rewards, self-bonds of added validators), less what they burned (slashes). Fees
+ * are not burned on a Cosmos chain, so the EVM's base-fee burn is not counted (docs/cosmos-precompiles.md).
+ */
+export async function addSupply(records: MeteredRecords, delta: bigint): Promise<void> {
+  await records.put("supply", coinAmount(((await records.get<bigint>("supply")) ?? 0n) + delta));
+}
+
+/** A failure the chain's module returns: the precompile reverts with it as `Error(string)` (cosmos/evm's `ReturnRevertError`). */
+export class ModuleError extends PrecompileRevert {}
+
+/** The Cosmos SDK's KV gas (storetypes.KVGasConfig): what a module's store reads and writes cost. */
+export const KV_GAS = { readFlat: 1_000n, readPerByte: 3n, writeFlat: 2_000n, writePerByte: 30n } as const;
+
+export { GasMeter, OutOfGas };
+
+/** Module records whose reads and writes are charged as the SDK's KV store charges them. */
+export class MeteredRecords {
+  private readonly _records: StorageRecords;
+
+  constructor(
+    io: ConstructorParameters<typeof StorageRecords>[0],
+    private readonly _gas: GasMeter,
+  ) {
+    this._records = new StorageRecords(io);
+  }
+
+  async get<T>(name: string): Promise<T | undefined> {
+    const bytes = await this._records.getBytes(name);
+    this._gas.charge(KV_GAS.readFlat + KV_GAS.readPerByte * BigInt(bytes?.length ?? 0));
+    return bytes === undefined ? undefined : decodeRecord<T>(bytes);
+  }
+
+  async put(name: string, value: unknown): Promise<void> {
+    const bytes = value === undefined ? undefined : encodeRecord(value);
+    this._gas.charge(KV_GAS.writeFlat + KV_GAS.writePerByte * BigInt(bytes?.length ?? 0));
+    await this._records.putBytes(name, bytes);
+  }
+}
+
+/** One execution of a module precompile: its block, caller, records, coins and gas. */
+export interface ModuleEnv {
+  height: bigint;
+  /** Block time, Unix seconds. */
+  time: bigint;
+  gas: GasMeter;
+  /** The records of the module at `account` (a precompile address). */
+  records(account: string): MeteredRecords;
+  balance(address: string): Promise<bigint>;
+  /** Moves native coins; throws the bank's insufficient-funds error when `from` has too few. */
+  send(from: string, to: string, amount: bigint): Promise<void>;
+  /** Creates coins in `to` (the distribution module's minting). */
+  mint(to: string, amount: bigint): Promise<void>;
+  /** Destroys coins of `from` (a slash); throws when it holds fewer. */
+  burn(from: string, amount: bigint): Promise<void>;
+  /** The native coin's denom (aevmos, atest). */
+  denom: string;
+}
+
+/** The env of a running precompile: balances go through the EVM's journal, so they revert with the call. */
+export function precompileEnv(input: PrecompileInput, block: { number: bigint; timestamp: bigint }, denom: string, gas: GasMeter): ModuleEnv {
+  const journal = input._EVM.journal;
+  return envOver(input._EVM.stateManager, (a, account) => journal.putAccount(a, account), block, denom, gas);
+}
+
+/**
+ * A module env over a state manager outside any EVM execution (the node's live state between
+ * blocks, for the dev helpers, or a state at a height, for queries): balances go straight to it.
+ */
+export function stateEnv(sm: StateManagerInterface, block: { number: bigint; timestamp: bigint }, denom: string): ModuleEnv {
+  return envOver(sm, (a, account) => sm.putAccount(a, account), block, denom, new GasMeter(2n ** 255n));
+}
+
+function envOver(
+  sm: StateManagerInterface,
+  putAccount: (a: Address, account: Account) => Promise<void>,
+  block: { number: bigint; timestamp: bigint },
+  denom: string,
+  gas: GasMeter,
+): ModuleEnv {
+  const balance = async (address: string): Promise<bigint> => (await sm.getAccount(createAddressFromString(address)))?.balance ?? 0n;
+  const setBalance = async (address: string, f: (b: bigint) => bigint): Promise<void> => {
+    const a = createAddressFromString(address);
+    const account = (await sm.getAccount(a)) ?? createAccount({ nonce: 0n, balance: 0n });
+    account.balance = coinAmount(f(account.balance));
+    await putAccount(a, account);
+  };
+  const records = (account: string): MeteredRecords => {
+    const a = createAddressFromString(account);
+    return new MeteredRecords({ get: (k) => sm.getStorage(a, k), put: (k, v) => sm.putStorage(a, k, v) }, gas);
+  };
+  return {
+    height: block.number,
+    time: block.timestamp,
+    gas,
+    denom,
+    records,
+    balance,
+    send: async (from, to, amount) => {
+      if (amount === 0n) return;
+      const have = await balance(from);
+      if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
+      await setBalance(from, (b) => b - amount);
+      await setBalance(to, (b) => b + amount);
+    },
+    mint: async (to, amount) => {
+      await setBalance(to, (b) => b + amount);
+      await addSupply(records(BANK_PRECOMPILE), amount);
+    },
+    burn: async (from, amount) => {
+      const have = await balance(from);
+      if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
+      await setBalance(from, (b) => b - amount);
+      await addSupply(records(BANK_PRECOMPILE), -amount);
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The distribution module: rewards minted at an epoch's end (as Evmos's inflation module minted on
+ * AfterEpochEnd) and shared among the bonded validators by their tokens; each validator keeps its
+ * commission and its delegators share the rest by their shares. Kept in the distribution
+ * precompile's storage (src/chain/records.ts); the coins sit in the distribution module account until
+ * withdrawn.
+ *
+ * Rewards are LegacyDecs (integers scaled by 10^18), as the chain keeps them; a withdrawal pays the
+ * whole coins and leaves the fraction to the community pool, as x/distribution does. The per-share
+ * accumulator is the F1 idea in its simplest form: a delegation's rewards are its shares times the
+ * growth of its validator's reward-per-share since the delegation last changed or withdrew. As on
+ * the chain, changing a delegation withdraws its rewards first.
+ */
+import { getAddress } from "ethers/address";
+import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
+import { DEC, type DelegationHooks, StakingKeeper, type Validator } from "../staking/keeper";
+
+export const DISTRIBUTION_PRECOMPILE = "0x0000000000000000000000000000000000000801" as const;
+
+export interface DistributionParams {
+  /** LegacyDec share of each minting that goes to the community pool (x/distribution's community_tax). */
+  communityTax: bigint;
+  /** The epoch whose ends mint rewards. */
+  epochIdentifier: string;
+  /** Coins minted at each end of that epoch. */
+  rewardsPerEpoch: bigint;
+}
+
+interface ValidatorRewards {
+  /** LegacyDec rewards per LegacyDec share, scaled by another 10^18. */
+  perShare: bigint;
+  /** LegacyDec commission not yet withdrawn. */
+  commission: bigint;
+  /** LegacyDec rewards the validator's delegators and commission hold (x/distribution's outstanding rewards). */
+  outstanding: bigint;
+}
+
+const key = (...parts: string[]): string => parts.map((p) => p.toLowerCase()).join("/");
+
+export class DistributionKeeper implements DelegationHooks {
+  constructor(private readonly _env: ModuleEnv) {}
+
+  private get _r() {
+    return this._env.records(DISTRIBUTION_PRECOMPILE);
+  }
+
+  /** The staking keeper these hooks are wired to. */
+  staking(env = this._env): StakingKeeper {
+    return new StakingKeeper(env, this);
+  }
+
+  async params(): Promise<DistributionParams> {
+    const p = await this._r.get<DistributionParams>("params");
+    if (p === undefined) throw new ModuleError("distribution module has no params: the chain was made without it");
+    return p;
+  }
+
+  setParams(p: DistributionParams): Promise<void> {
+    return this._r.put("params", p);
+  }
+
+  async validatorRewards(operator: string): Promise<ValidatorRewards> {
+    return (await this._r.get<ValidatorRewards>(key("rewards", operator))) ?? { perShare: 0n, commission: 0n, outstanding: 0n };
+  }
+
+  async communityPool(): Promise<bigint> {
+    return (await this._r.get<bigint>("communityPool")) ?? 0n;
+  }
+
+  private async _addCommunity(dec: bigint): Promise<void> {
+    if (dec !== 0n) await this._r.put("communityPool", (await this.communityPool()) + dec);
+  }
+
+  /** Where a delegator's rewards go: itself unless it set another address. */
+  async withdrawAddress(delegator: string): Promise<string> {
+    return (await this._r.get<string>(key("withdraw", delegator))) ?? getAddress(delegator);
+  }
+
+  async setWithdrawAddress(delegator: string, to: string): Promise<void> {
+    await this._r.put(key("withdraw", delegator), to.toLowerCase() === delegator.toLowerCase() ? undefined : getAddress(to));
+  }
+
+  /** LegacyDec rewards a delegation holds now. */
+  async delegationRewards(delegator: string, operator: string): Promise<bigint> {
+    const shares = await this.staking().delegationShares(delegator, operator);
+    if (shares === undefined) throw new ModuleError("no delegation for (address, validator) tuple");
+    const r = await this.validatorRewards(operator);
+    const start = (await this._r.get<bigint>(key("start", delegator, operator))) ?? 0n;
+    return (shares * (r.perShare - start)) / DEC;
+  }
+
+  /**
+   * Mints `amount` and allocates it (AllocateTokens): the community tax, then each bonded validator
+   * by its share of the bonded tokens; what rounding leaves goes to the community pool.
+   */
+  async allocate(amount: bigint): Promise<void> {
+    if (amount <= 0n) return;
+    await this._env.mint(DISTRIBUTION_ACCOUNT, amount);
+    const { communityTax } = await this.params();
+    const total = amount * DEC;
+    const community = (total * communityTax) / DEC;
+    let left = total - community;
+    const bonded = (await this.staking().bondedValidators()).filter((v) => !v.jailed && v.tokens > 0n);
+    const power = bonded.reduce((s, v) => s + v.tokens, 0n);
+    let given = 0n;
+    for (const v of bonded) {
+      const reward = (left * v.tokens) / power;
+      given += reward;
+      await this.allocateToValidator(v, reward);
+    }
+    left -= given;
+    await this._addCommunity(community + left);
+  }
+
+  /** Gives a validator `reward` (a LegacyDec): its commission, the rest to its delegators by shares (AllocateTokensToValidator). */
+  async allocateToValidator(v: Validator, reward: bigint): Promise<void> {
+    const commission = (reward * v.commissionRate) / DEC;
+    const r = await this.validatorRewards(v.operator);
+    r.commission += commission;
+    r.outstanding += reward;
+    if (v.delegatorShares > 0n) r.perShare += ((reward - commission) * DEC) / v.delegatorShares;
+    else r.commission += reward - commission;
+    await this._r.put(key("rewards", v.operator), r);
+  }
+
+  /** MsgCommunityPoolSpend (DistributeFromFeePool): whole coins out of the community pool to `recipient`. */
+  async spendCommunityPool(recipient: string, amount: bigint): Promise<void> {
+    const pool = await this.communityPool();
+    if (pool < amount * DEC) throw new ModuleError("community pool does not have sufficient coins to distribute");
+    await this._r.put("communityPool", pool - amount * DEC);
+    await this._env.send(DISTRIBUTION_ACCOUNT, recipient, amount);
+  }
+
+  /** MsgFundCommunityPool: the depositor's coins to the community pool. */
+  async fundCommunityPool(depositor: string, amount: bigint): Promise<void> {
+    await this._env.send(depositor, DISTRIBUTION_ACCOUNT, amount);
+    await this._addCommunity(amount * DEC);
+  }
+
+  /** Pays a delegation's rewards (whole coins) to its withdraw address; returns what was paid. */
+  async withdrawDelegationRewards(delegator: string, operator: string): Promise<bigint> {
+    await this.staking().requireValidator(operator);
+    const dec = await this.delegationRewards(delegator, operator);
+    const r = await this.validatorRewards(operator);
+    await this._r.put(key("start", delegator, operator), r.perShare);
+    if (dec === 0n) return 0n;
+    const coins = dec / DEC;
+    r.outstanding -= dec;
+    await this._r.put(key("rewards", operator), r);
+    await this._addCommunity(dec - coins * DEC);
+    await this._env.send(DISTRIBUTION_ACCOUNT, await this.withdrawAddress(delegator), coins);
+    return coins;
+  }
+
+  /** Pays the validator's commission (whole coins) to its operator's withdraw address. */
+  async withdrawCommission(operator: string): Promise<bigint> {
+    await this.staking().requireValidator(operator);
+    const r = await this.validatorRewards(operator);
+    const coins = r.commission / DEC;
+    if (coins === 0n) throw new ModuleError("no validator commission to withdraw");
+    r.commission -= coins * DEC;
+    r.outstanding -= coins * DEC;
+    await this._r.put(key("rewards", operator), r);
+    await this._env.send(DISTRIBUTION_ACCOUNT, await this.withdrawAddress(operator), coins);
+    return coins;
+  }
+
+  async beforeSharesModified(_env: ModuleEnv, delegator: string, operator: string): Promise<void> {
+    await this.withdrawDelegationRewards(delegator, operator);
+  }
+
+  async afterSharesModified(_env: ModuleEnv, delegator: string, operator: string): Promise<void> {
+    await this._r.put(key("start", delegator, operator), (await this.validatorRewards(operator)).perShare);
+  }
+}

@@ -1,0 +1,399 @@
+/**
+ * x/gov as the Cosmos SDK (v0.50, x/gov/keeper) runs it on this chain's clock, kept in the gov
+ * precompile's storage (src/chain/records.ts):
+ * - `params`, `nextId`, `constitution`;
+ * - `proposals`: every id; `proposal/<id>`: the proposal with its deposits and votes;
+ * - `queue`: the ids in their deposit or voting period, which the end block looks at (the SDK's
+ *   inactive and active queues). A proposal a test writes (cosmos_setProposal) is not queued: it
+ *   stays as written.
+ * Submitting, depositing, voting and cancelling are the precompile's transactions
+ * (src/cosmos/gov/precompile.ts); at each block's end a deposit period that ran out drops its
+ * proposal (deposits refunded, or burned as the params say) and a voting period that ran out is
+ * tallied (quorum, veto and threshold of the bonded stake); a passed proposal's messages then run
+ * (src/cosmos/gov/messages.ts). Deposits are the native coin, held by the gov module account.
+ */
+import { getAddress } from "ethers/address";
+import { decString } from "../common/decimal";
+import { parseDec } from "../common/legacy-dec";
+import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
+import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
+import { DEC, type StakingKeeper } from "../staking/keeper";
+
+export const GOV_PRECOMPILE = "0x0000000000000000000000000000000000000805" as const;
+/** The gov module account: deposits sit here, and proposals' messages act as it. */
+export const GOV_MODULE_ACCOUNT = moduleAddress("gov");
+
+export enum ProposalStatus {
+  Unspecified = 0,
+  DepositPeriod = 1,
+  VotingPeriod = 2,
+  Passed = 3,
+  Rejected = 4,
+  Failed = 5,
+}
+
+export enum VoteOption {
+  Unspecified = 0,
+  Yes = 1,
+  Abstain = 2,
+  No = 3,
+  NoWithVeto = 4,
+}
+
+export type { Tally };
+
+export interface WeightedVote {
+  voter: string;
+  /** Options with their weights (LegacyDecs summing to 1), and the weight as the voter wrote it. */
+  options: Array<{ option: VoteOption; weight: bigint; text?: string }>;
+  metadata: string;
+}
+
+export interface ProposalRecord {
+  id: bigint;
+  /** The messages' type URLs ("/cosmos.bank.v1beta1.MsgSend", …). */
+  messages: string[];
+  /** The messages as submitted (proto JSON), which run when the proposal passes; none for a proposal a test wrote. */
+  bodies?: Array<Record<string, unknown>>;
+  status: ProposalStatus;
+  finalTallyResult: Tally;
+  submitTime: bigint;
+  depositEndTime: bigint;
+  totalDeposit: bigint;
+  votingStartTime: bigint;
+  votingEndTime: bigint;
+  metadata: string;
+  title: string;
+  summary: string;
+  proposer: string;
+  expedited?: boolean;
+  failedReason?: string;
+  votes: WeightedVote[];
+  deposits: Array<{ depositor: string; amount: bigint }>;
+}
+
+/** x/gov's params; deposits in the native coin, periods in seconds, ratios LegacyDecs. */
+export interface GovParams {
+  minDeposit: bigint;
+  maxDepositPeriod: bigint;
+  votingPeriod: bigint;
+  quorum: bigint;
+  threshold: bigint;
+  vetoThreshold: bigint;
+  minInitialDepositRatio: bigint;
+  proposalCancelRatio: bigint;
+  /** Where cancellation charges go: "" burns them. */
+  proposalCancelDest: string;
+  expeditedVotingPeriod: bigint;
+  expeditedThreshold: bigint;
+  expeditedMinDeposit: bigint;
+  burnVoteQuorum: boolean;
+  burnProposalDepositPrevote: boolean;
+  burnVoteVeto: boolean;
+  minDepositRatio: bigint;
+}
+
+/** The SDK's DefaultParams (x/gov/types/v1/params.go). */
+export const DEFAULT_GOV_PARAMS: GovParams = {
+  minDeposit: 10_000_000n,
+  maxDepositPeriod: 172_800n,
+  votingPeriod: 172_800n,
+  quorum: (334n * DEC) / 1000n,
+  threshold: DEC / 2n,
+  vetoThreshold: (334n * DEC) / 1000n,
+  minInitialDepositRatio: 0n,
+  proposalCancelRatio: DEC / 2n,
+  proposalCancelDest: "",
+  expeditedVotingPeriod: 86_400n,
+  expeditedThreshold: (667n * DEC) / 1000n,
+  expeditedMinDeposit: 50_000_000n,
+  burnVoteQuorum: false,
+  burnProposalDepositPrevote: false,
+  burnVoteVeto: true,
+  minDepositRatio: DEC / 100n,
+};
+
+/** The SDK's default MaxMetadataLen. */
+export const MAX_METADATA_LEN = 255;
+
+const ZERO_TALLY: Tally = { yes: 0n, abstain: 0n, no: 0n, noWithVeto: 0n };
+
+/** What the end block did to the proposals whose period ran out. */
+export interface GovEndBlock {
+  /** Deposit period over without enough deposits: deleted. */
+  dropped: bigint[];
+  /** Tallied and passing: their messages run next (`settle`). */
+  passed: bigint[];
+  rejected: bigint[];
+  /** Expedited, not passing: now regular proposals voting on. */
+  expeditedRejected: bigint[];
+}
+
+export class GovKeeper {
+  constructor(private readonly _env: ModuleEnv) {}
+
+  private get _r() {
+    return this._env.records(GOV_PRECOMPILE);
+  }
+
+  async params(): Promise<GovParams> {
+    return (await this._r.get<GovParams>("params")) ?? DEFAULT_GOV_PARAMS;
+  }
+
+  setParams(p: GovParams): Promise<void> {
+    return this._r.put("params", p);
+  }
+
+  async ids(): Promise<bigint[]> {
+    return (await this._r.get<bigint[]>("proposals")) ?? [];
+  }
+
+  async proposal(id: bigint): Promise<ProposalRecord | undefined> {
+    return this._r.get<ProposalRecord>(`proposal/${id}`);
+  }
+
+  /** Writes a proposal (a new id or a replacement). */
+  async setProposal(p: ProposalRecord): Promise<void> {
+    const ids = await this.ids();
+    if (!ids.includes(p.id)) await this._r.put("proposals", [...ids, p.id].sort((a, b) => (a < b ? -1 : 1)));
+    await this._r.put(`proposal/${p.id}`, p);
+    if (p.id >= ((await this._r.get<bigint>("nextId")) ?? 1n)) await this._r.put("nextId", p.id + 1n);
+  }
+
+  private async _delete(id: bigint): Promise<void> {
+    await this._r.put("proposals", (await this.ids()).filter((x) => x !== id));
+    await this._r.put(`proposal/${id}`, undefined);
+    await this._setQueue((await this.queue()).filter((x) => x !== id));
+  }
+
+  /** The id the next proposal gets. */
+  async nextId(): Promise<bigint> {
+    return (await this._r.get<bigint>("nextId")) ?? 1n;
+  }
+
+  async setNextId(id: bigint): Promise<void> {
+    await this._r.put("nextId", id);
+  }
+
+  /** The ids in their deposit or voting period. */
+  async queue(): Promise<bigint[]> {
+    return (await this._r.get<bigint[]>("queue")) ?? [];
+  }
+
+  private _setQueue(ids: bigint[]): Promise<void> {
+    return this._r.put("queue", ids.length === 0 ? undefined : ids);
+  }
+
+  async constitution(): Promise<string> {
+    return (await this._r.get<string>("constitution")) ?? "";
+  }
+
+  async setConstitution(text: string): Promise<void> {
+    await this._r.put("constitution", text === "" ? undefined : text);
+  }
+
+  /** The earliest end of a queued proposal's period (the block time its end block acts at), if any. */
+  async nextDeadline(): Promise<bigint | undefined> {
+    let next: bigint | undefined;
+    for (const id of await this.queue()) {
+      const p = await this.proposal(id);
+      if (p === undefined) continue;
+      const end = p.status === ProposalStatus.DepositPeriod ? p.depositEndTime : p.votingEndTime;
+      if (next === undefined || end < next) next = end;
+    }
+    return next;
+  }
+
+  private _need = async (id: bigint): Promise<ProposalRecord> => {
+    const p = await this.proposal(id);
+    if (p === undefined) throw new ModuleError(`${id}: unknown proposal`);
+    return p;
+  };
+
+  /** MsgSubmitProposal (the SDK's msg server and SubmitProposal): the proposal, then its initial deposit. */
+  async submit(s: { proposer: string; messages: Array<{ typeUrl: string; body: Record<string, unknown> }>; metadata: string; title: string; summary: string; expedited: boolean; deposit: bigint }): Promise<bigint> {
+    const params = await this.params();
+    if (s.title === "") throw new ModuleError("proposal title cannot be empty: invalid proposal content");
+    if (s.summary === "") throw new ModuleError("proposal summary cannot be empty: invalid proposal content");
+    if (s.metadata.length > MAX_METADATA_LEN) throw new ModuleError(`metadata too long`);
+    // validateInitialDeposit: the ratio of the min deposit, rounded
+    const ratio = params.minInitialDepositRatio;
+    if (ratio !== 0n) {
+      const min = (s.expedited ? params.expeditedMinDeposit : params.minDeposit) * ratio;
+      const need = min / DEC + (2n * (min % DEC) >= DEC ? 1n : 0n);
+      if (s.deposit < need) throw new ModuleError(`was (${coins(s.deposit, this._env.denom)}), need (${need}${this._env.denom}): minimum deposit is too small`);
+    }
+    const id = (await this._r.get<bigint>("nextId")) ?? 1n;
+    await this._r.put("nextId", id + 1n);
+    const now = this._env.time;
+    await this.setProposal({
+      id,
+      messages: s.messages.map((m) => m.typeUrl),
+      bodies: s.messages.map((m) => m.body),
+      status: ProposalStatus.DepositPeriod,
+      finalTallyResult: ZERO_TALLY,
+      submitTime: now,
+      depositEndTime: now + params.maxDepositPeriod,
+      totalDeposit: 0n,
+      votingStartTime: 0n,
+      votingEndTime: 0n,
+      metadata: s.metadata,
+      title: s.title,
+      summary: s.summary,
+      proposer: getAddress(s.proposer),
+      expedited: s.expedited,
+      votes: [],
+      deposits: [],
+    });
+    await this._setQueue([...(await this.queue()), id]);
+    if (s.deposit > 0n) await this.deposit(id, s.proposer, s.deposit);
+    return id;
+  }
+
+  /** AddDeposit: coins to the gov account; enough of them start the voting period. Returns whether they did. */
+  async deposit(id: bigint, depositor: string, amount: bigint): Promise<boolean> {
+    const p = await this._need(id);
+    if (p.status !== ProposalStatus.DepositPeriod && p.status !== ProposalStatus.VotingPeriod) throw new ModuleError(`${id}: inactive proposal`);
+    if (amount <= 0n) throw new ModuleError(`${coins(amount, this._env.denom)}: invalid coins`);
+    const params = await this.params();
+    const minDeposit = p.expedited === true ? params.expeditedMinDeposit : params.minDeposit;
+    if (params.minDepositRatio !== 0n) {
+      const threshold = (minDeposit * params.minDepositRatio) / DEC;
+      if (amount < threshold) throw new ModuleError(`received ${coins(amount, this._env.denom)} but need at least one of the following: ${threshold}${this._env.denom}: minimum deposit is too small`);
+    }
+    await this._env.send(depositor, GOV_MODULE_ACCOUNT, amount);
+    p.totalDeposit += amount;
+    const mine = p.deposits.find((d) => d.depositor.toLowerCase() === depositor.toLowerCase());
+    if (mine !== undefined) mine.amount += amount;
+    else p.deposits.push({ depositor: getAddress(depositor), amount });
+    let activated = false;
+    if (p.status === ProposalStatus.DepositPeriod && p.totalDeposit >= minDeposit) {
+      p.status = ProposalStatus.VotingPeriod;
+      p.votingStartTime = this._env.time;
+      p.votingEndTime = this._env.time + (p.expedited === true ? params.expeditedVotingPeriod : params.votingPeriod);
+      activated = true;
+    }
+    await this.setProposal(p);
+    return activated;
+  }
+
+  /** AddVote: a voter's (weighted) vote on a proposal in its voting period, replacing an earlier one. */
+  async vote(id: bigint, voter: string, options: WeightedVote["options"], metadata: string): Promise<void> {
+    const p = await this._need(id);
+    if (p.status !== ProposalStatus.VotingPeriod) throw new ModuleError(`${id}: inactive proposal`);
+    if (metadata.length > MAX_METADATA_LEN) throw new ModuleError("metadata too long");
+    validateOptions(options);
+    p.votes = [...p.votes.filter((v) => v.voter.toLowerCase() !== voter.toLowerCase()), { voter: getAddress(voter), options, metadata }];
+    await this.setProposal(p);
+  }
+
+  /** CancelProposal: the proposer withdraws it; the cancel ratio of each deposit is burned (or sent to the cancel destination), the rest refunded. */
+  async cancel(id: bigint, proposer: string): Promise<void> {
+    const p = await this._need(id);
+    if (p.proposer.toLowerCase() !== proposer.toLowerCase()) throw new ModuleError(`invalid proposer ${proposer}: invalid proposer`);
+    if (p.status !== ProposalStatus.DepositPeriod && p.status !== ProposalStatus.VotingPeriod) throw new ModuleError(`proposal with id ${id} should be in the deposit or voting period: invalid proposal`);
+    if (p.status === ProposalStatus.VotingPeriod && p.votingEndTime <= this._env.time) throw new ModuleError(`voting period is already ended for this proposal ${id}: invalid proposal`);
+    const params = await this.params();
+    let charges = 0n;
+    for (const d of p.deposits) {
+      const charge = (d.amount * params.proposalCancelRatio) / DEC;
+      charges += charge;
+      await this._env.send(GOV_MODULE_ACCOUNT, d.depositor, d.amount - charge);
+    }
+    if (params.proposalCancelDest === "") await this._env.burn(GOV_MODULE_ACCOUNT, charges);
+    else await this._env.send(GOV_MODULE_ACCOUNT, params.proposalCancelDest, charges);
+    await this._delete(id);
+  }
+
+  /** The tally of a proposal's votes now (src/cosmos/gov/tally.ts). */
+  async tally(p: ProposalRecord, staking: StakingKeeper): Promise<TallyOutcome> {
+    return tallyProposal(p, await this.params(), staking);
+  }
+
+  /**
+   * The EndBlocker's first part: deposit periods that ran out drop their proposals; voting periods
+   * that ran out are tallied, their deposits refunded or burned, and their votes removed. Passing
+   * proposals stay in their voting period until `settle` records how their messages ran.
+   */
+  async endBlock(staking: StakingKeeper): Promise<GovEndBlock> {
+    const out: GovEndBlock = { dropped: [], passed: [], rejected: [], expeditedRejected: [] };
+    const params = await this.params();
+    const now = this._env.time;
+    for (const id of await this.queue()) {
+      const p = await this.proposal(id);
+      if (p === undefined) continue;
+      if (p.status === ProposalStatus.DepositPeriod && p.depositEndTime <= now) {
+        await this._settleDeposits(p, params.burnProposalDepositPrevote);
+        await this._delete(id);
+        out.dropped.push(id);
+        continue;
+      }
+      if (p.status !== ProposalStatus.VotingPeriod || p.votingEndTime > now) continue;
+      const { passes, burnDeposits, result } = await this.tally(p, staking);
+      // an expedited proposal that does not pass keeps its deposits and votes on as a regular one
+      if (!passes && p.expedited === true) {
+        p.expedited = false;
+        p.votingEndTime = p.votingStartTime + params.votingPeriod;
+        p.finalTallyResult = result;
+        await this.setProposal(p);
+        out.expeditedRejected.push(id);
+        continue;
+      }
+      await this._settleDeposits(p, burnDeposits);
+      p.finalTallyResult = result;
+      p.votes = [];
+      if (passes) {
+        out.passed.push(id);
+      } else {
+        p.status = ProposalStatus.Rejected;
+        p.failedReason = "proposal did not get enough votes to pass";
+        out.rejected.push(id);
+      }
+      await this.setProposal(p);
+      await this._setQueue((await this.queue()).filter((x) => x !== id));
+    }
+    return out;
+  }
+
+  /** A passed proposal's end: Passed when its messages ran, Failed with the first one's error when not. */
+  async settle(id: bigint, error: string | undefined): Promise<void> {
+    const p = await this._need(id);
+    p.status = error === undefined ? ProposalStatus.Passed : ProposalStatus.Failed;
+    if (error !== undefined) p.failedReason = error;
+    await this.setProposal(p);
+  }
+
+  /** RefundAndDeleteDeposits or DeleteAndBurnDeposits. */
+  private async _settleDeposits(p: ProposalRecord, burn: boolean): Promise<void> {
+    for (const d of p.deposits) {
+      if (burn) await this._env.burn(GOV_MODULE_ACCOUNT, d.amount);
+      else await this._env.send(GOV_MODULE_ACCOUNT, d.depositor, d.amount);
+    }
+    p.deposits = [];
+  }
+}
+
+const coins = (amount: bigint, denom: string): string => (amount === 0n ? "" : `${amount}${denom}`);
+
+/** WeightedVoteOptions' checks (the SDK's MsgVoteWeighted.ValidateBasic and ValidWeightedVoteOption). */
+export function validateOptions(options: WeightedVote["options"]): void {
+  if (options.length === 0) throw new ModuleError("invalid request: invalid vote option");
+  let total = 0n;
+  const used = new Set<VoteOption>();
+  for (const o of options) {
+    const valid = o.option >= VoteOption.Yes && o.option <= VoteOption.NoWithVeto && o.weight > 0n && o.weight <= DEC;
+    if (!valid) throw new ModuleError(`option:${o.option} weight:${o.text ?? decString(o.weight)}: invalid vote option`);
+    if (used.has(o.option)) throw new ModuleError("Duplicated vote option: invalid vote option");
+    used.add(o.option);
+    total += o.weight;
+  }
+  if (total > DEC) throw new ModuleError("Total weight overflow 1.00: invalid vote option");
+  if (total < DEC) throw new ModuleError("Total weight lower than 1.00: invalid vote option");
+}
+
+/** A weight as a voter writes it ("0.6"); errors name it. */
+export function parseWeight(text: string): bigint {
+  const w = parseDec(text.trim());
+  if (w === undefined) throw new ModuleError(`invalid weight: failed to set decimal string with base 10: ${text}: invalid vote option`);
+  return w;
+}

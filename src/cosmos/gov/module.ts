@@ -1,0 +1,83 @@
+/**
+ * x/gov as a block module of the chain: its genesis (a genesis.json's `app_state.gov`: params, the
+ * first proposal id, the constitution) and its end block (src/cosmos/gov/keeper.ts), the keeper run on the
+ * block's state: deposit periods that ran out drop their proposals, voting periods that ran out are
+ * tallied, and each passed proposal's messages run isolated, so a message that fails leaves nothing of
+ * the others behind (x/gov's cached context) and the proposal is recorded Failed with its error.
+ * Blocks before the next period's end are quiet (hardhat_mine reserves them).
+ */
+import { type BlockContext, type BlockModule, type GenesisContext, type StateReader, runIsolated } from "../../chain/module";
+import type { Bech32Prefixes } from "../bech32/precompile";
+import { DistributionKeeper } from "../distribution/keeper";
+import { type GovEndBlock, GovKeeper, type GovParams } from "./keeper";
+import { executeProposal } from "./messages";
+import { ModuleError } from "../common/ledger";
+import { blockEnv, genesisEnv, readEnv } from "../common/module-env";
+
+/** What a genesis sets in x/gov (absent: the SDK's defaults). */
+export interface GovGenesis {
+  params?: GovParams;
+  startingProposalId?: bigint;
+  constitution?: string;
+}
+
+export const GOV_MODULE = "gov";
+
+export function govBlockModule(genesis: GovGenesis, denom: string, prefixes: Bech32Prefixes): BlockModule {
+  const event = (type: string, id: bigint, result: string, extra: Array<{ key: string; value: string }> = []) => ({
+    type,
+    attributes: [{ key: "proposal_id", value: id.toString() }, { key: "proposal_result", value: result }, ...extra],
+  });
+  return {
+    name: GOV_MODULE,
+    initGenesis: async (ctx: GenesisContext) => {
+      const keeper = new GovKeeper(genesisEnv(ctx, denom));
+      // a fork of a chain that has the module keeps the remote's
+      if ((await keeper.ids()).length > 0) return;
+      if (genesis.params !== undefined) await keeper.setParams(genesis.params);
+      if (genesis.startingProposalId !== undefined) await keeper.setNextId(genesis.startingProposalId);
+      if (genesis.constitution !== undefined) await keeper.setConstitution(genesis.constitution);
+    },
+    endBlock: async (ctx: BlockContext) => {
+      const next = await new GovKeeper(readEnv(ctx)).nextDeadline();
+      if (next === undefined || next > ctx.timestamp) return;
+      const env = () => blockEnv(ctx, denom);
+      let ended: GovEndBlock | undefined;
+      // a dev chain goes on: a failure is the block's event, and the proposals wait for the next block
+      await runIsolated(
+        ctx,
+        async () => void (ended = await new GovKeeper(env()).endBlock(new DistributionKeeper(env()).staking())),
+        (reason) => ctx.emit({ type: "gov_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
+      );
+      if (ended === undefined) return;
+      for (const id of ended.dropped) ctx.emit(event("inactive_proposal", id, "proposal_dropped"));
+      for (const id of ended.rejected) ctx.emit(event("active_proposal", id, "proposal_rejected"));
+      for (const id of ended.expeditedRejected) ctx.emit(event("active_proposal", id, "expedited_proposal_rejected"));
+      for (const id of ended.passed) {
+        // x/gov's cached context: all of the messages' effects, or none
+        let error: string | undefined;
+        await runIsolated(
+          ctx,
+          () => executeProposal(env(), id, prefixes),
+          (reason) => (error = reason),
+        );
+        const settled = await runIsolated(
+          ctx,
+          () => new GovKeeper(env()).settle(id, error),
+          (reason) => ctx.emit({ type: "gov_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
+        );
+        if (settled) ctx.emit(event("active_proposal", id, error === undefined ? "proposal_passed" : "proposal_failed", error === undefined ? [] : [{ key: "proposal_log", value: error }]));
+      }
+    },
+    quietBefore: async (_store, state: StateReader) => (await new GovKeeper(readEnv(state)).nextDeadline()) ?? 2n ** 62n,
+    checkState: async (state) => {
+      const keeper = new GovKeeper(readEnv(state));
+      try {
+        await keeper.params();
+        for (const id of await keeper.queue()) if ((await keeper.proposal(id))?.id !== id) throw new Error(`queued proposal ${id} is not a proposal`);
+      } catch (err) {
+        throw new ModuleError(`the gov module's records cannot be read: ${(err as Error).message}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * The staking module in a Cosmos genesis.json (`app_state.staking`, the Cosmos SDK's shape): read
+ * when a node's home has one (its validators, their delegations, the params), and written by
+ * `epochs:export-genesis`, so a chain exported here starts again with the same validators and stakes.
+ *
+ * What is kept: the params `unbonding_time` and `max_entries`; each validator's operator address,
+ * tokens, commission rate, moniker and jailed flag; each delegation (delegator, validator, and what
+ * its shares are worth). A validator's tokens that no listed delegation accounts for are its
+ * operator's self-delegation. Delegated coins are minted into the pools (genesis balances of the
+ * dev accounts stay as configured). Unbonding entries, redelegations and rewards start empty.
+ */
+import type { Bech32Prefixes } from "../bech32/precompile";
+import { decString, parseFraction } from "../common/decimal";
+import { decOf, hexOf, secondsOf, uint } from "../common/genesis-values";
+import type { DistributionOptions, GenesisDelegation, GenesisValidator, StakingOptions } from "./module";
+import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams } from "../mint/keeper";
+import type { CosmosQueries } from "../query";
+
+const DEC = 10n ** 18n;
+
+/** A validator's description, commission rates and minimum self-delegation as a genesis or gentx gives them (absent = the defaults). */
+function validatorFields(v: { description?: unknown; commission?: { commission_rates?: unknown }; min_self_delegation?: unknown }, field: string, rates: unknown = v.commission?.commission_rates): Partial<GenesisValidator> {
+  const out: Partial<GenesisValidator> = {};
+  const d = (v.description ?? {}) as Record<string, unknown>;
+  const text = (key: string, name: "moniker" | "identity" | "website" | "securityContact" | "details") => {
+    if (d[key] === undefined) return;
+    if (typeof d[key] !== "string") throw new Error(`${field}.description.${key}: expected a string`);
+    out[name] = d[key];
+  };
+  text("moniker", "moniker");
+  text("identity", "identity");
+  text("website", "website");
+  text("security_contact", "securityContact");
+  text("details", "details");
+  const r = (rates ?? {}) as { rate?: unknown; max_rate?: unknown; max_change_rate?: unknown };
+  const rate = (x: unknown, key: string, name: "commissionRate" | "maxRate" | "maxChangeRate") => {
+    if (x === undefined) return;
+    const f = parseFraction(String(x));
+    if (f === undefined) throw new Error(`${field}.commission.commission_rates.${key}: expected a decimal from 0 to 1, got ${JSON.stringify(x)}`);
+    out[name] = f;
+  };
+  rate(r.rate, "rate", "commissionRate");
+  rate(r.max_rate, "max_rate", "maxRate");
+  rate(r.max_change_rate, "max_change_rate", "maxChangeRate");
+  // the SDK's ValidateBasic of the rates (x/staking/types/commission.go)
+  const max = out.maxRate ?? DEC;
+  if ((out.commissionRate ?? 0n) > max) throw new Error(`${field}.commission.commission_rates: commission cannot be more than the max rate`);
+  if ((out.maxChangeRate ?? 0n) > max) throw new Error(`${field}.commission.commission_rates: commission change rate cannot be more than the max rate`);
+  if (v.min_self_delegation !== undefined) out.minSelfDelegation = uint(v.min_self_delegation, `${field}.min_self_delegation`);
+  return out;
+}
+
+/**
+ * The validators of `app_state.genutil.gen_txs` (what `gentx` and `collect-gentxs` leave): each
+ * MsgCreateValidator creates its validator at genesis, its self-delegation taken from the operator's
+ * genesis balance, as the SDK's InitChain delivers them. Signatures are not checked (the file is the
+ * operator's own); any other message is refused, naming it.
+ */
+export function genTxValidators(appState: unknown, prefixes: Bech32Prefixes, bondDenom: string): GenesisValidator[] {
+  const genTxs = (appState as { genutil?: { gen_txs?: unknown } } | undefined)?.genutil?.gen_txs;
+  if (genTxs === undefined || genTxs === null) return [];
+  if (!Array.isArray(genTxs)) throw new Error("app_state.genutil.gen_txs: expected an array");
+  const out: GenesisValidator[] = [];
+  genTxs.forEach((tx, i) => {
+    const messages = (tx as { body?: { messages?: unknown } } | null)?.body?.messages;
+    if (!Array.isArray(messages)) throw new Error(`app_state.genutil.gen_txs[${i}].body.messages: expected an array`);
+    messages.forEach((raw, j) => {
+      const field = `app_state.genutil.gen_txs[${i}].body.messages[${j}]`;
+      const m = raw as { "@type"?: unknown; validator_address?: unknown; pubkey?: { key?: unknown }; value?: { denom?: unknown; amount?: unknown }; commission?: unknown; description?: unknown; min_self_delegation?: unknown };
+      if (m?.["@type"] !== "/cosmos.staking.v1beta1.MsgCreateValidator") throw new Error(`${field}: ${JSON.stringify(m?.["@type"])} is not a message this chain runs at genesis (only /cosmos.staking.v1beta1.MsgCreateValidator)`);
+      if (typeof m.validator_address !== "string") throw new Error(`${field}.validator_address: expected a ${prefixes.validator}1… address`);
+      const operator = hexOf(m.validator_address, prefixes.validator, `${field}.validator_address`);
+      if (m.value?.denom !== bondDenom) throw new Error(`${field}.value.denom: invalid coin denomination: got ${JSON.stringify(m.value?.denom)}, expected ${bondDenom}`);
+      const tokens = uint(m.value.amount, `${field}.value.amount`);
+      const fields = validatorFields({ description: m.description, min_self_delegation: m.min_self_delegation }, field, m.commission);
+      if (tokens < (fields.minSelfDelegation ?? 1n)) throw new Error(`${field}: validator's self delegation must be greater than their minimum self delegation`);
+      if (out.some((v) => v.operator === operator)) throw new Error(`${field}: validator already exist for this operator address; must use new validator operator address`);
+      out.push({ operator, tokens, ...fields, ...(typeof m.pubkey?.key === "string" ? { consensusPubkey: m.pubkey.key } : {}) });
+    });
+  });
+  return out;
+}
+
+/**
+ * The distribution options a genesis gives: `app_state.distribution.params.community_tax`, and
+ * `app_state.mint` (its params and minter), which mints every block instead of the epoch stand-in.
+ */
+export function distributionFromGenesis(appState: unknown, denom: string): DistributionOptions | undefined {
+  const app = appState as { distribution?: { params?: { community_tax?: unknown } }; mint?: { minter?: Record<string, unknown>; params?: Record<string, unknown> } } | undefined;
+  const out: DistributionOptions = {};
+  const tax = app?.distribution?.params?.community_tax;
+  if (tax !== undefined) {
+    const f = parseFraction(String(tax));
+    if (f === undefined) throw new Error(`app_state.distribution.params.community_tax: expected a decimal from 0 to 1, got ${JSON.stringify(tax)}`);
+    out.communityTax = f;
+  }
+  const mint = app?.mint;
+  if (mint !== undefined) {
+    const p = mint.params ?? {};
+    if (p.mint_denom !== undefined && p.mint_denom !== denom) throw new Error(`app_state.mint.params.mint_denom: ${JSON.stringify(p.mint_denom)} is not this chain's coin ${denom}`);
+    const d = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field));
+    const params: MintParams = {
+      inflationRateChange: d(p.inflation_rate_change, "app_state.mint.params.inflation_rate_change", DEFAULT_MINT_PARAMS.inflationRateChange),
+      inflationMax: d(p.inflation_max, "app_state.mint.params.inflation_max", DEFAULT_MINT_PARAMS.inflationMax),
+      inflationMin: d(p.inflation_min, "app_state.mint.params.inflation_min", DEFAULT_MINT_PARAMS.inflationMin),
+      goalBonded: d(p.goal_bonded, "app_state.mint.params.goal_bonded", DEFAULT_MINT_PARAMS.goalBonded),
+      blocksPerYear: p.blocks_per_year === undefined ? DEFAULT_MINT_PARAMS.blocksPerYear : uint(p.blocks_per_year, "app_state.mint.params.blocks_per_year"),
+    };
+    // the SDK's Params.Validate (x/mint/types/params.go)
+    if (params.inflationMax < params.inflationMin) throw new Error(`app_state.mint.params: max inflation (${decString(params.inflationMax)}) must be greater than or equal to min inflation (${decString(params.inflationMin)})`);
+    if (params.goalBonded === 0n) throw new Error("app_state.mint.params.goal_bonded: goal bonded must be positive: 0.000000000000000000");
+    if (params.blocksPerYear === 0n) throw new Error("app_state.mint.params.blocks_per_year: blocks per year must be positive: 0");
+    const m = mint.minter ?? {};
+    const minter = {
+      inflation: d(m.inflation, "app_state.mint.minter.inflation", DEFAULT_MINTER.inflation),
+      annualProvisions: d(m.annual_provisions, "app_state.mint.minter.annual_provisions", DEFAULT_MINTER.annualProvisions),
+    };
+    out.mint = { params, minter };
+    // the chain mints every block; no epoch stand-in on top
+    out.rewardsPerEpoch = 0n;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The staking options `app_state.staking` gives, or undefined when the genesis has none. Errors name the field. */
+export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes): StakingOptions | undefined {
+  const staking = (appState as { staking?: unknown } | undefined)?.staking;
+  if (staking === undefined) return undefined;
+  if (staking === null || typeof staking !== "object") throw new Error("app_state.staking: expected an object");
+  const s = staking as { params?: { unbonding_time?: unknown; max_entries?: unknown }; validators?: unknown; delegations?: unknown };
+  const out: StakingOptions = {};
+  if (s.params?.unbonding_time !== undefined) out.unbondingTime = secondsOf(s.params.unbonding_time, "app_state.staking.params.unbonding_time");
+  if (s.params?.max_entries !== undefined) {
+    const n = Number(s.params.max_entries);
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error("app_state.staking.params.max_entries: expected a positive integer");
+    out.maxEntries = n;
+  }
+  const validators = s.validators ?? [];
+  if (!Array.isArray(validators)) throw new Error("app_state.staking.validators: expected an array");
+  if (validators.length === 0) return out;
+  const delegations = s.delegations ?? [];
+  if (!Array.isArray(delegations)) throw new Error("app_state.staking.delegations: expected an array");
+  const list: GenesisValidator[] = [];
+  const parsed: Array<{ v: GenesisValidator; shares: bigint }> = [];
+  validators.forEach((raw, i) => {
+    const field = `app_state.staking.validators[${i}]`;
+    const v = raw as { operator_address?: unknown; consensus_pubkey?: { key?: unknown }; tokens?: unknown; delegator_shares?: unknown; jailed?: unknown; description?: unknown; commission?: { commission_rates?: unknown }; min_self_delegation?: unknown };
+    if (typeof v?.operator_address !== "string") throw new Error(`${field}.operator_address: expected a ${prefixes.validator}1… address`);
+    const operator = hexOf(v.operator_address, prefixes.validator, `${field}.operator_address`);
+    const tokens = uint(v.tokens, `${field}.tokens`);
+    const shares = v.delegator_shares === undefined ? tokens * DEC : decOf(v.delegator_shares, `${field}.delegator_shares`);
+    const g: GenesisValidator = {
+      operator,
+      tokens,
+      ...validatorFields(v, field),
+      ...(v.jailed === true ? { jailed: true } : {}),
+      ...(typeof v.consensus_pubkey?.key === "string" ? { consensusPubkey: v.consensus_pubkey.key } : {}),
+    };
+    parsed.push({ v: g, shares });
+    list.push(g);
+  });
+  const dels: GenesisDelegation[] = [];
+  delegations.forEach((raw, i) => {
+    const field = `app_state.staking.delegations[${i}]`;
+    const d = raw as { delegator_address?: unknown; validator_address?: unknown; shares?: unknown };
+    if (typeof d?.delegator_address !== "string" || typeof d.validator_address !== "string") throw new Error(`${field}: expected delegator_address and validator_address`);
+    const delegator = hexOf(d.delegator_address, prefixes.account, `${field}.delegator_address`);
+    const operator = hexOf(d.validator_address, prefixes.validator, `${field}.validator_address`);
+    const p = parsed.find((x) => x.v.operator === operator);
+    if (p === undefined) throw new Error(`${field}.validator_address: no validator ${d.validator_address} in app_state.staking.validators`);
+    const shares = decOf(d.shares, `${field}.shares`);
+    // what the shares are worth at the validator's exchange rate
+    const amount = p.shares === 0n ? 0n : (shares * (p.v.tokens as bigint)) / p.shares;
+    if (amount > 0n) dels.push({ delegator, operator, amount });
+  });
+  out.validators = list;
+  if (dels.length > 0) out.delegations = dels;
+  return out;
+}
+
+/** `app_state.staking` of the chain now: the params, the validators and every delegation. */
+export async function stakingGenesisJson(q: CosmosQueries): Promise<Record<string, unknown>> {
+  const summary = (await q.summary()) as { staking_params: { unbonding_time: string; max_entries: number; bond_denom: string }; validators: Array<Record<string, unknown>> };
+  const delegations: unknown[] = [];
+  for (const delegator of await q.delegators()) {
+    for (const d of (await q.delegations(delegator)) as Array<{ delegation: Record<string, string> }>) delegations.push(d.delegation);
+  }
+  return {
+    params: { unbonding_time: summary.staking_params.unbonding_time, max_entries: summary.staking_params.max_entries, bond_denom: summary.staking_params.bond_denom },
+    validators: summary.validators,
+    delegations,
+  };
+}

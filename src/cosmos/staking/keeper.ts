@@ -1,0 +1,458 @@
+/**
+ * The staking module's state and messages, as the Cosmos SDK's x/staking keeps and runs them, over
+ * records in the staking precompile's storage (src/chain/records.ts). Shares and commission rates are
+ * Cosmos `LegacyDec`s: integers scaled by 10^18 (what cosmos/evm's precompile returns for them).
+ *
+ * Simulated, not run: there is no consensus. Every validator with tokens that is not jailed is
+ * bonded (a single-node chain bonds them all); tokens move only through the messages here and what
+ * a test sets (jail, slash: src/cosmos/admin.ts). Unbonding and redelegation entries mature in the
+ * end block of the first block whose time reaches their completion time (staking's EndBlocker), so
+ * `time.increase` then a block completes them.
+ */
+import { getAddress } from "ethers/address";
+import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "../common/ledger";
+
+export const STAKING_PRECOMPILE = "0x0000000000000000000000000000000000000800" as const;
+
+/** 10^18: the scale of a LegacyDec. */
+export const DEC = 10n ** 18n;
+
+export enum BondStatus {
+  Unspecified = 0,
+  Unbonded = 1,
+  Unbonding = 2,
+  Bonded = 3,
+}
+
+export interface Description {
+  moniker: string;
+  identity: string;
+  website: string;
+  securityContact: string;
+  details: string;
+}
+
+export interface Validator {
+  /** Operator address, checksummed hex (its bytes are the valoper address's). */
+  operator: string;
+  consensusPubkey: string;
+  jailed: boolean;
+  status: BondStatus;
+  tokens: bigint;
+  /** LegacyDec. */
+  delegatorShares: bigint;
+  description: Description;
+  unbondingHeight: bigint;
+  unbondingTime: bigint;
+  /** LegacyDec rates. */
+  commissionRate: bigint;
+  maxRate: bigint;
+  maxChangeRate: bigint;
+  commissionUpdateTime: bigint;
+  minSelfDelegation: bigint;
+}
+
+export interface UnbondingEntry {
+  creationHeight: bigint;
+  completionTime: bigint;
+  initialBalance: bigint;
+  balance: bigint;
+  unbondingId: bigint;
+}
+
+export interface RedelegationEntry {
+  creationHeight: bigint;
+  completionTime: bigint;
+  initialBalance: bigint;
+  /** LegacyDec. */
+  sharesDst: bigint;
+  unbondingId: bigint;
+}
+
+export interface StakingParams {
+  /** Seconds an unbonding or a redelegation takes (x/staking's unbonding_time). */
+  unbondingTime: bigint;
+  /** Entries per (delegator, validator) pair or redelegation triple (max_entries). */
+  maxEntries: number;
+}
+
+/** A new validator with no tokens yet (its self-delegation follows): bonded unless jailed, maximum rate 100 %, changes of 1 % a day unless given. */
+export function newValidator(v: {
+  operator: string;
+  consensusPubkey: string;
+  commissionRate: bigint;
+  time: bigint;
+  description?: Partial<Description>;
+  jailed?: boolean;
+  maxRate?: bigint;
+  maxChangeRate?: bigint;
+  minSelfDelegation?: bigint;
+}): Validator {
+  const jailed = v.jailed ?? false;
+  return {
+    operator: getAddress(v.operator),
+    consensusPubkey: v.consensusPubkey,
+    jailed,
+    status: jailed ? BondStatus.Unbonding : BondStatus.Bonded,
+    tokens: 0n,
+    delegatorShares: 0n,
+    description: { moniker: "", identity: "", website: "", securityContact: "", details: "", ...v.description },
+    unbondingHeight: 0n,
+    unbondingTime: 0n,
+    commissionRate: v.commissionRate,
+    maxRate: v.maxRate ?? DEC,
+    maxChangeRate: v.maxChangeRate ?? DEC / 100n,
+    commissionUpdateTime: v.time,
+    minSelfDelegation: v.minSelfDelegation ?? 1n,
+  };
+}
+
+/** A pending maturity: an unbonding or a redelegation entry's pair, by completion time. */
+interface QueueItem {
+  time: bigint;
+  delegator: string;
+  validator: string;
+  /** Set for a redelegation: its destination. */
+  dst?: string;
+}
+
+const key = (...parts: string[]): string => parts.map((p) => p.toLowerCase()).join("/");
+
+/** Hooks of the distribution module that run when a delegation changes (x/distribution's staking hooks). */
+export interface DelegationHooks {
+  /** Before a delegation's shares change: its rewards are withdrawn (BeforeDelegationSharesModified). */
+  beforeSharesModified(env: ModuleEnv, delegator: string, validator: string): Promise<void>;
+  /** After a delegation is created or its shares changed: it starts a new reward period. */
+  afterSharesModified(env: ModuleEnv, delegator: string, validator: string): Promise<void>;
+}
+
+/** Staking without a distribution module's hooks: for reads, and where no delegation changes. */
+export const NO_HOOKS: DelegationHooks = { beforeSharesModified: async () => undefined, afterSharesModified: async () => undefined };
+
+export class StakingKeeper {
+  constructor(
+    private readonly _env: ModuleEnv,
+    private readonly _hooks: DelegationHooks,
+  ) {}
+
+  private get _r() {
+    return this._env.records(STAKING_PRECOMPILE);
+  }
+
+  async params(): Promise<StakingParams> {
+    const p = await this._r.get<StakingParams>("params");
+    if (p === undefined) throw new ModuleError("staking module has no params: the chain was made without it");
+    return p;
+  }
+
+  setParams(p: StakingParams): Promise<void> {
+    return this._r.put("params", p);
+  }
+
+  async validatorList(): Promise<string[]> {
+    return (await this._r.get<string[]>("validators")) ?? [];
+  }
+
+  async validator(operator: string): Promise<Validator | undefined> {
+    return this._r.get<Validator>(key("validator", operator));
+  }
+
+  /** Every validator, in the order the SDK's store keeps them: by operator address bytes. */
+  async validators(): Promise<Validator[]> {
+    const out: Validator[] = [];
+    for (const op of await this.validatorList()) {
+      const v = await this.validator(op);
+      if (v !== undefined) out.push(v);
+    }
+    return out.sort((a, b) => (a.operator.toLowerCase() < b.operator.toLowerCase() ? -1 : 1));
+  }
+
+  /** The bonded validators (every bonded one: a single-node chain has no set cap). */
+  async bondedValidators(): Promise<Validator[]> {
+    return (await this.validators()).filter((v) => v.status === BondStatus.Bonded);
+  }
+
+  async setValidator(v: Validator): Promise<void> {
+    const list = await this.validatorList();
+    if (!list.some((op) => op.toLowerCase() === v.operator.toLowerCase())) await this._r.put("validators", [...list, getAddress(v.operator)]);
+    await this._r.put(key("validator", v.operator), v);
+  }
+
+  /** The validator or x/staking's `ErrNoValidatorFound`. */
+  async requireValidator(operator: string): Promise<Validator> {
+    const v = await this.validator(operator);
+    if (v === undefined) throw new ModuleError("validator does not exist");
+    return v;
+  }
+
+  async delegationShares(delegator: string, operator: string): Promise<bigint | undefined> {
+    return (await this._r.get<{ shares: bigint }>(key("delegation", delegator, operator)))?.shares;
+  }
+
+  /** Validators the delegator has a delegation with, in the order delegated. */
+  async delegatorValidators(delegator: string): Promise<string[]> {
+    return (await this._r.get<string[]>(key("delegator", delegator))) ?? [];
+  }
+
+  private async _setShares(delegator: string, operator: string, shares: bigint): Promise<void> {
+    const list = await this.delegatorValidators(delegator);
+    const has = list.some((op) => op.toLowerCase() === operator.toLowerCase());
+    if (shares === 0n) {
+      await this._r.put(key("delegation", delegator, operator), undefined);
+      if (has) {
+        const rest = list.filter((op) => op.toLowerCase() !== operator.toLowerCase());
+        await this._r.put(key("delegator", delegator), rest.length === 0 ? undefined : rest);
+        if (rest.length === 0) await this._r.put("delegators", (await this.delegators()).filter((d) => d.toLowerCase() !== delegator.toLowerCase()));
+      }
+      return;
+    }
+    await this._r.put(key("delegation", delegator, operator), { shares });
+    if (!has) await this._r.put(key("delegator", delegator), [...list, getAddress(operator)]);
+    if (list.length === 0) await this._r.put("delegators", [...(await this.delegators()), getAddress(delegator)]);
+  }
+
+  /** Every account with a delegation, in the order they first delegated (for the genesis export). */
+  async delegators(): Promise<string[]> {
+    return (await this._r.get<string[]>("delegators")) ?? [];
+  }
+
+  /** x/staking's Validator.InvalidExRate: no tokens left (slashed away) while delegators still hold shares. */
+  static invalidExRate(v: Validator): boolean {
+    return v.tokens === 0n && v.delegatorShares > 0n;
+  }
+
+  /**
+   * Tokens that `shares` of `v` are worth, truncated: Validator.TokensFromShares, a LegacyDec `Quo`
+   * (the quotient to 18 decimals, rounded half to even), then TruncateInt. Shares are LegacyDec
+   * (10^18 = one share); tokens whole.
+   */
+  static tokensFromShares(v: Validator, shares: bigint): bigint {
+    if (v.delegatorShares === 0n) return 0n;
+    return roundHalfEven((shares * v.tokens * DEC * DEC) / v.delegatorShares, DEC) / DEC;
+  }
+
+  /**
+   * Shares issued for `amount` tokens (Validator.AddTokensFromDel): one per token for the first
+   * delegation (no shares yet), else SharesFromTokens, a LegacyDec QuoInt (truncated).
+   */
+  static sharesFromTokens(v: Validator, amount: bigint): bigint {
+    if (v.delegatorShares === 0n) return amount * DEC;
+    return (v.delegatorShares * amount) / v.tokens;
+  }
+
+  private static _pool(v: Validator): string {
+    return v.status === BondStatus.Bonded ? BONDED_POOL : NOT_BONDED_POOL;
+  }
+
+  /** MsgDelegate: `amount` of the delegator's coins to the validator's pool; returns the new shares. */
+  async delegate(delegator: string, operator: string, amount: bigint, from: "account" | "unbonding" = "account"): Promise<bigint> {
+    if (amount <= 0n) throw new ModuleError("invalid delegation amount: invalid request");
+    const v = await this.requireValidator(operator);
+    return this._bond(delegator, v, amount, async () => {
+      if (from === "account") await this._env.send(delegator, StakingKeeper._pool(v), amount);
+      else if (v.status === BondStatus.Bonded) await this._env.send(NOT_BONDED_POOL, BONDED_POOL, amount);
+    });
+  }
+
+  /**
+   * Adds `amount` tokens to the delegator's delegation with `v` (x/staking's Delegate): its rewards
+   * are withdrawn first, then `moveCoins` brings the tokens into the validator's pool, then shares are
+   * issued at the validator's rate. Returns the new shares.
+   */
+  private async _bond(delegator: string, v: Validator, amount: bigint, moveCoins: () => Promise<void>): Promise<bigint> {
+    // x/staking's Delegate (MsgDelegate, a redelegation's destination, a cancelled unbonding): a
+    // validator slashed to no tokens while it has shares (Validator.InvalidExRate) takes no more
+    if (StakingKeeper.invalidExRate(v)) throw new ModuleError("cannot delegate to validators with invalid (zero) ex-rate");
+    const before = await this.delegationShares(delegator, v.operator);
+    if (before !== undefined) await this._hooks.beforeSharesModified(this._env, delegator, v.operator);
+    await moveCoins();
+    const shares = StakingKeeper.sharesFromTokens(v, amount);
+    v.tokens += amount;
+    v.delegatorShares += shares;
+    await this.setValidator(v);
+    await this._setShares(delegator, v.operator, (before ?? 0n) + shares);
+    await this._hooks.afterSharesModified(this._env, delegator, v.operator);
+    return shares;
+  }
+
+  /** Shares worth `amount` tokens of a delegation (x/staking's ValidateUnbondAmount). */
+  private async _unbondShares(delegator: string, v: Validator, amount: bigint): Promise<bigint> {
+    const have = await this.delegationShares(delegator, v.operator);
+    if (have === undefined) throw new ModuleError("no delegation for (address, validator) tuple");
+    // SharesFromTokens and SharesFromTokensTruncated: both truncate (QuoInt, QuoTruncate), so the
+    // SDK's cap at the delegation's shares never applies; a validator without tokens has no rate
+    if (v.tokens === 0n) throw new ModuleError("insufficient delegation shares: invalid request");
+    const shares = (v.delegatorShares * amount) / v.tokens;
+    if (shares > have) throw new ModuleError("invalid shares amount: invalid request");
+    return shares;
+  }
+
+  /** Removes `shares` from a delegation; the tokens they were worth (x/staking's Unbond). */
+  private async _unbond(delegator: string, v: Validator, shares: bigint): Promise<bigint> {
+    await this._hooks.beforeSharesModified(this._env, delegator, v.operator);
+    const have = (await this.delegationShares(delegator, v.operator)) ?? 0n;
+    if (shares > have) throw new ModuleError("not enough delegation shares");
+    const tokens = v.delegatorShares === shares ? v.tokens : StakingKeeper.tokensFromShares(v, shares);
+    v.tokens -= tokens;
+    v.delegatorShares -= shares;
+    await this.setValidator(v);
+    await this._setShares(delegator, v.operator, have - shares);
+    if (have - shares > 0n) await this._hooks.afterSharesModified(this._env, delegator, v.operator);
+    return tokens;
+  }
+
+  async unbondingEntries(delegator: string, operator: string): Promise<UnbondingEntry[]> {
+    return (await this._r.get<UnbondingEntry[]>(key("unbonding", delegator, operator))) ?? [];
+  }
+
+  async redelegationEntries(delegator: string, src: string, dst: string): Promise<RedelegationEntry[]> {
+    return (await this._r.get<RedelegationEntry[]>(key("redelegation", delegator, src, dst))) ?? [];
+  }
+
+  /** Every (src, dst) pair with redelegation entries of the delegator. */
+  async redelegationPairs(delegator: string): Promise<Array<{ src: string; dst: string }>> {
+    return (await this._r.get<Array<{ src: string; dst: string }>>(key("redelegations", delegator))) ?? [];
+  }
+
+  private async _nextUnbondingId(): Promise<bigint> {
+    const id = ((await this._r.get<bigint>("lastUnbondingId")) ?? 0n) + 1n;
+    await this._r.put("lastUnbondingId", id);
+    return id;
+  }
+
+  private async _queue(): Promise<QueueItem[]> {
+    return (await this._r.get<QueueItem[]>("queue")) ?? [];
+  }
+
+  private async _enqueue(item: QueueItem): Promise<void> {
+    const q = await this._queue();
+    const at = q.findIndex((x) => x.time > item.time);
+    q.splice(at < 0 ? q.length : at, 0, item);
+    await this._r.put("queue", q);
+  }
+
+  /** The earliest completion time of a pending unbonding or redelegation; undefined when none. */
+  async nextMaturity(): Promise<bigint | undefined> {
+    return (await this._queue())[0]?.time;
+  }
+
+  /** MsgUndelegate: returns the completion time (Unix seconds) and the tokens unbonding. */
+  async undelegate(delegator: string, operator: string, amount: bigint): Promise<{ completionTime: bigint; amount: bigint }> {
+    if (amount <= 0n) throw new ModuleError("invalid shares amount: invalid request");
+    const v = await this.requireValidator(operator);
+    const shares = await this._unbondShares(delegator, v, amount);
+    const { unbondingTime, maxEntries } = await this.params();
+    const entries = await this.unbondingEntries(delegator, operator);
+    if (entries.length >= maxEntries) throw new ModuleError("too many unbonding delegation entries for (delegator, validator) tuple");
+    const bonded = v.status === BondStatus.Bonded;
+    const tokens = await this._unbond(delegator, v, shares);
+    if (bonded) await this._env.send(BONDED_POOL, NOT_BONDED_POOL, tokens);
+    const completionTime = this._env.time + unbondingTime;
+    entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, balance: tokens, unbondingId: await this._nextUnbondingId() });
+    await this._r.put(key("unbonding", delegator, operator), entries);
+    await this._enqueue({ time: completionTime, delegator: getAddress(delegator), validator: getAddress(operator) });
+    return { completionTime, amount: tokens };
+  }
+
+  /** MsgBeginRedelegate: returns the completion time and the tokens moved. */
+  async redelegate(delegator: string, src: string, dst: string, amount: bigint): Promise<{ completionTime: bigint; amount: bigint }> {
+    if (amount <= 0n) throw new ModuleError("invalid shares amount: invalid request");
+    // in x/staking's order: the amount against the source delegation first (ValidateUnbondAmount), then BeginRedelegation's checks
+    const srcV = await this.requireValidator(src);
+    const shares = await this._unbondShares(delegator, srcV, amount);
+    if (src.toLowerCase() === dst.toLowerCase()) throw new ModuleError("cannot redelegate to the same validator");
+    const dstV = await this.validator(dst);
+    if (dstV === undefined) throw new ModuleError("redelegation destination validator not found");
+    // stake that arrived at src by a redelegation still maturing cannot move on (a slash must find it)
+    for (const pair of await this.redelegationPairs(delegator)) {
+      if (pair.dst.toLowerCase() !== src.toLowerCase()) continue;
+      if ((await this.redelegationEntries(delegator, pair.src, pair.dst)).some((e) => e.completionTime > this._env.time)) {
+        throw new ModuleError("redelegation to this validator already in progress; first redelegation to this validator must complete before next redelegation");
+      }
+    }
+    const { unbondingTime, maxEntries } = await this.params();
+    const entries = await this.redelegationEntries(delegator, src, dst);
+    if (entries.length >= maxEntries) throw new ModuleError("too many redelegation entries for (delegator, src-validator, dst-validator) tuple");
+    const srcBonded = srcV.status === BondStatus.Bonded;
+    const tokens = await this._unbond(delegator, srcV, shares);
+    if (tokens === 0n) throw new ModuleError("too few tokens to redelegate (truncates to zero tokens)");
+    // the tokens move between the pools when the two validators' statuses differ
+    const dstBonded = dstV.status === BondStatus.Bonded;
+    const sharesDst = await this._bond(delegator, (await this.validator(dst)) as Validator, tokens, async () => {
+      if (srcBonded !== dstBonded) await this._env.send(srcBonded ? BONDED_POOL : NOT_BONDED_POOL, dstBonded ? BONDED_POOL : NOT_BONDED_POOL, tokens);
+    });
+    const completionTime = this._env.time + unbondingTime;
+    entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, sharesDst, unbondingId: await this._nextUnbondingId() });
+    await this._r.put(key("redelegation", delegator, src, dst), entries);
+    const pairs = await this.redelegationPairs(delegator);
+    if (!pairs.some((p) => p.src.toLowerCase() === src.toLowerCase() && p.dst.toLowerCase() === dst.toLowerCase())) {
+      await this._r.put(key("redelegations", delegator), [...pairs, { src: getAddress(src), dst: getAddress(dst) }]);
+    }
+    await this._enqueue({ time: completionTime, delegator: getAddress(delegator), validator: getAddress(src), dst: getAddress(dst) });
+    return { completionTime, amount: tokens };
+  }
+
+  /** MsgCancelUnbondingDelegation: `amount` of the entry made at `creationHeight` goes back to the validator. */
+  async cancelUnbonding(delegator: string, operator: string, amount: bigint, creationHeight: bigint): Promise<void> {
+    if (amount <= 0n) throw new ModuleError("invalid amount: invalid request");
+    await this.requireValidator(operator);
+    const entries = await this.unbondingEntries(delegator, operator);
+    if (entries.length === 0) throw new ModuleError("no unbonding delegation found");
+    const i = entries.findIndex((e) => e.creationHeight === creationHeight && e.completionTime > this._env.time);
+    if (i < 0) throw new ModuleError(`unbonding delegation entry is not found at block height ${creationHeight}: not found`);
+    const entry = entries[i];
+    if (entry.balance < amount) throw new ModuleError("amount is greater than the unbonding delegation entry balance: invalid request");
+    await this.delegate(delegator, operator, amount, "unbonding");
+    entry.balance -= amount;
+    if (entry.balance === 0n) entries.splice(i, 1);
+    await this._r.put(key("unbonding", delegator, operator), entries.length === 0 ? undefined : entries);
+  }
+
+  /** Staking's EndBlocker: completes every unbonding and redelegation entry due at the block's time. */
+  async completeMatured(): Promise<Array<{ delegator: string; validator: string; amount: bigint }>> {
+    const q = await this._queue();
+    const due = q.filter((x) => x.time <= this._env.time);
+    if (due.length === 0) return [];
+    await this._r.put("queue", q.length === due.length ? undefined : q.slice(due.length));
+    const paid: Array<{ delegator: string; validator: string; amount: bigint }> = [];
+    const seen = new Set<string>();
+    for (const item of due) {
+      const id = key(item.delegator, item.validator, item.dst ?? "");
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (item.dst !== undefined) {
+        const entries = await this.redelegationEntries(item.delegator, item.validator, item.dst);
+        const left = entries.filter((e) => e.completionTime > this._env.time);
+        await this._r.put(key("redelegation", item.delegator, item.validator, item.dst), left.length === 0 ? undefined : left);
+        if (left.length === 0) {
+          const pairs = (await this.redelegationPairs(item.delegator)).filter((p) => !(p.src.toLowerCase() === item.validator.toLowerCase() && p.dst.toLowerCase() === (item.dst as string).toLowerCase()));
+          await this._r.put(key("redelegations", item.delegator), pairs.length === 0 ? undefined : pairs);
+        }
+        continue;
+      }
+      const entries = await this.unbondingEntries(item.delegator, item.validator);
+      let amount = 0n;
+      const left: UnbondingEntry[] = [];
+      for (const e of entries) {
+        if (e.completionTime <= this._env.time) amount += e.balance;
+        else left.push(e);
+      }
+      await this._r.put(key("unbonding", item.delegator, item.validator), left.length === 0 ? undefined : left);
+      if (amount > 0n) {
+        await this._env.send(NOT_BONDED_POOL, item.delegator, amount);
+        paid.push({ delegator: item.delegator, validator: item.validator, amount });
+      }
+    }
+    return paid;
+  }
+}
+
+/** `n / unit`, rounded half to even (LegacyDec's chopPrecisionAndRound for unit 10^18); n ≥ 0. */
+function roundHalfEven(n: bigint, unit: bigint): bigint {
+  const q = n / unit;
+  const r = n % unit;
+  const twice = 2n * r;
+  if (twice < unit) return q;
+  if (twice > unit) return q + 1n;
+  return q % 2n === 0n ? q : q + 1n;
+}
