@@ -1,7 +1,7 @@
 /**
  * Revert data, decoded once for the whole chain: Solidity's two built-in errors, Error(string) and
  * Panic(uint256), and the texts geth gives a failed execution. Hardhat's wording of the same data
- * (src/host/failure-text.ts) and the Solidity stack traces (src/chain/solidity/stack-trace.ts) read
+ * (src/host/solidity/failure-text.ts) and the Solidity stack traces (src/chain/solidity/stack-trace.ts) read
  * it through these decoders too. And EthereumJS's own error texts, cleaned of the dumps it appends.
  */
 import { errorText } from "./errors";

@@ -2,7 +2,7 @@
  * A Cosmos genesis.json's `app_state` as this chain takes it (docs/node-config.md, "A team's own
  * genesis"): the staking module's validators and delegations, the validators `gentx` left in
  * `genutil.gen_txs`, distribution's community tax and x/mint, the native coin's balances (EVM balances), other coins, token pairs and channels.
- * One reader for the node's home (src/host/home.ts); each part absent when the genesis has none, and
+ * One reader for the node's home (src/host/node/home.ts); each part absent when the genesis has none, and
  * every error names the field.
  */
 import { getAddress } from "ethers/address";

@@ -8,17 +8,17 @@ import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
 import type { ChainConfig } from "../chain/config";
 import { chainConfigModule } from "../host/lazy";
-import { DEFAULT_CHAIN_ID } from "../host/chain-defaults";
+import { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
 import { pluginError, withPluginErrors } from "./plugin-error";
-import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/epochs-config";
-import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node-files";
+import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/settings/epochs-config";
+import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node/node-files";
 import { isLoopbackHost } from "../rpc/transport/auth";
 
 export { PLUGIN_NAME } from "./plugin-error";
 /** The token file and the record of itself a node (without --home) leaves in the project cache. */
-export { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node-files";
-export { DEFAULT_CHAIN_ID } from "../host/chain-defaults";
-export { DEFAULT_HOOK_GAS_LIMIT } from "../host/epochs-config";
+export { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node/node-files";
+export { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
+export { DEFAULT_HOOK_GAS_LIMIT } from "../host/settings/epochs-config";
 
 /**
  * The plugin's config extender: resolves `epochs`, and makes 9000 the hardhat network's chain id
@@ -126,7 +126,7 @@ function toGenesisAccounts(accounts: HardhatNetworkConfig["accounts"]): ChainCon
   return deriveAccounts(accounts.mnemonic, accounts.path, accounts.count, accounts.initialIndex, BigInt(accounts.accountsBalance), accounts.passphrase);
 }
 
-/** Resolves and checks the `epochs` section (src/host/epochs-config.ts) with Hardhat's error class. */
+/** Resolves and checks the `epochs` section (src/host/settings/epochs-config.ts) with Hardhat's error class. */
 export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
   if (user?.network !== undefined) {
     throw pluginError("epochs.network is Hardhat 3's place for the in-process network's settings; on Hardhat 2 they go on networks.hardhat");

@@ -1,16 +1,16 @@
 /**
  * The epochs side of the Hardhat 2 plugin: `epochs` config → the module's options, and `hre.epochs`
- * (src/host/epochs-helpers.ts) over the network's provider.
+ * (src/host/helpers/epochs-helpers.ts) over the network's provider.
  */
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { RuntimeOptions } from "../app/runtime";
 import { PLUGIN_NAME } from "./chain-config";
-import { EpochsHelpers } from "../host/epochs-helpers";
-import { cosmosOptionsFromConfig, epochsOptionsFromConfig } from "../host/epochs-config";
+import { EpochsHelpers } from "../host/helpers/epochs-helpers";
+import { cosmosOptionsFromConfig, epochsOptionsFromConfig } from "../host/settings/epochs-config";
 
-export { epochInfoFromConfig, epochsOptionsFromConfig } from "../host/epochs-config";
-export type { BlockEventsJson } from "../host/epochs-helpers";
+export { epochInfoFromConfig, epochsOptionsFromConfig } from "../host/settings/epochs-config";
+export type { BlockEventsJson } from "../host/helpers/epochs-helpers";
 
 /** Adds the epochs module (genesis from the config unless the home's genesis.json gave one) and the Cosmos precompiles to a runtime's options. */
 export function withEpochs(opts: RuntimeOptions, hre: HardhatRuntimeEnvironment): RuntimeOptions {

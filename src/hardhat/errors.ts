@@ -3,11 +3,11 @@
  * `SolidityError` Hardhat's own `encodeSolidityStackTrace` makes from our stack trace (so messages and
  * `at Token.transfer (contracts/Token.sol:42)` frames are Hardhat's); everything else is a
  * `ProviderError` (Hardhat's class) with the chain's code and data. A failure without a stack trace is
- * worded by src/host/failure-text.ts, as on Hardhat 3 and in the node's log.
+ * worded by src/host/solidity/failure-text.ts, as on Hardhat 3 and in the node's log.
  */
 import { InvalidArgumentsError, ProviderError } from "hardhat/internal/core/providers/errors";
 import { type RpcError, isRpcError } from "../rpc/errors";
-import { failureText } from "../host/failure-text";
+import { failureText } from "../host/solidity/failure-text";
 
 /** The provider's errors are Hardhat's own ProviderError (this name stays for code written against it). */
 export const EpochsProviderError = ProviderError;

@@ -2,15 +2,15 @@
  * Forking as Hardhat users configure it: `networks.hardhat.forking` ({ url, blockNumber,
  * httpHeaders, enabled }) and `npx hardhat node --fork URL [--fork-block-number N] [--fork-rest URL]`.
  * The remote's reads are cached under the project's cache folder (`hardhat-epochs-fork/`); the flags
- * are checked by src/host/fork-settings.ts, as on Hardhat 3; `--fork-rest` is read by the node service
- * (src/host/node-service.ts).
+ * are checked by src/host/settings/fork-settings.ts, as on Hardhat 3; `--fork-rest` is read by the node service
+ * (src/host/node/node-service.ts).
  */
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { ForkConfig } from "../chain/fork";
 import type { RuntimeOptions } from "../app/runtime";
 import { withPluginErrors } from "./plugin-error";
-import { forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/fork-settings";
+import { forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/settings/fork-settings";
 
 export function forkCacheDir(hre: HardhatRuntimeEnvironment): string {
   return cacheDirIn(hre.config.paths.cache);

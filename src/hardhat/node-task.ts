@@ -15,14 +15,14 @@ import type { HardhatNetworkAccountsConfig, HardhatRuntimeEnvironment, ParamDefi
 import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
 import type { Runtime } from "../app/runtime";
 import { CORE_NAMESPACES } from "../rpc/deps";
-import type { AppConfig, AppConfigLayer } from "../host/app-config";
-import { JSON_RPC_FLAGS } from "../host/app-config-keys";
-import { CHAIN_FLAGS, type ChainFlags, type HdAccounts } from "../host/chain-flags";
-import { hardhat2BuildInfos } from "../host/compilations";
-import type { NodeFlags, NodeHost, NodePlan, StartedServer } from "../host/node-service";
+import type { AppConfig, AppConfigLayer } from "../host/settings/app-config";
+import { JSON_RPC_FLAGS } from "../host/settings/app-config-keys";
+import { CHAIN_FLAGS, type ChainFlags, type HdAccounts } from "../host/settings/chain-flags";
+import { hardhat2BuildInfos } from "../host/solidity/compilations";
+import type { NodeFlags, NodeHost, NodePlan, StartedServer } from "../host/node/node-service";
 import { forkFromFlags } from "./fork";
 import { pluginError, withPluginErrors } from "./plugin-error";
-import { consoleLogDecoder } from "../host/console-log-source";
+import { consoleLogDecoder } from "../host/solidity/console-log-source";
 import { type EpochsProvider, createEpochsProvider, runtimeOptionsFor } from "./provider";
 import {
   TASK_NODE,
@@ -36,11 +36,11 @@ import {
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deferred CommonJS loads, as src/host/lazy.ts's */
 /** The node service (the chain, its servers) and the settings' resolver load when the node task runs, not with the plugin. */
-function nodeServiceModule(): typeof import("../host/node-service") {
-  return require("../host/node-service") as typeof import("../host/node-service");
+function nodeServiceModule(): typeof import("../host/node/node-service") {
+  return require("../host/node/node-service") as typeof import("../host/node/node-service");
 }
-function appConfigModule(): typeof import("../host/app-config") {
-  return require("../host/app-config") as typeof import("../host/app-config");
+function appConfigModule(): typeof import("../host/settings/app-config") {
+  return require("../host/settings/app-config") as typeof import("../host/settings/app-config");
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -91,7 +91,7 @@ const nodeTask = task(TASK_NODE, "Starts the hardhat-epochs dev chain with HTTP 
   .addOptionalParam("dumpState", "Write the state (Anvil's format plus the epochs records) to FILE at exit", undefined, types.string)
   .addOptionalParam("stateInterval", "With --state or --dump-state: also write the state every S seconds", undefined, types.int)
   .setAction(async (args: TaskArguments, hre) => runNode(args, hre));
-// Anvil's chain flags (src/host/chain-flags.ts): strings, checked by the node service in one place
+// Anvil's chain flags (src/host/settings/chain-flags.ts): strings, checked by the node service in one place
 for (const { name, description } of CHAIN_FLAGS) nodeTask.addOptionalParam(name, description, undefined, types.string);
 
 for (const { flag, bool, description } of EVMOS_FLAGS) {
@@ -190,7 +190,7 @@ function hdAccountsOf(accounts: HardhatNetworkAccountsConfig): HdAccounts | unde
   return { mnemonic: accounts.mnemonic, path: accounts.path, count: accounts.count, initialIndex: accounts.initialIndex, balance: BigInt(accounts.accountsBalance), passphrase: accounts.passphrase };
 }
 
-/** What the node service (src/host/node-service.ts) needs from this Hardhat's config. */
+/** What the node service (src/host/node/node-service.ts) needs from this Hardhat's config. */
 async function nodeHost(hre: HardhatRuntimeEnvironment): Promise<NodeHost> {
   return {
     base: await runtimeOptionsFor(hre, { consoleLog: consoleLogDecoder() }),

@@ -11,8 +11,8 @@ import { version as HARDHAT_VERSION } from "hardhat/package.json";
 import type { Runtime, RuntimeOptions } from "../app/runtime";
 import { InProcessChain, buildInProcessRuntime } from "../host/in-process";
 import { clientVersion as hostClientVersion } from "../host/plugin-version";
-import { consoleLogDecoder } from "../host/console-log-source";
-import { hardhat2BuildInfos } from "../host/compilations";
+import { consoleLogDecoder } from "../host/solidity/console-log-source";
+import { hardhat2BuildInfos } from "../host/solidity/compilations";
 import { toChainConfig } from "./chain-config";
 import { EpochsProviderError, providerError, toHardhatError, toProviderError } from "./errors";
 
@@ -132,7 +132,7 @@ export async function runtimeOptionsFor(hre: HardhatRuntimeEnvironment, override
 export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProvider {
   const provider: EpochsProvider = new EpochsProvider(async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
-    const { hookFailureExplainer } = require("../host/hook-failures") as typeof import("../host/hook-failures");
+    const { hookFailureExplainer } = require("../host/solidity/hook-failures") as typeof import("../host/solidity/hook-failures");
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred with the chain
     const { solidityCoverageStepOpcodes } = require("./coverage") as typeof import("./coverage");
     const opts = await runtimeOptionsFor(hre, {

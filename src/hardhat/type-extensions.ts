@@ -7,9 +7,9 @@ import "hardhat/types/runtime";
 import type { EpochsProvider } from "./provider";
 import type { HardhatEpochs } from "./epochs";
 
-import type { EpochsConfig, EpochsUserConfig } from "../host/epochs-config";
+import type { EpochsConfig, EpochsUserConfig } from "../host/settings/epochs-config";
 
-export type { EpochInfoUserConfig, EpochsConfig, EpochsGenesisUserConfig, EpochsTickRule, EpochsUserConfig } from "../host/epochs-config";
+export type { EpochInfoUserConfig, EpochsConfig, EpochsGenesisUserConfig, EpochsTickRule, EpochsUserConfig } from "../host/settings/epochs-config";
 
 declare module "hardhat/types/config" {
   interface HardhatUserConfig {

@@ -6,19 +6,19 @@
  */
 import type { Runtime, RuntimeOptions } from "../app/runtime.js";
 import rpcErrorsModule from "../rpc/errors.js";
-import epochsConfigModule from "../host/epochs-config.js";
-import compilationsModule from "../host/compilations.js";
-import consoleLogSourceModule from "../host/console-log-source.js";
+import epochsConfigModule from "../host/settings/epochs-config.js";
+import compilationsModule from "../host/solidity/compilations.js";
+import consoleLogSourceModule from "../host/solidity/console-log-source.js";
 import inProcessModule from "../host/in-process.js";
 import pluginVersionModule from "../host/plugin-version.js";
-import networkSettingsModule from "../host/network-settings.js";
-import forkSettingsModule from "../host/fork-settings.js";
-import chainDefaultsModule from "../host/chain-defaults.js";
-import solidityErrorModule from "../host/solidity-error.js";
-import hookFailuresModule from "../host/hook-failures.js";
+import networkSettingsModule from "../host/settings/network-settings.js";
+import forkSettingsModule from "../host/settings/fork-settings.js";
+import chainDefaultsModule from "../host/settings/chain-defaults.js";
+import solidityErrorModule from "../host/solidity/solidity-error.js";
+import hookFailuresModule from "../host/solidity/hook-failures.js";
 import registryModule from "../chain/solidity/registry.js";
-import gasMeasurementsModule from "../host/gas-measurements.js";
-import type { GasMeasurement } from "../host/gas-measurements.js";
+import gasMeasurementsModule from "../host/solidity/gas-measurements.js";
+import type { GasMeasurement } from "../host/solidity/gas-measurements.js";
 import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";
 
 /** Hardhat 3 compiles the project's files as `project/contracts/X.sol`; its frames say `contracts/X.sol`. */
@@ -35,7 +35,7 @@ export class InProcessChain {
   /**
    * With `--gas-stats` or `--gas-stats-json` (Hardhat registers `onGasMeasurement` handlers): one
    * measurement per successful transaction, eth_call and epoch hook since the last report
-   * (src/host/gas-measurements.ts), reported as the hits are.
+   * (src/host/solidity/gas-measurements.ts), reported as the hits are.
    */
   private _measured: GasMeasurement[] | undefined;
 

@@ -3,7 +3,7 @@
  * entry; Hardhat 2 loads the CommonJS entry, src/index.ts). Both run the same chain, RPC and epochs
  * module; this host only wires them into Hardhat 3's hooks and tasks (docs/hardhat3.md).
  */
-import chainFlagsModule from "../host/chain-flags.js";
+import chainFlagsModule from "../host/settings/chain-flags.js";
 import type { HardhatConfigModule, HardhatPlugin, TaskBuilder } from "./hardhat3-api.mjs";
 import { jsonRpcOptions } from "./tasks/node-flags.mjs";
 
@@ -24,13 +24,13 @@ const NODE_OPTIONS: Array<[string, string]> = [
   ["forkRest", "With --fork: the remote's REST endpoint; the epochs genesis is its epochs at the fork block"],
 ];
 
-/** Anvil's chain flags (src/host/chain-flags.ts) but --chain-id, which Hardhat's node task has. */
+/** Anvil's chain flags (src/host/settings/chain-flags.ts) but --chain-id, which Hardhat's node task has. */
 const ANVIL_OPTIONS: Array<[string, string]> = chainFlagsModule.CHAIN_FLAGS.filter((f) => f.name !== "chainId").map((f) => [f.name, f.description]);
 
 const NODE_DESCRIPTION =
   "Starts the epochs chain (hardhat-epochs) with HTTP and WebSocket JSON-RPC servers, in place of Hardhat Network's node; --chain-id applies, --chain-type does not";
 
-/** keys:new, keys:import, keys:list on a node home's key store (src/host/key-tasks.ts). */
+/** keys:new, keys:import, keys:list on a node home's key store (src/host/helpers/key-tasks.ts). */
 function keyTasks(): ReturnType<TaskBuilder["build"]>[] {
   const keyOptions = (t: TaskBuilder): TaskBuilder =>
     t

@@ -5,8 +5,8 @@
  */
 import "hardhat/types/config";
 import "hardhat/types/network";
-import type { EpochsConfig, EpochsUserConfig } from "../host/epochs-config.js";
-import type { EpochsHelpers } from "../host/epochs-helpers.js";
+import type { EpochsConfig, EpochsUserConfig } from "../host/settings/epochs-config.js";
+import type { EpochsHelpers } from "../host/helpers/epochs-helpers.js";
 
 declare module "hardhat/types/config" {
   interface HardhatUserConfig {

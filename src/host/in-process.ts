@@ -7,7 +7,7 @@
  */
 import type { Runtime, RuntimeOptions } from "../app/runtime";
 import type { Connection, JsonRpcNotification, RequestContext } from "../rpc/types";
-import { type BuildInfoReader, loadCompilations } from "./compilations";
+import { type BuildInfoReader, loadCompilations } from "./solidity/compilations";
 
 /**
  * Builds the chain of an in-process network: contracts' console.log lines print as in Hardhat's

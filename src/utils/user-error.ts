@@ -17,5 +17,5 @@ export function isUserError(err: unknown): err is Error {
   return err instanceof Error && (err as { [USER_ERROR]?: unknown })[USER_ERROR] === true;
 }
 
-/** A problem in the `epochs` section of a Hardhat config (its parsers: src/host/epochs-config.ts, src/host/network-settings.ts). */
+/** A problem in the `epochs` section of a Hardhat config (its parsers: src/host/settings/epochs-config.ts, src/host/settings/network-settings.ts). */
 export class EpochsConfigError extends UserError {}

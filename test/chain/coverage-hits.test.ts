@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { Interface } from "ethers";
 import { type Harness, inProcess } from "../helpers/harness";
 import { compile, compileStandard } from "../helpers/solc";
-import { hookFailureExplainer } from "../../src/host/hook-failures";
+import { hookFailureExplainer } from "../../src/host/solidity/hook-failures";
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;

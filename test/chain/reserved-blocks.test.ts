@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { epochsOptionsFromConfig } from "../../src/host/epochs-config";
+import { epochsOptionsFromConfig } from "../../src/host/settings/epochs-config";
 import { createRuntime } from "../../src/app/runtime";
 import { LevelKV } from "../../src/storage/level-kv";
 import { CLIENT_VERSION, type Harness, inProcess, testChainConfig } from "../helpers/harness";

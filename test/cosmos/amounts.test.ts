@@ -10,7 +10,7 @@ import hre from "hardhat";
 import { serveHttp } from "../helpers/http";
 import { CLIENT_VERSION, type Harness, rpcError, testChainConfig } from "../helpers/harness";
 import { createRuntime } from "../../src/app/runtime";
-import { CosmosHelpers } from "../../src/host/cosmos-helpers";
+import { CosmosHelpers } from "../../src/host/helpers/cosmos-helpers";
 import { NATIVE_ERC20 } from "../../src/cosmos/bank/precompile";
 import { ERC20_ABI } from "../../src/cosmos/erc20/precompile";
 

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { bech32 } from "bech32";
 import { BECH32_ABI, BECH32_PRECOMPILE } from "../../src/cosmos/bech32/precompile";
-import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/epochs-config";
+import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/settings/epochs-config";
 import { inProcess, rpcError } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 

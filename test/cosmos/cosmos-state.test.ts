@@ -17,10 +17,10 @@ import { GOV_PRECOMPILE as GOV } from "../../src/cosmos/gov/keeper";
 import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { BANK_ABI, NATIVE_ERC20 } from "../../src/cosmos/bank/precompile";
 import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
-import { EpochsHelpers } from "../../src/host/epochs-helpers";
+import { EpochsHelpers } from "../../src/host/helpers/epochs-helpers";
 import { LevelKV } from "../../src/storage/level-kv";
 import type { RuntimeOptions } from "../../src/app/runtime";
-import { homeRuntimeOptions, openHome } from "../../src/host/home";
+import { homeRuntimeOptions, openHome } from "../../src/host/node/home";
 import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 import { serveHttp } from "../helpers/http";
 

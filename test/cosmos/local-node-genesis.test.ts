@@ -16,7 +16,7 @@ import { GOV_PRECOMPILE as GOV, GOV_MODULE_ACCOUNT } from "../../src/cosmos/gov/
 import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
-import { homeRuntimeOptions, openHome } from "../../src/host/home";
+import { homeRuntimeOptions, openHome } from "../../src/host/node/home";
 import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 
 const E18 = 10n ** 18n;

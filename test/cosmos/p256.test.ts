@@ -9,7 +9,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { Interface } from "ethers";
 import { P256_PRECOMPILE } from "../../src/cosmos/p256/precompile";
-import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/epochs-config";
+import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/settings/epochs-config";
 import { type Harness, inProcess } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 import { compile } from "../helpers/solc";

@@ -10,7 +10,7 @@ import { HDNodeWallet, Wallet, hexlify } from "ethers";
 import hre from "hardhat";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_SEND_GAS, defaultChainConfig } from "../../src/chain/config";
 import fs from "node:fs";
-import { type AppConfigLayer, defaultAppConfig, readAppToml, resolveAppConfig, runtimeSettings, serverSettings } from "../../src/host/app-config";
+import { type AppConfigLayer, defaultAppConfig, readAppToml, resolveAppConfig, runtimeSettings, serverSettings } from "../../src/host/settings/app-config";
 import { CORE_NAMESPACES } from "../../src/rpc/deps";
 import os from "node:os";
 import path from "node:path";
@@ -126,7 +126,7 @@ describe("hardhat config → chain config", () => {
 
 describe("epochs config section", () => {
   it("defaults to the spec's tick rule and a 3,000,000 hook gas limit", () => {
-    // no tick rule: the profile's (src/host/app-config.ts, defaultTickRule)
+    // no tick rule: the profile's (src/host/settings/app-config.ts, defaultTickRule)
     expect(resolveEpochsConfig(undefined)).to.deep.equal({ profile: "evmos", genesis: undefined, hookGasLimit: 3_000_000 });
     expect(hre.config.epochs.tickRule).to.equal(undefined);
   });

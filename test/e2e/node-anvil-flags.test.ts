@@ -1,6 +1,6 @@
 /**
  * `npx hardhat node` with Anvil's chain flags, as a Foundry user types them: `--chain-id`,
- * `--accounts`, `--mnemonic`, `--balance`, `--block-time` (src/host/chain-flags.ts), and a bad value
+ * `--accounts`, `--mnemonic`, `--balance`, `--block-time` (src/host/settings/chain-flags.ts), and a bad value
  * answered with the flag's name, not Hardhat's "unexpected error".
  */
 import { expect } from "chai";

@@ -1,13 +1,13 @@
 /**
  * The node banner prints a private key only when it is publicly known (Hardhat's default mnemonic):
- * src/host/account-banner.ts, which both hosts' `node` tasks print. Keys of a user's own mnemonic
+ * src/host/node/account-banner.ts, which both hosts' `node` tasks print. Keys of a user's own mnemonic
  * never reach the terminal (checked through `npx hardhat node` of a project with its own mnemonic).
  */
 import { expect } from "chai";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, deriveAccounts } from "../../src/chain/config";
-import { accountBanner, isPubliclyKnownKey } from "../../src/host/account-banner";
+import { accountBanner, isPubliclyKnownKey } from "../../src/host/node/account-banner";
 import { BOOTSTRAP, ROOT, type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 import { rpc } from "../helpers/json-rpc";
 

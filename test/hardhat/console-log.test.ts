@@ -7,7 +7,7 @@ import { expect } from "chai";
 import hre, { ethers } from "hardhat";
 import { AbiCoder, id } from "ethers";
 import { ConsoleLogDecoder } from "../../src/chain/dev/console-log";
-import { consoleLogDecoder } from "../../src/host/console-log-source";
+import { consoleLogDecoder } from "../../src/host/solidity/console-log-source";
 
 /** Runs `fn` and returns the lines it printed with console.log. */
 async function printed(fn: () => Promise<unknown>): Promise<string[]> {

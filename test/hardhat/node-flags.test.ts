@@ -9,7 +9,7 @@ import { ArgumentsParser } from "hardhat/internal/cli/ArgumentsParser";
 import type { TaskDefinition } from "hardhat/types";
 import { compatibilityProblem } from "../../src/hardhat/compat";
 import { evmosFlags, resolveNodeConfig } from "../../src/hardhat/node-task";
-import { serverSettings } from "../../src/host/app-config";
+import { serverSettings } from "../../src/host/settings/app-config";
 import { TASK_NODE } from "../../src/hardhat/task-names";
 
 describe("the node's command line", () => {

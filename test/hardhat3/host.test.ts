@@ -128,7 +128,7 @@ describe("Hardhat 3's network hooks (in-repo harness)", function () {
       expect(steps.get("epochs")).to.deep.equal(["day", "week"]);
       const note = steps.get("notification") as { subscription: string; got: Array<[string, boolean, string]> };
       expect(note.got).to.deep.equal([["eth_subscription", true, "string"]]);
-      // Hardhat 3's words for a failed call (src/host/failure-text.ts), with the chain's code
+      // Hardhat 3's words for a failed call (src/host/solidity/failure-text.ts), with the chain's code
       expect(steps.get("revert")).to.deep.equal({ message: "VM Exception while processing transaction: reverted with reason string 'epochs precompile: unknown function selector'", code: 3 });
       // epochs:advance --identifier day --count 2: two epochs on, and the new number printed; --to-next day: one more
       const advance = steps.get("advance") as { printed: string[]; moved: string; toNext: string; both: string };

@@ -1,6 +1,6 @@
 /**
  * Hardhat's own wording of a failure known by its VM error and return data, from Hardhat 2's own
- * decoders (ReturnData, panic texts): the reference src/host/failure-text.ts is checked against.
+ * decoders (ReturnData, panic texts): the reference src/host/solidity/failure-text.ts is checked against.
  */
 export interface FailedExecution {
   error?: string;

@@ -13,8 +13,8 @@ import {
   readAppToml,
   resolveAppConfig,
   runtimeSettings,
-} from "../../src/host/app-config";
-import { defaultAppToml } from "../../src/host/home";
+} from "../../src/host/settings/app-config";
+import { defaultAppToml } from "../../src/host/node/home";
 
 const NAMESPACES = ["eth", "net", "web3", "txpool", "debug", "personal", "miner", "epochs"];
 const defaults = defaultAppConfig(NAMESPACES);

@@ -1,9 +1,9 @@
-/** Anvil's chain flags of `node` (src/host/chain-flags.ts), as both hosts hand them to the node service. */
+/** Anvil's chain flags of `node` (src/host/settings/chain-flags.ts), as both hosts hand them to the node service. */
 import { expect } from "chai";
 import { HDNodeWallet, getAddress } from "ethers";
 import { DEFAULT_ACCOUNT_BALANCE, defaultChainConfig } from "../../src/chain/config";
 import { addressOfKey } from "../../src/chain/engine/crypto";
-import { applyChainFlags } from "../../src/host/chain-flags";
+import { applyChainFlags } from "../../src/host/settings/chain-flags";
 
 const OTHER = "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat";
 const addressesOf = (accounts: Array<{ privateKey: Uint8Array }>): string[] => accounts.map((a) => getAddress(addressOfKey(a.privateKey).toString()));

@@ -1,5 +1,5 @@
 /**
- * The project's compilations as every chain loads them (src/host/compilations.ts): a build-info file
+ * The project's compilations as every chain loads them (src/host/solidity/compilations.ts): a build-info file
  * is read and its contracts built once per process, and every registry (each Hardhat 3 connection's)
  * shares them; a file written again is read again.
  */
@@ -9,7 +9,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { getBytes } from "ethers";
 import { ContractRegistry } from "../../src/chain/solidity/registry";
-import { hardhat2BuildInfos, loadCompilations } from "../../src/host/compilations";
+import { hardhat2BuildInfos, loadCompilations } from "../../src/host/solidity/compilations";
 import { compileStandard } from "../helpers/solc";
 
 const source = (n: number): string => `// SPDX-License-Identifier: MIT

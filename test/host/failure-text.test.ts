@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { AbiCoder, id } from "ethers";
 import { hardhatFailureMessage as failureMessage } from "../helpers/hardhat-failure-text";
-import { failureText } from "../../src/host/failure-text";
+import { failureText } from "../../src/host/solidity/failure-text";
 
 const bytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ""), "hex"));
 const encode = (selector: string, types: string[], values: unknown[]): Uint8Array => bytes(selector + AbiCoder.defaultAbiCoder().encode(types, values).slice(2));

@@ -1,5 +1,5 @@
 /**
- * Gas statistics (src/host/gas-measurements.ts over src/chain/dev/executions.ts): the node's
+ * Gas statistics (src/host/solidity/gas-measurements.ts over src/chain/dev/executions.ts): the node's
  * `executed` events, made into Hardhat 3's gas measurements against the project's compilations, as
  * the Hardhat 3 host does under `--gas-stats`: deployments, transactions and eth_calls of known
  * functions, calls through a proxy named after the implementation, epoch hooks; nothing for
@@ -11,7 +11,7 @@ import { expect } from "chai";
 import { Interface } from "ethers";
 import type { ExecutionRecord } from "../../src/chain/dev/executions";
 import { envOf } from "../../src/chain/engine/context";
-import { type GasMeasurement, gasMeasurementOf } from "../../src/host/gas-measurements";
+import { type GasMeasurement, gasMeasurementOf } from "../../src/host/solidity/gas-measurements";
 import { type Harness, inProcess } from "../helpers/harness";
 import { compileStandard } from "../helpers/solc";
 

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { readAppToml } from "../../src/host/app-config";
-import { defaultAppToml, initHome, writeMinimumGasPrices } from "../../src/host/home";
+import { readAppToml } from "../../src/host/settings/app-config";
+import { defaultAppToml, initHome, writeMinimumGasPrices } from "../../src/host/node/home";
 
 describe("config: home directory", () => {
   let dir: string;

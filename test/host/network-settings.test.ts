@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { DEFAULT_MNEMONIC, defaultChainConfig } from "../../src/chain/config";
-import { EpochsConfigError } from "../../src/host/epochs-config";
-import { chainConfigFromNetworkSettings, parseNetworkSettings } from "../../src/host/network-settings";
+import { EpochsConfigError } from "../../src/host/settings/epochs-config";
+import { chainConfigFromNetworkSettings, parseNetworkSettings } from "../../src/host/settings/network-settings";
 
 const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString("hex")}`;
 

@@ -1,5 +1,5 @@
 /**
- * The node service both hosts run (src/host/node-service.ts), driven directly: a start that fails
+ * The node service both hosts run (src/host/node/node-service.ts), driven directly: a start that fails
  * once the servers listen closes them and the chain, and the project's compilations are registered
  * once (the build-info watcher loads them at start).
  */
@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import type { Runtime } from "../../src/app/runtime";
 import { ContractRegistry } from "../../src/chain/solidity/registry";
-import { hardhat2BuildInfos } from "../../src/host/compilations";
-import { type NodeFlags, type NodeHost, buildNodeRuntime, planNode, runNode } from "../../src/host/node-service";
+import { hardhat2BuildInfos } from "../../src/host/solidity/compilations";
+import { type NodeFlags, type NodeHost, buildNodeRuntime, planNode, runNode } from "../../src/host/node/node-service";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { ROOT } from "../helpers/processes";
 

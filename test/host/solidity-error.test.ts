@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { AbiCoder } from "ethers";
 import { hardhatFailureMessage as failureMessage } from "../helpers/hardhat-failure-text";
-import { SolidityError, solidityFailure } from "../../src/host/solidity-error";
+import { SolidityError, solidityFailure } from "../../src/host/solidity/solidity-error";
 import { type StackTraceEntry, StackTraceEntryType as T } from "../../src/chain/solidity/stack-trace";
 import type { SourceReference } from "../../src/chain/solidity/registry";
 

@@ -469,7 +469,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     // the config's epochs section reaches the node: another config, with Evmos's tick rule and an hour timer
     node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
     await waitForOutput(node, 'epochs tick rule "evmos"');
-    // a team's own mnemonic: accounts listed, no key printed (src/host/account-banner.ts)
+    // a team's own mnemonic: accounts listed, no key printed (src/host/node/account-banner.ts)
     await waitForOutput(node, "Account #2: ");
     expect(node.output()).to.not.include("Private Key");
     expect(node.output()).to.not.include("publicly known");

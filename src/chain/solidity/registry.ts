@@ -228,7 +228,7 @@ function bytecodeOf(bc: SolcBytecode | undefined): Bytecode | undefined {
 
 /**
  * The contracts of a solc run, built once per output object: a build-info file read once in a
- * process (src/host/compilations.ts) serves every chain's registry, each Hardhat 3 connection's
+ * process (src/host/solidity/compilations.ts) serves every chain's registry, each Hardhat 3 connection's
  * included. The contracts are not changed once built (their lazy caches depend on the code only).
  */
 const builtOutputs = new WeakMap<SolcOutput, ContractInfo[]>();

@@ -8,10 +8,10 @@ import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import { epochsModule } from "../../host/lazy";
-import { epochsTable } from "../../host/epochs-table";
-import { advanceRequest } from "../../host/epochs-helpers";
+import { epochsTable } from "../../host/helpers/epochs-table";
+import { advanceRequest } from "../../host/helpers/epochs-helpers";
 
-export { epochsTable, formatTable } from "../../host/epochs-table";
+export { epochsTable, formatTable } from "../../host/helpers/epochs-table";
 import { PLUGIN_NAME } from "../chain-config";
 import { withPluginErrors } from "../plugin-error";
 import { restCurrentEpoch, restEpochs } from "../epochs-rest";

@@ -1,9 +1,9 @@
 /**
  * Hardhat 2's key tasks: `keys:new`, `keys:import`, `keys:list` on a node home's key store (what
- * they do: src/host/key-tasks.ts).
+ * they do: src/host/helpers/key-tasks.ts).
  */
 import { task, types } from "hardhat/config";
-import { type KeyArgs, keysImport, keysList, keysNew } from "../../host/key-tasks";
+import { type KeyArgs, keysImport, keysList, keysNew } from "../../host/helpers/key-tasks";
 import { withPluginErrors } from "../plugin-error";
 
 export const TASK_KEYS_NEW = "keys:new";

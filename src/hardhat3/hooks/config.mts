@@ -1,15 +1,15 @@
 /**
  * Config hooks: with the plugin listed, the `default` network (what `network.create()` gives without
  * a name) is the in-process epochs chain unless the user declared `default` themselves (its settings:
- * `epochs.network`, src/host/network-settings.ts); Solidity
+ * `epochs.network`, src/host/settings/network-settings.ts); Solidity
  * compiles with the npm `solc` package when it is the version asked for (no compiler download); the
- * `epochs` section is resolved as on Hardhat 2 (src/host/epochs-config.ts).
+ * `epochs` section is resolved as on Hardhat 2 (src/host/settings/epochs-config.ts).
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import epochsConfigModule from "../../host/epochs-config.js";
-import networkSettingsModule from "../../host/network-settings.js";
-import chainDefaultsModule from "../../host/chain-defaults.js";
+import epochsConfigModule from "../../host/settings/epochs-config.js";
+import networkSettingsModule from "../../host/settings/network-settings.js";
+import chainDefaultsModule from "../../host/settings/chain-defaults.js";
 import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";

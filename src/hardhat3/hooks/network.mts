@@ -3,8 +3,8 @@
  * declares) is answered by an InProcessChain, never by HTTP; every connection gets `epochs`, the
  * epoch helpers over its provider (against a node too, e.g. `--network localhost`).
  */
-import epochsHelpersModule from "../../host/epochs-helpers.js";
-import chainDefaultsModule from "../../host/chain-defaults.js";
+import epochsHelpersModule from "../../host/helpers/epochs-helpers.js";
+import chainDefaultsModule from "../../host/settings/chain-defaults.js";
 import type { InProcessChain } from "../in-process-chain.mjs";
 import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";

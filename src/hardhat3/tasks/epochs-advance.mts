@@ -1,5 +1,5 @@
 /** `hardhat epochs:advance --identifier ID [--count N] [--network NAME]` (or `--to-next ID`): moves a timer on by N epochs, hooks called. */
-import epochsHelpersModule, { type EpochsHelpers } from "../../host/epochs-helpers.js";
+import epochsHelpersModule, { type EpochsHelpers } from "../../host/helpers/epochs-helpers.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { withPluginErrors } from "../plugin-error.mjs";
 

@@ -1,6 +1,6 @@
 /** `hardhat epochs:current --identifier ID [--network NAME | --rest URL]`: the current epoch of one timer. */
-import type { EpochsHelpers } from "../../host/epochs-helpers.js";
-import epochsRestModule from "../../host/epochs-rest.js";
+import type { EpochsHelpers } from "../../host/helpers/epochs-helpers.js";
+import epochsRestModule from "../../host/helpers/epochs-rest.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { asPluginError, pluginError } from "../plugin-error.mjs";
 

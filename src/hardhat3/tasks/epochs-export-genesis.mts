@@ -1,7 +1,7 @@
 /** `hardhat epochs:export-genesis --out FILE [--network NAME]`: a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from. */
 import { writeFileSync } from "node:fs";
 import epochsModule from "../../epochs/index.js";
-import type { EpochsHelpers } from "../../host/epochs-helpers.js";
+import type { EpochsHelpers } from "../../host/helpers/epochs-helpers.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
 

@@ -1,7 +1,7 @@
 /** `hardhat epochs:list [--network NAME | --rest URL]`: the chain's epochs, in-process, from a node or from a chain's REST endpoint. */
-import epochsTableModule from "../../host/epochs-table.js";
-import type { EpochsHelpers } from "../../host/epochs-helpers.js";
-import epochsRestModule from "../../host/epochs-rest.js";
+import epochsTableModule from "../../host/helpers/epochs-table.js";
+import type { EpochsHelpers } from "../../host/helpers/epochs-helpers.js";
+import epochsRestModule from "../../host/helpers/epochs-rest.js";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { asPluginError } from "../plugin-error.mjs";
 

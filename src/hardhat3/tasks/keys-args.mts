@@ -1,5 +1,5 @@
-/** The key tasks' options as Hardhat 3 gives them ("" for an option not given) → src/host/key-tasks.ts's arguments. */
-import type { KeyArgs } from "../../host/key-tasks.js";
+/** The key tasks' options as Hardhat 3 gives them ("" for an option not given) → src/host/helpers/key-tasks.ts's arguments. */
+import type { KeyArgs } from "../../host/helpers/key-tasks.js";
 
 export interface KeyTaskArgs {
   home: string;

@@ -1,5 +1,5 @@
-/** `hardhat keys:import --home DIR [--key-file F] [--passphrase-file F] [--light-kdf]` (src/host/key-tasks.ts). */
-import keyTasksModule from "../../host/key-tasks.js";
+/** `hardhat keys:import --home DIR [--key-file F] [--passphrase-file F] [--light-kdf]` (src/host/helpers/key-tasks.ts). */
+import keyTasksModule from "../../host/helpers/key-tasks.js";
 import { keyArgs, type KeyTaskArgs } from "./keys-args.mjs";
 import { keyTaskFailure } from "./keys-new.mjs";
 

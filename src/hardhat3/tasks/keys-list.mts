@@ -1,5 +1,5 @@
-/** `hardhat keys:list --home DIR` (src/host/key-tasks.ts). */
-import keyTasksModule from "../../host/key-tasks.js";
+/** `hardhat keys:list --home DIR` (src/host/helpers/key-tasks.ts). */
+import keyTasksModule from "../../host/helpers/key-tasks.js";
 import { keyTaskFailure } from "./keys-new.mjs";
 
 export default async function keysList(args: { home: string }): Promise<void> {

@@ -1,5 +1,5 @@
-/** `hardhat keys:new --home DIR [--passphrase-file F] [--light-kdf]` (src/host/key-tasks.ts). */
-import keyTasksModule from "../../host/key-tasks.js";
+/** `hardhat keys:new --home DIR [--passphrase-file F] [--light-kdf]` (src/host/helpers/key-tasks.ts). */
+import keyTasksModule from "../../host/helpers/key-tasks.js";
 import { keyArgs, type KeyTaskArgs } from "./keys-args.mjs";
 import { asPluginError } from "../plugin-error.mjs";
 

@@ -2,7 +2,7 @@
  * Evmos's node flags on Hardhat 3's command line. Its parser takes `--kebab-case` options only, so a
  * dotted flag such as `json-rpc.ws-address` becomes `--json-rpc-ws-address` (option jsonRpcWsAddress).
  */
-import appConfigKeys from "../../host/app-config-keys.js";
+import appConfigKeys from "../../host/settings/app-config-keys.js";
 
 /** `json-rpc.ws-address` → `jsonRpcWsAddress`. */
 export function flagOptionName(flag: string): string {

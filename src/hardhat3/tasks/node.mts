@@ -1,16 +1,16 @@
 /**
  * `hardhat node` on Hardhat 3: serves the in-process epochs chain over HTTP and WebSocket JSON-RPC
  * (Hardhat's own node task asserts an EDR provider, so this override replaces it). What the node does
- * is src/host/node-service.ts, shared with Hardhat 2; this file maps Hardhat 3's options: Evmos's
+ * is src/host/node/node-service.ts, shared with Hardhat 2; this file maps Hardhat 3's options: Evmos's
  * json-rpc flags spelled `--json-rpc-ws-address` (tasks/node-flags.mts), `--home`,
  * `--minimum-gas-prices`, `--profile`, the saved-state flags, `--quiet`/`--verbose`, `--fork-rest`,
  * Anvil's `--block-time`/`--accounts`/`--mnemonic`/`--balance` and Hardhat's `--hostname`/`--port`/
  * `--chain-id`/`--fork`/`--fork-block-number` (undefined or -1: not given); Hardhat's `--chain-type`
  * (EDR's chain kinds) is refused.
  */
-import nodeServiceModule from "../../host/node-service.js";
-import compilationsModule from "../../host/compilations.js";
-import forkSettingsModule from "../../host/fork-settings.js";
+import nodeServiceModule from "../../host/node/node-service.js";
+import compilationsModule from "../../host/solidity/compilations.js";
+import forkSettingsModule from "../../host/settings/fork-settings.js";
 import { HARDHAT3_FRAMES, hdAccountsOf, runtimeOptionsFor } from "../in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";

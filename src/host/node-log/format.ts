@@ -5,7 +5,7 @@
  * Pure: data in, lines out (colours are added by the caller's `Paint`).
  */
 import { formatUnits } from "ethers/utils";
-import { type CustomErrorDecoder, failureText as hardhatFailureText } from "../failure-text";
+import { type CustomErrorDecoder, failureText as hardhatFailureText } from "../solidity/failure-text";
 import { SDK_EVENT_EPOCH_END, SDK_EVENT_EPOCH_START } from "../../epochs/abci";
 
 /** Colours for a TTY; identity functions otherwise. */
@@ -155,7 +155,7 @@ export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNam
         continue;
       }
       out.push(paint.red(`${line}: failed: ${a.reason} (gas used ${a.gas_used})`));
-      // explained (src/host/hook-failures.ts): Hardhat's message and Solidity frames, as under a failed transaction
+      // explained (src/host/solidity/hook-failures.ts): Hardhat's message and Solidity frames, as under a failed transaction
       if (a.error !== undefined) out.push(paint.red(`${indent}    Error: ${a.error}`));
       if (a.stack !== undefined) out.push(...a.stack.split("\n").map((frame) => paint.red(`${indent}      ${frame}`)));
     }

@@ -20,8 +20,8 @@ import type { Node } from "../../chain/node";
 import type { ConsoleOrigin, MinedBlock } from "../../chain/node-types";
 import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
-import type { CustomErrorDecoder } from "../failure-text";
-import { type FrameOptions, solidityFailure } from "../solidity-error";
+import type { CustomErrorDecoder } from "../solidity/failure-text";
+import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
 import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, paramsSummary, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);

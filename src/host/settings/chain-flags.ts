@@ -8,9 +8,9 @@
  *   has them (else Hardhat's defaults), the flags over them; they replace a config's key list.
  * - `--balance E`: every dev account's balance, in ether.
  */
-import type { ChainConfig } from "../chain/config";
-import { UserError } from "../utils/user-error";
-import { chainConfigModule } from "./lazy";
+import type { ChainConfig } from "../../chain/config";
+import { UserError } from "../../utils/user-error";
+import { chainConfigModule } from "../lazy";
 
 /** The flags and what each does, for both hosts' `node --help` (this table loads with the plugin: no heavy import above). */
 export const CHAIN_FLAGS: ReadonlyArray<{ name: keyof ChainFlags; description: string }> = [

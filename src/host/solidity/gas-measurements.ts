@@ -7,8 +7,8 @@
  * block production makes, count as calls of the hook contract (their gas: what the call used; no
  * transaction, so no intrinsic gas).
  */
-import type { CallFrame, ExecutionRecord } from "../chain/dev/executions";
-import type { ContractInfo, ContractRegistry } from "../chain/solidity/registry";
+import type { CallFrame, ExecutionRecord } from "../../chain/dev/executions";
+import type { ContractInfo, ContractRegistry } from "../../chain/solidity/registry";
 
 /** Hardhat 3's GasMeasurement (hardhat/internal gas-analytics types). */
 export type GasMeasurement =

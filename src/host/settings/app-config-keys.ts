@@ -1,11 +1,11 @@
 /**
  * The [json-rpc] keys of app.toml, which are also `npx hardhat node`'s `--json-rpc.<key>` flags: one
  * table (field, kind, description, Evmos's validation text, default). Light on purpose: both hosts
- * load it with the plugin to declare the flags; the resolver that reads it (src/host/app-config.ts)
+ * load it with the plugin to declare the flags; the resolver that reads it (src/host/settings/app-config.ts)
  * loads when the node starts.
  */
-import type { RpcSettings } from "../rpc/deps";
-import type { HostPort } from "../rpc/transport/server";
+import type { RpcSettings } from "../../rpc/deps";
+import type { HostPort } from "../../rpc/transport/server";
 
 /** The [json-rpc] table: the dispatcher's settings (src/rpc/deps.ts) and the transport's. */
 export interface JsonRpcConfig extends Omit<RpcSettings, "clientVersion" | "home"> {

@@ -1,7 +1,7 @@
 /**
  * `hardhat node`, once for both hosts: from the flags the user gave to a chain served over HTTP and
  * WebSocket until the process is told to stop. Settings resolve as flags > `<home>/config/app.toml` >
- * hardhat.config.ts > defaults (src/host/app-config.ts); then the home, the fork's epochs
+ * hardhat.config.ts > defaults (src/host/settings/app-config.ts); then the home, the fork's epochs
  * (`--fork-rest`), the chain (src/app/runtime.ts) with the project's compilations and the node's log,
  * a saved state, the bearer token, the server, the banner, the signals and the state written at exit.
  *
@@ -11,27 +11,27 @@
  */
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Runtime, type RuntimeOptions, createRuntime } from "../app/runtime";
-import type { ForkConfig } from "../chain/fork";
-import { CORE_NAMESPACES } from "../rpc/deps";
-import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../rpc/access";
-import { readOrCreateTokenFile } from "../rpc/transport/auth";
-import { JsonRpcServer } from "../rpc/transport/server";
-import { setVerbosity } from "../utils/log-level";
-import { UserError } from "../utils/user-error";
-import { abortsBlock } from "../chain/errors";
+import { type Runtime, type RuntimeOptions, createRuntime } from "../../app/runtime";
+import type { ForkConfig } from "../../chain/fork";
+import { CORE_NAMESPACES } from "../../rpc/deps";
+import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../../rpc/access";
+import { readOrCreateTokenFile } from "../../rpc/transport/auth";
+import { JsonRpcServer } from "../../rpc/transport/server";
+import { setVerbosity } from "../../utils/log-level";
+import { UserError } from "../../utils/user-error";
+import { abortsBlock } from "../../chain/errors";
 import { accountBanner } from "./account-banner";
-import { type ChainFlags, type HdAccounts, applyChainFlags, given } from "./chain-flags";
-import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "./app-config";
-import { type BuildInfoReader, followCompilations } from "./compilations";
-import { restEpochs } from "./epochs-rest";
+import { type ChainFlags, type HdAccounts, applyChainFlags, given } from "../settings/chain-flags";
+import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../settings/app-config";
+import { type BuildInfoReader, followCompilations } from "../solidity/compilations";
+import { restEpochs } from "../helpers/epochs-rest";
 import { type HomeSettings, homeRuntimeOptions, openHome } from "./home";
-import { hookFailureExplainer } from "./hook-failures";
-import { epochsModule } from "./lazy";
+import { hookFailureExplainer } from "../solidity/hook-failures";
+import { epochsModule } from "../lazy";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, tokenFilePath } from "./node-files";
-import { NodeLog } from "./node-log/node-log";
+import { NodeLog } from "../node-log/node-log";
 import { type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "./node-state";
-import type { FrameOptions } from "./solidity-error";
+import type { FrameOptions } from "../solidity/solidity-error";
 
 /** What a host knows from its config. */
 export interface NodeHost {
@@ -57,13 +57,13 @@ export interface NodeHost {
 export interface NodeFlags {
   /** Evmos's flags keyed as Evmos spells them (`json-rpc.ws-address`, `home`, `minimum-gas-prices`, `profile`, `quiet`, `verbose`, `hostname`, `port`). */
   evmos: Record<string, string | boolean>;
-  /** `--fork URL [--fork-block-number N]`, checked (src/host/fork-settings.ts). */
+  /** `--fork URL [--fork-block-number N]`, checked (src/host/settings/fork-settings.ts). */
   fork?: ForkConfig;
   /** `--fork-rest URL`: the forked chain's epochs genesis from its REST endpoint. */
   forkRest?: string;
-  /** Anvil's chain flags: `--chain-id`, `--block-time`, `--accounts`, `--mnemonic`, `--balance` (src/host/chain-flags.ts). */
+  /** Anvil's chain flags: `--chain-id`, `--block-time`, `--accounts`, `--mnemonic`, `--balance` (src/host/settings/chain-flags.ts). */
   chain?: ChainFlags;
-  /** The saved-state flags (src/host/node-state.ts). */
+  /** The saved-state flags (src/host/node/node-state.ts). */
   state: { state?: unknown; loadState?: unknown; dumpState?: unknown; stateInterval?: unknown };
 }
 

@@ -2,12 +2,12 @@
  * The `epochs` section of a Hardhat config, the same for Hardhat 2 and 3: its user and resolved
  * forms, its checks, and the epochs module's options it gives. No Hardhat import: both hosts use it.
  */
-import { EpochsConfigError } from "../utils/user-error";
-import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../epochs";
-import { epochsModule } from "../host/lazy";
+import { EpochsConfigError } from "../../utils/user-error";
+import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../../epochs";
+import { epochsModule } from "../lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
-import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
-import { parseFraction } from "../cosmos/common/decimal";
+import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
+import { parseFraction } from "../../cosmos/common/decimal";
 
 export { EpochsConfigError };
 
@@ -45,7 +45,7 @@ export interface EpochsUserConfig {
   tickRule?: EpochsTickRule;
   /** Gas limit of each hook call; default 3,000,000. */
   hookGasLimit?: number;
-  /** Hardhat 3 only: the in-process network's settings (src/host/network-settings.ts). */
+  /** Hardhat 3 only: the in-process network's settings (src/host/settings/network-settings.ts). */
   network?: InProcessNetworkUserConfig;
   /** The Cosmos precompiles (docs/cosmos-precompiles.md): `bech32: false` leaves it out, `{ prefix }` sets the chain's account prefix. */
   precompiles?: PrecompilesUserConfig;

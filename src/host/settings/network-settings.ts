@@ -3,11 +3,11 @@
  * users write on an `edr-simulated` network, mapped onto the chain's config. Hardhat 2 users keep
  * writing them on `networks.hardhat` (src/hardhat/chain-config.ts). No Hardhat import.
  */
-import type { ChainConfig, GenesisAccount } from "../chain/config";
+import type { ChainConfig, GenesisAccount } from "../../chain/config";
 import type { HdAccounts } from "./chain-flags";
-import { chainConfigModule } from "./lazy";
-import { EpochsConfigError } from "../utils/user-error";
-import type { ForkConfig } from "../chain/fork";
+import { chainConfigModule } from "../lazy";
+import { EpochsConfigError } from "../../utils/user-error";
+import type { ForkConfig } from "../../chain/fork";
 import { ForkSettingsError, type ForkingUserConfig, forkFromSetting } from "./fork-settings";
 
 type Amount = number | bigint | string;
@@ -157,7 +157,7 @@ export function parseNetworkSettings(user: InProcessNetworkUserConfig | undefine
   return s;
 }
 
-/** The HD settings `node --accounts/--mnemonic` derive from (src/host/chain-flags.ts); undefined when the config lists keys. */
+/** The HD settings `node --accounts/--mnemonic` derive from (src/host/settings/chain-flags.ts); undefined when the config lists keys. */
 export function hdAccountsOf(settings: NetworkSettings): HdAccounts | undefined {
   const accounts = settings.accounts;
   if (accounts !== undefined && "keys" in accounts) return undefined;

@@ -4,10 +4,10 @@
  * `--state-interval S` (also write every S seconds). Files hold the dump's JSON (src/chain/dev/state-dump.ts).
  * Both Hardhats' node tasks use it; no Hardhat import.
  */
-import { UserError } from "../utils/user-error";
+import { UserError } from "../../utils/user-error";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Runtime } from "../app/runtime";
+import type { Runtime } from "../../app/runtime";
 
 /** A state flag or file the node cannot use (each host shows it as its own plugin error). */
 export class NodeStateError extends UserError {}
@@ -46,7 +46,7 @@ export function stateFilesFromFlags(args: { state?: unknown; dumpState?: unknown
 /** Loads `file` into the node's chain (a fresh node takes the dump's height and time). */
 export async function loadStateFile(runtime: Runtime, file: string): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the chain code loads only when a node starts
-  const { decodeStateDump } = require("../chain/dev/state-dump") as typeof import("../chain/dev/state-dump");
+  const { decodeStateDump } = require("../../chain/dev/state-dump") as typeof import("../../chain/dev/state-dump");
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -1,5 +1,5 @@
 /**
- * The node's app configuration (Evmos's app.toml keys): the one table of keys (src/host/app-config-keys.ts), their defaults,
+ * The node's app configuration (Evmos's app.toml keys): the one table of keys (src/host/settings/app-config-keys.ts), their defaults,
  * parsing of each source, the merge with precedence command-line flags > `<home>/config/app.toml` >
  * hardhat.config.ts > defaults, and the mapping of the result onto the runtime and server options.
  * `npx hardhat node` resolves its settings here and nowhere else.
@@ -8,20 +8,20 @@
  * it when they run (the plugin loads only the keys' table); it imports nothing heavy at the top
  * either: the defaults' owners load when first asked.
  */
-import { parseGoDuration } from "../utils/go-duration";
+import { parseGoDuration } from "../../utils/go-duration";
 import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
-import type { RuntimeOptions } from "../app/runtime";
-import type { HostPort, ServerOptions } from "../rpc/transport/server";
-import type { TxPoolLimits } from "../chain/pool/txpool";
-import { defaultRpcSettings } from "../rpc/deps";
-import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../rpc/transport/limits";
+import type { RuntimeOptions } from "../../app/runtime";
+import type { HostPort, ServerOptions } from "../../rpc/transport/server";
+import type { TxPoolLimits } from "../../chain/pool/txpool";
+import { defaultRpcSettings } from "../../rpc/deps";
+import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../../rpc/transport/limits";
 
 // smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const parseToml: typeof SmolToml.parse = (text, opts) => (require("smol-toml") as typeof SmolToml).parse(text, opts);
 
-import { type EpochsProfile, PROFILE_DENOM, type TickRule, defaultTickRule } from "../epochs/types";
+import { type EpochsProfile, PROFILE_DENOM, type TickRule, defaultTickRule } from "../../epochs/types";
 export { type EpochsProfile, type TickRule, defaultTickRule };
 import { IGNORED_JSON_RPC_KEYS, JSON_RPC_FLAGS, JSON_RPC_KEYS, type JsonRpcConfig, type KeySpec, boolDefault } from "./app-config-keys";
 export { JSON_RPC_FLAGS, type JsonRpcConfig };
@@ -73,7 +73,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
   const rpc = defaultRpcSettings("");
   // the chain's config module loads ethers: only when the node resolves its settings, not at plugin load
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const chain = (require("../chain/config") as typeof import("../chain/config")).defaultChainConfig();
+  const chain = (require("../../chain/config") as typeof import("../../chain/config")).defaultChainConfig();
   return {
     minimumGasPrices: chain.minGasPrice,
     log: "normal",

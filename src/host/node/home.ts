@@ -11,16 +11,16 @@
  * as they are, and a malformed one stops the start naming the file and the problem.
  */
 import { TOKEN_FILE_NAME } from "./node-files";
-import { UserError } from "../utils/user-error";
+import { UserError } from "../../utils/user-error";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "./app-config";
-import type { EpochInfo, CosmosGenesis, EpochsOptions } from "../epochs";
-import type { ChainConfig } from "../chain/config";
-import type { RuntimeOptions } from "../app/runtime";
-import type { CosmosPrecompilesOptions } from "../cosmos/precompiles";
-import { epochsModule } from "./lazy";
-import { PROFILE_DENOM } from "../epochs/types";
+import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "../settings/app-config";
+import type { EpochInfo, CosmosGenesis, EpochsOptions } from "../../epochs";
+import type { ChainConfig } from "../../chain/config";
+import type { RuntimeOptions } from "../../app/runtime";
+import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
+import { epochsModule } from "../lazy";
+import { PROFILE_DENOM } from "../../epochs/types";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
 export class HomeError extends UserError {}
@@ -245,11 +245,11 @@ export async function homeRuntimeOptions(
   const g = home.genesis;
   // the Cosmos modules' parts of the genesis (under the chain's prefixes and coin)
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Cosmos modules load only for a node with a home
-  const { readAppGenesis } = require("../cosmos/app-genesis") as typeof import("../cosmos/app-genesis");
+  const { readAppGenesis } = require("../../cosmos/app-genesis") as typeof import("../../cosmos/app-genesis");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { bech32Prefixes } = require("../cosmos/bech32/precompile") as typeof import("../cosmos/bech32/precompile");
+  const { bech32Prefixes } = require("../../cosmos/bech32/precompile") as typeof import("../../cosmos/bech32/precompile");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { chainBech32Prefix } = require("../cosmos/precompiles") as typeof import("../cosmos/precompiles");
+  const { chainBech32Prefix } = require("../../cosmos/precompiles") as typeof import("../../cosmos/precompiles");
   const profile = base.epochs.profile ?? "evmos";
   const prefixes = bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, profile));
   let app: ReturnType<typeof readAppGenesis>;
@@ -268,7 +268,7 @@ export async function homeRuntimeOptions(
     ...(app.ics20 !== undefined && base.cosmos?.ics20 !== false ? { ics20: app.ics20 } : {}),
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
-  const { LevelKV } = require("../storage/level-kv") as typeof import("../storage/level-kv");
+  const { LevelKV } = require("../../storage/level-kv") as typeof import("../../storage/level-kv");
   const appToml = home.paths.appToml;
   return {
     chain: {

@@ -5,13 +5,13 @@
  * `<home>/keystore` and build no chain. Passphrases and keys come from a file or from a prompt that
  * does not echo; they are never printed. No Hardhat import.
  */
-import { UserError } from "../utils/user-error";
+import { UserError } from "../../utils/user-error";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { KeyStore, KeyStoreOptions } from "../keystore";
+import type { KeyStore, KeyStoreOptions } from "../../keystore";
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded with every task of the plugin: the key store and ethers load when a keys task runs */
-const keystoreModule = () => require("../keystore") as typeof import("../keystore");
+const keystoreModule = () => require("../../keystore") as typeof import("../../keystore");
 const getAddress = (address: string): string => (require("ethers/address") as typeof import("ethers/address")).getAddress(address);
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -5,7 +5,7 @@
  * in-process and against a running node. No Hardhat import.
  */
 import { bech32 } from "bech32";
-import { UserError } from "../utils/user-error";
+import { UserError } from "../../utils/user-error";
 
 /**
  * An amount as the helpers take it: a bigint, a safe integer, or a decimal string (what the config,

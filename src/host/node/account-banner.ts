@@ -5,8 +5,8 @@
  */
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, type GenesisAccount, deriveAccounts } from "../chain/config";
-import { addressOfKey } from "../chain/engine/crypto";
+import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, type GenesisAccount, deriveAccounts } from "../../chain/config";
+import { addressOfKey } from "../../chain/engine/crypto";
 
 const WARNING = ["WARNING: These accounts, and their private keys, are publicly known.", "Any funds sent to them on Mainnet or any other live network WILL BE LOST."];
 

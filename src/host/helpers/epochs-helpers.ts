@@ -4,11 +4,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import type { EpochInfo, EpochInfoJson, TsHook } from "../epochs";
-import type { Runtime } from "../app/runtime";
+import type { EpochInfo, EpochInfoJson, TsHook } from "../../epochs";
+import type { Runtime } from "../../app/runtime";
 import { CosmosHelpers } from "./cosmos-helpers";
-import { epochsModule } from "./lazy";
-import { UserError } from "../utils/user-error";
+import { epochsModule } from "../lazy";
+import { UserError } from "../../utils/user-error";
 
 export interface BlockEventsJson {
   height: string;
@@ -51,7 +51,7 @@ export interface EpochsHelpersHost {
  * in-process chain.
  */
 export class EpochsHelpers {
-  /** The staking and distribution modules (src/host/cosmos-helpers.ts): state, validators, rewards. */
+  /** The staking and distribution modules (src/host/helpers/cosmos-helpers.ts): state, validators, rewards. */
   readonly cosmos: CosmosHelpers;
 
   constructor(private readonly _host: EpochsHelpersHost) {

@@ -3,9 +3,9 @@
  * [--fork-block-number N]` and a network's `forking: { url, blockNumber, httpHeaders, enabled }`.
  * The remote's reads are cached under the project's cache folder (FORK_CACHE_FOLDER). No Hardhat import.
  */
-import { UserError } from "../utils/user-error";
+import { UserError } from "../../utils/user-error";
 import path from "node:path";
-import type { ForkConfig } from "../chain/fork";
+import type { ForkConfig } from "../../chain/fork";
 
 export const FORK_CACHE_FOLDER = "hardhat-epochs-fork";
 

@@ -1,6 +1,6 @@
 /** The `epochs:list` table, the same on both Hardhat hosts. */
-import type { EpochInfo } from "../epochs";
-import { epochsModule } from "./lazy";
+import type { EpochInfo } from "../../epochs";
+import { epochsModule } from "../lazy";
 
 /** A plain text table, columns padded to their widest cell. */
 export function formatTable(rows: string[][]): string {

@@ -5,9 +5,9 @@
  * `node --fork-rest` (the forked chain's epochs genesis). No Hardhat import: each host shows an
  * EpochsRestError as its own plugin error.
  */
-import { UserError } from "../utils/user-error";
-import type { EpochInfo, EpochInfoJson } from "../epochs";
-import { epochsModule } from "./lazy";
+import { UserError } from "../../utils/user-error";
+import type { EpochInfo, EpochInfoJson } from "../../epochs";
+import { epochsModule } from "../lazy";
 
 /** A REST endpoint that cannot be reached or that refused; `status` and `serverMessage` when it answered. */
 export class EpochsRestError extends UserError {
