@@ -1,17 +1,7 @@
 /**
- * The chain as the RPC layer sees it: one class over the pieces that do the work.
- *
- *   src/chain/node-reads.ts            what the node answers without changing anything (its base class)
- *   src/chain/node-types.ts            its options, events and answers
- *   src/chain/store/chain-state.ts     one chain instance: VM and live state, block store, module stores,
- *                                      read-only states and execution contexts (hardhat_reset swaps it)
- *   src/chain/store/open-chain.ts      opening a stored chain or writing a new one's genesis block
- *   src/chain/pool/admission.ts        whether the pool takes a transaction
- *   src/chain/block/miner.ts           block production, hardhat_mine's reserved runs, sends that wait
- *   src/chain/block/commit.ts          moving the chain to a new block or back to an old one, durably
- *   src/chain/dev/snapshots.ts         evm_snapshot records
- *   src/chain/block/interval-mining.ts the interval-mining timer
- *   this file                          submission, dev settings, snapshots, state loads and reset
+ * The chain as the RPC layer sees it: one class over the pieces that do the work (the file map is in
+ * docs/architecture.md, "The chain"). This file: submission, dev settings, snapshots, state loads
+ * and reset; the read half is src/chain/node-reads.ts, block production src/chain/block/miner.ts.
  *
  * Two kinds of access. Everything that changes the chain (blocks, dev state changes, snapshots)
  * runs inside the node's lock, one at a time, on the live VM: `exclusive` takes it. The RPC

@@ -13,7 +13,7 @@ import { DistributionKeeper, type DistributionParams } from "./distribution/keep
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./common/ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./staking/module";
 import { SlashingKeeper } from "./slashing/precompile";
-import { BondStatus, DEC, type Validator, newValidator } from "./staking/keeper";
+import { BondStatus, DEC, type Validator, newValidator } from "./staking/types";
 import { Bank, type DenomMetadata, validateDenom } from "./bank/keeper";
 import { Erc20Keeper, type TokenPair } from "./erc20/keeper";
 import { registerVoucher } from "./erc20/module";

@@ -30,7 +30,7 @@ import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } fro
 import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./common/module-precompile";
 import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./staking/module";
 import { PROFILE_BECH32_PREFIX, PROFILE_DENOM } from "../epochs/types";
-import { STAKING_PRECOMPILE } from "./staking/keeper";
+import { STAKING_PRECOMPILE } from "./staking/types";
 import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking/precompile";
 
 export interface CosmosPrecompilesOptions {

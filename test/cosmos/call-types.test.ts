@@ -14,7 +14,7 @@ import { compile } from "../helpers/solc";
 import { NATIVE_ERC20 } from "../../src/cosmos/bank/precompile";
 import { WERC20_ABI } from "../../src/cosmos/erc20/precompile";
 import { STAKING_ABI, STAKING_TRANSACTIONS } from "../../src/cosmos/staking/precompile";
-import { STAKING_PRECOMPILE } from "../../src/cosmos/staking/keeper";
+import { STAKING_PRECOMPILE } from "../../src/cosmos/staking/types";
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS } from "../../src/cosmos/distribution/precompile";
 import { DISTRIBUTION_PRECOMPILE } from "../../src/cosmos/distribution/keeper";
 import { ICS20_ABI, ICS20_TRANSACTIONS } from "../../src/cosmos/ics20/precompile";

@@ -15,7 +15,7 @@ import { NATIVE_ERC20, BANK_ABI } from "../../src/cosmos/bank/precompile";
 import { BECH32_ABI, BECH32_PRECOMPILE } from "../../src/cosmos/bech32/precompile";
 import { WERC20_ABI } from "../../src/cosmos/erc20/precompile";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
-import { STAKING_PRECOMPILE } from "../../src/cosmos/staking/keeper";
+import { STAKING_PRECOMPILE } from "../../src/cosmos/staking/types";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
 import { DISTRIBUTION_PRECOMPILE } from "../../src/cosmos/distribution/keeper";
 import { ICS20_ABI } from "../../src/cosmos/ics20/precompile";

@@ -8,7 +8,7 @@
 import { expect } from "chai";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { keccak256, toBeHex, toUtf8Bytes } from "ethers";
-import { STAKING_PRECOMPILE } from "../../src/cosmos/staking/keeper";
+import { STAKING_PRECOMPILE } from "../../src/cosmos/staking/types";
 import { type Harness, rpcError } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 

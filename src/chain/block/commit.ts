@@ -39,7 +39,7 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
     throw new ChainError(`block ${n} could not be written${at}: ${errorText(err)}`);
   }
   chain.store.didCommit(p.block, p.receipts);
-  chain.rememberStores(p.block.header.stateRoot, p.stores);
+  chain.moduleStores.rememberStores(p.block.header.stateRoot, p.stores);
   boundCaches(chain);
   chain.head = p.block;
   chain.liveRoot = p.block.header.stateRoot;

@@ -107,7 +107,7 @@ export class Miner {
       },
       candidates,
       modules: chain.modules,
-      stores: chain,
+      stores: chain.moduleStores,
       stateRoot: chain.liveRoot,
       explain: this._host.explainSystemCall,
       recordExecutions: this._host.recordsExecutions(),
@@ -211,7 +211,7 @@ export class Miner {
     let until: bigint | undefined;
     for (const module of chain.modules) {
       if (module.quietBefore === undefined) return undefined;
-      const store = await chain.readModuleStore(module, chain.vm.stateManager, head.header.number);
+      const store = await chain.moduleStores.readModuleStore(module, chain.vm.stateManager, head.header.number);
       const q = await module.quietBefore(store, headState);
       until = until === undefined || q < until ? q : until;
     }

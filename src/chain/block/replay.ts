@@ -51,7 +51,7 @@ export async function replayBlock(chain: ChainState, n: bigint, observer: Replay
   let ok = false;
   const checkpoint = await openCheckpoint(vm);
   try {
-    const stores = { source: chain, root, loaded: new Map() };
+    const stores = { source: chain.moduleStores, root, loaded: new Map() };
     await runPhase("begin_block", vm, execBlock, modules, stores, events.begin, { replay: true });
     let gasUsed = 0n;
     for (let i = 0; i < block.transactions.length; i++) {

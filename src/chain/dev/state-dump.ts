@@ -261,11 +261,11 @@ export async function loadChainState(chain: ChainState, clock: Clock, dump: Pars
     for (const [name, entries] of dump.modules) {
       const module = chain.module(name);
       const store = MemoryModuleStore.writable(MemoryModuleStore.readOnly(entries));
-      await writeModuleStore(sm, chain.storeAccount(module), store);
+      await writeModuleStore(sm, chain.moduleStores.storeAccount(module), store);
     }
     const state = slotReader(sm);
     for (const module of chain.modules) {
-      const why = await chain.checkModuleState(module, state);
+      const why = await chain.moduleStores.checkModuleState(module, state);
       if (why !== undefined) throw new StateDumpError(why);
     }
   });

@@ -12,7 +12,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, Address, KECCAK256_RLP, ValueEncoding, bytesToHex, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
+import { type Account, Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { DynamicPrecompiles, type PrecompileFaults, createChainVM } from "../engine/evm";
 import type { KVStore } from "../../storage/kv";
@@ -25,9 +25,10 @@ import type { StepRelay } from "../engine/step-relay";
 import { ChainError } from "../errors";
 import type { Fork } from "../fork";
 import { installJumpAnalysisCache } from "../engine/jump-analysis";
-import type { BlockModule, StateReader } from "../module";
-import { EMPTY_MODULE_STORE, MemoryModuleStore, type ModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../module-state";
+import type { BlockModule } from "../module";
+import { MemoryModuleStore, type ModuleStore, readModuleStore, slotReader, writeModuleStore } from "../module-state";
 import { AddressIndex } from "./address-index";
+import { ModuleStores } from "./module-stores";
 import { Preimages } from "../engine/preimages";
 import { ChainStateManager } from "../engine/state-manager";
 import { checkpointDepth } from "../engine/isolation";
@@ -112,22 +113,13 @@ export class ChainState {
   /** The chain's modules, in the order their phases run. */
   readonly modules: readonly BlockModule[];
   /**
-   * Modules whose stores a data directory of a version before module stores were EVM state logged
-   * beside the chain: read at heights whose state holds no store record (src/storage/legacy-module-log.ts).
-   */
-  readonly legacyLogs = new Set<string>();
-  /**
    * Set when the store's head had lost its state (a block committed by an earlier version whose trie
    * nodes never reached the store): the chain opened at block `at` instead of `head`, whose blocks
    * above were dropped (src/chain/store/open-chain.ts).
    */
   recovered: { head: bigint; at: bigint } | undefined;
-  /**
-   * The module stores of one committed state, by its root: what the last block left (a block knows
-   * them when it commits), so the next block, quiet-block checks and queries at the head do not read
-   * and decode every timer again. A root names one state, so an entry is never stale.
-   */
-  private _storesAtRoot: { root: Uint8Array; stores: Map<string, MemoryModuleStore> } | undefined;
+  /** Where the modules' stores live in the state, and the ones last committed (src/chain/store/module-stores.ts). */
+  readonly moduleStores: ModuleStores;
   /** Addresses and slots behind the state trie's hashed keys (src/chain/engine/preimages.ts). */
   readonly preimages: Preimages;
   /** Which transactions touch each address (src/chain/store/address-index.ts). */
@@ -151,13 +143,14 @@ export class ChainState {
     private readonly _steps: StepRelay | undefined,
   ) {
     this.modules = modules;
+    this.moduleStores = new ModuleStores(store.kv);
     this.preimages = new Preimages(store.kv);
     if (vm.stateManager instanceof ChainStateManager) vm.stateManager.preimages = this.preimages;
     this.addressIndex = new AddressIndex(store.kv);
     this.addressIndex.attach(vm);
     this._vms = new VmPool(vm, 8, cacheBounds.liveEntries);
     // the live VM's precompiles see the block being built: the module stores as its state holds them
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage, stepTap: _steps?.tap });
+    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStores.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage, stepTap: _steps?.tap });
     _steps?.watchLive(vm);
   }
 
@@ -215,64 +208,24 @@ export class ChainState {
     return m;
   }
 
-  /** The account whose storage holds `module`'s store (asked in every phase of every block: computed once). */
-  storeAccount(module: BlockModule): Uint8Array {
-    let account = this._storeAccounts.get(module);
-    if (account === undefined) this._storeAccounts.set(module, (account = module.storeAccount ?? moduleAddress(module.name)));
-    return account;
-  }
-
-  private readonly _storeAccounts = new Map<BlockModule, Uint8Array>();
-
-  /**
-   * `module`'s store in state `sm`, which is the state after block `height` (read-only: block
-   * production makes a writable copy). A state without the store's record is one a data directory
-   * of an older version wrote: its store is read from the log that version kept, else it is empty.
-   */
-  async readModuleStore(module: BlockModule, sm: VM["stateManager"], height: bigint, root?: Uint8Array): Promise<MemoryModuleStore> {
-    const at = this._storesAtRoot;
-    const known = root !== undefined && at !== undefined && equalsBytes(at.root, root) ? at.stores.get(module.name) : undefined;
-    if (known !== undefined) return known;
-    const stored = await readModuleStore(slotReader(sm), this.storeAccount(module));
-    if (stored !== undefined) {
-      if (root !== undefined) this.rememberStores(root, new Map([[module.name, stored]]));
-      return stored;
-    }
-    if (!this.legacyLogs.has(module.name)) {
-      if (root !== undefined) this.rememberStores(root, new Map([[module.name, EMPTY_MODULE_STORE]]));
-      return EMPTY_MODULE_STORE;
-    }
-    // not remembered by root: in an older data directory a block could change the logged store and not the state
-    return MemoryModuleStore.readOnly(await readLegacyModuleSet(this.store.kv, module.name, height));
-  }
-
-  /** Remembers module stores (read-only) as the committed state `root` holds them. */
-  rememberStores(root: Uint8Array, stores: ReadonlyMap<string, MemoryModuleStore>): void {
-    const at = this._storesAtRoot;
-    const same = at !== undefined && equalsBytes(at.root, root);
-    const next = same ? at.stores : new Map<string, MemoryModuleStore>();
-    for (const [name, store] of stores) next.set(name, store.snapshot());
-    this._storesAtRoot = { root, stores: next };
-  }
-
   /**
    * Writes into the live state, as a hardhat_set* change is (the next block carries it, every block
    * header stays what it was), the store of each module whose store is logged beside the chain
-   * (`legacyLogs`) and whose record the live state does not hold: when a data directory of an older
+   * (`moduleStores.legacyLogs`) and whose record the live state does not hold: when a data directory of an older
    * version opens, and after a rewind to one of its blocks. From then on the state holds the store,
    * so blocks made after a rewind never read the log's later heights (they belong to blocks the
    * rewind dropped).
    */
   async adoptLoggedStores(): Promise<void> {
-    if (this.legacyLogs.size === 0) return;
-    const modules = this.modules.filter((m) => this.legacyLogs.has(m.name));
+    if (this.moduleStores.legacyLogs.size === 0) return;
+    const modules = this.modules.filter((m) => this.moduleStores.legacyLogs.has(m.name));
     const missing: BlockModule[] = [];
-    for (const module of modules) if ((await readModuleStore(slotReader(this.vm.stateManager), this.storeAccount(module))) === undefined) missing.push(module);
+    for (const module of modules) if ((await readModuleStore(slotReader(this.vm.stateManager), this.moduleStores.storeAccount(module))) === undefined) missing.push(module);
     if (missing.length === 0) return;
     await this.modifyState(async (sm) => {
       for (const module of missing) {
         const logged = MemoryModuleStore.readOnly(await readLegacyModuleSet(this.store.kv, module.name, this.headNumber));
-        await writeModuleStore(sm, this.storeAccount(module), MemoryModuleStore.writable(logged));
+        await writeModuleStore(sm, this.moduleStores.storeAccount(module), MemoryModuleStore.writable(logged));
       }
     });
   }
@@ -281,7 +234,7 @@ export class ChainState {
   async moduleStoreAt(name: string, height: bigint): Promise<ModuleStore> {
     const h = height > this.headNumber ? this.headNumber : height;
     const root = h === this.headNumber ? this.liveRoot : (await this.getBlock(h))?.header.stateRoot;
-    return this.readModuleStore(this.module(name), await this.stateAt(h), h, root);
+    return this.moduleStores.readModuleStore(this.module(name), await this.stateAt(h), h, root);
   }
 
   /**
@@ -361,7 +314,7 @@ export class ChainState {
   async context(block: Block, root: Uint8Array, opts: ContextOptions): Promise<ExecutionContext> {
     const { vm, touched } = await this._vms.acquire(root);
     const timeoutMs = opts.timeoutMs ?? 0;
-    const moduleStore = (name: string): Promise<ModuleStore> => this.readModuleStore(this.module(name), vm.stateManager, block.header.number);
+    const moduleStore = (name: string): Promise<ModuleStore> => this.moduleStores.readModuleStore(this.module(name), vm.stateManager, block.header.number);
     const env: ExecEnv = { messages: [], moduleStore, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined, timeoutMs };
     let unrelay: (() => void) | undefined;
     if (opts.consoleLog === true) {
@@ -401,8 +354,8 @@ export class ChainState {
       // as a loaded dump must: an undecodable store would halt block production at every block
       const written = sm instanceof ChainStateManager ? await sm.watchingStorage(() => change(sm)) : (await change(sm), undefined);
       for (const module of this.modules) {
-        if (written !== undefined && !written.has(new Address(this.storeAccount(module)).toString())) continue;
-        const why = await this.checkModuleState(module, slotReader(sm));
+        if (written !== undefined && !written.has(new Address(this.moduleStores.storeAccount(module)).toString())) continue;
+        const why = await this.moduleStores.checkModuleState(module, slotReader(sm));
         if (why !== undefined) throw new ChainError(`refused, as it would leave the state unreadable: ${why}`);
       }
       await sm.commit();
@@ -412,30 +365,6 @@ export class ChainState {
     }
     this.liveRoot = await sm.getStateRoot();
     await this.preimages.flush();
-  }
-
-  /**
-   * Why `module`'s store and the records it keeps as EVM state cannot be read in `state` (undefined
-   * when they can): what a dev write or a loaded dump must not leave behind.
-   */
-  async checkModuleState(module: BlockModule, state: StateReader): Promise<string | undefined> {
-    let store;
-    try {
-      store = await readModuleStore(state, this.storeAccount(module));
-    } catch (err) {
-      return `the ${module.name} module's store cannot be read: ${(err as Error).message}`;
-    }
-    for (const [key, value] of store?.entries() ?? []) {
-      const why = module.checkRecord?.(key, value);
-      if (why !== undefined) return `the ${module.name} module's record ${bytesToHex(key)}: ${why}`;
-    }
-    if (module.checkState === undefined) return undefined;
-    try {
-      await module.checkState(state);
-    } catch (err) {
-      return (err as Error).message;
-    }
-    return undefined;
   }
 
   /** How full the live state's caches and the trie node cache are (bounded by `cacheBounds`). */

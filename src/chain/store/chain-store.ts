@@ -3,15 +3,7 @@
  * A block and everything derived from it are written by `commitBlockOps` into the caller's single
  * batch, so a block is either fully stored or not at all. Decoded blocks are cached.
  *
- * Keys: "H"‖number(8) → hash · "B"‖hash → block RLP · "R"‖number(8) → receipts RLP ·
- *       "T"‖txHash → RLP[number, index] · "E"‖number(8) → module events JSON · "head" → number(8) ·
- *       "P"‖number(8) → the state the block started from, only when it is not its parent's post-state
- *       (hardhat_set* changes made between the blocks; re-execution starts there) ·
- *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs range-scans
- *       these keys, so blocks without logs cost nothing and blooms that cannot match skip a block
- *       without reading it or its receipts) ·
- *       "V"‖first(8) → a reserved range of empty blocks (src/chain/block/reserved-blocks.ts): its blocks have
- *       no other key; they are made from the record when read
+ * Keys and encodings: src/chain/store/store-layout.ts.
  */
 import { type Block, createBlockFromRLP } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
@@ -20,83 +12,30 @@ import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from "@ethereumjs/ut
 import { type BatchOp, type KVStore, prefixEnd } from "../../storage/kv";
 import type { BlockEvents } from "../module";
 import { type Reservation, decodeReservation, encodeReservation, reservedBlock } from "../block/reserved-blocks";
+import {
+  K_HEAD,
+  P_BLOCK,
+  P_EVENTS,
+  P_HASH,
+  P_LOGS,
+  P_PRESTATE,
+  P_RECEIPTS,
+  P_RESERVED,
+  P_TX,
+  RESERVED_HASHES,
+  type StoredReceipt,
+  dec,
+  enc,
+  decodeReceipts,
+  encodeReceipts,
+  eventReplacer,
+  eventReviver,
+  key,
+  logKeyNumber,
+  num8,
+} from "./store-layout";
 
-export interface StoredLog {
-  address: Uint8Array;
-  topics: Uint8Array[];
-  data: Uint8Array;
-}
-
-export interface StoredReceipt {
-  /** 1 success, 0 failure (docs/json-rpc.md, "Sending and receipts"). */
-  status: number;
-  cumulativeGasUsed: bigint;
-  gasUsed: bigint;
-  effectiveGasPrice: bigint;
-  from: Uint8Array;
-  contractAddress?: Uint8Array;
-  logs: StoredLog[];
-}
-
-const enc = new TextEncoder();
-const dec = new TextDecoder();
-const P_HASH = enc.encode("H");
-const P_BLOCK = enc.encode("B");
-const P_RECEIPTS = enc.encode("R");
-const P_TX = enc.encode("T");
-const P_EVENTS = enc.encode("E");
-const P_LOGS = enc.encode("L");
-const P_PRESTATE = enc.encode("P");
-const P_RESERVED = enc.encode("V");
-/** Hashes of reserved blocks read so far, for lookups by hash (a block's hash is known once it was read). */
-const RESERVED_HASHES = 65_536;
-const K_HEAD = enc.encode("head");
-
-function num8(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n);
-  return out;
-}
-
-function key(prefix: Uint8Array, rest: Uint8Array): Uint8Array {
-  const out = new Uint8Array(prefix.length + rest.length);
-  out.set(prefix);
-  out.set(rest, prefix.length);
-  return out;
-}
-
-/** The block number of a log-index key ("L"‖number(8)), undefined for any other key. */
-function logKeyNumber(k: Uint8Array): bigint | undefined {
-  if (k.length !== 1 + 8) return undefined;
-  return new DataView(k.buffer, k.byteOffset + 1, 8).getBigUint64(0);
-}
-
-function encodeReceipts(receipts: StoredReceipt[]): Uint8Array {
-  return RLP.encode(
-    receipts.map((r) => [
-      bigIntToUnpaddedBytes(BigInt(r.status)),
-      bigIntToUnpaddedBytes(r.cumulativeGasUsed),
-      bigIntToUnpaddedBytes(r.gasUsed),
-      bigIntToUnpaddedBytes(r.effectiveGasPrice),
-      r.from,
-      r.contractAddress ?? new Uint8Array(),
-      r.logs.map((l) => [l.address, l.topics, l.data]),
-    ]),
-  );
-}
-
-function decodeReceipts(bytes: Uint8Array): StoredReceipt[] {
-  const rows = RLP.decode(bytes) as unknown as Array<[Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Array<[Uint8Array, Uint8Array[], Uint8Array]>]>;
-  return rows.map(([status, cumulative, gasUsed, price, from, contract, logs]) => ({
-    status: Number(bytesToBigInt(status)),
-    cumulativeGasUsed: bytesToBigInt(cumulative),
-    gasUsed: bytesToBigInt(gasUsed),
-    effectiveGasPrice: bytesToBigInt(price),
-    from,
-    contractAddress: contract.length > 0 ? contract : undefined,
-    logs: logs.map(([address, topics, data]) => ({ address, topics, data })),
-  }));
-}
+export type { StoredLog, StoredReceipt } from "./store-layout";
 
 export interface TxLocation {
   blockNumber: bigint;
@@ -409,15 +348,4 @@ export function adoptBlockHash(block: Block, hash: Uint8Array): Block {
   const header = block.header as unknown as { cache: { hash?: Uint8Array } };
   if (Object.isFrozen(block.header) && header.cache !== undefined && Buffer.compare(block.hash(), hash) !== 0) header.cache.hash = hash;
   return block;
-}
-
-// Byte arrays inside event logs travel through JSON as hex.
-function eventReplacer(_k: string, v: unknown): unknown {
-  return v instanceof Uint8Array ? { $bytes: bytesToHex(v) } : v;
-}
-function eventReviver(_k: string, v: unknown): unknown {
-  if (v !== null && typeof v === "object" && "$bytes" in v && typeof (v as { $bytes: unknown }).$bytes === "string") {
-    return new Uint8Array(Buffer.from((v as { $bytes: string }).$bytes.slice(2), "hex"));
-  }
-  return v;
 }

@@ -91,7 +91,7 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     const store = MemoryModuleStore.writable();
     await module.initGenesis({ height: chain.firstBlock, timestamp, store, putCode, putStorage, getStorage, addBalance });
     if (!store.changed) continue;
-    await writeModuleStore(sm, chain.storeAccount(module), store);
+    await writeModuleStore(sm, chain.moduleStores.storeAccount(module), store);
     stores.set(module.name, store);
   }
   await sm.commit();
@@ -140,7 +140,7 @@ async function lastReadableBlock(chain: ChainState, head: bigint): Promise<bigin
  * store record, and writes the head's store into the live state (ChainState.adoptLoggedStores).
  */
 async function migrateModuleLogs(chain: ChainState): Promise<void> {
-  for (const module of chain.modules) if (await hasLegacyModuleLog(chain.store.kv, module.name)) chain.legacyLogs.add(module.name);
+  for (const module of chain.modules) if (await hasLegacyModuleLog(chain.store.kv, module.name)) chain.moduleStores.legacyLogs.add(module.name);
   await chain.adoptLoggedStores();
 }
 

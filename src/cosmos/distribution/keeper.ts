@@ -13,7 +13,8 @@
  */
 import { getAddress } from "ethers/address";
 import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
-import { DEC, type DelegationHooks, StakingKeeper, type Validator } from "../staking/keeper";
+import { StakingKeeper } from "../staking/keeper";
+import { DEC, type DelegationHooks, type Validator } from "../staking/types";
 
 export const DISTRIBUTION_PRECOMPILE = "0x0000000000000000000000000000000000000801" as const;
 

@@ -11,7 +11,8 @@ import { PrecompileError, type Bech32Prefixes, accountFromBech32, toBech32 } fro
 import type { DistributionKeeper } from "./keeper";
 import { DISTRIBUTION_ACCOUNT, ModuleError } from "../common/ledger";
 import type { MethodCall, MethodHandler } from "../common/module-precompile";
-import { DEC, type StakingKeeper } from "../staking/keeper";
+import { type StakingKeeper } from "../staking/keeper";
+import { DEC } from "../staking/types";
 import { type ValidatorCodec, requireSender } from "../staking/precompile";
 
 const COIN = "tuple(string denom, uint256 amount)";

@@ -17,28 +17,18 @@ import { decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
 import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
-import { DEC, type StakingKeeper } from "../staking/keeper";
+import { type StakingKeeper } from "../staking/keeper";
+import { DEC } from "../staking/types";
 
 export const GOV_PRECOMPILE = "0x0000000000000000000000000000000000000805" as const;
 /** The gov module account: deposits sit here, and proposals' messages act as it. */
 export const GOV_MODULE_ACCOUNT = moduleAddress("gov");
 
-export enum ProposalStatus {
-  Unspecified = 0,
-  DepositPeriod = 1,
-  VotingPeriod = 2,
-  Passed = 3,
-  Rejected = 4,
-  Failed = 5,
-}
+/** x/gov's ProposalStatus, numbered as its protobuf enum (0 to 5). */
+export enum ProposalStatus { Unspecified, DepositPeriod, VotingPeriod, Passed, Rejected, Failed }
 
-export enum VoteOption {
-  Unspecified = 0,
-  Yes = 1,
-  Abstain = 2,
-  No = 3,
-  NoWithVeto = 4,
-}
+/** x/gov's VoteOption, numbered as its protobuf enum (0 to 4). */
+export enum VoteOption { Unspecified, Yes, Abstain, No, NoWithVeto }
 
 export type { Tally };
 

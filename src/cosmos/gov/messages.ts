@@ -19,7 +19,7 @@ import { DistributionKeeper } from "../distribution/keeper";
 import { DEFAULT_GOV_PARAMS, GOV_MODULE_ACCOUNT, GovKeeper, type GovParams } from "./keeper";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { MintKeeper, type MintParams } from "../mint/keeper";
-import { DEC } from "../staking/keeper";
+import { DEC } from "../staking/types";
 
 export interface ProposalMessage {
   typeUrl: string;

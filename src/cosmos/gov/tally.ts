@@ -6,7 +6,8 @@
  * arithmetic with the SDK's rounding (src/cosmos/common/legacy-dec.ts); the result's amounts are truncated.
  */
 import { decMul, decQuo } from "../common/legacy-dec";
-import { DEC, type StakingKeeper } from "../staking/keeper";
+import { type StakingKeeper } from "../staking/keeper";
+import { DEC } from "../staking/types";
 
 /** Whole coins per option (x/gov's TallyResult). */
 export interface Tally {

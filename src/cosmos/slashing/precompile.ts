@@ -12,7 +12,8 @@ import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import type { MethodCall, MethodHandler } from "../common/module-precompile";
-import { type Validator, DEC, NO_HOOKS, StakingKeeper } from "../staking/keeper";
+import { StakingKeeper } from "../staking/keeper";
+import { type Validator, DEC, NO_HOOKS } from "../staking/types";
 import { pageOf, paginate, requireSender } from "../staking/precompile";
 
 export const SLASHING_PRECOMPILE = "0x0000000000000000000000000000000000000806" as const;

@@ -11,7 +11,8 @@ import { PrecompileError, type Bech32Prefixes, fromBech32, toBech32 } from "../b
 import { type DistributionKeeper } from "../distribution/keeper";
 import { ModuleError } from "../common/ledger";
 import type { MethodCall, MethodHandler } from "../common/module-precompile";
-import { BondStatus, DEC, StakingKeeper, type Validator, newValidator } from "./keeper";
+import { StakingKeeper } from "./keeper";
+import { BondStatus, DEC, type Validator, newValidator } from "./types";
 
 const DESCRIPTION = "tuple(string moniker, string identity, string website, string securityContact, string details)";
 const VALIDATOR = `tuple(string operatorAddress, string consensusPubkey, bool jailed, uint8 status, uint256 tokens, uint256 delegatorShares, ${DESCRIPTION} description, int64 unbondingHeight, int64 unbondingTime, uint256 commission, uint256 minSelfDelegation)`;
