@@ -7,6 +7,9 @@ const RPC_CHAIN = [
   { regex: "^(\\.\\./)+storage/(kv|level-kv|memory-kv|module-store|trie-db)$", message: "rpc/ does not reach a raw store (docs/architecture.md)" },
 ];
 
+/** rpc/ and app/ reach the Cosmos modules through src/cosmos/index.ts (the CosmosModules object and its types). */
+const COSMOS_FACADE = { regex: "^(\\.\\./)+cosmos/", message: "rpc/ and app/ import the Cosmos modules from src/cosmos/index.ts only (docs/architecture.md)" };
+
 /**
  * ethers' root entry loads all of ethers (providers, wallets, word lists): about twice the modules and
  * the time of the parts the chain uses, paid by every cold start. Its subpaths (`ethers/abi`,
@@ -71,8 +74,8 @@ export default tseslint.config(
     [["src/storage/**"], ["chain", "keystore", "epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
     [["src/chain/**", "src/keystore/**"], ["epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
     [["src/epochs/**", "src/cosmos/**"], ["rpc", "app", "host", "hardhat", "hardhat3"]],
-    [["src/rpc/**"], ["app", "host", "hardhat", "hardhat3"], RPC_CHAIN],
-    [["src/app/**"], ["host", "hardhat", "hardhat3"]],
+    [["src/rpc/**"], ["app", "host", "hardhat", "hardhat3"], [...RPC_CHAIN, COSMOS_FACADE]],
+    [["src/app/**"], ["host", "hardhat", "hardhat3"], [COSMOS_FACADE]],
     // the shared host has no Hardhat import: each host maps Hardhat onto it
     [["src/host/**"], ["hardhat", "hardhat3"], [{ group: ["hardhat", "hardhat/**"], message: "the shared host has no Hardhat import: each host maps Hardhat onto it" }]],
     // the hosts and the shared utilities: no layer above them, ethers' subpaths all the same

@@ -46,12 +46,9 @@ import type { RestRouter } from "../rpc/transport/rest-router";
 import type { ListenerControl } from "../rpc/transport/server";
 import type { SystemCallExplainer } from "../chain/block/block-producer";
 import { mountEpochsPage } from "./rest/epochs-page";
-import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "../cosmos/precompiles";
-import type { CosmosModulesSettings } from "../cosmos/staking/module";
-import type { TokenPair } from "../cosmos/erc20/keeper";
+import { CosmosModules, type CosmosPrecompilesOptions } from "../cosmos";
 import { mountBankRest, mountErc20Rest, mountStakingRest } from "./rest/cosmos";
 import { cosmosMethods } from "../rpc/namespaces/cosmos";
-import { bech32Prefixes } from "../cosmos/bech32/precompile";
 
 /** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
 export const COSMOS_EVM_REMOVED_METHODS: ReadonlySet<string> = new Set(["eth_coinbase", "eth_mining", "eth_hashrate", "eth_getPendingTransactions", "debug_seedHash"]);
@@ -128,7 +125,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
   const profile = epochs?.profile ?? "evmos";
   const genesisAccounts = genesisAllocations(opts.chain).map((a) => ({ address: a.address.toString(), balance: a.balance }));
-  const cosmosSettings = cosmosModuleSettings(opts.cosmos ?? {}, profile, genesisAccounts);
   // the precompiles of x/erc20's token pairs, registered while the chain runs (src/chain/engine/evm.ts)
   const dynamicPrecompiles = new DynamicPrecompiles();
   // set when the chain makes its VM, before any state is opened
@@ -151,11 +147,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       return block;
     },
   };
-  const addTokenPairs = (pairs: TokenPair[]): void => {
-    for (const p of pairs) dynamicPrecompiles.add(p.erc20, () => erc20PairPrecompile(cosmosSettings as CosmosModulesSettings, p, cosmosDeps));
-  };
-  const prefixes = bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile));
-  const cosmos = cosmosModules(cosmosSettings, prefixes, addTokenPairs);
+  const cosmos = new CosmosModules(opts.cosmos ?? {}, profile, genesisAccounts, cosmosDeps, dynamicPrecompiles);
   for (const hooks of cosmos.epochHooks) epochs?.addHooks(hooks, { first: true });
   const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...cosmos.blockModules, ...(opts.modules ?? [])];
   const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => {
@@ -171,7 +163,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
             }),
           ]
         : []),
-      ...cosmosPrecompiles(opts.cosmos ?? {}, profile, cosmosSettings, cosmosDeps),
+      ...cosmos.precompiles(),
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };
@@ -228,9 +220,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...cliqueMethods(deps),
     ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
     ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
-    ...(cosmosSettings !== undefined
-      ? cosmosMethods(deps, { prefixes, denom: cosmosSettings.denom, ...(cosmosSettings.erc20 !== false ? { onPairs: addTokenPairs } : {}), ics20: cosmosSettings.ics20 !== false })
-      : []),
+    ...(cosmos.staking ? cosmosMethods(deps, cosmos) : []),
   ];
   // cosmos/evm removed these to match geth: unknown methods there, so here under its profile
   const removed = epochs?.profile === "cosmos-evm" ? COSMOS_EVM_REMOVED_METHODS : new Set<string>();
@@ -250,9 +240,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   if (epochs !== undefined) registerEpochsSubscription(deps, services.subscriptions);
   node.armIntervalMining();
   const mountRest = (router: RestRouter): void => {
-    mountBankRest(router, node, { prefix: chainBech32Prefix(opts.cosmos ?? {}, profile), denom: PROFILE_DENOM[profile] });
-    if (cosmosSettings !== undefined) mountStakingRest(router, node, { prefixes: bech32Prefixes(chainBech32Prefix(opts.cosmos ?? {}, profile)), denom: cosmosSettings.denom });
-    if (cosmosSettings !== undefined && cosmosSettings.erc20 !== false) mountErc20Rest(router, node, cosmosSettings.denom);
+    mountBankRest(router, node, cosmos);
+    if (cosmos.staking) mountStakingRest(router, node, cosmos);
+    if (cosmos.erc20) mountErc20Rest(router, node, cosmos);
     if (epochs === undefined) return;
     mountEpochsRest(router, epochs, node);
     mountEpochsPage(router);

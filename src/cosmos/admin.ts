@@ -8,7 +8,7 @@
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { accountFromBech32 } from "./bech32/precompile";
-import { type IbcDenom, Ics20Keeper, type IncomingTransfer } from "./ics20/keeper";
+import { type IbcDenom, Ics20Keeper, type IncomingTransfer, type Packet, denomPath } from "./ics20/keeper";
 import { DistributionKeeper, type DistributionParams } from "./distribution/keeper";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./common/ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./staking/module";
@@ -17,6 +17,9 @@ import { BondStatus, DEC, type Validator, newValidator } from "./staking/types";
 import { Bank, type DenomMetadata, validateDenom } from "./bank/keeper";
 import { Erc20Keeper, type TokenPair } from "./erc20/keeper";
 import { registerVoucher } from "./erc20/module";
+import { GovKeeper, type ProposalRecord } from "./gov/keeper";
+import type { Bech32Prefixes } from "./bech32/precompile";
+import { CosmosQueries } from "./query";
 
 export interface NewValidator {
   operator: string;
@@ -152,4 +155,70 @@ export async function receiveTransfer(
   const existing = await keeper.pairOfDenom(got.denom);
   if (existing !== undefined) return { ...got, pair: existing };
   return { ...got, pair: await registerVoucher(keeper, pairs.putCode, got.denom) };
+}
+
+/**
+ * The changes above over one module environment (the live state between blocks: src/cosmos/index.ts
+ * makes it), for the dev methods; `putCode` puts code at a new token pair's address.
+ */
+export class CosmosAdmin {
+  constructor(
+    readonly env: ModuleEnv,
+    private readonly _prefixes: Bech32Prefixes,
+    private readonly _opts: { putCode(address: string): Promise<void>; erc20: boolean; ics20: boolean },
+  ) {}
+
+  /** Queries over the same state, changes made so far included (to answer with what changed). */
+  queries(): CosmosQueries {
+    return new CosmosQueries(this.env, this._prefixes);
+  }
+
+  addValidator(v: NewValidator): Promise<Validator> {
+    return addValidator(this.env, v);
+  }
+
+  setJailed(operator: string, jailed: boolean): Promise<Validator> {
+    return setJailed(this.env, operator, jailed);
+  }
+
+  slash(operator: string, fraction: bigint): Promise<{ burned: bigint; validator: Validator }> {
+    return slash(this.env, operator, fraction);
+  }
+
+  setRewards(change: Partial<DistributionParams>): Promise<DistributionParams> {
+    return setRewards(this.env, change);
+  }
+
+  allocateRewards(amount: bigint): Promise<void> {
+    return allocateRewards(this.env, amount);
+  }
+
+  mintCoins(to: string, denom: string, amount: bigint): Promise<void> {
+    return mintCoins(this.env, to, denom, amount);
+  }
+
+  setDenomMetadata(denom: string, metadata: DenomMetadata): Promise<void> {
+    return setDenomMetadata(this.env, denom, metadata);
+  }
+
+  /** Registers an IBC voucher's token pair (see `registerCoin`); its trace recorded when ICS20 runs. */
+  registerCoin(denomOrPath: string, metadata: DenomMetadata | undefined): Promise<TokenPair> {
+    return registerCoin(this.env, this._opts.putCode, denomOrPath, metadata, this._opts.ics20);
+  }
+
+  /** An incoming transfer (see `receiveTransfer`); a new voucher is paired when x/erc20 runs. */
+  async receiveTransfer(t: IncomingTransfer): Promise<{ denom: string; path: string; pair?: TokenPair }> {
+    const got = await receiveTransfer(this.env, t, this._prefixes.account, this._opts.erc20 ? { putCode: this._opts.putCode } : undefined);
+    return { denom: got.denom, path: denomPath(got.trace), ...(got.pair !== undefined ? { pair: got.pair } : {}) };
+  }
+
+  /** Ends a pending packet: delivered ("ack"), refused ("error", with a text) or timed out; refunds as ibc-go does. */
+  settlePacket(channel: string, sequence: bigint, fate: "ack" | "error" | "timeout", error?: string): Promise<Packet> {
+    return new Ics20Keeper(this.env).settle(channel, sequence, fate, error);
+  }
+
+  /** Writes a governance proposal as the gov precompile answers for it. */
+  setProposal(p: ProposalRecord): Promise<void> {
+    return new GovKeeper(this.env).setProposal(p);
+  }
 }

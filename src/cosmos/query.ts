@@ -13,6 +13,7 @@ import { type Validator } from "./staking/types";
 import { Bank } from "./bank/keeper";
 import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20/keeper";
 import { STATUS_NAMES } from "./staking/precompile";
+import { Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "./ics20/keeper";
 
 
 const rfc3339 = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
@@ -132,5 +133,37 @@ export class CosmosQueries {
 
   static tokenPairJson(p: TokenPair): Json {
     return { erc20_address: p.erc20, denom: p.denom, enabled: p.enabled, contract_owner: p.owner === OWNER_MODULE ? "OWNER_MODULE" : "OWNER_EXTERNAL" };
+  }
+
+  /** The transfer channels, every packet sent (with its state) and the vouchers' denom traces, as `cosmos_ibcState` answers. */
+  async ibcState(): Promise<Json> {
+    const keeper = new Ics20Keeper(this.env);
+    return {
+      channels: (await keeper.channels()).map((c) => ({ port_id: TRANSFER_PORT, channel_id: c.channelId, counterparty_channel_id: c.counterpartyChannelId, counterparty_chain_id: c.counterpartyChainId, state: c.open ? "STATE_OPEN" : "STATE_CLOSED", escrow_address: escrowAddress(TRANSFER_PORT, c.channelId) })),
+      packets: (await keeper.packets()).map((p) => CosmosQueries.packetJson(p)),
+      denoms: (await keeper.denoms()).map((d) => ({ base: d.base, trace: d.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })), path: denomPath(d), denom: ibcDenom(d) })),
+    };
+  }
+
+  /** A packet sent over ICS20, with its state and, once settled, its fate. */
+  static packetJson(p: Packet): Json {
+    return {
+      sequence: p.sequence.toString(),
+      source_port: TRANSFER_PORT,
+      source_channel: p.sourceChannel,
+      denom: p.denom,
+      local_denom: p.localDenom,
+      amount: p.amount.toString(),
+      sender: p.sender,
+      receiver: p.receiver,
+      memo: p.memo,
+      timeout_height: { revision_number: p.timeoutHeight.revisionNumber.toString(), revision_height: p.timeoutHeight.revisionHeight.toString() },
+      timeout_timestamp: p.timeoutTimestamp.toString(),
+      state: p.state,
+      ...(p.fate !== undefined ? { fate: p.fate } : {}),
+      ...(p.error !== undefined ? { error: p.error } : {}),
+      burned: p.burned,
+      height: p.height.toString(),
+    };
   }
 }

@@ -5,59 +5,48 @@
  * delegator's delegations and its rewards, at the head.
  */
 import type { Node } from "../../chain/node";
-import { type Bech32Prefixes, accountFromBech32 } from "../../cosmos/bech32/precompile";
-import { stateEnv } from "../../cosmos/common/ledger";
-import { CosmosQueries } from "../../cosmos/query";
-import { isDenom } from "../../cosmos/bank/keeper";
-import { paginate } from "../../cosmos/staking/precompile";
+import { type CosmosModules, CosmosQueries, isDenom, paginate } from "../../cosmos";
 import type { RestResult, RestRouter } from "../../rpc/transport/rest-router";
-
-export interface BankRestOptions {
-  /** The chain's account prefix (`evmos`, `cosmos`). */
-  prefix: string;
-  /** The native coin's denom (`aevmos`, `atest`). */
-  denom: string;
-}
 
 /**
  * GET /cosmos/bank/v1beta1/balances/{address}, as the Cosmos SDK's gateway answers it
  * (x/bank/keeper/grpc_query.go `AllBalances`): the account's non-zero coins, a bad address
  * InvalidArgument (HTTP 400, gRPC code 3) with the address codec's text.
  */
-export function mountBankRest(router: RestRouter, node: Node, opts: BankRestOptions): void {
+export function mountBankRest(router: RestRouter, node: Node, cosmos: CosmosModules): void {
   router.get("/cosmos/bank/v1beta1/balances/{address}", async (_query, { address }) => {
     let bytes: Uint8Array;
     try {
-      bytes = accountFromBech32(address, opts.prefix);
+      bytes = cosmos.accountBytes(address);
     } catch (err) {
       return { status: 400, body: { code: 3, message: `invalid address: ${(err as Error).message}`, details: [] } };
     }
     // an address of other than 20 bytes (a module account) holds nothing on this chain
-    const balances = bytes.length === 20 ? await (await headQueries(node, opts.denom)).balances(`0x${Buffer.from(bytes).toString("hex")}`) : [];
+    const balances = bytes.length === 20 ? await (await headQueries(node, cosmos)).balances(`0x${Buffer.from(bytes).toString("hex")}`) : [];
     return { status: 200, body: { balances, pagination: { next_key: null, total: String(balances.length) } } };
   });
 }
 
-/** Queries over the head's state (the prefixes name addresses in answers: the bank and erc20 routes need none). */
-async function headQueries(node: Node, denom: string, prefixes: Bech32Prefixes = { account: "", validator: "", consensus: "" }): Promise<CosmosQueries> {
+/** Queries over the head's state. */
+async function headQueries(node: Node, cosmos: CosmosModules): Promise<CosmosQueries> {
   const head = node.head.header;
-  return new CosmosQueries(stateEnv(await node.stateAt(head.number), { number: head.number, timestamp: head.timestamp }, denom), prefixes);
+  return cosmos.queries(await node.stateAt(head.number), { number: head.number, timestamp: head.timestamp });
 }
 
 /**
  * GET /cosmos/evm/erc20/v1/token_pairs and /cosmos/evm/erc20/v1/token_pairs/{token} (an ERC-20
  * address or a denom), as cosmos/evm's gateway answers them (x/erc20/keeper/grpc_query.go).
  */
-export function mountErc20Rest(router: RestRouter, node: Node, denom: string): void {
+export function mountErc20Rest(router: RestRouter, node: Node, cosmos: CosmosModules): void {
   router.get("/cosmos/evm/erc20/v1/token_pairs", async () => {
-    const pairs = await (await headQueries(node, denom)).tokenPairs();
+    const pairs = await (await headQueries(node, cosmos)).tokenPairs();
     return { status: 200, body: { token_pairs: pairs.map((p) => CosmosQueries.tokenPairJson(p)), pagination: { next_key: null, total: String(pairs.length) } } };
   });
   const one = async (token: string): Promise<RestResult> => {
     if (!/^0x[0-9a-fA-F]{40}$/.test(token) && !isDenom(token)) {
       return { status: 400, body: { code: 3, message: `invalid format for token ${token}, should be either hex ('0x...') cosmos denom`, details: [] } };
     }
-    const pair = await (await headQueries(node, denom)).tokenPair(token);
+    const pair = await (await headQueries(node, cosmos)).tokenPair(token);
     if (pair === undefined) return { status: 404, body: { code: 5, message: `token pair with token '${token}'`, details: [] } };
     return { status: 200, body: { token_pair: CosmosQueries.tokenPairJson(pair) } };
   };
@@ -87,9 +76,9 @@ function pageQuery(q: URLSearchParams): { key: string; offset: bigint; limit: bi
  * GET /cosmos/staking/v1beta1/validators, /cosmos/staking/v1beta1/delegations/{delegator_addr} and
  * /cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards over the head's state.
  */
-export function mountStakingRest(router: RestRouter, node: Node, opts: { prefixes: Bech32Prefixes; denom: string }): void {
-  const queries = (): Promise<CosmosQueries> => headQueries(node, opts.denom, opts.prefixes);
-  const delegator = (text: string): string => `0x${Buffer.from(accountFromBech32(text, opts.prefixes.account)).toString("hex")}`;
+export function mountStakingRest(router: RestRouter, node: Node, cosmos: CosmosModules): void {
+  const queries = (): Promise<CosmosQueries> => headQueries(node, cosmos);
+  const delegator = (text: string): string => `0x${Buffer.from(cosmos.accountBytes(text)).toString("hex")}`;
   router.get("/cosmos/staking/v1beta1/validators", async (query) => {
     const page = pageQuery(query);
     if ("status" in page) return page;

@@ -4,21 +4,7 @@
  * jail or slash a validator, change or allocate rewards. The dev methods change the live state
  * between blocks, all or nothing, as hardhat_setBalance does.
  */
-import { addValidator, allocateRewards, mintCoins, receiveTransfer, registerCoin, setDenomMetadata, setJailed, setRewards, slash } from "../../cosmos/admin";
-import { type IncomingTransfer, Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "../../cosmos/ics20/keeper";
-import type { DenomMetadata } from "../../cosmos/bank/keeper";
-import type { TokenPair } from "../../cosmos/erc20/keeper";
-import { INVALID_CODE } from "../../cosmos/common/module-env";
-import { createAddressFromString } from "@ethereumjs/util";
-import type { Bech32Prefixes } from "../../cosmos/bech32/precompile";
-import { parseFraction } from "../../cosmos/common/decimal";
-import { ModuleError, type ModuleEnv, stateEnv } from "../../cosmos/common/ledger";
-import { CosmosQueries, type Json } from "../../cosmos/query";
-import { stakingGenesisJson } from "../../cosmos/staking/genesis";
-import { coinsGenesisJson } from "../../cosmos/bank/genesis";
-import type { DistributionParams } from "../../cosmos/distribution/keeper";
-import { GovKeeper } from "../../cosmos/gov/keeper";
-import { paramsGenesisJson } from "../../cosmos/params-genesis";
+import { type CosmosAdmin, type CosmosModules, CosmosQueries, type DenomMetadata, type DistributionParams, type IncomingTransfer, type Json, ModuleError, parseFraction } from "../../cosmos";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import type { RpcDeps } from "../deps";
@@ -26,16 +12,6 @@ import { ServerError } from "../errors";
 import { method } from "../method";
 import { ParamError, address, arrayOf, blockNumberOrTag, bool, codec, objectOf, quantity, string } from "../params";
 import { requireHeight } from "../resolve";
-
-/** What the namespace needs of the chain's Cosmos settings. */
-export interface CosmosRpcSettings {
-  prefixes: Bech32Prefixes;
-  denom: string;
-  /** Told the token pairs a dev method registered (their precompiles join the chain's EVM); absent: x/erc20 is off. */
-  onPairs?: (pairs: TokenPair[]) => void;
-  /** ICS20 is on (src/cosmos/ics20/keeper.ts). */
-  ics20?: boolean;
-}
 
 const fraction = codec((v): bigint => {
   const d = typeof v === "string" || typeof v === "number" ? parseFraction(v) : undefined;
@@ -135,22 +111,21 @@ const proposalOf = objectOf("the proposal", (field) => {
   };
 });
 
-export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
+export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
   /** Queries over the state after block `spec` (default latest). */
   const at = async (spec: Parameters<typeof requireHeight>[1]): Promise<CosmosQueries> => {
     const n = await requireHeight(node, spec);
     const block = await node.getBlock(n);
     if (block === undefined) throw new ServerError("header not found");
-    const sm = await node.stateAt(n);
-    return new CosmosQueries(stateEnv(sm, { number: n, timestamp: block.header.timestamp }, settings.denom), settings.prefixes);
+    return cosmos.queries(await node.stateAt(n), { number: n, timestamp: block.header.timestamp });
   };
   /** Runs a change on the live state between blocks; a module error leaves it untouched. */
-  const change = async <T>(fn: (env: ModuleEnv, putCode: (address: string) => Promise<void>) => Promise<T>): Promise<T> => {
+  const change = async <T>(fn: (admin: CosmosAdmin) => Promise<T>): Promise<T> => {
     let out: T | undefined;
     const head = node.head.header;
     try {
       await node.modifyState(async (sm) => {
-        out = await fn(stateEnv(sm, { number: head.number, timestamp: head.timestamp }, settings.denom), (a) => sm.putCode(createAddressFromString(a), INVALID_CODE));
+        out = await fn(cosmos.admin(sm, { number: head.number, timestamp: head.timestamp }));
       });
     } catch (err) {
       if (err instanceof ModuleError) throw new ServerError(err.message);
@@ -166,8 +141,8 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       throw err;
     }
   };
-  const erc20Methods = settings.onPairs === undefined ? [] : erc20DevMethods(at, read, change, settings.onPairs, settings.ics20 === true);
-  const ibcMethods = settings.ics20 === true ? ics20DevMethods(at, read, change, settings) : [];
+  const erc20Methods = cosmos.erc20 ? erc20DevMethods(cosmos, at, read, change) : [];
+  const ibcMethods = cosmos.ics20 ? ics20DevMethods(cosmos, at, read, change) : [];
   return [
     ...erc20Methods,
     ...ibcMethods,
@@ -185,8 +160,8 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [address, string, quantity],
       doc: "Mints an amount of a denom (any coin: an IBC voucher, the native coin) to an account's bank balance.",
       handler: async ([to, denom, amount]) =>
-        change(async (env) => {
-          await mintCoins(env, hexlify(to), denom, amount);
+        change(async (admin) => {
+          await admin.mintCoins(hexlify(to), denom, amount);
           return true;
         }),
     }),
@@ -196,8 +171,8 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [string, metadataOf],
       doc: "Sets a denom's bank metadata { name, symbol, decimals }: what its token pair's ERC-20 name, symbol and decimals answer.",
       handler: async ([denom, m]) =>
-        change(async (env) => {
-          await setDenomMetadata(env, denom, m);
+        change(async (admin) => {
+          await admin.setDenomMetadata(denom, m);
           return true;
         }),
     }),
@@ -216,12 +191,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [blockNumberOrTag.opt()],
       doc: "The modules' parts of a Cosmos genesis.json at a block: `app_state.staking` (params, validators, delegations), `bank` (other coins' balances, metadata), `erc20` (token pairs), `transfer` (denom traces), `ibc` (transfer channels), `distribution` (community tax), `mint` (when the chain mints every block) and `gov` (params, next id, constitution).",
       handler: async ([block]): Promise<Json> =>
-        read(async () => {
-          const q = await at(block);
-          const coins = await coinsGenesisJson(q.env, settings.prefixes, { erc20: settings.onPairs !== undefined, ics20: settings.ics20 === true });
-          const params = await paramsGenesisJson(q.env, settings.prefixes);
-          return { staking: (await stakingGenesisJson(q)) as Json, ...(coins as Record<string, Json>), ...(params as Record<string, Json>) };
-        }),
+        read(async () => cosmos.exportGenesis(await at(block))),
     }),
     method({
       name: "cosmos_validators",
@@ -257,10 +227,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [newValidator],
       doc: "Adds a bonded validator: { operator, tokens?, commissionRate?, moniker? }; its self-delegation is minted.",
       handler: async ([v]) =>
-        change(async (env) => {
-          const added = await addValidator(env, v);
-          return new CosmosQueries(env, settings.prefixes).validatorJson(added);
-        }),
+        change(async (admin) => admin.queries().validatorJson(await admin.addValidator(v))),
     }),
     method({
       name: "cosmos_jailValidator",
@@ -268,7 +235,7 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [address, bool.opt()],
       doc: "Jails a validator (true, the default) or unjails it (false).",
       handler: async ([operator, jailed]) =>
-        change(async (env) => new CosmosQueries(env, settings.prefixes).validatorJson(await setJailed(env, hexlify(operator), jailed ?? true))),
+        change(async (admin) => admin.queries().validatorJson(await admin.setJailed(hexlify(operator), jailed ?? true))),
     }),
     method({
       name: "cosmos_slashValidator",
@@ -276,9 +243,9 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [address, fraction],
       doc: "Burns a fraction (\"0.05\") of a validator's tokens; its delegations are worth that much less.",
       handler: async ([operator, f]) =>
-        change(async (env) => {
-          const { burned, validator } = await slash(env, hexlify(operator), f);
-          return { burned: burned.toString(), validator: new CosmosQueries(env, settings.prefixes).validatorJson(validator) };
+        change(async (admin) => {
+          const { burned, validator } = await admin.slash(hexlify(operator), f);
+          return { burned: burned.toString(), validator: admin.queries().validatorJson(validator) };
         }),
     }),
     method({
@@ -287,8 +254,8 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [rewardsChange],
       doc: "Changes what epoch ends mint: { rewardsPerEpoch?, epochIdentifier?, communityTax? }.",
       handler: async ([c]) =>
-        change(async (env) => {
-          const p = await setRewards(env, c);
+        change(async (admin) => {
+          const p = await admin.setRewards(c);
           return { rewardsPerEpoch: p.rewardsPerEpoch.toString(), epochIdentifier: p.epochIdentifier, communityTax: p.communityTax.toString() };
         }),
     }),
@@ -298,8 +265,8 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [proposalOf],
       doc: "Writes a governance proposal the gov precompile answers for: { id, proposer, title?, summary?, status?, messages?, finalTallyResult?, votes?, deposits?, times? }.",
       handler: async ([p]) =>
-        change(async (env) => {
-          await new GovKeeper(env).setProposal({ ...p, proposer: getAddress(p.proposer), votes: p.votes.map((v) => ({ ...v, voter: getAddress(v.voter) })), deposits: p.deposits.map((d) => ({ ...d, depositor: getAddress(d.depositor) })) });
+        change(async (admin) => {
+          await admin.setProposal({ ...p, proposer: getAddress(p.proposer), votes: p.votes.map((v) => ({ ...v, voter: getAddress(v.voter) })), deposits: p.deposits.map((d) => ({ ...d, depositor: getAddress(d.depositor) })) });
           return true;
         }),
     }),
@@ -309,8 +276,8 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
       params: [quantity],
       doc: "Mints an amount (wei) and allocates it to the validators now, as an epoch end would.",
       handler: async ([amount]) =>
-        change(async (env) => {
-          await allocateRewards(env, amount);
+        change(async (admin) => {
+          await admin.allocateRewards(amount);
           return true;
         }),
     }),
@@ -319,10 +286,10 @@ export function cosmosMethods({ node }: RpcDeps, settings: CosmosRpcSettings) {
 
 type At = (spec: Parameters<typeof requireHeight>[1]) => Promise<CosmosQueries>;
 type Read = <T>(fn: () => Promise<T>) => Promise<T>;
-type Change = <T>(fn: (env: ModuleEnv, putCode: (address: string) => Promise<void>) => Promise<T>) => Promise<T>;
+type Change = <T>(fn: (admin: CosmosAdmin) => Promise<T>) => Promise<T>;
 
 /** x/erc20's methods: the token pairs at a block, and registering an IBC voucher's pair. */
-function erc20DevMethods(at: At, read: Read, change: Change, onPairs: (pairs: TokenPair[]) => void, recordTraces: boolean) {
+function erc20DevMethods(cosmos: CosmosModules, at: At, read: Read, change: Change) {
   return [
     method({
       name: "cosmos_tokenPairs",
@@ -338,8 +305,8 @@ function erc20DevMethods(at: At, read: Read, change: Change, onPairs: (pairs: To
       params: [string, metadataOf.opt()],
       doc: "Registers an IBC voucher (ibc/<hash>, or its path transfer/channel-0/uatom: its trace recorded) as a token pair at its address, as x/erc20 does when it first arrives; optional metadata { name, symbol, decimals }.",
       handler: async ([denom, metadata]): Promise<Json> => {
-        const pair = await change((env, putCode) => registerCoin(env, putCode, denom, metadata, recordTraces));
-        onPairs([pair]);
+        const pair = await change((admin) => admin.registerCoin(denom, metadata));
+        cosmos.addPairs([pair]);
         return CosmosQueries.tokenPairJson(pair);
       },
     }),
@@ -360,27 +327,9 @@ const incomingOf = objectOf("the transfer", (field): IncomingTransfer => {
   return { channelId, denom, amount, receiver, sender: field("sender", string.parse) ?? "counterparty", memo: field("memo", string.parse) ?? "" };
 });
 
-const packetJson = (p: Packet): Json => ({
-  sequence: p.sequence.toString(),
-  source_port: TRANSFER_PORT,
-  source_channel: p.sourceChannel,
-  denom: p.denom,
-  local_denom: p.localDenom,
-  amount: p.amount.toString(),
-  sender: p.sender,
-  receiver: p.receiver,
-  memo: p.memo,
-  timeout_height: { revision_number: p.timeoutHeight.revisionNumber.toString(), revision_height: p.timeoutHeight.revisionHeight.toString() },
-  timeout_timestamp: p.timeoutTimestamp.toString(),
-  state: p.state,
-  ...(p.fate !== undefined ? { fate: p.fate } : {}),
-  ...(p.error !== undefined ? { error: p.error } : {}),
-  burned: p.burned,
-  height: p.height.toString(),
-});
 
 /** ICS20 against a simulated counterparty: the channels and packets, a packet's fate, incoming transfers. */
-function ics20DevMethods(at: At, read: Read, change: Change, settings: CosmosRpcSettings) {
+function ics20DevMethods(cosmos: CosmosModules, at: At, read: Read, change: Change) {
   return [
     method({
       name: "cosmos_ibcState",
@@ -389,21 +338,14 @@ function ics20DevMethods(at: At, read: Read, change: Change, settings: CosmosRpc
       params: [blockNumberOrTag.opt()],
       doc: "The transfer channels, every packet sent (with its state: pending, acknowledged, refunded) and the vouchers' denom traces, at a block.",
       handler: async ([block]): Promise<Json> =>
-        read(async () => {
-          const keeper = new Ics20Keeper((await at(block)).env);
-          return {
-            channels: (await keeper.channels()).map((c) => ({ port_id: TRANSFER_PORT, channel_id: c.channelId, counterparty_channel_id: c.counterpartyChannelId, counterparty_chain_id: c.counterpartyChainId, state: c.open ? "STATE_OPEN" : "STATE_CLOSED", escrow_address: escrowAddress(TRANSFER_PORT, c.channelId) })),
-            packets: (await keeper.packets()).map(packetJson),
-            denoms: (await keeper.denoms()).map((d) => ({ base: d.base, trace: d.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })), path: denomPath(d), denom: ibcDenom(d) })),
-          };
-        }),
+        read(async () => (await at(block)).ibcState()),
     }),
     method({
       name: "cosmos_ibcSettle",
       access: "dev",
       params: [string, quantity, fateOf, string.opt()],
       doc: "Ends a pending packet sent on a channel: \"ack\" (delivered), \"error\" (an error acknowledgement, optional text: refunded) or \"timeout\" (refunded).",
-      handler: async ([channel, sequence, fate, error]): Promise<Json> => packetJson(await change((env) => new Ics20Keeper(env).settle(channel, sequence, fate, error))),
+      handler: async ([channel, sequence, fate, error]): Promise<Json> => CosmosQueries.packetJson(await change((admin) => admin.settlePacket(channel, sequence, fate, error))),
     }),
     method({
       name: "cosmos_ibcReceive",
@@ -411,9 +353,9 @@ function ics20DevMethods(at: At, read: Read, change: Change, settings: CosmosRpc
       params: [incomingOf],
       doc: "An incoming transfer from the counterparty: { channel, denom (its path there), amount, receiver (0x or bech32), sender?, memo? }; mints the voucher (paired as an ERC-20) or unescrows a coin coming home.",
       handler: async ([t]): Promise<Json> => {
-        const got = await change((env, putCode) => receiveTransfer(env, t, settings.prefixes.account, settings.onPairs !== undefined ? { putCode } : undefined));
-        if (got.pair !== undefined) settings.onPairs?.([got.pair]);
-        return { denom: got.denom, path: denomPath(got.trace), ...(got.pair !== undefined ? { erc20_address: got.pair.erc20 } : {}) };
+        const got = await change((admin) => admin.receiveTransfer(t));
+        if (got.pair !== undefined) cosmos.addPairs([got.pair]);
+        return { denom: got.denom, path: got.path, ...(got.pair !== undefined ? { erc20_address: got.pair.erc20 } : {}) };
       },
     }),
   ];

@@ -1,0 +1,130 @@
+/**
+ * The Cosmos modules as the rest of the node sees them: one object, built once per runtime
+ * (src/app/runtime.ts) from the settings, that gives the chain its block modules, epoch hooks and
+ * precompiles (src/cosmos/precompiles.ts chooses them), and gives the `cosmos_*` methods
+ * (src/rpc/namespaces/cosmos.ts) and the REST routes (src/app/rest/cosmos.ts) what they answer
+ * from: queries over a state (src/cosmos/query.ts) and the changes a test may make
+ * (src/cosmos/admin.ts). rpc/ and app/ import src/cosmos/ through this file only, as they import
+ * the epochs module through src/epochs/index.ts.
+ */
+import type { StateManagerInterface } from "@ethereumjs/common";
+import type { CustomPrecompile, PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
+import { createAddressFromString } from "@ethereumjs/util";
+import type { BlockModule } from "../chain/module";
+import type { EpochHooks, EpochsProfile } from "../epochs/types";
+import { CosmosAdmin } from "./admin";
+import { type Bech32Prefixes, accountFromBech32, bech32Prefixes } from "./bech32/precompile";
+import { INVALID_CODE } from "./common/module-env";
+import type { ModulePrecompileDeps } from "./common/module-precompile";
+import { stateEnv } from "./common/ledger";
+import type { TokenPair } from "./erc20/keeper";
+import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "./precompiles";
+import { CosmosQueries, type Json } from "./query";
+import { coinsGenesisJson } from "./bank/genesis";
+import { paramsGenesisJson } from "./params-genesis";
+import { stakingGenesisJson } from "./staking/genesis";
+import type { CosmosModulesSettings } from "./staking/module";
+
+export { CosmosAdmin } from "./admin";
+export type { NewValidator } from "./admin";
+export { isDenom } from "./bank/keeper";
+export type { DenomMetadata } from "./bank/keeper";
+export { parseFraction } from "./common/decimal";
+export { ModuleError } from "./common/ledger";
+export type { DistributionParams } from "./distribution/keeper";
+export type { IncomingTransfer } from "./ics20/keeper";
+export { CosmosQueries, type Json } from "./query";
+export { paginate } from "./staking/precompile";
+export type { CosmosPrecompilesOptions } from "./precompiles";
+
+/** What the modules' precompiles ask of the execution they run in (the runtime answers from the EVM's message stack). */
+export type CosmosPrecompileDeps = Omit<ModulePrecompileDeps, "denom"> & { value(input: PrecompileInput): bigint };
+
+/** Where x/erc20's token pairs' precompiles join the chain's EVM as pairs are registered (src/chain/engine/evm.ts's DynamicPrecompiles). */
+export interface PairPrecompiles {
+  add(address: string, make: () => PrecompileFunc): void;
+}
+
+/** A block as the modules read it: its height and time. */
+export type BlockTime = { number: bigint; timestamp: bigint };
+
+export class CosmosModules {
+  /** The staking, distribution, bank, erc20, ics20 and gov settings; undefined when staking (and every module on it) is off. */
+  readonly settings: CosmosModulesSettings | undefined;
+  readonly prefixes: Bech32Prefixes;
+  /** The native coin's denom: the profile's (`aevmos`, `atest`). */
+  readonly denom: string;
+  readonly blockModules: BlockModule[];
+  readonly epochHooks: EpochHooks[];
+
+  constructor(
+    private readonly _opts: CosmosPrecompilesOptions,
+    private readonly _profile: EpochsProfile,
+    accounts: ReadonlyArray<{ address: string; balance: bigint }>,
+    private readonly _deps: CosmosPrecompileDeps,
+    private readonly _pairs: PairPrecompiles,
+  ) {
+    this.settings = cosmosModuleSettings(_opts, _profile, accounts);
+    this.prefixes = bech32Prefixes(chainBech32Prefix(_opts, _profile));
+    this.denom = this.settings?.denom ?? PROFILE_DENOM[_profile];
+    const parts = cosmosModules(this.settings, this.prefixes, (pairs) => this.addPairs(pairs));
+    this.blockModules = parts.blockModules;
+    this.epochHooks = parts.epochHooks;
+  }
+
+  /** The staking module and the modules on it run. */
+  get staking(): boolean {
+    return this.settings !== undefined;
+  }
+
+  /** x/erc20 runs: token pairs, their precompiles, their routes. */
+  get erc20(): boolean {
+    return this.settings !== undefined && this.settings.erc20 !== false;
+  }
+
+  /** ICS20 runs, against its simulated counterparty. */
+  get ics20(): boolean {
+    return this.settings !== undefined && this.settings.ics20 !== false;
+  }
+
+  /** The chain's Cosmos precompiles at their fixed addresses. */
+  precompiles(): CustomPrecompile[] {
+    return cosmosPrecompiles(this._opts, this._profile, this.settings, this._deps);
+  }
+
+  /** Token pairs registered (at genesis, by a dev method, by an incoming transfer): their ERC-20 precompiles join the EVM. */
+  addPairs(pairs: readonly TokenPair[]): void {
+    const settings = this.settings;
+    if (settings === undefined) return;
+    for (const p of pairs) this._pairs.add(p.erc20, () => erc20PairPrecompile(settings, p, this._deps));
+  }
+
+  /** Queries over `sm`, the state after `block`, answered as the Cosmos SDK's gateway answers them. */
+  queries(sm: StateManagerInterface, block: BlockTime): CosmosQueries {
+    return new CosmosQueries(stateEnv(sm, block, this.denom), this.prefixes);
+  }
+
+  /** What a test may change in `sm`, the live state between blocks after `block` (the caller keeps it all or nothing). */
+  admin(sm: StateManagerInterface, block: BlockTime): CosmosAdmin {
+    return new CosmosAdmin(stateEnv(sm, block, this.denom), this.prefixes, {
+      putCode: (address) => sm.putCode(createAddressFromString(address), INVALID_CODE),
+      erc20: this.erc20,
+      ics20: this.ics20,
+    });
+  }
+
+  /**
+   * The modules' parts of a Cosmos genesis.json in the state `q` reads: staking, bank, erc20,
+   * transfer, ibc, distribution, mint and gov (what `cosmos_exportGenesis` answers).
+   */
+  async exportGenesis(q: CosmosQueries): Promise<Json> {
+    const coins = await coinsGenesisJson(q.env, this.prefixes, { erc20: this.erc20, ics20: this.ics20 });
+    const params = await paramsGenesisJson(q.env, this.prefixes);
+    return { staking: (await stakingGenesisJson(q)) as Json, ...(coins as Record<string, Json>), ...(params as Record<string, Json>) };
+  }
+
+  /** The bytes of one of this chain's bech32 account addresses (20, or 32 for a module account); throws the address codec's text. */
+  accountBytes(bech32: string): Uint8Array {
+    return accountFromBech32(bech32, this.prefixes.account);
+  }
+}
