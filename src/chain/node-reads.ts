@@ -14,6 +14,7 @@ import { type ReplayObserver, type ReplayResult, replayBlock } from "./block/rep
 import type { ChainConfig } from "./config";
 import type { NodeSettings } from "./dev/snapshots";
 import type { ContextOptions, ExecutionContext } from "./engine/context";
+import { addressOfKey } from "./engine/crypto";
 import type { Fork } from "./fork";
 import type { ModuleStore } from "./module-state";
 import type { NodeEvents } from "./node-types";
@@ -25,6 +26,10 @@ export class NodeReads extends EventEmitter<NodeEvents> {
   /** The chain instance; replaced only inside the lock (hardhat_reset, a state load on a fresh node, evm_revert back over one). */
   protected _chain!: ChainState;
   protected _settings: NodeSettings;
+  /** Dev accounts (funded at genesis) whose keys the node holds. */
+  readonly keys = new Map<string, Uint8Array>();
+  /** Accounts eth_sendTransaction may send from without their key (hardhat_impersonateAccount). */
+  protected readonly _impersonated = new Set<string>();
 
   protected constructor(
     readonly config: ChainConfig,
@@ -32,6 +37,12 @@ export class NodeReads extends EventEmitter<NodeEvents> {
   ) {
     super();
     this._settings = initialSettings(config);
+    for (const a of config.accounts) this.keys.set(addressOfKey(a.privateKey).toString(), a.privateKey);
+  }
+
+  /** Read-only outside: the node changes it with impersonate / stopImpersonating. */
+  get impersonated(): ReadonlySet<string> {
+    return this._impersonated;
   }
 
   /** The live VM (block production only, inside the lock). */

@@ -23,12 +23,13 @@ import { StepRelay } from "./engine/step-relay";
 import type { SystemCallExplainer } from "./block/block-producer";
 import type { ChainStart, ChainState, CacheBounds } from "./store/chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./store/chain-state";
-import { Clock } from "./block/clock";
+import { Clock, timestampRefusal } from "./block/clock";
 import { rewindChain } from "./block/commit";
 import { Miner, hexBytes } from "./block/miner";
+import { Calls } from "./engine/calls";
 import { sharedChainCommon } from "./engine/common";
+import { Traces } from "./tracing/traces";
 import type { ChainConfig } from "./config";
-import { addressOfKey } from "./engine/crypto";
 import { ChainError, abortsBlock } from "./errors";
 import type { Fork } from "./fork";
 import { storeName } from "./store/genesis-meta";
@@ -36,7 +37,7 @@ import { IntervalMiner } from "./block/interval-mining";
 import type { ConsoleLogDecoder } from "./dev/console-log";
 import { openChain } from "./store/open-chain";
 import { type NodeSettings, Snapshots } from "./dev/snapshots";
-import { type StateDump, dumpChainState, loadChainState, parseStateDump } from "./dev/state-dump";
+import { type StateDump, decodeStateDump, dumpChainState, encodeStateDump, loadChainState, parseStateDump } from "./dev/state-dump";
 import { NodeReads, initialSettings } from "./node-reads";
 import { type ConsoleOrigin, type MinedBlock, type NodeOptions, QUEUED_WAIT_MS, type Submitted } from "./node-types";
 import { checkAdmission } from "./pool/admission";
@@ -44,24 +45,20 @@ import { TxPool, TxPoolError } from "./pool/txpool";
 
 export class Node extends NodeReads {
   private readonly _mutex = new Mutex();
+  /** Calls, estimates, simulations and the transactions a send or a fill prepares (src/chain/engine/calls.ts). */
+  readonly calls: Calls;
+  /** Traces of stored blocks, transactions and calls, and Solidity stack traces (src/chain/tracing/traces.ts). */
+  readonly traces: Traces;
   /** The EVM steps of users' executions, relayed while someone listens (solidity-coverage: src/chain/engine/step-relay.ts). */
   steps = new StepRelay();
   pool: TxPool;
   clock = new Clock();
-  /** Dev accounts (funded at genesis) whose keys the node holds. */
-  readonly keys = new Map<string, Uint8Array>();
   /**
    * Where node-local data lives (the db_* databases, src/storage/node-db.ts): the home's store, or
    * in memory a store of its own, so that no chain change (hardhat_reset, a state load that takes
    * the dump's height) takes it along.
    */
   nodeKv!: KVStore;
-  /** Accounts eth_sendTransaction may send from without their key (hardhat_impersonateAccount). */
-  private readonly _impersonated = new Set<string>();
-  /** Read-only outside: change it with impersonate / stopImpersonating. */
-  get impersonated(): ReadonlySet<string> {
-    return this._impersonated;
-  }
   /** Identifies this chain instance (hardhat_metadata); a new one after hardhat_reset. */
   instanceId: Uint8Array = randomBytes(32);
   /** How this node was made (hardhat_reset makes the next one the same way). */
@@ -76,7 +73,8 @@ export class Node extends NodeReads {
   private constructor(config: ChainConfig, common: Common, explainSystemCall: SystemCallExplainer | undefined) {
     super(config, common);
     this.pool = new TxPool(config.txPool);
-    for (const a of config.accounts) this.keys.set(addressOfKey(a.privateKey).toString(), a.privateKey);
+    this.calls = new Calls(this, () => this.pool);
+    this.traces = new Traces(this);
     this._intervalMiner = new IntervalMiner({
       mutex: this._mutex,
       interval: () => this.settings.intervalMs,
@@ -255,8 +253,13 @@ export class Node extends NodeReads {
     await this.mineWaiting();
   }
 
-  /** evm_setNextBlockTimestamp: the next block's timestamp (the caller checks it is after the head's). */
+  /**
+   * evm_setNextBlockTimestamp: the next block's timestamp. Refused (ChainError) when it goes back in
+   * time, or stands still unless the config allows blocks with the same timestamp.
+   */
   setNextTimestamp(timestamp: bigint): void {
+    const refusal = timestampRefusal(timestamp, this.head.header.timestamp, this.config.allowBlocksWithSameTimestamp);
+    if (refusal !== undefined) throw new ChainError(refusal);
     this.clock.next = timestamp;
   }
 
@@ -293,12 +296,19 @@ export class Node extends NodeReads {
     return dumpChainState(this._chain);
   }
 
+  /** The same, in the wire form hardhat_dumpState and anvil_dumpState answer with: hex of gzipped JSON. */
+  async exportState(): Promise<string> {
+    return encodeStateDump(await this.dumpState());
+  }
+
   /**
-   * Applies a decoded dump at the head (src/chain/dev/state-dump.ts), every value checked before
-   * anything changes; snapshots taken before it revert it. Pooled transactions it made stale leave
-   * the pool. Run inside the lock.
+   * Applies a dump at the head, in its wire form (hex of gzip or of JSON, as Anvil takes it) or as a
+   * file's JSON text (src/chain/dev/state-dump.ts), every value checked before anything changes (a
+   * bad one is a StateDumpError); snapshots taken before it revert it. Pooled transactions it made
+   * stale leave the pool. Run inside the lock.
    */
-  async loadState(raw: unknown): Promise<void> {
+  async loadState(text: string): Promise<void> {
+    const raw = decodeStateDump(text);
     // every value decoded (module records with their modules' codecs) before anything is applied
     const parsed = parseStateDump(raw, this._chain.modules);
     const fresh = this.headNumber === this.firstBlock && this.fork === undefined && this.store.kv.inMemory;

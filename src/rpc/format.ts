@@ -33,11 +33,11 @@ export interface TxLocation {
 }
 
 /** A transaction object; `loc` absent for a pending transaction (null block fields). */
-export function formatTransaction(tx: TypedTransaction, from: Uint8Array, loc?: { block: Block; index: number }): Json {
+export function formatTransaction(tx: TypedTransaction, from: Uint8Array | string, loc?: { block: Block; index: number }): Json {
   const out: Record<string, Json> = {
     blockHash: loc ? hex(loc.block.hash()) : null,
     blockNumber: loc ? q(loc.block.header.number) : null,
-    from: hex(from),
+    from: typeof from === "string" ? from : hex(from),
     gas: q(tx.gasLimit),
     gasPrice: q(gasPriceOf(tx, loc?.block.header.baseFeePerGas)),
     hash: hex(tx.hash()),

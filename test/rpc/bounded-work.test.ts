@@ -1,6 +1,6 @@
 /**
  * No single request that any origin may send holds the node: EVM code gives the event loop a turn
- * every few milliseconds (src/chain/engine/context.ts, TURN_MS), every read execution is capped at the RPC
+ * every few milliseconds (src/utils/turn.ts, TURN_MS), every read execution is capped at the RPC
  * gas cap whatever gas it names, eth_simulateV1 runs all its calls against one pool of it, and
  * eth_blockNumber is answered while a block is being made. The worst requests found by review are
  * sent from a foreign page over HTTP and WebSocket while another client pings eth_blockNumber.

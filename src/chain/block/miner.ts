@@ -11,7 +11,6 @@ import { keccak256 } from "../../utils/keccak";
 import type { ChainConfig } from "../config";
 import type { NodeSettings } from "../dev/snapshots";
 import type { ExecutionRecord } from "../dev/executions";
-import { turnIfDue } from "../engine/context";
 import { ChainError } from "../errors";
 import { slotReader } from "../module-state";
 import type { ConsoleOrigin, Inclusion, MinedBlock } from "../node-types";
@@ -22,6 +21,7 @@ import { type SystemCallExplainer, produceBlock } from "./block-producer";
 import { type Clock, timestampRefusal } from "./clock";
 import { commitBlock, commitReservation } from "./commit";
 import type { Reservation } from "./reserved-blocks";
+import { turnIfDue } from "../../utils/turn";
 
 /** What the miner needs of its node: the current parts (replaced by a reset) and where to report. */
 export interface MinerHost {

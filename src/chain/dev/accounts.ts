@@ -11,12 +11,12 @@ import { type CallRequest, unsignedTransaction } from "../engine/execution";
 import { publicKeyOf } from "../engine/crypto";
 import { signedBy } from "../engine/sender";
 import { ChainError } from "../errors";
-import type { Node } from "../node";
+import type { NodeReads } from "../node-reads";
 
 // A fixed key that only gives impersonated transactions a signature, hence a hash.
 const IMPERSONATION_KEY = keccak256(new TextEncoder().encode("hardhat-epochs impersonation"));
 
-export function canSign(node: Node, from: Address): boolean {
+export function canSign(node: NodeReads, from: Address): boolean {
   const a = from.toString();
   return node.keys.has(a) || node.impersonated.has(a);
 }
@@ -25,7 +25,7 @@ export function canSign(node: Node, from: Address): boolean {
  * Builds and signs a transaction from `from` with `req`'s fields, gas and nonce already decided.
  * `key` is the sender's key when the caller holds it (a key-store account); else a dev account's.
  */
-export function signAs(node: Node, from: Address, req: CallRequest, gas: bigint, nonce: bigint, key: Uint8Array | undefined = node.keys.get(from.toString())): TypedTransaction {
+export function signAs(node: NodeReads, from: Address, req: CallRequest, gas: bigint, nonce: bigint, key: Uint8Array | undefined = node.keys.get(from.toString())): TypedTransaction {
   const a = from.toString();
   if (key === undefined && !node.impersonated.has(a)) throw new ChainError(`unknown account ${a}`);
   // unfrozen, so its signed copy (sign() keeps the options) can be told its signer before it is frozen

@@ -24,6 +24,7 @@ import { ChainStateManager } from "./state-manager";
 import { CONSOLE_ADDRESS } from "../dev/console-log";
 import { COVERAGE_ADDRESS } from "../dev/coverage";
 import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "../dev/executions";
+import { turnIfDue } from "../../utils/turn";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 const COVERAGE_BYTES = new Uint8Array(Buffer.from(COVERAGE_ADDRESS.slice(2), "hex"));
@@ -119,42 +120,6 @@ function checkDeadline(env: ExecEnv | undefined): void {
   if (env?.deadline !== undefined && Date.now() > env.deadline) throw new ExecutionTimeout(env.timeoutMs ?? 0);
 }
 
-/**
- * How long EVM code may run before it gives the event loop a turn. The node serves every client on
- * one thread: without turns one long call (a loop until its gas runs out) would hold every other
- * request, and the HTTP timeout, until it ended (docs/security.md, "Bounded work").
- */
-export const TURN_MS = 20;
-/** When the current stretch of work began: the first check after the event loop last turned. */
-let workStart = 0;
-/** True while a stretch of work is being timed; a callback that runs once the loop turns clears it. */
-let timing = false;
-const loopTurned = (): void => {
-  timing = false;
-};
-
-/**
- * A turn for the event loop when the node has worked TURN_MS without one; undefined when none is due.
- * A stretch starts at the first check after the loop last turned (a request's execution), so short
- * work that the loop interleaves anyway never waits for a turn of its own.
- */
-export function turnIfDue(): Promise<void> | undefined {
-  const now = Date.now();
-  if (!timing) {
-    timing = true;
-    workStart = now;
-    setImmediate(loopTurned);
-    return undefined;
-  }
-  if (now - workStart <= TURN_MS) return undefined;
-  return new Promise<void>((resolve) =>
-    setImmediate(() => {
-      timing = false;
-      resolve();
-    }),
-  );
-}
-
 type OpcodeEntry = ReturnType<typeof getOpcodesForHF>["opcodeMap"][number];
 type RunState = Parameters<OpcodeEntry["opHandler"]>[0];
 
@@ -185,7 +150,7 @@ function ownOpcodeMap(common: Common): ReturnType<typeof getOpcodesForHF>["opcod
  * EVM defines them — EthereumJS's own handlers, which are the same functions for every hardfork and
  * decide by the hardfork inside, and base fees (1, 2, 0) that no hardfork changes, so one list serves
  * every chain in the process — plus what the chain watches:
- * - JUMPDEST (1 gas, no effect) reads the clock at every pass: when the code has run TURN_MS since
+ * - JUMPDEST (1 gas, no effect) reads the clock at every pass: when the code has run TURN_MS (src/utils/turn.ts) since
  *   the event loop's last turn, it looks at the deadline and gives the loop a turn. Every pass, not
  *   every n-th: what one pass runs has no bound but the gas (a straight line of 10,000 cheap opcodes
  *   between two passes takes ~4 ms here), and the clock costs ~70 ns, under 5% of the tightest loop

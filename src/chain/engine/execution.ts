@@ -9,13 +9,14 @@ import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereum
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
 import { cleanVmError } from "../vm-errors";
-import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, madeNoCalls, turnIfDue } from "./context";
+import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, madeNoCalls } from "./context";
 import { openCheckpoint } from "./isolation";
 import { ChainError } from "../errors";
-import type { Node } from "../node";
+import type { NodeReads } from "../node-reads";
 import { sentBy } from "./sender";
 import { ChainStateManager, withContractSender } from "./state-manager";
 import { ExecutionRecorder } from "../dev/executions";
+import { turnIfDue } from "../../utils/turn";
 
 export interface CallRequest {
   from?: Uint8Array;
@@ -40,12 +41,12 @@ export type StateOverride = Map<
 /** EIP-7825's per-transaction gas cap (2^24), when the hardfork has it. */
 export const EIP7825_TX_GAS_CAP = 16_777_216n;
 
-export function txGasCap(node: Node): bigint {
+export function txGasCap(node: NodeReads): bigint {
   return node.common.isActivatedEIP(7825) ? EIP7825_TX_GAS_CAP : 2n ** 63n;
 }
 
 /** Gas a call gets when it names none: the smallest of the gas cap, the block gas limit and EIP-7825's cap. */
-export function defaultCallGas(node: Node): bigint {
+export function defaultCallGas(node: NodeReads): bigint {
   let gas = node.settings.gasLimit;
   if (node.config.gasCap > 0n && node.config.gasCap < gas) gas = node.config.gasCap;
   const cap = txGasCap(node);
@@ -58,7 +59,7 @@ export function defaultCallGas(node: Node): bigint {
  * allowance") and what is left of its request's pool (`ExecutionContext.gasPool`). A request never
  * runs more EVM work than the cap allows it, whatever gas it names or block gas limit it sets.
  */
-export function readGas(node: Node, ctx: Pick<ExecutionContext, "gasPool">, asked: bigint): bigint {
+export function readGas(node: NodeReads, ctx: Pick<ExecutionContext, "gasPool">, asked: bigint): bigint {
   let gas = asked;
   const cap = node.config.gasCap;
   if (cap > 0n && gas > cap) gas = cap;
@@ -76,7 +77,7 @@ export function drawGas(ctx: Pick<ExecutionContext, "gasPool">, used: bigint): v
 }
 
 /** Builds an unsigned transaction whose sender is `from` (used for calls and impersonated accounts). */
-export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
+export function transactionFrom(node: NodeReads, req: CallRequest, gas: bigint, nonce: bigint): TypedTransaction {
   // The VM asks the transaction for its sender; an unsigned one answers with the caller we were given.
   return sentBy(unsignedTransaction(node, req, gas, nonce, { freeze: false }), new Address(req.from ?? new Uint8Array(20)));
 }
@@ -86,7 +87,7 @@ export function transactionFrom(node: Node, req: CallRequest, gas: bigint, nonce
  * the transactions its `sign()` makes keep its options, and EthereumJS caches a recovered sender on a
  * frozen transaction only.
  */
-export function unsignedTransaction(node: Node, req: CallRequest, gas: bigint, nonce: bigint, opts: { freeze?: boolean } = {}): TypedTransaction {
+export function unsignedTransaction(node: NodeReads, req: CallRequest, gas: bigint, nonce: bigint, opts: { freeze?: boolean } = {}): TypedTransaction {
   // EthereumJS refuses such a transaction when it is built; say why in geth's words
   if (gas > txGasCap(node)) throw new ChainError(`transaction gas limit too high (cap: ${txGasCap(node)}, tx: ${gas})`);
   const base = {
@@ -147,7 +148,7 @@ export interface CallOptions {
  * and returns the VM result. Invalid transactions (fees, balance) throw ChainError; a deadline
  * passed throws ExecutionTimeout.
  */
-export async function runCall(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<RunTxResult> {
+export async function runCall(node: NodeReads, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<RunTxResult> {
   const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
   const recorder = opts.report === true && node.listenerCount("executed") > 0 ? new ExecutionRecorder() : undefined;
   ctx.env.executions = recorder;
@@ -168,7 +169,7 @@ export async function runCall(node: Node, req: CallRequest, n: bigint, opts: Cal
  * caches are warmed with it).
  */
 export async function runInContext(
-  node: Node,
+  node: NodeReads,
   ctx: ExecutionContext,
   req: CallRequest,
   overrides?: StateOverride,
@@ -252,7 +253,7 @@ export const estimateRuns = { count: 0 };
  * execution in one context; the deadline covers the whole search, and the search yields to other
  * requests between runs.
  */
-export async function estimateGas(node: Node, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<bigint> {
+export async function estimateGas(node: NodeReads, req: CallRequest, n: bigint, opts: CallOptions = {}): Promise<bigint> {
   const ctx = await node.contextAt(n, { timeoutMs: opts.timeoutMs, consoleLog: opts.consoleLog });
   try {
     const run = (gas: bigint) => {
@@ -328,7 +329,7 @@ const contexts = new WeakMap<Block, Map<boolean, Block>>();
  * The block a call runs in: the block itself, with no base fee for a call without a fee (geth runs
  * those with NoBaseFee; BASEFEE then reads 0 here). Cached: building a block copies the chain config.
  */
-function callContext(node: Node, block: Block, noFee: boolean): Block {
+function callContext(node: NodeReads, block: Block, noFee: boolean): Block {
   let byFee = contexts.get(block);
   if (byFee === undefined) contexts.set(block, (byFee = new Map()));
   let ctx = byFee.get(noFee);

@@ -18,7 +18,7 @@ import type { StoredLog, StoredReceipt } from "../store/chain-store";
 import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
 import { openCheckpoint } from "./isolation";
 import { type CallRequest, type StateOverride, applyOverrides, drawGas, readGas, transactionFrom, txGasCap } from "./execution";
-import type { Node } from "../node";
+import type { NodeReads } from "../node-reads";
 import { withContractSender } from "./state-manager";
 import { keccak256 } from "../../utils/keccak";
 
@@ -119,7 +119,7 @@ function validationError(err: unknown, from: Address): SimulationError {
 }
 
 /** Runs the simulation in `ctx` (whose state is that of `ctx.block`); everything it does is reverted after. */
-export async function simulate(node: Node, ctx: ExecutionContext, opts: SimOptions): Promise<SimulatedBlock[]> {
+export async function simulate(node: NodeReads, ctx: ExecutionContext, opts: SimOptions): Promise<SimulatedBlock[]> {
   const common = node.common;
   const { vm } = ctx;
   const blocks = sanitizeChain(ctx.block.header, opts.blocks);

@@ -15,11 +15,6 @@ export interface PooledTx {
 
 export class TxPoolError extends Error {}
 
-/** The recorded sender of a pooled transaction (for an impersonated account, not what its signature recovers to). */
-export function pooledSender(e: PooledTx): Uint8Array {
-  return new Uint8Array(Buffer.from(e.sender.slice(2), "hex"));
-}
-
 /**
  * Pool limits, geth's (core/txpool/legacypool) defaults. `globalPending` bounds the executable
  * transactions (the next nonce onward, no gap) the pool admits; `accountSlots` is each sender's

@@ -9,7 +9,7 @@ import { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { madeNoCalls } from "../engine/context";
 import { type CallRequest, type StateOverride, runInContext } from "../engine/execution";
-import type { Node } from "../node";
+import type { NodeReads } from "../node-reads";
 import type { ContractRegistry } from "./registry";
 import { type Frame, type StackTraceEntry, inferFromResult, inferStackTrace, recordMessages } from "./stack-trace";
 
@@ -33,7 +33,7 @@ export async function runStackTrace(vm: VM, registry: ContractRegistry, run: () 
  * The stack trace of `req` run as eth_call / eth_estimateGas (its first run) at block `n`: from that
  * run's `result` where it made no calls and that says all (as for a mined transaction), else run again.
  */
-export async function callStackTrace(node: Node, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false, result?: RunTxResult): Promise<StackTraceEntry[] | undefined> {
+export async function callStackTrace(node: NodeReads, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false, result?: RunTxResult): Promise<StackTraceEntry[] | undefined> {
   if (result !== undefined && madeNoCalls.has(result)) {
     const quick = inferFromResult(result, { to: req.to === undefined ? undefined : new Address(req.to), value: req.value ?? 0n, data: req.data ?? new Uint8Array() }, registry);
     if (quick !== undefined) return quick;
@@ -52,7 +52,7 @@ export async function callStackTrace(node: Node, registry: ContractRegistry, req
  * made (`ran`), a transaction that called nothing is told from that alone where it can be
  * (`inferFromResult`); otherwise the block is replayed up to it with its messages recorded.
  */
-export async function txStackTrace(node: Node, registry: ContractRegistry, n: bigint, index: number, ran?: { result: RunTxResult; tx: TypedTransaction }): Promise<StackTraceEntry[] | undefined> {
+export async function txStackTrace(node: NodeReads, registry: ContractRegistry, n: bigint, index: number, ran?: { result: RunTxResult; tx: TypedTransaction }): Promise<StackTraceEntry[] | undefined> {
   if (ran !== undefined && madeNoCalls.has(ran.result)) {
     const quick = inferFromResult(ran.result, ran.tx, registry);
     if (quick !== undefined) return quick;

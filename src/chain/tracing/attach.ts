@@ -5,9 +5,9 @@
  */
 import { Address, bytesToHex } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { turnIfDue } from "../engine/context";
 import { gethError, opName } from "./errors";
 import { type Frame, type FrameType, type OpStep, type Tracer, TraceError } from "./types";
+import { turnIfDue } from "../../utils/turn";
 
 interface MessageLike {
   caller: Address;

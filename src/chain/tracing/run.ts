@@ -11,7 +11,7 @@ import { ExecutionTimeout, enterBlock } from "../engine/context";
 import { openCheckpoint } from "../engine/isolation";
 import { type CallRequest, type StateOverride, applyOverrides, defaultCallGas, readGas, runInContext, transactionFrom } from "../engine/execution";
 import { ChainError } from "../errors";
-import type { Node } from "../node";
+import type { NodeReads } from "../node-reads";
 import { withSender } from "../engine/sender";
 import { attachTracer, type Attached } from "./attach";
 import { DEFAULT_TRACE_TIMEOUT_MS, type TraceConfig, createTracer, txEnv } from "./index";
@@ -44,7 +44,7 @@ function asTraceError(err: unknown): Error {
  * order. A trace that fails (its tracer's error, a timeout) is reported for that transaction and
  * the block is replayed again for the ones after it, untraced up to there.
  */
-export async function traceBlock(node: Node, n: bigint, cfg: TraceConfig, want: (i: number) => boolean = () => true): Promise<TxTrace[]> {
+export async function traceBlock(node: NodeReads, n: bigint, cfg: TraceConfig, want: (i: number) => boolean = () => true): Promise<TxTrace[]> {
   const block = await node.getBlock(n);
   if (block === undefined) throw new ChainError(`block #${n} not found`);
   if (n === 0n) throw new TraceError("genesis is not traceable");
@@ -122,7 +122,7 @@ function timedOut(block: Block, from: number, want: (i: number) => boolean = () 
 }
 
 /** geth's debug_traceTransaction: the result of the one transaction, or its error thrown. */
-export async function traceTransaction(node: Node, txHash: Uint8Array, cfg: TraceConfig): Promise<unknown> {
+export async function traceTransaction(node: NodeReads, txHash: Uint8Array, cfg: TraceConfig): Promise<unknown> {
   const loc = await node.store.getTxLocation(txHash);
   if (loc === undefined) throw new TraceError("transaction not found");
   if (loc.blockNumber === 0n) throw new TraceError("genesis is not traceable");
@@ -143,7 +143,7 @@ export interface BlockOverrides {
 
 /** geth's debug_traceCall: `req` run on the state after block `n`, with state and block overrides. */
 export async function traceCall(
-  node: Node,
+  node: NodeReads,
   n: bigint,
   req: CallRequest,
   cfg: TraceConfig,
@@ -188,7 +188,7 @@ export async function traceCall(
   }
 }
 
-function overrideBlock(node: Node, b: Block, o: BlockOverrides): Block {
+function overrideBlock(node: NodeReads, b: Block, o: BlockOverrides): Block {
   const h = b.header;
   return createBlock(
     {
@@ -207,7 +207,7 @@ function overrideBlock(node: Node, b: Block, o: BlockOverrides): Block {
 }
 
 /** geth's debug_intermediateRoots: the state root after each transaction of block `n`. */
-export async function intermediateRoots(node: Node, n: bigint): Promise<string[]> {
+export async function intermediateRoots(node: NodeReads, n: bigint): Promise<string[]> {
   if (n === 0n) throw new TraceError("genesis is not traceable");
   const block = await node.getBlock(n);
   if (block === undefined) throw new ChainError(`block #${n} not found`);
@@ -240,7 +240,7 @@ class RootsDone extends Error {}
  * transactions run in order on the state after its parent, against its own header. The modules'
  * begin-block and end-block are not run: they belong to blocks this chain produced.
  */
-export async function traceForeignBlock(node: Node, block: Block, cfg: TraceConfig): Promise<TxTrace[]> {
+export async function traceForeignBlock(node: NodeReads, block: Block, cfg: TraceConfig): Promise<TxTrace[]> {
   const parent = await node.store.getBlockNumber(block.header.parentHash);
   if (parent === undefined || parent !== block.header.number - 1n) {
     throw new TraceError(`parent ${bytesToHex(block.header.parentHash)} not found`);

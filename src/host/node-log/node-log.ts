@@ -14,7 +14,6 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult } from "@ethereumjs/vm";
 import { bytesToHex, createAddressFromString } from "@ethereumjs/util";
 import type { ContractNames } from "../../chain/solidity/contract-names";
-import { txStackTrace } from "../../chain/solidity/failure";
 import { ContractRegistry, formatCustomError } from "../../chain/solidity/registry";
 import type { Node } from "../../chain/node";
 import type { ConsoleOrigin, MinedBlock } from "../../chain/node-types";
@@ -249,7 +248,7 @@ export class NodeLog {
     const error = ex?.exceptionError?.error;
     if (registry === undefined || registry.size === 0 || ran === undefined || ex === undefined || error === "out of gas") return undefined;
     try {
-      return solidityFailure({ error, returnValue: ex.returnValue }, await txStackTrace(node, registry, height, i, ran), undefined, this._opts.frames).frames;
+      return solidityFailure({ error, returnValue: ex.returnValue }, await node.traces.txStackTrace(registry, height, i, ran), undefined, this._opts.frames).frames;
     } catch {
       return undefined;
     }

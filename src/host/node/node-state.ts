@@ -45,8 +45,6 @@ export function stateFilesFromFlags(args: { state?: unknown; dumpState?: unknown
 
 /** Loads `file` into the node's chain (a fresh node takes the dump's height and time). */
 export async function loadStateFile(runtime: Runtime, file: string): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the chain code loads only when a node starts
-  const { decodeStateDump } = require("../../chain/dev/state-dump") as typeof import("../../chain/dev/state-dump");
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -55,7 +53,7 @@ export async function loadStateFile(runtime: Runtime, file: string): Promise<voi
   }
   const { node } = runtime;
   try {
-    await node.exclusive(() => node.loadState(decodeStateDump(text)));
+    await node.exclusive(() => node.loadState(text));
   } catch (err) {
     fail(`${file}: ${(err as Error).message}`);
   }

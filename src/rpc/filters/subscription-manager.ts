@@ -5,7 +5,7 @@
  * so it never notifies); modules add their own kinds (epochs) through `registerKind`.
  */
 import { randomBytes } from "node:crypto";
-import { type MinedBlock, type Node, pooledSender } from "../../chain";
+import { type MinedBlock, type Node } from "../../chain";
 import type { LogFilter } from "../objects";
 import type { Json } from "../format";
 import { formatHeader, formatTransaction } from "../format";
@@ -98,7 +98,7 @@ export class SubscriptionManager {
       start: (full, send, feed) =>
         feed.onPendingTransaction((hash) => {
           const p = node.pool.get(hash);
-          send(full === true && p !== undefined ? formatTransaction(p.tx, pooledSender(p)) : hash);
+          send(full === true && p !== undefined ? formatTransaction(p.tx, p.sender) : hash);
         }),
     });
     this.registerKind("syncing", { parse: () => undefined, start: () => () => undefined });

@@ -1,7 +1,6 @@
 /** evm_*: the test-control methods of Hardhat's and Ganache's nodes (time, mining, snapshots). */
-import { timestampRefusal } from "../../chain";
 import type { RpcDeps } from "../deps";
-import { InvalidParamsError, ServerError } from "../errors";
+import { InvalidParamsError } from "../errors";
 import { q } from "../format";
 import { method } from "../method";
 import { ParamError, any, bool, codec, jsonType, numberOrQuantity, quantity } from "../params";
@@ -16,11 +15,6 @@ const interval = codec((v): number | [number, number] => {
 });
 
 export function evmMethods({ node }: RpcDeps) {
-  /** Refuses a next block timestamp that goes back in time (or stands still unless allowBlocksWithSameTimestamp is set). */
-  const checkNotEarly = (ts: bigint): void => {
-    const refusal = timestampRefusal(ts, node.head.header.timestamp, node.config.allowBlocksWithSameTimestamp);
-    if (refusal !== undefined) throw new ServerError(refusal);
-  };
   return [
     method({
       name: "evm_snapshot",
@@ -49,7 +43,6 @@ export function evmMethods({ node }: RpcDeps) {
           else if (typeof ts === "string") timestamp = numberOrQuantity.parse(ts);
           else if (typeof ts === "object" && ts !== null && "timestamp" in ts) timestamp = numberOrQuantity.parse((ts as { timestamp: unknown }).timestamp);
           else throw new InvalidParamsError(`invalid argument 0: cannot unmarshal ${jsonType(ts)} into a timestamp`);
-          checkNotEarly(timestamp);
           node.setNextTimestamp(timestamp);
         }
         await node.mineBlock();
@@ -69,7 +62,6 @@ export function evmMethods({ node }: RpcDeps) {
       params: [numberOrQuantity],
       doc: "Fixes the timestamp of the next block; it must be after the latest block's.",
       handler: ([ts]) => {
-        checkNotEarly(ts);
         node.setNextTimestamp(ts);
         return ts.toString();
       },

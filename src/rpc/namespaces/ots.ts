@@ -7,7 +7,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { Address, bytesToHex } from "@ethereumjs/util";
-import { type CallFrame, type IndexedTx, type Node, traceTransaction } from "../../chain";
+import { type CallFrame, type IndexedTx, type Node } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { type Json, formatBlock, formatReceipt, formatTransaction, q } from "../format";
 import { method } from "../method";
@@ -49,7 +49,7 @@ function flatten(frame: CallFrame, depth = 0, out: FlatFrame[] = []): FlatFrame[
 /** The call tree of a mined transaction (callTracer over its block's replay); null when unknown. */
 async function callTree(node: Node, txHash: Uint8Array): Promise<CallFrame | null> {
   if ((await node.store.getTxLocation(txHash)) === undefined) return null;
-  return (await traceTransaction(node, txHash, { tracer: "callTracer" })) as CallFrame;
+  return (await node.traces.transaction(txHash, { tracer: "callTracer" })) as CallFrame;
 }
 
 async function blockWithReceipts(node: Node, n: bigint | undefined) {

@@ -17,7 +17,7 @@ import { formatTransaction, hex } from "../format";
 import { type Access, method } from "../method";
 import { type TxRequest, txRequest } from "../objects";
 import { ParamError, address, codec, data, jsonType, parseQuantity, string } from "../params";
-import { buildSignedTx, signMessage, submitTx } from "./eth/transactions";
+import { signMessage, submitTx } from "./eth/transactions";
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const UNKNOWN_ACCOUNT = "unknown account";
@@ -65,7 +65,7 @@ export function personalMethods(deps: RpcDeps) {
     const { key, zero } = await keyWithPassphrase(req.from, passphrase);
     try {
       return await node.exclusive(async () => {
-        const tx = await buildSignedTx(node, req, node.config.defaultSendGas, key);
+        const tx = await node.calls.sign(req, node.config.defaultSendGas, key);
         return send ? submitTx(deps, tx) : tx;
       });
     } finally {

@@ -2,7 +2,7 @@
  * The handlers behind hardhat_dumpState / hardhat_loadState and their Anvil names (src/chain/dev/state-dump.ts
  * has the format): a dump is the hex of gzipped JSON, as Anvil gives and takes it.
  */
-import { decodeStateDump, encodeStateDump, StateDumpError } from "../../chain";
+import { StateDumpError } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError } from "../errors";
 import { method } from "../method";
@@ -17,7 +17,7 @@ export function savedStateMethods({ node }: RpcDeps, ns: "hardhat" | "anvil") {
       access: "private",
       params: [],
       doc: "The state at the head (accounts, code, storage, the epochs module's records) as Anvil's dump: hex of gzipped JSON. Loads with loadState here or in Anvil.",
-      handler: async () => encodeStateDump(await node.dumpState()),
+      handler: () => node.exportState(),
     }),
     method({
       name: `${ns}_loadState`,
@@ -26,7 +26,7 @@ export function savedStateMethods({ node }: RpcDeps, ns: "hardhat" | "anvil") {
       doc: "Loads a dump (hex of gzipped or plain JSON, Anvil's or ours) at the head: accounts replaced, module records replaced, chain time moved up to the dump's. Refused whole when any value is bad.",
       handler: async ([dump]) => {
         try {
-          await node.loadState(decodeStateDump(dump));
+          await node.loadState(dump);
         } catch (err) {
           if (err instanceof StateDumpError) throw new InvalidParamsError(err.message);
           throw err;

@@ -2,7 +2,7 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers/address";
-import { pooledSender, type PooledTx } from "../../chain";
+import { type PooledTx } from "../../chain";
 import type { RpcDeps } from "../deps";
 import { type Json, formatTransaction, q } from "../format";
 import { method } from "../method";
@@ -25,7 +25,7 @@ function summary(tx: TypedTransaction): string {
 }
 
 export function txpoolMethods({ node }: RpcDeps) {
-  const full = (e: PooledTx): Json => formatTransaction(e.tx, pooledSender(e));
+  const full = (e: PooledTx): Json => formatTransaction(e.tx, e.sender);
   return [
     method({
       name: "txpool_content",

@@ -5,7 +5,7 @@
 import { createBlockFromRLP } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
-import { intermediateRoots, runsClientCode, traceBlock, traceCall, type TraceConfig, TraceError, traceForeignBlock, traceTransaction, type TxTrace } from "../../../chain";
+import { runsClientCode, type TraceConfig, TraceError, type TxTrace } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { type Access, method } from "../../method";
@@ -40,7 +40,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     const want = cfg.txHash === undefined ? undefined : bytesToHex(cfg.txHash);
     const idx = want === undefined ? undefined : block.transactions.findIndex((t) => bytesToHex(t.hash()) === want);
     if (idx === -1) throw new ServerError(`transaction ${want} not found in block ${bytesToHex(block.hash())}`);
-    const traces = await traced(() => traceBlock(node, n, { ...cfg, jsonl: true }, (i) => idx === undefined || i === idx));
+    const traces = await traced(() => node.traces.block(n, { ...cfg, jsonl: true }, (i) => idx === undefined || i === idx));
     const files: string[] = [];
     for (let k = 0; k < traces.length; k++) {
       const t = traces[k];
@@ -61,7 +61,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       concurrent: true,
       doc: "Re-executes the block of a mined transaction up to it (module begin-block and epoch hooks first, then the earlier transactions) and answers the tracer's result: the struct logger by default, or callTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer, or a JavaScript tracer.",
       async handler([h, cfg]) {
-        return wire(await traced(() => traceTransaction(node, h, cfg ?? {})), cfg);
+        return wire(await traced(() => node.traces.transaction(h, cfg ?? {})), cfg);
       },
     }),
     method({
@@ -75,7 +75,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       async handler([req, block, cfg]) {
         const n = await requireHeight(node, block);
         const c = cfg ?? {};
-        return wire(await traced(() => traceCall(node, n, req, c, c.stateOverrides, c.blockOverrides)), cfg);
+        return wire(await traced(() => node.traces.call(n, req, c, c.stateOverrides, c.blockOverrides)), cfg);
       },
     }),
     method({
@@ -89,7 +89,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       async handler([b, cfg]) {
         const n = await resolveHeight(node, b);
         if (n === undefined) throw new ServerError(`block #${"number" in b ? b.number : "?"} not found`);
-        return wireBlock(await traced(() => traceBlock(node, n, cfg ?? {})), cfg);
+        return wireBlock(await traced(() => node.traces.block(n, cfg ?? {})), cfg);
       },
     }),
     method({
@@ -102,7 +102,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       doc: "As debug_traceBlockByNumber, by block hash.",
       async handler([h, cfg]) {
         const n = await blockAt(await node.store.getBlockNumber(h), `block ${bytesToHex(h)}`);
-        return wireBlock(await traced(() => traceBlock(node, n, cfg ?? {})), cfg);
+        return wireBlock(await traced(() => node.traces.block(n, cfg ?? {})), cfg);
       },
     }),
     method({
@@ -169,7 +169,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       doc: "The state root after each transaction of a block (begin-block changes included in the first), by re-execution.",
       async handler([h]) {
         const n = await blockAt(await node.store.getBlockNumber(h), `block ${bytesToHex(h)}`);
-        return traced(() => intermediateRoots(node, n));
+        return traced(() => node.traces.intermediateRoots(n));
       },
     }),
   ];
@@ -182,8 +182,8 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       throw new TraceError(`could not decode block: ${(err as Error).message}`);
     }
     const n = await node.store.getBlockNumber(block.hash());
-    if (n !== undefined) return traceBlock(node, n, cfg);
-    return traceForeignBlock(node, block, cfg);
+    if (n !== undefined) return node.traces.block(n, cfg);
+    return node.traces.foreignBlock(block, cfg);
   }
 }
 

@@ -4,7 +4,7 @@
  * list stops changing. Runs in an execution context at the block (never on the live chain).
  */
 import { Address, bigIntToUnpaddedBytes, bytesToHex, createZeroAddress, generateAddress } from "@ethereumjs/util";
-import { describeFailure, ExecutionTimeout, runInContext } from "../../../chain";
+import { describeFailure, ExecutionTimeout } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { q } from "../../format";
@@ -48,7 +48,7 @@ export function accessListMethods(deps: RpcDeps) {
           const clean = (list: Entry[]): Entry[] => list.filter((e) => e.storageKeys.length > 0 || !excluded.has(toHex(e.address)));
           let list = clean(req.accessList ?? []);
           for (let round = 0; round < MAX_ROUNDS; round++) {
-            const r = await runInContext(node, ctx, { ...req, from: from.bytes, nonce, accessList: list });
+            const r = await node.calls.runInContext(ctx, { ...req, from: from.bytes, nonce, accessList: list });
             const traced = clean((r.accessList ?? []).map((e) => ({ address: fromHex(e.address), storageKeys: e.storageKeys.map(fromHex) })));
             if (keyOf(traced) === keyOf(list)) {
               const out: Record<string, unknown> = {

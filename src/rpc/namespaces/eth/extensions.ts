@@ -5,42 +5,14 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, KECCAK256_RLP, bytesToHex } from "@ethereumjs/util";
-import { type Node, pooledSender, transactionFrom } from "../../../chain";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { type Json, formatHeader, formatLog, formatTransaction, hex, q } from "../../format";
 import { method } from "../../method";
-import { type TxRequest, txRequest } from "../../objects";
+import { txRequest } from "../../objects";
 import { address, blockId, blockNumberOrTag, hash } from "../../params";
 import { requireHeight, resolveBlock } from "../../resolve";
-import { DEFAULT_PRIORITY_FEE } from "./transactions";
-
-/**
- * The transaction eth_sendTransaction would sign for `req`, unsigned: the same defaults (gas
- * `defaultGas` when none is given, type-2 fees with a 1 gwei tip and max fee tip + 2 × next base fee,
- * legacy when gasPrice is given, the pending nonce, the node's chain id).
- */
-export async function fillTransaction(node: Node, req: TxRequest, defaultGas: bigint): Promise<TypedTransaction> {
-  if (req.from === undefined && req.nonce === undefined) throw new ServerError("missing from: a transaction without nonce needs its sender to find the next nonce");
-  if (req.chainId !== undefined && req.chainId !== node.config.chainId) {
-    throw new ServerError(`chainId does not match node's (have=${req.chainId}, want=${node.config.chainId})`);
-  }
-  if (req.to === undefined && (req.data === undefined || req.data.length === 0)) throw new ServerError("contract creation without any data provided");
-  const from = new Address(req.from ?? new Uint8Array(20));
-  const nonce = req.nonce ?? node.pool.nextNonce(from.toString(), await node.getNonce(from));
-  const filled: TxRequest = { ...req, from: from.bytes };
-  if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
-    filled.gasPrice = req.gasPrice ?? node.nextBaseFee() + DEFAULT_PRIORITY_FEE;
-    if (req.type === 1n) filled.accessList = req.accessList ?? [];
-  } else {
-    const tip = req.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE;
-    filled.maxPriorityFeePerGas = tip;
-    filled.maxFeePerGas = req.maxFeePerGas ?? tip + 2n * node.nextBaseFee();
-    if (filled.maxFeePerGas < tip) throw new ServerError(`maxFeePerGas (${filled.maxFeePerGas}) < maxPriorityFeePerGas (${tip})`);
-  }
-  return transactionFrom(node, filled, req.gas ?? defaultGas, nonce);
-}
 
 /** geth's transaction JSON (types.Transaction) of an unsigned transaction: zero signature, hash of the unsigned encoding. */
 function unsignedTxJson(tx: TypedTransaction): Json {
@@ -97,7 +69,7 @@ export function extensionMethods({ node }: RpcDeps) {
       params: [txRequest],
       doc: "Fills a transaction with eth_sendTransaction's defaults (gas 2020020, type-2 fees, pending nonce, chain id) and answers it unsigned: {raw, tx} in geth's shape. Needs no key for `from`.",
       async handler([req]) {
-        const tx = await fillTransaction(node, req, node.config.defaultSendGas);
+        const tx = await node.calls.fill(req, node.config.defaultSendGas);
         return { raw: hex(tx.serialize()), tx: unsignedTxJson(tx) };
       },
     }),
@@ -111,7 +83,7 @@ export function extensionMethods({ node }: RpcDeps) {
         return [...node.pool.pending(), ...node.pool.queued()]
           .filter((p) => own.has(p.sender) || node.impersonated.has(p.sender))
           // the recorded sender: an impersonated transaction's signature is a throwaway key's
-          .map((p) => formatTransaction(p.tx, pooledSender(p)));
+          .map((p) => formatTransaction(p.tx, p.sender));
       },
     }),
     method({

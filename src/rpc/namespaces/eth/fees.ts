@@ -6,7 +6,6 @@ import { method } from "../../method";
 import { ParamError, arrayOf, blockNumberOrTag, codec, numberOrQuantity } from "../../params";
 import { resolveHeight } from "../../resolve";
 import { effectiveTip } from "../../../chain";
-import { DEFAULT_PRIORITY_FEE } from "./transactions";
 
 /** The most reward percentiles one eth_feeHistory may ask for (geth's maxQueryLimit). */
 export const MAX_PERCENTILES = 100;
@@ -26,7 +25,7 @@ export function feeMethods({ node, settings }: RpcDeps) {
       params: [],
       doc: "Suggested legacy gas price: the next block's base fee plus the default tip, and at least the node's minimum gas price.",
       handler: () => {
-        const p = node.nextBaseFee() + DEFAULT_PRIORITY_FEE;
+        const p = node.nextBaseFee() + node.calls.defaultTip;
         return q(p > node.settings.minGasPrice ? p : node.settings.minGasPrice);
       },
     }),
@@ -35,7 +34,7 @@ export function feeMethods({ node, settings }: RpcDeps) {
       access: "read",
       params: [],
       doc: "Suggested tip per gas for EIP-1559 transactions (1 gwei).",
-      handler: () => q(DEFAULT_PRIORITY_FEE),
+      handler: () => q(node.calls.defaultTip),
     }),
     method({
       name: "eth_feeHistory",

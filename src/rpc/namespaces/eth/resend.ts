@@ -5,7 +5,7 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
-import { type CallRequest, ChainError, maxFeeOf, type PooledTx, signAs } from "../../../chain";
+import { type CallRequest, ChainError, maxFeeOf, type PooledTx } from "../../../chain";
 import { keccak256 } from "../../../utils/keccak";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
@@ -13,7 +13,6 @@ import { hex } from "../../format";
 import { method } from "../../method";
 import { type TxRequest, txRequest } from "../../objects";
 import { quantity, uint64 } from "../../params";
-import { fillTransaction } from "./extensions";
 
 const same = (a: Uint8Array | undefined, b: Uint8Array | undefined) => Buffer.compare(Buffer.from(a ?? []), Buffer.from(b ?? [])) === 0;
 
@@ -67,7 +66,7 @@ export function resendMethods(deps: RpcDeps) {
         const price = gasPrice !== undefined && gasPrice !== 0n ? gasPrice : undefined;
         const gas = gasLimit !== undefined && gasLimit !== 0n ? gasLimit : undefined;
         if (pooled === undefined) {
-          const wanted = await fillTransaction(node, req, node.config.defaultSendGas).catch(() => undefined);
+          const wanted = await node.calls.fill(req, node.config.defaultSendGas).catch(() => undefined);
           checkTxFee(price ?? (wanted === undefined ? 0n : maxFeeOf(wanted)), gas ?? wanted?.gasLimit ?? 0n, deps.settings.txFeeCap);
           throw new ServerError(`transaction ${wanted === undefined ? "(unbuildable)" : hex(keccak256(wanted.serialize()))} not found`);
         }
@@ -76,7 +75,7 @@ export function resendMethods(deps: RpcDeps) {
         checkTxFee(next.maxFeePerGas ?? next.gasPrice ?? 0n, newGas, deps.settings.txFeeCap);
         let signed: TypedTransaction;
         try {
-          signed = signAs(node, from, next, newGas, pooled.tx.nonce);
+          signed = node.calls.signAs(from, next, newGas, pooled.tx.nonce);
         } catch (err) {
           if (err instanceof ChainError) throw new ServerError(`${err.message}: the node holds no key to re-sign it`);
           throw err;

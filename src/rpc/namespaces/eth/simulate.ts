@@ -3,7 +3,7 @@
  * state overrides, calls that see each other's effects, results in geth's shape (each simulated
  * block as a block object with `calls`). Runs in an execution context at the base block.
  */
-import { describeFailure, ExecutionTimeout, MAX_SIMULATE_BLOCKS, type SimBlock, simulate, SimulationError } from "../../../chain";
+import { describeFailure, ExecutionTimeout, type SimBlock, SimulationError } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { InvalidParamsError, RpcError, ServerError } from "../../errors";
 import { type Json, formatBlock, formatLog, hex, q } from "../../format";
@@ -68,11 +68,11 @@ export function simulateMethods(deps: RpcDeps) {
       doc: "Simulates a sequence of blocks on top of a block (default latest): per block, overrides of its header fields (number, time, gasLimit, feeRecipient, prevRandao, baseFeePerGas) and of state, then calls that see each other's effects. Answers geth's shape: each block object with `calls` ({returnData, logs, gasUsed, status, error?}). `validation` checks nonces and fees as for real transactions; `traceTransfers` adds geth's Transfer log (from 0xEeee…EEeE) for each ether transfer of a call frame that did not revert (not for SELFDESTRUCT). Simulated blocks run no epoch phases.",
       async handler([opts, block]) {
         if (opts.blocks.length === 0) throw new InvalidParamsError("empty input");
-        if (opts.blocks.length > MAX_SIMULATE_BLOCKS) throw new RpcError(-38026, "too many blocks");
+        if (opts.blocks.length > node.calls.maxSimulateBlocks) throw new RpcError(-38026, "too many blocks");
         const n = await requireHeight(node, block);
         const ctx = await node.contextAt(n, { timeoutMs: deps.settings.evmTimeoutMs });
         try {
-          const blocks = await simulate(node, ctx, { blocks: opts.blocks, validation: opts.validation, traceTransfers: opts.traceTransfers });
+          const blocks = await node.calls.simulate(ctx, { blocks: opts.blocks, validation: opts.validation, traceTransfers: opts.traceTransfers });
           return blocks.map(({ block: b, receipts, calls }) => {
             const out = formatBlock(b, opts.returnFullTransactions, receipts) as Record<string, Json>;
             let logIndex = 0;

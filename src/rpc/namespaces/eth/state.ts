@@ -1,7 +1,7 @@
 /** eth_* methods that read account state at a block, and calls that create no transaction. */
 import { getMerkleStateProof } from "@ethereumjs/statemanager";
 import { Address, setLengthLeft } from "@ethereumjs/util";
-import { CallFailure, callStackTrace, estimateGas, ExecutionTimeout, runCall } from "../../../chain";
+import { CallFailure, ExecutionTimeout } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { executionFailure } from "../../failures";
@@ -93,8 +93,8 @@ export function stateMethods(deps: RpcDeps) {
         const n = await requireHeight(node, block);
         // in-process (tests), as on Hardhat's network: the sender's balance and the base fee are not checked
         const lenient = ctx.transport === "in-process";
-        const result = await withDeadline(() => runCall(node, req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient, report: true }));
-        if (result.execResult.exceptionError !== undefined) throw executionFailure(deps, result, () => callStackTrace(node, deps.contracts, req, n, overrides, lenient, result));
+        const result = await withDeadline(() => node.calls.run(req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient, report: true }));
+        if (result.execResult.exceptionError !== undefined) throw executionFailure(deps, result, () => node.traces.callStackTrace(deps.contracts, req, n, overrides, lenient, result));
         return hex(result.execResult.returnValue);
       },
     }),
@@ -110,9 +110,9 @@ export function stateMethods(deps: RpcDeps) {
         const first = nodeAccounts(deps)[0];
         const estimated = hardhat && req.from === undefined && first !== undefined ? { ...req, from: parseAddress(first) } : req;
         try {
-          return q(await withDeadline(() => estimateGas(node, estimated, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient: hardhat })));
+          return q(await withDeadline(() => node.calls.estimateGas(estimated, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient: hardhat })));
         } catch (err) {
-          if (err instanceof CallFailure) throw executionFailure(deps, err.result, () => callStackTrace(node, deps.contracts, estimated, n, overrides, hardhat, err.result));
+          if (err instanceof CallFailure) throw executionFailure(deps, err.result, () => node.traces.callStackTrace(deps.contracts, estimated, n, overrides, hardhat, err.result));
           throw err;
         }
       },

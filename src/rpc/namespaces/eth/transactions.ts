@@ -1,7 +1,7 @@
 /** Sending, signing and looking up transactions. */
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
-import { defaultCallGas, type Inclusion, type MinedBlock, type Node, pooledSender, signAs, signedBy, txGasCap, txStackTrace } from "../../../chain";
+import { type Inclusion, type MinedBlock, signedBy } from "../../../chain";
 import { SigningKey } from "ethers/crypto";
 import { TypedDataEncoder } from "ethers/hash";
 import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
@@ -13,36 +13,10 @@ import { method } from "../../method";
 import { address, any, data, hash } from "../../params";
 import { type TxRequest, txRequest } from "../../objects";
 
-/** Tip the node suggests and uses by default (Hardhat's default priority fee). */
-export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
-
 /** The sender of eth_sendTransaction: `from`, whatever the signature of an impersonated account's transaction recovers to. */
 function senderOf(req: TxRequest): Address {
   if (req.from === undefined) throw new ServerError("missing from");
   return new Address(req.from);
-}
-
-/** Fills the defaults of eth_sendTransaction (geth/Evmos order) and signs, with `key` when given (else a dev account's). */
-export async function buildSignedTx(node: Node, req: TxRequest, defaultGas: bigint, key?: Uint8Array): Promise<TypedTransaction> {
-  if (req.from === undefined) throw new ServerError("missing from: the sender of eth_sendTransaction is required");
-  const from = new Address(req.from);
-  if (req.chainId !== undefined && req.chainId !== node.config.chainId) {
-    throw new ServerError(`chainId does not match node's (have=${req.chainId}, want=${node.config.chainId})`);
-  }
-  if (req.to === undefined && (req.data === undefined || req.data.length === 0)) throw new ServerError("contract creation without any data provided");
-  const nonce = req.nonce ?? node.pool.nextNonce(from.toString(), await node.getNonce(from));
-  const gas = req.gas ?? (defaultGas < txGasCap(node) ? defaultGas : defaultCallGas(node));
-  const filled = { ...req };
-  const legacy = req.gasPrice !== undefined || req.type === 0n || req.type === 1n;
-  if (legacy) {
-    filled.gasPrice = req.gasPrice ?? node.nextBaseFee() + DEFAULT_PRIORITY_FEE;
-  } else {
-    const tip = req.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE;
-    filled.maxPriorityFeePerGas = tip;
-    filled.maxFeePerGas = req.maxFeePerGas ?? tip + 2n * node.nextBaseFee();
-    if (filled.maxFeePerGas < tip) throw new ServerError(`maxFeePerGas (${filled.maxFeePerGas}) < maxPriorityFeePerGas (${tip})`);
-  }
-  return signAs(node, from, filled, gas, nonce, key ?? node.keys.get(from.toString()));
 }
 
 /** Submits (the caller holds the node mutex); with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
@@ -73,7 +47,7 @@ async function answerSend(deps: RpcDeps, h: string, included: Inclusion | undefi
   if (included !== undefined && node.config.throwOnTransactionFailures && included.result.execResult.exceptionError !== undefined) {
     const n = included.mined.block.header.number;
     const ran = { result: included.result, tx: included.mined.block.transactions[included.index] };
-    throw executionFailure(deps, included.result, () => txStackTrace(node, deps.contracts, n, included.index, ran), h);
+    throw executionFailure(deps, included.result, () => node.traces.txStackTrace(deps.contracts, n, included.index, ran), h);
   }
   return h;
 }
@@ -86,7 +60,7 @@ function senderKey(deps: RpcDeps, req: TxRequest): Uint8Array | undefined {
 export function transactionMethods(deps: RpcDeps) {
   const { node } = deps;
 
-  const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
+  const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array | string; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
     const loc = await node.store.getTxLocation(h);
     if (loc !== undefined) {
       const block = await node.getBlock(loc.blockNumber);
@@ -97,7 +71,7 @@ export function transactionMethods(deps: RpcDeps) {
     }
     const pooled = node.pool.get(bytesToHex(h));
     if (pooled === undefined) return undefined;
-    return { tx: pooled.tx, from: pooledSender(pooled) };
+    return { tx: pooled.tx, from: pooled.sender };
   };
 
   return [
@@ -115,7 +89,7 @@ export function transactionMethods(deps: RpcDeps) {
       handler: ([req]) =>
         sendTx(deps, async () => {
           assertInsecureUnlockAllowed(deps);
-          return { tx: await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req)), sender: senderOf(req) };
+          return { tx: await node.calls.sign(req, node.config.defaultSendGas, senderKey(deps, req)), sender: senderOf(req) };
         }),
     }),
     method({
@@ -158,7 +132,7 @@ export function transactionMethods(deps: RpcDeps) {
       raisesTo: "dev",
       params: [txRequest],
       doc: "Fills and signs a transaction with the node's key of `from` (a dev account or an unlocked key-store account) without sending it; answers the raw signed bytes.",
-      handler: async ([req]) => hex((await buildSignedTx(node, req, node.config.defaultSendGas, senderKey(deps, req))).serialize()),
+      handler: async ([req]) => hex((await node.calls.sign(req, node.config.defaultSendGas, senderKey(deps, req))).serialize()),
     }),
     method({
       name: "eth_sign",
@@ -215,7 +189,7 @@ export function transactionMethods(deps: RpcDeps) {
       access: "read",
       params: [],
       doc: "Every transaction waiting in the pool that can be mined next (pending, not queued).",
-      handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, pooledSender(p))),
+      handler: () => node.pool.pending().map((p) => formatTransaction(p.tx, p.sender)),
     }),
   ];
 }

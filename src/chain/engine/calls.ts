@@ -1,0 +1,116 @@
+/**
+ * What the node runs without keeping anything, and the transactions it prepares: calls, estimates,
+ * access-list runs, eth_simulateV1, and a send's or a fill's defaults (geth's and Evmos's order).
+ * One per node (`Node.calls`), over its read half (src/chain/node-reads.ts); the work itself is in
+ * src/chain/engine/execution.ts, simulate.ts and src/chain/dev/accounts.ts.
+ */
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { Address } from "@ethereumjs/util";
+import { signAs } from "../dev/accounts";
+import { ChainError } from "../errors";
+import type { NodeReads } from "../node-reads";
+import { type CallRequest, defaultCallGas, estimateGas, runCall, runInContext, transactionFrom, txGasCap } from "./execution";
+import { MAX_SIMULATE_BLOCKS, simulate } from "./simulate";
+import type { TxPool } from "../pool/txpool";
+
+/** The tip the node suggests and a send gets when it names none (Hardhat's default priority fee). */
+export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
+
+/** A transaction as a client asks for it (eth_sendTransaction, eth_fillTransaction, eth_signTransaction). */
+export interface SendRequest extends CallRequest {
+  chainId?: bigint;
+  type?: bigint;
+}
+
+/** A function's parameters after its first (the node). */
+type Rest<F> = F extends (node: NodeReads, ...rest: infer R) => unknown ? R : never;
+
+export class Calls {
+  /** The most blocks one eth_simulateV1 may simulate. */
+  readonly maxSimulateBlocks = MAX_SIMULATE_BLOCKS;
+  /** The tip the node suggests (eth_maxPriorityFeePerGas) and a send gets when it names none. */
+  readonly defaultTip = DEFAULT_PRIORITY_FEE;
+
+  /** `pool`: the node's pool now (hardhat_reset replaces it), whose pending nonces a fill or a send takes. */
+  constructor(
+    private readonly _node: NodeReads,
+    private readonly _pool: () => TxPool,
+  ) {}
+
+  /** eth_call: `req` against block `n`'s state (src/chain/engine/execution.ts, runCall). */
+  run(...a: Rest<typeof runCall>): ReturnType<typeof runCall> {
+    return runCall(this._node, ...a);
+  }
+
+  /** eth_estimateGas (src/chain/engine/execution.ts, estimateGas). */
+  estimateGas(...a: Rest<typeof estimateGas>): ReturnType<typeof estimateGas> {
+    return estimateGas(this._node, ...a);
+  }
+
+  /** One run of `req` in an execution context, reverted after (eth_createAccessList's rounds). */
+  runInContext(...a: Rest<typeof runInContext>): ReturnType<typeof runInContext> {
+    return runInContext(this._node, ...a);
+  }
+
+  /** eth_simulateV1's blocks in an execution context (src/chain/engine/simulate.ts). */
+  simulate(...a: Rest<typeof simulate>): ReturnType<typeof simulate> {
+    return simulate(this._node, ...a);
+  }
+
+  /** Gas a call gets when it names none: the smallest of the gas cap, the block gas limit and EIP-7825's cap. */
+  defaultGas(): bigint {
+    return defaultCallGas(this._node);
+  }
+
+  /**
+   * The transaction eth_sendTransaction would sign for `req`, unsigned (eth_fillTransaction): gas
+   * `defaultGas` when none is given, type-2 fees with a 1 gwei tip and max fee tip + 2 × the next
+   * base fee, legacy when gasPrice is given, the pending nonce, the node's chain id.
+   */
+  async fill(req: SendRequest, defaultGas: bigint): Promise<TypedTransaction> {
+    if (req.from === undefined && req.nonce === undefined) throw new ChainError("missing from: a transaction without nonce needs its sender to find the next nonce");
+    const from = new Address(req.from ?? new Uint8Array(20));
+    const { filled, nonce } = await this._defaults({ ...req, from: from.bytes });
+    if (req.type === 1n) filled.accessList = req.accessList ?? [];
+    return transactionFrom(this._node, filled, req.gas ?? defaultGas, nonce);
+  }
+
+  /**
+   * eth_sendTransaction's transaction: `req` with the same defaults as `fill` (gas `defaultGas` when
+   * it fits the per-transaction cap, else the call default), signed with `key` when given, else with
+   * a dev account's key or as an impersonated account.
+   */
+  async sign(req: SendRequest, defaultGas: bigint, key?: Uint8Array): Promise<TypedTransaction> {
+    if (req.from === undefined) throw new ChainError("missing from: the sender of eth_sendTransaction is required");
+    const from = new Address(req.from);
+    const { filled, nonce } = await this._defaults(req);
+    const gas = req.gas ?? (defaultGas < txGasCap(this._node) ? defaultGas : defaultCallGas(this._node));
+    return signAs(this._node, from, filled, gas, nonce, key ?? this._node.keys.get(from.toString()));
+  }
+
+  /** Builds and signs a transaction whose gas and nonce are decided (see src/chain/dev/accounts.ts, signAs). */
+  signAs(...a: Rest<typeof signAs>): TypedTransaction {
+    return signAs(this._node, ...a);
+  }
+
+  /** The checks and fee defaults `fill` and `sign` share; `req.from` is set. */
+  private async _defaults(req: SendRequest): Promise<{ filled: SendRequest; nonce: bigint }> {
+    const node = this._node;
+    if (req.chainId !== undefined && req.chainId !== node.config.chainId) {
+      throw new ChainError(`chainId does not match node's (have=${req.chainId}, want=${node.config.chainId})`);
+    }
+    if (req.to === undefined && (req.data === undefined || req.data.length === 0)) throw new ChainError("contract creation without any data provided");
+    const from = new Address(req.from as Uint8Array);
+    const nonce = req.nonce ?? this._pool().nextNonce(from.toString(), await node.getNonce(from));
+    const filled: SendRequest = { ...req };
+    if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
+      filled.gasPrice = req.gasPrice ?? node.nextBaseFee() + DEFAULT_PRIORITY_FEE;
+    } else {
+      const tip = req.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE;
+      filled.maxPriorityFeePerGas = tip;
+      filled.maxFeePerGas = req.maxFeePerGas ?? tip + 2n * node.nextBaseFee();
+      if (filled.maxFeePerGas < tip) throw new ChainError(`maxFeePerGas (${filled.maxFeePerGas}) < maxPriorityFeePerGas (${tip})`);
+    }
+    return { filled, nonce };
+  }
+}
