@@ -1,11 +1,20 @@
 /** Errors the chain answers with; the RPC layer turns them into JSON-RPC errors (src/rpc/dispatcher.ts). */
 
-/** A rejected transaction or state change: the RPC layer turns it into -32000 with this text. */
+/**
+ * What the chain refuses or cannot do, for the caller: a rejected transaction or state change, an
+ * execution past its deadline, a bad trace or dump. The RPC layer answers each with its `code`
+ * (default -32000, geth's server error) and this text, in one place (src/rpc/dispatcher.ts); a
+ * subclass says what kind it is. Anything else thrown is a bug of the node.
+ */
 export class ChainError extends Error {
-  /** `hardhatMessage`: Hardhat's network's text for the same refusal (the in-process provider answers with it). */
+  /**
+   * `hardhatMessage`: Hardhat's network's text for the same refusal (the in-process provider answers
+   * with it); `code`: the JSON-RPC error code.
+   */
   constructor(
     message: string,
     readonly hardhatMessage?: string,
+    readonly code: number = -32000,
   ) {
     super(message);
   }

@@ -83,24 +83,11 @@ export class Node extends NodeReads {
       },
       onError: (err) => this.emit("miningError", err),
     });
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the miner reads the node's current parts through getters
-    const node = this;
     this._miner = new Miner({
       config,
       common,
       explainSystemCall,
-      get chain() {
-        return node._chain;
-      },
-      get pool() {
-        return node.pool;
-      },
-      get clock() {
-        return node.clock;
-      },
-      get settings() {
-        return node._settings;
-      },
+      parts: () => ({ chain: this._chain, pool: this.pool, clock: this.clock, settings: this._settings }),
       recordsExecutions: () => this.listenerCount("executed") > 0,
       setConsoleOrigin: (origin) => {
         this._consoleOrigin = origin;

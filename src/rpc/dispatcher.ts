@@ -173,8 +173,9 @@ export class RpcDispatcher implements Dispatcher {
 
   private _toRpcError(method: string, err: unknown): RpcError {
     if (err instanceof RpcError) return err;
+    // what the chain refuses or cannot do, with its own code (-32000 unless it says otherwise)
     if (err instanceof ChainError) {
-      const e = new ServerError(err.message);
+      const e = err.code === -32000 ? new ServerError(err.message) : new RpcError(err.code, err.message);
       if (err.hardhatMessage !== undefined) e.hardhat = { message: err.hardhatMessage };
       return e;
     }

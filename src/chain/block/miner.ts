@@ -2,8 +2,8 @@
  * Block production from the pool: one block (`mineBlock`), what automine still owes (`mineWaiting`),
  * hardhat_mine's runs with their quiet blocks reserved instead of made, and the sends that wait for
  * their transaction's block. `Node` (src/chain/node.ts) owns one and calls it inside its lock; the
- * miner reaches the node's current chain, pool, clock and settings through `MinerHost`, since
- * hardhat_reset, a state load and evm_revert replace them.
+ * miner asks its host for the node's current chain, pool, clock and settings each time (`parts`),
+ * since hardhat_reset, a state load and evm_revert replace them.
  */
 import type { Common } from "@ethereumjs/common";
 import { Address, bytesToHex, equalsBytes } from "@ethereumjs/util";
@@ -23,15 +23,19 @@ import { commitBlock, commitReservation } from "./commit";
 import type { Reservation } from "./reserved-blocks";
 import { turnIfDue } from "../../utils/turn";
 
+/** The node's parts a block is made from now; `settings` is the node's record itself (a mined block clears its next-block-only values). */
+export interface MinerParts {
+  chain: ChainState;
+  pool: TxPool;
+  clock: Clock;
+  settings: NodeSettings;
+}
+
 /** What the miner needs of its node: the current parts (replaced by a reset) and where to report. */
 export interface MinerHost {
   readonly config: ChainConfig;
   readonly common: Common;
-  readonly chain: ChainState;
-  readonly pool: TxPool;
-  readonly clock: Clock;
-  /** The node's settings record itself: a mined block clears its next-block-only values. */
-  readonly settings: NodeSettings;
+  parts(): MinerParts;
   readonly explainSystemCall: SystemCallExplainer | undefined;
   /** Whether someone listens for executions (they are recorded only then). */
   recordsExecutions(): boolean;
@@ -42,7 +46,7 @@ export interface MinerHost {
 }
 
 /** Base fee of the next block: the one set by hardhat_setNextBlockBaseFeePerGas, else EIP-1559's rule. */
-export function nextBaseFee(host: Pick<MinerHost, "chain" | "common" | "settings">): bigint {
+export function nextBaseFee(host: { chain: ChainState; common: Common; settings: NodeSettings }): bigint {
   if (host.settings.nextBaseFee !== undefined) return host.settings.nextBaseFee;
   return host.common.isActivatedEIP(1559) ? host.chain.head.header.calcNextBaseFee() : 0n;
 }
@@ -87,12 +91,13 @@ export class Miner {
 
   /** Mines one block from the pool at `timestamp` (default: the clock's next block time). */
   async mineBlock(timestamp?: bigint): Promise<Required<MinedBlock>> {
-    const { chain, pool, clock, settings, config } = this._host;
+    const { chain, pool, clock, settings } = this._host.parts();
+    const config = this._host.config;
     const parent = chain.head;
     const ts = timestamp ?? clock.nextTimestamp(parent.header.timestamp, config.allowBlocksWithSameTimestamp);
     const tooEarly = timestampRefusal(ts, parent.header.timestamp, config.allowBlocksWithSameTimestamp);
     if (tooEarly !== undefined) throw new ChainError(tooEarly);
-    const baseFee = nextBaseFee(this._host);
+    const baseFee = nextBaseFee({ chain, settings, common: this._host.common });
     const candidates = settings.paused ? [] : this.mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
     const produced = await produceBlock({
       vm: chain.vm,
@@ -145,7 +150,7 @@ export class Miner {
    * or a lowered minimum gas price lets waiting ones in); nothing when none can.
    */
   async mineWaiting(): Promise<void> {
-    const { settings, pool } = this._host;
+    const { settings, pool } = this._host.parts();
     if (!settings.automine || settings.paused) return;
     for (let i = 0; i < 1000 && this.mineable().length > 0; i++) {
       const before = pool.size.pending;
@@ -155,9 +160,11 @@ export class Miner {
   }
 
   /** Pending transactions the next block would take: fee at least the base fee and the minimum. */
-  mineable(baseFee = nextBaseFee(this._host)): PooledTx[] {
-    const min = this._host.settings.minGasPrice;
-    return this._host.pool.ordered(baseFee, this._host.config.mining.order).filter((p) => maxFeeOf(p.tx) >= baseFee && maxFeeOf(p.tx) >= min);
+  mineable(baseFee?: bigint): PooledTx[] {
+    const { chain, pool, settings } = this._host.parts();
+    const fee = baseFee ?? nextBaseFee({ chain, settings, common: this._host.common });
+    const min = settings.minGasPrice;
+    return pool.ordered(fee, this._host.config.mining.order).filter((p) => maxFeeOf(p.tx) >= fee && maxFeeOf(p.tx) >= min);
   }
 
   /**
@@ -180,14 +187,14 @@ export class Miner {
       if (quiet !== undefined) {
         await this._reserve(quiet.timestamp, quiet.count, interval);
         left -= quiet.count;
-        ts = this._host.chain.head.header.timestamp + interval;
+        ts = this._host.parts().chain.head.header.timestamp + interval;
         continue;
       }
       const b = await this.mineBlock(ts);
       ts = b.block.header.timestamp + interval;
       left--;
     }
-    if (ts !== undefined) this._host.clock.jumpTo(ts - interval);
+    if (ts !== undefined) this._host.parts().clock.jumpTo(ts - interval);
   }
 
   /**
@@ -197,13 +204,14 @@ export class Miner {
    * Reserving one block saves nothing: at least two.
    */
   private async _quietBlocks(ts: bigint | undefined, left: bigint, interval: bigint): Promise<{ timestamp: bigint; count: bigint } | undefined> {
-    const { chain, settings, config, common } = this._host;
+    const { chain, settings, clock } = this._host.parts();
+    const { config, common } = this._host;
     if (left < 2n || settings.nextBaseFee !== undefined || settings.nextPrevRandao !== undefined) return undefined;
     if (this.mineable().length > 0 || [...this._everyBlockWanted].some((wanted) => wanted())) return undefined;
     const head = chain.head;
     if (!equalsBytes(head.header.stateRoot, chain.liveRoot)) return undefined;
     if (common.isActivatedEIP(4844) && head.header.calcNextExcessBlobGas(common) !== 0n) return undefined;
-    const timestamp = ts ?? this._host.clock.nextTimestamp(head.header.timestamp, config.allowBlocksWithSameTimestamp);
+    const timestamp = ts ?? clock.nextTimestamp(head.header.timestamp, config.allowBlocksWithSameTimestamp);
     if (timestampRefusal(timestamp, head.header.timestamp, config.allowBlocksWithSameTimestamp) !== undefined) return undefined;
     // the first block time at which some module has work; a module that cannot tell makes every block real
     // (the live state is the head's here, checked above, padded as a BlockContext reads it)
@@ -228,7 +236,7 @@ export class Miner {
 
   /** Reserves `count` empty blocks above the head, the first at `timestamp` (inside the lock). */
   private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<void> {
-    const { chain, settings } = this._host;
+    const { chain, settings, clock } = this._host.parts();
     const head = chain.head;
     const r: Reservation = {
       first: head.header.number + 1n,
@@ -240,10 +248,10 @@ export class Miner {
       gasLimit: settings.gasLimit,
       coinbase: settings.coinbase,
       extraData: settings.extraData,
-      baseFeePerGas: nextBaseFee(this._host),
+      baseFeePerGas: nextBaseFee({ chain, settings, common: this._host.common }),
     };
     await commitReservation(chain, r);
-    this._host.clock.didMine(chain.head.header.timestamp);
+    clock.didMine(chain.head.header.timestamp);
     this._host.reserved(r.first, r.last, this._host.common.isActivatedEIP(1559) ? r.baseFeePerGas : undefined);
   }
 }

@@ -67,7 +67,8 @@ export interface ParsedDump {
 /** A dump that cannot be used: the message names what is wrong; nothing was applied. */
 export class StateDumpError extends ChainError {
   constructor(message: string) {
-    super(`invalid state dump: ${message}`);
+    // a dump is a parameter of hardhat_loadState: a bad one is invalid params
+    super(`invalid state dump: ${message}`, undefined, -32602);
   }
 }
 

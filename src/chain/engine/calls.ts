@@ -4,12 +4,13 @@
  * One per node (`Node.calls`), over its read half (src/chain/node-reads.ts); the work itself is in
  * src/chain/engine/execution.ts, simulate.ts and src/chain/dev/accounts.ts.
  */
-import type { TypedTransaction } from "@ethereumjs/tx";
+import { type TypedTransaction, createTxFromRLP } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { signAs } from "../dev/accounts";
 import { ChainError } from "../errors";
 import type { NodeReads } from "../node-reads";
 import { type CallRequest, defaultCallGas, estimateGas, runCall, runInContext, transactionFrom, txGasCap } from "./execution";
+import { signedBy } from "./sender";
 import { MAX_SIMULATE_BLOCKS, simulate } from "./simulate";
 import type { TxPool } from "../pool/txpool";
 
@@ -88,6 +89,35 @@ export class Calls {
     return signAs(this._node, from, filled, gas, nonce, key ?? this._node.keys.get(from.toString()));
   }
 
+  /**
+   * A signed transaction from its raw bytes (eth_sendRawTransaction), its sender recovered once;
+   * refused in geth's words when it does not decode, is for another chain, is unsigned, is not
+   * replay-protected (unless `allowUnprotected`) or its signature does not recover.
+   */
+  decodeSigned(raw: Uint8Array, opts: { allowUnprotected: boolean }): TypedTransaction {
+    const node = this._node;
+    let unfrozen: TypedTransaction;
+    try {
+      // unfrozen until its sender is known (signedBy)
+      unfrozen = createTxFromRLP(raw, { common: node.common, freeze: false });
+    } catch (err) {
+      const message = (err as Error).message;
+      const have = signedChainId(message);
+      // EthereumJS words a foreign chain id with a function's source in it: geth's words instead
+      if (have !== undefined) throw new ChainError(`invalid chain id for signer: have ${have} want ${node.config.chainId}`);
+      throw new ChainError(`invalid transaction: ${message.split(" (")[0]}`);
+    }
+    if (!unfrozen.isSigned()) throw new ChainError("invalid transaction: not signed");
+    if (unfrozen.type === 0 && !unfrozen.supports(155) && !opts.allowUnprotected) {
+      throw new ChainError("only replay-protected (EIP-155) transactions allowed over RPC");
+    }
+    try {
+      return signedBy(unfrozen);
+    } catch {
+      throw new ChainError("invalid sender: the signature does not recover");
+    }
+  }
+
   /** Builds and signs a transaction whose gas and nonce are decided (see src/chain/dev/accounts.ts, signAs). */
   signAs(...a: Rest<typeof signAs>): TypedTransaction {
     return signAs(this._node, ...a);
@@ -113,4 +143,17 @@ export class Calls {
     }
     return { filled, nonce };
   }
+}
+
+/**
+ * The chain id a transaction was signed for, from EthereumJS's refusal of one signed for another
+ * chain: a typed transaction's "… not matching the derived chain ID N", a legacy one's "Incompatible
+ * EIP155-based V v and chain id …" (EIP-155: v = 2·id + 35 or + 36). Undefined for other errors.
+ */
+function signedChainId(message: string): bigint | undefined {
+  const typed = /not matching the derived chain ID (\d+)/.exec(message);
+  if (typed !== null) return BigInt(typed[1]);
+  const legacy = /Incompatible EIP155-based V (\d+) and chain id/.exec(message);
+  if (legacy !== null) return (BigInt(legacy[1]) - 35n) / 2n;
+  return undefined;
 }

@@ -25,12 +25,13 @@ import { CONSOLE_ADDRESS } from "../dev/console-log";
 import { COVERAGE_ADDRESS } from "../dev/coverage";
 import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "../dev/executions";
 import { turnIfDue } from "../../utils/turn";
+import { ChainError } from "../errors";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 const COVERAGE_BYTES = new Uint8Array(Buffer.from(COVERAGE_ADDRESS.slice(2), "hex"));
 
 /** An execution ran past its context's deadline (geth: "execution aborted (timeout = 5s)"). */
-export class ExecutionTimeout extends Error {
+export class ExecutionTimeout extends ChainError {
   /** Ends the execution, not just the call it met (src/chain/errors.ts, `endsExecution`). */
   readonly endsExecution = true;
   constructor(readonly timeoutMs: number) {

@@ -21,6 +21,7 @@ import { type CallRequest, type StateOverride, applyOverrides, drawGas, readGas,
 import type { NodeReads } from "../node-reads";
 import { withContractSender } from "./state-manager";
 import { keccak256 } from "../../utils/keccak";
+import { ChainError } from "../errors";
 
 export interface BlockOverrides {
   number?: bigint;
@@ -60,12 +61,10 @@ export interface SimulatedBlock {
 }
 
 /** A simulation refused as a whole, with geth's code (-38010 … -38026, -32602). */
-export class SimulationError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
+export class SimulationError extends ChainError {
+  /** `code`: eth_simulateV1's own (-38026 too many blocks, -38020 nonce too low, …). */
+  constructor(code: number, message: string) {
+    super(message, undefined, code);
   }
 }
 

@@ -7,6 +7,7 @@ import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
+import { ChainError } from "../errors";
 
 /** geth's call-frame kinds (the opcode that opened the frame). */
 export type FrameType = "CALL" | "CALLCODE" | "DELEGATECALL" | "STATICCALL" | "CREATE" | "CREATE2" | "SELFDESTRUCT";
@@ -103,5 +104,5 @@ export interface Tracer {
   dispose?(): void;
 }
 
-/** A tracing error that geth returns as the request's error (unknown tracer, bad config, timeout). */
-export class TraceError extends Error {}
+/** A tracer's own failure (its error, a bad config, "tracer not found"): geth answers it with -32000 and its text. */
+export class TraceError extends ChainError {}

@@ -2,9 +2,7 @@
  * The handlers behind hardhat_dumpState / hardhat_loadState and their Anvil names (src/chain/dev/state-dump.ts
  * has the format): a dump is the hex of gzipped JSON, as Anvil gives and takes it.
  */
-import { StateDumpError } from "../../chain";
 import type { RpcDeps } from "../deps";
-import { InvalidParamsError } from "../errors";
 import { method } from "../method";
 import { string } from "../params";
 
@@ -25,12 +23,8 @@ export function savedStateMethods({ node }: RpcDeps, ns: "hardhat" | "anvil") {
       params: [string],
       doc: "Loads a dump (hex of gzipped or plain JSON, Anvil's or ours) at the head: accounts replaced, module records replaced, chain time moved up to the dump's. Refused whole when any value is bad.",
       handler: async ([dump]) => {
-        try {
-          await node.loadState(dump);
-        } catch (err) {
-          if (err instanceof StateDumpError) throw new InvalidParamsError(err.message);
-          throw err;
-        }
+        // a bad dump is refused whole: -32602 with what is wrong (StateDumpError, src/chain/dev/state-dump.ts)
+        await node.loadState(dump);
         return true;
       },
     }),

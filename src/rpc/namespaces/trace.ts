@@ -16,7 +16,6 @@ import { type Json, q } from "../format";
 import { method } from "../method";
 import { ParamError, address, arrayOf, blockId, blockNumberOrTag, codec, hash, numberOrQuantity, objectOf, parseBlockNumberOrTag } from "../params";
 import { txRequest } from "../objects";
-import { traced } from "../traced";
 import { requireHeight, resolveHeight } from "../resolve";
 import { turnIfDue } from "../../utils/turn";
 
@@ -175,7 +174,7 @@ async function blockTraces(node: Node, n: bigint): Promise<Json[]> {
   const block = await node.getBlock(n);
   if (block === undefined) throw new ServerError(`block #${n} not found`);
   if (n === 0n || block.transactions.length === 0) return [];
-  const traces = await traced(() => node.traces.block(n, { tracer: "callTracer" }));
+  const traces = await node.traces.block(n, { tracer: "callTracer" });
   const out: Json[] = [];
   traces.forEach((t, i) => {
     if ("error" in t) throw new ServerError(`transaction ${t.txHash}: ${t.error}`);
@@ -201,7 +200,7 @@ export function traceMethods({ node }: RpcDeps) {
       handler: async ([h]) => {
         const at = await located(h);
         if (at === undefined) return null;
-        const top = (await traced(() => node.traces.transaction(h, { tracer: "callTracer" }))) as CallFrame;
+        const top = (await node.traces.transaction(h, { tracer: "callTracer" })) as CallFrame;
         return flatTraces(top, at.tx.getIntrinsicGas(), whereOf(at.block, at.index));
       },
     }),
@@ -214,7 +213,7 @@ export function traceMethods({ node }: RpcDeps) {
       handler: async ([h, indices]) => {
         const at = await located(h);
         if (at === undefined || indices.length !== 1) return null;
-        const top = (await traced(() => node.traces.transaction(h, { tracer: "callTracer" }))) as CallFrame;
+        const top = (await node.traces.transaction(h, { tracer: "callTracer" })) as CallFrame;
         return flatTraces(top, at.tx.getIntrinsicGas(), whereOf(at.block, at.index))[Number(indices[0])] ?? null;
       },
     }),
@@ -276,7 +275,7 @@ export function traceMethods({ node }: RpcDeps) {
       handler: async ([h, types]) => {
         const at = await located(h);
         if (at === undefined) throw new ServerError("transaction not found");
-        const r = (await traced(() => node.traces.transaction(h, MUX(types)))) as { callTracer: CallFrame; prestateTracer?: unknown };
+        const r = (await node.traces.transaction(h, MUX(types))) as { callTracer: CallFrame; prestateTracer?: unknown };
         return replayResult(r, at.tx.getIntrinsicGas(), types);
       },
     }),
@@ -291,7 +290,7 @@ export function traceMethods({ node }: RpcDeps) {
         if (n === undefined) return null;
         const block = (await node.getBlock(n)) as Block;
         if (n === 0n) return [];
-        const traces = await traced(() => node.traces.block(n, MUX(types)));
+        const traces = await node.traces.block(n, MUX(types));
         return traces.map((t, i) => {
           if ("error" in t) throw new ServerError(`transaction ${t.txHash}: ${t.error}`);
           return { ...replayResult(t.result as never, block.transactions[i].getIntrinsicGas(), types), transactionHash: t.txHash };
@@ -306,7 +305,7 @@ export function traceMethods({ node }: RpcDeps) {
       doc: "Runs a call on the state after a block (default latest) and answers as trace_replayTransaction.",
       handler: async ([req, types, b]) => {
         const n = await requireHeight(node, b);
-        const r = (await traced(() => node.traces.call(n, req, MUX(types)))) as { callTracer: CallFrame; prestateTracer?: unknown };
+        const r = (await node.traces.call(n, req, MUX(types))) as { callTracer: CallFrame; prestateTracer?: unknown };
         return replayResult(r, intrinsicGas(node, req.data, req.to === undefined), types);
       },
     }),

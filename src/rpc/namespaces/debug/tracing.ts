@@ -5,7 +5,7 @@
 import { createBlockFromRLP } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
-import { runsClientCode, type TraceConfig, TraceError, type TxTrace } from "../../../chain";
+import { runsClientCode, type TraceConfig, type TxTrace } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { type Access, method } from "../../method";
@@ -14,7 +14,6 @@ import { txRequest } from "../../objects";
 import { requireHeight, resolveHeight } from "../../resolve";
 import { type FileRoots, readUnder, writeNew } from "./files";
 import { traceConfig } from "./trace-config";
-import { traced } from "../../traced";
 
 
 /** JSON as it goes on the wire (absent fields dropped), so in-process callers see what HTTP sees. */
@@ -40,7 +39,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     const want = cfg.txHash === undefined ? undefined : bytesToHex(cfg.txHash);
     const idx = want === undefined ? undefined : block.transactions.findIndex((t) => bytesToHex(t.hash()) === want);
     if (idx === -1) throw new ServerError(`transaction ${want} not found in block ${bytesToHex(block.hash())}`);
-    const traces = await traced(() => node.traces.block(n, { ...cfg, jsonl: true }, (i) => idx === undefined || i === idx));
+    const traces = await node.traces.block(n, { ...cfg, jsonl: true }, (i) => idx === undefined || i === idx);
     const files: string[] = [];
     for (let k = 0; k < traces.length; k++) {
       const t = traces[k];
@@ -61,7 +60,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       concurrent: true,
       doc: "Re-executes the block of a mined transaction up to it (module begin-block and epoch hooks first, then the earlier transactions) and answers the tracer's result: the struct logger by default, or callTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer, or a JavaScript tracer.",
       async handler([h, cfg]) {
-        return wire(await traced(() => node.traces.transaction(h, cfg ?? {})), cfg);
+        return wire(await node.traces.transaction(h, cfg ?? {}), cfg);
       },
     }),
     method({
@@ -75,7 +74,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       async handler([req, block, cfg]) {
         const n = await requireHeight(node, block);
         const c = cfg ?? {};
-        return wire(await traced(() => node.traces.call(n, req, c, c.stateOverrides, c.blockOverrides)), cfg);
+        return wire(await node.traces.call(n, req, c, c.stateOverrides, c.blockOverrides), cfg);
       },
     }),
     method({
@@ -89,7 +88,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       async handler([b, cfg]) {
         const n = await resolveHeight(node, b);
         if (n === undefined) throw new ServerError(`block #${"number" in b ? b.number : "?"} not found`);
-        return wireBlock(await traced(() => node.traces.block(n, cfg ?? {})), cfg);
+        return wireBlock(await node.traces.block(n, cfg ?? {}), cfg);
       },
     }),
     method({
@@ -102,7 +101,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       doc: "As debug_traceBlockByNumber, by block hash.",
       async handler([h, cfg]) {
         const n = await blockAt(await node.store.getBlockNumber(h), `block ${bytesToHex(h)}`);
-        return wireBlock(await traced(() => node.traces.block(n, cfg ?? {})), cfg);
+        return wireBlock(await node.traces.block(n, cfg ?? {}), cfg);
       },
     }),
     method({
@@ -114,7 +113,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       concurrent: true,
       doc: "Traces a block given as RLP: a block of this chain is re-executed as stored; another block whose parent is here runs its transactions on the parent's state.",
       async handler([rlp, cfg]) {
-        return wireBlock(await traced(() => traceRlp(rlp, cfg ?? {})), cfg);
+        return wireBlock(await traceRlp(rlp, cfg ?? {}), cfg);
       },
     }),
     method({
@@ -130,7 +129,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
         } catch (err) {
           throw new ServerError(`could not read file: ${(err as Error).message}`);
         }
-        return wireBlock(await traced(() => traceRlp(new Uint8Array(blob), cfg ?? {})), cfg);
+        return wireBlock(await traceRlp(new Uint8Array(blob), cfg ?? {}), cfg);
       },
     }),
     method({
@@ -169,7 +168,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       doc: "The state root after each transaction of a block (begin-block changes included in the first), by re-execution.",
       async handler([h]) {
         const n = await blockAt(await node.store.getBlockNumber(h), `block ${bytesToHex(h)}`);
-        return traced(() => node.traces.intermediateRoots(n));
+        return node.traces.intermediateRoots(n);
       },
     }),
   ];
@@ -179,7 +178,7 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     try {
       block = createBlockFromRLP(rlp, { common: node.common, setHardfork: false });
     } catch (err) {
-      throw new TraceError(`could not decode block: ${(err as Error).message}`);
+      throw new ServerError(`could not decode block: ${(err as Error).message}`);
     }
     const n = await node.store.getBlockNumber(block.hash());
     if (n !== undefined) return node.traces.block(n, cfg);

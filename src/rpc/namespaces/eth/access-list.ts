@@ -4,7 +4,7 @@
  * list stops changing. Runs in an execution context at the block (never on the live chain).
  */
 import { Address, bigIntToUnpaddedBytes, bytesToHex, createZeroAddress, generateAddress } from "@ethereumjs/util";
-import { describeFailure, ExecutionTimeout } from "../../../chain";
+import { describeFailure } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { q } from "../../format";
@@ -62,9 +62,6 @@ export function accessListMethods(deps: RpcDeps) {
             list = traced;
           }
           throw new ServerError(`access list did not settle after ${MAX_ROUNDS} executions`);
-        } catch (err) {
-          if (err instanceof ExecutionTimeout) throw new ServerError(err.message);
-          throw err;
         } finally {
           ctx.release();
         }

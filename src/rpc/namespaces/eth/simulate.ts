@@ -3,9 +3,9 @@
  * state overrides, calls that see each other's effects, results in geth's shape (each simulated
  * block as a block object with `calls`). Runs in an execution context at the base block.
  */
-import { describeFailure, ExecutionTimeout, type SimBlock, SimulationError } from "../../../chain";
+import { describeFailure, type SimBlock } from "../../../chain";
 import type { RpcDeps } from "../../deps";
-import { InvalidParamsError, RpcError, ServerError } from "../../errors";
+import { InvalidParamsError, RpcError } from "../../errors";
 import { type Json, formatBlock, formatLog, hex, q } from "../../format";
 import { method } from "../../method";
 import { stateOverride, txRequest } from "../../objects";
@@ -94,10 +94,6 @@ export function simulateMethods(deps: RpcDeps) {
             });
             return out;
           });
-        } catch (err) {
-          if (err instanceof SimulationError) throw new RpcError(err.code, err.message);
-          if (err instanceof ExecutionTimeout) throw new ServerError(err.message);
-          throw err;
         } finally {
           ctx.release();
         }

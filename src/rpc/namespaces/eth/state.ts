@@ -1,7 +1,7 @@
 /** eth_* methods that read account state at a block, and calls that create no transaction. */
 import { getMerkleStateProof } from "@ethereumjs/statemanager";
 import { Address, setLengthLeft } from "@ethereumjs/util";
-import { CallFailure, ExecutionTimeout } from "../../../chain";
+import { CallFailure } from "../../../chain";
 import type { RpcDeps } from "../../deps";
 import { ServerError } from "../../errors";
 import { executionFailure } from "../../failures";
@@ -21,16 +21,6 @@ const storageSlot = codec((v): Uint8Array => {
 function bigToBytes(n: bigint): Uint8Array {
   const h = n.toString(16);
   return new Uint8Array(Buffer.from(h.length % 2 === 0 ? h : `0${h}`, "hex"));
-}
-
-/** Runs `fn`, turning a deadline passed into geth's -32000 `execution aborted (timeout = 5s)`. */
-async function withDeadline<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof ExecutionTimeout) throw new ServerError(err.message);
-    throw err;
-  }
 }
 
 export function stateMethods(deps: RpcDeps) {
@@ -93,7 +83,7 @@ export function stateMethods(deps: RpcDeps) {
         const n = await requireHeight(node, block);
         // in-process (tests), as on Hardhat's network: the sender's balance and the base fee are not checked
         const lenient = ctx.transport === "in-process";
-        const result = await withDeadline(() => node.calls.run(req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient, report: true }));
+        const result = await node.calls.run(req, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient, report: true });
         if (result.execResult.exceptionError !== undefined) throw executionFailure(deps, result, () => node.traces.callStackTrace(deps.contracts, req, n, overrides, lenient, result));
         return hex(result.execResult.returnValue);
       },
@@ -110,7 +100,7 @@ export function stateMethods(deps: RpcDeps) {
         const first = nodeAccounts(deps)[0];
         const estimated = hardhat && req.from === undefined && first !== undefined ? { ...req, from: parseAddress(first) } : req;
         try {
-          return q(await withDeadline(() => node.calls.estimateGas(estimated, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient: hardhat })));
+          return q(await node.calls.estimateGas(estimated, n, { overrides, timeoutMs: deps.settings.evmTimeoutMs, consoleLog: true, lenient: hardhat }));
         } catch (err) {
           if (err instanceof CallFailure) throw executionFailure(deps, err.result, () => node.traces.callStackTrace(deps.contracts, estimated, n, overrides, hardhat, err.result));
           throw err;

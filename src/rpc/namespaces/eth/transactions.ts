@@ -1,7 +1,7 @@
 /** Sending, signing and looking up transactions. */
-import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
+import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
-import { type Inclusion, type MinedBlock, signedBy } from "../../../chain";
+import type { Inclusion, MinedBlock } from "../../../chain";
 import { SigningKey } from "ethers/crypto";
 import { TypedDataEncoder } from "ethers/hash";
 import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
@@ -100,27 +100,7 @@ export function transactionMethods(deps: RpcDeps) {
       // takes the node mutex itself: see sendTx
       concurrent: true,
       async handler([raw]) {
-        let unfrozen: TypedTransaction;
-        try {
-          // unfrozen until its sender is known (signedBy)
-          unfrozen = createTxFromRLP(raw, { common: node.common, freeze: false });
-        } catch (err) {
-          const message = (err as Error).message;
-          const have = signedChainId(message);
-          // EthereumJS words a foreign chain id with a function's source in it: geth's words instead
-          if (have !== undefined) throw new ServerError(`invalid chain id for signer: have ${have} want ${node.config.chainId}`);
-          throw new ServerError(`invalid transaction: ${message.split(" (")[0]}`);
-        }
-        if (!unfrozen.isSigned()) throw new ServerError("invalid transaction: not signed");
-        if (unfrozen.type === 0 && !unfrozen.supports(155) && !deps.settings.allowUnprotectedTxs) {
-          throw new ServerError("only replay-protected (EIP-155) transactions allowed over RPC");
-        }
-        let tx: TypedTransaction;
-        try {
-          tx = signedBy(unfrozen);
-        } catch {
-          throw new ServerError("invalid sender: the signature does not recover");
-        }
+        const tx = node.calls.decodeSigned(raw, { allowUnprotected: deps.settings.allowUnprotectedTxs });
         return sendTx(deps, async () => ({ tx }));
       },
     }),
@@ -220,17 +200,4 @@ export function signTypedData(deps: RpcDeps, from: Address, typed: unknown): str
     throw new ServerError(`invalid typed data: ${(err as Error).message.split(" (")[0]}`);
   }
   return new SigningKey(signingKey(deps, from)).sign(digest).serialized;
-}
-
-/**
- * The chain id a transaction was signed for, from EthereumJS's refusal of one signed for another
- * chain: a typed transaction's "… not matching the derived chain ID N", a legacy one's "Incompatible
- * EIP155-based V v and chain id …" (EIP-155: v = 2·id + 35 or + 36). Undefined for other errors.
- */
-function signedChainId(message: string): bigint | undefined {
-  const typed = /not matching the derived chain ID (\d+)/.exec(message);
-  if (typed !== null) return BigInt(typed[1]);
-  const legacy = /Incompatible EIP155-based V (\d+) and chain id/.exec(message);
-  if (legacy !== null) return (BigInt(legacy[1]) - 35n) / 2n;
-  return undefined;
 }
