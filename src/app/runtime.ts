@@ -39,7 +39,7 @@ import { type AdminHooks, adminMethods } from "../rpc/namespaces/admin";
 import { cliqueMethods } from "../rpc/namespaces/clique";
 import { dbMethods } from "../rpc/namespaces/db";
 import type { RequestContext } from "../rpc/types";
-import { EPOCHS_MODULE, EpochsModule, type EpochsOptions } from "../epochs";
+import { EPOCHS_MODULE, EpochsModule, type EpochsOptions, PROFILES } from "../epochs";
 import { epochsMethods, registerEpochsSubscription } from "../rpc/namespaces/epochs";
 import { mountEpochsRest } from "./rest/epochs";
 import type { RestRouter } from "../rpc/transport/rest-router";
@@ -49,9 +49,6 @@ import { mountEpochsPage } from "./rest/epochs-page";
 import { CosmosModules, type CosmosPrecompilesOptions } from "../cosmos";
 import { mountBankRest, mountErc20Rest, mountStakingRest } from "./rest/cosmos";
 import { cosmosMethods } from "../rpc/namespaces/cosmos";
-
-/** Methods cosmos/evm removed to match geth (its PR #456): under the cosmos-evm profile they answer -32601 (docs/profiles.md). */
-export const COSMOS_EVM_REMOVED_METHODS: ReadonlySet<string> = new Set(["eth_coinbase", "eth_mining", "eth_hashrate", "eth_getPendingTransactions", "debug_seedHash"]);
 
 export interface RuntimeOptions {
   chain: ChainConfig;
@@ -222,8 +219,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
     ...(cosmos.staking ? cosmosMethods(deps, cosmos) : []),
   ];
-  // cosmos/evm removed these to match geth: unknown methods there, so here under its profile
-  const removed = epochs?.profile === "cosmos-evm" ? COSMOS_EVM_REMOVED_METHODS : new Set<string>();
+  // methods the profile's chain removed: unknown methods there, so here
+  const removed = new Set(PROFILES[profile].removedMethods);
   const dispatcher: RpcDispatcher = new RpcDispatcher(
     all.filter((m) => !removed.has(m.name)),
     {

@@ -12,13 +12,14 @@ import type { CustomPrecompile, PrecompileFunc, PrecompileInput } from "@ethereu
 import { createAddressFromString } from "@ethereumjs/util";
 import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
+import { PROFILES } from "../epochs/profile";
 import { CosmosAdmin } from "./admin";
 import { type Bech32Prefixes, accountFromBech32, bech32Prefixes } from "./bech32/precompile";
 import { INVALID_CODE } from "./common/module-env";
 import type { ModulePrecompileDeps } from "./common/module-precompile";
 import { stateEnv } from "./common/ledger";
 import type { TokenPair } from "./erc20/keeper";
-import { type CosmosPrecompilesOptions, PROFILE_DENOM, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "./precompiles";
+import { type CosmosPrecompilesOptions, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "./precompiles";
 import { CosmosQueries, type Json } from "./query";
 import { coinsGenesisJson } from "./bank/genesis";
 import { paramsGenesisJson } from "./params-genesis";
@@ -66,7 +67,7 @@ export class CosmosModules {
   ) {
     this.settings = cosmosModuleSettings(_opts, _profile, accounts);
     this.prefixes = bech32Prefixes(chainBech32Prefix(_opts, _profile));
-    this.denom = this.settings?.denom ?? PROFILE_DENOM[_profile];
+    this.denom = this.settings?.denom ?? PROFILES[_profile].denom;
     const parts = cosmosModules(this.settings, this.prefixes, (pairs) => this.addPairs(pairs));
     this.blockModules = parts.blockModules;
     this.epochHooks = parts.epochHooks;

@@ -15,7 +15,7 @@ import { P256_PRECOMPILE, createP256Precompile } from "./p256/precompile";
 import { BANK_PRECOMPILE } from "./common/ledger";
 import { NATIVE_ERC20, createBankPrecompile } from "./bank/precompile";
 import type { TokenPair } from "./erc20/keeper";
-import { type GenesisCoin, type GenesisPair, PROFILE_NATIVE_METADATA, erc20BlockModule } from "./erc20/module";
+import { type GenesisCoin, type GenesisPair, erc20BlockModule } from "./erc20/module";
 import { createErc20Precompile } from "./erc20/precompile";
 import { ICS20_PRECOMPILE, type IbcChannel } from "./ics20/keeper";
 import { DEFAULT_CHANNELS, ics20BlockModule } from "./ics20/module";
@@ -29,7 +29,7 @@ import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution/keep
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution/precompile";
 import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./common/module-precompile";
 import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./staking/module";
-import { PROFILE_BECH32_PREFIX, PROFILE_DENOM } from "../epochs/types";
+import { PROFILES } from "../epochs/profile";
 import { STAKING_PRECOMPILE } from "./staking/types";
 import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking/precompile";
 
@@ -58,16 +58,15 @@ export interface CosmosPrecompilesOptions {
   ics20?: boolean | { channels?: IbcChannel[] };
 }
 
-export { PROFILE_BECH32_PREFIX, PROFILE_DENOM };
 
 /** The chain's account prefix: the bech32 precompile's setting, else the profile's. */
 export function chainBech32Prefix(opts: CosmosPrecompilesOptions, profile: EpochsProfile): string {
-  return (opts.bech32 === false ? undefined : opts.bech32?.prefix) ?? PROFILE_BECH32_PREFIX[profile];
+  return (opts.bech32 === false ? undefined : opts.bech32?.prefix) ?? PROFILES[profile].bech32Prefix;
 }
 
 /** The staking, distribution and bank settings, or undefined when staking is off; `accounts` are the genesis accounts. */
 export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: EpochsProfile, accounts: ReadonlyArray<{ address: string; balance: bigint }>): CosmosModulesSettings | undefined {
-  const staking = opts.staking ?? profile === "cosmos-evm";
+  const staking = opts.staking ?? PROFILES[profile].cosmosModules;
   if (staking === false) return undefined;
   const distribution = opts.distribution === false ? false : opts.distribution === true || opts.distribution === undefined ? {} : opts.distribution;
   const ics20 = opts.ics20 === false ? false : { channels: opts.ics20 === true || opts.ics20 === undefined ? DEFAULT_CHANNELS : (opts.ics20.channels ?? DEFAULT_CHANNELS) };
@@ -75,8 +74,8 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
   const erc20 =
     given === undefined
       ? false
-      : { nativeErc20: given.nativeErc20 ?? NATIVE_ERC20, nativeMetadata: PROFILE_NATIVE_METADATA[profile], coins: given.coins ?? [], pairs: given.pairs ?? [], recordTraces: ics20 !== false };
-  const settings = stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILE_DENOM[profile], accounts, erc20, ics20);
+      : { nativeErc20: given.nativeErc20 ?? NATIVE_ERC20, nativeMetadata: PROFILES[profile].nativeMetadata, coins: given.coins ?? [], pairs: given.pairs ?? [], recordTraces: ics20 !== false };
+  const settings = stakingSettings(staking === true ? {} : staking, distribution, { bank: opts.bank !== false, slashing: opts.slashing !== false, gov: opts.gov !== false }, PROFILES[profile].denom, accounts, erc20, ics20);
   return { ...settings, govGenesis: typeof opts.gov === "object" ? opts.gov : {} };
 }
 

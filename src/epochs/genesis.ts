@@ -7,13 +7,14 @@
 import { formatDuration, formatTime, fromJson, parseTime, toJson } from "./codec";
 import type { EpochsKeeper } from "./keeper";
 import { type EpochInfo, type EpochsProfile, type GenesisState, type Time, isZeroTime, newEpochInfo, toNanos } from "./types";
+import { PROFILES } from "./profile";
 
 export const WEEK_EPOCH_ID = "week";
 export const DAY_EPOCH_ID = "day";
 
 /** The profile's default genesis: Evmos's (week, day) or the SDK's (x/epochs/types/genesis.go: day, hour, minute, week). */
 export function defaultGenesis(profile: EpochsProfile = "evmos"): GenesisState {
-  if (profile === "cosmos-evm") {
+  if (PROFILES[profile].sdkEpochs) {
     return { epochs: [newEpochInfo(DAY_EPOCH_ID, 86_400n), newEpochInfo("hour", 3_600n), newEpochInfo("minute", 60n), newEpochInfo(WEEK_EPOCH_ID, 604_800n)] };
   }
   return { epochs: [newEpochInfo(WEEK_EPOCH_ID, 604_800n), newEpochInfo(DAY_EPOCH_ID, 86_400n)] };
@@ -21,7 +22,7 @@ export function defaultGenesis(profile: EpochsProfile = "evmos"): GenesisState {
 
 /** Throws `invalid epochs genesis: …` in the profile's words, naming the record by index where they do not. */
 export function validateGenesis(gs: GenesisState, profile: EpochsProfile = "evmos"): void {
-  if (profile === "cosmos-evm") return validateSdkGenesis(gs);
+  if (PROFILES[profile].sdkEpochs) return validateSdkGenesis(gs);
   const seen = new Set<string>();
   gs.epochs.forEach((e, i) => {
     const fail = (msg: string): never => {
@@ -110,9 +111,9 @@ export function parseCosmosGenesis(text: string, profile: EpochsProfile = "evmos
   let chainId: bigint | undefined;
   if (d.chain_id !== undefined) {
     if (typeof d.chain_id !== "string") throw new Error(`chain_id ${JSON.stringify(d.chain_id)}: expected a string such as "evmos_9000-1"`);
-    // cosmos/evm sets the EVM chain id apart from the Cosmos one, which may have any form ("cosmos-1");
-    // the Ethermint form still gives it
-    if (profile === "evmos" || CHAIN_ID.test(d.chain_id)) chainId = parseChainId(d.chain_id);
+    // where the profile keeps the EVM chain id apart (cosmos/evm), the Cosmos one may have any form
+    // ("cosmos-1"); the Ethermint form still gives it
+    if (PROFILES[profile].ethermintChainId || CHAIN_ID.test(d.chain_id)) chainId = parseChainId(d.chain_id);
   }
   let genesisTime: Time | undefined;
   if (d.genesis_time !== undefined) {

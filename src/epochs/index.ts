@@ -10,13 +10,15 @@ import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker, q
 import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "./genesis";
 import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
+import { PROFILES, PROFILE_NAMES, isProfile } from "./profile";
 import { ENDED_MARK_PREFIX, EPOCH_INFO_PREFIX, EpochsKeeper } from "./keeper";
 import { decodeEpochInfo } from "./codec";
 import { EPOCHS_PRECOMPILE, EPOCHS_PRECOMPILE_BYTES, type PrecompileDeps, createEpochsPrecompile } from "./precompile";
 import { EpochNotFoundError, type PageRequest, type PageResult, currentEpoch, epochInfos } from "./query";
-import { EPOCHS_PROFILES, NANOS, defaultTickRule, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds, toNanos } from "./types";
+import { NANOS, type EpochHooks, type EpochsProfile, type GenesisState, type TickRule, type Time, seconds, toNanos } from "./types";
 
 export * from "./types";
+export * from "./profile";
 export * from "./codec";
 export * from "./keeper";
 export * from "./genesis";
@@ -68,10 +70,10 @@ export class EpochsModule {
 
   constructor(private readonly _opts: EpochsOptions = {}) {
     this.profile = _opts.profile ?? "evmos";
-    if (!EPOCHS_PROFILES.includes(this.profile)) throw new Error(`epochs profile must be "evmos" or "cosmos-evm", got ${JSON.stringify(this.profile)}`);
-    this.tickRule = _opts.tickRule ?? defaultTickRule(this.profile);
+    if (!isProfile(this.profile)) throw new Error(`epochs profile must be ${PROFILE_NAMES}, got ${JSON.stringify(this.profile)}`);
+    this.tickRule = _opts.tickRule ?? PROFILES[this.profile].tickRule;
     if (!["spec", "evmos", "sdk"].includes(this.tickRule)) throw new Error(`epochs tick rule must be "spec", "evmos" or "sdk", got ${JSON.stringify(this.tickRule)}`);
-    this.events = this.profile === "cosmos-evm" ? SDK_EVENTS : EVMOS_EVENTS;
+    this.events = PROFILES[this.profile].sdkEpochs ? SDK_EVENTS : EVMOS_EVENTS;
     this.hookGasLimit = _opts.hookGasLimit ?? DEFAULT_HOOK_GAS_LIMIT;
     if (this.hookGasLimit <= 0n) throw new Error(`epochs hook gas limit must be positive, got ${this.hookGasLimit}`);
     this._genesis = _opts.genesis ?? defaultGenesis(this.profile);

@@ -33,18 +33,9 @@ export type TickRule = "spec" | "evmos" | "sdk";
  * Which chain the module behaves as (docs/profiles.md): Evmos v20 (its default genesis, plain events,
  * REST at /evmos/epochs/v1) or a chain on cosmos/evm with the Cosmos SDK's own x/epochs (the SDK's
  * default genesis, typed events, REST at /cosmos/epochs/v1beta1, the SDK's tick rule by default).
+ * What each one means is one record in src/epochs/profile.ts.
  */
 export type EpochsProfile = "evmos" | "cosmos-evm";
-export const EPOCHS_PROFILES: readonly EpochsProfile[] = ["evmos", "cosmos-evm"];
-
-/** The tick rule a profile runs unless one is set: "spec" under evmos, the SDK's under cosmos-evm. */
-export const defaultTickRule = (profile: EpochsProfile): TickRule => (profile === "cosmos-evm" ? "sdk" : "spec");
-
-/** The native coin's bank denom (18 decimals, the EVM balance): Evmos's `aevmos`, evmd's `atest`. */
-export const PROFILE_DENOM: Readonly<Record<EpochsProfile, string>> = { evmos: "aevmos", "cosmos-evm": "atest" };
-
-/** The account prefix of each profile's chain. */
-export const PROFILE_BECH32_PREFIX: Readonly<Record<EpochsProfile, string>> = { evmos: "evmos", "cosmos-evm": "cosmos" };
 
 export type HookName = "BeforeEpochStart" | "AfterEpochEnd";
 

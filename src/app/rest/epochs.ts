@@ -3,12 +3,12 @@
  * (`/cosmos/epochs/v1beta1/…`), shaped and failing as each gateway answers, over the head's store.
  */
 import type { Node } from "../../chain";
-import { type EpochsModule, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, toJson } from "../../epochs";
+import { type EpochsModule, EPOCHS_MODULE, PROFILES, EpochNotFoundError, epochInfosJson, toJson } from "../../epochs";
 import type { RestRouter } from "../../rpc/transport/rest-router";
 
 /** The epochs queries at the profile's REST paths. */
 export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
-  if (epochs.profile === "cosmos-evm") mountSdkRest(router, epochs, node);
+  if (PROFILES[epochs.profile].sdkEpochs) mountSdkRest(router, epochs, node);
   else mountEvmosRest(router, epochs, node);
 }
 

@@ -45,12 +45,6 @@ export interface Erc20Settings {
   recordTraces: boolean;
 }
 
-/** The native coin's bank metadata each profile's chain has: Evmos's, and evmd's local_node.sh. */
-export const PROFILE_NATIVE_METADATA = {
-  evmos: { name: "Evmos", symbol: "EVMOS", decimals: 18 },
-  "cosmos-evm": { name: "Test Token", symbol: "TEST", decimals: 18 },
-} as const satisfies Record<string, DenomMetadata>;
-
 export const ERC20_MODULE = "erc20";
 
 /**

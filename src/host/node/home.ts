@@ -14,13 +14,13 @@ import { TOKEN_FILE_NAME } from "./node-files";
 import { UserError } from "../../utils/user-error";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, defaultTickRule, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "../settings/app-config";
+import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig, formatGoDuration, parseAppToml, parseMinimumGasPrices as parseGasPrices, readAppToml } from "../settings/app-config";
 import type { EpochInfo, CosmosGenesis, EpochsOptions } from "../../epochs";
 import type { ChainConfig } from "../../chain/config";
 import type { RuntimeOptions } from "../../app/runtime";
 import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
 import { epochsModule } from "../lazy";
-import { PROFILE_DENOM } from "../../epochs/types";
+import { PROFILES } from "../../epochs/profile";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
 export class HomeError extends UserError {}
@@ -59,9 +59,9 @@ export function defaultAppToml(namespaces?: readonly string[], profile: EpochsPr
 # Command-line flags (same names: --json-rpc.gas-cap, --minimum-gas-prices, ...) override this file;
 # this file overrides hardhat.config.ts.
 
-# The minimum gas price the node accepts, Cosmos form "<wei per gas>${PROFILE_DENOM[profile]}" ("" = none).
+# The minimum gas price the node accepts, Cosmos form "<wei per gas>${PROFILES[profile].denom}" ("" = none).
 # miner_setGasPrice writes it here.
-minimum-gas-prices = "${d.minimumGasPrices}${PROFILE_DENOM[profile]}"
+minimum-gas-prices = "${d.minimumGasPrices}${PROFILES[profile].denom}"
 
 [json-rpc]
 # Serve JSON-RPC (Evmos defaults to false; this dev node has no other interface).
@@ -122,7 +122,7 @@ auth-token = ""
 # cosmos/evm with the Cosmos SDK's x/epochs). See docs/profiles.md in hardhat-epochs.
 profile = "${profile}"
 # "spec" (the specification's two-phase rule), "evmos" (Evmos's code, exactly) or "sdk" (the Cosmos SDK's).
-tick-rule = "${defaultTickRule(profile)}"
+tick-rule = "${PROFILES[profile].tickRule}"
 # Gas limit of each epoch hook call.
 hook-gas-limit = ${d.epochs.hookGasLimit}
 
@@ -217,7 +217,7 @@ export function openHome(
  * Sets `minimum-gas-prices` in an existing app.toml (miner_setGasPrice), changing only that line so
  * the comments stay. The new text is parsed back before it replaces the file (write, then rename).
  */
-export function writeMinimumGasPrices(file: string, value: bigint | string, denom = PROFILE_DENOM.evmos): void {
+export function writeMinimumGasPrices(file: string, value: bigint | string, denom = PROFILES.evmos.denom): void {
   const wanted = typeof value === "bigint" ? value : parseGasPrices(value).amount;
   const line = `minimum-gas-prices = "${typeof value === "bigint" ? `${value}${denom}` : value.trim()}"`;
   const text = readFileSync(file, "utf8");
@@ -254,7 +254,7 @@ export async function homeRuntimeOptions(
   const prefixes = bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, profile));
   let app: ReturnType<typeof readAppGenesis>;
   try {
-    app = readAppGenesis(home.appState, prefixes, PROFILE_DENOM[profile]);
+    app = readAppGenesis(home.appState, prefixes, PROFILES[profile].denom);
   } catch (err) {
     throw new HomeError(`${home.paths.genesis}: ${(err as Error).message}`);
   }
@@ -282,7 +282,7 @@ export async function homeRuntimeOptions(
     kv: await LevelKV.open(home.paths.data),
     keystore: { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) },
     home: home.paths.dir,
-    miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei, PROFILE_DENOM[profile]) },
+    miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei, PROFILES[profile].denom) },
     // debug methods that read or write files may use the home besides the working directory
     rpc: { ...base.rpc, home: home.paths.dir },
     ...(app.staking !== undefined || app.distribution !== undefined || app.gov !== undefined || app.erc20 !== undefined || app.ics20 !== undefined ? { cosmos } : {}),

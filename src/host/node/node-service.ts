@@ -28,6 +28,7 @@ import { restEpochs } from "../helpers/epochs-rest";
 import { type HomeSettings, homeRuntimeOptions, openHome } from "./home";
 import { hookFailureExplainer } from "../solidity/hook-failures";
 import { epochsModule } from "../lazy";
+import { isProfile } from "../../epochs/profile";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, tokenFilePath } from "./node-files";
 import { NodeLog } from "../node-log/node-log";
 import { type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "./node-state";
@@ -152,7 +153,7 @@ export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePl
 
 /** A new home records the profile asked for (`--profile`, else the config's) and the epochs the chain starts with. */
 function openNodeHome(dir: string, host: NodeHost, chain: RuntimeOptions["chain"], epochs: Exclude<RuntimeOptions["epochs"], false | undefined>, flagProfile: string | boolean | undefined): HomeSettings {
-  const asked = flagProfile === "evmos" || flagProfile === "cosmos-evm" ? flagProfile : undefined;
+  const asked = isProfile(flagProfile) ? flagProfile : undefined;
   const configProfile = host.configLayer.epochs?.profile ?? "evmos";
   return openHome(dir, {
     chainId: chain.chainId,

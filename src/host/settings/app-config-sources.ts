@@ -9,7 +9,8 @@ import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import { parseGoDuration } from "../../utils/go-duration";
 import type { HostPort } from "../../rpc/transport/server";
 import type { TxPoolLimits } from "../../chain/pool/txpool";
-import { type EpochsProfile, PROFILE_DENOM, type TickRule } from "../../epochs/types";
+import type { EpochsProfile, TickRule } from "../../epochs/types";
+import { EPOCHS_PROFILES, PROFILES, PROFILE_NAMES, isProfile } from "../../epochs/profile";
 import { IGNORED_JSON_RPC_KEYS, JSON_RPC_KEYS, type JsonRpcConfig, type KeySpec } from "./app-config-keys";
 
 // smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
@@ -68,13 +69,13 @@ export function parseMinimumGasPrices(value: string): GasPriceSetting {
   const v = value.trim();
   if (v === "") return { amount: 0n };
   const m = /^(\d+)(?:\.(\d+))?([a-zA-Z][a-zA-Z0-9/:._-]{2,127})$/.exec(v);
-  if (m === null || /[1-9]/.test(m[2] ?? "") || !Object.values(PROFILE_DENOM).includes(m[3])) throw new Error(`${gasPriceForm(m?.[3] === "atest" ? "atest" : "aevmos")}, got ${JSON.stringify(value)}`);
+  if (m === null || /[1-9]/.test(m[2] ?? "") || !EPOCHS_PROFILES.some((p) => PROFILES[p].denom === m[3])) throw new Error(`${gasPriceForm(m?.[3] === "atest" ? "atest" : "aevmos")}, got ${JSON.stringify(value)}`);
   return { amount: BigInt(m[1]), denom: m[3] };
 }
 
 /** A price in another chain's denom is refused, naming the chain's own (Cosmos would take it as no minimum for the EVM's coin). */
 export function checkGasPriceDenom(setting: GasPriceSetting, profile: EpochsProfile, where: string): void {
-  const denom = PROFILE_DENOM[profile];
+  const denom = PROFILES[profile].denom;
   if (setting.denom !== undefined && setting.denom !== denom) {
     throw new Error(`${where}: ${gasPriceForm(denom)}, the "${profile}" chain's coin, got "${setting.amount}${setting.denom}"`);
   }
@@ -167,7 +168,7 @@ function setJsonRpc(layer: AppConfigLayer, spec: KeySpec, value: unknown): void 
 }
 
 function parseProfile(raw: unknown): EpochsProfile {
-  if (raw !== "evmos" && raw !== "cosmos-evm") throw new Error(`expected "evmos" or "cosmos-evm", got ${JSON.stringify(raw)}`);
+  if (!isProfile(raw)) throw new Error(`expected ${PROFILE_NAMES}, got ${JSON.stringify(raw)}`);
   return raw;
 }
 

@@ -12,11 +12,12 @@ import type { HostPort, ServerOptions } from "../../rpc/transport/server";
 import type { TxPoolLimits } from "../../chain/pool/txpool";
 import { defaultRpcSettings } from "../../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../../rpc/transport/limits";
-import { type EpochsProfile, type TickRule, defaultTickRule } from "../../epochs/types";
+import type { EpochsProfile, TickRule } from "../../epochs/types";
+import { PROFILES } from "../../epochs/profile";
 import { JSON_RPC_FLAGS, type JsonRpcConfig, boolDefault } from "./app-config-keys";
 import { type AppConfigLayer, type EpochsAppConfig, type GasPriceSetting, type NodeLogLevel, checkGasPriceDenom, layerFromFlags } from "./app-config-sources";
 
-export { type EpochsProfile, type TickRule, defaultTickRule };
+export type { EpochsProfile, TickRule };
 export { JSON_RPC_FLAGS, type JsonRpcConfig };
 export type { HostPort };
 export { type AppConfigLayer, type EpochsAppConfig, type GasPriceSetting, LOG_VERBOSITY, type NodeLogLevel, TXPOOL_KEYS, formatGoDuration, layerFromFlags, parseAppToml, parseHostPort, parseMinimumGasPrices, readAppToml } from "./app-config-sources";
@@ -75,7 +76,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
       allowedOrigins: [],
       wsOrigins: [],
     },
-    epochs: { profile: "evmos", tickRule: defaultTickRule("evmos"), hookGasLimit: 3_000_000n },
+    epochs: { profile: "evmos", tickRule: PROFILES.evmos.tickRule, hookGasLimit: 3_000_000n },
     txpool: { ...chain.txPool },
   };
 }
@@ -120,7 +121,7 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
     out.minimumGasPrices = gasPrice.setting.amount;
   }
   // a tick rule nobody set is the profile's
-  if (layers.every((l) => l.epochs?.tickRule === undefined)) out.epochs.tickRule = defaultTickRule(out.epochs.profile);
+  if (layers.every((l) => l.epochs?.tickRule === undefined)) out.epochs.tickRule = PROFILES[out.epochs.profile].tickRule;
   // the WebSocket-only listener nobody placed sits beside the HTTP listener: on its host (a dev node
   // stays local unless asked), at its port + 1 (8545 → Evmos's 8546), so a node moved with --port
   // moves both and two projects' nodes run side by side; --port 0 asks for a free port, for both

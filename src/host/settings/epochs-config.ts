@@ -8,6 +8,7 @@ import { epochsModule } from "../lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
 import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
 import { parseFraction } from "../../cosmos/common/decimal";
+import { PROFILE_NAMES, isProfile } from "../../epochs/profile";
 
 export { EpochsConfigError };
 
@@ -108,8 +109,8 @@ export interface EpochsConfig {
 /** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
 export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsConfig {
   const profile = user?.profile ?? "evmos";
-  if (profile !== "evmos" && profile !== "cosmos-evm") {
-    throw new EpochsConfigError(`invalid epochs.profile "${String(profile)}": expected "evmos" or "cosmos-evm"`);
+  if (!isProfile(profile)) {
+    throw new EpochsConfigError(`invalid epochs.profile "${String(profile)}": expected ${PROFILE_NAMES}`);
   }
   const tickRule = user?.tickRule;
   if (tickRule !== undefined && tickRule !== "spec" && tickRule !== "evmos" && tickRule !== "sdk") {
