@@ -126,7 +126,7 @@ describe("hardhat config → chain config", () => {
 
 describe("epochs config section", () => {
   it("defaults to the spec's tick rule and a 3,000,000 hook gas limit", () => {
-    // no tick rule: the profile's (src/host/settings/app-config.ts, defaultTickRule)
+    // no tick rule: the profile's (src/host/settings/app-config.ts, from src/epochs/profile.ts)
     expect(resolveEpochsConfig(undefined)).to.deep.equal({ profile: "evmos", genesis: undefined, hookGasLimit: 3_000_000 });
     expect(hre.config.epochs.tickRule).to.equal(undefined);
   });

@@ -3,7 +3,7 @@
  * texts. Every method needs the bearer token on the network transports, except Hardhat's form
  * `personal_sign(data, address)` with a dev account from this machine (its key is public).
  * Methods that run the key-derivation function (a second or more with the standard parameters) run
- * outside the node mutex, so the chain keeps serving meanwhile.
+ * outside the node's lock, so the chain keeps serving meanwhile.
  */
 import { Address } from "@ethereumjs/util";
 import { getAddress } from "ethers/address";
@@ -60,7 +60,7 @@ export function personalMethods(deps: RpcDeps) {
     return { key: await withKeyStore(() => keystore.decrypt(a, passphrase)), zero: true };
   };
 
-  /** Signs (and with `send`, submits) a transaction under the node mutex. */
+  /** Signs (and with `send`, submits) a transaction under the node's lock. */
   const signTx = async (req: TxRequest, passphrase: string, send: boolean) => {
     const { key, zero } = await keyWithPassphrase(req.from, passphrase);
     try {

@@ -19,15 +19,15 @@ function senderOf(req: TxRequest): Address {
   return new Address(req.from);
 }
 
-/** Submits (the caller holds the node mutex); with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
+/** Submits (the caller holds the node's lock); with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
 export async function submitTx(deps: RpcDeps, tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> {
   const { hash, included } = await deps.node.submit(tx, sender);
   return answerSend(deps, hash, included);
 }
 
 /**
- * eth_sendTransaction and eth_sendRawTransaction: `build` and the submission run under the node
- * mutex; a transaction behind a nonce gap under automine is then waited for outside it, so the
+ * eth_sendTransaction and eth_sendRawTransaction: `build` and the submission run under the node's
+ * lock (`node.exclusive`); a transaction behind a nonce gap under automine is then waited for outside it, so the
  * sends that fill the gap get in (see Node.submit's `later`).
  */
 export async function sendTx(deps: RpcDeps, build: () => Promise<{ tx: TypedTransaction; sender?: Address }>): Promise<string> {
@@ -83,7 +83,7 @@ export function transactionMethods(deps: RpcDeps) {
       raisesTo: "dev",
       params: [txRequest],
       doc: "Signs with the node's key of `from` (a dev account, an unlocked key-store account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce. A locked key-store account answers `authentication needed: password or unlock`; `allow-insecure-unlock = false` refuses the method (Evmos).",
-      // takes the node mutex itself: see sendTx
+      // takes the node's lock itself: see sendTx
       concurrent: true,
       // the sender is `from`, whatever the signature of an impersonated account's transaction recovers to
       handler: ([req]) =>
@@ -97,7 +97,7 @@ export function transactionMethods(deps: RpcDeps) {
       access: "send",
       params: [data],
       doc: "Submits a signed transaction (legacy or typed envelope); answers its hash. Under automine it answers once the transaction is mined; one behind a nonce gap waits up to 2 s for the gap to be filled.",
-      // takes the node mutex itself: see sendTx
+      // takes the node's lock itself: see sendTx
       concurrent: true,
       async handler([raw]) {
         const tx = node.calls.decodeSigned(raw, { allowUnprotected: deps.settings.allowUnprotectedTxs });
