@@ -7,6 +7,7 @@ import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { fromBech32 } from "../bech32/precompile";
 import { parseDec } from "./legacy-dec";
+import { wholeNumber } from "../../utils/values";
 
 /** The 20-byte hex address of a bech32 `text` under `prefix`; errors name `field`. */
 export function hexOf(text: string, prefix: string, field: string): string {
@@ -21,8 +22,9 @@ export function hexOf(text: string, prefix: string, field: string): string {
 
 /** An integer string ("1000"); errors name `field`. */
 export const uint = (v: unknown, field: string): bigint => {
-  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
-  throw new Error(`${field}: expected an integer string, got ${JSON.stringify(v)}`);
+  const n = typeof v === "string" ? wholeNumber(v) : undefined;
+  if (n === undefined) throw new Error(`${field}: expected an integer string, got ${JSON.stringify(v)}`);
+  return n;
 };
 
 /** "1000.000000000000000000" → 1000 × 10^18 (a LegacyDec); errors name `field`. */

@@ -12,6 +12,7 @@ import type { TxPoolLimits } from "../../chain/pool/txpool";
 import type { EpochsProfile, TickRule } from "../../epochs/types";
 import { EPOCHS_PROFILES, PROFILES, PROFILE_NAMES, isProfile } from "../../epochs/profile";
 import { IGNORED_JSON_RPC_KEYS, JSON_RPC_KEYS, type JsonRpcConfig, type KeySpec } from "./app-config-keys";
+import { booleanValue, safeInteger, wholeNumber } from "../../utils/values";
 
 // smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -124,9 +125,7 @@ function convert(spec: KeySpec, raw: unknown): unknown {
   };
   switch (spec.kind) {
     case "bool":
-      if (typeof raw === "boolean") return raw;
-      if (raw === "true" || raw === "false") return raw === "true";
-      return bad("true or false");
+      return booleanValue(raw, { strings: true }) ?? bad("true or false");
     case "address":
       return typeof raw === "string" ? parseHostPort(raw) : bad("a string host:port");
     case "api":
@@ -136,8 +135,7 @@ function convert(spec: KeySpec, raw: unknown): unknown {
     case "uint64": {
       const s = typeof raw === "number" && Number.isSafeInteger(raw) ? String(raw) : typeof raw === "bigint" ? raw.toString() : typeof raw === "string" ? raw.trim() : "";
       if (s.startsWith("-") && /^-\d+$/.test(s)) throw new Error("cannot be negative");
-      if (!/^\d+$/.test(s) || BigInt(s) > MAX_UINT64) bad("a non-negative integer (uint64)");
-      return BigInt(s);
+      return wholeNumber(s, { max: MAX_UINT64 }) ?? bad("a non-negative integer (uint64)");
     }
     case "int":
       return numeric(false);
@@ -206,8 +204,8 @@ function setTxPool(layer: AppConfigLayer, key: string, raw: unknown, label: stri
   try {
     const spec = TXPOOL_KEYS[key];
     if (spec === undefined) throw new Error(`unknown key (known: ${Object.keys(TXPOOL_KEYS).join(", ")})`);
-    const n = typeof raw === "bigint" ? Number(raw) : raw;
-    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a whole number greater than 0, got ${typeof raw === "bigint" ? raw : JSON.stringify(raw)}`);
+    const n = safeInteger(typeof raw === "bigint" ? Number(raw) : raw, { min: 1 });
+    if (n === undefined) throw new Error(`expected a whole number greater than 0, got ${typeof raw === "bigint" ? raw : JSON.stringify(raw)}`);
     layer.txpool[spec.field] = n;
   } catch (err) {
     fail(layer.source, label, err);

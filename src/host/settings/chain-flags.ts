@@ -11,6 +11,7 @@
 import type { ChainConfig } from "../../chain/config";
 import { UserError } from "../../utils/user-error";
 import { chainConfigModule } from "../lazy";
+import { safeInteger } from "../../utils/values";
 
 /** The flags and what each does, for both hosts' `node --help` (this table loads with the plugin: no heavy import above). */
 export const CHAIN_FLAGS: ReadonlyArray<{ name: keyof ChainFlags; description: string }> = [
@@ -49,8 +50,8 @@ export function given(v: string | number | undefined): v is string | number {
 }
 
 function positiveInteger(flag: string, v: string | number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = typeof v === "number" ? v : /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UserError(`${flag}: expected a positive integer, got ${JSON.stringify(v)}`);
+  const n = safeInteger(v, { min: 1, strings: true });
+  if (n === undefined) throw new UserError(`${flag}: expected a positive integer, got ${JSON.stringify(v)}`);
   if (n > max) throw new UserError(`${flag}: at most ${max}, got ${n}`);
   return n;
 }

@@ -9,6 +9,7 @@ import type { InProcessNetworkUserConfig } from "./network-settings";
 import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
 import { parseFraction } from "../../cosmos/common/decimal";
 import { PROFILE_NAMES, isProfile } from "../../epochs/profile";
+import { safeInteger, shown, wholeNumber } from "../../utils/values";
 
 export { EpochsConfigError };
 
@@ -235,18 +236,17 @@ function rate(v: string | number, field: string): bigint {
 
 /** Wei as a bigint, a safe integer or a decimal string. */
 function wei(v: bigint | number | string, field: string): bigint {
-  if (typeof v === "bigint" && v >= 0n) return v;
-  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
-  throw new EpochsConfigError(`invalid ${field} ${JSON.stringify(typeof v === "bigint" ? v.toString() : v)}: expected an amount in wei (a non-negative integer)`);
+  const n = wholeNumber(v);
+  if (n === undefined) throw new EpochsConfigError(`invalid ${field} ${shown(v)}: expected an amount in wei (a non-negative integer)`);
+  return n;
 }
 
 function stakingOptions(v: PrecompilesUserConfig["staking"]): CosmosPrecompilesOptions["staking"] {
   if (v === undefined || typeof v === "boolean") return v;
   if (v === null || typeof v !== "object") throw new EpochsConfigError("invalid epochs.precompiles.staking: expected true, false or { validators?, unbondingTime?, maxEntries? }");
   const { validators, unbondingTime, maxEntries } = v;
-  if (unbondingTime !== undefined && (!Number.isSafeInteger(unbondingTime) || unbondingTime < 0)) throw new EpochsConfigError(`invalid epochs.precompiles.staking.unbondingTime ${String(unbondingTime)}: expected seconds (a non-negative integer)`);
-  if (maxEntries !== undefined && (!Number.isSafeInteger(maxEntries) || maxEntries < 1)) throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxEntries ${String(maxEntries)}: expected a positive integer`);
+  if (unbondingTime !== undefined && safeInteger(unbondingTime) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.unbondingTime ${String(unbondingTime)}: expected seconds (a non-negative integer)`);
+  if (maxEntries !== undefined && safeInteger(maxEntries, { min: 1 }) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxEntries ${String(maxEntries)}: expected a positive integer`);
   if (validators !== undefined && (!Array.isArray(validators) || validators.length === 0)) throw new EpochsConfigError("invalid epochs.precompiles.staking.validators: expected a non-empty list of { operator, tokens?, commissionRate?, moniker?, jailed? }");
   const seen = new Set<string>();
   return {

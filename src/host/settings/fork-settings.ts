@@ -6,6 +6,7 @@
 import { UserError } from "../../utils/user-error";
 import path from "node:path";
 import type { ForkConfig } from "../../chain/fork";
+import { wholeNumber } from "../../utils/values";
 
 export const FORK_CACHE_FOLDER = "hardhat-epochs-fork";
 
@@ -33,7 +34,7 @@ export function forkFromFlags(fork: string | undefined, blockNumber: number | bi
     if (blockNumber !== undefined) throw new ForkSettingsError("--fork-block-number needs --fork URL");
     return undefined;
   }
-  if (blockNumber !== undefined && (typeof blockNumber === "number" ? !Number.isSafeInteger(blockNumber) || blockNumber < 0 : blockNumber < 0n)) {
+  if (blockNumber !== undefined && wholeNumber(blockNumber) === undefined) {
     throw new ForkSettingsError(`invalid --fork-block-number ${blockNumber}: expected a non-negative integer`);
   }
   return { url: remoteUrl(fork, "--fork"), blockNumber: blockNumber !== undefined ? BigInt(blockNumber) : undefined, cacheDir };
@@ -52,7 +53,8 @@ export function forkFromSetting(forking: ForkingUserConfig | undefined, cacheDir
   if (forking === undefined || forking.enabled === false || forking.url === undefined || forking.url === "") return undefined;
   if (typeof forking.url !== "string") throw new ForkSettingsError(`invalid ${where}.url: expected the remote's JSON-RPC URL`);
   const n = forking.blockNumber;
-  if (n !== undefined && !((typeof n === "number" && Number.isSafeInteger(n) && n >= 0) || (typeof n === "bigint" && n >= 0n))) {
+  // a number or a bigint: a string is refused, as the config's type says
+  if (n !== undefined && ((typeof n !== "number" && typeof n !== "bigint") || wholeNumber(n) === undefined)) {
     throw new ForkSettingsError(`invalid ${where}.blockNumber ${String(n)}: expected a non-negative integer`);
   }
   const headers = forking.httpHeaders;

@@ -9,6 +9,7 @@ import { chainConfigModule } from "../lazy";
 import { EpochsConfigError } from "../../utils/user-error";
 import type { ForkConfig } from "../../chain/fork";
 import { ForkSettingsError, type ForkingUserConfig, forkFromSetting } from "./fork-settings";
+import { booleanValue, hexBytes, safeInteger, shown, wholeNumber } from "../../utils/values";
 
 type Amount = number | bigint | string;
 
@@ -41,23 +42,19 @@ const KEYS = new Set([
 const HARDFORK_ALIASES: Record<string, string> = { merge: "paris" };
 
 function fail(key: string, want: string, got: unknown): never {
-  throw new EpochsConfigError(`invalid epochs.network.${key} ${JSON.stringify(got, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))}: expected ${want}`);
+  throw new EpochsConfigError(`invalid epochs.network.${key} ${shown(got)}: expected ${want}`);
 }
 
 function amount(key: string, v: unknown): bigint {
-  if (typeof v === "bigint" && v >= 0n) return v;
-  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === "string" && /^(0x[0-9a-fA-F]+|\d+)$/.test(v)) return BigInt(v);
-  return fail(key, "a non-negative integer (number, bigint or decimal/0x string)", v);
+  return wholeNumber(v, { hex: true }) ?? fail(key, "a non-negative integer (number, bigint or decimal/0x string)", v);
 }
 
 function flag(key: string, v: unknown): boolean {
-  return typeof v === "boolean" ? v : fail(key, "true or false", v);
+  return booleanValue(v) ?? fail(key, "true or false", v);
 }
 
-function hexBytes(key: string, v: unknown, length: number): Uint8Array {
-  if (typeof v !== "string" || !new RegExp(`^0x[0-9a-fA-F]{${length * 2}}$`).test(v)) return fail(key, `a 0x-prefixed ${length}-byte hex string`, v);
-  return Uint8Array.from(Buffer.from(v.slice(2), "hex"));
+function bytesOf(key: string, v: unknown, length: number): Uint8Array {
+  return hexBytes(v, length) ?? fail(key, `a 0x-prefixed ${length}-byte hex string`, v);
 }
 
 /** How the genesis accounts are given: keys, or Hardhat's HD settings (derived when the chain is built). */
@@ -78,14 +75,14 @@ function accountsOf(v: unknown): AccountsSetting {
     return {
       keys: v.map((a: unknown, i) => {
         const acc = (a ?? {}) as { privateKey?: unknown; balance?: unknown };
-        return { privateKey: hexBytes(`accounts[${i}].privateKey`, acc.privateKey, 32), balance: amount(`accounts[${i}].balance`, acc.balance) };
+        return { privateKey: bytesOf(`accounts[${i}].privateKey`, acc.privateKey, 32), balance: amount(`accounts[${i}].balance`, acc.balance) };
       }),
     };
   }
   if (v === null || typeof v !== "object") return fail("accounts", "{ mnemonic, path, count, … } or [{ privateKey, balance }]", v);
   const hd = v as Record<string, unknown>;
   const text = (key: string): string | undefined => (hd[key] === undefined || typeof hd[key] === "string" ? (hd[key] as string | undefined) : fail(`accounts.${key}`, "a string", hd[key]));
-  const count = (key: string): number | undefined => (hd[key] === undefined || (Number.isSafeInteger(hd[key]) && (hd[key] as number) >= 0) ? (hd[key] as number | undefined) : fail(`accounts.${key}`, "a non-negative integer", hd[key]));
+  const count = (key: string): number | undefined => (hd[key] === undefined ? undefined : (safeInteger(hd[key]) ?? fail(`accounts.${key}`, "a non-negative integer", hd[key])));
   for (const key of Object.keys(hd)) {
     if (!["mnemonic", "path", "count", "initialIndex", "accountsBalance", "passphrase"].includes(key)) throw new EpochsConfigError(`unknown key epochs.network.accounts.${key}`);
   }
@@ -105,7 +102,7 @@ function miningOf(v: unknown): Partial<ChainConfig["mining"]> {
   const mining: Partial<ChainConfig["mining"]> = {};
   if (m.auto !== undefined) mining.auto = flag("mining.auto", m.auto);
   if (m.interval !== undefined) {
-    const ms = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+    const ms = (x: unknown): x is number => safeInteger(x) !== undefined;
     if (ms(m.interval)) mining.interval = m.interval;
     else if (Array.isArray(m.interval) && m.interval.length === 2 && ms(m.interval[0]) && ms(m.interval[1]) && m.interval[0] <= m.interval[1]) mining.interval = [m.interval[0], m.interval[1]];
     else fail("mining.interval", "milliseconds, or a [min, max] pair", m.interval);
@@ -135,7 +132,7 @@ export function parseNetworkSettings(user: InProcessNetworkUserConfig | undefine
   if (user.blockGasLimit !== undefined) s.blockGasLimit = amount("blockGasLimit", user.blockGasLimit);
   if (user.initialBaseFeePerGas !== undefined) s.initialBaseFeePerGas = amount("initialBaseFeePerGas", user.initialBaseFeePerGas);
   if (user.minGasPrice !== undefined) s.minGasPrice = amount("minGasPrice", user.minGasPrice);
-  if (user.coinbase !== undefined) s.coinbase = hexBytes("coinbase", user.coinbase, 20);
+  if (user.coinbase !== undefined) s.coinbase = bytesOf("coinbase", user.coinbase, 20);
   if (user.initialDate !== undefined) {
     const date = new Date(user.initialDate);
     if (Number.isNaN(date.getTime())) fail("initialDate", "a date or an RFC 3339 string", user.initialDate);
