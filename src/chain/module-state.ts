@@ -19,7 +19,7 @@ import { RLP } from "@ethereumjs/rlp";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address, createAccount, equalsBytes, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { createHash } from "node:crypto";
-import { StorageRecords } from "./records";
+import { type StateReader, StorageRecords, accountStorage } from "./records";
 
 /** Read/write view of one module's store, as begin/end-block code and keepers see it. */
 export interface ModuleStore {
@@ -230,10 +230,6 @@ export const EMPTY_MODULE_STORE = MemoryModuleStore.readOnly([]);
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
-/** Reads a storage slot (32-byte key) of an account (src/chain/module.ts's StateReader). */
-interface SlotReader {
-  getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
-}
 
 /**
  * The last record decoded, by its bytes: an unchanged store (most blocks) is decoded once, and its
@@ -245,7 +241,7 @@ let lastDecoded: { bytes: Uint8Array; store: MemoryModuleStore } | undefined;
  * The store held in `account`'s storage in `state` (read-only), or undefined when the account holds
  * no store record. Throws when the record is not a store's.
  */
-export async function readModuleStore(state: SlotReader, account: Uint8Array): Promise<MemoryModuleStore | undefined> {
+export async function readModuleStore(state: StateReader, account: Uint8Array): Promise<MemoryModuleStore | undefined> {
   const records = new StorageRecords({ get: (k) => state.getStorage(account, k), put: () => Promise.reject(new Error("read-only")) });
   const bytes = await records.getBytes(MODULE_STORE_RECORD);
   if (bytes === undefined) return undefined;
@@ -273,13 +269,13 @@ export async function writeModuleStore(sm: StateManagerInterface, account: Uint8
     return;
   }
   if (known?.bytes === undefined && (await sm.getAccount(address)) === undefined) await sm.putAccount(address, createAccount({ nonce: 1n, balance: 0n }));
-  const records = new StorageRecords({ get: (k) => sm.getStorage(address, k), put: (k, v) => sm.putStorage(address, k, v) });
+  const records = new StorageRecords(accountStorage(sm, account));
   await records.putBytes(MODULE_STORE_RECORD, bytes, known);
   store.stateBytes = { bytes };
   store.changed = false;
 }
 
-/** A state manager as a SlotReader (values left-padded to 32 bytes). */
-export function slotReader(sm: StateManagerInterface): SlotReader {
+/** A state manager as a StateReader (values left-padded to 32 bytes). */
+export function slotReader(sm: StateManagerInterface): StateReader {
   return { getStorage: async (address, key) => setLengthLeft(await sm.getStorage(new Address(address), key), 32) };
 }

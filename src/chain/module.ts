@@ -9,6 +9,7 @@
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { abortsBlock } from "./errors";
 import type { ModuleStore } from "./module-state";
+import type { StateReader } from "./records";
 
 /** A Cosmos-style event: a type and ordered string attributes. */
 export interface ModuleEvent {
@@ -106,10 +107,6 @@ export interface GenesisContext {
   addBalance(address: Uint8Array, amount: bigint): Promise<void>;
 }
 
-/** Reads a storage slot (32-byte key) of an account; 32 bytes, zero when unset. */
-export interface StateReader {
-  getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
-}
 
 export interface BlockModule {
   readonly name: string;

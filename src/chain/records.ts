@@ -8,14 +8,36 @@
  * (0 = no record); the value's bytes follow in 32-byte words from slot keccak256(name) + 1. The
  * Cosmos modules' values are JSON (`encodeRecord`: bigints as `{ "$n": "<decimal>" }`).
  */
-import { setLengthLeft } from "@ethereumjs/util";
+import { Address, setLengthLeft } from "@ethereumjs/util";
 import { concat, getBytes, toBeHex, toUtf8Bytes, toUtf8String } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
 
-/** An account's storage: 32-byte keys, values as the state manager returns them (leading zeros trimmed or not). */
+/**
+ * One account's storage: 32-byte keys, values as the state manager returns them (leading zeros
+ * trimmed or not); an empty value deletes a slot. The one shape every module's state goes through:
+ * records here, the epochs module's store (src/chain/module-state.ts), the epochs hook registry's
+ * Solidity-laid slots (src/epochs/precompile.ts).
+ */
 export interface StorageIO {
   get(key: Uint8Array): Promise<Uint8Array>;
   put(key: Uint8Array, value: Uint8Array): Promise<void>;
+}
+
+/** Reads a storage slot (32-byte key) of any account; 32 bytes, zero when unset (a block's state as modules read it). */
+export interface StateReader {
+  getStorage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array>;
+}
+
+/** What `accountStorage` reads and writes through: a state manager, or the EVM's journal over one. */
+interface SlotAccess {
+  getStorage(address: Address, key: Uint8Array): Promise<Uint8Array>;
+  putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void>;
+}
+
+/** `account`'s storage in a state (a precompile's EVM, the live state between blocks, a state at a height). */
+export function accountStorage(sm: SlotAccess, account: Uint8Array): StorageIO {
+  const address = new Address(account);
+  return { get: (k) => sm.getStorage(address, k), put: (k, v) => sm.putStorage(address, k, v) };
 }
 
 const EMPTY = new Uint8Array();

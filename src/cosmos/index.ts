@@ -17,7 +17,7 @@ import { CosmosAdmin } from "./admin";
 import { type Bech32Prefixes, accountFromBech32, bech32Prefixes } from "./bech32/precompile";
 import { INVALID_CODE } from "./common/module-env";
 import type { ModulePrecompileDeps } from "./common/module-precompile";
-import { stateEnv } from "./common/ledger";
+import { stateEnv } from "./common/module-env";
 import type { TokenPair } from "./erc20/keeper";
 import { type CosmosPrecompilesOptions, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "./precompiles";
 import { CosmosQueries, type Json } from "./query";

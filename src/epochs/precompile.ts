@@ -10,12 +10,12 @@
  * Unregistering shifts the later entries down one, so the others keep their order.
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
-import { Address } from "@ethereumjs/util";
 import { Interface } from "ethers/abi";
 import { concat, getBytes, hexlify, toBeHex, zeroPadValue } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
 import { type PrecompileCall, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../chain/precompile";
 import { type EpochInfo, floorSeconds } from "./types";
+import { type StorageIO, accountStorage } from "../chain/records";
 
 export const EPOCHS_PRECOMPILE = "0x0000000000000000000000000000000000000900" as const;
 export const EPOCHS_PRECOMPILE_BYTES = getBytes(EPOCHS_PRECOMPILE);
@@ -41,18 +41,13 @@ const ARRAY_BASE = BigInt(keccak256(HOOKS_COUNT_SLOT));
 export const hookElementSlot = (i: bigint): Uint8Array => slot(ARRAY_BASE + i);
 export const hookIndexSlot = (addr: Uint8Array): Uint8Array => getBytes(keccak256(concat([zeroPadValue(addr, 32), slot(1n)])));
 
-/** Storage access in the shape both the precompile (state manager) and a block context (getStorage) offer. */
-export interface SlotStore {
-  get(key: Uint8Array): Promise<Uint8Array>;
-  put?(key: Uint8Array, value: Uint8Array): Promise<void>;
-}
 
 const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(hexlify(b)));
 const addrOf = (b: Uint8Array): Uint8Array => slot(toBig(b)).subarray(12);
 const EMPTY = new Uint8Array();
 
 /** The registered hook contracts, in call order. */
-export async function registeredHooks(store: SlotStore): Promise<Uint8Array[]> {
+export async function registeredHooks(store: Pick<StorageIO, "get">): Promise<Uint8Array[]> {
   const n = toBig(await store.get(HOOKS_COUNT_SLOT));
   const out: Uint8Array[] = [];
   for (let i = 0n; i < n; i++) out.push(addrOf(await store.get(hookElementSlot(i))));
@@ -60,7 +55,7 @@ export async function registeredHooks(store: SlotStore): Promise<Uint8Array[]> {
 }
 
 /** Appends `addr`; false when it is already registered. */
-export async function register(store: Required<SlotStore>, addr: Uint8Array): Promise<boolean> {
+export async function register(store: StorageIO, addr: Uint8Array): Promise<boolean> {
   if (toBig(await store.get(hookIndexSlot(addr))) !== 0n) return false;
   const n = toBig(await store.get(HOOKS_COUNT_SLOT));
   await store.put(hookElementSlot(n), slot(toBig(addr)));
@@ -70,7 +65,7 @@ export async function register(store: Required<SlotStore>, addr: Uint8Array): Pr
 }
 
 /** Removes `addr`, keeping the others in registration order; false when it was not registered. */
-export async function unregister(store: Required<SlotStore>, addr: Uint8Array): Promise<boolean> {
+export async function unregister(store: StorageIO, addr: Uint8Array): Promise<boolean> {
   const idx = toBig(await store.get(hookIndexSlot(addr)));
   if (idx === 0n) return false;
   const n = toBig(await store.get(HOOKS_COUNT_SLOT));
@@ -86,11 +81,12 @@ export async function unregister(store: Required<SlotStore>, addr: Uint8Array): 
   return true;
 }
 
-/** The precompile account's storage inside a running EVM (reverted with the call's checkpoint). */
-export function evmSlotStore(input: PrecompileInput): Required<SlotStore> {
-  const account = new Address(EPOCHS_PRECOMPILE_BYTES);
-  const sm = input._EVM.stateManager;
-  return { get: (k) => sm.getStorage(account, k), put: (k, v) => sm.putStorage(account, k, v) };
+/**
+ * The hook registry's slots (the precompile account's storage) in a state: a running EVM's (reverted
+ * with the call's checkpoint), or the live state between blocks (epochs_registerHooks).
+ */
+export function hookSlots(sm: Parameters<typeof accountStorage>[0]): StorageIO {
+  return accountStorage(sm, EPOCHS_PRECOMPILE_BYTES);
 }
 
 /**
@@ -147,7 +143,7 @@ export function epochInfoRow(e: EpochInfo): [string, bigint, bigint, bigint, big
 /** The precompile function (EthereumJS `PrecompileFunc`), on the chain's precompile framework (src/chain/precompile.ts). */
 export function createEpochsPrecompile(deps: PrecompileDeps): (input: PrecompileInput) => Promise<ExecResult> {
   const changeHooks = async (call: PrecompileCall, registering: boolean): Promise<unknown[]> => {
-    const store = evmSlotStore(call.input);
+    const store = hookSlots(call.input._EVM.stateManager);
     const changed = registering ? await register(store, call.caller) : await unregister(store, call.caller);
     if (changed) call.emit(registering ? "HooksRegistered" : "HooksUnregistered", [hexlify(call.caller)]);
     return [changed];
@@ -165,7 +161,7 @@ export function createEpochsPrecompile(deps: PrecompileDeps): (input: Precompile
       return [info.currentEpoch];
     },
     hooks: async (call) => {
-      const list = await registeredHooks(evmSlotStore(call.input));
+      const list = await registeredHooks(hookSlots(call.input._EVM.stateManager));
       call.gas.charge(PER_RECORD_GAS * BigInt(list.length));
       return [list.map((a) => hexlify(a))];
     },

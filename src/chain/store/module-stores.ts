@@ -9,7 +9,8 @@ import { bytesToHex, equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import type { KVStore } from "../../storage/kv";
 import { readLegacyModuleSet } from "../../storage/legacy-module-log";
-import type { BlockModule, StateReader } from "../module";
+import type { BlockModule } from "../module";
+import type { StateReader } from "../records";
 import { EMPTY_MODULE_STORE, MemoryModuleStore, moduleAddress, readModuleStore, slotReader } from "../module-state";
 
 export class ModuleStores {

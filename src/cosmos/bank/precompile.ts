@@ -12,7 +12,7 @@ import { EVMError } from "@ethereumjs/evm";
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
-import { stateEnv } from "../common/ledger";
+import { stateEnv } from "../common/module-env";
 import { revertData } from "../common/module-precompile";
 import { decodeAll } from "../../chain/precompile";
 import { Bank, type Coin } from "./keeper";

@@ -6,9 +6,7 @@
  * (`authtypes.NewModuleAddress(name)`: the first 20 bytes of sha256(name)), so the chain's supply
  * stays whole and `eth_getBalance` of a pool shows what it holds.
  */
-import type { StateManagerInterface } from "@ethereumjs/common";
-import type { PrecompileInput } from "@ethereumjs/evm";
-import { type Account, type Address, MAX_INTEGER, createAccount, createAddressFromString } from "@ethereumjs/util";
+import { MAX_INTEGER } from "@ethereumjs/util";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { GasMeter, OutOfGas, PrecompileRevert } from "../../chain/precompile";
@@ -95,63 +93,4 @@ export interface ModuleEnv {
   burn(from: string, amount: bigint): Promise<void>;
   /** The native coin's denom (aevmos, atest). */
   denom: string;
-}
-
-/** The env of a running precompile: balances go through the EVM's journal, so they revert with the call. */
-export function precompileEnv(input: PrecompileInput, block: { number: bigint; timestamp: bigint }, denom: string, gas: GasMeter): ModuleEnv {
-  const journal = input._EVM.journal;
-  return envOver(input._EVM.stateManager, (a, account) => journal.putAccount(a, account), block, denom, gas);
-}
-
-/**
- * A module env over a state manager outside any EVM execution (the node's live state between
- * blocks, for the dev helpers, or a state at a height, for queries): balances go straight to it.
- */
-export function stateEnv(sm: StateManagerInterface, block: { number: bigint; timestamp: bigint }, denom: string): ModuleEnv {
-  return envOver(sm, (a, account) => sm.putAccount(a, account), block, denom, new GasMeter(2n ** 255n));
-}
-
-function envOver(
-  sm: StateManagerInterface,
-  putAccount: (a: Address, account: Account) => Promise<void>,
-  block: { number: bigint; timestamp: bigint },
-  denom: string,
-  gas: GasMeter,
-): ModuleEnv {
-  const balance = async (address: string): Promise<bigint> => (await sm.getAccount(createAddressFromString(address)))?.balance ?? 0n;
-  const setBalance = async (address: string, f: (b: bigint) => bigint): Promise<void> => {
-    const a = createAddressFromString(address);
-    const account = (await sm.getAccount(a)) ?? createAccount({ nonce: 0n, balance: 0n });
-    account.balance = coinAmount(f(account.balance));
-    await putAccount(a, account);
-  };
-  const records = (account: string): MeteredRecords => {
-    const a = createAddressFromString(account);
-    return new MeteredRecords({ get: (k) => sm.getStorage(a, k), put: (k, v) => sm.putStorage(a, k, v) }, gas);
-  };
-  return {
-    height: block.number,
-    time: block.timestamp,
-    gas,
-    denom,
-    records,
-    balance,
-    send: async (from, to, amount) => {
-      if (amount === 0n) return;
-      const have = await balance(from);
-      if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
-      await setBalance(from, (b) => b - amount);
-      await setBalance(to, (b) => b + amount);
-    },
-    mint: async (to, amount) => {
-      await setBalance(to, (b) => b + amount);
-      await addSupply(records(BANK_PRECOMPILE), amount);
-    },
-    burn: async (from, amount) => {
-      const have = await balance(from);
-      if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
-      await setBalance(from, (b) => b - amount);
-      await addSupply(records(BANK_PRECOMPILE), -amount);
-    },
-  };
 }

@@ -14,7 +14,8 @@ import { Address } from "@ethereumjs/util";
 import { type Interface, type Result } from "ethers/abi";
 import { hexlify } from "ethers/utils";
 import { type PrecompileHandler, type PrecompilePolicy, createPrecompile } from "../../chain/precompile";
-import { type ModuleEnv, precompileEnv } from "./ledger";
+import type { ModuleEnv } from "./ledger";
+import { precompileEnv } from "./module-env";
 
 export { revertData } from "../../chain/precompile";
 

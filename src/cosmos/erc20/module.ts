@@ -10,7 +10,8 @@
  * - a loaded state's pair records must read (checkState).
  */
 import { getBytes } from "ethers/utils";
-import type { BlockModule, GenesisContext, StateReader } from "../../chain/module";
+import type { BlockModule, GenesisContext } from "../../chain/module";
+import type { StateReader } from "../../chain/records";
 import { Bank, type DenomMetadata, validateDenom } from "../bank/keeper";
 import { ERC20_MODULE_ACCOUNT, Erc20Keeper, type TokenPair, ibcDenomAddress } from "./keeper";
 import { Ics20Keeper, denomFromPath, ibcDenom } from "../ics20/keeper";

@@ -21,7 +21,8 @@ import { hexlify } from "ethers/utils";
 import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../../chain/precompile";
 import { Bank } from "../bank/keeper";
 import { Erc20Keeper, type TokenPair } from "./keeper";
-import { type ModuleEnv, ModuleError, precompileEnv } from "../common/ledger";
+import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { precompileEnv } from "../common/module-env";
 import { Ics20Keeper } from "../ics20/keeper";
 import { COSMOS_POLICY, type ModulePrecompileDeps } from "../common/module-precompile";
 

@@ -6,7 +6,8 @@
  * the others behind (x/gov's cached context) and the proposal is recorded Failed with its error.
  * Blocks before the next period's end are quiet (hardhat_mine reserves them).
  */
-import { type BlockContext, type BlockModule, type GenesisContext, type StateReader, runIsolated } from "../../chain/module";
+import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/module";
+import type { StateReader } from "../../chain/records";
 import type { Bech32Prefixes } from "../bech32/precompile";
 import { DistributionKeeper } from "../distribution/keeper";
 import { type GovEndBlock, GovKeeper, type GovParams } from "./keeper";

@@ -14,7 +14,8 @@
 import { getAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
-import { type BlockContext, type BlockModule, type GenesisContext, type StateReader, runIsolated } from "../../chain/module";
+import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/module";
+import type { StateReader } from "../../chain/records";
 import type { EpochHooks } from "../../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "../distribution/keeper";
 import { BANK_PRECOMPILE, ModuleError, addSupply } from "../common/ledger";

@@ -3,9 +3,7 @@
  * events of a block, and hook registration; and the `epochs` WebSocket subscription. The REST routes
  * at the profile's paths are src/app/rest/epochs.ts.
  */
-import type { StateManagerInterface } from "@ethereumjs/common";
-import { Address } from "@ethereumjs/util";
-import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, EPOCHS_PRECOMPILE_BYTES, register, registeredHooks, unregister, type SlotStore } from "../../epochs";
+import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, hookSlots, register, registeredHooks, unregister } from "../../epochs";
 import { eventNotifications, formatBlockEvents } from "../block-events";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
@@ -48,16 +46,11 @@ const MAX_BLOCKS_PER_EPOCH = 16;
 export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
   // the store at the head of the chain the node has now (hardhat_reset replaces it)
   const store = () => node.moduleStore(EPOCHS_MODULE);
-  const account = new Address(EPOCHS_PRECOMPILE_BYTES);
-  const slotsOf = (sm: StateManagerInterface): Required<SlotStore> => ({
-    get: (k) => sm.getStorage(account, k),
-    put: (k, v) => sm.putStorage(account, k, v),
-  });
   /** Registration changes the live state (as a transaction to the precompile would), all or nothing. */
-  const change = async (fn: (slots: Required<SlotStore>) => Promise<boolean>): Promise<boolean> => {
+  const change = async (fn: (slots: ReturnType<typeof hookSlots>) => Promise<boolean>): Promise<boolean> => {
     let out = false;
     await node.modifyState(async (sm) => {
-      out = await fn(slotsOf(sm));
+      out = await fn(hookSlots(sm));
     });
     return out;
   };
@@ -147,7 +140,7 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       access: "read",
       params: [],
       doc: "The registered hook contracts, in call order.",
-      handler: async () => (await registeredHooks(slotsOf(await node.stateAt(node.headNumber)))).map(hex),
+      handler: async () => (await registeredHooks(hookSlots(await node.stateAt(node.headNumber)))).map(hex),
     }),
   ];
 }
