@@ -75,7 +75,9 @@ export default tseslint.config(
     [["src/chain/**", "src/keystore/**"], ["epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
     [["src/epochs/**", "src/cosmos/**"], ["rpc", "app", "host", "hardhat", "hardhat3"]],
     [["src/rpc/**"], ["app", "host", "hardhat", "hardhat3"], [...RPC_CHAIN, COSMOS_FACADE]],
-    [["src/app/**"], ["host", "hardhat", "hardhat3"], [COSMOS_FACADE]],
+    // the REST routes serve requests as rpc/ does: the chain through its facade; the composition root (runtime.ts) builds it
+    [["src/app/rest/**"], ["host", "hardhat", "hardhat3"], [...RPC_CHAIN, COSMOS_FACADE]],
+    [["src/app/runtime.ts"], ["host", "hardhat", "hardhat3"], [COSMOS_FACADE]],
     // the shared host has no Hardhat import: each host maps Hardhat onto it
     [["src/host/**"], ["hardhat", "hardhat3"], [{ group: ["hardhat", "hardhat/**"], message: "the shared host has no Hardhat import: each host maps Hardhat onto it" }]],
     // the hosts and the shared utilities: no layer above them, ethers' subpaths all the same

@@ -4,7 +4,7 @@
  * balance, 18 decimals, under the profile's denom) and, with the staking module, the validators, a
  * delegator's delegations and its rewards, at the head.
  */
-import type { Node } from "../../chain/node";
+import type { Node } from "../../chain";
 import { type CosmosModules, CosmosQueries, isDenom, paginate } from "../../cosmos";
 import type { RestResult, RestRouter } from "../../rpc/transport/rest-router";
 
