@@ -3,13 +3,10 @@
  * docs/architecture.md, "The chain"). This file: submission, dev settings, snapshots, state loads
  * and reset; the read half is src/chain/node-reads.ts, block production src/chain/block/miner.ts.
  *
- * Two kinds of access. Everything that changes the chain (blocks, dev state changes, snapshots)
- * runs inside the node's lock, one at a time, on the live VM: `exclusive` takes it. The RPC
- * dispatcher takes it around every method not marked `concurrent` (src/rpc/dispatcher.ts); the
- * interval miner, the sends that wait for a block and the REST routes take it themselves. The node's
- * changing methods do not take it again: they are called inside it. Everything that only reads or
- * executes without keeping anything (calls, estimates, traces, state reads: src/chain/node-reads.ts)
- * runs in an execution context or on a read-only state at a committed root and needs no lock.
+ * Everything that changes the chain runs inside the node's lock (`exclusive`), one at a time, on the
+ * live VM; the changing methods here are called inside it and do not take it again. What only reads
+ * or executes without keeping anything runs on a committed state and needs no lock
+ * (docs/execution-and-commit.md, "Two kinds of access").
  */
 import { randomBytes } from "node:crypto";
 import type { Common } from "@ethereumjs/common";
@@ -117,15 +114,7 @@ export class Node extends NodeReads {
     const modules = opts.modules ?? [];
     return openChain(
       {
-        config: this.config,
-        common: this.common,
-        kv,
-        modules,
-        precompiles: opts.precompiles,
-        dynamicPrecompiles: opts.dynamicPrecompiles,
-        fork,
-        start,
-        cacheBounds,
+        config: this.config, common: this.common, kv, modules, fork, start, cacheBounds, precompiles: opts.precompiles, dynamicPrecompiles: opts.dynamicPrecompiles,
         console: (data, call) => this._console(data, call === true ? { kind: "call" } : this._consoleOrigin),
         coverage: (tag) => {
           if (this.listenerCount("coverageHit") > 0) this.emit("coverageHit", tag);
@@ -272,11 +261,7 @@ export class Node extends NodeReads {
     this._settings.paused = true;
   }
 
-  /**
-   * Under automine, mines the pooled transactions that can go in a block now (after mining resumes,
-   * or a lowered minimum gas price lets waiting ones in); nothing when none can.
   // ---------------------------------------------------------------- saved state
-
 
   /** The state at the head in Anvil's format, plus the module stores (src/chain/dev/state-dump.ts). */
   dumpState(): Promise<StateDump> {
