@@ -10,9 +10,9 @@ import path from "node:path";
 
 const ROOT = path.join(__dirname, "..", "..");
 
-/** The messages of eslint's import rule for `code` as if it were the file at `file` (relative to the repository). */
-async function importProblems(eslint: ESLint, file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+/** The messages of eslint's import rule for `code` as if it were a file `probe.ts` in `folder` (relative to the repository; no such file exists). */
+async function importProblems(eslint: ESLint, folder: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, folder, "probe.ts") });
   return result.messages.map((m) => `${m.ruleId ?? "parse"}: ${m.message}`);
 }
 
@@ -26,26 +26,26 @@ describe("import boundaries (eslint.config.mjs)", function () {
   });
 
   it("rpc/ reaches the chain through its facade only", async () => {
-    expect(await importProblems(eslint, "src/rpc/namespaces/probe.ts", 'import type { Node } from "../../chain";\nexport type X = Node;\n')).to.deep.equal([]);
-    const deep = await importProblems(eslint, "src/rpc/namespaces/probe.ts", 'import type { Node } from "../../chain/node";\nexport type X = Node;\n');
+    expect(await importProblems(eslint, "src/rpc/namespaces", 'import type { Node } from "../../chain";\nexport type X = Node;\n')).to.deep.equal([]);
+    const deep = await importProblems(eslint, "src/rpc/namespaces", 'import type { Node } from "../../chain/node";\nexport type X = Node;\n');
     expect(deep.join("\n")).to.include("rpc/ imports the chain from src/chain/index.ts only");
-    const raw = await importProblems(eslint, "src/rpc/probe.ts", 'import type { KVStore } from "../storage/kv";\nexport type X = KVStore;\n');
+    const raw = await importProblems(eslint, "src/rpc", 'import type { KVStore } from "../storage/kv";\nexport type X = KVStore;\n');
     expect(raw.join("\n")).to.include("rpc/ does not reach a raw store");
   });
 
   it("the REST routes reach the chain and the Cosmos modules through their facades", async () => {
-    expect((await importProblems(eslint, "src/app/rest/probe.ts", 'import type { Node } from "../../chain/node";\nexport type X = Node;\n')).join("\n")).to.include("src/chain/index.ts only");
-    expect((await importProblems(eslint, "src/app/rest/probe.ts", 'import { CosmosQueries } from "../../cosmos/query";\nexport const X = CosmosQueries;\n')).join("\n")).to.include("src/cosmos/index.ts only");
-    expect(await importProblems(eslint, "src/app/rest/probe.ts", 'import { CosmosQueries } from "../../cosmos";\nexport const X = CosmosQueries;\n')).to.deep.equal([]);
+    expect((await importProblems(eslint, "src/app/rest", 'import type { Node } from "../../chain/node";\nexport type X = Node;\n')).join("\n")).to.include("src/chain/index.ts only");
+    expect((await importProblems(eslint, "src/app/rest", 'import { CosmosQueries } from "../../cosmos/query";\nexport const X = CosmosQueries;\n')).join("\n")).to.include("src/cosmos/index.ts only");
+    expect(await importProblems(eslint, "src/app/rest", 'import { CosmosQueries } from "../../cosmos";\nexport const X = CosmosQueries;\n')).to.deep.equal([]);
   });
 
   it("rpc/ reaches the Cosmos modules through src/cosmos/index.ts", async () => {
-    expect((await importProblems(eslint, "src/rpc/namespaces/probe.ts", 'import { ModuleError } from "../../cosmos/common/ledger";\nexport const X = ModuleError;\n')).join("\n")).to.include("src/cosmos/index.ts only");
+    expect((await importProblems(eslint, "src/rpc/namespaces", 'import { ModuleError } from "../../cosmos/common/ledger";\nexport const X = ModuleError;\n')).join("\n")).to.include("src/cosmos/index.ts only");
   });
 
   it("no layer imports one above it", async () => {
-    expect((await importProblems(eslint, "src/chain/probe.ts", 'import { epochsMethods } from "../rpc/namespaces/epochs";\nexport const X = epochsMethods;\n')).join("\n")).to.include("imports go one way");
-    expect((await importProblems(eslint, "src/cosmos/probe.ts", 'import type { RpcDeps } from "../rpc/deps";\nexport type X = RpcDeps;\n')).join("\n")).to.include("imports go one way");
-    expect((await importProblems(eslint, "src/host/probe.ts", 'import { task } from "hardhat/config";\nexport const X = task;\n')).join("\n")).to.include("the shared host has no Hardhat import");
+    expect((await importProblems(eslint, "src/chain", 'import { epochsMethods } from "../rpc/namespaces/epochs";\nexport const X = epochsMethods;\n')).join("\n")).to.include("imports go one way");
+    expect((await importProblems(eslint, "src/cosmos", 'import type { RpcDeps } from "../rpc/deps";\nexport type X = RpcDeps;\n')).join("\n")).to.include("imports go one way");
+    expect((await importProblems(eslint, "src/host", 'import { task } from "hardhat/config";\nexport const X = task;\n')).join("\n")).to.include("the shared host has no Hardhat import");
   });
 });
