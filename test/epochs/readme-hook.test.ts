@@ -11,6 +11,7 @@ import { Interface } from "ethers";
 import { EPOCHS_PRECOMPILE } from "../../src/epochs";
 import { type Harness, inProcess, rpcError } from "../helpers/harness";
 import { ROOT } from "../helpers/processes";
+import { getAddress } from "ethers";
 
 function readmeHookSource(): string {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
@@ -44,7 +45,7 @@ describe("README.md's hook contract", function () {
     const hash = await h.request<string>("eth_sendTransaction", [{ from, data: bytecode, gas: "0x1000000" }]);
     const { contractAddress, status } = await h.request<{ contractAddress: string; status: string }>("eth_getTransactionReceipt", [hash]);
     expect(status).to.equal("0x1");
-    expect(await h.request("epochs_hooks")).to.deep.equal([contractAddress]);
+    expect(await h.request("epochs_hooks")).to.deep.equal([getAddress(contractAddress)]);
     // anyone else calling a hook: OnlyChain()
     const err = await rpcError(h.request("eth_call", [{ from, to: contractAddress, data: abi.encodeFunctionData("afterEpochEnd", ["tick", 1n]) }, "latest"]));
     expect((err.data as string).slice(0, 10)).to.equal(abi.getError("OnlyChain")?.selector);

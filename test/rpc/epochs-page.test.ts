@@ -5,6 +5,7 @@
  * (.ci/run installs Debian's `chromium` package).
  */
 import { expect } from "chai";
+import { getAddress } from "ethers";
 import { requireTool } from "../helpers/tools";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -91,7 +92,8 @@ describe("the epochs page in a browser", function () {
     expect(await epochOf("minute")).to.equal("1");
     expect(await epochOf("day")).to.equal("1");
     expect(await page.locator("tr[data-identifier=minute] td.countdown").textContent()).to.match(/^\d+s$|^\d+m \d+s$/);
-    expect((await page.locator("#hooks li").allTextContents()).map((t) => t.toLowerCase())).to.deep.equal(addresses.map((a) => a.toLowerCase()));
+    // checksummed, as ethers gives a contract's address (the events keep the attribute form the chain pins)
+    expect(await page.locator("#hooks li").allTextContents()).to.deep.equal(addresses.map((a) => getAddress(a)));
     // one minute and a bit of chain time, over JSON-RPC: the minute epoch ends, then the next starts
     await h.request("evm_increaseTime", [61]);
     await h.request("evm_mine");

@@ -6,7 +6,7 @@ async function main(): Promise<void> {
   await rewards.waitForDeployment();
   const address = await rewards.getAddress();
   const week = await hre.epochs.current("week");
-  console.log(`WeeklyRewards deployed at ${address}; week ${week}; registered hook: ${(await hre.epochs.hooks()).some((a) => a.toLowerCase() === address.toLowerCase())}`);
+  console.log(`WeeklyRewards deployed at ${address}; week ${week}; registered hook: ${(await hre.epochs.hooks()).includes(address)}`);
 }
 
 main().catch((err) => {

@@ -11,6 +11,7 @@ import type { SubscriptionManager } from "../filters/subscription-manager";
 import { method } from "../method";
 import { ParamError, address, blockNumberOrTag, codec, jsonType, numberOrQuantity, string } from "../params";
 import { resolveBlock } from "../resolve";
+import { getAddress } from "ethers/address";
 
 const uintField = (v: unknown, name: string): bigint => {
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
@@ -139,8 +140,8 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       name: "epochs_hooks",
       access: "read",
       params: [],
-      doc: "The registered hook contracts, in call order.",
-      handler: async () => (await registeredHooks(hookSlots(await node.stateAt(node.headNumber)))).map(hex),
+      doc: "The registered hook contracts, in call order, checksummed (EIP-55) as ethers gives a contract's address.",
+      handler: async () => (await registeredHooks(hookSlots(await node.stateAt(node.headNumber)))).map((a) => getAddress(hex(a))),
     }),
   ];
 }
