@@ -37,7 +37,7 @@ describe("loading the plugin: start cost and memory", function () {
   this.timeout(600_000);
 
   before(() => {
-    // the built package, as users load it (prepare builds it on npm ci / npm pack)
+    // the built package, as users load it (prepack builds it on npm pack)
     buildDist();
   });
 

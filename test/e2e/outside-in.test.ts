@@ -90,7 +90,7 @@ describe("the package, installed from its tarball into a fresh project", functio
 
   before(() => {
     work = mkdtempSync(path.join(tmpdir(), "epochs-pack-"));
-    // npm pack runs `prepare` (the build) first, as npm install from git does
+    // npm pack runs `prepack` (the build) first
     packed = packTarball();
 
     project = path.join(work, "weekly-rewards");

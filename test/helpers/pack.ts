@@ -1,5 +1,5 @@
 /**
- * The package's tarball as `npm pack` makes it (its `prepare` builds dist/ first), made once per test
+ * The package's tarball as `npm pack` makes it (its `prepack` builds dist/ first), made once per test
  * process: the package tests (outside-in, Hardhat 3, the README's commands) all install the same file.
  */
 import { spawnSync } from "node:child_process";
