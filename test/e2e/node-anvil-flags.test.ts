@@ -30,6 +30,8 @@ describe("npx hardhat node: Anvil's chain flags", function () {
     expect(node.output()).to.not.include("Private Key");
     expect(node.output()).to.not.include("candy maple");
     expect(node.output()).to.not.include("Account #3: ");
+    // blocks come by themselves: no word about timers waiting for transactions
+    expect(node.output()).to.not.include("Blocks are mined only when a transaction arrives");
     // interval mining, no automine: a transaction waits for the next block, which comes by itself
     const hash = (await rpc<string>(node.url, "eth_sendTransaction", [{ from: accounts[0], to: accounts[1], value: "0x1" }])).result;
     expect(hash).to.match(/^0x[0-9a-f]{64}$/);

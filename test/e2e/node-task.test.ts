@@ -76,6 +76,9 @@ describe("npx hardhat node", function () {
     // The second WebSocket listener (--json-rpc.ws-address) and the bearer token are announced.
     await waitForOutput(node, /WebSocket JSON-RPC server at ws:\/\/127\.0\.0\.1:\d+\//);
     await waitForOutput(node, /Bearer token in .*jsonrpc\.token:/);
+    // the page's address, and why the timers stand still on a node that mines only for transactions
+    expect(node.output()).to.include(`Epochs page: ${node.url}epochs\n`);
+    expect(node.output()).to.include("Blocks are mined only when a transaction arrives: epoch timers move with blocks, so they wait too. For blocks over time start with --block-time S");
     await waitForOutput(node, /dev methods \(.*\) and signing with a key-store account are open from this machine to callers without an Origin and to pages from localhost, 127\.0\.0\.1, \[::1\];/);
     await waitForOutput(node, /private methods \(admin_\*, miner_\*, .*\) and JavaScript tracers always need the token\./);
     // the plugin's header goes only to this node: its pid and ports are recorded beside the token

@@ -63,6 +63,7 @@ describe("Hardhat 3's node task (in-repo harness)", function () {
     expect(out).to.include("WARNING: These accounts, and their private keys, are publicly known.");
     expect(out).to.include(`Private Key: ${DEFAULT_KEY_0}`);
     expect(out).to.match(/Bearer token in .*jsonrpc\.token:/);
+    expect(out).to.include(`Epochs page: ${node.url}epochs`);
     expect((await rpc<string>(node.url, "eth_chainId")).result).to.equal("0x2328");
     expect((await rpc<string[]>(node.url, "eth_accounts")).result?.[0]).to.equal("0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266");
   });

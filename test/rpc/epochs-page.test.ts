@@ -82,10 +82,24 @@ describe("the epochs page in a browser", function () {
     expect((await fetch(`${url}epochs/page.js`)).headers.get("content-type")).to.match(/^text\/javascript/);
   });
 
+  it("links the node's own address to the page, and answers the browser's icon request without a 404", async () => {
+    const index = await fetch(url);
+    expect(index.status).to.equal(200);
+    expect(index.headers.get("content-type")).to.match(/^text\/html/);
+    expect(await index.text()).to.include('<a href="/epochs">');
+    expect((await fetch(`${url}favicon.ico`)).status).to.equal(204);
+    // JSON-RPC still posts to the same address
+    expect(await h.request("eth_chainId")).to.match(/^0x/);
+  });
+
   it("shows the timers and hooks, then the next tick and the hook results live, without a reload", async () => {
     const page = await (browser as Browser).newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    // the console stays clean too (a missing icon was a 404 there)
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`console: ${m.text()}`);
+    });
     await page.goto(`${url}epochs`);
     await page.waitForSelector("body[data-ready=true]");
     const epochOf = (id: string) => page.textContent(`tr[data-identifier="${id}"] td.epoch`);

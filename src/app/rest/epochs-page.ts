@@ -182,10 +182,26 @@ const JS = `"use strict";
 })();
 `;
 
+/** What GET / answers: this is a JSON-RPC endpoint, and the epochs page is at /epochs. */
+const INDEX = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>hardhat-epochs node</title><link rel="stylesheet" href="/epochs/page.css"></head>
+<body>
+  <h1>hardhat-epochs node</h1>
+  <p>JSON-RPC is served here: POST requests to this address (HTTP and WebSocket).</p>
+  <p>The chain's epochs, hooks and events: <a href="/epochs">/epochs</a>.</p>
+</body>
+</html>
+`;
+
 /** Mounts the page on the REST router of the JSON-RPC port. */
 export function mountEpochsPage(router: RestRouter): void {
   const page = (contentType: string, body: string) => () => ({ status: 200, body, contentType, headers: { "content-security-policy": CSP, "x-content-type-options": "nosniff", "cache-control": "no-cache" } });
   router.get("/epochs", page("text/html; charset=utf-8", HTML));
+  // a browser opening the node's address: where the page is (JSON-RPC stays POST on "/")
+  router.get("/", page("text/html; charset=utf-8", INDEX));
+  // browsers ask for an icon with every page: none, without a 404 in the console
+  router.get("/favicon.ico", () => ({ status: 204, body: "", contentType: "image/x-icon", headers: { "cache-control": "max-age=86400" } }));
   router.get("/epochs/page.js", page("text/javascript; charset=utf-8", JS));
   router.get("/epochs/page.css", page("text/css; charset=utf-8", CSS));
 }

@@ -257,6 +257,12 @@ export function nodeBanner(server: StartedServer): string[] {
   }
   if (plan.home !== undefined) lines.push(`Home ${plan.home.paths.dir} (block ${node.headNumber})`);
   if (plan.files.load !== undefined) lines.push(`Loaded the state in ${plan.files.load} (block ${node.headNumber})`);
+  if (runtime.epochs !== undefined) lines.push(`Epochs page: ${new URL("epochs", server.httpUrl).toString()}`);
+  // epochs tick inside block production: a node that mines only for transactions leaves its timers still
+  const { automine, intervalMs } = node.settings;
+  if (runtime.epochs !== undefined && automine && intervalMs === 0) {
+    lines.push("Blocks are mined only when a transaction arrives: epoch timers move with blocks, so they wait too. For blocks over time start with --block-time S; to move a timer now, `npx hardhat epochs:advance --identifier ID --network localhost`.");
+  }
   lines.push(`Bearer token in ${server.tokenFile}:`, `  ${server.token}`);
   const { declared, raised } = runtime.dispatcher.accessClasses();
   const origins = [...DEFAULT_ALLOWED_ORIGINS, ...plan.config.jsonRpc.allowedOrigins];

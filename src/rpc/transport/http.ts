@@ -58,6 +58,8 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
       if (url.pathname !== "/") return serveRest(o.rest, req, res, url);
     }
     if (req.method !== "POST") {
+      // a browser opening the node's address gets what the REST router serves there (the epochs page's link), when it serves anything
+      if ((req.method === "GET" || req.method === "HEAD") && o.rest.has("/")) return serveRest(o.rest, req, res, new URL("/", "http://localhost"));
       send(res, 405, { "content-type": "text/plain", allow: "POST, OPTIONS" }, "method not allowed\n");
       return;
     }
