@@ -11,7 +11,7 @@ import { chainConfigModule } from "../host/lazy";
 import { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/settings/epochs-config";
-import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node/node-files";
+import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME, processLives } from "../host/node/node-files";
 import { isLoopbackHost } from "../rpc/transport/auth";
 
 export { PLUGIN_NAME } from "./plugin-error";
@@ -52,16 +52,6 @@ export function addLocalBearerToken(config: HardhatConfig): void {
     if (!("url" in net) || !servedBy(net.url, record.ports)) continue;
     const has = Object.keys(net.httpHeaders).some((h) => h.toLowerCase() === "authorization");
     if (!has) net.httpHeaders = { ...net.httpHeaders, Authorization: `Bearer ${token}` };
-  }
-}
-
-function processLives(pid: unknown): boolean {
-  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0); // signal 0: a liveness check, nothing is sent
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
   }
 }
 

@@ -3,13 +3,13 @@
  * command line, JSON-RPC over HTTP. The child runs in its own process group, which is always killed.
  */
 import { expect } from "chai";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Interface } from "ethers";
 import { inProcess, rpcError } from "../helpers/harness";
 import { compile } from "../helpers/solc";
-import { BOOTSTRAP, ROOT, stopProcessGroup } from "../helpers/processes";
+import { BOOTSTRAP, ROOT, hardhatCli, stopProcessGroup } from "../helpers/processes";
 import { NODE_RECORD_FILE_NAME } from "../../src/hardhat/chain-config";
 import { rpc } from "../helpers/json-rpc";
 
@@ -90,11 +90,25 @@ describe("npx hardhat node", function () {
     await waitForOutput(node, /^net_version$/m);
   });
 
+  it("epochs:advance without --network while the node runs: moves its own in-process chain, and says so", () => {
+    const r = spawnSync(process.execPath, hardhatCli("epochs:advance", "--identifier", "day"), { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    expect(r.status, `${r.stdout}${r.stderr}`).to.equal(0);
+    expect(r.stdout).to.match(/^day: current epoch \d+$/m);
+    const port = new URL((node as StartedNode).url).port;
+    expect(r.stderr).to.include(`warning: epochs:advance moves this command's own in-process chain, which ends with it, not the node this project runs (pid ${node?.child.pid}, http://127.0.0.1:${port}/); to move the node's, add --network localhost`);
+  });
+
   it("stops on SIGTERM to its process group, and removes its record", async () => {
     const child = node?.child;
     await stopProcessGroup(child);
     expect(child?.exitCode !== null || child?.signalCode !== null).to.equal(true);
     expect(existsSync(path.join(ROOT, "cache", NODE_RECORD_FILE_NAME))).to.equal(false);
+  });
+
+  it("epochs:advance with no node of the project running: no warning", () => {
+    const r = spawnSync(process.execPath, hardhatCli("epochs:advance", "--identifier", "day"), { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    expect(r.status, `${r.stdout}${r.stderr}`).to.equal(0);
+    expect(r.stderr).to.not.include("warning: epochs:advance");
   });
 });
 

@@ -132,10 +132,13 @@ describe("Hardhat 3's network hooks (in-repo harness)", function () {
       // Hardhat 3's words for a failed call (src/host/solidity/failure-text.ts), with the chain's code
       expect(steps.get("revert")).to.deep.equal({ message: "VM Exception while processing transaction: reverted with reason string 'epochs precompile: unknown function selector'", code: 3 });
       // epochs:advance --identifier day --count 2: two epochs on, and the new number printed; --to-next day: one more
-      const advance = steps.get("advance") as { printed: string[]; moved: string; toNext: string; both: string };
+      const advance = steps.get("advance") as { printed: string[]; moved: string; toNext: string; both: string; warned: string[] };
       expect(advance.moved).to.equal("2");
       expect(advance.toNext).to.equal("1");
-      expect(advance.printed).to.have.length(2);
+      expect(advance.printed).to.have.length(3);
+      // the project's node runs: the in-process advance says it is not the node's
+      expect(advance.warned).to.have.length(1);
+      expect(advance.warned[0]).to.match(/^warning: epochs:advance moves this command's own in-process chain, which ends with it, not the node this project runs \(pid \d+, http:\/\/127\.0\.0\.1:18545\/\); to move the node's, add --network localhost$/);
       expect(advance.printed[0]).to.match(/^day: current epoch \d+$/);
       expect(advance.both).to.equal("epochs:advance takes --to-next ID or --identifier ID, not both");
       expect(steps.get("closed")).to.equal(true);

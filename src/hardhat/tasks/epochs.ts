@@ -6,10 +6,11 @@
  */
 import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
-import { HardhatPluginError } from "hardhat/plugins";
+import { HARDHAT_NETWORK_NAME, HardhatPluginError } from "hardhat/plugins";
 import { epochsModule } from "../../host/lazy";
 import { epochsTable } from "../../host/helpers/epochs-table";
 import { advanceRequest } from "../../host/helpers/epochs-helpers";
+import { inProcessWhileNodeRuns } from "../../host/node/node-files";
 
 export { epochsTable, formatTable } from "../../host/helpers/epochs-table";
 import { PLUGIN_NAME } from "../chain-config";
@@ -53,6 +54,10 @@ task(TASK_EPOCHS_ADVANCE, "Moves the chain's time and mines until a timer's curr
   .addOptionalParam("toNext", "A timer to move to the start of its next epoch (--identifier ID --count 1)", undefined, types.string)
   .setAction(async (args: { identifier?: string; count: number; toNext?: string }, hre) => {
     const request = withPluginErrors(() => advanceRequest(args));
+    if (hre.network.name === HARDHAT_NETWORK_NAME) {
+      const warning = inProcessWhileNodeRuns(hre.config.paths.cache, TASK_EPOCHS_ADVANCE);
+      if (warning !== undefined) console.warn(warning);
+    }
     const current = await onChain(() => hre.epochs.advance(request.identifier, request.count));
     console.log(`${request.identifier}: current epoch ${current}`);
     return current;

@@ -4,6 +4,7 @@
  * the node (pid, ports) in the cache, so the plugin adds the token only to requests for that node
  * (src/hardhat/chain-config.ts). Names in one place; no heavy import.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 export const TOKEN_FILE_NAME = "jsonrpc.token";
@@ -12,6 +13,38 @@ export const NODE_RECORD_FILE_NAME = "jsonrpc.node.json";
 export interface LocalNodeRecord {
   pid: number;
   ports: number[];
+}
+
+/** Whether process `pid` lives (a liveness check: signal 0 sends nothing). */
+export function processLives(pid: unknown): boolean {
+  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, another user's
+  }
+}
+
+/** The node this project runs (its record in `cacheDir`, its process alive), or undefined. */
+export function runningNode(cacheDir: string): LocalNodeRecord | undefined {
+  let record: LocalNodeRecord;
+  try {
+    record = JSON.parse(readFileSync(path.join(cacheDir, NODE_RECORD_FILE_NAME), "utf8")) as LocalNodeRecord;
+  } catch {
+    return undefined;
+  }
+  return Array.isArray(record.ports) && record.ports.length > 0 && processLives(record.pid) ? record : undefined;
+}
+
+/**
+ * The warning for a task that changes the in-process chain of its own command while this project's
+ * node runs: `--network localhost` was most likely meant. Undefined when no node of the project runs.
+ */
+export function inProcessWhileNodeRuns(cacheDir: string, task: string): string | undefined {
+  const node = runningNode(cacheDir);
+  if (node === undefined) return undefined;
+  return `warning: ${task} moves this command's own in-process chain, which ends with it, not the node this project runs (pid ${node.pid}, http://127.0.0.1:${node.ports[0]}/); to move the node's, add --network localhost`;
 }
 
 /** The token file of a node: `<home>/jsonrpc.token`, else `<cache>/jsonrpc.token`. */
