@@ -9,7 +9,7 @@ import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import "./hardhat/type-extensions";
 import "./hardhat/solc";
 import "./hardhat/node-task";
-import { extendEpochsConfig } from "./hardhat/chain-config";
+import { extendEpochsConfig, followedNode } from "./hardhat/chain-config";
 import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
 import { withFork } from "./hardhat/fork";
@@ -27,6 +27,8 @@ extendRuntimeOptions(withFork);
 
 extendEnvironment((hre) => {
   hre.epochs = new HardhatEpochs(hre);
+  const followed = followedNode.get(hre.config);
+  if (hre.network.name === "localhost" && followed !== undefined) console.warn(`localhost: this project's node, at ${followed} (its record in ${hre.config.paths.cache}; set networks.localhost.url to choose)`);
   if (hre.network.name !== HARDHAT_NETWORK_NAME) return;
   // Replacing the lazy provider before anything asks for it means Hardhat never creates EDR; the
   // plugins that extend providers wrap ours instead (src/hardhat/provider-extenders.ts).

@@ -11,7 +11,7 @@ import { chainConfigModule } from "../host/lazy";
 import { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/settings/epochs-config";
-import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME, processLives } from "../host/node/node-files";
+import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME, processLives, runningNode } from "../host/node/node-files";
 import { isLoopbackHost } from "../rpc/transport/auth";
 
 export { PLUGIN_NAME } from "./plugin-error";
@@ -29,7 +29,28 @@ export function extendEpochsConfig(config: HardhatConfig, userConfig: Readonly<H
   if (userConfig.networks?.[HARDHAT_NETWORK_NAME]?.chainId === undefined) {
     config.networks[HARDHAT_NETWORK_NAME].chainId = DEFAULT_CHAIN_ID;
   }
+  followProjectNode(config, userConfig);
   addLocalBearerToken(config);
+}
+
+/** The URL `localhost` was pointed at because this project's node listens there (see followProjectNode), per config. */
+export const followedNode = new WeakMap<HardhatConfig, string>();
+
+/**
+ * `--network localhost` reaches this project's running node where it listens: a node moved with
+ * `--port 18545` leaves its record in the cache, and a `localhost` the user did not give a URL goes
+ * there instead of 8545 (which may be another process). A URL the user set is never changed.
+ */
+export function followProjectNode(config: HardhatConfig, userConfig: Readonly<HardhatUserConfig>): void {
+  const user = userConfig.networks?.localhost as { url?: unknown } | undefined;
+  const net = config.networks.localhost;
+  if (user?.url !== undefined || net === undefined || !("url" in net)) return;
+  const node = runningNode(config.paths.cache);
+  if (node === undefined) return;
+  const url = `http://127.0.0.1:${node.ports[0]}`;
+  if (net.url.replace(/\/$/, "") === url) return;
+  net.url = url;
+  followedNode.set(config, url);
 }
 
 /**
