@@ -125,8 +125,8 @@ export class NodeReads extends EventEmitter<NodeEvents> {
     return (await this.stateAt(height)).getCode(address);
   }
 
-  async getNonce(address: Address): Promise<bigint> {
-    return (await this.getAccount(address))?.nonce ?? 0n;
+  getNonce(address: Address): Promise<bigint> {
+    return this._chain.nonceAtHead(address);
   }
 
   /** Module `name`'s store at block `height` (default and above: the head, with changes made since), read-only. */

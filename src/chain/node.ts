@@ -22,7 +22,7 @@ import type { ChainStart, ChainState, CacheBounds } from "./store/chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./store/chain-state";
 import { Clock, timestampRefusal } from "./block/clock";
 import { rewindChain } from "./block/commit";
-import { Miner, hexBytes } from "./block/miner";
+import { Miner } from "./block/miner";
 import { Calls } from "./engine/calls";
 import { sharedChainCommon } from "./engine/common";
 import { Traces } from "./tracing/traces";
@@ -332,7 +332,7 @@ export class Node extends NodeReads {
     await this.rewindTo(snap.head, snap.stateRoot);
     this._settings = { ...snap.settings };
     this.clock.restore(snap.clock);
-    await this.pool.restore(snap.pool, (s) => this.getNonce(new Address(hexBytes(s))));
+    await this.pool.restore(snap.pool, (s) => this._chain.nonceAtHead(s));
     return true;
   }
 
@@ -402,7 +402,7 @@ export class Node extends NodeReads {
 
   /** Re-sorts the pool against the head's nonces (after the state moved other than by a mined block). */
   private _resortPool(): Promise<void> {
-    return this.pool.update((s) => this.getNonce(new Address(hexBytes(s))));
+    return this.pool.update((s) => this._chain.nonceAtHead(s));
   }
 
   private _console(data: Uint8Array, origin: ConsoleOrigin): void {

@@ -6,7 +6,7 @@
  * since hardhat_reset, a state load and evm_revert replace them.
  */
 import type { Common } from "@ethereumjs/common";
-import { Address, bytesToHex, equalsBytes } from "@ethereumjs/util";
+import { bytesToHex, createAddressFromString, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import type { ChainConfig } from "../config";
 import type { NodeSettings } from "../dev/snapshots";
@@ -98,7 +98,7 @@ export class Miner {
     const tooEarly = timestampRefusal(ts, parent.header.timestamp, config.allowBlocksWithSameTimestamp);
     if (tooEarly !== undefined) throw new ChainError(tooEarly);
     const baseFee = nextBaseFee({ chain, settings, common: this._host.common });
-    const candidates = settings.paused ? [] : this.mineable(baseFee).map((p) => ({ tx: p.tx, sender: new Address(hexBytes(p.sender)) }));
+    const candidates = settings.paused ? [] : this.mineable(baseFee).map((p) => ({ tx: p.tx, sender: createAddressFromString(p.sender) }));
     const produced = await produceBlock({
       vm: chain.vm,
       parent,
@@ -132,7 +132,7 @@ export class Miner {
       pool.remove(h);
     }
     for (const tx of produced.block.transactions) pool.remove(bytesToHex(tx.hash()));
-    await pool.update(async (s) => (await chain.accountAtHead(new Address(hexBytes(s))))?.nonce ?? 0n);
+    await pool.update((s) => chain.nonceAtHead(s));
     settings.nextBaseFee = undefined;
     settings.nextPrevRandao = undefined;
     clock.didMine(ts);
@@ -254,8 +254,4 @@ export class Miner {
     clock.didMine(chain.head.header.timestamp);
     this._host.reserved(r.first, r.last, this._host.common.isActivatedEIP(1559) ? r.baseFeePerGas : undefined);
   }
-}
-
-export function hexBytes(hex: string): Uint8Array {
-  return new Uint8Array(Buffer.from(hex.slice(2), "hex"));
 }

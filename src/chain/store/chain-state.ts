@@ -12,7 +12,7 @@ import type { Common } from "@ethereumjs/common";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
+import { type Account, Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes, createAddressFromString } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { DynamicPrecompiles, type PrecompileFaults, createChainVM } from "../engine/evm";
 import type { KVStore } from "../../storage/kv";
@@ -279,6 +279,11 @@ export class ChainState {
     const cached = this.caches.account?.get(address);
     if (cached !== undefined) return cached.accountRLP === undefined ? undefined : createAccountFromRLP(cached.accountRLP);
     return (await this.stateAt(this.headNumber)).getAccount(address);
+  }
+
+  /** An account's nonce at the head, read as `accountAtHead` reads it; a pooled sender may be given as its hex (the pool's key). */
+  async nonceAtHead(address: Address | string): Promise<bigint> {
+    return (await this.accountAtHead(typeof address === "string" ? createAddressFromString(address) : address))?.nonce ?? 0n;
   }
 
   /**
