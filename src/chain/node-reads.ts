@@ -22,6 +22,9 @@ import type { AddressIndex } from "./store/address-index";
 import type { CacheSizes, ChainState } from "./store/chain-state";
 import type { ChainStore } from "./store/chain-store";
 
+/** A function's parameters after its first, the node's read half: what a service on the node (`node.calls`, `node.traces`) forwards. */
+export type AfterNode<F> = F extends (node: NodeReads, ...rest: infer R) => unknown ? R : never;
+
 export class NodeReads extends EventEmitter<NodeEvents> {
   /** The chain instance; replaced only inside the lock (hardhat_reset, a state load on a fresh node, evm_revert back over one). */
   protected _chain!: ChainState;

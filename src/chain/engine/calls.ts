@@ -8,7 +8,7 @@ import { type TypedTransaction, createTxFromRLP } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { signAs } from "../dev/accounts";
 import { ChainError } from "../errors";
-import type { NodeReads } from "../node-reads";
+import type { AfterNode, NodeReads } from "../node-reads";
 import { type CallRequest, defaultCallGas, estimateGas, runCall, runInContext, transactionFrom, txGasCap } from "./execution";
 import { signedBy } from "./sender";
 import { MAX_SIMULATE_BLOCKS, simulate } from "./simulate";
@@ -23,9 +23,6 @@ export interface SendRequest extends CallRequest {
   type?: bigint;
 }
 
-/** A function's parameters after its first (the node). */
-type Rest<F> = F extends (node: NodeReads, ...rest: infer R) => unknown ? R : never;
-
 export class Calls {
   /** The most blocks one eth_simulateV1 may simulate. */
   readonly maxSimulateBlocks = MAX_SIMULATE_BLOCKS;
@@ -39,22 +36,22 @@ export class Calls {
   ) {}
 
   /** eth_call: `req` against block `n`'s state (src/chain/engine/execution.ts, runCall). */
-  run(...a: Rest<typeof runCall>): ReturnType<typeof runCall> {
+  run(...a: AfterNode<typeof runCall>): ReturnType<typeof runCall> {
     return runCall(this._node, ...a);
   }
 
   /** eth_estimateGas (src/chain/engine/execution.ts, estimateGas). */
-  estimateGas(...a: Rest<typeof estimateGas>): ReturnType<typeof estimateGas> {
+  estimateGas(...a: AfterNode<typeof estimateGas>): ReturnType<typeof estimateGas> {
     return estimateGas(this._node, ...a);
   }
 
   /** One run of `req` in an execution context, reverted after (eth_createAccessList's rounds). */
-  runInContext(...a: Rest<typeof runInContext>): ReturnType<typeof runInContext> {
+  runInContext(...a: AfterNode<typeof runInContext>): ReturnType<typeof runInContext> {
     return runInContext(this._node, ...a);
   }
 
   /** eth_simulateV1's blocks in an execution context (src/chain/engine/simulate.ts). */
-  simulate(...a: Rest<typeof simulate>): ReturnType<typeof simulate> {
+  simulate(...a: AfterNode<typeof simulate>): ReturnType<typeof simulate> {
     return simulate(this._node, ...a);
   }
 
@@ -119,7 +116,7 @@ export class Calls {
   }
 
   /** Builds and signs a transaction whose gas and nonce are decided (see src/chain/dev/accounts.ts, signAs). */
-  signAs(...a: Rest<typeof signAs>): TypedTransaction {
+  signAs(...a: AfterNode<typeof signAs>): TypedTransaction {
     return signAs(this._node, ...a);
   }
 

@@ -4,48 +4,45 @@
  * block, and the Solidity stack trace of a failed call or transaction. Over the node's read half
  * (src/chain/node-reads.ts); the work is in src/chain/tracing/run.ts and src/chain/solidity/failure.ts.
  */
-import type { NodeReads } from "../node-reads";
+import type { AfterNode, NodeReads } from "../node-reads";
 import { callStackTrace, txStackTrace } from "../solidity/failure";
 import { intermediateRoots, traceBlock, traceCall, traceForeignBlock, traceTransaction } from "./run";
-
-/** A function's parameters after its first (the node). */
-type Rest<F> = F extends (node: NodeReads, ...rest: infer R) => unknown ? R : never;
 
 export class Traces {
   constructor(private readonly _node: NodeReads) {}
 
   /** debug_traceBlockByNumber and the like: the transactions of a stored block `want` accepts. */
-  block(...a: Rest<typeof traceBlock>): ReturnType<typeof traceBlock> {
+  block(...a: AfterNode<typeof traceBlock>): ReturnType<typeof traceBlock> {
     return traceBlock(this._node, ...a);
   }
 
   /** debug_traceTransaction. */
-  transaction(...a: Rest<typeof traceTransaction>): ReturnType<typeof traceTransaction> {
+  transaction(...a: AfterNode<typeof traceTransaction>): ReturnType<typeof traceTransaction> {
     return traceTransaction(this._node, ...a);
   }
 
   /** debug_traceCall: a call at a block, with state and block overrides. */
-  call(...a: Rest<typeof traceCall>): ReturnType<typeof traceCall> {
+  call(...a: AfterNode<typeof traceCall>): ReturnType<typeof traceCall> {
     return traceCall(this._node, ...a);
   }
 
   /** debug_traceBlock / debug_traceBadBlock: a block the client sends, on its parent's state. */
-  foreignBlock(...a: Rest<typeof traceForeignBlock>): ReturnType<typeof traceForeignBlock> {
+  foreignBlock(...a: AfterNode<typeof traceForeignBlock>): ReturnType<typeof traceForeignBlock> {
     return traceForeignBlock(this._node, ...a);
   }
 
   /** debug_intermediateRoots: the state root after each transaction of a stored block. */
-  intermediateRoots(...a: Rest<typeof intermediateRoots>): ReturnType<typeof intermediateRoots> {
+  intermediateRoots(...a: AfterNode<typeof intermediateRoots>): ReturnType<typeof intermediateRoots> {
     return intermediateRoots(this._node, ...a);
   }
 
   /** The Solidity stack trace of a failed call (for the error's data and the node's log). */
-  callStackTrace(...a: Rest<typeof callStackTrace>): ReturnType<typeof callStackTrace> {
+  callStackTrace(...a: AfterNode<typeof callStackTrace>): ReturnType<typeof callStackTrace> {
     return callStackTrace(this._node, ...a);
   }
 
   /** The Solidity stack trace of a failed transaction of a stored block. */
-  txStackTrace(...a: Rest<typeof txStackTrace>): ReturnType<typeof txStackTrace> {
+  txStackTrace(...a: AfterNode<typeof txStackTrace>): ReturnType<typeof txStackTrace> {
     return txStackTrace(this._node, ...a);
   }
 }
