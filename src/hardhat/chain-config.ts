@@ -11,7 +11,7 @@ import { chainConfigModule } from "../host/lazy";
 import { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/settings/epochs-config";
-import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME, processLives, runningNode } from "../host/node/node-files";
+import { type LocalNodeRecord, TOKEN_FILE_NAME, runningNode } from "../host/node/node-files";
 import { isLoopbackHost } from "../rpc/transport/auth";
 
 export { PLUGIN_NAME } from "./plugin-error";
@@ -29,8 +29,11 @@ export function extendEpochsConfig(config: HardhatConfig, userConfig: Readonly<H
   if (userConfig.networks?.[HARDHAT_NETWORK_NAME]?.chainId === undefined) {
     config.networks[HARDHAT_NETWORK_NAME].chainId = DEFAULT_CHAIN_ID;
   }
-  followProjectNode(config, userConfig);
-  addLocalBearerToken(config);
+  // the project's running node, read once: localhost follows it, and requests to it carry its token
+  const node = runningNode(config.paths.cache);
+  if (node === undefined) return;
+  followProjectNode(config, userConfig, node);
+  addLocalBearerToken(config, node);
 }
 
 /** The URL `localhost` was pointed at because this project's node listens there (see followProjectNode), per config. */
@@ -41,12 +44,10 @@ export const followedNode = new WeakMap<HardhatConfig, string>();
  * `--port 18545` leaves its record in the cache, and a `localhost` the user did not give a URL goes
  * there instead of 8545 (which may be another process). A URL the user set is never changed.
  */
-export function followProjectNode(config: HardhatConfig, userConfig: Readonly<HardhatUserConfig>): void {
+export function followProjectNode(config: HardhatConfig, userConfig: Readonly<HardhatUserConfig>, node: LocalNodeRecord): void {
   const user = userConfig.networks?.localhost as { url?: unknown } | undefined;
   const net = config.networks.localhost;
   if (user?.url !== undefined || net === undefined || !("url" in net)) return;
-  const node = runningNode(config.paths.cache);
-  if (node === undefined) return;
   const url = `http://127.0.0.1:${node.ports[0]}`;
   if (net.url.replace(/\/$/, "") === url) return;
   net.url = url;
@@ -59,18 +60,17 @@ export function followProjectNode(config: HardhatConfig, userConfig: Readonly<Ha
  * its ports, while its process lives) carry the token, unless the user set Authorization. Any other
  * loopback URL (another project's node, an SSH tunnel to someone else's) gets nothing.
  */
-export function addLocalBearerToken(config: HardhatConfig): void {
+export function addLocalBearerToken(config: HardhatConfig, node: LocalNodeRecord | undefined = runningNode(config.paths.cache)): void {
+  if (node === undefined) return; // no live node of this project has left its record
   let token: string;
-  let record: LocalNodeRecord;
   try {
     token = fs.readFileSync(path.join(config.paths.cache, TOKEN_FILE_NAME), "utf8").trim();
-    record = JSON.parse(fs.readFileSync(path.join(config.paths.cache, NODE_RECORD_FILE_NAME), "utf8")) as LocalNodeRecord;
   } catch {
-    return; // no local node has written them
+    return; // nor its token
   }
-  if (token === "" || !Array.isArray(record.ports) || !processLives(record.pid)) return;
+  if (token === "") return;
   for (const net of Object.values(config.networks)) {
-    if (!("url" in net) || !servedBy(net.url, record.ports)) continue;
+    if (!("url" in net) || !servedBy(net.url, node.ports)) continue;
     const has = Object.keys(net.httpHeaders).some((h) => h.toLowerCase() === "authorization");
     if (!has) net.httpHeaders = { ...net.httpHeaders, Authorization: `Bearer ${token}` };
   }

@@ -16,7 +16,7 @@ export interface LocalNodeRecord {
 }
 
 /** Whether process `pid` lives (a liveness check: signal 0 sends nothing). */
-export function processLives(pid: unknown): boolean {
+function processLives(pid: unknown): boolean {
   if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
