@@ -21,11 +21,16 @@ async function urlOf(conn: NetworkConnection): Promise<string | undefined> {
   return undefined;
 }
 
+/** Whether `conn` is a connection to the in-process network (the plugin's `default`): its chain is ours, not a node's. */
+export async function isInProcess(conn: NetworkConnection): Promise<boolean> {
+  return conn.networkConfig.type === "http" && (await urlOf(conn)) === IN_PROCESS_URL;
+}
+
 /** The connection's chain, made on first use (a request may come before newConnection returns). */
 async function chainOf(context: HookContext, conn: NetworkConnection): Promise<InProcessChain | undefined> {
   let chain = chains.get(conn);
   if (chain === undefined) {
-    const ours = conn.networkConfig.type === "http" && (await urlOf(conn)) === IN_PROCESS_URL;
+    const ours = await isInProcess(conn);
     // the chain's code (EthereumJS, ethers' ABI coder: ~0.5 s of a cold start) loads for a connection
     // to the in-process network only, never for one to EDR or a node
     const Chain = ours ? (await import("../in-process-chain.mjs")).InProcessChain : undefined;

@@ -3,13 +3,13 @@ import epochsHelpersModule, { type EpochsHelpers } from "../../host/helpers/epoc
 import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
 import { withPluginErrors } from "../plugin-error.mjs";
 import nodeFilesModule from "../../host/node/node-files.js";
-import { IN_PROCESS_URL } from "../in-process-url.mjs";
+import { isInProcess } from "../hooks/network.mjs";
 
 export default async function epochsAdvance(args: { identifier?: string; count: number; toNext?: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   const { identifier, count } = await withPluginErrors(async () => epochsHelpersModule.advanceRequest(args));
   const conn = await hre.network.getOrCreate();
   // the in-process network (the plugin's `default`) while this project's node runs: warn, `--network localhost` was most likely meant
-  if (conn.networkConfig.type === "http" && conn.networkConfig.url === IN_PROCESS_URL) {
+  if (await isInProcess(conn)) {
     const warning = nodeFilesModule.inProcessWhileNodeRuns(hre.config.paths.cache, "epochs:advance");
     if (warning !== undefined) console.warn(warning);
   }
