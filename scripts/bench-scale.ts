@@ -182,11 +182,9 @@ async function fund(rt: Runtime, n: number): Promise<void> {
   for (let start = 0; start < n; start += FUND_CHUNK) {
     const end = Math.min(n, start + FUND_CHUNK);
     // the path hardhat_setBalance takes, for a chunk of accounts at once
-    await rt.node.exclusive(() =>
-      rt.node.modifyState(async (sm) => {
-        for (let i = start; i < end; i++) await sm.putAccount(createAddressFromString(accountAt(i)), createAccount({ balance: 10n ** 18n }));
-      }),
-    );
+    await rt.node.modifyState(async (sm) => {
+      for (let i = start; i < end; i++) await sm.putAccount(createAddressFromString(accountAt(i)), createAccount({ balance: 10n ** 18n }));
+    });
     await call("evm_mine");
   }
 }

@@ -224,7 +224,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const dispatcher: RpcDispatcher = new RpcDispatcher(
     all.filter((m) => !removed.has(m.name)),
     {
-      exclusive: (fn) => node.exclusive(fn),
       enabledNamespaces: opts.enabledNamespaces,
       maxBatch: opts.maxBatch,
       maxBatchResponseBytes: opts.batch?.maxResponseBytes,

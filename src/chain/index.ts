@@ -5,7 +5,7 @@
  */
 export type { BlockPhase, ModuleEvent } from "./module";
 export type { Node } from "./node";
-export type { Inclusion, MinedBlock } from "./node-types";
+export type { Inclusion, MinedBlock, Prepared } from "./node-types";
 export type { ContractRegistry, SolcInput, SolcOutput } from "./solidity/registry";
 export { ChainError } from "./errors";
 export type { StackTraceEntry } from "./solidity/stack-trace";

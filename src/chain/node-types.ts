@@ -6,6 +6,8 @@
 import type { EventEmitter } from "node:events";
 import type { Block } from "@ethereumjs/block";
 import type { CustomPrecompile } from "@ethereumjs/evm";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import type { Address } from "@ethereumjs/util";
 import type { RunTxResult } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
 import type { SystemCallExplainer } from "./block/block-producer";
@@ -65,13 +67,20 @@ export interface Inclusion {
  */
 export const QUEUED_WAIT_MS = 2000;
 
-/** What `Node.submit` answers: the hash; under automine, the inclusion, now or `later`. */
-export interface Submitted {
+/** What `Node.send` answers: the hash; under automine, the transaction's inclusion (none when it is still queued). */
+export interface Sent {
   hash: string;
   included?: Inclusion;
-  /** A transaction behind a nonce gap: its inclusion once mined, undefined if still queued after `QUEUED_WAIT_MS`. */
-  later?: Promise<Inclusion | undefined>;
 }
+
+/** A transaction to send, and its sender (default: its signer); made by `Node.send`'s `prepare` inside the lock. */
+export interface Prepared {
+  tx: TypedTransaction;
+  sender?: Address;
+}
+
+/** A block's time for `Node.mineBlock`: exactly this timestamp, or this one unless the head is already as late. */
+export type BlockTime = bigint | { notBefore: bigint };
 
 export interface MinedBlock {
   block: Block;

@@ -3,10 +3,11 @@
  * docs/architecture.md, "The chain"). This file: submission, dev settings, snapshots, state loads
  * and reset; the read half is src/chain/node-reads.ts, block production src/chain/block/miner.ts.
  *
- * Everything that changes the chain runs inside the node's lock (`exclusive`), one at a time, on the
- * live VM; the changing methods here are called inside it and do not take it again. What only reads
- * or executes without keeping anything runs on a committed state and needs no lock
- * (docs/execution-and-commit.md, "Two kinds of access").
+ * The node owns its lock: every public method here that changes the chain takes it itself (`_change`),
+ * so changes run one at a time on the live VM whoever calls them, and no caller takes it for them.
+ * What only reads or executes without keeping anything runs on a committed state and needs no lock
+ * (docs/execution-and-commit.md, "Two kinds of access"); while a block is produced, reads at the head
+ * answer from the last committed state (ChainState.changingLive).
  */
 import { randomBytes } from "node:crypto";
 import type { Common } from "@ethereumjs/common";
@@ -20,7 +21,7 @@ import { StepRelay } from "./engine/step-relay";
 import type { SystemCallExplainer } from "./block/block-producer";
 import type { ChainStart, ChainState, CacheBounds } from "./store/chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./store/chain-state";
-import { Clock, timestampRefusal } from "./block/clock";
+import { Clock, type ClockReading, timestampRefusal } from "./block/clock";
 import { rewindChain } from "./block/commit";
 import { Miner } from "./block/miner";
 import { Calls } from "./engine/calls";
@@ -36,20 +37,20 @@ import { openChain } from "./store/open-chain";
 import { type NodeSettings, Snapshots } from "./dev/snapshots";
 import { type StateDump, decodeStateDump, dumpChainState, encodeStateDump, loadChainState, parseStateDump } from "./dev/state-dump";
 import { NodeReads, initialSettings } from "./node-reads";
-import { type ConsoleOrigin, type MinedBlock, type NodeOptions, QUEUED_WAIT_MS, type Submitted } from "./node-types";
+import { type BlockTime, type ConsoleOrigin, type Inclusion, type MinedBlock, type NodeOptions, type Prepared, QUEUED_WAIT_MS, type Sent } from "./node-types";
 import { checkAdmission } from "./pool/admission";
-import { TxPool, TxPoolError } from "./pool/txpool";
+import { TxPool, TxPoolError, type TxPoolView } from "./pool/txpool";
 
 export class Node extends NodeReads {
-  private readonly _mutex = new Mutex();
+  private readonly _lock = new Mutex();
   /** Calls, estimates, simulations and the transactions a send or a fill prepares (src/chain/engine/calls.ts). */
   readonly calls: Calls;
   /** Traces of stored blocks, transactions and calls, and Solidity stack traces (src/chain/tracing/traces.ts). */
   readonly traces: Traces;
   /** The EVM steps of users' executions, relayed while someone listens (solidity-coverage: src/chain/engine/step-relay.ts). */
   steps = new StepRelay();
-  pool: TxPool;
-  clock = new Clock();
+  private _pool: TxPool;
+  private _clock = new Clock();
   /**
    * Where node-local data lives (the db_* databases, src/storage/node-db.ts): the home's store, or
    * in memory a store of its own, so that no chain change (hardhat_reset, a state load that takes
@@ -58,6 +59,16 @@ export class Node extends NodeReads {
   nodeKv!: KVStore;
   /** Identifies this chain instance (hardhat_metadata); a new one after hardhat_reset. */
   instanceId: Uint8Array = randomBytes(32);
+  /** The pool, to read: it changes through `send`, `dropPooled` and block production. */
+  get pool(): TxPoolView {
+    return this._pool;
+  }
+
+  /** Block time, to read: it moves through `increaseTime`, `setNextTimestamp` and `mineBlock`. */
+  get clock(): ClockReading {
+    return this._clock;
+  }
+
   /** How this node was made (hardhat_reset makes the next one the same way). */
   private _createOpts!: NodeOptions;
   private readonly _snapshots = new Snapshots();
@@ -69,22 +80,22 @@ export class Node extends NodeReads {
 
   private constructor(config: ChainConfig, common: Common, explainSystemCall: SystemCallExplainer | undefined) {
     super(config, common);
-    this.pool = new TxPool(config.txPool);
-    this.calls = new Calls(this, () => this.pool);
+    this._pool = new TxPool(config.txPool);
+    this.calls = new Calls(this, () => this._pool);
     this.traces = new Traces(this);
     this._intervalMiner = new IntervalMiner({
-      mutex: this._mutex,
       interval: () => this.settings.intervalMs,
-      mine: async () => {
-        if (!this.settings.paused) await this.mineBlock();
-      },
+      mine: () =>
+        this._change(async () => {
+          if (!this.settings.paused) await this._miner.mineBlock();
+        }),
       onError: (err) => this.emit("miningError", err),
     });
     this._miner = new Miner({
       config,
       common,
       explainSystemCall,
-      parts: () => ({ chain: this._chain, pool: this.pool, clock: this.clock, settings: this._settings }),
+      parts: () => ({ chain: this._chain, pool: this._pool, clock: this._clock, settings: this._settings }),
       recordsExecutions: () => this.listenerCount("executed") > 0,
       setConsoleOrigin: (origin) => {
         this._consoleOrigin = origin;
@@ -104,7 +115,7 @@ export class Node extends NodeReads {
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
     if (opts.stepEvents !== undefined || opts.stepOpcodes !== undefined) node.steps = new StepRelay(opts.stepEvents, opts.stepOpcodes);
-    node._chain = await node._openChain(opts, opts.fork, opts.kv ?? new MemoryKV(), node.clock);
+    node._chain = await node._openChain(opts, opts.fork, opts.kv ?? new MemoryKV(), node._clock);
     node.nodeKv = opts.kv !== undefined && !opts.kv.inMemory ? opts.kv : new MemoryKV();
     return node;
   }
@@ -126,33 +137,46 @@ export class Node extends NodeReads {
     );
   }
 
-  /** Runs `fn` inside the node's lock: one change of the chain at a time (see the header). */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this._mutex.exclusive(fn);
+  /**
+   * The node's lock: every public method that changes the chain runs its body through here, one at a
+   * time; bodies call only private helpers and the miner, never another public changing method (the
+   * lock is not re-entrant). test/chain/node-lock.test.ts holds each of them against a block in production.
+   */
+  private _change<T>(fn: () => Promise<T>): Promise<T> {
+    return this._lock.exclusive(fn);
   }
 
-  /** Changes the live state outside a block, all or nothing (see ChainState.modifyState). Run inside the lock. */
+  /** Changes the live state outside a block, all or nothing (see ChainState.modifyState). */
   modifyState(change: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
-    return this._chain.modifyState(change);
+    return this._change(() => this._chain.modifyState(change));
   }
 
   // ---------------------------------------------------------------- transactions and blocks
 
   /**
-   * Validates a transaction against the current state (src/chain/pool/admission.ts) and adds it to
-   * the pool, from `sender` (its signer, or an impersonated account). With automine the blocks
-   * needed to include it are mined before this returns, and a transaction that block production
-   * refused is answered with its error: a caller never holds the hash of a transaction that silently
-   * left the pool. A transaction behind a nonce gap under automine comes back with `later`: its
-   * inclusion once the gap is filled and its block mined, for the caller to wait for outside the
-   * lock (see `Submitted`). Run inside the lock.
+   * Sends a transaction: `prepare` builds it (fills its defaults, signs it: `node.calls.sign`) and
+   * the node admits it (src/chain/pool/admission.ts) and pools it, both inside the lock, so two sends
+   * from one account never take the same nonce. With automine the blocks needed to include it are
+   * mined before this returns, and a transaction that block production refused is answered with its
+   * error: a caller never holds the hash of a transaction that silently left the pool. A
+   * transaction behind a nonce gap under automine is waited for (up to `QUEUED_WAIT_MS`) outside
+   * the lock, so the sends that fill the gap get in.
    */
-  async submit(tx: TypedTransaction, sender: Address): Promise<Submitted> {
+  async send(prepare: () => Promise<Prepared> | Prepared): Promise<Sent> {
+    const submitted = await this._change(async () => {
+      const { tx, sender } = await prepare();
+      return this._submit(tx, sender ?? tx.getSenderAddress());
+    });
+    if (submitted.later === undefined) return submitted;
+    return { hash: submitted.hash, included: await submitted.later };
+  }
+
+  private async _submit(tx: TypedTransaction, sender: Address): Promise<Sent & { later?: Promise<Inclusion | undefined> }> {
     const account = await this.getAccount(sender);
     checkAdmission(tx, sender, account, this.settings, this.nextBaseFee());
     let where: "pending" | "queued";
     try {
-      where = this.pool.add(tx, sender.toString(), account?.nonce ?? 0n);
+      where = this._pool.add(tx, sender.toString(), account?.nonce ?? 0n);
     } catch (err) {
       if (err instanceof TxPoolError) throw new ChainError(err.message);
       throw err;
@@ -162,14 +186,14 @@ export class Node extends NodeReads {
     if (!this.settings.automine || this.settings.paused) return { hash };
     if (where === "queued") return { hash, later: this._miner.inclusionOf(hash, QUEUED_WAIT_MS) };
     // Mine until this transaction is in a block (earlier pending ones go first, as on Hardhat).
-    for (let i = 0; i < 1000 && this.pool.get(hash) !== undefined; i++) {
+    for (let i = 0; i < 1000 && this._pool.get(hash) !== undefined; i++) {
       let mined: Required<MinedBlock>;
       try {
-        mined = await this.mineBlock();
+        mined = await this._miner.mineBlock();
       } catch (err) {
         // the block needed a fork's remote that failed: the caller gets the error, and the transaction
         // leaves the pool (kept, it would stop every later block until the remote is back)
-        if (abortsBlock(err)) this.pool.remove(hash);
+        if (abortsBlock(err)) this._pool.remove(hash);
         throw err;
       }
       const index = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
@@ -180,19 +204,21 @@ export class Node extends NodeReads {
     return { hash };
   }
 
-  /** Mines one block from the pool at `timestamp` (default: the clock's next block time). Run inside the lock. */
-  mineBlock(timestamp?: bigint): Promise<Required<MinedBlock>> {
-    return this._miner.mineBlock(timestamp);
+  /**
+   * Mines one block from the pool. With `time` the block has that timestamp and the clock moves on
+   * from it (evm_mine's argument: refused, a ChainError, when it goes back in time), or with
+   * `{ notBefore }` that timestamp unless the head is already as late, then the earliest allowed.
+   */
+  mineBlock(time?: BlockTime): Promise<Required<MinedBlock>> {
+    return this._change(async () => {
+      if (time !== undefined) this._setNextTimestamp(typeof time === "bigint" ? time : this._notBefore(time.notBefore));
+      return this._miner.mineBlock();
+    });
   }
 
-  /** hardhat_mine: `count` blocks `interval` seconds apart, quiet runs reserved (src/chain/block/miner.ts). Run inside the lock. */
+  /** hardhat_mine: `count` blocks `interval` seconds apart, quiet runs reserved (src/chain/block/miner.ts). */
   mineBlocks(count: bigint, interval: bigint): Promise<void> {
-    return this._miner.mineBlocks(count, interval);
-  }
-
-  /** Under automine, mines the pooled transactions that can go in a block now. Run inside the lock. */
-  mineWaiting(): Promise<void> {
-    return this._miner.mineWaiting();
+    return this._change(() => this._miner.mineBlocks(count, interval));
   }
 
   /** Registers a reader that needs each block as it is made (a block filter, a newHeads subscription); `wanted` says whether it does now. */
@@ -207,65 +233,82 @@ export class Node extends NodeReads {
    * (evm_setAutomine: turning it on mines nothing by itself), the gas limit, coinbase and extraData
    * of later blocks, the base fee and prevRandao of the next block only.
    */
-  configure(change: Partial<Pick<NodeSettings, "automine" | "gasLimit" | "coinbase" | "extraData" | "nextBaseFee" | "nextPrevRandao">>): void {
-    Object.assign(this._settings, change);
+  configure(change: Partial<Pick<NodeSettings, "automine" | "gasLimit" | "coinbase" | "extraData" | "nextBaseFee" | "nextPrevRandao">>): Promise<void> {
+    return this._change(async () => {
+      Object.assign(this._settings, change);
+    });
   }
 
   /** evm_setIntervalMining: a block every `ms` (or a random interval in [min, max]); 0 turns it off. */
-  setIntervalMining(ms: NodeSettings["intervalMs"]): void {
-    this._settings.intervalMs = ms;
-    this._intervalMiner.arm();
+  setIntervalMining(ms: NodeSettings["intervalMs"]): Promise<void> {
+    return this._change(async () => {
+      this._settings.intervalMs = ms;
+      this._intervalMiner.arm();
+    });
   }
 
   /** The minimum gas price; pooled transactions it now lets in are mined at once under automine. */
-  async setMinGasPrice(price: bigint): Promise<void> {
-    this._settings.minGasPrice = price;
-    await this.mineWaiting();
+  setMinGasPrice(price: bigint): Promise<void> {
+    return this._change(async () => {
+      this._settings.minGasPrice = price;
+      await this._miner.mineWaiting();
+    });
   }
 
   /** miner_start: block production resumes; what waited is mined at once under automine, else at the next interval. */
-  async startMining(): Promise<void> {
-    this._settings.paused = false;
-    await this.mineWaiting();
+  startMining(): Promise<void> {
+    return this._change(async () => {
+      this._settings.paused = false;
+      await this._miner.mineWaiting();
+    });
+  }
+
+  /** miner_stop: block production pauses; new transactions wait in the pool. */
+  stopMining(): Promise<void> {
+    return this._change(async () => {
+      this._settings.paused = true;
+    });
   }
 
   /**
    * evm_setNextBlockTimestamp: the next block's timestamp. Refused (ChainError) when it goes back in
    * time, or stands still unless the config allows blocks with the same timestamp.
    */
-  setNextTimestamp(timestamp: bigint): void {
-    const refusal = timestampRefusal(timestamp, this.head.header.timestamp, this.config.allowBlocksWithSameTimestamp);
-    if (refusal !== undefined) throw new ChainError(refusal);
-    this.clock.next = timestamp;
+  setNextTimestamp(timestamp: bigint): Promise<void> {
+    return this._change(async () => this._setNextTimestamp(timestamp));
+  }
+
+  /** evm_increaseTime: moves the clock `seconds` forward; answers the clock's whole offset. */
+  increaseTime(seconds: bigint): Promise<bigint> {
+    return this._change(async () => this._clock.increase(seconds));
   }
 
   /** hardhat_impersonateAccount: eth_sendTransaction may send from `address` without its key. */
-  impersonate(address: string): void {
-    this._impersonated.add(address);
+  impersonate(address: string): Promise<void> {
+    return this._change(async () => {
+      this._impersonated.add(address);
+    });
   }
 
   /** Ends an impersonation; false when `address` was not impersonated. */
-  stopImpersonating(address: string): boolean {
-    return this._impersonated.delete(address);
+  stopImpersonating(address: string): Promise<boolean> {
+    return this._change(async () => this._impersonated.delete(address));
   }
 
   /** hardhat_dropTransaction: removes a pooled transaction; false when it is not in the pool. */
-  dropPooled(hash: string): boolean {
-    if (this.pool.get(hash) === undefined) return false;
-    this.pool.remove(hash);
-    return true;
-  }
-
-  /** miner_stop: block production pauses; new transactions wait in the pool. */
-  stopMining(): void {
-    this._settings.paused = true;
+  dropPooled(hash: string): Promise<boolean> {
+    return this._change(async () => {
+      if (this._pool.get(hash) === undefined) return false;
+      this._pool.remove(hash);
+      return true;
+    });
   }
 
   // ---------------------------------------------------------------- saved state
 
   /** The state at the head in Anvil's format, plus the module stores (src/chain/dev/state-dump.ts). */
   dumpState(): Promise<StateDump> {
-    return dumpChainState(this._chain);
+    return this._change(() => dumpChainState(this._chain));
   }
 
   /** The same, in the wire form hardhat_dumpState and anvil_dumpState answer with: hex of gzipped JSON. */
@@ -277,9 +320,13 @@ export class Node extends NodeReads {
    * Applies a dump at the head, in its wire form (hex of gzip or of JSON, as Anvil takes it) or as a
    * file's JSON text (src/chain/dev/state-dump.ts), every value checked before anything changes (a
    * bad one is a StateDumpError); snapshots taken before it revert it. Pooled transactions it made
-   * stale leave the pool. Run inside the lock.
+   * stale leave the pool.
    */
-  async loadState(text: string): Promise<void> {
+  loadState(text: string): Promise<void> {
+    return this._change(() => this._loadState(text));
+  }
+
+  private async _loadState(text: string): Promise<void> {
     const raw = decodeStateDump(text);
     // every value decoded (module records with their modules' codecs) before anything is applied
     const parsed = parseStateDump(raw, this._chain.modules);
@@ -289,95 +336,98 @@ export class Node extends NodeReads {
       // name heights (an epoch ends in a later block than it started), so the next block ticks
       // exactly as the dumped chain's next block. The new chain is loaded first and kept only when
       // the whole load succeeded; the one before stays with the snapshots taken on it (`revert`).
-      const start: ChainStart = { number: parsed.blockNumber, timestamp: parsed.timestamp ?? this.clock.nowSeconds() };
-      const clockBefore = this.clock.snapshot();
+      const start: ChainStart = { number: parsed.blockNumber, timestamp: parsed.timestamp ?? this._clock.nowSeconds() };
+      const clockBefore = this._clock.snapshot();
       let next: ChainState;
       try {
-        next = await this._openChain(this._createOpts, undefined, new MemoryKV(), this.clock, start);
-        await loadChainState(next, this.clock, parsed);
+        next = await this._openChain(this._createOpts, undefined, new MemoryKV(), this._clock, start);
+        await loadChainState(next, this._clock, parsed);
       } catch (err) {
-        this.clock.restore(clockBefore);
+        this._clock.restore(clockBefore);
         throw err;
       }
       this._chain = next;
       this.emit("reset", this.headNumber);
     } else {
-      await loadChainState(this._chain, this.clock, parsed);
+      await loadChainState(this._chain, this._clock, parsed);
     }
     await this._resortPool();
   }
 
   // ---------------------------------------------------------------- snapshots and reset
 
-  async snapshot(): Promise<number> {
-    return this._snapshots.take({
-      chain: this._chain,
-      head: this.headNumber,
-      stateRoot: this._chain.liveRoot,
-      pool: this.pool.snapshot(),
-      clock: this.clock.snapshot(),
-      settings: { ...this.settings },
-    });
+  /** evm_snapshot: an id that `revert` takes back to this moment. */
+  snapshot(): Promise<number> {
+    return this._change(async () =>
+      this._snapshots.take({
+        chain: this._chain,
+        head: this.headNumber,
+        stateRoot: this._chain.liveRoot,
+        pool: this._pool.snapshot(),
+        clock: this._clock.snapshot(),
+        settings: { ...this.settings },
+      }),
+    );
   }
 
   /** Restores everything taken by `snapshot(id)`: blocks, EVM state (module stores included), pool, clock. Later snapshots are dropped. */
-  async revert(id: number): Promise<boolean> {
-    const snap = this._snapshots.takeBack(id);
-    if (snap === undefined) return false;
-    if (snap.chain !== this._chain) {
-      // a state load on a fresh node replaced the chain after this snapshot: the one before comes back
-      this._chain = snap.chain as ChainState;
-      this.emit("reset", this.headNumber);
-    }
-    await this.rewindTo(snap.head, snap.stateRoot);
-    this._settings = { ...snap.settings };
-    this.clock.restore(snap.clock);
-    await this.pool.restore(snap.pool, (s) => this._chain.nonceAtHead(s));
-    return true;
+  revert(id: number): Promise<boolean> {
+    return this._change(async () => {
+      const snap = this._snapshots.takeBack(id);
+      if (snap === undefined) return false;
+      if (snap.chain !== this._chain) {
+        // a state load on a fresh node replaced the chain after this snapshot: the one before comes back
+        this._chain = snap.chain as ChainState;
+        this.emit("reset", this.headNumber);
+      }
+      await this._rewindTo(snap.head, snap.stateRoot);
+      this._settings = { ...snap.settings };
+      this._clock.restore(snap.clock);
+      await this._pool.restore(snap.pool, (s) => this._chain.nonceAtHead(s));
+      return true;
+    });
   }
 
   /**
    * debug_setHead: rewinds the chain to block `n` (at or below the head), durably; pooled
    * transactions whose nonces the rewind made valid again stay, the rest are re-sorted.
    */
-  async setHead(n: bigint): Promise<void> {
-    if (n > this.headNumber) throw new ChainError(`block ${n} is above the head ${this.headNumber}`);
-    await this.rewindTo(n);
-    await this._resortPool();
-  }
-
-  /** Rewinds head and state (module stores included) to block `n`, durably (evm_revert, debug_setHead). */
-  async rewindTo(n: bigint, stateRoot?: Uint8Array): Promise<void> {
-    await rewindChain(this._chain, n, stateRoot);
-    this.emit("rewind", n);
+  setHead(n: bigint): Promise<void> {
+    return this._change(async () => {
+      if (n > this.headNumber) throw new ChainError(`block ${n} is above the head ${this.headNumber}`);
+      await this._rewindTo(n);
+      await this._resortPool();
+    });
   }
 
   /**
    * hardhat_reset: replaces the chain with a new one made as this one was, forked from `fork` (or
    * not forked), in place, so everything that holds this node sees the new chain. Snapshots, the
-   * pool, the clock, impersonations and dev-method settings start over. Run inside the lock. Only
-   * for in-memory chains: a data directory holds one chain.
+   * pool, the clock, impersonations and dev-method settings start over. Only for in-memory chains:
+   * a data directory holds one chain.
    */
-  async reset(fork: Fork | undefined): Promise<void> {
-    if (!this.store.kv.inMemory) {
-      throw new ChainError(`hardhat_reset needs an in-memory chain: this node keeps its chain in ${storeName(this.store.kv)}`);
-    }
-    const clock = new Clock();
-    const fresh = await this._openChain(this._createOpts, fork, new MemoryKV(), clock);
-    const old = this.fork;
-    this.steps.forget(this._chain.vm);
-    this._chain = fresh;
-    this._createOpts = { ...this._createOpts, fork };
-    this.pool = new TxPool(this.config.txPool);
-    this.clock = clock;
-    this._settings = initialSettings(this.config);
-    this.instanceId = randomBytes(32);
-    this._impersonated.clear();
-    this._snapshots.clear();
-    this._miner.releaseWaiters();
-    if (old !== undefined && old !== fork) await old.close();
-    this.armIntervalMining();
-    this.emit("reset", this.headNumber);
+  reset(fork: Fork | undefined): Promise<void> {
+    return this._change(async () => {
+      if (!this.store.kv.inMemory) {
+        throw new ChainError(`hardhat_reset needs an in-memory chain: this node keeps its chain in ${storeName(this.store.kv)}`);
+      }
+      const clock = new Clock();
+      const fresh = await this._openChain(this._createOpts, fork, new MemoryKV(), clock);
+      const old = this.fork;
+      this.steps.forget(this._chain.vm);
+      this._chain = fresh;
+      this._createOpts = { ...this._createOpts, fork };
+      this._pool = new TxPool(this.config.txPool);
+      this._clock = clock;
+      this._settings = initialSettings(this.config);
+      this.instanceId = randomBytes(32);
+      this._impersonated.clear();
+      this._snapshots.clear();
+      this._miner.releaseWaiters();
+      if (old !== undefined && old !== fork) await old.close();
+      this.armIntervalMining();
+      this.emit("reset", this.headNumber);
+    });
   }
 
   // ---------------------------------------------------------------- interval mining, close
@@ -389,7 +439,7 @@ export class Node extends NodeReads {
 
   async close(): Promise<void> {
     this._intervalMiner.stop();
-    await this._mutex.exclusive(async () => {
+    await this._change(async () => {
       const chain = this._chain;
       const ops = chain.trieDb.drainOps();
       if (ops.length > 0) await chain.store.kv.batch(ops);
@@ -402,7 +452,26 @@ export class Node extends NodeReads {
 
   /** Re-sorts the pool against the head's nonces (after the state moved other than by a mined block). */
   private _resortPool(): Promise<void> {
-    return this.pool.update((s) => this._chain.nonceAtHead(s));
+    return this._pool.update((s) => this._chain.nonceAtHead(s));
+  }
+
+  /** Rewinds head and state (module stores included) to block `n`, durably (evm_revert, debug_setHead). */
+  private async _rewindTo(n: bigint, stateRoot?: Uint8Array): Promise<void> {
+    await rewindChain(this._chain, n, stateRoot);
+    this.emit("rewind", n);
+  }
+
+  private _setNextTimestamp(timestamp: bigint): void {
+    const refusal = timestampRefusal(timestamp, this.head.header.timestamp, this.config.allowBlocksWithSameTimestamp);
+    if (refusal !== undefined) throw new ChainError(refusal);
+    this._clock.next = timestamp;
+  }
+
+  /** `at`, or the earliest timestamp the next block may have when the head is already at or past it. */
+  private _notBefore(at: bigint): bigint {
+    const head = this.head.header.timestamp;
+    const earliest = this.config.allowBlocksWithSameTimestamp ? head : head + 1n;
+    return at > earliest ? at : earliest;
   }
 
   private _console(data: Uint8Array, origin: ConsoleOrigin): void {

@@ -1,7 +1,8 @@
 /**
  * The one dispatcher behind every transport (in-process provider, HTTP, WebSocket): request
- * validation, method lookup, namespace selection, access (./access.ts), parameter parsing, serialisation
- * through the node's lock, and the mapping of every failure to a JSON-RPC error.
+ * validation, method lookup, namespace selection, access (./access.ts), parameter parsing, and the
+ * mapping of every failure to a JSON-RPC error. It takes no lock: the node's changing methods take
+ * the node's own (src/chain/node.ts), and reads answer from committed state.
  */
 import { ChainError } from "../chain";
 import {
@@ -25,8 +26,6 @@ const ALIASES: Record<string, string> = {
 };
 
 export interface DispatcherOptions {
-  /** Runs a method that is not `concurrent` inside the node's lock (`Node.exclusive`). */
-  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Namespaces served; undefined = all. A disabled namespace answers like an unknown method. */
   enabledNamespaces?: ReadonlySet<string>;
   maxBatch?: number;
@@ -137,7 +136,7 @@ export class RpcDispatcher implements Dispatcher {
         throw this._toRpcError(method, err);
       }
     };
-    const running = spec.concurrent === true ? run() : this._opts.exclusive(run);
+    const running = run();
     const onResponse = this._opts.onResponse;
     if (onResponse === undefined) return running;
     return running.then(

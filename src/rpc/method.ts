@@ -41,8 +41,6 @@ export interface MethodSpec<C extends ReadonlyArray<Codec<unknown>> = ReadonlyAr
    * `onRequest` (the node's log) the parameters with these replaced, so no secret reaches a log.
    */
   secretParams?: readonly number[];
-  /** Runs outside the node's lock (pure or connection-local methods). Default false. */
-  concurrent?: boolean;
   handler(params: InferParams<C>, ctx: RequestContext): unknown;
 }
 

@@ -14,7 +14,6 @@ import { RpcDispatcher } from "../../src/rpc/dispatcher";
 import { ACCESS_CLASSES, type Access, type MethodSpec } from "../../src/rpc/method";
 import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
-import { Mutex } from "../../src/utils/mutex";
 import { END, SECURITY_DOC, START, withTable } from "../../scripts/access-table";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { post } from "../helpers/json-rpc";
@@ -123,9 +122,9 @@ describe("access classes: every method declares who may call it", function () {
 
   it("a method spec without a class (plain JavaScript, a cast) stops the dispatcher from being built", () => {
     const bare = { name: "x_y", params: [], doc: "", handler: () => 1 } as unknown as MethodSpec;
-    expect(() => new RpcDispatcher([bare], { exclusive: (fn) => new Mutex().exclusive(fn) })).to.throw("RPC method x_y declares no access class");
+    expect(() => new RpcDispatcher([bare], {})).to.throw("RPC method x_y declares no access class");
     const half = { name: "x_z", access: "read", params: [], doc: "", accessFor: () => "code", handler: () => 1 } as unknown as MethodSpec;
-    expect(() => new RpcDispatcher([half], { exclusive: (fn) => new Mutex().exclusive(fn) })).to.throw("accessFor and raisesTo go together");
+    expect(() => new RpcDispatcher([half], {})).to.throw("accessFor and raisesTo go together");
   });
 
   it("docs/security.md's table is the one the methods make (npm run docs:access)", () => {

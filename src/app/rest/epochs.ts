@@ -18,70 +18,60 @@ export function mountEpochsRest(router: RestRouter, epochs: EpochsModule, node: 
  * identifier is InvalidArgument (HTTP 400, code 3), an unknown one a plain error (HTTP 500, code 2).
  */
 function mountSdkRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.exclusive(fn);
   const store = () => node.moduleStore(EPOCHS_MODULE);
-  router.get("/cosmos/epochs/v1beta1/epochs", () =>
-    exclusive(async () => ({ status: 200, body: { epochs: epochs.exportGenesis(await store()).epochs.map(toJson) } })),
-  );
-  router.get("/cosmos/epochs/v1beta1/current_epoch", (q) =>
-    exclusive(async () => {
-      const id = q.get("identifier") ?? "";
-      if (id === "") return { status: 400, body: { code: 3, message: "identifier is empty", details: [] } };
-      const s = await store();
-      try {
-        return { status: 200, body: { current_epoch: epochs.currentEpoch(s, id).toString() } };
-      } catch (err) {
-        if (err instanceof EpochNotFoundError) return { status: 500, body: { code: 2, message: "not available identifier", details: [] } };
-        throw err;
-      }
-    }),
-  );
+  router.get("/cosmos/epochs/v1beta1/epochs", async () => ({ status: 200, body: { epochs: epochs.exportGenesis(await store()).epochs.map(toJson) } }));
+  router.get("/cosmos/epochs/v1beta1/current_epoch", async (q) => {
+    const id = q.get("identifier") ?? "";
+    if (id === "") return { status: 400, body: { code: 3, message: "identifier is empty", details: [] } };
+    const s = await store();
+    try {
+      return { status: 200, body: { current_epoch: epochs.currentEpoch(s, id).toString() } };
+    } catch (err) {
+      if (err instanceof EpochNotFoundError) return { status: 500, body: { code: 2, message: "not available identifier", details: [] } };
+      throw err;
+    }
+  });
 }
 
 /** GET /evmos/epochs/v1/epochs and /evmos/epochs/v1/current_epoch, as Evmos's gateway answers. */
 function mountEvmosRest(router: RestRouter, epochs: EpochsModule, node: Node): void {
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => node.exclusive(fn);
   const store = () => node.moduleStore(EPOCHS_MODULE);
-  router.get("/evmos/epochs/v1/epochs", (q) =>
-    exclusive(async () => {
-      const num = (k: string) => {
-        const v = q.get(`pagination.${k}`);
-        if (v === null || v === "") return undefined;
-        if (!/^\d+$/.test(v)) throw new RangeError(`invalid pagination.${k}: ${v}`);
-        return BigInt(v);
+  router.get("/evmos/epochs/v1/epochs", async (q) => {
+    const num = (k: string) => {
+      const v = q.get(`pagination.${k}`);
+      if (v === null || v === "") return undefined;
+      if (!/^\d+$/.test(v)) throw new RangeError(`invalid pagination.${k}: ${v}`);
+      return BigInt(v);
+    };
+    const flag = (k: string) => q.get(`pagination.${k}`) === "true";
+    const s = await store();
+    try {
+      const key = q.get("pagination.key");
+      return {
+        status: 200,
+        body: epochInfosJson(
+          epochs.epochInfos(s, {
+            key: key === null || key === "" ? undefined : new Uint8Array(Buffer.from(key, "base64")),
+            offset: num("offset"),
+            limit: num("limit"),
+            countTotal: flag("count_total"),
+            reverse: flag("reverse"),
+          }),
+        ),
       };
-      const flag = (k: string) => q.get(`pagination.${k}`) === "true";
-      const s = await store();
-      try {
-        const key = q.get("pagination.key");
-        return {
-          status: 200,
-          body: epochInfosJson(
-            epochs.epochInfos(s, {
-              key: key === null || key === "" ? undefined : new Uint8Array(Buffer.from(key, "base64")),
-              offset: num("offset"),
-              limit: num("limit"),
-              countTotal: flag("count_total"),
-              reverse: flag("reverse"),
-            }),
-          ),
-        };
-      } catch (err) {
-        const bad = err instanceof RangeError;
-        return { status: bad ? 400 : 500, body: { code: bad ? 3 : 13, message: (err as Error).message, details: [] } };
-      }
-    }),
-  );
-  router.get("/evmos/epochs/v1/current_epoch", (q) =>
-    exclusive(async () => {
-      const id = q.get("identifier") ?? "";
-      const s = await store();
-      try {
-        return { status: 200, body: { current_epoch: epochs.currentEpoch(s, id).toString() } };
-      } catch (err) {
-        if (err instanceof EpochNotFoundError) return { status: 404, body: { code: 5, message: err.message, details: [] } };
-        throw err;
-      }
-    }),
-  );
+    } catch (err) {
+      const bad = err instanceof RangeError;
+      return { status: bad ? 400 : 500, body: { code: bad ? 3 : 13, message: (err as Error).message, details: [] } };
+    }
+  });
+  router.get("/evmos/epochs/v1/current_epoch", async (q) => {
+    const id = q.get("identifier") ?? "";
+    const s = await store();
+    try {
+      return { status: 200, body: { current_epoch: epochs.currentEpoch(s, id).toString() } };
+    } catch (err) {
+      if (err instanceof EpochNotFoundError) return { status: 404, body: { code: 5, message: err.message, details: [] } };
+      throw err;
+    }
+  });
 }

@@ -54,6 +54,13 @@ export class Clock {
   }
 }
 
+/** The clock as readers see it (`Node.clock`): its time and offset, nothing that moves it. */
+export interface ClockReading {
+  readonly offset: bigint;
+  readonly next: bigint | undefined;
+  nowSeconds(): bigint;
+}
+
 /**
  * Why a block may not have timestamp `ts` after a block at `previous` (undefined: it may), in
  * Hardhat's (EDR's) words: it may not go back in time, nor stand still unless allowBlocksWithSameTimestamp is set.

@@ -77,6 +77,9 @@ export async function commitReservation(chain: ChainState, r: Reservation): Prom
 export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint8Array): Promise<void> {
   if (n > chain.headNumber) throw new ChainError(`block ${n} is above the head ${chain.headNumber}`);
   if (n < chain.firstBlock) throw new ChainError(`block ${n} is below the fork block ${chain.firstBlock}, where this chain starts`);
+  // read before anything moves: from didRewind on, store and head move together, with no wait between
+  // that a read could come in at
+  const block = (await chain.store.getBlock(n)) as Block;
   const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...(await chain.addressIndex.rewindOps(chain.store.madeHeights(chain.headNumber, n))), ...(await chain.store.rewindOps(n))];
   try {
     await chain.store.kv.batch(ops);
@@ -84,11 +87,13 @@ export async function rewindChain(chain: ChainState, n: bigint, stateRoot?: Uint
     chain.trieDb.undrain();
     throw new ChainError(`the rewind to block ${n} could not be written, the node stays at block ${chain.headNumber}: ${errorText(err)}`);
   }
-  chain.store.didRewind(n);
-  chain.head = (await chain.store.getBlock(n)) as Block;
-  const root = stateRoot ?? chain.head.header.stateRoot;
-  await chain.vm.stateManager.setStateRoot(root);
-  chain.liveRoot = root;
+  const root = stateRoot ?? block.header.stateRoot;
+  await chain.changingLive(async () => {
+    chain.store.didRewind(n);
+    chain.head = block;
+    chain.liveRoot = root;
+    await chain.vm.stateManager.setStateRoot(root);
+  });
   // back on a block of a data directory older than module stores in the state: its store from the log
   await chain.adoptLoggedStores();
 }

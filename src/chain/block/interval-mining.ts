@@ -1,14 +1,12 @@
 /**
- * Interval mining: a block every `intervalMs` (or a random time within a range), mined inside the
- * node's lock. A failed block is reported and the next interval tries again.
+ * Interval mining: a block every `intervalMs` (or a random time within a range), mined as the node's
+ * other changes are, inside its lock. A failed block is reported and the next interval tries again.
  */
-import type { Mutex } from "../../utils/mutex";
 
 export interface IntervalMinerDeps {
-  mutex: Mutex;
   /** The interval now (settings change at runtime: evm_setIntervalMining); 0 = off. */
   interval(): number | [number, number];
-  /** Mines one block unless mining is paused; called inside the lock. */
+  /** Mines one block unless mining is paused; takes the node's lock itself. */
   mine(): Promise<void>;
   onError(err: Error): void;
 }
@@ -25,8 +23,8 @@ export class IntervalMiner {
     const ms = Array.isArray(iv) ? iv[0] + Math.floor(Math.random() * (iv[1] - iv[0] + 1)) : iv;
     if (ms <= 0) return;
     this._timer = setTimeout(() => {
-      void this._deps.mutex
-        .exclusive(() => this._deps.mine())
+      void this._deps
+        .mine()
         // reported, not swallowed; the next interval tries again (a failed block leaves nothing behind)
         .catch((err: unknown) => this._deps.onError(err instanceof Error ? err : new Error(String(err))))
         .finally(() => {

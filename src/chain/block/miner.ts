@@ -17,7 +17,7 @@ import type { ConsoleOrigin, Inclusion, MinedBlock } from "../node-types";
 import { MAX_MINE_BLOCKS, MAX_MINE_SPAN_S } from "../node-types";
 import { type PooledTx, type TxPool, maxFeeOf } from "../pool/txpool";
 import type { ChainState } from "../store/chain-state";
-import { type SystemCallExplainer, produceBlock } from "./block-producer";
+import { type ProduceBlockArgs, type SystemCallExplainer, produceBlock } from "./block-producer";
 import { type Clock, timestampRefusal } from "./clock";
 import { commitBlock, commitReservation } from "./commit";
 import type { Reservation } from "./reserved-blocks";
@@ -99,7 +99,7 @@ export class Miner {
     if (tooEarly !== undefined) throw new ChainError(tooEarly);
     const baseFee = nextBaseFee({ chain, settings, common: this._host.common });
     const candidates = settings.paused ? [] : this.mineable(baseFee).map((p) => ({ tx: p.tx, sender: createAddressFromString(p.sender) }));
-    const produced = await produceBlock({
+    const args: ProduceBlockArgs = {
       vm: chain.vm,
       parent,
       header: {
@@ -120,9 +120,15 @@ export class Miner {
         const height = parent.header.number + 1n;
         this._host.setConsoleOrigin("tx" in step ? { kind: "transaction", hash: bytesToHex(step.tx.hash()), height } : { kind: "block", phase: step.phase, height });
       },
+    };
+    // until the block is committed the live caches hold its values: reads at the head meanwhile answer
+    // from the last committed state (ChainState.changingLive)
+    const produced = await chain.changingLive(async () => {
+      const p = await produceBlock(args);
+      this._host.setConsoleOrigin({ kind: "call" });
+      await commitBlock(chain, p);
+      return p;
     });
-    this._host.setConsoleOrigin({ kind: "call" });
-    await commitBlock(chain, produced);
     // from here on the block is written: memory follows it
     const refused = new Map<string, string>();
     for (const s of produced.skipped) {

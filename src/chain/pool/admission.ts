@@ -1,7 +1,7 @@
 /**
  * Whether the pool takes a transaction, checked against the head's state before it goes in: the
  * checks and words of the real chain's ante handler where it has them (nonce, fee, balance), else
- * geth's. `Node.submit` (src/chain/node.ts) runs it; a refusal is a `ChainError` for the sender.
+ * geth's. `Node.send` (src/chain/node.ts) runs it; a refusal is a `ChainError` for the sender.
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Account, Address } from "@ethereumjs/util";

@@ -22,6 +22,9 @@ export class TxPoolError extends Error {}
  * `globalQueued` and `accountQueued` bound the future ones (behind a nonce gap) only; `priceBump`
  * is the percentage a replacement must raise both its max fee and its tip by.
  */
+/** The pool as readers see it (`Node.pool`): nothing that changes it. */
+export type TxPoolView = Pick<TxPool, "size" | "get" | "nextNonce" | "ordered" | "pending" | "queued">;
+
 export interface TxPoolLimits {
   globalPending: number;
   accountSlots: number;

@@ -110,6 +110,8 @@ export class ChainState {
   liveRoot: Uint8Array = KECCAK256_RLP;
   /** A read-only state at `liveRoot` for reads at the head (rebuilt when the root moves). */
   private _reader: { root: Uint8Array; sm: MerkleStateManager } | undefined;
+  /** Changes of the live state under way (`changingLive`): while one runs, the live caches hold values not yet committed. */
+  private _liveChanges = 0;
   /** The chain's modules, in the order their phases run. */
   readonly modules: readonly BlockModule[];
   /**
@@ -272,13 +274,28 @@ export class ChainState {
    * caches record every read and flush it into the next block's trie, which on a fork would put the
    * remote's accounts into that block's state root. An account the live caches hold (as a block or
    * hardhat_set* left it) is decoded from them without changing them; any other is read from the
-   * read-only state at the head. Outside block production (the lock) the live caches hold only
-   * committed values.
+   * read-only state at the head. The caches are read only while no change of the live state is under
+   * way (`changingLive`): a read that comes in while a block is produced answers from the last
+   * committed state, never from the block's unfinished one.
    */
   async accountAtHead(address: Address): Promise<Account | undefined> {
-    const cached = this.caches.account?.get(address);
+    const cached = this._liveChanges === 0 ? this.caches.account?.get(address) : undefined;
     if (cached !== undefined) return cached.accountRLP === undefined ? undefined : createAccountFromRLP(cached.accountRLP);
     return (await this.stateAt(this.headNumber)).getAccount(address);
+  }
+
+  /**
+   * Runs a change of the live state (block production, a rewind, `modifyState`): until it ends, reads
+   * at the head (`accountAtHead`, `codeAtHead`) go to the committed state at `liveRoot` instead of
+   * the live caches, which hold the change's values before they are committed.
+   */
+  async changingLive<T>(fn: () => Promise<T>): Promise<T> {
+    this._liveChanges++;
+    try {
+      return await fn();
+    } finally {
+      this._liveChanges--;
+    }
   }
 
   /** An account's nonce at the head, read as `accountAtHead` reads it; a pooled sender may be given as its hex (the pool's key). */
@@ -293,6 +310,7 @@ export class ChainState {
    * contract of every mined transaction).
    */
   async codeAtHead(address: Address): Promise<Uint8Array> {
+    if (this._liveChanges > 0) return (await this.stateAt(this.headNumber)).getCode(address);
     const cached = this.caches.code?.get(address);
     if (cached !== undefined) return cached.code ?? new Uint8Array();
     const account = this.caches.account?.get(address);
@@ -351,7 +369,11 @@ export class ChainState {
    * Changes the live state outside a block (hardhat_set*, epochs_registerHooks): all of `change` or
    * nothing, then published to reads at the head. Run inside the lock.
    */
-  async modifyState(change: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
+  modifyState(change: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
+    return this.changingLive(() => this._modifyState(change));
+  }
+
+  private async _modifyState(change: (sm: MerkleStateManager) => Promise<void>): Promise<void> {
     const sm = this.vm.stateManager as MerkleStateManager;
     await sm.checkpoint();
     try {

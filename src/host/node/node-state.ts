@@ -53,7 +53,7 @@ export async function loadStateFile(runtime: Runtime, file: string): Promise<voi
   }
   const { node } = runtime;
   try {
-    await node.exclusive(() => node.loadState(text));
+    await node.loadState(text);
   } catch (err) {
     fail(`${file}: ${(err as Error).message}`);
   }
@@ -62,7 +62,7 @@ export async function loadStateFile(runtime: Runtime, file: string): Promise<voi
 /** Writes the node's state to `file` (whole or not at all: a temporary file renamed over it). */
 export async function writeStateFile(runtime: Runtime, file: string): Promise<void> {
   const { node } = runtime;
-  const dump = await node.exclusive(() => node.dumpState());
+  const dump = await node.dumpState();
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(dump)}\n`);
   renameSync(tmp, file);

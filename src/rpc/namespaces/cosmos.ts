@@ -149,7 +149,6 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
     method({
       name: "cosmos_balances",
       access: "read",
-      concurrent: true,
       params: [address, blockNumberOrTag.opt()],
       doc: "An account's bank coins at a block ({ denom, amount }[], sorted by denom), as /cosmos/bank/v1beta1/balances lists them.",
       handler: async ([account, block]): Promise<Json> => read(async () => (await at(block)).balances(hexlify(account))),
@@ -179,7 +178,6 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
     method({
       name: "cosmos_stakingState",
       access: "read",
-      concurrent: true,
       params: [blockNumberOrTag.opt()],
       doc: "The staking and distribution params, the community pool and every validator at a block.",
       handler: async ([block]): Promise<Json> => read(async () => (await at(block)).summary()),
@@ -187,7 +185,6 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
     method({
       name: "cosmos_exportGenesis",
       access: "read",
-      concurrent: true,
       params: [blockNumberOrTag.opt()],
       doc: "The modules' parts of a Cosmos genesis.json at a block: `app_state.staking` (params, validators, delegations), `bank` (other coins' balances, metadata), `erc20` (token pairs), `transfer` (denom traces), `ibc` (transfer channels), `distribution` (community tax), `mint` (when the chain mints every block) and `gov` (params, next id, constitution).",
       handler: async ([block]): Promise<Json> =>
@@ -196,7 +193,6 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
     method({
       name: "cosmos_validators",
       access: "read",
-      concurrent: true,
       params: [string.opt(), blockNumberOrTag.opt()],
       doc: "Validators with a status (BOND_STATUS_BONDED, …; all when absent) at a block, as /cosmos/staking/v1beta1/validators lists them.",
       handler: async ([status, block]): Promise<Json> =>
@@ -208,7 +204,6 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
     method({
       name: "cosmos_delegations",
       access: "read",
-      concurrent: true,
       params: [address, blockNumberOrTag.opt()],
       doc: "A delegator's delegations and what they are worth, at a block.",
       handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).delegations(hexlify(delegator))),
@@ -216,7 +211,6 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
     method({
       name: "cosmos_rewards",
       access: "read",
-      concurrent: true,
       params: [address, blockNumberOrTag.opt()],
       doc: "A delegator's pending rewards per validator and in total, at a block.",
       handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).rewards(hexlify(delegator))),
@@ -294,7 +288,6 @@ function erc20DevMethods(cosmos: CosmosModules, at: At, read: Read, change: Chan
     method({
       name: "cosmos_tokenPairs",
       access: "read",
-      concurrent: true,
       params: [blockNumberOrTag.opt()],
       doc: "x/erc20's token pairs at a block, as /cosmos/evm/erc20/v1/token_pairs lists them.",
       handler: async ([block]): Promise<Json> => read(async () => (await (await at(block)).tokenPairs()).map((p) => CosmosQueries.tokenPairJson(p))),
@@ -334,7 +327,6 @@ function ics20DevMethods(cosmos: CosmosModules, at: At, read: Read, change: Chan
     method({
       name: "cosmos_ibcState",
       access: "read",
-      concurrent: true,
       params: [blockNumberOrTag.opt()],
       doc: "The transfer channels, every packet sent (with its state: pending, acknowledged, refunded) and the vouchers' denom traces, at a block.",
       handler: async ([block]): Promise<Json> =>

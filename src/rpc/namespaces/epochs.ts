@@ -101,10 +101,8 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
           const target = current + 1n;
           for (let blocks = 0; current < target; blocks++) {
             if (blocks >= MAX_BLOCKS_PER_EPOCH) throw new ServerError(`epoch "${id}" did not advance after ${blocks} blocks`);
-            const at = epochs.nextMoveTime(await store(), id);
-            const head = node.head.header.timestamp;
-            node.setNextTimestamp(at > head ? at : head + 1n);
-            await node.mineBlock();
+            // at the move's time, or just after the head when another block already passed it
+            await node.mineBlock({ notBefore: epochs.nextMoveTime(await store(), id) });
             current = await currentEpoch(id);
           }
         }

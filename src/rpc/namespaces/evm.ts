@@ -43,9 +43,8 @@ export function evmMethods({ node }: RpcDeps) {
           else if (typeof ts === "string") timestamp = numberOrQuantity.parse(ts);
           else if (typeof ts === "object" && ts !== null && "timestamp" in ts) timestamp = numberOrQuantity.parse((ts as { timestamp: unknown }).timestamp);
           else throw new InvalidParamsError(`invalid argument 0: cannot unmarshal ${jsonType(ts)} into a timestamp`);
-          node.setNextTimestamp(timestamp);
         }
-        await node.mineBlock();
+        await node.mineBlock(timestamp);
         return "0x0";
       },
     }),
@@ -54,15 +53,15 @@ export function evmMethods({ node }: RpcDeps) {
       access: "dev",
       params: [numberOrQuantity],
       doc: "Moves the clock forward by some seconds; answers the total offset in seconds (decimal text).",
-      handler: ([s]) => node.clock.increase(s).toString(),
+      handler: async ([s]) => (await node.increaseTime(s)).toString(),
     }),
     method({
       name: "evm_setNextBlockTimestamp",
       access: "dev",
       params: [numberOrQuantity],
       doc: "Fixes the timestamp of the next block; it must be after the latest block's.",
-      handler: ([ts]) => {
-        node.setNextTimestamp(ts);
+      handler: async ([ts]) => {
+        await node.setNextTimestamp(ts);
         return ts.toString();
       },
     }),
@@ -71,8 +70,8 @@ export function evmMethods({ node }: RpcDeps) {
       access: "dev",
       params: [bool],
       doc: "Turns automine (one block per transaction) on or off; turning it on mines nothing by itself.",
-      handler: ([on]) => {
-        node.configure({ automine: on });
+      handler: async ([on]) => {
+        await node.configure({ automine: on });
         return true;
       },
     }),
@@ -81,8 +80,8 @@ export function evmMethods({ node }: RpcDeps) {
       access: "dev",
       params: [interval],
       doc: "Mines a block every N ms (or a random interval in [min, max]); 0 turns it off.",
-      handler: ([iv]) => {
-        node.setIntervalMining(iv);
+      handler: async ([iv]) => {
+        await node.setIntervalMining(iv);
         return true;
       },
     }),
@@ -91,9 +90,9 @@ export function evmMethods({ node }: RpcDeps) {
       access: "dev",
       params: [quantity],
       doc: "Gas limit of later blocks.",
-      handler: ([limit]) => {
+      handler: async ([limit]) => {
         if (limit === 0n) throw new InvalidParamsError("invalid argument 0: block gas limit must be greater than 0");
-        node.configure({ gasLimit: limit });
+        await node.configure({ gasLimit: limit });
         return true;
       },
     }),

@@ -73,9 +73,11 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [address, quantity],
       doc: "Sets an account's nonce; it may not go below the current one.",
       handler: async ([addr, nonce]) => {
-        const current = await node.getNonce(new Address(addr));
-        if (nonce < current) throw new ServerError(`New nonce (${nonce}) must not be smaller than the existing nonce (${current})`);
-        await modifyAccount(addr, (a) => (a.nonce = nonce));
+        // checked on the state it changes, inside the change: no block can move the nonce in between
+        await modifyAccount(addr, (a) => {
+          if (nonce < a.nonce) throw new ServerError(`New nonce (${nonce}) must not be smaller than the existing nonce (${a.nonce})`);
+          a.nonce = nonce;
+        });
         return true;
       },
     }),
@@ -105,8 +107,8 @@ export function hardhatMethods(deps: RpcDeps) {
       access: "dev",
       params: [address],
       doc: "Lets eth_sendTransaction send from an account whose key the node does not hold.",
-      handler: ([addr]) => {
-        node.impersonate(new Address(addr).toString());
+      handler: async ([addr]) => {
+        await node.impersonate(new Address(addr).toString());
         return true;
       },
     }),
@@ -123,8 +125,8 @@ export function hardhatMethods(deps: RpcDeps) {
       access: "dev",
       params: [quantity],
       doc: "Base fee of the next block only.",
-      handler: ([fee]) => {
-        node.configure({ nextBaseFee: fee });
+      handler: async ([fee]) => {
+        await node.configure({ nextBaseFee: fee });
         return true;
       },
     }),
@@ -133,8 +135,8 @@ export function hardhatMethods(deps: RpcDeps) {
       access: "dev",
       params: [hash],
       doc: "prevRandao (the PREVRANDAO opcode, the header's mixHash) of the next block only.",
-      handler: ([value]) => {
-        node.configure({ nextPrevRandao: value });
+      handler: async ([value]) => {
+        await node.configure({ nextPrevRandao: value });
         return true;
       },
     }),
@@ -143,8 +145,8 @@ export function hardhatMethods(deps: RpcDeps) {
       access: "dev",
       params: [address],
       doc: "Coinbase of later blocks (eth_coinbase follows).",
-      handler: ([addr]) => {
-        node.configure({ coinbase: addr });
+      handler: async ([addr]) => {
+        await node.configure({ coinbase: addr });
         return true;
       },
     }),

@@ -29,8 +29,8 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       params: [],
       access: "private",
       doc: "Pauses block production; new transactions wait in the pool.",
-      handler: () => {
-        node.stopMining();
+      handler: async () => {
+        await node.stopMining();
         return true;
       },
     }),
@@ -39,8 +39,8 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       params: [address],
       access: "private",
       doc: "Coinbase of later blocks; eth_coinbase follows.",
-      handler: ([addr]) => {
-        node.configure({ coinbase: addr });
+      handler: async ([addr]) => {
+        await node.configure({ coinbase: addr });
         return true;
       },
     }),
@@ -49,9 +49,9 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       params: [data],
       access: "private",
       doc: "extraData of later blocks, at most 32 bytes.",
-      handler: ([extra]) => {
+      handler: async ([extra]) => {
         if (extra.length > 32) throw new InvalidParamsError(`invalid argument 0: extra data is ${extra.length} bytes, the limit is 32`);
-        node.configure({ extraData: extra });
+        await node.configure({ extraData: extra });
         return true;
       },
     }),
@@ -60,9 +60,9 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       params: [quantity],
       access: "private",
       doc: "Gas limit of later blocks.",
-      handler: ([limit]) => {
+      handler: async ([limit]) => {
         if (limit < 21000n) throw new InvalidParamsError("invalid argument 0: gas limit must be at least 21000");
-        node.configure({ gasLimit: limit });
+        await node.configure({ gasLimit: limit });
         return true;
       },
     }),

@@ -97,7 +97,6 @@ export function otsMethods({ node }: RpcDeps) {
       access: "read",
       params: [],
       doc: "Otterscan's API level this node implements (8).",
-      concurrent: true,
       handler: () => OTS_API_LEVEL,
     }),
     method({

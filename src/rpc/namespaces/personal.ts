@@ -15,9 +15,9 @@ import type { RpcDeps } from "../deps";
 import { ServerError } from "../errors";
 import { formatTransaction, hex } from "../format";
 import { type Access, method } from "../method";
-import { type TxRequest, txRequest } from "../objects";
+import { txRequest } from "../objects";
 import { ParamError, address, codec, data, jsonType, parseQuantity, string } from "../params";
-import { signMessage, submitTx } from "./eth/transactions";
+import { sendTx, signMessage } from "./eth/transactions";
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const UNKNOWN_ACCOUNT = "unknown account";
@@ -60,14 +60,11 @@ export function personalMethods(deps: RpcDeps) {
     return { key: await withKeyStore(() => keystore.decrypt(a, passphrase)), zero: true };
   };
 
-  /** Signs (and with `send`, submits) a transaction under the node's lock. */
-  const signTx = async (req: TxRequest, passphrase: string, send: boolean) => {
-    const { key, zero } = await keyWithPassphrase(req.from, passphrase);
+  /** Runs `use` with the key of `from` the passphrase opens, wiped afterwards when it is a key-store key. */
+  const withPassphraseKey = async <T>(from: Uint8Array | undefined, passphrase: string, use: (key: Uint8Array) => Promise<T>): Promise<T> => {
+    const { key, zero } = await keyWithPassphrase(from, passphrase);
     try {
-      return await node.exclusive(async () => {
-        const tx = await node.calls.sign(req, node.config.defaultSendGas, key);
-        return send ? submitTx(deps, tx) : tx;
-      });
+      return await use(key);
     } finally {
       if (zero) key.fill(0);
     }
@@ -98,7 +95,6 @@ export function personalMethods(deps: RpcDeps) {
       secretParams: [0, 1],
       params: [string, string],
       access: "private",
-      concurrent: true,
       doc: "Stores a hex private key (with or without 0x) encrypted with the passphrase; answers its address. A key already stored answers `account already exists`.",
       handler: ([hexKey, passphrase]) => {
         const key = parsePrivateKey(hexKey);
@@ -111,7 +107,6 @@ export function personalMethods(deps: RpcDeps) {
       secretParams: [0],
       params: [string],
       access: "private",
-      concurrent: true,
       doc: "Generates a key, stores it encrypted with the passphrase (a new key file with a home); answers the address, checksummed as geth does.",
       handler: async ([passphrase]) => getAddress(await withKeyStore(() => keystore.newAccount(passphrase))),
     }),
@@ -138,7 +133,6 @@ export function personalMethods(deps: RpcDeps) {
       secretParams: [1],
       params: [address, string, unlockSeconds.opt()],
       access: "private",
-      concurrent: true,
       doc: "Decrypts the key with the passphrase and holds it for `duration` seconds (default 300; 0 = until the node exits); then eth_sendTransaction and eth_sign use it. A dev account answers true (it is always usable). Errors: `could not decrypt key with given password`, `unlock duration too large`, `no key for given address or file`.",
       async handler([addr, passphrase, seconds]) {
         assertInsecureUnlockAllowed(deps);
@@ -162,11 +156,11 @@ export function personalMethods(deps: RpcDeps) {
       secretParams: [1],
       params: [txRequest, string],
       access: "private",
-      concurrent: true,
       doc: "Signs with the key of `from` opened by the passphrase, without unlocking the account, and submits (eth_sendTransaction's defaults). `allow-insecure-unlock = false` refuses it (Evmos).",
       async handler([req, passphrase]) {
         assertInsecureUnlockAllowed(deps);
-        return signTx(req, passphrase, true);
+        // signed inside the send (Node.send): the pending nonce it takes is the one the pool admits
+        return withPassphraseKey(req.from, passphrase, (key) => sendTx(deps, async () => ({ tx: await node.calls.sign(req, node.config.defaultSendGas, key) })));
       },
     }),
     method({
@@ -175,7 +169,6 @@ export function personalMethods(deps: RpcDeps) {
       secretParams: [1],
       params: [txRequest, string],
       access: "private",
-      concurrent: true,
       doc: "Signs without sending, with the key opened by the passphrase; gas, nonce and fees must be given (geth). Answers `{raw, tx}`.",
       async handler([req, passphrase]) {
         if (req.gas === undefined) throw new ServerError("gas not specified");
@@ -183,8 +176,7 @@ export function personalMethods(deps: RpcDeps) {
           throw new ServerError("missing gasPrice or maxFeePerGas/maxPriorityFeePerGas");
         }
         if (req.nonce === undefined) throw new ServerError("nonce not specified");
-        const tx = await signTx(req, passphrase, false);
-        if (typeof tx === "string") throw new Error("unreachable");
+        const tx = await withPassphraseKey(req.from, passphrase, (key) => node.calls.sign(req, node.config.defaultSendGas, key));
         const { blockHash: _h, blockNumber: _n, transactionIndex: _i, from: _f, ...json } = formatTransaction(tx, tx.getSenderAddress().bytes) as Record<string, unknown>;
         return { raw: hex(tx.serialize()), tx: json };
       },
@@ -197,7 +189,6 @@ export function personalMethods(deps: RpcDeps) {
       accessFor: ([, addr, passphrase]) => signAccess(addr, passphrase),
       raisesTo: "private",
       params: [data, address, string.opt()],
-      concurrent: true,
       doc: "EIP-191 signature (\\x19Ethereum Signed Message:\\n + length + data), V 27/28; ethers.verifyMessage and personal_ecRecover accept it. With a password: the key-store key it opens (needs the token). Without (Hardhat's form): a dev account's key, open from this machine (from beyond loopback it needs the token), or an unlocked key-store account (needs the token).",
       async handler([message, addr, passphrase]) {
         const { key, zero } = await signKey(addr, passphrase);

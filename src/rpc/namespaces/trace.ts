@@ -195,7 +195,6 @@ export function traceMethods({ node }: RpcDeps) {
       name: "trace_transaction",
       access: "read",
       params: [hash],
-      concurrent: true,
       doc: "A mined transaction's call, create and suicide traces, flat (traceAddress, subtraces); null when unknown.",
       handler: async ([h]) => {
         const at = await located(h);
@@ -208,7 +207,6 @@ export function traceMethods({ node }: RpcDeps) {
       name: "trace_get",
       access: "read",
       params: [hash, codec(arrayOf((x) => numberOrQuantity.parse(x), "trace indices"))],
-      concurrent: true,
       doc: "One trace of a transaction by its position in the flat list (Parity's indices); null when there is none.",
       handler: async ([h, indices]) => {
         const at = await located(h);
@@ -221,7 +219,6 @@ export function traceMethods({ node }: RpcDeps) {
       name: "trace_block",
       access: "read",
       params: [blockNumberOrTag],
-      concurrent: true,
       doc: "Every transaction's traces of a block, flat, in block order; null when there is no such block.",
       handler: async ([b]) => {
         const n = await resolveHeight(node, b);
@@ -232,7 +229,6 @@ export function traceMethods({ node }: RpcDeps) {
       name: "trace_filter",
       access: "read",
       params: [traceFilter],
-      concurrent: true,
       doc: `Traces of blocks fromBlock..toBlock (at most ${FILTER_BLOCK_RANGE} blocks) whose from is in fromAddress and to in toAddress (either list absent: any); after skips, count limits.`,
       handler: async ([f]) => {
         const from = f.fromBlock === undefined ? 0n : await requireHeight(node, f.fromBlock);
@@ -270,7 +266,6 @@ export function traceMethods({ node }: RpcDeps) {
       name: "trace_replayTransaction",
       access: "read",
       params: [hash, traceTypes],
-      concurrent: true,
       doc: "Re-runs a mined transaction: {output, trace, stateDiff, vmTrace} for the trace types asked (trace, stateDiff, vmTrace).",
       handler: async ([h, types]) => {
         const at = await located(h);
@@ -283,7 +278,6 @@ export function traceMethods({ node }: RpcDeps) {
       name: "trace_replayBlockTransactions",
       access: "read",
       params: [blockNumberOrTag, traceTypes],
-      concurrent: true,
       doc: "trace_replayTransaction for every transaction of a block, each with its transactionHash.",
       handler: async ([b, types]) => {
         const n = await resolveHeight(node, b);
@@ -301,7 +295,6 @@ export function traceMethods({ node }: RpcDeps) {
       name: "trace_call",
       access: "read",
       params: [txRequest, traceTypes, blockId.opt()],
-      concurrent: true,
       doc: "Runs a call on the state after a block (default latest) and answers as trace_replayTransaction.",
       handler: async ([req, types, b]) => {
         const n = await requireHeight(node, b);

@@ -13,7 +13,6 @@ export function unsupported(name: string, why: string, access: Access = "read"):
     params: [any.opt(), any.opt(), any.opt(), any.opt()],
     access,
     doc: `Not available: ${why}.`,
-    concurrent: true,
     handler: () => {
       throw new NotSupportedError(`${name} is not available: ${why}`);
     },

@@ -12,7 +12,6 @@ export function web3Methods({ settings }: RpcDeps) {
       access: "read",
       params: [],
       doc: "HardhatNetwork/<hardhat version>/hardhat-epochs/<version>: the network helpers accept only a version starting with HardhatNetwork.",
-      concurrent: true,
       handler: () => settings.clientVersion,
     }),
     method({
@@ -20,7 +19,6 @@ export function web3Methods({ settings }: RpcDeps) {
       access: "read",
       params: [data],
       doc: "Keccak-256 (not SHA3-256) of the hex-decoded input (Evmos wrongly hashes the hex text).",
-      concurrent: true,
       handler: ([input]) => hex(keccak256(input)),
     }),
   ];

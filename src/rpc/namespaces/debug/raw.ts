@@ -39,7 +39,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_getRawHeader",
       access: "read",
       params: [blockId],
-      concurrent: true,
       doc: "The RLP of a block's header (its keccak is the block hash).",
       async handler([b]) {
         return hex((await blockOf(b, "header")).header.serialize());
@@ -49,7 +48,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_getRawBlock",
       access: "read",
       params: [blockId],
-      concurrent: true,
       doc: "The RLP of a whole block (header, transactions, uncles, withdrawals).",
       async handler([b]) {
         return hex((await blockOf(b, "block")).serialize());
@@ -59,7 +57,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_getRawReceipts",
       access: "read",
       params: [blockId],
-      concurrent: true,
       doc: "The consensus encoding of each receipt of a block (typed receipts: type byte + RLP), as the receipts trie holds them.",
       async handler([b]) {
         const block = await blockOf(b, "block");
@@ -79,7 +76,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_getRawTransaction",
       access: "read",
       params: [hash],
-      concurrent: true,
       doc: "The signed encoding of a mined transaction (typed: type byte + RLP), or null for an unknown hash.",
       async handler([h]) {
         const loc = await node.store.getTxLocation(h);
@@ -93,7 +89,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_getBlockRlp",
       access: "read",
       params: [goUint64],
-      concurrent: true,
       doc: "The RLP of block N (a JSON number, as geth's uint64).",
       async handler([n]) {
         return hex((await byNumber(n)).serialize());
@@ -103,7 +98,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_getHeaderRlp",
       access: "read",
       params: [goUint64],
-      concurrent: true,
       doc: "The RLP of block N's header (a JSON number, as geth's uint64).",
       async handler([n]) {
         return hex((await byNumber(n)).header.serialize());
@@ -113,7 +107,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_printBlock",
       access: "read",
       params: [goUint64],
-      concurrent: true,
       doc: "A readable dump of block N: its hash and every header field, then its transactions (geth prints its Go struct; this prints the same fields as text).",
       async handler([n]) {
         return printBlock(await byNumber(n));
@@ -123,7 +116,6 @@ export function rawMethods({ node }: RpcDeps) {
       name: "debug_dumpBlock",
       access: "private",
       params: [blockNumberOrTag],
-      concurrent: true,
       doc: "geth's state dump at a block: {root, accounts} with balance, nonce, storage root, code hash, code and storage of every account. Accounts whose address the chain knows (dev accounts, senders, recipients, created contracts, precompiles) are keyed by address, the others by pre(<key hash>).",
       async handler([b]) {
         if ("tag" in b && b.tag === "pending") throw new InvalidParamsError("pending is not supported");

@@ -139,7 +139,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_memStats",
       access: "read",
       params: [],
-      concurrent: true,
       doc: "The process's memory figures under the names of Go's runtime.MemStats where they map: Alloc/HeapAlloc/HeapInuse = V8 heap used, HeapSys = V8 heap size, HeapIdle = the difference, Sys = resident set size, OtherSys = memory outside the V8 heap, NextGC = V8's heap limit; NumGC, PauseTotalNs, LastGC, PauseNs, PauseEnd from V8's GC events.",
       handler() {
         const m = process.memoryUsage();
@@ -166,7 +165,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_gcStats",
       access: "read",
       params: [],
-      concurrent: true,
       doc: "Go's GCStats from V8's GC events: LastGC (time), NumGC, PauseTotal (ns), Pause (ns, most recent first), PauseEnd (times), PauseQuantiles (null, as geth leaves it).",
       handler() {
         return {
@@ -194,7 +192,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
       name: "debug_stacks",
       access: "private",
       params: [],
-      concurrent: true,
       doc: "The process's stacks as text: the JavaScript stack of the request and the native stack (Node's diagnostic report); Node has one JavaScript thread where Go has goroutines.",
       handler() {
         const report = process.report.getReport() as unknown as {
@@ -217,7 +214,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     method({
       name: "debug_cpuProfile",
       params: [string, goUint64],
-      concurrent: true,
       access: "private",
       doc: "Records a V8 CPU profile for N seconds into a new .cpuprofile file (Chrome DevTools opens it) under the node's home or working directory; the call answers when done.",
       async handler([file, seconds]) {
@@ -232,7 +228,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     method({
       name: "debug_startCPUProfile",
       params: [string],
-      concurrent: true,
       access: "private",
       doc: "Starts a V8 CPU profile written to a new file at debug_stopCPUProfile.",
       async handler([file]) {
@@ -244,7 +239,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     method({
       name: "debug_stopCPUProfile",
       params: [],
-      concurrent: true,
       access: "private",
       doc: "Stops the CPU profile and writes it (V8 .cpuprofile JSON).",
       async handler() {
@@ -255,7 +249,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     method({
       name: "debug_writeMemProfile",
       params: [string],
-      concurrent: true,
       access: "private",
       doc: "Writes a V8 heap snapshot (.heapsnapshot JSON, Chrome DevTools opens it) to a new file.",
       async handler([file]) {
@@ -266,7 +259,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     method({
       name: "debug_verbosity",
       params: [goInt],
-      concurrent: true,
       access: "private",
       doc: "Sets the node's log level (geth's 0–5: silent, error, warn, info, debug, trace): the node log prints failures at error (1), requests, transactions, blocks and epochs at info (3), request params and call results at debug (4).",
       handler([level]) {
@@ -278,7 +270,6 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
     method({
       name: "debug_vmodule",
       params: [string],
-      concurrent: true,
       access: "private",
       doc: "Sets per-module log levels in geth's form (`rpc=4,chain*=2`); modules: rpc (the request log). An empty string clears it.",
       handler([spec]) {

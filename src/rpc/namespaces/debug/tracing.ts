@@ -57,7 +57,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       accessFor: ([, cfg]) => tracerAccess(cfg),
       raisesTo: "code",
       params: [hash, traceConfig.opt()],
-      concurrent: true,
       doc: "Re-executes the block of a mined transaction up to it (module begin-block and epoch hooks first, then the earlier transactions) and answers the tracer's result: the struct logger by default, or callTracer, prestateTracer, 4byteTracer, noopTracer, muxTracer, or a JavaScript tracer.",
       async handler([h, cfg]) {
         return wire(await node.traces.transaction(h, cfg ?? {}), cfg);
@@ -69,7 +68,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       accessFor: ([, , cfg]) => tracerAccess(cfg),
       raisesTo: "code",
       params: [txRequest, blockId.opt(), traceConfig.opt()],
-      concurrent: true,
       doc: "Runs a call on the state after a block (default latest) with the tracer, like eth_call; the config also takes stateOverrides and blockOverrides.",
       async handler([req, block, cfg]) {
         const n = await requireHeight(node, block);
@@ -83,7 +81,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       accessFor: ([, cfg]) => tracerAccess(cfg),
       raisesTo: "code",
       params: [blockNumberOrTag, traceConfig.opt()],
-      concurrent: true,
       doc: "Traces every transaction of a stored block: [{txHash, result}] or {txHash, error} per transaction, in block order.",
       async handler([b, cfg]) {
         const n = await resolveHeight(node, b);
@@ -97,7 +94,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       accessFor: ([, cfg]) => tracerAccess(cfg),
       raisesTo: "code",
       params: [hash, traceConfig.opt()],
-      concurrent: true,
       doc: "As debug_traceBlockByNumber, by block hash.",
       async handler([h, cfg]) {
         const n = await blockAt(await node.store.getBlockNumber(h), `block ${bytesToHex(h)}`);
@@ -110,7 +106,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       accessFor: ([, cfg]) => tracerAccess(cfg),
       raisesTo: "code",
       params: [data, traceConfig.opt()],
-      concurrent: true,
       doc: "Traces a block given as RLP: a block of this chain is re-executed as stored; another block whose parent is here runs its transactions on the parent's state.",
       async handler([rlp, cfg]) {
         return wireBlock(await traceRlp(rlp, cfg ?? {}), cfg);
@@ -119,7 +114,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     method({
       name: "debug_traceBlockFromFile",
       params: [string, traceConfig.opt()],
-      concurrent: true,
       access: "private",
       doc: "As debug_traceBlock, with the block's RLP read from a file under the node's home or working directory.",
       async handler([file, cfg]) {
@@ -135,7 +129,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
     method({
       name: "debug_standardTraceBlockToFile",
       params: [hash, codec(stdConfig).opt()],
-      concurrent: true,
       access: "private",
       doc: "Writes the EIP-3155 trace (geth's JSON logger lines) of each transaction of a block (or of `txHash` only) to a new file under the node's home or working directory; answers the paths.",
       async handler([h, cfg]) {
@@ -156,7 +149,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       name: "debug_getBadBlocks",
       access: "read",
       params: [],
-      concurrent: true,
       doc: "The blocks this node rejected: always [] (it makes its own blocks and receives none).",
       handler: () => [],
     }),
@@ -164,7 +156,6 @@ export function tracingMethods({ node }: RpcDeps, roots: FileRoots) {
       name: "debug_intermediateRoots",
       access: "read",
       params: [hash, traceConfig.opt()],
-      concurrent: true,
       doc: "The state root after each transaction of a block (begin-block changes included in the first), by re-execution.",
       async handler([h]) {
         const n = await blockAt(await node.store.getBlockNumber(h), `block ${bytesToHex(h)}`);

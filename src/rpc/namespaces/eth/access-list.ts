@@ -32,7 +32,6 @@ export function accessListMethods(deps: RpcDeps) {
     method({
       name: "eth_createAccessList",
       access: "read",
-      concurrent: true,
       params: [txRequest, blockId.opt()],
       doc: "The EIP-2930 access list of a transaction (addresses and storage slots it touches, without its sender, its recipient and the precompiles unless their storage is read) and the gas it uses with that list, from real executions at a block (default latest). A failing execution still answers, with `error`.",
       async handler([req, block]) {

@@ -21,8 +21,6 @@ export function blockMethods({ node }: RpcDeps) {
     method({
       name: "eth_blockNumber",
       access: "read",
-      // the committed head, one field: answered even while a block is being produced (its EVM gives turns)
-      concurrent: true,
       params: [],
       doc: "Height of the latest block.",
       handler: () => q(node.headNumber),

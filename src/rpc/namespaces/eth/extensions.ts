@@ -122,7 +122,6 @@ export function extensionMethods({ node }: RpcDeps) {
     method({
       name: "eth_getAccount",
       access: "read",
-      concurrent: true,
       params: [address, blockId.opt()],
       doc: "An account at a block in geth's shape: {codeHash, storageRoot, balance, nonce}; an account that does not exist answers the empty one.",
       async handler([addr, block]) {

@@ -86,7 +86,6 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
       access: "read",
       params: [string, any.opt()],
       doc: "WebSocket only: newHeads ({includeTransactions}), logs ({address, topics}), newPendingTransactions, syncing, epochs. Notifications carry the returned id.",
-      concurrent: true,
       handler([name, arg], ctx) {
         if (ctx.connection === undefined) throw new ServerError("notifications not supported");
         if (!subscriptions.has(name)) throw new InvalidParamsError(`invalid argument 0: no "${name}" subscription (known: ${subscriptions.kinds().join(", ")})`);
@@ -105,7 +104,6 @@ export function filterMethods(deps: RpcDeps, { filters, subscriptions }: FilterS
       access: "read",
       params: [string],
       doc: "Ends a subscription of this connection; false when it was not one.",
-      concurrent: true,
       handler([id], ctx) {
         if (ctx.connection === undefined) throw new ServerError("notifications not supported");
         return subscriptions.unsubscribe(ctx.connection, id);

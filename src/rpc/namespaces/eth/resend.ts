@@ -62,25 +62,29 @@ export function resendMethods(deps: RpcDeps) {
         if (req.nonce === undefined) throw new ServerError("missing transaction nonce in transaction spec");
         if (req.from === undefined) throw new ServerError("missing from: the sender of the transaction to resend is required");
         const from = new Address(req.from);
-        const pooled = [...node.pool.pending(), ...node.pool.queued()].find((p) => p.sender === from.toString() && p.tx.nonce === req.nonce && matches(p, req));
-        const price = gasPrice !== undefined && gasPrice !== 0n ? gasPrice : undefined;
-        const gas = gasLimit !== undefined && gasLimit !== 0n ? gasLimit : undefined;
-        if (pooled === undefined) {
-          const wanted = await node.calls.fill(req, node.config.defaultSendGas).catch(() => undefined);
-          checkTxFee(price ?? (wanted === undefined ? 0n : maxFeeOf(wanted)), gas ?? wanted?.gasLimit ?? 0n, deps.settings.txFeeCap);
-          throw new ServerError(`transaction ${wanted === undefined ? "(unbuildable)" : hex(keccak256(wanted.serialize()))} not found`);
-        }
-        const next = repriced(pooled.tx, from.bytes, price);
-        const newGas = gas ?? pooled.tx.gasLimit;
-        checkTxFee(next.maxFeePerGas ?? next.gasPrice ?? 0n, newGas, deps.settings.txFeeCap);
-        let signed: TypedTransaction;
-        try {
-          signed = node.calls.signAs(from, next, newGas, pooled.tx.nonce);
-        } catch (err) {
-          if (err instanceof ChainError) throw new ServerError(`${err.message}: the node holds no key to re-sign it`);
-          throw err;
-        }
-        return (await node.submit(signed, from)).hash;
+        // found and replaced inside the send (Node.send): the pooled transaction cannot be mined in between
+        const sent = await node.send(async () => {
+          const pooled = [...node.pool.pending(), ...node.pool.queued()].find((p) => p.sender === from.toString() && p.tx.nonce === req.nonce && matches(p, req));
+          const price = gasPrice !== undefined && gasPrice !== 0n ? gasPrice : undefined;
+          const gas = gasLimit !== undefined && gasLimit !== 0n ? gasLimit : undefined;
+          if (pooled === undefined) {
+            const wanted = await node.calls.fill(req, node.config.defaultSendGas).catch(() => undefined);
+            checkTxFee(price ?? (wanted === undefined ? 0n : maxFeeOf(wanted)), gas ?? wanted?.gasLimit ?? 0n, deps.settings.txFeeCap);
+            throw new ServerError(`transaction ${wanted === undefined ? "(unbuildable)" : hex(keccak256(wanted.serialize()))} not found`);
+          }
+          const next = repriced(pooled.tx, from.bytes, price);
+          const newGas = gas ?? pooled.tx.gasLimit;
+          checkTxFee(next.maxFeePerGas ?? next.gasPrice ?? 0n, newGas, deps.settings.txFeeCap);
+          let signed: TypedTransaction;
+          try {
+            signed = node.calls.signAs(from, next, newGas, pooled.tx.nonce);
+          } catch (err) {
+            if (err instanceof ChainError) throw new ServerError(`${err.message}: the node holds no key to re-sign it`);
+            throw err;
+          }
+          return { tx: signed, sender: from };
+        });
+        return sent.hash;
       },
     }),
   ];

@@ -63,7 +63,6 @@ export function simulateMethods(deps: RpcDeps) {
     method({
       name: "eth_simulateV1",
       access: "read",
-      concurrent: true,
       params: [simOpts, blockId.opt()],
       doc: "Simulates a sequence of blocks on top of a block (default latest): per block, overrides of its header fields (number, time, gasLimit, feeRecipient, prevRandao, baseFeePerGas) and of state, then calls that see each other's effects. Answers geth's shape: each block object with `calls` ({returnData, logs, gasUsed, status, error?}). `validation` checks nonces and fees as for real transactions; `traceTransfers` adds geth's Transfer log (from 0xEeee…EEeE) for each ether transfer of a call frame that did not revert (not for SELFDESTRUCT). Simulated blocks run no epoch phases.",
       async handler([opts, block]) {

@@ -29,7 +29,6 @@ export function stateMethods(deps: RpcDeps) {
     method({
       name: "eth_getBalance",
       access: "read",
-      concurrent: true,
       params: [address, blockId.opt()],
       doc: "Balance of an account in wei at a block (default latest).",
       async handler([addr, block]) {
@@ -54,7 +53,6 @@ export function stateMethods(deps: RpcDeps) {
     method({
       name: "eth_getCode",
       access: "read",
-      concurrent: true,
       params: [address, blockId.opt()],
       doc: "Code of an account at a block (0x when none).",
       async handler([addr, block]) {
@@ -65,7 +63,6 @@ export function stateMethods(deps: RpcDeps) {
     method({
       name: "eth_getStorageAt",
       access: "read",
-      concurrent: true,
       params: [address, storageSlot, blockId.opt()],
       doc: "The 32-byte value of a storage slot of an account at a block.",
       async handler([addr, slot, block]) {
@@ -76,7 +73,6 @@ export function stateMethods(deps: RpcDeps) {
     method({
       name: "eth_call",
       access: "read",
-      concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
       doc: "Runs a call against a block's state (default latest) with an optional state override set; creates no transaction. A revert answers code 3 with the revert data. In-process (tests) neither the balance nor the base fee is checked, as on Hardhat's network.",
       async handler([req, block, overrides], ctx) {
@@ -91,7 +87,6 @@ export function stateMethods(deps: RpcDeps) {
     method({
       name: "eth_estimateGas",
       access: "read",
-      concurrent: true,
       params: [txRequest, blockId.opt(), stateOverride.opt()],
       doc: "The smallest gas limit with which the transaction succeeds (binary search over real executions). In-process (tests) as on Hardhat's network: without `from` the first account sends, and neither the balance nor the base fee is checked.",
       async handler([req, block, overrides], ctx) {
@@ -110,7 +105,6 @@ export function stateMethods(deps: RpcDeps) {
     method({
       name: "eth_getProof",
       access: "read",
-      concurrent: true,
       params: [address, codec(arrayOf(parseHash, "storageKeys")), blockId.opt()],
       doc: "Merkle proof of an account and some of its storage slots at a block, verifiable against the block's stateRoot.",
       async handler([addr, keys, block]) {

@@ -1,7 +1,7 @@
 /** Sending, signing and looking up transactions. */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, hashPersonalMessage } from "@ethereumjs/util";
-import type { Inclusion, MinedBlock } from "../../../chain";
+import type { Inclusion, MinedBlock, Prepared } from "../../../chain";
 import { SigningKey } from "ethers/crypto";
 import { TypedDataEncoder } from "ethers/hash";
 import { assertInsecureUnlockAllowed, signerAccess, signingKey, transactionKey } from "../../accounts";
@@ -19,27 +19,14 @@ function senderOf(req: TxRequest): Address {
   return new Address(req.from);
 }
 
-/** Submits (the caller holds the node's lock); with automine, a failed transaction is reported as an error (Hardhat's throwOnTransactionFailures). */
-export async function submitTx(deps: RpcDeps, tx: TypedTransaction, sender: Address = tx.getSenderAddress()): Promise<string> {
-  const { hash, included } = await deps.node.submit(tx, sender);
-  return answerSend(deps, hash, included);
-}
-
 /**
- * eth_sendTransaction and eth_sendRawTransaction: `build` and the submission run under the node's
- * lock (`node.exclusive`); a transaction behind a nonce gap under automine is then waited for outside it, so the
- * sends that fill the gap get in (see Node.submit's `later`).
+ * eth_sendTransaction, eth_sendRawTransaction and the personal and resend sends: `prepare` and the
+ * submission run inside the node's lock (Node.send); with automine, a failed transaction is reported
+ * as an error (Hardhat's throwOnTransactionFailures).
  */
-export async function sendTx(deps: RpcDeps, build: () => Promise<{ tx: TypedTransaction; sender?: Address }>): Promise<string> {
-  const { node } = deps;
-  const submitted = await node.exclusive(async () => {
-    const { tx, sender } = await build();
-    const s = await node.submit(tx, sender ?? tx.getSenderAddress());
-    return { ...s, answer: s.later === undefined ? await answerSend(deps, s.hash, s.included) : undefined };
-  });
-  if (submitted.later === undefined) return submitted.answer as string;
-  const included = await submitted.later;
-  return included === undefined ? submitted.hash : node.exclusive(() => answerSend(deps, submitted.hash, included));
+export async function sendTx(deps: RpcDeps, prepare: () => Promise<Prepared> | Prepared): Promise<string> {
+  const { hash, included } = await deps.node.send(prepare);
+  return answerSend(deps, hash, included);
 }
 
 async function answerSend(deps: RpcDeps, h: string, included: Inclusion | undefined): Promise<string> {
@@ -83,8 +70,6 @@ export function transactionMethods(deps: RpcDeps) {
       raisesTo: "dev",
       params: [txRequest],
       doc: "Signs with the node's key of `from` (a dev account, an unlocked key-store account or an impersonated one) and submits. Defaults: gas 2020020, type 2 fees (tip 1 gwei, max fee tip + 2 × base fee), the pending nonce. A locked key-store account answers `authentication needed: password or unlock`; `allow-insecure-unlock = false` refuses the method (Evmos).",
-      // takes the node's lock itself: see sendTx
-      concurrent: true,
       // the sender is `from`, whatever the signature of an impersonated account's transaction recovers to
       handler: ([req]) =>
         sendTx(deps, async () => {
@@ -97,11 +82,9 @@ export function transactionMethods(deps: RpcDeps) {
       access: "send",
       params: [data],
       doc: "Submits a signed transaction (legacy or typed envelope); answers its hash. Under automine it answers once the transaction is mined; one behind a nonce gap waits up to 2 s for the gap to be filled.",
-      // takes the node's lock itself: see sendTx
-      concurrent: true,
       async handler([raw]) {
         const tx = node.calls.decodeSigned(raw, { allowUnprotected: deps.settings.allowUnprotectedTxs });
-        return sendTx(deps, async () => ({ tx }));
+        return sendTx(deps, () => ({ tx }));
       },
     }),
     method({
