@@ -25,6 +25,7 @@ import { Clock, type ClockReading, timestampRefusal } from "./block/clock";
 import { rewindChain } from "./block/commit";
 import { Miner } from "./block/miner";
 import { Calls } from "./engine/calls";
+import { DevControls } from "./dev/dev-controls";
 import { sharedChainCommon } from "./engine/common";
 import { Traces } from "./tracing/traces";
 import type { ChainConfig } from "./config";
@@ -34,7 +35,7 @@ import { storeName } from "./store/genesis-meta";
 import { IntervalMiner } from "./block/interval-mining";
 import type { ConsoleLogDecoder } from "./dev/console-log";
 import { openChain } from "./store/open-chain";
-import { type NodeSettings, Snapshots } from "./dev/snapshots";
+import { Snapshots } from "./dev/snapshots";
 import { type StateDump, decodeStateDump, dumpChainState, encodeStateDump, loadChainState, parseStateDump } from "./dev/state-dump";
 import { NodeReads, initialSettings } from "./node-reads";
 import { type BlockTime, type ConsoleOrigin, type Inclusion, type MinedBlock, type NodeOptions, type Prepared, QUEUED_WAIT_MS, type Sent } from "./node-types";
@@ -47,6 +48,8 @@ export class Node extends NodeReads {
   readonly calls: Calls;
   /** Traces of stored blocks, transactions and calls, and Solidity stack traces (src/chain/tracing/traces.ts). */
   readonly traces: Traces;
+  /** The dev settings: block-production settings, mining on and off, time, impersonation (src/chain/dev/dev-controls.ts). */
+  readonly dev: DevControls;
   /** The EVM steps of users' executions, relayed while someone listens (solidity-coverage: src/chain/engine/step-relay.ts). */
   steps = new StepRelay();
   private _pool: TxPool;
@@ -83,6 +86,13 @@ export class Node extends NodeReads {
     this._pool = new TxPool(config.txPool);
     this.calls = new Calls(this, () => this._pool);
     this.traces = new Traces(this);
+    this.dev = new DevControls({
+      change: (fn) => this._change(fn),
+      parts: () => ({ settings: this._settings, pool: this._pool, impersonated: this._impersonated, clock: this._clock }),
+      setNextTimestamp: (ts) => this._setNextTimestamp(ts),
+      mineWaiting: () => this._miner.mineWaiting(),
+      armIntervalMining: () => this.armIntervalMining(),
+    });
     this._intervalMiner = new IntervalMiner({
       interval: () => this.settings.intervalMs,
       mine: () =>
@@ -224,84 +234,6 @@ export class Node extends NodeReads {
   /** Registers a reader that needs each block as it is made (a block filter, a newHeads subscription); `wanted` says whether it does now. */
   wantsEveryBlock(wanted: () => boolean): void {
     this._miner.wantsEveryBlock(wanted);
-  }
-
-  // ---------------------------------------------------------------- dev settings
-
-  /**
-   * The settings that take effect with the next block and imply nothing else: automine
-   * (evm_setAutomine: turning it on mines nothing by itself), the gas limit, coinbase and extraData
-   * of later blocks, the base fee and prevRandao of the next block only.
-   */
-  configure(change: Partial<Pick<NodeSettings, "automine" | "gasLimit" | "coinbase" | "extraData" | "nextBaseFee" | "nextPrevRandao">>): Promise<void> {
-    return this._change(async () => {
-      Object.assign(this._settings, change);
-    });
-  }
-
-  /** evm_setIntervalMining: a block every `ms` (or a random interval in [min, max]); 0 turns it off. */
-  setIntervalMining(ms: NodeSettings["intervalMs"]): Promise<void> {
-    return this._change(async () => {
-      this._settings.intervalMs = ms;
-      this._intervalMiner.arm();
-    });
-  }
-
-  /** The minimum gas price; pooled transactions it now lets in are mined at once under automine. */
-  setMinGasPrice(price: bigint): Promise<void> {
-    return this._change(async () => {
-      this._settings.minGasPrice = price;
-      await this._miner.mineWaiting();
-    });
-  }
-
-  /** miner_start: block production resumes; what waited is mined at once under automine, else at the next interval. */
-  startMining(): Promise<void> {
-    return this._change(async () => {
-      this._settings.paused = false;
-      await this._miner.mineWaiting();
-    });
-  }
-
-  /** miner_stop: block production pauses; new transactions wait in the pool. */
-  stopMining(): Promise<void> {
-    return this._change(async () => {
-      this._settings.paused = true;
-    });
-  }
-
-  /**
-   * evm_setNextBlockTimestamp: the next block's timestamp. Refused (ChainError) when it goes back in
-   * time, or stands still unless the config allows blocks with the same timestamp.
-   */
-  setNextTimestamp(timestamp: bigint): Promise<void> {
-    return this._change(async () => this._setNextTimestamp(timestamp));
-  }
-
-  /** evm_increaseTime: moves the clock `seconds` forward; answers the clock's whole offset. */
-  increaseTime(seconds: bigint): Promise<bigint> {
-    return this._change(async () => this._clock.increase(seconds));
-  }
-
-  /** hardhat_impersonateAccount: eth_sendTransaction may send from `address` without its key. */
-  impersonate(address: string): Promise<void> {
-    return this._change(async () => {
-      this._impersonated.add(address);
-    });
-  }
-
-  /** Ends an impersonation; false when `address` was not impersonated. */
-  stopImpersonating(address: string): Promise<boolean> {
-    return this._change(async () => this._impersonated.delete(address));
-  }
-
-  /** hardhat_dropTransaction: removes a pooled transaction; false when it is not in the pool. */
-  dropPooled(hash: string): Promise<boolean> {
-    return this._change(async () => {
-      if (this._pool.get(hash) === undefined) return false;
-      this._pool.remove(hash);
-      return true;
-    });
   }
 
   // ---------------------------------------------------------------- saved state

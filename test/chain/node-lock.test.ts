@@ -10,6 +10,7 @@ import { expect } from "chai";
 import { Address } from "@ethereumjs/util";
 import { type Runtime, createRuntime } from "../../src/app/runtime";
 import { Node } from "../../src/chain/node";
+import { DevControls } from "../../src/chain/dev/dev-controls";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 
 /** Init code that stores 1 in slot 1 and returns no code: a few EVM steps inside a block. */
@@ -58,16 +59,16 @@ describe("the node's lock (src/chain/node.ts)", function () {
       send: () => node.send(() => ({ tx: transfer })),
       mineBlock: () => node.mineBlock(),
       mineBlocks: () => node.mineBlocks(2n, 1n),
-      configure: () => node.configure({ extraData: new Uint8Array([1]) }),
-      setIntervalMining: () => node.setIntervalMining(0),
-      setMinGasPrice: () => node.setMinGasPrice(0n),
-      stopMining: () => node.stopMining(),
-      startMining: () => node.startMining(),
-      setNextTimestamp: () => node.setNextTimestamp(node.head.header.timestamp + 1000n),
-      increaseTime: () => node.increaseTime(1n),
-      impersonate: () => node.impersonate("0x" + "11".repeat(20)),
-      stopImpersonating: () => node.stopImpersonating("0x" + "11".repeat(20)),
-      dropPooled: () => node.dropPooled("0x" + "00".repeat(32)),
+      "dev.configure": () => node.dev.configure({ extraData: new Uint8Array([1]) }),
+      "dev.setIntervalMining": () => node.dev.setIntervalMining(0),
+      "dev.setMinGasPrice": () => node.dev.setMinGasPrice(0n),
+      "dev.stopMining": () => node.dev.stopMining(),
+      "dev.startMining": () => node.dev.startMining(),
+      "dev.setNextTimestamp": () => node.dev.setNextTimestamp(node.head.header.timestamp + 1000n),
+      "dev.increaseTime": () => node.dev.increaseTime(1n),
+      "dev.impersonate": () => node.dev.impersonate("0x" + "11".repeat(20)),
+      "dev.stopImpersonating": () => node.dev.stopImpersonating("0x" + "11".repeat(20)),
+      "dev.dropPooled": () => node.dev.dropPooled("0x" + "00".repeat(32)),
       dumpState: () => node.dumpState(),
       snapshot: () => node.snapshot(),
       revert: () => node.revert(999),
@@ -75,8 +76,11 @@ describe("the node's lock (src/chain/node.ts)", function () {
       setHead: () => node.setHead(node.headNumber),
       reset: () => node.reset(undefined),
     };
-    // a public method of Node (beyond its read half) is either listed here and held by the lock, or declared not a change
-    const own = Object.getOwnPropertyNames(Node.prototype).filter((n) => !n.startsWith("_") && !NOT_CHANGES.has(n));
+    // a public method of Node (beyond its read half) or of its dev controls is either listed here and held by the lock, or declared not a change
+    const own = [
+      ...Object.getOwnPropertyNames(Node.prototype).filter((n) => !n.startsWith("_") && !NOT_CHANGES.has(n)),
+      ...Object.getOwnPropertyNames(DevControls.prototype).filter((n) => n !== "constructor").map((n) => `dev.${n}`),
+    ];
     expect(own.sort()).to.deep.equal(Object.keys(changes).sort());
     const settled: Array<Promise<unknown>> = [];
     await duringBlock(() => {

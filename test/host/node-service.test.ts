@@ -57,7 +57,7 @@ describe("node service", function () {
     );
     expect(refused).to.equal(true);
     // the node's lock was released: a change still goes through it
-    await expect(runtime?.node.configure({})).to.not.be.rejected;
+    await expect(runtime?.node.dev.configure({})).to.not.be.rejected;
   });
 
   it("registers the project's compilations once", async () => {

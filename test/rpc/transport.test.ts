@@ -119,7 +119,7 @@ describe("JSON-RPC transports: HTTP and WebSocket", function () {
     expect(wrong[0].error?.code).to.equal(4100);
     const ok = (await post(url, batch, { authorization: `Bearer ${TOKEN}` })).json as Array<{ result?: unknown }>;
     expect(ok[0].result).to.equal(true);
-    await runtime.node.configure({ extraData: new Uint8Array() });
+    await runtime.node.dev.configure({ extraData: new Uint8Array() });
   });
 
   it("serves WebSocket on the HTTP port and on the ws address, with the token on the upgrade", async () => {

@@ -53,7 +53,7 @@ export function evmMethods({ node }: RpcDeps) {
       access: "dev",
       params: [numberOrQuantity],
       doc: "Moves the clock forward by some seconds; answers the total offset in seconds (decimal text).",
-      handler: async ([s]) => (await node.increaseTime(s)).toString(),
+      handler: async ([s]) => (await node.dev.increaseTime(s)).toString(),
     }),
     method({
       name: "evm_setNextBlockTimestamp",
@@ -61,7 +61,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [numberOrQuantity],
       doc: "Fixes the timestamp of the next block; it must be after the latest block's.",
       handler: async ([ts]) => {
-        await node.setNextTimestamp(ts);
+        await node.dev.setNextTimestamp(ts);
         return ts.toString();
       },
     }),
@@ -71,7 +71,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [bool],
       doc: "Turns automine (one block per transaction) on or off; turning it on mines nothing by itself.",
       handler: async ([on]) => {
-        await node.configure({ automine: on });
+        await node.dev.configure({ automine: on });
         return true;
       },
     }),
@@ -81,7 +81,7 @@ export function evmMethods({ node }: RpcDeps) {
       params: [interval],
       doc: "Mines a block every N ms (or a random interval in [min, max]); 0 turns it off.",
       handler: async ([iv]) => {
-        await node.setIntervalMining(iv);
+        await node.dev.setIntervalMining(iv);
         return true;
       },
     }),
@@ -92,7 +92,7 @@ export function evmMethods({ node }: RpcDeps) {
       doc: "Gas limit of later blocks.",
       handler: async ([limit]) => {
         if (limit === 0n) throw new InvalidParamsError("invalid argument 0: block gas limit must be greater than 0");
-        await node.configure({ gasLimit: limit });
+        await node.dev.configure({ gasLimit: limit });
         return true;
       },
     }),

@@ -108,7 +108,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [address],
       doc: "Lets eth_sendTransaction send from an account whose key the node does not hold.",
       handler: async ([addr]) => {
-        await node.impersonate(new Address(addr).toString());
+        await node.dev.impersonate(new Address(addr).toString());
         return true;
       },
     }),
@@ -117,7 +117,7 @@ export function hardhatMethods(deps: RpcDeps) {
       access: "dev",
       params: [address],
       doc: "Ends an impersonation; false when the account was not impersonated.",
-      handler: ([addr]) => node.stopImpersonating(new Address(addr).toString()),
+      handler: ([addr]) => node.dev.stopImpersonating(new Address(addr).toString()),
     }),
     method({ name: "hardhat_getAutomine", access: "read", params: [], doc: "Whether automine is on.", handler: () => node.settings.automine }),
     method({
@@ -126,7 +126,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [quantity],
       doc: "Base fee of the next block only.",
       handler: async ([fee]) => {
-        await node.configure({ nextBaseFee: fee });
+        await node.dev.configure({ nextBaseFee: fee });
         return true;
       },
     }),
@@ -136,7 +136,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [hash],
       doc: "prevRandao (the PREVRANDAO opcode, the header's mixHash) of the next block only.",
       handler: async ([value]) => {
-        await node.configure({ nextPrevRandao: value });
+        await node.dev.configure({ nextPrevRandao: value });
         return true;
       },
     }),
@@ -146,7 +146,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [address],
       doc: "Coinbase of later blocks (eth_coinbase follows).",
       handler: async ([addr]) => {
-        await node.configure({ coinbase: addr });
+        await node.dev.configure({ coinbase: addr });
         return true;
       },
     }),
@@ -156,7 +156,7 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [quantity],
       doc: "Minimum gas price of the node (the minimum-gas-prices setting), at once; waiting pooled transactions it now lets in are mined with automine.",
       handler: async ([price]) => {
-        await node.setMinGasPrice(price);
+        await node.dev.setMinGasPrice(price);
         return true;
       },
     }),
@@ -168,7 +168,7 @@ export function hardhatMethods(deps: RpcDeps) {
       handler: async ([h]) => {
         const key = bytesToHex(h);
         if ((await node.store.getTxLocation(h)) !== undefined) throw new InvalidParamsError(`Transaction ${key} cannot be dropped because it's already mined`);
-        return node.dropPooled(key);
+        return node.dev.dropPooled(key);
       },
     }),
     method({

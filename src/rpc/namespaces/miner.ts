@@ -20,7 +20,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Resumes block production (the thread count is ignored); pending transactions are mined at once with automine, or at the next interval.",
       async handler() {
-        await node.startMining();
+        await node.dev.startMining();
         return true;
       },
     }),
@@ -30,7 +30,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Pauses block production; new transactions wait in the pool.",
       handler: async () => {
-        await node.stopMining();
+        await node.dev.stopMining();
         return true;
       },
     }),
@@ -40,7 +40,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       access: "private",
       doc: "Coinbase of later blocks; eth_coinbase follows.",
       handler: async ([addr]) => {
-        await node.configure({ coinbase: addr });
+        await node.dev.configure({ coinbase: addr });
         return true;
       },
     }),
@@ -51,7 +51,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       doc: "extraData of later blocks, at most 32 bytes.",
       handler: async ([extra]) => {
         if (extra.length > 32) throw new InvalidParamsError(`invalid argument 0: extra data is ${extra.length} bytes, the limit is 32`);
-        await node.configure({ extraData: extra });
+        await node.dev.configure({ extraData: extra });
         return true;
       },
     }),
@@ -62,7 +62,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       doc: "Gas limit of later blocks.",
       handler: async ([limit]) => {
         if (limit < 21000n) throw new InvalidParamsError("invalid argument 0: gas limit must be at least 21000");
-        await node.configure({ gasLimit: limit });
+        await node.dev.configure({ gasLimit: limit });
         return true;
       },
     }),
@@ -73,7 +73,7 @@ export function minerMethods({ node }: RpcDeps, hooks: MinerHooks = {}) {
       doc: "Minimum gas price, at once; with a home it is written to app.toml minimum-gas-prices (the start flag still overrides the file). Pooled transactions below it wait; lowering it lets them in (mined at once with automine).",
       handler: async ([price]) => {
         hooks.onMinGasPrice?.(price);
-        await node.setMinGasPrice(price);
+        await node.dev.setMinGasPrice(price);
         return true;
       },
     }),
