@@ -8,8 +8,19 @@
  * once each. BENCH_OPS_ONLY=PREFIX runs the operations whose name
  * starts with it (for a CPU profile of one). CPU time is the process's (all threads), steadier than
  * wall time on a shared machine. Runs with the bench suite's config (the plugin from dist/).
+ *
+ * Then, in the same run, the operations the chain's speed goals are stated against are printed beside
+ * their floors, what EthereumJS alone costs for them (bench/tests/floors.ts): the automined send
+ * beside a bare `runTx` of the transfer, eth_call beside a bare `evm.runCall`, an empty evm_mine
+ * beside EthereumJS's block builder making and storing an empty block; with EDR's figures for the same
+ * operations from this script run again with BENCH_STOCK=1 (BENCH_OPS_EDR=0 skips that run).
  */
+import { spawnSync } from "node:child_process";
 import { ethers, network } from "hardhat";
+import { type Cost, emptyBlockFloor, runCallFloor, runTxFloor } from "./floors";
+
+/** The line prefix of one operation's cost in a run's report (BENCH_OPS_REPORT=1: EDR's figures for the floors' table). */
+const REPORT = "#op ";
 
 const N = Number(process.env.BENCH_OPS_N ?? 300);
 const ONLY = process.env.BENCH_OPS_ONLY;
@@ -19,12 +30,18 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
+/** Each operation's cost in this run, by name (the floors' table reads them). */
+const costs = new Map<string, Cost>();
+
 async function op(name: string, f: () => Promise<unknown>): Promise<void> {
   if (ONLY !== undefined && !name.startsWith(ONLY)) return;
   const c0 = cpuMs();
   const t0 = performance.now();
   for (let i = 0; i < N; i++) await f();
-  console.log(`| ${name} | ${((cpuMs() - c0) / N).toFixed(3)} | ${((performance.now() - t0) / N).toFixed(3)} |`);
+  const cost = { cpu: (cpuMs() - c0) / N, wall: (performance.now() - t0) / N };
+  costs.set(name, cost);
+  console.log(`| ${name} | ${cost.cpu.toFixed(3)} | ${cost.wall.toFixed(3)} |`);
+  if (process.env.BENCH_OPS_REPORT === "1") console.log(`${REPORT}${JSON.stringify({ name, ...cost })}`);
 }
 
 async function main(): Promise<void> {
@@ -105,7 +122,54 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+/** The operations the issue's goals compare with EthereumJS alone, each with its floor. */
+const FLOORED: Array<{ op: string; floor: string; run: () => Promise<Cost> }> = [
+  { op: "eth_sendTransaction (automine, gas given)", floor: "bare runTx of the transfer", run: () => runTxFloor(Math.max(N, 500), true) },
+  { op: "eth_call balanceOf (same state)", floor: "bare evm.runCall of balanceOf", run: () => runCallFloor(Math.max(N, 1000)) },
+  { op: "evm_mine (empty block)", floor: "EthereumJS's buildBlock + putBlock, empty", run: () => emptyBlockFloor(Math.max(N, 300)) },
+];
+
+/**
+ * Each floored operation beside EthereumJS's own cost for it, from this run, and the chain's own cost
+ * (the difference); with EDR's figures when `edr` has them (BENCH_STOCK=1's run of this script).
+ */
+async function floors(edr: Map<string, Cost>): Promise<void> {
+  console.log("\n| operation | chain cpu ms | floor | floor cpu ms | chain's own (difference) | ratio | EDR cpu ms |\n|---|---:|---|---:|---:|---:|---:|");
+  for (const f of FLOORED) {
+    const chain = costs.get(f.op);
+    if (chain === undefined) continue;
+    const floor = await f.run();
+    const e = edr.get(f.op);
+    console.log(`| ${f.op} | ${chain.cpu.toFixed(3)} | ${f.floor} | ${floor.cpu.toFixed(3)} | ${(chain.cpu - floor.cpu).toFixed(3)} | ${(chain.cpu / floor.cpu).toFixed(2)}× | ${e === undefined ? "–" : e.cpu.toFixed(3)} |`);
+  }
+}
+
+/** EDR's figures: this script run again with BENCH_STOCK=1 (Hardhat's own network), its report lines read back. */
+function edrRun(): Map<string, Cost> {
+  const out = new Map<string, Cost>();
+  if (process.env.BENCH_OPS_EDR === "0") return out;
+  const r = spawnSync(process.execPath, [require.resolve("hardhat/internal/cli/cli"), "--config", "bench/tests/hardhat.config.ts", "run", "bench/tests/ops.ts"], {
+    env: { ...process.env, BENCH_STOCK: "1", BENCH_OPS_REPORT: "1", BENCH_OPS_ONLY: ONLY ?? "" },
+    encoding: "utf8",
+    timeout: 600_000,
+  });
+  for (const line of (r.stdout ?? "").split("\n")) {
+    if (!line.startsWith(REPORT)) continue;
+    const { name, cpu, wall } = JSON.parse(line.slice(REPORT.length)) as { name: string } & Cost;
+    out.set(name, { cpu, wall });
+  }
+  if (out.size === 0) console.log(`(EDR's run gave no figures: ${(r.stderr ?? "").split("\n").slice(-3).join(" ")})`);
+  return out;
+}
+
+async function all(): Promise<void> {
+  await main();
+  // the floors and EDR only beside this chain's run, not inside EDR's own
+  if (process.env.BENCH_STOCK === "1") return;
+  await floors(edrRun());
+}
+
+all().catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });
