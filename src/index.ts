@@ -17,6 +17,7 @@ import { withProviderExtenders } from "./hardhat/provider-extenders";
 import "./hardhat/tasks/epochs";
 import "./hardhat/tasks/keys";
 import "./hardhat/coverage";
+import "./hardhat/chai-matchers";
 
 export { EpochsProvider, EpochsProviderError, extendRuntimeOptions, runtimeOptionsFor } from "./hardhat/provider";
 export type * from "./hardhat/type-extensions";

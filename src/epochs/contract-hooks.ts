@@ -3,8 +3,8 @@
  * `beforeEpochStart(string,int64)` / `afterEpochEnd(string,int64)` as a system call from the
  * precompile address (no transaction, no receipt, its own gas limit), in registration order. Each call
  * is isolated by the chain (a failure undoes only itself); every call leaves an `epoch_hook` or
- * `epoch_hook_failed` event carrying the call's logs, a failure its reason (and, explained, `error` and
- * `stack`: see docs/epochs.md).
+ * `epoch_hook_failed` event carrying the call's logs, a failure its reason and revert data (and,
+ * explained, `error` and `stack`: see docs/epochs.md).
  */
 import { concatBytes } from "@ethereumjs/util";
 import { AbiCoder } from "ethers/abi";
@@ -65,6 +65,8 @@ export class ContractHooks implements EpochHooks {
         { key: "gas_used", value: r.gasUsed.toString() },
       ];
       if (!r.success) attributes.push({ key: "reason", value: r.error ?? "failed" });
+      // what the hook reverted with (a custom error, Error(string), a panic), for tests that decode it
+      if (!r.success && r.returnValue.length > 0) attributes.push({ key: "revert_data", value: hexlify(r.returnValue) });
       // the failure as a failed transaction is told (when the node explains failures): its message, and its
       // Solidity frames one a line when the code is the project's
       if (r.explanation !== undefined) attributes.push({ key: "error", value: r.explanation.message });

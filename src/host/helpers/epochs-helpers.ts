@@ -6,16 +6,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { EpochInfo, EpochInfoJson, TsHook } from "../../epochs";
 import type { Runtime } from "../../app/runtime";
+import { type AdvanceReport, type BlockEventsJson, readAdvanceReport, withReport } from "./advance-report";
 import { CosmosHelpers } from "./cosmos-helpers";
 import { epochsModule } from "../lazy";
 import { UserError } from "../../utils/user-error";
 
-export interface BlockEventsJson {
-  height: string;
-  hash: string;
-  begin_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }>;
-  end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }>;
-}
+export type { BlockEventsJson };
 
 /**
  * `epochs:advance`'s options, checked the same on both hosts: `--identifier ID [--count N]`, or
@@ -109,8 +105,35 @@ export class EpochsHelpers {
    * the next, `n` times (the chain's epochs_advance); returns the new epoch number. Every block runs
    * begin/end-block, so hooks fire.
    */
-  async advance(identifier: string, n = 1): Promise<bigint> {
-    return this._epochOf(identifier, "epochs_advance", [identifier, n]);
+  advance(identifier: string, n = 1): Promise<bigint> {
+    const run = this._advance(identifier, n);
+    // the promise can tell the hook matchers (src/host/helpers/epochs-matchers.ts) what the advance
+    // did; the blocks' events are read only when one asks
+    return withReport(
+      run.then((r) => r.epoch),
+      () => run.then((r) => this._report(identifier, r)),
+    );
+  }
+
+  /**
+   * `advance`, answering what it did (src/host/helpers/advance-report.ts): the blocks it mined, each
+   * epoch tick and each hook call with its contract, gas, success and, for a failure, its reason,
+   * revert data and Hardhat's message and frames.
+   */
+  async advanceWithReport(identifier: string, n = 1): Promise<AdvanceReport> {
+    return this._report(identifier, await this._advance(identifier, n));
+  }
+
+  /** epochs_advance, with the heights around it. */
+  private async _advance(identifier: string, n: number): Promise<{ epoch: bigint; before: bigint; after: bigint }> {
+    const before = BigInt(await this._rpc<string>("eth_blockNumber"));
+    const epoch = await this._epochOf(identifier, "epochs_advance", [identifier, n]);
+    const after = BigInt(await this._rpc<string>("eth_blockNumber"));
+    return { epoch, before, after };
+  }
+
+  private _report(identifier: string, r: { epoch: bigint; before: bigint; after: bigint }): Promise<AdvanceReport> {
+    return readAdvanceReport(identifier, r.epoch, r.before + 1n, r.after, (b) => this.blockEvents(b));
   }
 
   /** Registers a contract implementing IEpochHooks (as IEpochs.registerHooks() would for it). */
