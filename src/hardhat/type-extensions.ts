@@ -8,8 +8,10 @@ import type { EpochsProvider } from "./provider";
 import type { HardhatEpochs } from "./epochs";
 
 import type { EpochsConfig, EpochsUserConfig } from "../host/settings/epochs-config";
+import "../host/helpers/epochs-matchers-types";
 
 export type { AdvanceReport, EpochTickReport, HookCallReport } from "../host/helpers/advance-report";
+export type { EpochHookAssertion, EpochHookCustomErrorAssertion, FailedEpochHookAssertion } from "../host/helpers/epochs-matchers-types";
 export type { EpochInfoUserConfig, EpochsConfig, EpochsGenesisUserConfig, EpochsTickRule, EpochsUserConfig } from "../host/settings/epochs-config";
 
 declare module "hardhat/types/config" {
@@ -31,34 +33,5 @@ declare module "hardhat/types/runtime" {
     epochsProvider?: EpochsProvider;
     /** Epoch queries and test helpers: all, get, current, advance, registerHooks, blockEvents, on… hooks. */
     epochs: HardhatEpochs;
-  }
-}
-
-/** What `callEpochHook` and the matchers after it return: awaited, they pass or throw (src/host/helpers/epochs-matchers.ts). */
-export type EpochHookAssertion = Promise<void>;
-
-/** `failEpochHook(…)`, which the failure's details may follow. */
-export interface FailedEpochHookAssertion extends Promise<void> {
-  /** The failed hook reverted with `contract`'s custom error `name`. */
-  withCustomError(contract: unknown, name: string): EpochHookCustomErrorAssertion;
-  /** The failed hook reverted with `require`'s / `revert`'s reason string. */
-  withReason(reason: string): EpochHookAssertion;
-}
-
-export interface EpochHookCustomErrorAssertion extends Promise<void> {
-  /** The custom error's arguments (numbers as bigints, addresses in any case). */
-  withArgs(...args: unknown[]): EpochHookAssertion;
-}
-
-declare global {
-  // chai's own namespace (@types/chai), as Hardhat's chai matchers extend it
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Chai {
-    interface Assertion {
-      /** The advance called `contract`'s hook (either, or the one named) and it succeeded. */
-      callEpochHook(contract: unknown, hook?: "beforeEpochStart" | "afterEpochEnd"): EpochHookAssertion;
-      /** A hook (of `contract`, of the named kind, when given) failed in the advance. */
-      failEpochHook(contract?: unknown, hook?: "beforeEpochStart" | "afterEpochEnd"): FailedEpochHookAssertion;
-    }
   }
 }

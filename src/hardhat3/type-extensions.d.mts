@@ -7,6 +7,9 @@ import "hardhat/types/config";
 import "hardhat/types/network";
 import type { EpochsConfig, EpochsUserConfig } from "../host/settings/epochs-config.js";
 import type { EpochsHelpers } from "../host/helpers/epochs-helpers.js";
+import "../host/helpers/epochs-matchers-types.js";
+
+export type { AdvanceReport, EpochTickReport, HookCallReport } from "../host/helpers/advance-report.js";
 
 declare module "hardhat/types/config" {
   interface HardhatUserConfig {

@@ -71,6 +71,41 @@ describe("Logger", () => {
   });
 });
 `,
+  // a hook that refuses every week's end, for the hook matchers
+  "contracts/RefusingHook.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+import {EPOCHS} from "hardhat-epochs/contracts/IEpochs.sol";
+import {IEpochHooks} from "hardhat-epochs/contracts/IEpochHooks.sol";
+contract RefusingHook is IEpochHooks {
+    error TooEarly(int64 epochNumber);
+    uint256 public starts;
+    uint256 public ends;
+    constructor() { EPOCHS.registerHooks(); }
+    function beforeEpochStart(string calldata, int64) external { starts += 1; }
+    function afterEpochEnd(string calldata identifier, int64 epochNumber) external {
+        ends += 1;
+        if (keccak256(bytes(identifier)) == keccak256("week")) revert TooEarly(epochNumber);
+    }
+}
+`,
+  "test/EpochHookMatchers.test.ts": `import { expect } from "chai";
+import { network } from "hardhat";
+const { ethers, epochs } = await network.create();
+describe("epoch hook matchers on Hardhat 3", () => {
+  it("asserts what an advance's hooks did, in one line", async () => {
+    const hook = await ethers.deployContract("RefusingHook");
+    const ended = await epochs.current("week");
+    await expect(epochs.advance("week")).to.callEpochHook(hook, "beforeEpochStart");
+    await expect(epochs.advance("week")).to.failEpochHook(hook, "afterEpochEnd").withCustomError(hook, "TooEarly").withArgs(ended + 1n);
+    await expect(epochs.advance("day")).not.to.failEpochHook();
+    const report = await epochs.advanceWithReport("week");
+    // the days a week's advance passes tick too: the week's own calls
+    const week = report.hooks.filter((h) => h.identifier === "week");
+    expect(week.map((h) => [h.hook, h.success])).to.deep.equal([["afterEpochEnd", false], ["beforeEpochStart", true]]);
+    expect(week[0].contract).to.equal(await hook.getAddress());
+  });
+});
+`,
   "hardhat.node-test.config.ts": `import { defineConfig } from "hardhat/config";
 import hardhatEthers from "@nomicfoundation/hardhat-ethers";
 import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
@@ -322,8 +357,8 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat("--version")).to.match(/^3\.\d+\.\d+/m);
   });
 
-  it("builds offline with the npm solc (the example's contract, Logger, Counter, Forwarder)", () => {
-    expect(hardhat("build")).to.match(/Compiled 4 Solidity files with solc 0\.8\.30/);
+  it("builds offline with the npm solc (the example's contract, Logger, RefusingHook, Counter, Forwarder)", () => {
+    expect(hardhat("build")).to.match(/Compiled 5 Solidity files with solc 0\.8\.30/);
   });
 
   it("type-checks: connection.epochs and the epochs config are typed from the package's declarations", () => {
@@ -332,7 +367,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("runs the example's mocha tests on the in-process epochs chain, console.log printed", () => {
     const out = hardhat("test mocha");
-    expect(out, out).to.match(/6 passing/);
+    expect(out, out).to.match(/7 passing/);
     expect(out).to.not.match(/failing/);
     expect(out).to.match(/^bump by 3 from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266$/m);
   });
@@ -340,7 +375,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   it("runs the same mocha tests on Node 24", () => {
     const out = on22("node --version && ./node_modules/.bin/hardhat test mocha", {}, "node@24");
     expect(out).to.match(/^v24\./m);
-    expect(out, out).to.match(/6 passing/);
+    expect(out, out).to.match(/7 passing/);
     expect(out).to.not.match(/failing/);
   });
 
@@ -365,7 +400,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("collects coverage on the epochs chain (`test mocha --coverage`): the lines an epoch hook ran count, a contract no test calls does not", () => {
     const out = hardhat("test mocha --coverage");
-    expect(out, out).to.match(/6 passing/);
+    expect(out, out).to.match(/7 passing/);
     const lcov = readFileSync(path.join(project, "coverage", "lcov.info"), "utf8");
     const record = (file: string): string => lcov.split("end_of_record").find((r) => r.includes(`SF:${file}\n`)) ?? expect.fail(`no ${file} in lcov.info:\n${lcov}`);
     // this line runs only inside afterEpochEnd, which only the chain calls (at the end of a week)
@@ -393,7 +428,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("reports gas statistics on the epochs chain (`test mocha --gas-stats`), the epoch hooks' calls listed", () => {
     const out = hardhat("test mocha --gas-stats");
-    expect(out, out).to.match(/6 passing/);
+    expect(out, out).to.match(/7 passing/);
     const table = out.slice(out.indexOf("Gas Usage Statistics"));
     expect(table, out).to.include("contracts/WeeklyRewards.sol:WeeklyRewards");
     // a row per function called: by the tests (stake, claim), and by the chain at each week's end and start

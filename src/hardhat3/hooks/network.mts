@@ -1,7 +1,8 @@
 /**
  * Network hooks: a connection to the in-process network (the `default` network the config hook
  * declares) is answered by an InProcessChain, never by HTTP; every connection gets `epochs`, the
- * epoch helpers over its provider (against a node too, e.g. `--network localhost`).
+ * epoch helpers over its provider (against a node too, e.g. `--network localhost`), and the project's
+ * chai the hook matchers (src/hardhat3/chai-matchers.mts).
  */
 import epochsHelpersModule from "../../host/helpers/epochs-helpers.js";
 import chainDefaultsModule from "../../host/settings/chain-defaults.js";
@@ -9,6 +10,7 @@ import type { InProcessChain } from "../in-process-chain.mjs";
 import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
+import { registerEpochsMatchers } from "../chai-matchers.mjs";
 
 /** Each connection's chain, or null for a connection to another network. */
 const chains = new WeakMap<NetworkConnection, InProcessChain | null>();
@@ -45,6 +47,8 @@ export default async () => ({
   async newConnection(context: HookContext, next: (ctx: HookContext) => Promise<NetworkConnection>): Promise<NetworkConnection> {
     const conn = await next(context);
     const chain = await chainOf(context, conn);
+    // the tests that connect can assert what advances did (callEpochHook, failEpochHook)
+    await registerEpochsMatchers();
     conn.epochs = new epochsHelpersModule.EpochsHelpers({
       request: (args) => conn.provider.request(args),
       inProcess: () => chain?.runtime(),
