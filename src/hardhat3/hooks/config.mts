@@ -2,7 +2,8 @@
  * Config hooks: with the plugin listed, the `default` network (what `network.create()` gives without
  * a name) is the in-process epochs chain unless the user declared `default` themselves (its settings:
  * `epochs.network`, src/host/settings/network-settings.ts); Solidity
- * compiles with the npm `solc` package when it is the version asked for (no compiler download); the
+ * compiles with the npm `solc` package when it is the version asked for (no compiler download), and
+ * builds the package's Solidity interfaces (src/hardhat3/package-interfaces.mts); the
  * `epochs` section is resolved as on Hardhat 2 (src/host/settings/epochs-config.ts).
  */
 import { createRequire } from "node:module";
@@ -13,6 +14,7 @@ import chainDefaultsModule from "../../host/settings/chain-defaults.js";
 import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
+import { withPackageInterfaces } from "../package-interfaces.mjs";
 
 export default async () => ({
   async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
@@ -20,7 +22,9 @@ export default async () => ({
     // before next(): Hardhat's own handler fills `default` (EDR) only when it is still missing
     const chainId = typeof config.epochs?.network?.chainId === "number" ? config.epochs.network.chainId : chainDefaultsModule.DEFAULT_CHAIN_ID;
     networks.default ??= { type: "http", url: IN_PROCESS_URL, chainId };
-    return next({ ...config, networks, solidity: withNpmSolc(config.solidity) });
+    // the package's interfaces get artifacts, as on Hardhat 2 (src/hardhat3/package-interfaces.mts)
+    const solidity = config.solidity === undefined ? undefined : withPackageInterfaces(withNpmSolc(config.solidity));
+    return next({ ...config, networks, solidity: solidity as HardhatUserConfig["solidity"] });
   },
 
   async resolveUserConfig(

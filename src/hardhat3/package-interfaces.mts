@@ -1,0 +1,79 @@
+/**
+ * The package's Solidity interfaces (IEpochs, IEpochHooks and the Cosmos precompiles' under
+ * contracts/precompiles/) built in every Hardhat 3 project that lists the plugin, so
+ * `ethers.getContractAt("IStaking", …)` finds their artifacts as on Hardhat 2. Hardhat 3 writes
+ * artifacts for a project's own files and for the npm files named in `solidity.npmFilesToBuild` only;
+ * the plugin adds its files there (after the user's own), each only when one of the project's
+ * compilers satisfies its pragma, so a project on an older compiler builds as before.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const PACKAGE = "hardhat-epochs";
+/** The package's root, from dist/src/hardhat3/ (this file's place in the package). */
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Each interface file as an npm source name, with its pragma's version range. */
+export function packageInterfaces(root = ROOT): Array<{ sourceName: string; pragma: string }> {
+  const out: Array<{ sourceName: string; pragma: string }> = [];
+  for (const dir of ["contracts", path.join("contracts", "precompiles")]) {
+    let files: string[];
+    try {
+      files = readdirSync(path.join(root, dir)).filter((f) => f.endsWith(".sol")).sort();
+    } catch {
+      continue;
+    }
+    for (const f of files) {
+      const pragma = /pragma solidity ([^;]+);/.exec(readFileSync(path.join(root, dir, f), "utf8"))?.[1].trim() ?? "";
+      out.push({ sourceName: `${PACKAGE}/${dir.split(path.sep).join("/")}/${f}`, pragma });
+    }
+  }
+  return out;
+}
+
+function parts(v: string): [number, number, number] | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v.trim());
+  return m === null ? undefined : [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+function compare(a: [number, number, number], b: [number, number, number]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** Whether solc `version` takes `pragma` (the forms the package's files use: `>=X`, `^X`, `X`); another form is left to Hardhat. */
+export function satisfies(version: string, pragma: string): boolean {
+  const v = parts(version);
+  const m = /^(>=|\^)?\s*(\d+\.\d+\.\d+)$/.exec(pragma.trim());
+  const p = m === null ? undefined : parts(m[2]);
+  if (v === undefined || m === null || p === undefined) return true;
+  if (m[1] === undefined) return compare(v, p) === 0;
+  if (compare(v, p) < 0) return false;
+  // ^0.8.20: below 0.9.0 (a caret keeps the leftmost non-zero part)
+  if (m[1] === "^") return p[0] > 0 ? v[0] === p[0] : v[1] === p[1];
+  return true;
+}
+
+/** Every compiler version a Hardhat 3 `solidity` user config names (string, list, `{version}`, `{compilers}`, `{profiles}`). */
+export function configuredVersions(solidity: unknown): string[] {
+  if (typeof solidity === "string") return [solidity];
+  if (Array.isArray(solidity)) return solidity.flatMap(configuredVersions);
+  if (solidity === null || typeof solidity !== "object") return [];
+  const s = solidity as { version?: unknown; compilers?: unknown[]; profiles?: Record<string, unknown> };
+  if (s.profiles !== undefined) return Object.values(s.profiles).flatMap(configuredVersions);
+  if (s.compilers !== undefined) return s.compilers.flatMap(configuredVersions);
+  return typeof s.version === "string" ? [s.version] : [];
+}
+
+/** `solidity` with the package's interfaces its compilers can build added to `npmFilesToBuild`. */
+export function withPackageInterfaces(solidity: unknown, files = packageInterfaces()): unknown {
+  const versions = configuredVersions(solidity);
+  const wanted = files.filter((f) => versions.some((v) => satisfies(v, f.pragma))).map((f) => f.sourceName);
+  if (wanted.length === 0) return solidity;
+  // the string and list forms have no room for the list: their object forms do
+  const base: Record<string, unknown> =
+    typeof solidity === "string" ? { version: solidity } : Array.isArray(solidity) ? { compilers: solidity.map((v: unknown) => (typeof v === "string" ? { version: v } : v)) } : { ...(solidity as object) };
+  const own = Array.isArray(base.npmFilesToBuild) ? (base.npmFilesToBuild as string[]) : [];
+  return { ...base, npmFilesToBuild: [...own, ...wanted.filter((w) => !own.includes(w))] };
+}
