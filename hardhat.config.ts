@@ -9,6 +9,10 @@ import { getAllFilesMatching } from "hardhat/internal/util/fs-utils";
 import "@nomicfoundation/hardhat-ethers";
 import "@nomicfoundation/hardhat-chai-matchers";
 import "./src";
+
+// This repository's runs compile with the npm solc only and download nothing (src/hardhat/solc.ts); a
+// user's project tries Hardhat's download first. Child processes of the tests inherit it.
+process.env.HARDHAT_EPOCHS_SOLC ??= "npm";
 import { TASK_TEST_GET_TEST_FILES } from "./src/hardhat/task-names";
 import { version as SOLC_VERSION } from "solc/package.json";
 

@@ -13,6 +13,8 @@ import "@nomicfoundation/hardhat-chai-matchers";
 import type {} from "../../src/hardhat/type-extensions";
 import { version as SOLC_VERSION } from "solc/package.json";
 
+// the bench compiles with the npm solc and downloads nothing (src/hardhat/solc.ts)
+process.env.HARDHAT_EPOCHS_SOLC ??= "npm";
 /* eslint-disable @typescript-eslint/no-require-imports -- which part of the plugin loads depends on the run */
 if (process.env.BENCH_STOCK === "1") require("../../dist/src/hardhat/solc");
 else require("../../dist/src");

@@ -1,8 +1,10 @@
 /**
- * Offline compilation: Hardhat downloads solc builds from a host this machine may not reach (HH502),
- * so the solc build is an npm `solc` package's soljson.js: the one this plugin depends on, or another
- * already installed that has the version asked for (the project's own, or the 0.8.26 Hardhat 2
- * brings for itself).
+ * Compilers: a project compiles as Hardhat compiles it (its solc download, native where there is
+ * one). Only when that download fails (a machine without internet, HH502) does the build fall back
+ * to an npm `solc` package's soljson.js of the version asked for — the one this plugin depends on, or
+ * another already installed (the project's own, or the 0.8.26 Hardhat 2 brings for itself) — saying
+ * so once. `HARDHAT_EPOCHS_SOLC=npm` skips the download and compiles with the npm solc at once (this
+ * repository's own runs: they download nothing).
  */
 import path from "node:path";
 import { subtask } from "hardhat/config";
@@ -62,6 +64,33 @@ export async function bundledSolcBuild(solcVersion: string, projectRoot?: string
   return { version, longVersion, compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true };
 }
 
-subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async ({ solcVersion }: { quiet: boolean; solcVersion: string }, hre) =>
-  bundledSolcBuild(solcVersion, hre.config.paths.root),
-);
+/** The environment variable that makes every compile use the npm solc, without trying Hardhat's download. */
+export const SOLC_ENV = "HARDHAT_EPOCHS_SOLC";
+
+/** Versions whose download failed and which compile with the npm solc in this process (told once each). */
+const fellBack = new Set<string>();
+
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { quiet: boolean; solcVersion: string }, hre, runSuper) => {
+  const { solcVersion } = args;
+  const root = hre.config.paths.root;
+  if (process.env[SOLC_ENV] === "npm" || fellBack.has(solcVersion)) return bundledSolcBuild(solcVersion, root);
+  try {
+    return (await runSuper(args)) as SolcBuild;
+  } catch (err) {
+    const why = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+    let build: SolcBuild;
+    try {
+      build = await bundledSolcBuild(solcVersion, root);
+    } catch {
+      throw new HardhatPluginError(
+        PLUGIN_NAME,
+        `solc ${solcVersion} could not be downloaded (${why}), and no npm "solc" package of that version is installed to compile offline: ` +
+          `install solc@${solcVersion}, or set solidity.version to "${bundledSolcVersion()}" (the npm solc this plugin brings).`,
+        err instanceof Error ? err : undefined,
+      );
+    }
+    fellBack.add(solcVersion);
+    console.warn(`hardhat-epochs: solc ${solcVersion} could not be downloaded (${why}); compiling with the npm "solc" package instead (solc-js ${solcVersion}).`);
+    return build;
+  }
+});
