@@ -15,7 +15,7 @@ import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
 import { CLIENT_VERSION, testChainConfig, unwrap } from "../helpers/harness";
 import type { JsonRpcResponse } from "../../src/rpc/types";
-import { compile } from "../helpers/solc";
+import { compileStandard } from "../helpers/solc";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -50,10 +50,12 @@ describe("the epochs page in a browser", function () {
     server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0 });
     runtime.mountRest(server.rest);
     url = `http://127.0.0.1:${(await server.listen()).httpAddress.port}/`;
-    const c = compile(HOOKS);
+    // the project's compilation, as Hardhat hands it to the node: the page names the contracts
+    const c = compileStandard({ "Hooks.sol": HOOKS });
+    expect(await h.request("hardhat_addCompilationResult", [c.solcVersion, c.input, c.output])).to.equal(true);
     const [from] = await h.request<string[]>("eth_accounts");
     for (const name of ["Counter", "Grumpy"]) {
-      const tx = await h.request<string>("eth_sendTransaction", [{ from, data: c[name].bytecode }]);
+      const tx = await h.request<string>("eth_sendTransaction", [{ from, data: `0x${c.output.contracts["Hooks.sol"][name].evm.bytecode.object}` }]);
       addresses.push((await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [tx])).contractAddress);
     }
     browser = await chromium.launch({
@@ -106,21 +108,47 @@ describe("the epochs page in a browser", function () {
     expect(await epochOf("minute")).to.equal("1");
     expect(await epochOf("day")).to.equal("1");
     expect(await page.locator("tr[data-identifier=minute] td.countdown").textContent()).to.match(/^\d+s$|^\d+m \d+s$/);
-    // checksummed, as ethers gives a contract's address (the events keep the attribute form the chain pins)
-    expect(await page.locator("#hooks li").allTextContents()).to.deep.equal(addresses.map((a) => getAddress(a)));
+    // by contract name, checksummed as ethers gives a contract's address (the events keep the attribute form the chain pins)
+    expect(await page.locator("#hooks li").allTextContents()).to.deep.equal([`Counter ${getAddress(addresses[0])}`, `Grumpy ${getAddress(addresses[1])}`]);
+    // the timers' first epochs started in block 1: the page opens on them, from the recent blocks
+    expect(await page.locator('#events > li.block[data-block="1"] .event.epoch_start').allTextContents()).to.deep.equal(["begin-block · epoch_start · day #1", "begin-block · epoch_start · minute #1"]);
+    expect(await page.locator("#no-events").isVisible()).to.equal(false);
     // one minute and a bit of chain time, over JSON-RPC: the minute epoch ends, then the next starts
     await h.request("evm_increaseTime", [61]);
     await h.request("evm_mine");
     await h.request("evm_mine");
     // a locator, not a function: the page's policy forbids evaluating strings
     await page.locator('tr[data-identifier="minute"] td.epoch', { hasText: /^2$/ }).waitFor();
-    await page.waitForSelector("li.epoch_start");
-    const failed = await page.locator("li.epoch_hook_failed").first().textContent();
-    expect(failed).to.include("AfterEpochEnd").and.include(addresses[1].toLowerCase()).and.include("not today");
-    const ok = await page.locator("li.epoch_hook").allTextContents();
-    expect(ok.some((t) => t.includes("BeforeEpochStart") && t.includes("gas"))).to.equal(true);
+    await page.waitForSelector("li.block .event.epoch_start");
+    const failed = await page.locator("li.block .event.epoch_hook_failed").first().textContent();
+    expect(failed).to.include(`AfterEpochEnd on Grumpy ${getAddress(addresses[1])}`).and.include("not today");
+    const ok = await page.locator("li.block .event.epoch_hook").allTextContents();
+    expect(ok.some((t) => t.includes("BeforeEpochStart on Counter") && t.includes("gas"))).to.equal(true);
     expect(await epochOf("day")).to.equal("1");
     if (process.env.EPOCHS_PAGE_SCREENSHOT !== undefined) writeFileSync(path.resolve(process.env.EPOCHS_PAGE_SCREENSHOT), await page.screenshot({ fullPage: true }));
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it("opens on the recent history: each block with epoch events, newest first, its ticks and hook calls in place", async () => {
+    // the blocks the test before made: a page opened now finds them without waiting for new ones
+    const page = await (browser as Browser).newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`console: ${m.text()}`);
+    });
+    await page.goto(`${url}epochs`);
+    await page.waitForSelector("body[data-ready=true]");
+    const blocks = (await page.locator("#events > li.block").evaluateAll((lis) => lis.map((li) => Number(li.getAttribute("data-block"))))) as number[];
+    expect(blocks.length).to.be.greaterThan(0);
+    expect([...blocks].sort((a, b) => b - a)).to.deep.equal(blocks);
+    // the minute's end and the next start, each in its block, the failing hook's reason under it
+    const ended = page.locator("#events > li.block", { has: page.locator(".event.epoch_hook_failed") }).first();
+    expect(await ended.locator(".event.epoch_end").count()).to.equal(1);
+    expect(await ended.locator(".event.epoch_hook_failed pre").textContent()).to.include("not today");
+    expect(await page.locator("#events .event.epoch_start").count()).to.be.greaterThan(0);
+    expect(await page.locator("#no-events").isVisible()).to.equal(false);
     expect(errors).to.deep.equal([]);
     await page.close();
   });

@@ -2,10 +2,11 @@
  * The epochs page: `GET /epochs` on the JSON-RPC port (docs/explorer.md). A static page and its
  * script, kept here as strings so the package serves them without a build step or asset files. The
  * script talks to the node over the same port's WebSocket with read-class methods only
- * (epochs_epochInfos, epochs_hooks, eth_getBlockByNumber) and the `epochs` and `newHeads`
- * subscriptions, so it needs no token. It shows every epoch (number, start, the countdown to its next
- * tick in chain time), the registered hooks, and the latest epoch events with the hook results (gas,
- * failure reason, Solidity frames) as they arrive.
+ * (epochs_epochInfos, epochs_hookContracts, epochs_blockEvents, eth_getBlockByNumber,
+ * eth_blockNumber) and the `epochs` and `newHeads` subscriptions, so it needs no token. It shows every
+ * epoch (number, start, the countdown to its next tick in chain time), the registered hooks by
+ * contract name, and a timeline of the blocks with epoch events — the recent ones on load, then each
+ * as it is made — with each tick and hook call in its block, failures (reason, Solidity frames) in place.
  */
 import type { RestRouter } from "../../rpc/transport/rest-router";
 
@@ -40,9 +41,9 @@ const HTML = `<!doctype html>
     <p id="no-hooks" class="muted" hidden>No contract is registered (IEpochs.registerHooks()).</p>
   </section>
   <section>
-    <h2>Latest epoch events</h2>
-    <ol id="events" reversed></ol>
-    <p id="no-events" class="muted">No epoch event since this page opened.</p>
+    <h2>Timeline <span class="muted">blocks with epoch events, newest first</span></h2>
+    <ol id="events"></ol>
+    <p id="no-events" class="muted">loading the recent blocks…</p>
   </section>
 </main>
 </body>
@@ -62,8 +63,13 @@ th { font-weight: 600; background: #eef0f3; }
 td.num { font-variant-numeric: tabular-nums; }
 .muted { color: #6b7480; font-weight: normal; }
 ol { background: #fff; margin: 0; padding: 8px 8px 8px 40px; }
+ol:empty { display: none; }
 li { padding: 4px 0; border-bottom: 1px solid #eef0f3; }
 li:last-child { border-bottom: 0; }
+#events { list-style: none; padding-left: 8px; }
+li.block .block-head { font-weight: 600; }
+li.block .event { margin-left: 16px; }
+.name { font-weight: 600; }
 code { font: 12px ui-monospace, monospace; }
 .failed { color: #b3261e; }
 .ok { color: #1a7f37; }
@@ -126,37 +132,78 @@ const JS = `"use strict";
     renderEpochs();
   }
 
+  /** Hook contracts by lowercase address (events carry that form): their name and checksummed address, from epochs_hookContracts. */
+  const known = new Map();
+  const label = (address) => { const k = known.get(String(address).toLowerCase()); return k === undefined ? address : (k.name ? k.name + " " : "") + k.address; };
+
   async function refreshHooks() {
-    const hooks = await call("epochs_hooks");
-    $("hooks").replaceChildren(...hooks.map((h) => { const li = document.createElement("li"); const c = document.createElement("code"); c.textContent = h; li.append(c); return li; }));
+    const hooks = await call("epochs_hookContracts");
+    for (const h of hooks) known.set(h.address.toLowerCase(), h);
+    $("hooks").replaceChildren(...hooks.map((h) => {
+      const li = document.createElement("li");
+      if (h.name) { const b = document.createElement("span"); b.className = "name"; b.textContent = h.name + " "; li.append(b); }
+      const c = document.createElement("code"); c.textContent = h.address; li.append(c);
+      return li;
+    }));
     $("no-hooks").hidden = hooks.length > 0;
+  }
+
+  /** The timeline's entry of block n (made in its place, newest first). */
+  function blockItem(n) {
+    const list = $("events");
+    let li = list.querySelector('li[data-block="' + n + '"]');
+    if (li) return li;
+    li = document.createElement("li");
+    li.className = "block";
+    li.dataset.block = String(n);
+    const head = document.createElement("div");
+    head.className = "block-head";
+    head.textContent = "block " + n;
+    li.append(head);
+    list.insertBefore(li, [...list.children].find((c) => Number(c.dataset.block) < n) || null);
+    while (list.children.length > 100) list.lastChild.remove();
+    $("no-events").hidden = true;
+    return li;
   }
 
   function addEvent(ev) {
     const attr = Object.fromEntries((ev.attributes || []).map((a) => [a.key, a.value]));
-    const li = document.createElement("li");
-    li.className = "event " + ev.type;
-    const head = document.createElement("div");
+    const div = document.createElement("div");
+    div.className = "event " + ev.type;
     const failed = ev.type === "epoch_hook_failed";
-    let text = "block " + Number(ev.blockNumber) + " · " + ev.phase.replace("_", "-") + " · " + ev.type;
+    let text = ev.phase.replace("_", "-") + " · " + ev.type;
     if (attr.identifier !== undefined) text += " · " + attr.identifier;
-    if (attr.epoch_number !== undefined) text += " #" + attr.epoch_number;
-    if (attr.hook !== undefined) text += " · " + attr.hook + " on " + attr.address;
+    if (attr.epoch_number !== undefined) text += " #" + attr.epoch_number.replace(/"/g, "");
+    if (attr.hook !== undefined) text += " · " + attr.hook + " on " + label(attr.address);
     if (attr.gas_used !== undefined) text += " · gas " + attr.gas_used;
-    head.textContent = text;
-    if (ev.type === "epoch_hook") head.className = "ok";
-    if (failed) head.className = "failed";
-    li.append(head);
+    const line = document.createElement("div");
+    line.textContent = text;
+    if (ev.type === "epoch_hook") line.className = "ok";
+    if (failed) line.className = "failed";
+    div.append(line);
     if (failed) {
       const pre = document.createElement("pre");
       pre.textContent = [attr.error || attr.reason || "", attr.stack || ""].filter(Boolean).join("\\n");
-      li.append(pre);
+      div.append(pre);
     }
-    const list = $("events");
-    list.prepend(li);
-    while (list.children.length > 100) list.lastChild.remove();
-    $("no-events").hidden = true;
+    blockItem(Number(ev.blockNumber)).append(div);
     events++;
+  }
+
+  /** The last HISTORY blocks' epoch events, oldest first into the timeline. */
+  const HISTORY = 100;
+  async function loadHistory() {
+    const head = Number(await call("eth_blockNumber"));
+    const heights = [];
+    for (let n = Math.max(0, head - HISTORY + 1); n <= head; n++) heights.push(n);
+    const blocks = await Promise.all(heights.map((n) => call("epochs_blockEvents", ["0x" + n.toString(16)]).catch(() => null)));
+    for (const b of blocks) {
+      if (!b) continue;
+      for (const [phase, list] of [["begin_block", b.begin_block_events], ["end_block", b.end_block_events]]) {
+        for (const ev of list) addEvent({ blockNumber: b.height, phase, type: ev.type, attributes: ev.attributes });
+      }
+    }
+    if (events === 0) $("no-events").textContent = "No epoch event in the last " + HISTORY + " blocks; new ones appear here as blocks are made.";
   }
 
   ws.addEventListener("message", (m) => {
@@ -171,6 +218,7 @@ const JS = `"use strict";
     try {
       await refresh();
       await refreshHooks();
+      await loadHistory();
       await subscribe(["epochs"], (ev) => addEvent(ev));
       await subscribe(["newHeads"], () => { refresh().catch(show); refreshHooks().catch(show); });
       $("status").textContent = "live over " + url;

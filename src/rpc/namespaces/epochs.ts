@@ -12,6 +12,7 @@ import { method } from "../method";
 import { ParamError, address, blockNumberOrTag, codec, jsonType, numberOrQuantity, string } from "../params";
 import { resolveBlock } from "../resolve";
 import { getAddress } from "ethers/address";
+import { Address } from "@ethereumjs/util";
 
 const uintField = (v: unknown, name: string): bigint => {
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
@@ -44,7 +45,7 @@ export const MAX_ADVANCE = 1000;
 /** Blocks one epoch may take before epochs_advance gives up (a timer another rule or a hook keeps from moving). */
 const MAX_BLOCKS_PER_EPOCH = 16;
 
-export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
+export function epochsMethods({ node, contracts }: RpcDeps, epochs: EpochsModule) {
   // the store at the head of the chain the node has now (hardhat_reset replaces it)
   const store = () => node.moduleStore(EPOCHS_MODULE);
   /** Registration changes the live state (as a transaction to the precompile would), all or nothing. */
@@ -140,6 +141,21 @@ export function epochsMethods({ node }: RpcDeps, epochs: EpochsModule) {
       params: [],
       doc: "The registered hook contracts, in call order, checksummed (EIP-55) as ethers gives a contract's address.",
       handler: async () => (await registeredHooks(hookSlots(await node.stateAt(node.headNumber)))).map((a) => getAddress(hex(a))),
+    }),
+    method({
+      name: "epochs_hookContracts",
+      access: "read",
+      params: [],
+      doc: "The registered hook contracts, in call order, each `{address, name}`: its checksummed address, and the name of its contract when the project's compilations know its code (as the node's log names contracts), else null.",
+      async handler() {
+        const sm = await node.stateAt(node.headNumber);
+        return Promise.all(
+          (await registeredHooks(hookSlots(sm))).map(async (a) => {
+            const address = new Address(a);
+            return { address: getAddress(hex(a)), name: contracts.describeCall(await sm.getCode(address), new Uint8Array())?.contract ?? null };
+          }),
+        );
+      },
     }),
   ];
 }
