@@ -14,6 +14,7 @@ import { createEpochsProvider, extendRuntimeOptions } from "./hardhat/provider";
 import { HardhatEpochs, withEpochs } from "./hardhat/epochs";
 import { withFork } from "./hardhat/fork";
 import { withProviderExtenders } from "./hardhat/provider-extenders";
+import { followedNodeNote } from "./host/node/node-files";
 import "./hardhat/tasks/epochs";
 import "./hardhat/tasks/keys";
 import "./hardhat/coverage";
@@ -29,7 +30,7 @@ extendRuntimeOptions(withFork);
 extendEnvironment((hre) => {
   hre.epochs = new HardhatEpochs(hre);
   const followed = followedNode.get(hre.config);
-  if (hre.network.name === "localhost" && followed !== undefined) console.warn(`localhost: this project's node, at ${followed} (its record in ${hre.config.paths.cache}; set networks.localhost.url to choose)`);
+  if (hre.network.name === "localhost" && followed !== undefined) console.warn(followedNodeNote(followed, hre.config.paths.cache));
   if (hre.network.name !== HARDHAT_NETWORK_NAME) return;
   // Replacing the lazy provider before anything asks for it means Hardhat never creates EDR; the
   // plugins that extend providers wrap ours instead (src/hardhat/provider-extenders.ts).

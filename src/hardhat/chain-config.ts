@@ -62,6 +62,7 @@ export function followProjectNode(config: HardhatConfig, userConfig: Readonly<Ha
  */
 export function addLocalBearerToken(config: HardhatConfig, node: LocalNodeRecord | undefined = runningNode(config.paths.cache)): void {
   if (node === undefined) return; // no live node of this project has left its record
+  if (node.home !== undefined) return; // its token is in its home, not the cache's (a cache token would be an older node's)
   let token: string;
   try {
     token = fs.readFileSync(path.join(config.paths.cache, TOKEN_FILE_NAME), "utf8").trim();

@@ -25,6 +25,8 @@ describe("epoch hook matchers (hardhat test, in-process)", function () {
   let snapshot: SnapshotRestorer;
   beforeEach(async () => {
     snapshot = await takeSnapshot();
+    // the suite's other files share this chain: hooks they left registered are not this file's (the snapshot brings them back)
+    for (const address of await hre.epochs.hooks()) await hre.epochs.unregisterHooks(address);
   });
   afterEach(async () => {
     await snapshot.restore();
@@ -59,7 +61,7 @@ describe("epoch hook matchers (hardhat test, in-process)", function () {
     await expect(hre.epochs.advance("day")).to.failEpochHook(hook, "afterEpochEnd").withReason("FailingHook: not now");
     const e = await failure(expect(hre.epochs.advance("day")).not.to.failEpochHook());
     expect(e.message).to.match(/^expected a contract's epoch hook not to fail in the advance, but its hook calls were:\n {2}0x/);
-    await snapshot.restore();
+    await hre.epochs.unregisterHooks(await hook.getAddress());
     // no hook registered: nothing fails, nothing is called
     await expect(hre.epochs.advance("day")).not.to.failEpochHook();
     const none = await failure(expect(hre.epochs.advance("day")).to.failEpochHook());

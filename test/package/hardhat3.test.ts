@@ -501,6 +501,10 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out).to.match(/^week: current epoch 0$/m);
     // the same over the node's REST (Evmos's paths)
     expect(hardhat(`epochs:current --identifier week --rest ${node.url}`)).to.match(/^week: current epoch 0$/m);
+    // a config whose localhost has no URL of its own goes where this project's node listens (not 8545), and says so
+    const followed = hardhat("--config hardhat.node-test.config.ts epochs:current --identifier week --network localhost");
+    expect(followed).to.match(/^week: current epoch 0$/m);
+    expect(followed).to.include(`localhost: this project's node, at http://127.0.0.1:${port} (its record in ${path.join(project, "cache")}; set networks.localhost.url to choose)`);
     await stopProcessGroup(node.child);
     // the config's epochs section reaches the node: another config, with Evmos's tick rule and an hour timer
     node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });

@@ -15,6 +15,7 @@ import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
 import { withPackageInterfaces } from "../package-interfaces.mjs";
+import { followProjectNode } from "../localhost-follow.mjs";
 
 export default async () => ({
   async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
@@ -32,7 +33,8 @@ export default async () => ({
     resolveConfigurationVariable: unknown,
     next: (u: HardhatUserConfig, r: unknown) => Promise<HardhatConfig>,
   ): Promise<HardhatConfig> {
-    const resolved = await next(userConfig, resolveConfigurationVariable);
+    // `localhost` at this project's running node when the user gave it no URL (src/hardhat3/localhost-follow.mts)
+    const resolved = followProjectNode(userConfig, await next(userConfig, resolveConfigurationVariable), resolveConfigurationVariable);
     try {
       const epochs = epochsConfigModule.resolveEpochsConfig(userConfig.epochs);
       networkSettingsModule.parseNetworkSettings(epochs.network); // checked here, used when a connection starts its chain

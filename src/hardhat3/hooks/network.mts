@@ -11,6 +11,7 @@ import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
 import { registerEpochsMatchers } from "../chai-matchers.mjs";
+import { tellFollowed } from "../localhost-follow.mjs";
 
 /** Each connection's chain, or null for a connection to another network. */
 const chains = new WeakMap<NetworkConnection, InProcessChain | null>();
@@ -49,6 +50,7 @@ export default async () => ({
     const chain = await chainOf(context, conn);
     // the tests that connect can assert what advances did (callEpochHook, failEpochHook)
     await registerEpochsMatchers();
+    tellFollowed(conn);
     conn.epochs = new epochsHelpersModule.EpochsHelpers({
       request: (args) => conn.provider.request(args),
       inProcess: () => chain?.runtime(),

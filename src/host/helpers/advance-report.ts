@@ -5,7 +5,6 @@
  * node explains failures, Hardhat's message and Solidity frames. Read from the blocks' epoch events
  * (`epochs_blockEvents`, docs/epochs.md), so it works in-process and against a running node.
  */
-import { getAddress, isAddress } from "ethers/address";
 
 /** One block's module events, as `epochs_blockEvents` answers. */
 export interface BlockEventsJson {
@@ -82,6 +81,8 @@ export async function readAdvanceReport(
 }
 
 function hookCall(block: bigint, success: boolean, a: Record<string, string>): HookCallReport {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- ethers loads when a report is read, not with the config (test/e2e/load-cost.test.ts)
+  const { getAddress, isAddress } = require("ethers/address") as typeof import("ethers/address");
   const call: HookCallReport = {
     block,
     contract: isAddress(a.address) ? getAddress(a.address) : a.address,

@@ -13,6 +13,24 @@ export const NODE_RECORD_FILE_NAME = "jsonrpc.node.json";
 export interface LocalNodeRecord {
   pid: number;
   ports: number[];
+  /** The node's home when it runs with `--home` (its token lives there, not in the cache). */
+  home?: string;
+}
+
+/**
+ * The URL `--network localhost` reaches this project's running node at, when the user gave
+ * `localhost` no URL of their own and a node of the project runs (both hosts: src/hardhat/chain-config.ts,
+ * src/hardhat3/hooks/config.mts). A node moved with `--port 18545` leaves its record in the cache,
+ * and `localhost` goes there instead of 8545 (which may be another process).
+ */
+export function projectNodeUrl(cacheDir: string): string | undefined {
+  const node = runningNode(cacheDir);
+  return node === undefined ? undefined : `http://127.0.0.1:${node.ports[0]}`;
+}
+
+/** What a command that followed the project's node says once: where it went, and how to choose. */
+export function followedNodeNote(url: string, cacheDir: string): string {
+  return `localhost: this project's node, at ${url} (its record in ${cacheDir}; set networks.localhost.url to choose)`;
 }
 
 /** Whether process `pid` lives (a liveness check: signal 0 sends nothing). */

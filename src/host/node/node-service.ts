@@ -9,7 +9,7 @@
  * `NodeHost` and `NodeFlags` and translates the UserErrors thrown here. Hardhat 2 runs some steps
  * inside its node subtasks, which other plugins hook: `NodeSteps` lets it.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Runtime, type RuntimeOptions, createRuntime } from "../../app/runtime";
 import type { ForkConfig } from "../../chain/fork";
@@ -214,9 +214,10 @@ export async function startNodeServer(runtime: Runtime, plan: NodePlan, created?
   const bound = await server.listen().catch((err: unknown) => {
     throw addressInUse(err, opts) ?? err;
   });
-  // without a home, the plugin adds the token only to requests for this node: its pid and ports (src/hardhat/chain-config.ts)
-  const record = config.home === undefined ? path.join(host.cacheDir, NODE_RECORD_FILE_NAME) : undefined;
-  if (record !== undefined) writeNodeRecord(record, [bound.httpAddress.port, ...(bound.wsAddress ? [bound.wsAddress.port] : [])]);
+  // the project's commands find this node by its record (pid, ports): `--network localhost` goes where it
+  // listens, and without a home the plugin adds the cache's token to requests for it (src/hardhat/chain-config.ts)
+  const record = path.join(host.cacheDir, NODE_RECORD_FILE_NAME);
+  writeNodeRecord(record, [bound.httpAddress.port, ...(bound.wsAddress ? [bound.wsAddress.port] : [])], config.home);
   const show = (h: string): string => (h.includes(":") ? `[${h}]` : h);
   return {
     address: bound.httpAddress.host,
@@ -231,14 +232,13 @@ export async function startNodeServer(runtime: Runtime, plan: NodePlan, created?
     beyondLoopback: beyondLoopback(bound),
     close: () => server.close(),
     waitUntilClosed: () =>
-      server.waitUntilClosed().finally(() => {
-        if (record !== undefined) rmSync(record, { force: true });
-      }),
+      server.waitUntilClosed().finally(() => rmSync(record, { force: true })),
   };
 }
 
-function writeNodeRecord(file: string, ports: number[]): void {
-  const record: LocalNodeRecord = { pid: process.pid, ports };
+function writeNodeRecord(file: string, ports: number[], home: string | undefined): void {
+  const record: LocalNodeRecord = { pid: process.pid, ports, ...(home !== undefined ? { home } : {}) };
+  mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
 }
 
