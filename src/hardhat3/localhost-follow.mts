@@ -10,12 +10,18 @@ import type { HardhatConfig, HardhatUserConfig, NetworkConnection } from "./hard
 /** Where localhost was pointed at (one config per process), and whether the note was printed. */
 let followed: { url: string; cache: string } | undefined;
 let told = false;
+/** Whether the user's own config gave localhost a URL: read before Hardhat's handler fills in 8545. */
+let userGaveUrl = false;
+
+/** Notes, from the user's config as written (the first extendUserConfig handler sees it), whether localhost has a URL of theirs. */
+export function noteUserLocalhost(userConfig: HardhatUserConfig): void {
+  userGaveUrl = userConfig.networks?.localhost?.url !== undefined;
+}
 
 /** `resolved` with localhost at the project's node, when the user set no URL and a node of the project runs. */
-export function followProjectNode(userConfig: HardhatUserConfig, resolved: HardhatConfig, resolveVariable: unknown): HardhatConfig {
-  const user = userConfig.networks?.localhost;
+export function followProjectNode(resolved: HardhatConfig, resolveVariable: unknown): HardhatConfig {
   const net = resolved.networks.localhost;
-  if (user?.url !== undefined || net === undefined || net.type !== "http") return resolved;
+  if (userGaveUrl || net === undefined || net.type !== "http") return resolved;
   const url = nodeFilesModule.projectNodeUrl(resolved.paths.cache);
   if (url === undefined) return resolved;
   // Hardhat 3 keeps a network's URL resolved (a configuration variable); its resolver makes one of a string

@@ -173,6 +173,11 @@ describe("bearer token for a local node", () => {
       addLocalBearerToken(config);
       expect(headers("localhost"), "a dead node").to.deep.equal({});
 
+      // a node with a home keeps its token there: the cache's is an older node's, never sent to it
+      fs.writeFileSync(path.join(cache, NODE_RECORD_FILE_NAME), JSON.stringify({ pid: process.pid, ports: [8545, 8546], home: "/tmp/some-home" }));
+      addLocalBearerToken(config);
+      expect(headers("localhost"), "a node with a home").to.deep.equal({});
+
       fs.writeFileSync(path.join(cache, NODE_RECORD_FILE_NAME), JSON.stringify({ pid: process.pid, ports: [8545, 8546] }));
       addLocalBearerToken(config);
       expect(headers("localhost")).to.deep.equal({ Authorization: "Bearer abc123" });

@@ -12,6 +12,7 @@ import path from "node:path";
 import { Wallet, computeAddress, getAddress } from "ethers";
 import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 import { rpcResult } from "../helpers/json-rpc";
+import { NODE_RECORD_FILE_NAME } from "../../src/host/node/node-files";
 
 const KEY = "0xe9be548f57e4f6af0d8826109417f4be0237a5ce6c6d84b25b92ba7b303fd314";
 const PASS = "task pass phrase";
@@ -98,6 +99,10 @@ describe("keys tasks and npx hardhat node --home with a key store", function () 
 
   it("the node serves the home's keys, reports the corrupt file, and mines an unlocked account's transaction", async () => {
     await startNode();
+    // a node with a home leaves its record too (the project's `--network localhost` follows it), naming its home
+    const record = JSON.parse(readFileSync(path.join(ROOT, "cache", NODE_RECORD_FILE_NAME), "utf8")) as { pid: number; ports: number[]; home?: string };
+    expect(record).to.include({ home });
+    expect(record.ports[0]).to.equal(port);
     expect(node?.output()).to.include(`WARNING: skipped key file ${path.join(keystore, "broken.json")}: not JSON`);
     expect(readFileSync(path.join(keystore, "broken.json"), "utf8")).to.equal("{ not json");
     const listed = await rpc<string[]>("personal_listAccounts");

@@ -15,10 +15,11 @@ import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
 import { withPackageInterfaces } from "../package-interfaces.mjs";
-import { followProjectNode } from "../localhost-follow.mjs";
+import { followProjectNode, noteUserLocalhost } from "../localhost-follow.mjs";
 
 export default async () => ({
   async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
+    noteUserLocalhost(config);
     const networks = { ...config.networks };
     // before next(): Hardhat's own handler fills `default` (EDR) only when it is still missing
     const chainId = typeof config.epochs?.network?.chainId === "number" ? config.epochs.network.chainId : chainDefaultsModule.DEFAULT_CHAIN_ID;
@@ -34,7 +35,7 @@ export default async () => ({
     next: (u: HardhatUserConfig, r: unknown) => Promise<HardhatConfig>,
   ): Promise<HardhatConfig> {
     // `localhost` at this project's running node when the user gave it no URL (src/hardhat3/localhost-follow.mts)
-    const resolved = followProjectNode(userConfig, await next(userConfig, resolveConfigurationVariable), resolveConfigurationVariable);
+    const resolved = followProjectNode(await next(userConfig, resolveConfigurationVariable), resolveConfigurationVariable);
     try {
       const epochs = epochsConfigModule.resolveEpochsConfig(userConfig.epochs);
       networkSettingsModule.parseNetworkSettings(epochs.network); // checked here, used when a connection starts its chain
