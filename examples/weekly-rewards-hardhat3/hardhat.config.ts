@@ -17,6 +17,9 @@ export default defineConfig({
         { identifier: "day", duration: 24 * 3600 },
       ],
     },
+    // Evmos's staking precompile at 0x…0800 (with distribution and the rest of its family), one
+    // bonded validator operated by the first account: test/Staking.test.ts delegates through it
+    precompiles: { staking: true },
   },
   networks: {
     // a running `npx hardhat node` (set LOCALHOST_URL when it listens elsewhere)

@@ -368,7 +368,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("runs the example's mocha tests on the in-process epochs chain, console.log printed", () => {
     const out = hardhat("test mocha");
-    expect(out, out).to.match(/7 passing/);
+    expect(out, out).to.match(/8 passing/);
     expect(out).to.not.match(/failing/);
     expect(out).to.match(/^bump by 3 from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266$/m);
   });
@@ -376,7 +376,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   it("runs the same mocha tests on Node 24", () => {
     const out = on22("node --version && ./node_modules/.bin/hardhat test mocha", {}, "node@24");
     expect(out).to.match(/^v24\./m);
-    expect(out, out).to.match(/7 passing/);
+    expect(out, out).to.match(/8 passing/);
     expect(out).to.not.match(/failing/);
   });
 
@@ -401,7 +401,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("collects coverage on the epochs chain (`test mocha --coverage`): the lines an epoch hook ran count, a contract no test calls does not", () => {
     const out = hardhat("test mocha --coverage");
-    expect(out, out).to.match(/7 passing/);
+    expect(out, out).to.match(/8 passing/);
     const lcov = readFileSync(path.join(project, "coverage", "lcov.info"), "utf8");
     const record = (file: string): string => lcov.split("end_of_record").find((r) => r.includes(`SF:${file}\n`)) ?? expect.fail(`no ${file} in lcov.info:\n${lcov}`);
     // this line runs only inside afterEpochEnd, which only the chain calls (at the end of a week)
@@ -429,7 +429,7 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("reports gas statistics on the epochs chain (`test mocha --gas-stats`), the epoch hooks' calls listed", () => {
     const out = hardhat("test mocha --gas-stats");
-    expect(out, out).to.match(/7 passing/);
+    expect(out, out).to.match(/8 passing/);
     const table = out.slice(out.indexOf("Gas Usage Statistics"));
     expect(table, out).to.include("contracts/WeeklyRewards.sol:WeeklyRewards");
     // a row per function called: by the tests (stake, claim), and by the chain at each week's end and start
