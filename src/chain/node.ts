@@ -1,7 +1,8 @@
 /**
  * The chain as the RPC layer sees it: one class over the pieces that do the work (the file map is in
- * docs/architecture.md, "The chain"). This file: submission, dev settings, snapshots, state loads
- * and reset; the read half is src/chain/node-reads.ts, block production src/chain/block/miner.ts.
+ * docs/architecture.md, "The chain"). This file: sends, blocks, snapshots, state loads and reset;
+ * the read half is src/chain/node-reads.ts, block production src/chain/block/miner.ts, the dev
+ * settings src/chain/dev/dev-controls.ts (`node.dev`).
  *
  * The node owns its lock: every public method here that changes the chain takes it itself (`_change`),
  * so changes run one at a time on the live VM whoever calls them, and no caller takes it for them.
@@ -62,12 +63,12 @@ export class Node extends NodeReads {
   nodeKv!: KVStore;
   /** Identifies this chain instance (hardhat_metadata); a new one after hardhat_reset. */
   instanceId: Uint8Array = randomBytes(32);
-  /** The pool, to read: it changes through `send`, `dropPooled` and block production. */
+  /** The pool, to read: it changes through `send`, `dev.dropPooled` and block production. */
   get pool(): TxPoolView {
     return this._pool;
   }
 
-  /** Block time, to read: it moves through `increaseTime`, `setNextTimestamp` and `mineBlock`. */
+  /** Block time, to read: it moves through `dev.increaseTime`, `dev.setNextTimestamp` and `mineBlock`. */
   get clock(): ClockReading {
     return this._clock;
   }
