@@ -12,7 +12,7 @@ const load = (file) => import(pathToFileURL(path.join(dist, "src/hardhat3", file
 try {
   const hooks = await (await load("hooks/config.mjs")).default();
   const extended = await hooks.extendUserConfig(userConfig, async (c) => c);
-  const config = await hooks.resolveUserConfig(extended, undefined, async () => ({ paths }));
+  const config = await hooks.resolveUserConfig(extended, undefined, async (u) => ({ paths, networks: u.networks ?? {} }));
   const node = (await load("tasks/node.mjs")).default;
   const defaults = { hostname: "127.0.0.1", port: 0, chainId: -1, home: "", minimumGasPrices: "", profile: "", state: "", loadState: "", dumpState: "", stateInterval: "", forkBlockNumber: -1, forkRest: "", quiet: false, verbose: false };
   await node({ ...defaults, ...args }, { config, versions: { hardhat: "3.0.0" }, globalOptions: {} });
