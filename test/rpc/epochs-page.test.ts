@@ -9,7 +9,7 @@ import { getAddress } from "ethers";
 import { requireTool } from "../helpers/tools";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type Page, chromium } from "playwright-core";
 import { newEpochInfo } from "../../src/epochs";
 import { createRuntime, type Runtime } from "../../src/app/runtime";
 import { JsonRpcServer } from "../../src/rpc/transport/server";
@@ -76,6 +76,19 @@ describe("the epochs page in a browser", function () {
     },
   };
 
+  /** The page, opened and ready, with the errors its scripts and console report (a missing icon was a 404 there). */
+  const openPage = async (): Promise<{ page: Page; errors: string[] }> => {
+    const page = await (browser as Browser).newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`console: ${m.text()}`);
+    });
+    await page.goto(`${url}epochs`);
+    await page.waitForSelector("body[data-ready=true]");
+    return { page, errors };
+  };
+
   it("serves the page with a policy that keeps it to its own origin", async () => {
     const res = await fetch(`${url}epochs`);
     expect(res.status).to.equal(200);
@@ -95,15 +108,7 @@ describe("the epochs page in a browser", function () {
   });
 
   it("shows the timers and hooks, then the next tick and the hook results live, without a reload", async () => {
-    const page = await (browser as Browser).newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    // the console stays clean too (a missing icon was a 404 there)
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(`console: ${m.text()}`);
-    });
-    await page.goto(`${url}epochs`);
-    await page.waitForSelector("body[data-ready=true]");
+    const { page, errors } = await openPage();
     const epochOf = (id: string) => page.textContent(`tr[data-identifier="${id}"] td.epoch`);
     expect(await epochOf("minute")).to.equal("1");
     expect(await epochOf("day")).to.equal("1");
@@ -132,14 +137,7 @@ describe("the epochs page in a browser", function () {
 
   it("opens on the recent history: each block with epoch events, newest first, its ticks and hook calls in place", async () => {
     // the blocks the test before made: a page opened now finds them without waiting for new ones
-    const page = await (browser as Browser).newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(`console: ${m.text()}`);
-    });
-    await page.goto(`${url}epochs`);
-    await page.waitForSelector("body[data-ready=true]");
+    const { page, errors } = await openPage();
     const blocks = (await page.locator("#events > li.block").evaluateAll((lis) => lis.map((li) => Number(li.getAttribute("data-block"))))) as number[];
     expect(blocks.length).to.be.greaterThan(0);
     expect([...blocks].sort((a, b) => b - a)).to.deep.equal(blocks);
