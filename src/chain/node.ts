@@ -22,7 +22,7 @@ import { StepRelay } from "./engine/step-relay";
 import type { SystemCallExplainer } from "./block/block-producer";
 import type { ChainStart, ChainState, CacheBounds } from "./store/chain-state";
 import { DEFAULT_CACHE_BOUNDS } from "./store/chain-state";
-import { Clock, type ClockReading, timestampRefusal } from "./block/clock";
+import { Clock, type ClockReading, earliestTimestamp, timestampRefusal } from "./block/clock";
 import { rewindChain } from "./block/commit";
 import { Miner } from "./block/miner";
 import { Calls } from "./engine/calls";
@@ -402,8 +402,7 @@ export class Node extends NodeReads {
 
   /** `at`, or the earliest timestamp the next block may have when the head is already at or past it. */
   private _notBefore(at: bigint): bigint {
-    const head = this.head.header.timestamp;
-    const earliest = this.config.allowBlocksWithSameTimestamp ? head : head + 1n;
+    const earliest = earliestTimestamp(this.head.header.timestamp, this.config.allowBlocksWithSameTimestamp);
     return at > earliest ? at : earliest;
   }
 

@@ -11,7 +11,7 @@ import { chainConfigModule } from "../host/lazy";
 import { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/settings/epochs-config";
-import { type LocalNodeRecord, TOKEN_FILE_NAME, runningNode } from "../host/node/node-files";
+import { type LocalNodeRecord, TOKEN_FILE_NAME, nodeUrl, runningNode } from "../host/node/node-files";
 import { isLoopbackHost } from "../rpc/transport/auth";
 
 export { PLUGIN_NAME } from "./plugin-error";
@@ -48,7 +48,7 @@ export function followProjectNode(config: HardhatConfig, userConfig: Readonly<Ha
   const user = userConfig.networks?.localhost as { url?: unknown } | undefined;
   const net = config.networks.localhost;
   if (user?.url !== undefined || net === undefined || !("url" in net)) return;
-  const url = `http://127.0.0.1:${node.ports[0]}`;
+  const url = nodeUrl(node);
   if (net.url.replace(/\/$/, "") === url) return;
   net.url = url;
   followedNode.set(config, url);

@@ -32,7 +32,7 @@ export class Clock {
   nextTimestamp(parentTimestamp: bigint, allowSame: boolean): bigint {
     if (this.next !== undefined) return this.next;
     const now = this.nowSeconds();
-    const min = allowSame ? parentTimestamp : parentTimestamp + 1n;
+    const min = earliestTimestamp(parentTimestamp, allowSame);
     return now > min ? now : min;
   }
 
@@ -59,6 +59,11 @@ export interface ClockReading {
   readonly offset: bigint;
   readonly next: bigint | undefined;
   nowSeconds(): bigint;
+}
+
+/** The earliest timestamp a block after one at `previous` may have: the same only when allowed. */
+export function earliestTimestamp(previous: bigint, allowSame: boolean): bigint {
+  return allowSame ? previous : previous + 1n;
 }
 
 /**

@@ -4,7 +4,7 @@
  * Each takes the node's lock (src/chain/node.ts) and does what the change implies: re-arming interval
  * mining, mining what a lower gas price or a restart lets in.
  */
-import type { ClockReading } from "../block/clock";
+import type { Clock } from "../block/clock";
 import type { TxPool } from "../pool/txpool";
 import type { NodeSettings } from "./snapshots";
 
@@ -12,7 +12,7 @@ import type { NodeSettings } from "./snapshots";
 export interface DevHost {
   /** Runs `fn` inside the node's lock. */
   change<T>(fn: () => Promise<T>): Promise<T>;
-  parts(): { settings: NodeSettings; pool: TxPool; impersonated: Set<string>; clock: ClockReading & { increase(seconds: bigint): bigint } };
+  parts(): { settings: NodeSettings; pool: TxPool; impersonated: Set<string>; clock: Clock };
   /** Sets the next block's timestamp, refused (ChainError) before the head's; called inside the lock. */
   setNextTimestamp(timestamp: bigint): void;
   /** Under automine, mines the pooled transactions that can go in a block now; called inside the lock. */

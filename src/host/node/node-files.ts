@@ -18,14 +18,19 @@ export interface LocalNodeRecord {
 }
 
 /**
- * The URL `--network localhost` reaches this project's running node at, when the user gave
- * `localhost` no URL of their own and a node of the project runs (both hosts: src/hardhat/chain-config.ts,
- * src/hardhat3/hooks/config.mts). A node moved with `--port 18545` leaves its record in the cache,
+ * The URL a node of this project serves JSON-RPC at (its first port), where `--network localhost`
+ * goes when the user gave `localhost` no URL of their own (both hosts: src/hardhat/chain-config.ts,
+ * src/hardhat3/localhost-follow.mts). A node moved with `--port 18545` leaves its record in the cache,
  * and `localhost` goes there instead of 8545 (which may be another process).
  */
+export function nodeUrl(node: LocalNodeRecord): string {
+  return `http://127.0.0.1:${node.ports[0]}`;
+}
+
+/** `nodeUrl` of the project's running node, if one runs. */
 export function projectNodeUrl(cacheDir: string): string | undefined {
   const node = runningNode(cacheDir);
-  return node === undefined ? undefined : `http://127.0.0.1:${node.ports[0]}`;
+  return node === undefined ? undefined : nodeUrl(node);
 }
 
 /** What a command that followed the project's node says once: where it went, and how to choose. */
@@ -62,7 +67,7 @@ export function runningNode(cacheDir: string): LocalNodeRecord | undefined {
 export function inProcessWhileNodeRuns(cacheDir: string, task: string): string | undefined {
   const node = runningNode(cacheDir);
   if (node === undefined) return undefined;
-  return `warning: ${task} moves this command's own in-process chain, which ends with it, not the node this project runs (pid ${node.pid}, http://127.0.0.1:${node.ports[0]}/); to move the node's, add --network localhost`;
+  return `warning: ${task} moves this command's own in-process chain, which ends with it, not the node this project runs (pid ${node.pid}, ${nodeUrl(node)}/); to move the node's, add --network localhost`;
 }
 
 /** The token file of a node: `<home>/jsonrpc.token`, else `<cache>/jsonrpc.token`. */
