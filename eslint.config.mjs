@@ -7,6 +7,16 @@ const RPC_CHAIN = [
   { regex: "^(\\.\\./)+storage/(kv|level-kv|memory-kv|module-store|trie-db)$", message: "rpc/ does not reach a raw store (docs/architecture.md)" },
 ];
 
+/**
+ * The rest above the chain (the composition root, the shared host, the Hardhat hosts) reaches it
+ * through its three declared entries: src/chain/index.ts, src/chain/setup.ts (what builds and hosts a
+ * node) and src/chain/config.ts (its settings, light enough for Hardhat's config resolution).
+ */
+const CHAIN_ENTRIES = {
+  regex: "^(\\.\\./)+chain/(?!(setup|config)(\\.js)?$)",
+  message: "above the chain, import it from src/chain/index.ts, src/chain/setup.ts or src/chain/config.ts (docs/architecture.md)",
+};
+
 /** rpc/ and app/ reach the Cosmos modules through src/cosmos/index.ts (the CosmosModules object and its types). */
 const COSMOS_FACADE = { regex: "^(\\.\\./)+cosmos/", message: "rpc/ and app/ import the Cosmos modules from src/cosmos/index.ts only (docs/architecture.md)" };
 
@@ -44,7 +54,7 @@ function layers(rows) {
           patterns: [
             // a relative import that climbs to src/ and enters a layer above
             ...(above.length > 0
-              ? [{ regex: `^(\\.\\./)+(${above.join("|")})(/|$)`, message: "imports go one way: hosts → host → app → rpc → epochs/cosmos → chain/keystore → storage (docs/architecture.md)" }]
+              ? [{ regex: `^(\\.\\./)+(${above.join("|")})(/|$)`, message: "imports go one way: hosts → host → app → rpc → epochs/cosmos → chain/keystore → solidity/storage (docs/architecture.md)" }]
               : []),
             ETHERS_ROOT,
             ...extra,
@@ -69,19 +79,22 @@ export default tseslint.config(
       "no-constant-condition": ["error", { checkLoops: false }],
     },
   },
-  // One direction of imports (docs/architecture.md): hosts → host → app → rpc → epochs/cosmos → chain/keystore → storage.
+  // One direction of imports (docs/architecture.md): hosts → host → app → rpc → epochs/cosmos → chain/keystore → solidity/storage.
   ...layers([
-    [["src/storage/**"], ["chain", "keystore", "epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
+    [["src/storage/**"], ["solidity", "chain", "keystore", "epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
+    // what compiler output says about code (contracts, source maps, stack traces, revert data, console.log): below the chain, beside storage
+    [["src/solidity/**"], ["storage", "chain", "keystore", "epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
     [["src/chain/**", "src/keystore/**"], ["epochs", "cosmos", "rpc", "app", "host", "hardhat", "hardhat3"]],
     [["src/epochs/**", "src/cosmos/**"], ["rpc", "app", "host", "hardhat", "hardhat3"]],
     [["src/rpc/**"], ["app", "host", "hardhat", "hardhat3"], [...RPC_CHAIN, COSMOS_FACADE]],
     // the REST routes serve requests as rpc/ does: the chain through its facade; the composition root (runtime.ts) builds it
     [["src/app/rest/**"], ["host", "hardhat", "hardhat3"], [...RPC_CHAIN, COSMOS_FACADE]],
-    [["src/app/runtime.ts"], ["host", "hardhat", "hardhat3"], [COSMOS_FACADE]],
+    [["src/app/*.ts"], ["host", "hardhat", "hardhat3"], [COSMOS_FACADE, CHAIN_ENTRIES]],
     // the shared host has no Hardhat import: each host maps Hardhat onto it
-    [["src/host/**"], ["hardhat", "hardhat3"], [{ group: ["hardhat", "hardhat/**"], message: "the shared host has no Hardhat import: each host maps Hardhat onto it" }]],
+    [["src/host/**"], ["hardhat", "hardhat3"], [CHAIN_ENTRIES, { group: ["hardhat", "hardhat/**"], message: "the shared host has no Hardhat import: each host maps Hardhat onto it" }]],
     // the hosts and the shared utilities: no layer above them, ethers' subpaths all the same
-    [["src/hardhat/**", "src/hardhat3/**", "src/utils/**", "src/*.ts"], []],
+    [["src/hardhat/**", "src/hardhat3/**"], [], [CHAIN_ENTRIES]],
+    [["src/utils/**", "src/*.ts"], []],
   ]),
   // the same for ethers loaded on demand; and the EVM journal's checkpoints opened in one place only
   {

@@ -6,16 +6,11 @@
  */
 import type { EventEmitter } from "node:events";
 import { type ChainConfig, genesisAllocations } from "../chain/config";
-import type { ConsoleLogDecoder } from "../chain/dev/console-log";
-import type { BlockModule } from "../chain/module";
-import type { PrecompileContext } from "../chain/store/chain-state";
-import { Node } from "../chain/node";
-import type { NodeOptions } from "../chain/node-types";
-import { DynamicPrecompiles } from "../chain/engine/evm";
-import { Fork, type ForkConfig } from "../chain/fork";
+import { type BlockModule, DynamicPrecompiles, Fork, type ForkConfig, Node, type NodeOptions, type PrecompileContext, type SystemCallExplainer } from "../chain/setup";
+import type { ConsoleLogDecoder } from "../solidity/console-log";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
-import { ContractRegistry } from "../chain/solidity/registry";
+import { ContractRegistry } from "../solidity/registry";
 import { type RpcSettings, defaultRpcSettings, type RpcDeps } from "../rpc/deps";
 import { type DispatcherOptions, RpcDispatcher } from "../rpc/dispatcher";
 import type { MethodSpec } from "../rpc/method";
@@ -44,7 +39,6 @@ import { epochsMethods, registerEpochsSubscription } from "../rpc/namespaces/epo
 import { mountEpochsRest } from "./rest/epochs";
 import type { RestRouter } from "../rpc/transport/rest-router";
 import type { ListenerControl } from "../rpc/transport/server";
-import type { SystemCallExplainer } from "../chain/block/block-producer";
 import { mountEpochsPage } from "./rest/epochs-page";
 import { CosmosModules, type CosmosPrecompilesOptions } from "../cosmos";
 import { mountBankRest, mountErc20Rest, mountStakingRest } from "./rest/cosmos";

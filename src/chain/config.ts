@@ -110,3 +110,9 @@ export function deriveAccounts(
   }
   return keys.map((privateKey) => ({ privateKey, balance }));
 }
+
+/** Whether `key` is one of the first `count` keys of Hardhat's default mnemonic (so anybody can know it). */
+export function isPubliclyKnownKey(key: Uint8Array, count = 20): boolean {
+  const known = deriveAccounts(DEFAULT_MNEMONIC, DEFAULT_HD_PATH, Math.max(20, count), 0, DEFAULT_ACCOUNT_BALANCE);
+  return known.some((a) => Buffer.from(a.privateKey).equals(key));
+}

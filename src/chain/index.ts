@@ -1,14 +1,13 @@
 /**
  * The chain as the JSON-RPC layer sees it: `Node` and the few entry points and types its handlers use
- * (docs/architecture.md). rpc/ imports the chain from here only; everything else under src/chain/ is
- * the chain's own (eslint.config.mjs enforces it).
+ * (docs/architecture.md). rpc/ imports the chain from here only; the builders and hosts above it have
+ * src/chain/setup.ts and src/chain/config.ts besides; everything else under src/chain/ is the chain's
+ * own (eslint.config.mjs enforces it).
  */
 export type { BlockPhase, ModuleEvent } from "./module";
 export type { Node } from "./node";
 export type { Inclusion, MinedBlock, Prepared } from "./node-types";
-export type { ContractRegistry, SolcInput, SolcOutput } from "./solidity/registry";
 export { ChainError } from "./errors";
-export type { StackTraceEntry } from "./solidity/stack-trace";
 export { describeFailure } from "./vm-errors";
 export { effectiveTip, maxFeeOf } from "./pool/txpool";
 export type { PooledTx } from "./pool/txpool";

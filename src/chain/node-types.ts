@@ -12,7 +12,7 @@ import type { RunTxResult } from "@ethereumjs/vm";
 import type { KVStore } from "../storage/kv";
 import type { SystemCallExplainer } from "./block/block-producer";
 import type { ChainConfig } from "./config";
-import type { ConsoleLogDecoder } from "./dev/console-log";
+import type { ConsoleLogDecoder } from "../solidity/console-log";
 import type { ExecutionRecord } from "./dev/executions";
 import type { DynamicPrecompiles } from "./engine/evm";
 import type { Fork } from "./fork";

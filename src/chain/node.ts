@@ -34,7 +34,7 @@ import { ChainError, abortsBlock } from "./errors";
 import type { Fork } from "./fork";
 import { storeName } from "./store/genesis-meta";
 import { IntervalMiner } from "./block/interval-mining";
-import type { ConsoleLogDecoder } from "./dev/console-log";
+import type { ConsoleLogDecoder } from "../solidity/console-log";
 import { openChain } from "./store/open-chain";
 import { Snapshots } from "./dev/snapshots";
 import { type StateDump, decodeStateDump, dumpChainState, encodeStateDump, loadChainState, parseStateDump } from "./dev/state-dump";

@@ -7,7 +7,7 @@
  */
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
-import type { ForkConfig } from "../chain/fork";
+import type { ForkConfig } from "../chain/setup";
 import type { RuntimeOptions } from "../app/runtime";
 import { withPluginErrors } from "./plugin-error";
 import { forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/settings/fork-settings";

@@ -16,7 +16,7 @@ import forkSettingsModule from "../host/settings/fork-settings.js";
 import chainDefaultsModule from "../host/settings/chain-defaults.js";
 import solidityErrorModule from "../host/solidity/solidity-error.js";
 import hookFailuresModule from "../host/solidity/hook-failures.js";
-import registryModule from "../chain/solidity/registry.js";
+import registryModule from "../solidity/registry.js";
 import gasMeasurementsModule from "../host/solidity/gas-measurements.js";
 import type { GasMeasurement } from "../host/solidity/gas-measurements.js";
 import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";

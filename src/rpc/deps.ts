@@ -1,5 +1,6 @@
 /** What namespace factories receive: the chain and the JSON-RPC settings (app.toml [json-rpc] names). */
-import type { ContractRegistry, Node } from "../chain";
+import type { Node } from "../chain";
+import type { ContractRegistry } from "../solidity/registry";
 import type { KeyStore } from "../keystore";
 
 export interface RpcSettings {

@@ -1,4 +1,4 @@
-import type { StackTraceEntry } from "../chain";
+import type { StackTraceEntry } from "../solidity/stack-trace";
 
 /**
  * How Hardhat's own network words a failure. The in-process provider throws that (tests see Hardhat's

@@ -3,7 +3,8 @@
  * provider needs to say it in Hardhat's words (a way to build the Solidity stack trace, on demand).
  */
 import type { RunTxResult } from "@ethereumjs/vm";
-import { describeFailure, type StackTraceEntry } from "../chain";
+import { describeFailure } from "../chain";
+import type { StackTraceEntry } from "../solidity/stack-trace";
 import type { RpcDeps } from "./deps";
 import { RevertError, type RpcError, ServerError } from "./errors";
 import { hex } from "./format";

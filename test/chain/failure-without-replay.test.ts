@@ -1,6 +1,6 @@
 /**
  * A mined transaction (or an eth_call) that reverted without calling anything gets its stack trace
- * from its own result (`inferFromResult`, src/chain/solidity/stack-trace.ts) instead of a replay of its
+ * from its own result (`inferFromResult`, src/solidity/stack-trace.ts) instead of a replay of its
  * block (a second run of the call). Where it answers, the answer must be the replay's, entry for
  * entry; where the result cannot say it all (no revert data, an unmapped REVERT, calls made, another
  * error) the node replays. Every kind of
@@ -12,9 +12,9 @@ import { AbiCoder } from "ethers";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult } from "@ethereumjs/vm";
 import { Address, hexToBytes } from "@ethereumjs/util";
-import { callStackTrace, txStackTrace } from "../../src/chain/solidity/failure";
+import { callStackTrace, txStackTrace } from "../../src/chain/tracing/failure";
 import { type CallRequest, runCall } from "../../src/chain/engine/execution";
-import { inferFromResult } from "../../src/chain/solidity/stack-trace";
+import { inferFromResult } from "../../src/solidity/stack-trace";
 import { madeNoCalls } from "../../src/chain/engine/context";
 import type { MinedBlock } from "../../src/chain/node-types";
 import { type Harness, inProcess } from "../helpers/harness";

@@ -7,7 +7,8 @@ import { expect } from "chai";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, deriveAccounts } from "../../src/chain/config";
-import { accountBanner, isPubliclyKnownKey } from "../../src/host/node/account-banner";
+import { accountBanner } from "../../src/host/node/account-banner";
+import { isPubliclyKnownKey } from "../../src/chain/config";
 import { BOOTSTRAP, ROOT, type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 import { rpc } from "../helpers/json-rpc";
 

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
 import { AbiCoder, id } from "ethers";
-import { ConsoleLogDecoder } from "../../src/chain/dev/console-log";
+import { ConsoleLogDecoder } from "../../src/solidity/console-log";
 import { consoleLogDecoder } from "../../src/host/solidity/console-log-source";
 
 /** Runs `fn` and returns the lines it printed with console.log. */

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { getBytes } from "ethers";
-import { ContractRegistry } from "../../src/chain/solidity/registry";
+import { ContractRegistry } from "../../src/solidity/registry";
 import { hardhat2BuildInfos, loadCompilations } from "../../src/host/solidity/compilations";
 import { compileStandard } from "../helpers/solc";
 

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import type { Runtime } from "../../src/app/runtime";
-import { ContractRegistry } from "../../src/chain/solidity/registry";
+import { ContractRegistry } from "../../src/solidity/registry";
 import { hardhat2BuildInfos } from "../../src/host/solidity/compilations";
 import { type NodeFlags, type NodeHost, buildNodeRuntime, planNode, runNode } from "../../src/host/node/node-service";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { AbiCoder } from "ethers";
 import { hardhatFailureMessage as failureMessage } from "../helpers/hardhat-failure-text";
 import { SolidityError, solidityFailure } from "../../src/host/solidity/solidity-error";
-import { type StackTraceEntry, StackTraceEntryType as T } from "../../src/chain/solidity/stack-trace";
-import type { SourceReference } from "../../src/chain/solidity/registry";
+import { type StackTraceEntry, StackTraceEntryType as T } from "../../src/solidity/stack-trace";
+import type { SourceReference } from "../../src/solidity/registry";
 
 const bytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ""), "hex"));
 const reason = (text: string): Uint8Array => bytes(`08c379a0${AbiCoder.defaultAbiCoder().encode(["string"], [text]).slice(2)}`);

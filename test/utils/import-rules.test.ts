@@ -1,7 +1,8 @@
 /**
  * The import boundaries `npm run lint` enforces (eslint.config.mjs), checked on probe files the way
  * lint checks src/: rpc/ and the REST routes reach the chain through src/chain/index.ts and the
- * Cosmos modules through src/cosmos/index.ts, and no layer imports one above it. A rule that stops
+ * Cosmos modules through src/cosmos/index.ts; the composition root and the hosts reach the chain
+ * through its three entries; and no layer imports one above it. A rule that stops
  * matching (a moved folder, a renamed facade) fails here, not silently.
  */
 import { expect } from "chai";
@@ -41,6 +42,22 @@ describe("import boundaries (eslint.config.mjs)", function () {
 
   it("rpc/ reaches the Cosmos modules through src/cosmos/index.ts", async () => {
     expect((await importProblems(eslint, "src/rpc/namespaces", 'import { ModuleError } from "../../cosmos/common/ledger";\nexport const X = ModuleError;\n')).join("\n")).to.include("src/cosmos/index.ts only");
+  });
+
+  it("the composition root and the hosts reach the chain through its three entries only", async () => {
+    const node = (folder: string, spec: string) => importProblems(eslint, folder, `import type { Node } from "${spec}";\nexport type X = Node;\n`);
+    for (const [folder, up] of [["src/host/node", "../../"], ["src/app", "../"], ["src/hardhat", "../"]] as const) {
+      expect(await node(folder, `${up}chain`), folder).to.deep.equal([]);
+      expect(await node(folder, `${up}chain/setup`), folder).to.deep.equal([]);
+      expect((await node(folder, `${up}chain/node`)).join("\n"), folder).to.include("src/chain/setup.ts");
+    }
+    expect(await importProblems(eslint, "src/host/settings", 'import type { ChainConfig } from "../../chain/config";\nexport type X = ChainConfig;\n')).to.deep.equal([]);
+    const hh3 = await importProblems(eslint, "src/hardhat3", 'import { Fork } from "../chain/fork/index.js";\nexport const X = Fork;\n');
+    expect(hh3.join("\n")).to.include("src/chain/setup.ts");
+  });
+
+  it("the Solidity tooling sits below the chain", async () => {
+    expect((await importProblems(eslint, "src/solidity", 'import type { Node } from "../chain";\nexport type X = Node;\n')).join("\n")).to.include("imports go one way");
   });
 
   it("no layer imports one above it", async () => {

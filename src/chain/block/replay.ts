@@ -1,7 +1,7 @@
 /**
  * Replays: re-executing a stored block on the state of its parent, as block production ran it, in an
  * execution context of its own. Tracers (src/chain/tracing/run.ts) and failure explanations
- * (src/chain/solidity/failure.ts) use it. Nothing a replay does is kept.
+ * (src/chain/tracing/failure.ts) use it. Nothing a replay does is kept.
  */
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";

@@ -7,7 +7,7 @@
  */
 
 /** One EVM message of an execution. */
-export interface CallFrame {
+export interface ExecutionFrame {
   /** The code it ran: the account's (the delegate's, for a DELEGATECALL) or, for a CREATE, the init code. */
   code: Uint8Array;
   create: boolean;
@@ -16,14 +16,14 @@ export interface CallFrame {
   /** What it returned (a CREATE that succeeded: the deployed code). */
   output: Uint8Array;
   success: boolean;
-  children: CallFrame[];
+  children: ExecutionFrame[];
 }
 
 export interface ExecutionRecord {
   /** A mined transaction, an eth_call, or a call block production made (an epoch hook). */
   kind: "transaction" | "call" | "system";
   /** The outermost message. */
-  frame: CallFrame;
+  frame: ExecutionFrame;
   /** A transaction's or a call's gas as its receipt counts it (intrinsic gas included); a system call's: what its execution used. */
   gasUsed: bigint;
 }
@@ -48,14 +48,14 @@ const NO_BYTES = new Uint8Array();
 /** Builds the message tree of each outermost message and, once told what it was, keeps its record. */
 export class ExecutionRecorder {
   readonly records: ExecutionRecord[] = [];
-  private _open: Array<{ frame: CallFrame; msg: RecordedMessage }> = [];
-  private _done: CallFrame | undefined;
+  private _open: Array<{ frame: ExecutionFrame; msg: RecordedMessage }> = [];
+  private _done: ExecutionFrame | undefined;
 
   enter(msg: RecordedMessage): void {
     // an outermost message starts a new tree (one cut short by a deadline left its frames open)
     if (msg.depth === 0) this._open = [];
     // copies: a message's data and a result's return value may be views of the caller's memory, which later code overwrites
-    const frame: CallFrame = { code: NO_BYTES, create: msg.to === undefined, delegate: msg.delegatecall, input: msg.data.slice(), output: NO_BYTES, success: false, children: [] };
+    const frame: ExecutionFrame = { code: NO_BYTES, create: msg.to === undefined, delegate: msg.delegatecall, input: msg.data.slice(), output: NO_BYTES, success: false, children: [] };
     this._open.at(-1)?.frame.children.push(frame);
     this._open.push({ frame, msg });
   }

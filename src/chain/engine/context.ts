@@ -21,7 +21,7 @@ import type { RunTxResult, VM } from "@ethereumjs/vm";
 import type { ModuleStore } from "../module-state";
 import { copyChainVM } from "./evm";
 import { ChainStateManager } from "./state-manager";
-import { CONSOLE_ADDRESS } from "../dev/console-log";
+import { CONSOLE_ADDRESS } from "../../solidity/console-log";
 import { COVERAGE_ADDRESS } from "../dev/coverage";
 import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "../dev/executions";
 import { turnIfDue } from "../../utils/turn";
@@ -255,7 +255,7 @@ export function isChainOpcodes(list: unknown): boolean {
 /**
  * Executions (a produced block's transactions, calls and estimates in contexts) whose one message
  * called nothing, as `trackMessages` counted: a failure of one of them is told from its own result,
- * without a second run (src/chain/solidity/failure.ts).
+ * without a second run (src/chain/tracing/failure.ts).
  */
 export const madeNoCalls = new WeakSet<RunTxResult>();
 

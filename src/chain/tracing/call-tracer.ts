@@ -5,7 +5,7 @@
  * that did not fail, with their position among the frame's calls.
  */
 import { bytesToHex } from "@ethereumjs/util";
-import { unpackRevert } from "../vm-errors";
+import { unpackRevert } from "../../solidity/revert-data";
 import type { Frame, FrameResult, LogEntry, Tracer, TxEnd, TxEnv } from "./types";
 
 export interface CallTracerConfig {

@@ -13,10 +13,9 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult } from "@ethereumjs/vm";
 import { bytesToHex, createAddressFromString } from "@ethereumjs/util";
-import type { ContractNames } from "../../chain/solidity/contract-names";
-import { ContractRegistry, formatCustomError } from "../../chain/solidity/registry";
-import type { Node } from "../../chain/node";
-import type { ConsoleOrigin, MinedBlock } from "../../chain/node-types";
+import type { ContractNames } from "../../solidity/contract-names";
+import { ContractRegistry, formatCustomError } from "../../solidity/registry";
+import type { ConsoleOrigin, MinedBlock, Node } from "../../chain/setup";
 import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";

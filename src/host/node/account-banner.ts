@@ -5,17 +5,10 @@
  */
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, type GenesisAccount, deriveAccounts } from "../../chain/config";
-import { addressOfKey } from "../../chain/engine/crypto";
+import { type GenesisAccount, isPubliclyKnownKey } from "../../chain/config";
+import { addressOfKey } from "../../chain/setup";
 
 const WARNING = ["WARNING: These accounts, and their private keys, are publicly known.", "Any funds sent to them on Mainnet or any other live network WILL BE LOST."];
-
-/** Whether `key` is one of the first `count` keys of Hardhat's default mnemonic (so anybody can know it). */
-export function isPubliclyKnownKey(key: Uint8Array, count = 20): boolean {
-  const known = deriveAccounts(DEFAULT_MNEMONIC, DEFAULT_HD_PATH, Math.max(20, count), 0, DEFAULT_ACCOUNT_BALANCE);
-  const hex = hexlify(key);
-  return known.some((a) => hexlify(a.privateKey) === hex);
-}
 
 /** The "Accounts" section of the banner: address and balance of each, the key only where it is publicly known. */
 export function accountBanner(accounts: readonly GenesisAccount[]): string[] {

@@ -12,14 +12,13 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Runtime, type RuntimeOptions, createRuntime } from "../../app/runtime";
-import type { ForkConfig } from "../../chain/fork";
+import { abortsBlock, type ForkConfig } from "../../chain/setup";
 import { CORE_NAMESPACES } from "../../rpc/deps";
 import { DEFAULT_ALLOWED_ORIGINS, accessBanner, beyondLoopback } from "../../rpc/access";
 import { readOrCreateTokenFile } from "../../rpc/transport/auth";
 import { JsonRpcServer } from "../../rpc/transport/server";
 import { setVerbosity } from "../../utils/log-level";
 import { UserError } from "../../utils/user-error";
-import { abortsBlock } from "../../chain/errors";
 import { accountBanner } from "./account-banner";
 import { type ChainFlags, type HdAccounts, applyChainFlags, given } from "../settings/chain-flags";
 import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../settings/app-config";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 import { parseGoDuration } from "../../utils/go-duration";
 import type { HostPort } from "../../rpc/transport/server";
-import type { TxPoolLimits } from "../../chain/pool/txpool";
+import type { TxPoolLimits } from "../../chain/setup";
 import type { EpochsProfile, TickRule } from "../../epochs/types";
 import { EPOCHS_PROFILES, PROFILES, PROFILE_NAMES, isProfile } from "../../epochs/profile";
 import { IGNORED_JSON_RPC_KEYS, JSON_RPC_KEYS, type JsonRpcConfig, type KeySpec } from "./app-config-keys";

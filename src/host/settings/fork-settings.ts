@@ -5,7 +5,7 @@
  */
 import { UserError } from "../../utils/user-error";
 import path from "node:path";
-import type { ForkConfig } from "../../chain/fork";
+import type { ForkConfig } from "../../chain/setup";
 import { wholeNumber } from "../../utils/values";
 
 export const FORK_CACHE_FOLDER = "hardhat-epochs-fork";

@@ -4,10 +4,10 @@
  * writing them on `networks.hardhat` (src/hardhat/chain-config.ts). No Hardhat import.
  */
 import type { ChainConfig, GenesisAccount } from "../../chain/config";
+import type { ForkConfig } from "../../chain/setup";
 import type { HdAccounts } from "./chain-flags";
 import { chainConfigModule } from "../lazy";
 import { EpochsConfigError } from "../../utils/user-error";
-import type { ForkConfig } from "../../chain/fork";
 import { ForkSettingsError, type ForkingUserConfig, forkFromSetting } from "./fork-settings";
 import { booleanValue, hexBytes, safeInteger, shown, wholeNumber } from "../../utils/values";
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { ContractRegistry, SolcInput, SolcOutput } from "../../chain/solidity/registry";
+import type { ContractRegistry, SolcInput, SolcOutput } from "../../solidity/registry";
 import { type BlockSource, watchBuildInfos } from "../node/build-info-watch";
 
 export interface Compilation {

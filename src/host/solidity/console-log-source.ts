@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { ConsoleLogDecoder } from "../../chain/dev/console-log";
+import type { ConsoleLogDecoder } from "../../solidity/console-log";
 
 /** Decoders by console.sol file (two projects on one Hardhat share it). */
 const byFile = new Map<string, ConsoleLogDecoder>();
@@ -37,7 +37,7 @@ function decoderOf(consoleSol: string): ConsoleLogDecoder {
   let decoder = byFile.get(consoleSol);
   if (decoder === undefined) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred: only a running chain needs it
-    const { ConsoleLogDecoder: Decoder } = require("../../chain/dev/console-log") as typeof import("../../chain/dev/console-log");
+    const { ConsoleLogDecoder: Decoder } = require("../../solidity/console-log") as typeof import("../../solidity/console-log");
     decoder = Decoder.fromSoliditySource(readFileSync(consoleSol, "utf8"));
     byFile.set(consoleSol, decoder);
   }

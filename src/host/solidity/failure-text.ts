@@ -4,7 +4,7 @@
  * here once for both hosts and the node's log (Hardhat 3 does not export its decoders). Same texts as
  * Hardhat's, checked against Hardhat 2's own decoders in test/host/failure-text.test.ts.
  */
-import { panicCode, revertReason } from "../../chain/vm-errors";
+import { panicCode, revertReason } from "../../solidity/revert-data";
 
 export interface FailedExecution {
   /** The VM's error ("revert", "out of gas", "invalid opcode", …); absent: a revert. */

@@ -7,8 +7,8 @@
  * block production makes, count as calls of the hook contract (their gas: what the call used; no
  * transaction, so no intrinsic gas).
  */
-import type { CallFrame, ExecutionRecord } from "../../chain/dev/executions";
-import type { ContractInfo, ContractRegistry } from "../../chain/solidity/registry";
+import type { ExecutionFrame, ExecutionRecord } from "../../chain/setup";
+import type { ContractInfo, ContractRegistry } from "../../solidity/registry";
 
 /** Hardhat 3's GasMeasurement (hardhat/internal gas-analytics types). */
 export type GasMeasurement =
@@ -55,7 +55,7 @@ function functionSignature(c: ContractInfo, input: Uint8Array): string | undefin
  * A proxy forwards its call: a DELEGATECALL with the same selector that returned what the call
  * returned. Followed down: [implementation, …, `frame`], or undefined when `frame` forwards nothing.
  */
-export function proxyChain(frame: CallFrame): CallFrame[] | undefined {
+export function proxyChain(frame: ExecutionFrame): ExecutionFrame[] | undefined {
   if (frame.create || frame.input.length < 4) return undefined;
   for (const child of frame.children) {
     if (!child.delegate || child.input.length < 4 || !sameBytes(child.input.subarray(0, 4), frame.input.subarray(0, 4)) || !sameBytes(child.output, frame.output)) continue;

@@ -4,9 +4,8 @@
  * `error` and `stack` attributes of `epoch_hook_failed`, the node's log). Only failures pay: the
  * block producer re-runs a failed hook, recorded here, at the state it failed at. Both hosts install it.
  */
-import type { SystemCallExplainer } from "../../chain/block/block-producer";
-import { runStackTrace } from "../../chain/solidity/failure";
-import type { ContractRegistry } from "../../chain/solidity/registry";
+import { runStackTrace, type SystemCallExplainer } from "../../chain/setup";
+import type { ContractRegistry } from "../../solidity/registry";
 import { failureText } from "./failure-text";
 import { type FrameOptions, solidityFailure } from "./solidity-error";
 

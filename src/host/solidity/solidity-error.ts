@@ -4,11 +4,11 @@
  * and the `at Contract.function (file.sol:line)` frames it puts in the error's stack, innermost
  * first. Hardhat 2's encoder is borrowed from its internals (src/hardhat/errors.ts); Hardhat 3 does
  * not export its own, so this one is written here and checked against Hardhat 2's in
- * test/host/solidity-error.test.ts. The trace comes from src/chain/solidity/stack-trace.ts.
+ * test/host/solidity-error.test.ts. The trace comes from src/solidity/stack-trace.ts.
  */
-import { type StackTraceEntry, StackTraceEntryType as T } from "../../chain/solidity/stack-trace";
+import { type StackTraceEntry, StackTraceEntryType as T } from "../../solidity/stack-trace";
 import { type CustomErrorDecoder, type FailedExecution, failureText, panicMessage } from "./failure-text";
-import { ERROR_SELECTOR, selectorOf } from "../../chain/vm-errors";
+import { ERROR_SELECTOR, selectorOf } from "../../solidity/revert-data";
 
 // Hardhat's names for what a frame cannot name (EDR's constants).
 const UNRECOGNIZED_CONTRACT = "<UnrecognizedContract>";

@@ -6,7 +6,7 @@ import { InvalidParamsError, ServerError } from "../errors";
 import { hex, q } from "../format";
 import { method } from "../method";
 import { savedStateMethods } from "./saved-state";
-import type { SolcInput, SolcOutput } from "../../chain";
+import type { SolcInput, SolcOutput } from "../../solidity/registry";
 import { ParamError, address, any, bool, codec, data, hash, jsonType, numberOrQuantity, quantity } from "../params";
 
 /** hardhat_reset's parameter: `{}` or `{ forking: { jsonRpcUrl, blockNumber?, httpHeaders? } }`, as Hardhat takes it. */

@@ -7,7 +7,7 @@ import { AbiCoder, getBytes, id } from "ethers";
 import { type TxStory, ANSI, epochLines, failureText, formatValue, paramsSummary, txLines } from "../../../src/host/node-log/format";
 import { NodeLog } from "../../../src/host/node-log/node-log";
 import { hardhatFailureMessage as failureMessage } from "../../helpers/hardhat-failure-text";
-import { StackTraceEntryType } from "../../../src/chain/solidity/stack-trace";
+import { StackTraceEntryType } from "../../../src/solidity/stack-trace";
 import { encodeSolidityStackTrace } from "hardhat/internal/hardhat-network/stack-traces/solidity-errors";
 import { getVerbosity, setVerbosity } from "../../../src/utils/log-level";
 

@@ -7,9 +7,9 @@ import { type Address, equalsBytes } from "@ethereumjs/util";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { type ContractInfo, type ContractRegistry, type SourceReference, formatCustomError } from "./registry";
-import { ERROR_SELECTOR, PANIC_SELECTOR, selectorOf } from "../vm-errors";
+import { ERROR_SELECTOR, PANIC_SELECTOR, selectorOf } from "./revert-data";
 
-/** EDR's StackTraceEntryType (test/chain/solidity-registry.test.ts checks the numbers against EDR). */
+/** EDR's StackTraceEntryType (test/solidity/registry.test.ts checks the numbers against EDR). */
 export const StackTraceEntryType = {
   CALLSTACK_ENTRY: 0,
   UNRECOGNIZED_CREATE_CALLSTACK_ENTRY: 1,

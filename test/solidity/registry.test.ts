@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { StackTraceEntryType as EdrEntryType } from "@nomicfoundation/edr";
-import { ContractRegistry } from "../../src/chain/solidity/registry";
-import { decodeSourceMap, instructionIndexes, lineOf } from "../../src/chain/solidity/source-map";
-import { StackTraceEntryType } from "../../src/chain/solidity/stack-trace";
+import { ContractRegistry } from "../../src/solidity/registry";
+import { decodeSourceMap, instructionIndexes, lineOf } from "../../src/solidity/source-map";
+import { StackTraceEntryType } from "../../src/solidity/stack-trace";
 import { compileStandard } from "../helpers/solc";
 
 const SOURCE = `// SPDX-License-Identifier: MIT

@@ -11,8 +11,8 @@
  */
 import { format } from "node:util";
 import { AbiCoder } from "ethers/abi";
-import { keccak256 } from "../../utils/keccak";
-import { selectorOf } from "../vm-errors";
+import { keccak256 } from "../utils/keccak";
+import { selectorOf } from "./revert-data";
 
 /** The address console.sol calls: "console.log" in ASCII, right-aligned. */
 export const CONSOLE_ADDRESS = "0x000000000000000000636f6e736f6c652e6c6f67";

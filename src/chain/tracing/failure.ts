@@ -10,8 +10,8 @@ import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { madeNoCalls } from "../engine/context";
 import { type CallRequest, type StateOverride, runInContext } from "../engine/execution";
 import type { NodeReads } from "../node-reads";
-import type { ContractRegistry } from "./registry";
-import { type Frame, type StackTraceEntry, inferFromResult, inferStackTrace, recordMessages } from "./stack-trace";
+import type { ContractRegistry } from "../../solidity/registry";
+import { type Frame, type StackTraceEntry, inferFromResult, inferStackTrace, recordMessages } from "../../solidity/stack-trace";
 
 async function recorded(vm: VM, registry: ContractRegistry, run: () => Promise<unknown>): Promise<Frame | undefined> {
   const rec = recordMessages(vm, registry.size > 0);
