@@ -6,21 +6,21 @@
  * builder. Runs with the bench suite's config (its artifacts). `npm run bench:ops` prints the same
  * floors beside the chain's figures from one run.
  */
-import { emptyBlockFloor, runCallFloor, runTxFloor } from "./floors";
+import { emptyBlockFloor, measure, runCallFloor, runTxFloor } from "./floors";
 
 const row = (label: string, c: { cpu: number; wall: number }) => `| ${label} | ${c.cpu.toFixed(3)} | ${c.wall.toFixed(3)} |`;
 
 async function main(): Promise<void> {
   console.log("bare EthereumJS runTx, ERC-20 transfer, 2500 each (sender recovered inside)\n");
   console.log("| crypto | cpu ms/tx | wall ms/tx |\n|---|---:|---:|");
-  console.log(row("EthereumJS's own (pure JS)", await runTxFloor(2500, false)));
-  console.log(row("native keccak + secp256k1 (the chain's)", await runTxFloor(2500, true)));
+  console.log(row("EthereumJS's own (pure JS)", await measure(2500, await runTxFloor(2500, false))));
+  console.log(row("native keccak + secp256k1 (the chain's)", await measure(2500, await runTxFloor(2500, true))));
   console.log("\nbare EthereumJS evm.runCall, ERC-20 balanceOf, 5000, warm (one checkpoint, no writes)\n");
   console.log("| crypto | cpu ms/call | wall ms/call |\n|---|---:|---:|");
-  console.log(row("native keccak + secp256k1 (the chain's)", await runCallFloor(5000)));
+  console.log(row("native keccak + secp256k1 (the chain's)", await measure(5000, await runCallFloor())));
   console.log("\nEthereumJS's block builder, 1000 empty blocks made and put into its blockchain\n");
   console.log("| crypto | cpu ms/block | wall ms/block |\n|---|---:|---:|");
-  console.log(row("native keccak + secp256k1 (the chain's)", await emptyBlockFloor(1000)));
+  console.log(row("native keccak + secp256k1 (the chain's)", await measure(1000, await emptyBlockFloor())));
 }
 
 main().catch((err: unknown) => {

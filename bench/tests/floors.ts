@@ -10,8 +10,10 @@
  * - `emptyBlockFloor`: EthereumJS's own block builder makes an empty block on its parent and puts it
  *   into its blockchain (its in-memory database), state root computed: producing and committing an
  *   empty block with EthereumJS alone.
- * Each state has the chain's caches (account, storage, code). Times are CPU (the process's, all
- * threads) and wall, per operation, after a warm-up.
+ * Each state has the chain's caches (account, storage, code). Each floor is prepared and warmed up
+ * first and handed back as one step (one operation per call), so a caller can time it alone
+ * (`measure`, `npm run bench:evm-floor`) or in turns with the chain's own operation
+ * (`npm run bench:ops`): on a shared machine only figures taken in turns compare.
  */
 import { artifacts } from "hardhat";
 import { Common, Hardfork, Mainnet } from "@ethereumjs/common";
@@ -32,7 +34,11 @@ export interface Cost {
   wall: number;
 }
 
-async function measure(n: number, each: (i: number) => Promise<unknown>): Promise<Cost> {
+/** One operation of a floor, prepared and warmed up; each call runs the next one. */
+export type Step = () => Promise<unknown>;
+
+/** CPU (the process's, all threads) and wall time per operation of `n` steps. */
+export async function measure(n: number, each: (i: number) => Promise<unknown>): Promise<Cost> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await each(i);
@@ -45,8 +51,8 @@ function common(native: boolean): Common {
   return new Common({ chain: Mainnet, hardfork: Hardfork.Prague, ...(native ? { customCrypto: nativeCrypto() } : {}) });
 }
 
-/** `n` bare `runTx`s of an ERC-20 transfer (after 500 to warm up). */
-export async function runTxFloor(n: number, native: boolean): Promise<Cost> {
+/** Bare `runTx`s of an ERC-20 transfer, `n` of them pre-signed (after 500 to warm up). */
+export async function runTxFloor(n: number, native: boolean): Promise<Step> {
   const art = await artifacts.readArtifact("BenchToken");
   const c = common(native);
   const vm = await createVM({ common: c, stateManager: new MerkleStateManager({ common: c, caches: new Caches() }) });
@@ -61,11 +67,15 @@ export async function runTxFloor(n: number, native: boolean): Promise<Cost> {
   const txs = Array.from({ length: n + 500 }, (_, i) => tx(BigInt(i + 1), data, token));
   for (const t of txs.slice(0, 500)) await runTx(vm, { tx: t, block, skipHardForkValidation: true });
   const timed = txs.slice(500);
-  return measure(n, (i) => runTx(vm, { tx: timed[i], block, skipHardForkValidation: true }));
+  let i = 0;
+  return () => {
+    if (i >= timed.length) throw new Error(`runTxFloor: only ${n} transfers were signed`);
+    return runTx(vm, { tx: timed[i++], block, skipHardForkValidation: true });
+  };
 }
 
-/** `n` bare `evm.runCall`s of balanceOf, warm, inside one checkpoint (after 1,000 to warm up). */
-export async function runCallFloor(n: number): Promise<Cost> {
+/** Bare `evm.runCall`s of balanceOf, warm, inside one checkpoint (after 1,000 to warm up). */
+export async function runCallFloor(): Promise<Step> {
   const art = await artifacts.readArtifact("BenchToken");
   const c = common(true);
   const vm = await createVM({ common: c, stateManager: new MerkleStateManager({ common: c, caches: new Caches() }) });
@@ -85,11 +95,11 @@ export async function runCallFloor(n: number): Promise<Cost> {
   };
   await vm.evm.journal.checkpoint();
   for (let i = 0; i < 1000; i++) await call();
-  return measure(n, call);
+  return call;
 }
 
-/** `n` empty blocks built by EthereumJS's block builder on the last and put into its blockchain (after 100 to warm up). */
-export async function emptyBlockFloor(n: number): Promise<Cost> {
+/** Empty blocks built by EthereumJS's block builder on the last and put into its blockchain (after 100 to warm up). */
+export async function emptyBlockFloor(): Promise<Step> {
   // the chain's own Common (every hardfork from block 0, native crypto): Mainnet's schedule has no base fee at genesis
   const c = createChainCommon(31337n, "prague", nativeCrypto());
   const genesisBlock = createBlock({ header: { number: 0n, gasLimit: 30_000_000n, baseFeePerGas: 1_000_000_000n, timestamp: 1_800_000_000n } }, { common: c });
@@ -106,5 +116,5 @@ export async function emptyBlockFloor(n: number): Promise<Cost> {
     parent = (await builder.build()).block;
   };
   for (let i = 0; i < 100; i++) await next();
-  return measure(n, next);
+  return next;
 }

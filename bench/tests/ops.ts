@@ -13,11 +13,14 @@
  * their floors, what EthereumJS alone costs for them (bench/tests/floors.ts): the automined send
  * beside a bare `runTx` of the transfer, eth_call beside a bare `evm.runCall`, an empty evm_mine
  * beside EthereumJS's block builder making and storing an empty block; with EDR's figures for the same
- * operations from this script run again with BENCH_STOCK=1 (BENCH_OPS_EDR=0 skips that run).
+ * operations from this script run again with BENCH_STOCK=1 (BENCH_OPS_EDR=0 skips that run). The
+ * chain's operation and its floor are timed in turns (BENCH_OPS_ROUNDS rounds, default 10, of
+ * BENCH_OPS_N / rounds each, the order flipped every round): a shared machine's speed drifts by tens
+ * of percent within a minute, and figures taken minutes apart do not compare.
  */
 import { spawnSync } from "node:child_process";
 import { ethers, network } from "hardhat";
-import { type Cost, emptyBlockFloor, runCallFloor, runTxFloor } from "./floors";
+import { type Cost, type Step, emptyBlockFloor, measure, runCallFloor, runTxFloor } from "./floors";
 
 /** The line prefix of one operation's cost in a run's report (BENCH_OPS_REPORT=1: EDR's figures for the floors' table). */
 const REPORT = "#op ";
@@ -30,11 +33,13 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-/** Each operation's cost in this run, by name (the floors' table reads them). */
+/** Each operation's cost in this run, by name, and the operation itself (the floors' table times it again, in turns with its floor). */
 const costs = new Map<string, Cost>();
+const steps = new Map<string, Step>();
 
 async function op(name: string, f: () => Promise<unknown>): Promise<void> {
   if (ONLY !== undefined && !name.startsWith(ONLY)) return;
+  steps.set(name, f);
   const c0 = cpuMs();
   const t0 = performance.now();
   for (let i = 0; i < N; i++) await f();
@@ -124,26 +129,38 @@ async function main(): Promise<void> {
   }
 }
 
-/** The operations the issue's goals compare with EthereumJS alone, each with its floor. */
-const FLOORED: Array<{ op: string; floor: string; run: () => Promise<Cost> }> = [
-  { op: "eth_sendTransaction (automine, gas given)", floor: "bare runTx of the transfer", run: () => runTxFloor(Math.max(N, 500), true) },
-  { op: "eth_call balanceOf (same state)", floor: "bare evm.runCall of balanceOf", run: () => runCallFloor(Math.max(N, 1000)) },
-  { op: "evm_mine (empty block)", floor: "EthereumJS's buildBlock + putBlock, empty", run: () => emptyBlockFloor(Math.max(N, 300)) },
+/** The operations the chain's speed goals compare with EthereumJS alone, each with its floor (prepared for `n` steps). */
+const FLOORED: Array<{ op: string; floor: string; prepare: (n: number) => Promise<Step> }> = [
+  { op: "eth_sendTransaction (automine, gas given)", floor: "bare runTx of the transfer", prepare: (n) => runTxFloor(n, true) },
+  { op: "eth_call balanceOf (same state)", floor: "bare evm.runCall of balanceOf", prepare: () => runCallFloor() },
+  { op: "evm_mine (empty block)", floor: "EthereumJS's buildBlock + putBlock, empty", prepare: () => emptyBlockFloor() },
 ];
 
+const ROUNDS = Number(process.env.BENCH_OPS_ROUNDS ?? 10);
+
 /**
- * Each floored operation beside EthereumJS's own cost for it, from this run, and the chain's own cost
- * (the difference); with EDR's figures when `edr` has them (BENCH_STOCK=1's run of this script).
+ * Each floored operation beside EthereumJS's own cost for it, timed in turns in this run, and the
+ * chain's own cost (the difference); with EDR's figures when `edr` has them (BENCH_STOCK=1's run of
+ * this script).
  */
 async function floors(edr: Map<string, Cost>): Promise<void> {
-  console.log("\n| operation | chain cpu ms | floor | floor cpu ms | chain's own (difference) | ratio | EDR cpu ms |\n|---|---:|---|---:|---:|---:|---:|");
+  console.log(`\n| operation | chain cpu ms | floor | floor cpu ms | chain's own (difference) | ratio | EDR cpu ms |\n|---|---:|---|---:|---:|---:|---:|`);
+  const per = Math.max(1, Math.floor(N / ROUNDS));
   for (const f of FLOORED) {
-    const chain = costs.get(f.op);
-    if (chain === undefined) continue;
-    const floor = await f.run();
+    const chainStep = steps.get(f.op);
+    if (chainStep === undefined) continue;
+    const floorStep = await f.prepare(per * ROUNDS);
+    const total = { chain: 0, floor: 0 };
+    for (let r = 0; r < ROUNDS; r++) {
+      const turns: Array<["chain" | "floor", Step]> = [["chain", chainStep], ["floor", floorStep]];
+      for (const [side, step] of r % 2 === 0 ? turns : turns.reverse()) total[side] += (await measure(per, step)).cpu;
+    }
+    const chain = total.chain / ROUNDS;
+    const floor = total.floor / ROUNDS;
     const e = edr.get(f.op);
-    console.log(`| ${f.op} | ${chain.cpu.toFixed(3)} | ${f.floor} | ${floor.cpu.toFixed(3)} | ${(chain.cpu - floor.cpu).toFixed(3)} | ${(chain.cpu / floor.cpu).toFixed(2)}× | ${e === undefined ? "–" : e.cpu.toFixed(3)} |`);
+    console.log(`| ${f.op} | ${chain.toFixed(3)} | ${f.floor} | ${floor.toFixed(3)} | ${(chain - floor).toFixed(3)} | ${(chain / floor).toFixed(2)}× | ${e === undefined ? "–" : e.cpu.toFixed(3)} |`);
   }
+  console.log(`(chain and floor timed in turns: ${ROUNDS} rounds of ${per} each)`);
 }
 
 /** EDR's figures: this script run again with BENCH_STOCK=1 (Hardhat's own network), its report lines read back. */
