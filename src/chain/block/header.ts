@@ -21,6 +21,9 @@ export interface HeaderFields {
   excessBlobGas: bigint;
 }
 
+/** EIP-7685's requests hash of no requests, computed once (a copy is handed out: headers own their fields). */
+let NO_REQUESTS_HASH: Uint8Array | undefined;
+
 /**
  * A block's header before its transactions run: what produceBlock builds on, and what a reserved
  * empty block is made of (src/chain/block/reserved-blocks.ts), so both are the same header.
@@ -44,8 +47,8 @@ export function blockHeaderData(common: Common, f: HeaderFields): HeaderData {
     headerData.blobGasUsed = 0n;
   }
   if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = new Uint8Array(32);
-  // A Cosmos chain has no execution-layer requests: the hash of the empty list.
-  if (common.isActivatedEIP(7685)) headerData.requestsHash = genRequestsRoot([], sha256);
+  // A Cosmos chain has no execution-layer requests: the hash of the empty list, the same for every block.
+  if (common.isActivatedEIP(7685)) headerData.requestsHash = (NO_REQUESTS_HASH ??= genRequestsRoot([], sha256)).slice();
   return headerData;
 }
 
