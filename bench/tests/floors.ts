@@ -9,7 +9,10 @@
  *   transaction and runs it with `runTx`);
  * - `emptyBlockFloor`: EthereumJS's own block builder makes an empty block on its parent and puts it
  *   into its blockchain (its in-memory database), state root computed: producing and committing an
- *   empty block with EthereumJS alone.
+ *   empty block with EthereumJS alone;
+ * - `transferBlockFloor`: the same builder makes a block of one pre-signed transfer (transaction,
+ *   receipt, state root, block stored): what an automined send is with EthereumJS alone, where the
+ *   bare `runTx` floor leaves the block out.
  * Each state has the chain's caches (account, storage, code). Each floor is prepared and warmed up
  * first and handed back as one step (one operation per call), so a caller can time it alone
  * (`measure`, `npm run bench:evm-floor`) or in turns with the chain's own operation
@@ -20,7 +23,7 @@ import { Common, Hardfork, Mainnet } from "@ethereumjs/common";
 import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
-import { Address, createAccount, hexToBytes, privateToAddress } from "@ethereumjs/util";
+import { Address, createAccount, createContractAddress, hexToBytes, privateToAddress } from "@ethereumjs/util";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { buildBlock, createVM, runTx } from "@ethereumjs/vm";
 import { Interface } from "ethers";
@@ -117,4 +120,38 @@ export async function emptyBlockFloor(): Promise<Step> {
   };
   for (let i = 0; i < 100; i++) await next();
   return next;
+}
+
+/**
+ * Blocks of one pre-signed ERC-20 transfer each, `n` of them, built by EthereumJS's block builder on
+ * the last and put into its blockchain (after 100 to warm up).
+ */
+export async function transferBlockFloor(n: number): Promise<Step> {
+  const art = await artifacts.readArtifact("BenchToken");
+  const c = createChainCommon(31337n, "prague", nativeCrypto());
+  const genesisBlock = createBlock({ header: { number: 0n, gasLimit: 30_000_000n, baseFeePerGas: 1_000_000_000n, timestamp: 1_800_000_000n } }, { common: c });
+  const blockchain = await createBlockchain({ common: c, genesisBlock, validateConsensus: false, validateBlocks: false });
+  const vm = await createVM({ common: c, blockchain, stateManager: new MerkleStateManager({ common: c, caches: new Caches() }) });
+  await vm.stateManager.putAccount(new Address(privateToAddress(KEY)), createAccount({ balance: 10n ** 24n }));
+  const iface = new Interface(art.abi);
+  const tx = (nonce: bigint, data: string, to?: Address) =>
+    createFeeMarket1559Tx({ nonce, chainId: 31337n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 3_000_000n, data: hexToBytes(data as `0x${string}`), to }, { common: c }).sign(KEY);
+  let parent: Block = await blockchain.getCanonicalHeadBlock();
+  const mine = async (t: ReturnType<typeof tx>): Promise<Block> => {
+    const builder = await buildBlock(vm, { parentBlock: parent, headerData: { timestamp: parent.header.timestamp + 1n, gasLimit: 30_000_000n }, blockOpts: { putBlockIntoBlockchain: true } });
+    const { receipt } = await builder.addTransaction(t);
+    if ("status" in receipt && receipt.status !== 1) throw new Error("transferBlockFloor: the transaction failed");
+    parent = (await builder.build()).block;
+    return parent;
+  };
+  await mine(tx(0n, art.bytecode + iface.encodeDeploy(["Bench", 10n ** 24n]).slice(2)));
+  const token = createContractAddress(new Address(privateToAddress(KEY)), 0n);
+  const data = iface.encodeFunctionData("transfer", ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8", 1n]);
+  const txs = Array.from({ length: n + 100 }, (_, i) => tx(BigInt(i + 1), data, token));
+  for (const t of txs.slice(0, 100)) await mine(t);
+  let i = 100;
+  return () => {
+    if (i >= txs.length) throw new Error(`transferBlockFloor: only ${n} transfers were signed`);
+    return mine(txs[i++]);
+  };
 }

@@ -12,15 +12,17 @@
  * Then, in the same run, the operations the chain's speed goals are stated against are printed beside
  * their floors, what EthereumJS alone costs for them (bench/tests/floors.ts): the automined send
  * beside a bare `runTx` of the transfer, eth_call beside a bare `evm.runCall`, an empty evm_mine
- * beside EthereumJS's block builder making and storing an empty block; with EDR's figures for the same
+ * beside EthereumJS's block builder making and storing an empty block, and the send again beside that
+ * builder making and storing a block of the transfer; with EDR's figures for the same
  * operations from this script run again with BENCH_STOCK=1 (BENCH_OPS_EDR=0 skips that run). The
  * chain's operation and its floor are timed in turns (BENCH_OPS_ROUNDS rounds, default 10, of
- * BENCH_OPS_N / rounds each, the order flipped every round): a shared machine's speed drifts by tens
- * of percent within a minute, and figures taken minutes apart do not compare.
+ * BENCH_OPS_N / rounds each, the order flipped every round, after 500 untimed steps of each): a shared
+ * machine's speed drifts by tens of percent within a minute, and figures taken minutes apart do not
+ * compare.
  */
 import { spawnSync } from "node:child_process";
 import { ethers, network } from "hardhat";
-import { type Cost, type Step, emptyBlockFloor, measure, runCallFloor, runTxFloor } from "./floors";
+import { type Cost, type Step, emptyBlockFloor, measure, runCallFloor, runTxFloor, transferBlockFloor } from "./floors";
 
 /** The line prefix of one operation's cost in a run's report (BENCH_OPS_REPORT=1: EDR's figures for the floors' table). */
 const REPORT = "#op ";
@@ -132,11 +134,14 @@ async function main(): Promise<void> {
 /** The operations the chain's speed goals compare with EthereumJS alone, each with its floor (prepared for `n` steps). */
 const FLOORED: Array<{ op: string; floor: string; prepare: (n: number) => Promise<Step> }> = [
   { op: "eth_sendTransaction (automine, gas given)", floor: "bare runTx of the transfer", prepare: (n) => runTxFloor(n, true) },
+  { op: "eth_sendTransaction (automine, gas given)", floor: "EthereumJS's buildBlock + putBlock, the transfer", prepare: (n) => transferBlockFloor(n) },
   { op: "eth_call balanceOf (same state)", floor: "bare evm.runCall of balanceOf", prepare: () => runCallFloor() },
   { op: "evm_mine (empty block)", floor: "EthereumJS's buildBlock + putBlock, empty", prepare: () => emptyBlockFloor() },
 ];
 
 const ROUNDS = Number(process.env.BENCH_OPS_ROUNDS ?? 10);
+/** Steps of each side run untimed before a floored operation's rounds. */
+const WARM_UP = 500;
 
 /**
  * Each floored operation beside EthereumJS's own cost for it, timed in turns in this run, and the
@@ -149,7 +154,11 @@ async function floors(edr: Map<string, Cost>): Promise<void> {
   for (const f of FLOORED) {
     const chainStep = steps.get(f.op);
     if (chainStep === undefined) continue;
-    const floorStep = await f.prepare(per * ROUNDS);
+    const floorStep = await f.prepare(per * ROUNDS + WARM_UP);
+    // untimed first: the collection of the garbage the operation before left (the sends' blocks, before
+    // the calls) landed in the next operation's first few hundred steps and doubled its figure
+    for (let i = 0; i < WARM_UP; i++) await chainStep();
+    for (let i = 0; i < WARM_UP; i++) await floorStep();
     const total = { chain: 0, floor: 0 };
     for (let r = 0; r < ROUNDS; r++) {
       const turns: Array<["chain" | "floor", Step]> = [["chain", chainStep], ["floor", floorStep]];
