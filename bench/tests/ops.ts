@@ -35,8 +35,7 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-/** Each operation's cost in this run, by name, and the operation itself (the floors' table times it again, in turns with its floor). */
-const costs = new Map<string, Cost>();
+/** Each operation this run timed, by name: the floors' table times it again, in turns with its floor. */
 const steps = new Map<string, Step>();
 
 async function op(name: string, f: () => Promise<unknown>): Promise<void> {
@@ -46,7 +45,6 @@ async function op(name: string, f: () => Promise<unknown>): Promise<void> {
   const t0 = performance.now();
   for (let i = 0; i < N; i++) await f();
   const cost = { cpu: (cpuMs() - c0) / N, wall: (performance.now() - t0) / N };
-  costs.set(name, cost);
   console.log(`| ${name} | ${cost.cpu.toFixed(3)} | ${cost.wall.toFixed(3)} |`);
   if (process.env.BENCH_OPS_REPORT === "1") console.log(`${REPORT}${JSON.stringify({ name, ...cost })}`);
 }
@@ -149,7 +147,7 @@ const WARM_UP = 500;
  * this script).
  */
 async function floors(edr: Map<string, Cost>): Promise<void> {
-  console.log(`\n| operation | chain cpu ms | floor | floor cpu ms | chain's own (difference) | ratio | EDR cpu ms |\n|---|---:|---|---:|---:|---:|---:|`);
+  console.log("\n| operation | chain cpu ms | floor | floor cpu ms | chain's own (difference) | ratio | EDR cpu ms |\n|---|---:|---|---:|---:|---:|---:|");
   const per = Math.max(1, Math.floor(N / ROUNDS));
   for (const f of FLOORED) {
     const chainStep = steps.get(f.op);
