@@ -6,7 +6,7 @@
  */
 import type { EventEmitter } from "node:events";
 import { type ChainConfig, genesisAllocations } from "../chain/config";
-import { type BlockModule, DynamicPrecompiles, Fork, type ForkConfig, Node, type NodeOptions, type PrecompileContext, type SystemCallExplainer } from "../chain/setup";
+import { type BlockModule, DynamicPrecompiles, type ForkConfig, Node, type NodeOptions, type PrecompileContext, type SystemCallExplainer } from "../chain/setup";
 import type { ConsoleLogDecoder } from "../solidity/console-log";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
@@ -159,15 +159,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ];
   };
   const cacheDir = opts.fork?.cacheDir ?? opts.forkCacheDir;
-  let fork: Fork | undefined;
-  try {
-    fork = opts.fork !== undefined ? await Fork.open({ ...opts.fork, cacheDir }) : undefined;
-  } catch (err) {
-    // the runtime owns the store it is given: a start that fails releases it (a LevelDB home is unlocked)
-    await opts.kv?.close().catch(() => undefined);
-    throw err;
-  }
-  // Node.create closes the store itself when it cannot open the chain
+  // Node.create opens the fork and closes the store itself when it cannot start (a LevelDB home is unlocked)
   const contracts = new ContractRegistry();
   const node = await Node.create({
     config: opts.chain,
@@ -175,7 +167,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     modules,
     precompiles,
     dynamicPrecompiles,
-    fork,
+    fork: opts.fork !== undefined ? { ...opts.fork, cacheDir } : undefined,
     consoleLog: opts.consoleLog,
     cacheBounds: opts.cacheBounds,
     explainSystemCall: opts.explainHookFailure?.(contracts),
@@ -191,9 +183,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   const resetChain = async (forking: { url: string; blockNumber?: bigint; httpHeaders?: Record<string, string> } | undefined): Promise<void> => {
-    // the remote is read before anything changes: a remote that cannot be reached leaves the chain as it was
-    const next = forking !== undefined ? await Fork.open({ ...forking, cacheDir, timeoutMs: opts.fork?.timeoutMs }) : undefined;
-    await node.reset(next);
+    await node.reset(forking !== undefined ? { ...forking, cacheDir, timeoutMs: opts.fork?.timeoutMs } : undefined);
   };
   const deps: RpcDeps = { node, settings, keystore, resetChain, contracts, stackTraceFailures: { count: 0 } };
   const services = createFilterServices(deps, opts.now);

@@ -15,7 +15,7 @@ import type { ChainConfig } from "./config";
 import type { ConsoleLogDecoder } from "../solidity/console-log";
 import type { ExecutionRecord } from "./dev/executions";
 import type { DynamicPrecompiles } from "./engine/evm";
-import type { Fork } from "./fork";
+import type { ForkConfig } from "./fork";
 import type { BlockEvents, BlockModule, BlockPhase } from "./module";
 import type { CacheBounds, PrecompileContext } from "./store/chain-state";
 import type { StoredReceipt } from "./store/chain-store";
@@ -33,8 +33,8 @@ export interface NodeOptions {
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
   /** Precompiles registered while the chain runs (the x/erc20 token pairs): src/chain/engine/evm.ts. */
   dynamicPrecompiles?: DynamicPrecompiles;
-  /** Fork a remote chain: the state reads through to it, the first block is its fork block. */
-  fork?: Fork;
+  /** Fork a remote chain: the state reads through to it, the first block is its fork block. `Node.create` opens it. */
+  fork?: ForkConfig;
   /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */
   consoleLog?: ConsoleLogDecoder;
   /** Sizes of the in-memory caches (defaults: `DEFAULT_CACHE_BOUNDS`); tests use small ones to watch eviction. */

@@ -31,7 +31,7 @@ import { sharedChainCommon } from "./engine/common";
 import { Traces } from "./tracing/traces";
 import type { ChainConfig } from "./config";
 import { ChainError, abortsBlock } from "./errors";
-import type { Fork } from "./fork";
+import { Fork, type ForkConfig } from "./fork";
 import { storeName } from "./store/genesis-meta";
 import { IntervalMiner } from "./block/interval-mining";
 import type { ConsoleLogDecoder } from "../solidity/console-log";
@@ -126,7 +126,20 @@ export class Node extends NodeReads {
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
     if (opts.stepEvents !== undefined || opts.stepOpcodes !== undefined) node.steps = new StepRelay(opts.stepEvents, opts.stepOpcodes);
-    node._chain = await node._openChain(opts, opts.fork, opts.kv ?? new MemoryKV(), node._clock);
+    let fork: Fork | undefined;
+    try {
+      fork = opts.fork !== undefined ? await Fork.open(opts.fork) : undefined;
+    } catch (err) {
+      // the node owns the store it is given from here on: a start that fails releases it (a LevelDB home is unlocked)
+      await opts.kv?.close().catch(() => undefined);
+      throw err;
+    }
+    try {
+      node._chain = await node._openChain(opts, fork, opts.kv ?? new MemoryKV(), node._clock);
+    } catch (err) {
+      await fork?.close();
+      throw err;
+    }
     node.nodeKv = opts.kv !== undefined && !opts.kv.inMemory ? opts.kv : new MemoryKV();
     return node;
   }
@@ -339,7 +352,18 @@ export class Node extends NodeReads {
    * pool, the clock, impersonations and dev-method settings start over. Only for in-memory chains:
    * a data directory holds one chain.
    */
-  reset(fork: Fork | undefined): Promise<void> {
+  async reset(forking: ForkConfig | undefined): Promise<void> {
+    // the remote is read before anything changes (and outside the lock): one that cannot be reached leaves the chain as it was
+    const fork = forking !== undefined ? await Fork.open(forking) : undefined;
+    try {
+      await this._reset(fork);
+    } catch (err) {
+      if (fork !== undefined && fork !== this.fork) await fork.close();
+      throw err;
+    }
+  }
+
+  private _reset(fork: Fork | undefined): Promise<void> {
     return this._change(async () => {
       if (!this.store.kv.inMemory) {
         throw new ChainError(`hardhat_reset needs an in-memory chain: this node keeps its chain in ${storeName(this.store.kv)}`);
@@ -349,7 +373,6 @@ export class Node extends NodeReads {
       const old = this.fork;
       this.steps.forget(this._chain.vm);
       this._chain = fresh;
-      this._createOpts = { ...this._createOpts, fork };
       this._pool = new TxPool(this.config.txPool);
       this._clock = clock;
       this._settings = initialSettings(this.config);
