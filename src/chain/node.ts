@@ -126,20 +126,9 @@ export class Node extends NodeReads {
     node._createOpts = opts;
     node._consoleDecoder = opts.consoleLog;
     if (opts.stepEvents !== undefined || opts.stepOpcodes !== undefined) node.steps = new StepRelay(opts.stepEvents, opts.stepOpcodes);
-    let fork: Fork | undefined;
-    try {
-      fork = opts.fork !== undefined ? await Fork.open(opts.fork) : undefined;
-    } catch (err) {
-      // the node owns the store it is given from here on: a start that fails releases it (a LevelDB home is unlocked)
-      await opts.kv?.close().catch(() => undefined);
-      throw err;
-    }
-    try {
-      node._chain = await node._openChain(opts, fork, opts.kv ?? new MemoryKV(), node._clock);
-    } catch (err) {
-      await fork?.close();
-      throw err;
-    }
+    // the node owns the store it is given: a start that fails releases it (a LevelDB home is unlocked; openChain does on its own failures)
+    const fork = opts.fork === undefined ? undefined : await Fork.open(opts.fork).catch((err: unknown) => failWith(err, () => opts.kv?.close()));
+    node._chain = await node._openChain(opts, fork, opts.kv ?? new MemoryKV(), node._clock).catch((err: unknown) => failWith(err, () => fork?.close()));
     node.nodeKv = opts.kv !== undefined && !opts.kv.inMemory ? opts.kv : new MemoryKV();
     return node;
   }
@@ -284,14 +273,12 @@ export class Node extends NodeReads {
       // the whole load succeeded; the one before stays with the snapshots taken on it (`revert`).
       const start: ChainStart = { number: parsed.blockNumber, timestamp: parsed.timestamp ?? this._clock.nowSeconds() };
       const clockBefore = this._clock.snapshot();
-      let next: ChainState;
-      try {
-        next = await this._openChain(this._createOpts, undefined, new MemoryKV(), this._clock, start);
-        await loadChainState(next, this._clock, parsed);
-      } catch (err) {
-        this._clock.restore(clockBefore);
-        throw err;
-      }
+      const next = await this._openChain(this._createOpts, undefined, new MemoryKV(), this._clock, start)
+        .then(async (chain) => {
+          await loadChainState(chain, this._clock, parsed);
+          return chain;
+        })
+        .catch((err: unknown) => failWith(err, async () => this._clock.restore(clockBefore)));
       this._chain = next;
       this.emit("reset", this.headNumber);
     } else {
@@ -354,13 +341,8 @@ export class Node extends NodeReads {
    */
   async reset(forking: ForkConfig | undefined): Promise<void> {
     // the remote is read before anything changes (and outside the lock): one that cannot be reached leaves the chain as it was
-    const fork = forking !== undefined ? await Fork.open(forking) : undefined;
-    try {
-      await this._reset(fork);
-    } catch (err) {
-      if (fork !== undefined && fork !== this.fork) await fork.close();
-      throw err;
-    }
+    const fork = forking === undefined ? undefined : await Fork.open(forking);
+    await this._reset(fork).catch((err: unknown) => failWith(err, () => (fork !== this.fork ? fork?.close() : undefined)));
   }
 
   private _reset(fork: Fork | undefined): Promise<void> {
@@ -434,4 +416,10 @@ export class Node extends NodeReads {
     const line = this._consoleDecoder.decode(data);
     if (line !== undefined) this.emit("consoleLog", line, origin);
   }
+}
+
+/** Rethrows `err` after `release` (a store, a fork, the clock), whatever the release does. */
+async function failWith(err: unknown, release: () => Promise<void> | undefined): Promise<never> {
+  await release()?.catch(() => undefined);
+  throw err;
 }
