@@ -6,7 +6,7 @@
  */
 import type { EventEmitter } from "node:events";
 import { type ChainConfig, genesisAllocations } from "../chain/config";
-import { type BlockModule, DynamicPrecompiles, type ForkConfig, Node, type NodeOptions, type PrecompileContext, type SystemCallExplainer } from "../chain/setup";
+import { type BlockModule, type ForkConfig, Node, type NodeOptions, type PrecompileContext, type SystemCallExplainer } from "../chain/setup";
 import type { ConsoleLogDecoder } from "../solidity/console-log";
 import type { CustomPrecompile, PrecompileInput } from "@ethereumjs/evm";
 import type { KVStore } from "../storage/kv";
@@ -116,8 +116,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const epochs = opts.epochs === false ? undefined : new EpochsModule(opts.epochs ?? {});
   const profile = epochs?.profile ?? "evmos";
   const genesisAccounts = genesisAllocations(opts.chain).map((a) => ({ address: a.address.toString(), balance: a.balance }));
-  // the precompiles of x/erc20's token pairs, registered while the chain runs (src/chain/engine/evm.ts)
-  const dynamicPrecompiles = new DynamicPrecompiles();
   // set when the chain makes its VM, before any state is opened
   let precompileCtx: PrecompileContext | undefined;
   // the message that called the precompile is the innermost one of its execution
@@ -138,7 +136,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       return block;
     },
   };
-  const cosmos = new CosmosModules(opts.cosmos ?? {}, profile, genesisAccounts, cosmosDeps, dynamicPrecompiles);
+  const cosmos = new CosmosModules(opts.cosmos ?? {}, profile, genesisAccounts, cosmosDeps);
   for (const hooks of cosmos.epochHooks) epochs?.addHooks(hooks, { first: true });
   const modules = [...(epochs !== undefined ? [epochs.blockModule()] : []), ...cosmos.blockModules, ...(opts.modules ?? [])];
   const precompiles = (ctx: PrecompileContext): CustomPrecompile[] => {
@@ -154,7 +152,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
             }),
           ]
         : []),
-      ...cosmos.precompiles(),
+      ...cosmos.precompiles(ctx),
       ...(opts.precompiles?.(ctx) ?? []),
     ];
   };
@@ -166,7 +164,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     kv: opts.kv,
     modules,
     precompiles,
-    dynamicPrecompiles,
     fork: opts.fork !== undefined ? { ...opts.fork, cacheDir } : undefined,
     consoleLog: opts.consoleLog,
     cacheBounds: opts.cacheBounds,

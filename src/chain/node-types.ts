@@ -14,7 +14,6 @@ import type { SystemCallExplainer } from "./block/block-producer";
 import type { ChainConfig } from "./config";
 import type { ConsoleLogDecoder } from "../solidity/console-log";
 import type { ExecutionRecord } from "./dev/executions";
-import type { DynamicPrecompiles } from "./engine/evm";
 import type { ForkConfig } from "./fork";
 import type { BlockEvents, BlockModule, BlockPhase } from "./module";
 import type { CacheBounds, PrecompileContext } from "./store/chain-state";
@@ -31,8 +30,6 @@ export interface NodeOptions {
   modules?: BlockModule[];
   /** Precompiles of modules (the epochs precompile). They reach the node lazily, through `ctx`. */
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
-  /** Precompiles registered while the chain runs (the x/erc20 token pairs): src/chain/engine/evm.ts. */
-  dynamicPrecompiles?: DynamicPrecompiles;
   /** Fork a remote chain: the state reads through to it, the first block is its fork block. `Node.create` opens it. */
   fork?: ForkConfig;
   /** Decodes console.log calls (from console.sol's signatures); without it they are not watched. */

@@ -138,7 +138,7 @@ export class Node extends NodeReads {
     const modules = opts.modules ?? [];
     return openChain(
       {
-        config: this.config, common: this.common, kv, modules, fork, start, cacheBounds, precompiles: opts.precompiles, dynamicPrecompiles: opts.dynamicPrecompiles,
+        config: this.config, common: this.common, kv, modules, fork, start, cacheBounds, precompiles: opts.precompiles,
         console: (data, call) => this._console(data, call === true ? { kind: "call" } : this._consoleOrigin),
         coverage: (tag) => {
           if (this.listenerCount("coverageHit") > 0) this.emit("coverageHit", tag);

@@ -1,7 +1,7 @@
 /**
  * The chain as those who build and host it see it: the composition root (src/app/runtime.ts), the
  * shared host (src/host/) and the two Hardhat hosts. What builds a `Node` (its options, block
- * modules, precompile context, the growing precompile set, the settings of a fork, pool limits), and
+ * modules, the precompiles' context, the settings of a fork, pool limits), and
  * what a host reads from a running node (mined blocks, console origins, execution records, a hook
  * failure's explanation, the dev accounts' addresses).
  *
@@ -11,7 +11,6 @@
  * plugin to load while Hardhat resolves its config).
  */
 export { addressOfKey } from "./engine/crypto";
-export { DynamicPrecompiles } from "./engine/evm";
 export { abortsBlock } from "./errors";
 export type { ForkConfig } from "./fork";
 export type { BlockModule } from "./module";

@@ -41,9 +41,9 @@ export type { CosmosPrecompilesOptions } from "./precompiles";
 /** What the modules' precompiles ask of the execution they run in (the runtime answers from the EVM's message stack). */
 export type CosmosPrecompileDeps = Omit<ModulePrecompileDeps, "denom"> & { value(input: PrecompileInput): bigint };
 
-/** Where x/erc20's token pairs' precompiles join the chain's EVM as pairs are registered (src/chain/engine/evm.ts's DynamicPrecompiles). */
+/** Where x/erc20's token pairs' precompiles join the chain's EVM as pairs are registered: the chain's `PrecompileContext.addPrecompile`. */
 export interface PairPrecompiles {
-  add(address: string, make: () => PrecompileFunc): void;
+  addPrecompile(address: string, make: () => PrecompileFunc): void;
 }
 
 /** A block as the modules read it: its height and time. */
@@ -57,13 +57,14 @@ export class CosmosModules {
   readonly denom: string;
   readonly blockModules: BlockModule[];
   readonly epochHooks: EpochHooks[];
+  /** Where token pairs' precompiles go: the chain opened last (each chain, a hardhat_reset's too, has a set of its own). */
+  private _pairs: PairPrecompiles | undefined;
 
   constructor(
     private readonly _opts: CosmosPrecompilesOptions,
     private readonly _profile: EpochsProfile,
     accounts: ReadonlyArray<{ address: string; balance: bigint }>,
     private readonly _deps: CosmosPrecompileDeps,
-    private readonly _pairs: PairPrecompiles,
   ) {
     this.settings = cosmosModuleSettings(_opts, _profile, accounts);
     this.prefixes = bech32Prefixes(chainBech32Prefix(_opts, _profile));
@@ -88,8 +89,12 @@ export class CosmosModules {
     return this.settings !== undefined && this.settings.ics20 !== false;
   }
 
-  /** The chain's Cosmos precompiles at their fixed addresses. */
-  precompiles(): CustomPrecompile[] {
+  /**
+   * The chain's Cosmos precompiles at their fixed addresses, for the chain being opened; the token
+   * pairs' precompiles join `pairs`, that chain's growing set, as pairs are registered.
+   */
+  precompiles(pairs: PairPrecompiles): CustomPrecompile[] {
+    this._pairs = pairs;
     return cosmosPrecompiles(this._opts, this._profile, this.settings, this._deps);
   }
 
@@ -97,7 +102,9 @@ export class CosmosModules {
   addPairs(pairs: readonly TokenPair[]): void {
     const settings = this.settings;
     if (settings === undefined) return;
-    for (const p of pairs) this._pairs.add(p.erc20, () => erc20PairPrecompile(settings, p, this._deps));
+    const to = this._pairs;
+    if (to === undefined) throw new Error("token pairs registered before the chain's precompiles were made");
+    for (const p of pairs) to.addPrecompile(p.erc20, () => erc20PairPrecompile(settings, p, this._deps));
   }
 
   /** Queries over `sm`, the state after `block`, answered as the Cosmos SDK's gateway answers them. */

@@ -256,6 +256,19 @@ describe("x/erc20's token pairs as chain state", function () {
     expect(await h.request("cosmos_balances", [A])).to.deep.equal([{ denom: "atest", amount: (await chainOf(h).balance(A)).toString() }]);
   });
 
+  it("hardhat_reset's new chain starts without the old chain's pairs, and a pair registered on it works", async () => {
+    h = await inProcess(COSMOS);
+    await setUp(h);
+    await expectState(h);
+    expect(await h.request("hardhat_reset", [])).to.equal(true);
+    expect((await h.request<Array<{ denom: string }>>("cosmos_tokenPairs")).map((p) => p.denom)).to.deep.equal(["atest"]);
+    expect(await h.request("eth_getCode", [ATOM_ERC20, "latest"])).to.equal("0x");
+    expect(await chainOf(h).call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [A]))).to.equal("0x");
+    // the new chain's own set of precompiles takes the pair's precompile when it is registered again
+    await setUp(h);
+    await expectState(h);
+  });
+
   it("a dump loaded into a new node brings the pairs, their balances and allowances, and their precompiles", async () => {
     h = await inProcess(COSMOS);
     await setUp(h);

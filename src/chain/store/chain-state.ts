@@ -9,7 +9,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
-import type { CustomPrecompile } from "@ethereumjs/evm";
+import type { CustomPrecompile, PrecompileFunc } from "@ethereumjs/evm";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes, createAddressFromString } from "@ethereumjs/util";
@@ -64,6 +64,12 @@ export interface PrecompileContext {
    * the message stack (msg.sender, static or not) and the module stores of that execution's height.
    */
   envOf(evm: object): ExecEnv;
+  /**
+   * Adds a precompile while the chain runs (x/erc20's token pairs, as they are registered): `make` is
+   * called once, and an address already added keeps its function. The set is this chain's own: a
+   * hardhat_reset's new chain starts without the old one's.
+   */
+  addPrecompile(address: string, make: () => PrecompileFunc): void;
 }
 
 export interface ChainStateOptions {
@@ -72,8 +78,6 @@ export interface ChainStateOptions {
   kv: KVStore;
   modules: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
-  /** Precompiles registered while the chain runs (src/chain/engine/evm.ts); default: a set of its own. */
-  dynamicPrecompiles?: DynamicPrecompiles;
   fork?: Fork;
   /** A chain that starts at a later block than 0 without a remote: a loaded state dump's (src/chain/dev/state-dump.ts). */
   start?: ChainStart;
@@ -177,14 +181,16 @@ export class ChainState {
         return this;
       },
     };
-    const customPrecompiles = opts.precompiles?.({ envOf: requireEnv }) ?? [];
+    // precompiles added while the chain runs (src/chain/engine/evm.ts), this chain's own set
+    const dynamic = new DynamicPrecompiles();
+    const customPrecompiles = opts.precompiles?.({ envOf: requireEnv, addPrecompile: (address, make) => dynamic.add(address, make) }) ?? [];
     installJumpAnalysisCache();
     const vm = await createChainVM({
       common,
       stateManager,
       blockchain,
       evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common, opts.steps?.opcodes) },
-      dynamic: opts.dynamicPrecompiles ?? new DynamicPrecompiles(),
+      dynamic,
       faults: opts.precompileFault,
     });
     trackMessages(vm);
