@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import semver from "semver";
 
 const PACKAGE = "hardhat-epochs";
 /** The package's root, from dist/src/hardhat3/ (this file's place in the package). */
@@ -32,27 +33,10 @@ export function packageInterfaces(root = ROOT): Array<{ sourceName: string; prag
   return out;
 }
 
-function parts(v: string): [number, number, number] | undefined {
-  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v.trim());
-  return m === null ? undefined : [Number(m[1]), Number(m[2]), Number(m[3])];
-}
-
-function compare(a: [number, number, number], b: [number, number, number]): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-}
-
-/** Whether solc `version` takes `pragma` (the forms the package's files use: `>=X`, `^X`, `X`); another form is left to Hardhat. */
+/** Whether solc `version` takes `pragma` (a semver range, as Hardhat reads it); a version or a pragma that is none is left to Hardhat. */
 export function satisfies(version: string, pragma: string): boolean {
-  const v = parts(version);
-  const m = /^(>=|\^)?\s*(\d+\.\d+\.\d+)$/.exec(pragma.trim());
-  const p = m === null ? undefined : parts(m[2]);
-  if (v === undefined || m === null || p === undefined) return true;
-  if (m[1] === undefined) return compare(v, p) === 0;
-  if (compare(v, p) < 0) return false;
-  // ^0.8.20: below 0.9.0 (a caret keeps the leftmost non-zero part)
-  if (m[1] === "^") return p[0] > 0 ? v[0] === p[0] : v[1] === p[1];
-  return true;
+  if (semver.valid(version.trim()) === null || semver.validRange(pragma.trim()) === null) return true;
+  return semver.satisfies(version.trim(), pragma.trim());
 }
 
 /** Every compiler version a Hardhat 3 `solidity` user config names (string, list, `{version}`, `{compilers}`, `{profiles}`). */
