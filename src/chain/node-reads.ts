@@ -19,7 +19,8 @@ import type { Fork } from "./fork";
 import type { ModuleStore } from "./module-state";
 import type { NodeEvents } from "./node-types";
 import type { AddressIndex } from "./store/address-index";
-import type { CacheSizes, ChainState } from "./store/chain-state";
+import type { ChainState } from "./store/chain-state";
+import type { CacheSizes } from "./store/cache-bounds";
 import type { ChainStore } from "./store/chain-store";
 
 /** A function's parameters after its first, the node's read half: what a service on the node (`node.calls`, `node.traces`) forwards. */

@@ -16,7 +16,8 @@ import type { ConsoleLogDecoder } from "../solidity/console-log";
 import type { ExecutionRecord } from "./dev/executions";
 import type { ForkConfig } from "./fork";
 import type { BlockEvents, BlockModule, BlockPhase } from "./module";
-import type { CacheBounds, PrecompileContext } from "./store/chain-state";
+import type { PrecompileContext } from "./store/chain-state";
+import type { CacheBounds } from "./store/cache-bounds";
 import type { StoredReceipt } from "./store/chain-store";
 
 /** The most blocks one hardhat_mine may make (reserved or real). */

@@ -20,9 +20,9 @@ import { MemoryKV } from "../storage/memory-kv";
 import { Mutex } from "../utils/mutex";
 import { StepRelay } from "./engine/step-relay";
 import type { SystemCallExplainer } from "./block/block-producer";
-import type { ChainStart, ChainState, CacheBounds } from "./store/chain-state";
-import { DEFAULT_CACHE_BOUNDS } from "./store/chain-state";
-import { Clock, type ClockReading, earliestTimestamp, timestampRefusal } from "./block/clock";
+import type { ChainStart, ChainState } from "./store/chain-state";
+import { type CacheBounds, DEFAULT_CACHE_BOUNDS } from "./store/cache-bounds";
+import { Clock, type ClockReading, notBefore, timestampRefusal } from "./block/clock";
 import { rewindChain } from "./block/commit";
 import { Miner } from "./block/miner";
 import { Calls } from "./engine/calls";
@@ -30,12 +30,12 @@ import { DevControls } from "./dev/dev-controls";
 import { sharedChainCommon } from "./engine/common";
 import { Traces } from "./tracing/traces";
 import type { ChainConfig } from "./config";
-import { ChainError, abortsBlock } from "./errors";
+import { ChainError } from "./errors";
 import { Fork, type ForkConfig } from "./fork";
 import { storeName } from "./store/genesis-meta";
 import { IntervalMiner } from "./block/interval-mining";
 import type { ConsoleLogDecoder } from "../solidity/console-log";
-import { openChain } from "./store/open-chain";
+import { closeChain, openChain } from "./store/open-chain";
 import { Snapshots } from "./dev/snapshots";
 import { type StateDump, decodeStateDump, dumpChainState, encodeStateDump, loadChainState, parseStateDump } from "./dev/state-dump";
 import { NodeReads, initialSettings } from "./node-reads";
@@ -198,23 +198,7 @@ export class Node extends NodeReads {
     this.emit("pendingTransaction", hash);
     if (!this.settings.automine || this.settings.paused) return { hash };
     if (where === "queued") return { hash, later: this._miner.inclusionOf(hash, QUEUED_WAIT_MS) };
-    // Mine until this transaction is in a block (earlier pending ones go first, as on Hardhat).
-    for (let i = 0; i < 1000 && this._pool.get(hash) !== undefined; i++) {
-      let mined: Required<MinedBlock>;
-      try {
-        mined = await this._miner.mineBlock();
-      } catch (err) {
-        // the block needed a fork's remote that failed: the caller gets the error, and the transaction
-        // leaves the pool (kept, it would stop every later block until the remote is back)
-        if (abortsBlock(err)) this._pool.remove(hash);
-        throw err;
-      }
-      const index = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
-      if (index >= 0) return { hash, included: { mined, result: mined.results[index], index } };
-      const refused = mined.refused.get(hash);
-      if (refused !== undefined) throw new ChainError(refused);
-    }
-    return { hash };
+    return { hash, included: await this._miner.mineUntilIncluded(hash) };
   }
 
   /**
@@ -224,7 +208,8 @@ export class Node extends NodeReads {
    */
   mineBlock(time?: BlockTime): Promise<Required<MinedBlock>> {
     return this._change(async () => {
-      if (time !== undefined) this._setNextTimestamp(typeof time === "bigint" ? time : this._notBefore(time.notBefore));
+      const allowSame = this.config.allowBlocksWithSameTimestamp;
+      if (time !== undefined) this._setNextTimestamp(typeof time === "bigint" ? time : notBefore(time.notBefore, this.head.header.timestamp, allowSame));
       return this._miner.mineBlock();
     });
   }
@@ -377,13 +362,7 @@ export class Node extends NodeReads {
 
   async close(): Promise<void> {
     this._intervalMiner.stop();
-    await this._change(async () => {
-      const chain = this._chain;
-      const ops = chain.trieDb.drainOps();
-      if (ops.length > 0) await chain.store.kv.batch(ops);
-      await chain.store.kv.close();
-      await chain.fork?.close();
-    });
+    await this._change(() => closeChain(this._chain));
   }
 
   // ---------------------------------------------------------------- internals
@@ -403,12 +382,6 @@ export class Node extends NodeReads {
     const refusal = timestampRefusal(timestamp, this.head.header.timestamp, this.config.allowBlocksWithSameTimestamp);
     if (refusal !== undefined) throw new ChainError(refusal);
     this._clock.next = timestamp;
-  }
-
-  /** `at`, or the earliest timestamp the next block may have when the head is already at or past it. */
-  private _notBefore(at: bigint): bigint {
-    const earliest = earliestTimestamp(this.head.header.timestamp, this.config.allowBlocksWithSameTimestamp);
-    return at > earliest ? at : earliest;
   }
 
   private _console(data: Uint8Array, origin: ConsoleOrigin): void {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Interface, getAddress, keccak256, toBeHex } from "ethers";
-import type { CacheBounds, CacheSizes } from "../../src/chain/store/chain-state";
+import type { CacheBounds, CacheSizes } from "../../src/chain/store/cache-bounds";
 import { LevelKV } from "../../src/storage/level-kv";
 import { type Harness, inProcess } from "../helpers/harness";
 import { compile } from "../helpers/solc";

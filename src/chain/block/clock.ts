@@ -66,6 +66,12 @@ export function earliestTimestamp(previous: bigint, allowSame: boolean): bigint 
   return allowSame ? previous : previous + 1n;
 }
 
+/** `at`, or the earliest timestamp a block after one at `previous` may have when `at` is not later (evm_mine's `{ notBefore }`). */
+export function notBefore(at: bigint, previous: bigint, allowSame: boolean): bigint {
+  const earliest = earliestTimestamp(previous, allowSame);
+  return at > earliest ? at : earliest;
+}
+
 /**
  * Why a block may not have timestamp `ts` after a block at `previous` (undefined: it may), in
  * Hardhat's (EDR's) words: it may not go back in time, nor stand still unless allowBlocksWithSameTimestamp is set.

@@ -11,7 +11,7 @@ import { keccak256 } from "../../utils/keccak";
 import type { ChainConfig } from "../config";
 import type { NodeSettings } from "../dev/snapshots";
 import type { ExecutionRecord } from "../dev/executions";
-import { ChainError } from "../errors";
+import { ChainError, abortsBlock } from "../errors";
 import { slotReader } from "../module-state";
 import type { ConsoleOrigin, Inclusion, MinedBlock } from "../node-types";
 import { MAX_MINE_BLOCKS, MAX_MINE_SPAN_S } from "../node-types";
@@ -77,6 +77,30 @@ export class Miner {
     // a caller that does not wait (one already inside the lock) leaves no unhandled rejection
     outcome.catch(() => undefined);
     return outcome;
+  }
+
+  /**
+   * Automine for one pooled transaction: mines until `hash` is in a block (earlier pending ones go
+   * first, as on Hardhat) and answers where; a transaction block production refused is a ChainError,
+   * and one whose block needed a fork's remote that failed leaves the pool with that error (kept, it
+   * would stop every later block until the remote is back).
+   */
+  async mineUntilIncluded(hash: string): Promise<Inclusion | undefined> {
+    const pool = (): TxPool => this._host.parts().pool;
+    for (let i = 0; i < 1000 && pool().get(hash) !== undefined; i++) {
+      let mined: Required<MinedBlock>;
+      try {
+        mined = await this.mineBlock();
+      } catch (err) {
+        if (abortsBlock(err)) pool().remove(hash);
+        throw err;
+      }
+      const index = mined.block.transactions.findIndex((t) => bytesToHex(t.hash()) === hash);
+      if (index >= 0) return { mined, result: mined.results[index], index };
+      const refused = mined.refused.get(hash);
+      if (refused !== undefined) throw new ChainError(refused);
+    }
+    return undefined;
   }
 
   /** Answers every waiting send with "still queued" (the chain they waited on is gone). */

@@ -154,3 +154,11 @@ export async function tellStateOpened(chain: ChainState): Promise<void> {
   const state = slotReader(chain.vm.stateManager);
   for (const m of chain.modules) await m.stateOpened?.(state);
 }
+
+/** Closes a chain for good: the trie nodes not yet written go to its store, then the store and its fork's remote close. */
+export async function closeChain(chain: ChainState): Promise<void> {
+  const ops = chain.trieDb.drainOps();
+  if (ops.length > 0) await chain.store.kv.batch(ops);
+  await chain.store.kv.close();
+  await chain.fork?.close();
+}
