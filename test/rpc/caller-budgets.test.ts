@@ -198,6 +198,15 @@ describe("every caller bounded", function () {
       const a = await call(s.url, "eth_feeHistory", ["0x1", "latest", pcts]);
       expect(a.error).to.deep.equal({ code: -32602, message: "invalid reward percentile: over the query limit 100" });
       expect((await call(s.url, "eth_feeHistory", ["0x1", "latest", pcts.slice(0, 100)])).result).to.have.property("reward");
+      // the percentiles' own rules are the parameter's: out of range, not ascending
+      expect((await call(s.url, "eth_feeHistory", ["0x1", "latest", [10, 101]])).error).to.deep.equal({
+        code: -32602,
+        message: "invalid argument 2: rewardPercentiles[1]: invalid reward percentile 101",
+      });
+      expect((await call(s.url, "eth_feeHistory", ["0x1", "latest", [50, 10]])).error).to.deep.equal({
+        code: -32602,
+        message: "invalid argument 2: reward percentiles must be ascending",
+      });
     } finally {
       await s.server.close();
       await s.runtime.close();

@@ -10,12 +10,23 @@ import { effectiveTip } from "../../../chain";
 /** The most reward percentiles one eth_feeHistory may ask for (geth's maxQueryLimit). */
 export const MAX_PERCENTILES = 100;
 
-const percentiles = codec(
-  arrayOf((v) => {
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) throw new ParamError(`invalid reward percentile ${JSON.stringify(v)}`);
-    return v;
-  }, "rewardPercentiles"),
-);
+const percentileList = arrayOf((v) => {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) throw new ParamError(`invalid reward percentile ${JSON.stringify(v)}`);
+  return v;
+}, "rewardPercentiles");
+
+/**
+ * eth_feeHistory's reward percentiles: each from 0 to 100, ascending, and at most MAX_PERCENTILES of
+ * them (geth's maxQueryLimit, in geth's words: the answer grows with blocks × percentiles).
+ */
+const percentiles = codec((v) => {
+  if (Array.isArray(v) && v.length > MAX_PERCENTILES) throw new InvalidParamsError(`invalid reward percentile: over the query limit ${MAX_PERCENTILES}`);
+  const list = percentileList(v);
+  for (let i = 1; i < list.length; i++) {
+    if (list[i] < list[i - 1]) throw new ParamError("reward percentiles must be ascending");
+  }
+  return list;
+});
 
 export function feeMethods({ node, settings }: RpcDeps) {
   return [
@@ -44,11 +55,6 @@ export function feeMethods({ node, settings }: RpcDeps) {
       async handler([count, newest, pcts]) {
         if (count < 1n) throw new InvalidParamsError("invalid argument 0: blockCount must be at least 1");
         if (count > BigInt(settings.feeHistoryCap)) throw new ServerError(`FeeHistory user block count ${count} higher than ${settings.feeHistoryCap}`);
-        // geth's maxQueryLimit: the answer grows with blocks × percentiles
-        if ((pcts?.length ?? 0) > MAX_PERCENTILES) throw new InvalidParamsError(`invalid reward percentile: over the query limit ${MAX_PERCENTILES}`);
-        for (let i = 1; i < (pcts?.length ?? 0); i++) {
-          if ((pcts as number[])[i] < (pcts as number[])[i - 1]) throw new InvalidParamsError("invalid argument 2: reward percentiles must be ascending");
-        }
         const last = await resolveHeight(node, newest);
         if (last === undefined) throw new ServerError(`newest block ${"number" in newest ? newest.number : "?"} is above the head ${node.headNumber}`);
         // a forked chain's blocks start at its fork block
