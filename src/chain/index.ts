@@ -9,7 +9,7 @@ export type { Node } from "./node";
 export type { Inclusion, MinedBlock, Prepared } from "./node-types";
 export { ChainError } from "./errors";
 export { describeFailure } from "./vm-errors";
-export { effectiveTip, maxFeeOf } from "./pool/txpool";
+export { maxFeeOf } from "./pool/txpool";
 export type { PooledTx } from "./pool/txpool";
 export type { StoredLog, StoredReceipt } from "./store/chain-store";
 export { runsClientCode } from "./tracing";

@@ -9,6 +9,7 @@ import type { Common } from "@ethereumjs/common";
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import type { Account, Address } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
+import { type FeeHistory, feeHistory } from "./block/fee-history";
 import { nextBaseFee } from "./block/miner";
 import { type ReplayObserver, type ReplayResult, replayBlock } from "./block/replay";
 import type { ChainConfig } from "./config";
@@ -101,6 +102,12 @@ export class NodeReads extends EventEmitter<NodeEvents> {
   /** Base fee of the next block: the one set by hardhat_setNextBlockBaseFeePerGas, else EIP-1559's rule. */
   nextBaseFee(): bigint {
     return nextBaseFee({ chain: this._chain, common: this.common, settings: this._settings });
+  }
+
+  /** eth_feeHistory's figures for `count` blocks ending at stored block `last` (src/chain/block/fee-history.ts). */
+  feeHistory(count: bigint, last: bigint, percentiles?: readonly number[]): Promise<FeeHistory> {
+    const source = { headNumber: this.headNumber, firstBlock: this.firstBlock, getBlock: (n: bigint) => this.getBlock(n), getReceipts: (n: bigint) => this.store.getReceipts(n), nextBaseFee: () => this.nextBaseFee() };
+    return feeHistory(source, count, last, percentiles);
   }
 
   /** A read-only state at block `n` (see ChainState.stateAt). */

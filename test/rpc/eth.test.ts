@@ -218,6 +218,28 @@ for (const make of harnesses()) {
       expect(await h.request("eth_maxPriorityFeePerGas")).to.equal("0x3b9aca00");
     });
 
+    it("reports each block's tips at the asked percentiles of its gas, as geth's oracle does", async () => {
+      await h.request("evm_setAutomine", [false]);
+      try {
+        // three plain transfers (21000 gas each) with tips 1, 2 and 3 gwei, in one block
+        for (const [i, tip] of [3n, 1n, 2n].entries()) {
+          await h.request("eth_sendTransaction", [{ from: accounts[i + 1], to: accounts[0], value: "0x1", maxPriorityFeePerGas: `0x${(tip * 10n ** 9n).toString(16)}`, maxFeePerGas: "0x174876e800" }]);
+        }
+        await h.request("evm_mine");
+      } finally {
+        await h.request("evm_setAutomine", [true]);
+      }
+      const head = await h.request<{ number: string; baseFeePerGas: string; gasUsed: string }>("eth_getBlockByNumber", ["latest", false]);
+      expect(head.gasUsed).to.equal("0xf618"); // 3 × 21000
+      const hist = await h.request<{ oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][] }>("eth_feeHistory", ["0x1", "latest", [0, 33, 34, 66, 67, 100]]);
+      expect(hist.oldestBlock).to.equal(head.number);
+      expect(hist.baseFeePerGas[0]).to.equal(head.baseFeePerGas);
+      expect(hist.baseFeePerGas[1]).to.equal(await h.request("eth_gasPrice").then((p) => `0x${(BigInt(p as string) - 10n ** 9n).toString(16)}`));
+      // sorted by tip, each weighs a third of the gas: up to 33 % the lowest tip, 34–66 % the middle, above the highest
+      const gwei = (n: bigint): string => `0x${(n * 10n ** 9n).toString(16)}`;
+      expect(hist.reward).to.deep.equal([[gwei(1n), gwei(1n), gwei(2n), gwei(2n), gwei(3n), gwei(3n)]]);
+    });
+
     it("keeps nonce gaps queued and mines them when the gap closes", async () => {
       await h.request("evm_setAutomine", [false]);
       try {

@@ -5,7 +5,6 @@ import { q } from "../../format";
 import { method } from "../../method";
 import { ParamError, arrayOf, blockNumberOrTag, codec, numberOrQuantity } from "../../params";
 import { resolveHeight } from "../../resolve";
-import { effectiveTip } from "../../../chain";
 
 /** The most reward percentiles one eth_feeHistory may ask for (geth's maxQueryLimit). */
 export const MAX_PERCENTILES = 100;
@@ -57,45 +56,14 @@ export function feeMethods({ node, settings }: RpcDeps) {
         if (count > BigInt(settings.feeHistoryCap)) throw new ServerError(`FeeHistory user block count ${count} higher than ${settings.feeHistoryCap}`);
         const last = await resolveHeight(node, newest);
         if (last === undefined) throw new ServerError(`newest block ${"number" in newest ? newest.number : "?"} is above the head ${node.headNumber}`);
-        // a forked chain's blocks start at its fork block
-        const first = last - count + 1n < node.firstBlock ? node.firstBlock : last - count + 1n;
-        const baseFees: string[] = [];
-        const ratios: number[] = [];
-        const rewards: string[][] = [];
-        for (let n = first; n <= last; n++) {
-          const block = await node.getBlock(n);
-          if (block === undefined) break;
-          const h = block.header;
-          const baseFee = h.baseFeePerGas ?? 0n;
-          baseFees.push(q(baseFee));
-          ratios.push(h.gasLimit === 0n ? 0 : Number(h.gasUsed) / Number(h.gasLimit));
-          if (pcts !== undefined) {
-            const receipts = (await node.store.getReceipts(n)) ?? [];
-            const tips = block.transactions
-              .map((tx, i) => ({ tip: effectiveTip(tx, baseFee), gas: receipts[i]?.gasUsed ?? 0n }))
-              .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
-            rewards.push(pcts.map((p) => q(percentileTip(tips, h.gasUsed, p))));
-          }
-          if (n === last) {
-            baseFees.push(q(n === node.headNumber ? node.nextBaseFee() : ((await node.getBlock(n + 1n))?.header.baseFeePerGas ?? 0n)));
-          }
-        }
-        const out: Record<string, unknown> = { oldestBlock: q(first), baseFeePerGas: baseFees, gasUsedRatio: ratios };
-        if (pcts !== undefined) out.reward = rewards;
-        return out;
+        const history = await node.feeHistory(count, last, pcts);
+        return {
+          oldestBlock: q(history.oldestBlock),
+          baseFeePerGas: history.baseFeePerGas.map(q),
+          gasUsedRatio: history.gasUsedRatio,
+          ...(history.reward === undefined ? {} : { reward: history.reward.map((r) => r.map(q)) }),
+        };
       },
     }),
   ];
 }
-
-function percentileTip(tips: Array<{ tip: bigint; gas: bigint }>, gasUsed: bigint, p: number): bigint {
-  if (tips.length === 0) return 0n;
-  const threshold = (Number(gasUsed) * p) / 100;
-  let sum = 0;
-  for (const t of tips) {
-    sum += Number(t.gas);
-    if (sum >= threshold) return t.tip;
-  }
-  return tips[tips.length - 1].tip;
-}
-
