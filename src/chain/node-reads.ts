@@ -106,7 +106,13 @@ export class NodeReads extends EventEmitter<NodeEvents> {
 
   /** eth_feeHistory's figures for `count` blocks ending at stored block `last` (src/chain/block/fee-history.ts). */
   feeHistory(count: bigint, last: bigint, percentiles?: readonly number[]): Promise<FeeHistory> {
-    const source = { headNumber: this.headNumber, firstBlock: this.firstBlock, getBlock: (n: bigint) => this.getBlock(n), getReceipts: (n: bigint) => this.store.getReceipts(n), nextBaseFee: () => this.nextBaseFee() };
+    const source = {
+      headNumber: () => this.headNumber,
+      firstBlock: this.firstBlock,
+      getBlock: (n: bigint) => this.getBlock(n),
+      getReceipts: (n: bigint) => this.store.getReceipts(n),
+      nextBaseFee: () => this.nextBaseFee(),
+    };
     return feeHistory(source, count, last, percentiles);
   }
 

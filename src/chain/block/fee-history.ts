@@ -19,7 +19,8 @@ export interface FeeHistory {
 
 /** The chain's reads a fee history needs (`NodeReads`). */
 export interface FeeHistorySource {
-  readonly headNumber: bigint;
+  /** The head now (read when the last block is reached: a block mined meanwhile is its successor). */
+  headNumber(): bigint;
   readonly firstBlock: bigint;
   getBlock(n: bigint): Promise<Block | undefined>;
   getReceipts(n: bigint): Promise<StoredReceipt[] | undefined>;
@@ -46,7 +47,7 @@ export async function feeHistory(src: FeeHistorySource, count: bigint, last: big
       out.reward.push(percentiles.map((p) => percentileTip(tips, h.gasUsed, p)));
     }
     if (n === last) {
-      out.baseFeePerGas.push(n === src.headNumber ? src.nextBaseFee() : ((await src.getBlock(n + 1n))?.header.baseFeePerGas ?? 0n));
+      out.baseFeePerGas.push(n === src.headNumber() ? src.nextBaseFee() : ((await src.getBlock(n + 1n))?.header.baseFeePerGas ?? 0n));
     }
   }
   return out;
