@@ -299,6 +299,12 @@ describe("the Cosmos modules as chain state", function () {
     expect(infos).to.have.length(1);
     const cons = infos[0][0] as string;
     await h.request("cosmos_addValidator", [{ operator: NEW_OP }]);
+    // listed as x/slashing's store holds them: by consensus address, bytewise, not by operator as the
+    // validators list (dev account 4's operator address sorts before OP0's, its consensus address after)
+    await h.request("cosmos_addValidator", [{ operator: "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65" }]);
+    const [all] = await call("getSigningInfos", [["0x", 0, 0, true, false]]);
+    const consAddresses = (all as Array<[string]>).map((row) => row[0].toLowerCase());
+    expect(consAddresses).to.have.length(3).and.to.deep.equal([...consAddresses].sort());
     await h.request("cosmos_jailValidator", [OP0]);
     const at = await headTime(h);
     const [info] = await call("getSigningInfo", [cons]);

@@ -107,8 +107,11 @@ export function slashingHandlers(unjail: (env: ModuleEnv, operator: string) => P
     getSigningInfos: async (call) => {
       const [page] = call.args as unknown as [unknown];
       const keeper = new SlashingKeeper(call.env);
-      const rows: unknown[] = [];
+      // in x/slashing's store order: its keys end in the consensus address, so signing infos list by
+      // consensus address (bytewise), not by operator as the validators do
+      const rows: unknown[][] = [];
       for (const v of await staking(call).validators()) rows.push(signingInfoRow(call.env, v, await keeper.signingInfo(v.operator)));
+      rows.sort((a, b) => ((a[0] as string).toLowerCase() < (b[0] as string).toLowerCase() ? -1 : 1));
       const p = paginate(rows, pageOf(page));
       return [p.items, [p.nextKey, p.total]];
     },
