@@ -169,10 +169,13 @@ describe("a node from local_node.sh's genesis", function () {
     let [p] = await call(h, GOV, GOV_ABI, "getProposal", [id]);
     // a deposit of 1 TEST ≥ min_deposit 10^7: straight into the voting period of 30 s
     expect([p[2], p[8] - p[7], p[6].map((x: unknown[]) => [...x])]).to.deep.equal([2n, 30n, [["atest", E18]]]);
-    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, id, 1, "yes"]);
-    // the validator votes too (its own stake, less nothing delegated from it)
+    // the validator votes (its own stake, less nothing delegated from it), then ALICE
     await h.request("hardhat_impersonateAccount", [VALIDATOR]);
     await send(h, VALIDATOR, GOV, GOV_ABI, "voteWeighted", [VALIDATOR, id, [[1, "0.6"], [3, "0.4"]], ""]);
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, id, 1, "yes"]);
+    // listed as x/gov's store holds them, by voter address (bytewise), not in the order they came
+    const [listed] = await call(h, GOV, GOV_ABI, "getVotes", [id, ["0x", 0, 10, true, false]]);
+    expect((listed as Array<{ voter: string }>).map((v) => v.voter)).to.deep.equal([ALICE, VALIDATOR]);
     const [tally] = await call(h, GOV, GOV_ABI, "getTallyResult", [id]);
     // ALICE 5000 yes; the validator's 1000: 600 yes, 400 no (whole coins, truncated)
     expect([...tally]).to.deep.equal([`${5600n * E18}`, "0", `${400n * E18}`, "0"]);

@@ -18,6 +18,16 @@ export function moduleAddress(name: string): string {
   return getAddress(hexlify(moduleAccount(name)));
 }
 
+/**
+ * Two hex addresses in byte order: the order in which the SDK's stores list what their keys end in
+ * (validators by operator, signing infos by consensus address, votes by voter, deposits by depositor).
+ */
+export function byAddress(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 export const BONDED_POOL = moduleAddress("bonded_tokens_pool");
 export const NOT_BONDED_POOL = moduleAddress("not_bonded_tokens_pool");
 export const DISTRIBUTION_ACCOUNT = moduleAddress("distribution");

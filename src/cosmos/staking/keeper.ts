@@ -10,7 +10,7 @@
  * `time.increase` then a block completes them.
  */
 import { getAddress } from "ethers/address";
-import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "../common/ledger";
+import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byAddress } from "../common/ledger";
 import { BondStatus, DEC, type DelegationHooks, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator } from "./types";
 
 /** A pending maturity: an unbonding or a redelegation entry's pair, by completion time. */
@@ -59,7 +59,7 @@ export class StakingKeeper {
       const v = await this.validator(op);
       if (v !== undefined) out.push(v);
     }
-    return out.sort((a, b) => (a.operator.toLowerCase() < b.operator.toLowerCase() ? -1 : 1));
+    return out.sort((a, b) => byAddress(a.operator, b.operator));
   }
 
   /** The bonded validators (every bonded one: a single-node chain has no set cap). */
