@@ -289,6 +289,23 @@ describe("the Cosmos modules as chain state", function () {
     expect(BigInt(await h.request<string>("eth_estimateGas", [{ to: BANK, data }]))).to.equal(21_000n + 4n * 16n + 2_477n);
   });
 
+  it("lists a delegator's delegations and redelegations in x/staking's store order (by validator, bytewise), whatever order they were made in", async () => {
+    h = await inProcess(COSMOS);
+    // operators in byte order: V4 (0x15d3…) < NEW_OP (0x90f7…) < OP0 (0xf39f…)
+    const V4 = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
+    await h.request("cosmos_addValidator", [{ operator: NEW_OP }]);
+    await h.request("cosmos_addValidator", [{ operator: V4 }]);
+    await send(h, ALICE, "delegate", [ALICE, valoper(NEW_OP), 10n * E18]);
+    await send(h, ALICE, "delegate", [ALICE, valoper(V4), 10n * E18]);
+    const delegations = await h.request<Array<{ delegation: { validator_address: string } }>>("cosmos_delegations", [ALICE]);
+    expect(delegations.map((d) => d.delegation.validator_address)).to.deep.equal([valoper(V4), valoper(NEW_OP)]);
+    await send(h, ALICE, "redelegate", [ALICE, valoper(NEW_OP), valoper(OP0), E18]);
+    await send(h, ALICE, "redelegate", [ALICE, valoper(V4), valoper(OP0), E18]);
+    const data = STAKING_ABI.encodeFunctionData("redelegations", [ALICE, "", "", ["0x", 0, 10, true, false]]);
+    const [rows] = STAKING_ABI.decodeFunctionResult("redelegations", await h.request<string>("eth_call", [{ to: STAKING, data }, "latest"]));
+    expect((rows as Array<[[string, string]]>).map((r) => r[0][1])).to.deep.equal([valoper(V4), valoper(NEW_OP)]);
+  });
+
   it("answers the slashing precompile: a jailed validator's signing info, and its operator unjails it after the jail duration", async () => {
     h = await inProcess(COSMOS);
     const call = async (fn: string, args: unknown[]) => SLASHING_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: SLASHING, data: SLASHING_ABI.encodeFunctionData(fn, args) }, "latest"]));

@@ -139,6 +139,16 @@ for (const make of harnesses()) {
       ]);
     });
 
+    it("lists the IBC denoms in the transfer module's store order, by hash, whatever order they came in", async () => {
+      const c = chainOf(h);
+      const br = await c.deployBridge();
+      // sha256 of the paths: transfer/channel-0/uatom 27394FB0…, transfer/channel-0/ujuno 04F5F501…
+      await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x1", receiver: cosmosAddr(br) }]);
+      await h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "ujuno", amount: "0x1", receiver: cosmosAddr(br) }]);
+      const [list] = ICS20_ABI.decodeFunctionResult("denoms", await c.call(ICS20, ICS20_ABI.encodeFunctionData("denoms", [["0x", 0, 10, true, false]])));
+      expect((list as Array<[string]>).map((d) => d[0])).to.deep.equal(["ujuno", "uatom"]);
+    });
+
     it("an incoming voucher is minted and paired as an ERC-20; sent home it is burned, and refunded by minting it back", async () => {
       const c = chainOf(h);
       const br = await c.deployBridge();

@@ -19,10 +19,11 @@ export function moduleAddress(name: string): string {
 }
 
 /**
- * Two hex addresses in byte order: the order in which the SDK's stores list what their keys end in
- * (validators by operator, signing infos by consensus address, votes by voter, deposits by depositor).
+ * Two hex strings of one length (addresses, hashes) in byte order: the order in which the SDK's stores
+ * list what their keys end in (validators by operator, a delegator's delegations and redelegations by
+ * validator, signing infos by consensus address, votes by voter, deposits by depositor, IBC denoms by hash).
  */
-export function byAddress(a: string, b: string): number {
+export function byteOrder(a: string, b: string): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   return x < y ? -1 : x > y ? 1 : 0;

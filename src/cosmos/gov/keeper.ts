@@ -16,7 +16,7 @@ import { getAddress } from "ethers/address";
 import { decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
-import { type ModuleEnv, ModuleError, byAddress, moduleAddress } from "../common/ledger";
+import { type ModuleEnv, ModuleError, byteOrder, moduleAddress } from "../common/ledger";
 import { type StakingKeeper } from "../staking/keeper";
 import { DEC } from "../staking/types";
 
@@ -142,8 +142,8 @@ export class GovKeeper {
     const p = await this._r.get<ProposalRecord>(`proposal/${id}`);
     // in x/gov's store order, whatever order they were written in: its vote and deposit keys end in
     // the voter's and the depositor's address, so queries, tallies and refunds go by address, bytewise
-    p?.votes.sort((a, b) => byAddress(a.voter, b.voter));
-    p?.deposits.sort((a, b) => byAddress(a.depositor, b.depositor));
+    p?.votes.sort((a, b) => byteOrder(a.voter, b.voter));
+    p?.deposits.sort((a, b) => byteOrder(a.depositor, b.depositor));
     return p;
   }
 

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { Bank } from "../bank/keeper";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
 
 export const ICS20_PRECOMPILE = "0x0000000000000000000000000000000000000802" as const;
 export const TRANSFER_PORT = "transfer";
@@ -160,9 +160,10 @@ export class Ics20Keeper {
     return this._records.get<IbcDenom>(`denom/${hash.toUpperCase()}`);
   }
 
+  /** The IBC denoms this chain has seen, in the transfer module's store order (by hash, bytewise). */
   async denoms(): Promise<IbcDenom[]> {
     const out: IbcDenom[] = [];
-    for (const h of (await this._records.get<string[]>("denoms")) ?? []) {
+    for (const h of ((await this._records.get<string[]>("denoms")) ?? []).sort(byteOrder)) {
       const d = await this.denom(h);
       if (d !== undefined) out.push(d);
     }

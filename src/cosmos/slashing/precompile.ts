@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { type ModuleEnv, ModuleError, byAddress } from "../common/ledger";
+import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
 import type { MethodCall, MethodHandler } from "../common/module-precompile";
 import { StakingKeeper } from "../staking/keeper";
 import { type Validator, DEC, NO_HOOKS } from "../staking/types";
@@ -111,7 +111,7 @@ export function slashingHandlers(unjail: (env: ModuleEnv, operator: string) => P
       // consensus address (bytewise), not by operator as the validators do
       const rows: unknown[][] = [];
       for (const v of await staking(call).validators()) rows.push(signingInfoRow(call.env, v, await keeper.signingInfo(v.operator)));
-      rows.sort((a, b) => byAddress(a[0] as string, b[0] as string));
+      rows.sort((a, b) => byteOrder(a[0] as string, b[0] as string));
       const p = paginate(rows, pageOf(page));
       return [p.items, [p.nextKey, p.total]];
     },

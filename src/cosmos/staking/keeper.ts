@@ -10,7 +10,7 @@
  * `time.increase` then a block completes them.
  */
 import { getAddress } from "ethers/address";
-import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byAddress } from "../common/ledger";
+import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byteOrder } from "../common/ledger";
 import { BondStatus, DEC, type DelegationHooks, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator } from "./types";
 
 /** A pending maturity: an unbonding or a redelegation entry's pair, by completion time. */
@@ -59,7 +59,7 @@ export class StakingKeeper {
       const v = await this.validator(op);
       if (v !== undefined) out.push(v);
     }
-    return out.sort((a, b) => byAddress(a.operator, b.operator));
+    return out.sort((a, b) => byteOrder(a.operator, b.operator));
   }
 
   /** The bonded validators (every bonded one: a single-node chain has no set cap). */
@@ -84,9 +84,9 @@ export class StakingKeeper {
     return (await this._r.get<{ shares: bigint }>(key("delegation", delegator, operator)))?.shares;
   }
 
-  /** Validators the delegator has a delegation with, in the order delegated. */
+  /** Validators the delegator has a delegation with, in x/staking's store order (by operator, bytewise). */
   async delegatorValidators(delegator: string): Promise<string[]> {
-    return (await this._r.get<string[]>(key("delegator", delegator))) ?? [];
+    return ((await this._r.get<string[]>(key("delegator", delegator))) ?? []).sort(byteOrder);
   }
 
   private async _setShares(delegator: string, operator: string, shares: bigint): Promise<void> {
@@ -204,9 +204,10 @@ export class StakingKeeper {
     return (await this._r.get<RedelegationEntry[]>(key("redelegation", delegator, src, dst))) ?? [];
   }
 
-  /** Every (src, dst) pair with redelegation entries of the delegator. */
+  /** Every (src, dst) pair with redelegation entries of the delegator, in x/staking's store order (by source, then destination). */
   async redelegationPairs(delegator: string): Promise<Array<{ src: string; dst: string }>> {
-    return (await this._r.get<Array<{ src: string; dst: string }>>(key("redelegations", delegator))) ?? [];
+    const pairs = (await this._r.get<Array<{ src: string; dst: string }>>(key("redelegations", delegator))) ?? [];
+    return pairs.sort((a, b) => byteOrder(a.src, b.src) || byteOrder(a.dst, b.dst));
   }
 
   private async _nextUnbondingId(): Promise<bigint> {
