@@ -207,10 +207,11 @@ for (const make of harnesses()) {
         const balances = await get(`/cosmos/bank/v1beta1/balances/${bech32.encode(bech, bech32.toWords(getBytes(B)))}`);
         expect(balances.body).to.deep.equal({ balances: [{ denom: "atest", amount: (await c.balance(B)).toString() }, { denom: ATOM, amount: "500000" }], pagination: { next_key: null, total: "2" } });
         const pairs = await get("/cosmos/evm/erc20/v1/token_pairs");
+        // in x/erc20's store order, by pair id (sha256 of "address|denom": ATOM's 2fe421e0…, the native coin's e7e4b6b8…), not registration order
         expect(pairs.body).to.deep.equal({
           token_pairs: [
-            { erc20_address: NATIVE_ERC20, denom: "atest", enabled: true, contract_owner: "OWNER_MODULE" },
             { erc20_address: ATOM_ERC20, denom: ATOM, enabled: true, contract_owner: "OWNER_MODULE" },
+            { erc20_address: NATIVE_ERC20, denom: "atest", enabled: true, contract_owner: "OWNER_MODULE" },
           ],
           pagination: { next_key: null, total: "2" },
         });
@@ -241,7 +242,8 @@ describe("x/erc20's token pairs as chain state", function () {
     expect(await c.erc20(ATOM_ERC20, "balanceOf", [B])).to.equal(1_000n);
     expect(await c.erc20(ATOM_ERC20, "allowance", [A, B])).to.equal(4_000n);
     expect(await c.erc20(ATOM_ERC20, "symbol")).to.equal("ATOM");
-    expect((await x.request<Array<{ denom: string }>>("cosmos_tokenPairs")).map((p) => p.denom)).to.deep.equal(["atest", ATOM]);
+    // x/erc20's store order: by pair id
+    expect((await x.request<Array<{ denom: string }>>("cosmos_tokenPairs")).map((p) => p.denom)).to.deep.equal([ATOM, "atest"]);
   };
 
   it("evm_revert takes a registration back: the address is an empty account again", async () => {
@@ -306,7 +308,7 @@ describe("x/erc20's token pairs as chain state", function () {
     expect(await c.erc20(ATOM_ERC20, "name")).to.equal("Cosmos Hub Atom");
     expect((await h.request<Array<{ denom: string; amount: string }>>("cosmos_balances", [A])).find((x) => x.denom === "uosmo")).to.deep.equal({ denom: "uosmo", amount: "12" });
     // uosmo has no pair by denom on cosmos/evm
-    expect((await h.request<Array<{ denom: string }>>("cosmos_tokenPairs")).map((p) => p.denom)).to.deep.equal(["atest", ATOM]);
+    expect((await h.request<Array<{ denom: string }>>("cosmos_tokenPairs")).map((p) => p.denom)).to.deep.equal([ATOM, "atest"]);
   });
 
   it("refuses bad erc20 config", () => {

@@ -21,7 +21,7 @@ export function moduleAddress(name: string): string {
 /**
  * Two hex strings of one length (addresses, hashes) in byte order: the order in which the SDK's stores
  * list what their keys end in (validators by operator, a delegator's delegations and redelegations by
- * validator, signing infos by consensus address, votes by voter, deposits by depositor, IBC denoms by hash).
+ * validator, signing infos by consensus address, votes by voter, deposits by depositor, IBC denoms and token pairs by hash).
  */
 export function byteOrder(a: string, b: string): number {
   const x = a.toLowerCase();

@@ -11,9 +11,10 @@
  * voucher `ibc/<hash>` registers at the address of its hash's last 20 bytes (cosmos/evm's
  * `NewTokenPairSTRv2`), the only coins x/erc20 pairs by denom.
  */
+import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
+import { type ModuleEnv, ModuleError, byteOrder, moduleAddress } from "../common/ledger";
 import { validateDenom } from "../bank/keeper";
 
 export const ERC20_MODULE_ACCOUNT = moduleAddress("erc20");
@@ -56,13 +57,14 @@ export class Erc20Keeper {
     return erc20 === undefined ? undefined : this.pair(erc20);
   }
 
+  /** Every pair, in x/erc20's store order: by the pair's id, sha256 of "<ERC-20 address, checksummed>|<denom>" (`TokenPair.GetID`). */
   async pairs(): Promise<TokenPair[]> {
-    const out: TokenPair[] = [];
+    const out: Array<{ id: string; pair: TokenPair }> = [];
     for (const a of (await this._records.get<string[]>("pairs")) ?? []) {
       const p = await this.pair(a);
-      if (p !== undefined) out.push(p);
+      if (p !== undefined) out.push({ id: createHash("sha256").update(`${getAddress(p.erc20)}|${p.denom}`).digest("hex"), pair: p });
     }
-    return out;
+    return out.sort((x, y) => byteOrder(x.id, y.id)).map((x) => x.pair);
   }
 
   /** Registers `denom`'s pair at `erc20` (x/erc20 `SetToken`: a denom and an address pair once); a genesis may list it disabled. */
