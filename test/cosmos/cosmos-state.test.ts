@@ -356,6 +356,8 @@ describe("the Cosmos modules as chain state", function () {
       deposits: [{ depositor: ALICE, amount: 10_000_000n }],
     });
     await helpers.cosmos.setProposal({ id: 2, proposer: OP0, title: "Spend", status: 2 });
+    // its deposits written out of order: listed in x/gov's store order, by depositor (bytewise)
+    await helpers.cosmos.setProposal({ id: 3, proposer: OP0, title: "Order", status: 1, deposits: [{ depositor: NEW_OP, amount: 2n }, { depositor: ALICE, amount: 1n }] });
     const call = async (fn: string, args: unknown[]) => GOV_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: GOV, data: GOV_ABI.encodeFunctionData(fn, args) }, "latest"]));
     const [p] = await call("getProposal", [1]);
     expect([p[0], p[1], p[2], [...p[3]], p[8], p[10], p[11], p[12]]).to.deep.equal([1n, ["/cosmos.distribution.v1beta1.MsgUpdateParams"], 3n, [`${700n * E18}`, "0", `${100n * E18}`, "0"], 1_700_172_800n, "Raise the community tax", "to 3 %", ALICE]);
@@ -365,6 +367,8 @@ describe("the Cosmos modules as chain state", function () {
       [3n, "0.250000000000000000"],
       [1n, "0.750000000000000000"],
     ]);
+    const [deposits] = await call("getDeposits", [3, ["0x", 0, 10, true, false]]);
+    expect(deposits.map((d: unknown[]) => d[1])).to.deep.equal([ALICE, NEW_OP]);
     const [byStatus, page] = await call("getProposals", [2, "0x0000000000000000000000000000000000000000", "0x0000000000000000000000000000000000000000", ["0x", 0, 0, true, false]]);
     expect([byStatus.map((x: unknown[]) => x[0]), page[1]]).to.deep.equal([[2n], 1n]);
     const [byVoter] = await call("getProposals", [0, OP0, "0x0000000000000000000000000000000000000000", ["0x", 0, 0, true, false]]);
