@@ -19,6 +19,7 @@ import type { KVStore } from "../storage/kv";
 import { MemoryKV } from "../storage/memory-kv";
 import { Mutex } from "../utils/mutex";
 import { StepRelay } from "./engine/step-relay";
+import { DynamicPrecompiles } from "./engine/evm";
 import type { SystemCallExplainer } from "./block/block-producer";
 import type { ChainStart, ChainState } from "./store/chain-state";
 import { type CacheBounds, DEFAULT_CACHE_BOUNDS } from "./store/cache-bounds";
@@ -76,6 +77,8 @@ export class Node extends NodeReads {
   /** How this node was made (hardhat_reset makes the next one the same way). */
   private _createOpts!: NodeOptions;
   private readonly _snapshots = new Snapshots();
+  /** Precompiles added while a chain runs (x/erc20's pairs): one set for every chain this node opens. */
+  private readonly _added = new DynamicPrecompiles();
   private readonly _intervalMiner: IntervalMiner;
   private readonly _miner: Miner;
   private _consoleDecoder: ConsoleLogDecoder | undefined;
@@ -138,7 +141,7 @@ export class Node extends NodeReads {
     const modules = opts.modules ?? [];
     return openChain(
       {
-        config: this.config, common: this.common, kv, modules, fork, start, cacheBounds, precompiles: opts.precompiles,
+        config: this.config, common: this.common, kv, modules, fork, start, cacheBounds, precompiles: opts.precompiles, added: this._added,
         console: (data, call) => this._console(data, call === true ? { kind: "call" } : this._consoleOrigin),
         coverage: (tag) => {
           if (this.listenerCount("coverageHit") > 0) this.emit("coverageHit", tag);
@@ -208,8 +211,7 @@ export class Node extends NodeReads {
    */
   mineBlock(time?: BlockTime): Promise<Required<MinedBlock>> {
     return this._change(async () => {
-      const allowSame = this.config.allowBlocksWithSameTimestamp;
-      if (time !== undefined) this._setNextTimestamp(typeof time === "bigint" ? time : notBefore(time.notBefore, this.head.header.timestamp, allowSame));
+      if (time !== undefined) this._setNextTimestamp(typeof time === "bigint" ? time : notBefore(time.notBefore, this.head.header.timestamp, this.config.allowBlocksWithSameTimestamp));
       return this._miner.mineBlock();
     });
   }

@@ -57,7 +57,7 @@ export class CosmosModules {
   readonly denom: string;
   readonly blockModules: BlockModule[];
   readonly epochHooks: EpochHooks[];
-  /** Where token pairs' precompiles go: the chain opened last (each chain, a hardhat_reset's too, has a set of its own). */
+  /** Where token pairs' precompiles go: the node's set, the same for every chain it opens (PrecompileContext.addPrecompile). */
   private _pairs: PairPrecompiles | undefined;
 
   constructor(

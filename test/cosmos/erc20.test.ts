@@ -266,7 +266,7 @@ describe("x/erc20's token pairs as chain state", function () {
     expect((await h.request<Array<{ denom: string }>>("cosmos_tokenPairs")).map((p) => p.denom)).to.deep.equal(["atest"]);
     expect(await h.request("eth_getCode", [ATOM_ERC20, "latest"])).to.equal("0x");
     expect(await chainOf(h).call(ATOM_ERC20, ERC20_ABI.encodeFunctionData("balanceOf", [A]))).to.equal("0x");
-    // the new chain's own set of precompiles takes the pair's precompile when it is registered again
+    // registered again on the new chain, the pair works there
     await setUp(h);
     await expectState(h);
   });
@@ -281,6 +281,20 @@ describe("x/erc20's token pairs as chain state", function () {
     await expectState(h);
     await chainOf(h).tx(B, ATOM_ERC20, ERC20_ABI.encodeFunctionData("transferFrom", [A, B, 4_000n]));
     expect(await chainOf(h).erc20(ATOM_ERC20, "balanceOf", [B])).to.equal(5_000n);
+  });
+
+  it("a pair registered after evm_revert back past a state load's new chain works on the chain reverted to", async () => {
+    // a dump of a later height: loaded into a fresh node, it opens a chain of its own; evm_revert brings the first chain back
+    h = await inProcess(COSMOS);
+    await h.request("hardhat_mine", ["0x5"]);
+    const dump = await h.request("hardhat_dumpState");
+    await h.close();
+    h = await inProcess(COSMOS);
+    const id = await h.request<string>("evm_snapshot");
+    await h.request("hardhat_loadState", [dump]);
+    expect(await h.request("evm_revert", [id])).to.equal(true);
+    await setUp(h);
+    await expectState(h);
   });
 
   it("a LevelDB home reopened keeps the pairs working", async () => {

@@ -43,8 +43,9 @@ export interface PrecompileContext {
   envOf(evm: object): ExecEnv;
   /**
    * Adds a precompile while the chain runs (x/erc20's token pairs, as they are registered): `make` is
-   * called once, and an address already added keeps its function. The set is this chain's own: a
-   * hardhat_reset's new chain starts without the old one's.
+   * called once, and an address already added keeps its function. The set is the node's, shared by every
+   * chain it opens (a reset's, a state load's, one an evm_revert brings back): a precompile answers from
+   * the state it runs in, so on a chain without its pair it acts as none.
    */
   addPrecompile(address: string, make: () => PrecompileFunc): void;
 }
@@ -55,6 +56,8 @@ export interface ChainStateOptions {
   kv: KVStore;
   modules: BlockModule[];
   precompiles?: (ctx: PrecompileContext) => CustomPrecompile[];
+  /** The precompiles added while the chain runs (src/chain/engine/evm.ts): the node's set, shared by the chains it opens. */
+  added: DynamicPrecompiles;
   fork?: Fork;
   /** A chain that starts at a later block than 0 without a remote: a loaded state dump's (src/chain/dev/state-dump.ts). */
   start?: ChainStart;
@@ -158,16 +161,14 @@ export class ChainState {
         return this;
       },
     };
-    // precompiles added while the chain runs (src/chain/engine/evm.ts), this chain's own set
-    const dynamic = new DynamicPrecompiles();
-    const customPrecompiles = opts.precompiles?.({ envOf: requireEnv, addPrecompile: (address, make) => dynamic.add(address, make) }) ?? [];
+    const customPrecompiles = opts.precompiles?.({ envOf: requireEnv, addPrecompile: (address, make) => opts.added.add(address, make) }) ?? [];
     installJumpAnalysisCache();
     const vm = await createChainVM({
       common,
       stateManager,
       blockchain,
       evmOpts: { allowUnlimitedContractSize: config.allowUnlimitedContractSize, customPrecompiles, customOpcodes: chainOpcodes(common, opts.steps?.opcodes) },
-      dynamic,
+      dynamic: opts.added,
       faults: opts.precompileFault,
     });
     trackMessages(vm);
