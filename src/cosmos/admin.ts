@@ -13,7 +13,7 @@ import { DistributionKeeper, type DistributionParams } from "./distribution/keep
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./common/ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./staking/module";
 import { SlashingKeeper } from "./slashing/precompile";
-import { BondStatus, DEC, type Validator, newValidator } from "./staking/types";
+import { BondStatus, DEC, type Validator, ensureDescriptionLength, newValidator } from "./staking/types";
 import { Bank, type DenomMetadata, validateDenom } from "./bank/keeper";
 import { Erc20Keeper, type TokenPair } from "./erc20/keeper";
 import { registerVoucher } from "./erc20/module";
@@ -35,7 +35,10 @@ const keepers = (env: ModuleEnv) => {
   return { distribution, staking: distribution.staking() };
 };
 
-/** Adds a bonded validator whose operator self-delegates `tokens`, minted for it (the operator's balance is untouched). */
+/**
+ * Adds a validator whose operator self-delegates `tokens`, minted for it (the operator's balance is
+ * untouched); the set update runs at once, so it is bonded now if it ranks within max_validators.
+ */
 export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Validator> {
   const { staking } = keepers(env);
   const operator = getAddress(v.operator);
@@ -45,33 +48,30 @@ export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Val
   const rate = v.commissionRate ?? DEFAULT_COMMISSION;
   if (rate < 0n || rate > DEC) throw new ModuleError("commission rate must be between 0 and 1 (inclusive)");
   const list = await staking.validatorList();
-  await staking.setValidator(newValidator({ operator, consensusPubkey: consensusPubkey(operator), commissionRate: rate, time: env.time, description: { moniker: v.moniker ?? `validator-${list.length}` } }));
+  const description = { moniker: v.moniker ?? `validator-${list.length}`, identity: "", website: "", securityContact: "", details: "" };
+  ensureDescriptionLength(description);
+  await staking.setValidator(newValidator({ operator, consensusPubkey: consensusPubkey(operator), commissionRate: rate, time: env.time, description }));
   // the self-delegation, its coins minted to the operator first so its balance ends where it was
   await env.mint(operator, tokens);
   await staking.delegate(operator, operator, tokens);
+  await staking.applyValidatorSetUpdates();
   return (await staking.validator(operator)) as Validator;
 }
 
-/** Jails (status unbonding, tokens to the not-bonded pool, no rewards) or unjails (bonded again) a validator. */
+/**
+ * Jails a validator (it leaves the bonded set: status unbonding, tokens to the not-bonded pool, no
+ * rewards) or unjails it (it may rejoin the set: bonded again if it ranks within max_validators).
+ * The set update runs at once, as the end block would run it.
+ */
 export async function setJailed(env: ModuleEnv, operator: string, jailed: boolean): Promise<Validator> {
   const { staking } = keepers(env);
   const v = await staking.requireValidator(operator);
   if (v.jailed === jailed) throw new ModuleError(jailed ? "validator already jailed" : "validator not jailed; cannot be unjailed");
   v.jailed = jailed;
-  if (jailed) {
-    await new SlashingKeeper(env).jailed(v.operator);
-    await env.send(BONDED_POOL, NOT_BONDED_POOL, v.tokens);
-    v.status = BondStatus.Unbonding;
-    v.unbondingHeight = env.height;
-    v.unbondingTime = env.time + (await staking.params()).unbondingTime;
-  } else {
-    await env.send(NOT_BONDED_POOL, BONDED_POOL, v.tokens);
-    v.status = BondStatus.Bonded;
-    v.unbondingHeight = 0n;
-    v.unbondingTime = 0n;
-  }
+  if (jailed) await new SlashingKeeper(env).jailed(v.operator);
   await staking.setValidator(v);
-  return v;
+  await staking.applyValidatorSetUpdates();
+  return (await staking.validator(operator)) as Validator;
 }
 
 /**

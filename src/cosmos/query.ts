@@ -9,7 +9,7 @@ import { DistributionKeeper } from "./distribution/keeper";
 import type { ModuleEnv } from "./common/ledger";
 import { decString } from "./common/decimal";
 import { StakingKeeper } from "./staking/keeper";
-import { type Validator } from "./staking/types";
+import { DEFAULT_MAX_VALIDATORS, type Validator } from "./staking/types";
 import { Bank } from "./bank/keeper";
 import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20/keeper";
 import { STATUS_NAMES } from "./staking/precompile";
@@ -108,7 +108,7 @@ export class CosmosQueries {
     const dist = await distribution.params();
     return {
       bech32_prefixes: { account: this._prefixes.account, validator: this._prefixes.validator, consensus: this._prefixes.consensus },
-      staking_params: { unbonding_time: `${params.unbondingTime}s`, max_entries: params.maxEntries, bond_denom: this.env.denom },
+      staking_params: { unbonding_time: `${params.unbondingTime}s`, max_entries: params.maxEntries, max_validators: params.maxValidators ?? DEFAULT_MAX_VALIDATORS, bond_denom: this.env.denom },
       distribution_params: { community_tax: decString(dist.communityTax), epoch_identifier: dist.epochIdentifier, rewards_per_epoch: dist.rewardsPerEpoch.toString() },
       community_pool: decString(await distribution.communityPool()),
       validators: (await this.validators()).map((v) => this.validatorJson(v)),

@@ -71,7 +71,7 @@ describe("the Cosmos modules as chain state", function () {
     });
     const state = await h.request<{ community_pool: string; staking_params: unknown; distribution_params: unknown }>("cosmos_stakingState", []);
     expect(state.community_pool).to.equal("220000000000000000.000000000000000000");
-    expect(state.staking_params).to.deep.equal({ unbonding_time: "3600s", max_entries: 7, bond_denom: "atest" });
+    expect(state.staking_params).to.deep.equal({ unbonding_time: "3600s", max_entries: 7, max_validators: 100, bond_denom: "atest" });
     expect(state.distribution_params).to.deep.equal({ community_tax: "0.020000000000000000", epoch_identifier: "minute", rewards_per_epoch: `${10n * E18}` });
   });
 
@@ -397,7 +397,7 @@ describe("the Cosmos modules as chain state", function () {
     await send(h, ALICE, "delegate", [ALICE, valoper(NEW_OP), 25n * E18]);
     await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 5n * E18]);
     const { staking } = await h.request<{ staking: { params: unknown; validators: unknown[]; delegations: unknown[] } }>("cosmos_exportGenesis", []);
-    expect(staking.params).to.deep.equal({ unbonding_time: "3600s", max_entries: 7, bond_denom: "atest" });
+    expect(staking.params).to.deep.equal({ unbonding_time: "3600s", max_entries: 7, max_validators: 100, bond_denom: "atest" });
     expect(staking.delegations).to.have.length(4);
     // the validators as the genesis keeps them (not their commission's update time: the new chain's genesis time)
     const kept = (list: unknown) => (list as Array<Record<string, unknown> & { commission: { commission_rates: unknown } }>).map(({ commission, unbonding_time: _t, ...v }) => ({ ...v, rates: commission.commission_rates }));

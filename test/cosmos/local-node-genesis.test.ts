@@ -5,19 +5,17 @@
  * the commission it asked for, the native coin's WERC20 at ERC-7528's address, x/mint every block,
  * and x/gov's proposals from submission to execution. Values are worked out in the comments.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import { Interface, getBytes } from "ethers";
 import { bech32 } from "bech32";
-import { localNodeGenesis } from "../../scripts/local-node-genesis";
 import { GOV_PRECOMPILE as GOV, GOV_MODULE_ACCOUNT } from "../../src/cosmos/gov/keeper";
 import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
-import { homeRuntimeOptions, openHome } from "../../src/host/node/home";
-import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
+import { type Harness, rpcError } from "../helpers/harness";
+import { type LocalNode, closeLocalNode, localNode } from "../helpers/local-node";
 
 const E18 = 10n ** 18n;
 const STAKING = "0x0000000000000000000000000000000000000800";
@@ -36,29 +34,8 @@ const account = (hex: string): string => bech32.encode("cosmos", bech32.toWords(
 const valoper = (hex: string): string => bech32.encode("cosmosvaloper", bech32.toWords(getBytes(hex)));
 const GOV_ACCOUNT = account(GOV_MODULE_ACCOUNT);
 
-interface Chain {
-  h: Harness;
-  dir: string;
-}
-
-/** A node from local_node.sh's genesis in a fresh home, changed by `edit` first; the test config's accounts on top. */
-async function localNode(edit: (genesis: Record<string, unknown>) => void = () => undefined): Promise<Chain> {
-  const dir = mkdtempSync(path.join(tmpdir(), "local-node-"));
-  const init = { chainId: 262144n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos", "epochs", "evm", "hardhat", "miner"], profile: "cosmos-evm" as const };
-  const home = openHome(dir, init);
-  const genesis = localNodeGenesis("2024-03-01T12:00:00Z");
-  edit(genesis);
-  writeFileSync(home.paths.genesis, JSON.stringify(genesis));
-  const options = await homeRuntimeOptions(openHome(dir, init), { chain: { ...testChainConfig(), chainId: 262144n }, epochs: { profile: "cosmos-evm" }, cosmos: {} });
-  const h = await inProcess({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });
-  return { h, dir };
-}
-
-async function close(c: Chain | undefined): Promise<void> {
-  if (c === undefined) return;
-  await c.h.close();
-  rmSync(c.dir, { recursive: true, force: true });
-}
+type Chain = LocalNode;
+const close = closeLocalNode;
 
 const balance = async (h: Harness, a: string) => BigInt(await h.request<string>("eth_getBalance", [a, "latest"]));
 

@@ -63,6 +63,12 @@ export const KV_GAS = { readFlat: 1_000n, readPerByte: 3n, writeFlat: 2_000n, wr
 
 export { GasMeter, OutOfGas };
 
+/** What module records a piece of work read: counted where the modules' block work runs (src/cosmos/common/module-env.ts, blockWork). */
+export interface RecordTally {
+  reads: number;
+  bytes: number;
+}
+
 /** Module records whose reads and writes are charged as the SDK's KV store charges them. */
 export class MeteredRecords {
   private readonly _records: StorageRecords;
@@ -70,12 +76,17 @@ export class MeteredRecords {
   constructor(
     io: ConstructorParameters<typeof StorageRecords>[0],
     private readonly _gas: GasMeter,
+    private readonly _tally?: RecordTally,
   ) {
     this._records = new StorageRecords(io);
   }
 
   async get<T>(name: string): Promise<T | undefined> {
     const bytes = await this._records.getBytes(name);
+    if (this._tally !== undefined) {
+      this._tally.reads++;
+      this._tally.bytes += bytes?.length ?? 0;
+    }
     this._gas.charge(KV_GAS.readFlat + KV_GAS.readPerByte * BigInt(bytes?.length ?? 0));
     return bytes === undefined ? undefined : decodeRecord<T>(bytes);
   }

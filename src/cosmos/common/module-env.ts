@@ -14,7 +14,14 @@ import { type Account, Address, createAccount } from "@ethereumjs/util";
 import { getBytes } from "ethers/utils";
 import type { BlockContext, GenesisContext } from "../../chain/module";
 import type { StateReader } from "../../chain/records";
-import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, addSupply, coinAmount } from "./ledger";
+import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, type RecordTally, addSupply, coinAmount } from "./ledger";
+
+/**
+ * The records the modules' own block work has read in this process (begin and end blocks, epoch
+ * hooks, the quiet-block checks: every `blockEnv` and `readEnv`). The bound "a block's module work
+ * reads what is due in it, not what callers wrote" is tested on it (test/cosmos/block-work.test.ts).
+ */
+export const blockWork: Readonly<RecordTally> = { reads: 0, bytes: 0 };
 
 /** Code at the precompile accounts, so extcodesize checks pass and their storage can be written (0xfe: never run). */
 export const INVALID_CODE = new Uint8Array([0xfe]);
@@ -30,10 +37,10 @@ export interface EnvState extends StateReader {
 }
 
 /** The module env over `state` at `block`: records metered by `gas` (unmetered by default), coins of `denom`. */
-export function moduleEnv(state: EnvState, block: { number: bigint; timestamp: bigint }, denom: string, gas: GasMeter = new GasMeter(2n ** 255n)): ModuleEnv {
+export function moduleEnv(state: EnvState, block: { number: bigint; timestamp: bigint }, denom: string, gas: GasMeter = new GasMeter(2n ** 255n), tally?: RecordTally): ModuleEnv {
   const records = (account: string): MeteredRecords => {
     const address = getBytes(account);
-    return new MeteredRecords({ get: (k) => state.getStorage(address, k), put: (k, v) => state.putStorage(address, k, v) }, gas);
+    return new MeteredRecords({ get: (k) => state.getStorage(address, k), put: (k, v) => state.putStorage(address, k, v) }, gas, tally);
   };
   const balance = (address: string): Promise<bigint> => state.balance(getBytes(address));
   const add = async (to: string, amount: bigint): Promise<void> => state.setBalance(getBytes(to), (b) => coinAmount(b + amount));
@@ -89,13 +96,13 @@ export function precompileEnv(input: PrecompileInput, block: { number: bigint; t
 }
 
 /** A module env over a state manager outside any EVM execution (the live state between blocks, a state at a height): unmetered. */
-export function stateEnv(sm: StateManagerInterface, block: { number: bigint; timestamp: bigint }, denom: string): ModuleEnv {
-  return moduleEnv(managerState(sm), block, denom);
+export function stateEnv(sm: StateManagerInterface, block: { number: bigint; timestamp: bigint }, denom: string, tally?: RecordTally): ModuleEnv {
+  return moduleEnv(managerState(sm), block, denom, undefined, tally);
 }
 
 /** A module env over a block's state (BlockContext.state), for the modules' own block work; use it inside `runIsolated`. */
 export function blockEnv(ctx: BlockContext, denom: string): ModuleEnv {
-  return stateEnv(ctx.state, { number: ctx.height, timestamp: ctx.timestamp }, denom);
+  return stateEnv(ctx.state, { number: ctx.height, timestamp: ctx.timestamp }, denom, blockWork as RecordTally);
 }
 
 /** A module env over genesis state: coins sent at genesis are minted to their receiver; nothing is burned. */
@@ -115,5 +122,5 @@ export function readEnv(state: StateReader): ModuleEnv {
   const refuse = (): never => {
     throw new Error("a read-only module env cannot move coins");
   };
-  return moduleEnv({ getStorage: (address, key) => state.getStorage(address, key), putStorage: async () => refuse(), balance: async () => refuse(), setBalance: async () => refuse() }, { number: 0n, timestamp: 0n }, "");
+  return moduleEnv({ getStorage: (address, key) => state.getStorage(address, key), putStorage: async () => refuse(), balance: async () => refuse(), setBalance: async () => refuse() }, { number: 0n, timestamp: 0n }, "", undefined, blockWork as RecordTally);
 }

@@ -2,10 +2,14 @@
  * x/gov as the Cosmos SDK (v0.50, x/gov/keeper) runs it on this chain's clock, kept in the gov
  * precompile's storage (src/chain/records.ts):
  * - `params`, `nextId`, `constitution`;
- * - `proposals`: every id; `proposal/<id>`: the proposal with its deposits and votes;
- * - `queue`: the ids in their deposit or voting period, which the end block looks at (the SDK's
- *   inactive and active queues). A proposal a test writes (cosmos_setProposal) is not queued: it
- *   stays as written.
+ * - `proposals`: every id ever written (a removed one is skipped on reading); `proposal/<id>`: the
+ *   proposal without its votes and deposits;
+ * - `vote/<id>/<voter>` and `deposit/<id>/<depositor>`, one record each, listed by `votes/<id>/<i>`
+ *   and `deposits/<id>/<i>` (src/cosmos/common/record-list.ts): a vote or a deposit writes O(1) records;
+ * - `inactive` and `active`: the proposals in their deposit and voting periods by the time the period
+ *   ends (the SDK's InactiveProposalQueue and ActiveProposalQueue, src/cosmos/common/record-heap.ts),
+ *   so the end block reads only the proposals whose period ends. A proposal a test writes
+ *   (cosmos_setProposal) is not queued: it stays as written.
  * Submitting, depositing, voting and cancelling are the precompile's transactions
  * (src/cosmos/gov/precompile.ts); at each block's end a deposit period that ran out drops its
  * proposal (deposits refunded, or burned as the params say) and a voting period that ran out is
@@ -17,6 +21,8 @@ import { decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
 import { type ModuleEnv, ModuleError, byteOrder, moduleAddress } from "../common/ledger";
+import { RecordHeap } from "../common/record-heap";
+import { RecordList } from "../common/record-list";
 import { type StakingKeeper } from "../staking/keeper";
 import { DEC } from "../staking/types";
 
@@ -61,6 +67,9 @@ export interface ProposalRecord {
   votes: WeightedVote[];
   deposits: Array<{ depositor: string; amount: bigint }>;
 }
+
+/** A proposal's own record: without its votes and deposits (records of their own), or with them inline when written before they were. */
+export type StoredProposal = Omit<ProposalRecord, "votes" | "deposits"> & Partial<Pick<ProposalRecord, "votes" | "deposits">>;
 
 /** x/gov's params; deposits in the native coin, periods in seconds, ratios LegacyDecs. */
 export interface GovParams {
@@ -134,31 +143,101 @@ export class GovKeeper {
     return this._r.put("params", p);
   }
 
+  /** The ids of the proposals ever written, ascending (some may have been removed since: `proposal` answers undefined). */
   async ids(): Promise<bigint[]> {
     return (await this._r.get<bigint[]>("proposals")) ?? [];
   }
 
+  /** A proposal with its votes and deposits, in x/gov's store order (for queries, tallies and refunds: they read every one). */
   async proposal(id: bigint): Promise<ProposalRecord | undefined> {
-    const p = await this._r.get<ProposalRecord>(`proposal/${id}`);
+    const p = await this.header(id);
+    if (p === undefined) return undefined;
+    // a proposal written before votes and deposits were records of their own holds them inline
+    const votes = new Map((p.votes ?? []).map((v) => [v.voter.toLowerCase(), v]));
+    for (const voter of await this._votes(id).items()) {
+      const v = await this._r.get<WeightedVote>(`vote/${id}/${voter}`);
+      if (v !== undefined) votes.set(voter, v);
+    }
+    const deposits = new Map((p.deposits ?? []).map((d) => [d.depositor.toLowerCase(), d]));
+    for (const depositor of await this._deposits(id).items()) {
+      const d = await this._r.get<{ depositor: string; amount: bigint }>(`deposit/${id}/${depositor}`);
+      if (d !== undefined) deposits.set(depositor, d);
+    }
     // in x/gov's store order, whatever order they were written in: its vote and deposit keys end in
     // the voter's and the depositor's address, so queries, tallies and refunds go by address, bytewise
-    p?.votes.sort((a, b) => byteOrder(a.voter, b.voter));
-    p?.deposits.sort((a, b) => byteOrder(a.depositor, b.depositor));
+    return { ...p, votes: [...votes.values()].sort((a, b) => byteOrder(a.voter, b.voter)), deposits: [...deposits.values()].sort((a, b) => byteOrder(a.depositor, b.depositor)) };
+  }
+
+  /** The proposal's own record: what the block work and the messages read (votes and deposits are not in it). */
+  async header(id: bigint): Promise<StoredProposal | undefined> {
+    const p = await this._r.get<StoredProposal>(`proposal/${id}`);
+    if (p !== undefined && p.id !== id) throw new ModuleError(`proposal record ${id} holds proposal ${String(p.id)}`);
     return p;
   }
 
-  /** Writes a proposal (a new id or a replacement). */
+  private _votes = (id: bigint): RecordList => new RecordList(this._r, `votes/${id}`);
+  private _deposits = (id: bigint): RecordList => new RecordList(this._r, `deposits/${id}`);
+  private get _inactive(): RecordHeap {
+    return new RecordHeap(this._r, "inactive");
+  }
+  private get _active(): RecordHeap {
+    return new RecordHeap(this._r, "active");
+  }
+
+  /** Writes a proposal whole (a new id or a replacement, as a test writes it): its votes and deposits replace the ones it had. */
   async setProposal(p: ProposalRecord): Promise<void> {
+    await this._clearVotes(p.id);
+    await this._clearDeposits(p.id);
+    for (const v of p.votes) await this._putVote(p.id, v);
+    for (const d of p.deposits) await this._putDeposit(p.id, d);
+    await this._putHeader({ ...p, votes: undefined, deposits: undefined });
+    // a queued proposal rewritten: queued again by its period's end as now written
+    const member = p.id.toString();
+    if ((await this._inactive.remove(member)) || (await this._active.remove(member))) {
+      if (p.status === ProposalStatus.DepositPeriod || p.status === ProposalStatus.VotingPeriod) await this._enqueue(p);
+    }
+  }
+
+  /** Writes the proposal's own record; votes or deposits it still holds inline (written before they were records) move to records first. */
+  private async _putHeader(p: StoredProposal): Promise<void> {
+    for (const v of p.votes ?? []) if ((await this._r.get(`vote/${p.id}/${v.voter.toLowerCase()}`)) === undefined) await this._putVote(p.id, v);
+    for (const d of p.deposits ?? []) if ((await this._r.get(`deposit/${p.id}/${d.depositor.toLowerCase()}`)) === undefined) await this._putDeposit(p.id, d);
+    const header: StoredProposal = { ...p };
+    delete header.votes;
+    delete header.deposits;
     const ids = await this.ids();
-    if (!ids.includes(p.id)) await this._r.put("proposals", [...ids, p.id].sort((a, b) => (a < b ? -1 : 1)));
-    await this._r.put(`proposal/${p.id}`, p);
+    if (ids.length === 0 || ids[ids.length - 1] < p.id) await this._r.put("proposals", [...ids, p.id]);
+    else if (!ids.includes(p.id)) await this._r.put("proposals", [...ids, p.id].sort((a, b) => (a < b ? -1 : 1)));
+    await this._r.put(`proposal/${p.id}`, header);
     if (p.id >= ((await this._r.get<bigint>("nextId")) ?? 1n)) await this._r.put("nextId", p.id + 1n);
   }
 
+  private async _putVote(id: bigint, v: WeightedVote): Promise<void> {
+    const voter = v.voter.toLowerCase();
+    if ((await this._r.get(`vote/${id}/${voter}`)) === undefined) await this._votes(id).append(voter);
+    await this._r.put(`vote/${id}/${voter}`, { ...v, voter: getAddress(v.voter) });
+  }
+
+  private async _putDeposit(id: bigint, d: { depositor: string; amount: bigint }): Promise<void> {
+    const depositor = d.depositor.toLowerCase();
+    if ((await this._r.get(`deposit/${id}/${depositor}`)) === undefined) await this._deposits(id).append(depositor);
+    await this._r.put(`deposit/${id}/${depositor}`, { depositor: getAddress(d.depositor), amount: d.amount });
+  }
+
+  private async _clearVotes(id: bigint): Promise<void> {
+    for (const voter of await this._votes(id).clear()) await this._r.put(`vote/${id}/${voter}`, undefined);
+  }
+
+  private async _clearDeposits(id: bigint): Promise<void> {
+    for (const depositor of await this._deposits(id).clear()) await this._r.put(`deposit/${id}/${depositor}`, undefined);
+  }
+
   private async _delete(id: bigint): Promise<void> {
-    await this._r.put("proposals", (await this.ids()).filter((x) => x !== id));
+    await this._clearVotes(id);
+    await this._clearDeposits(id);
     await this._r.put(`proposal/${id}`, undefined);
-    await this._setQueue((await this.queue()).filter((x) => x !== id));
+    await this._inactive.remove(id.toString());
+    await this._active.remove(id.toString());
   }
 
   /** The id the next proposal gets. */
@@ -170,13 +249,34 @@ export class GovKeeper {
     await this._r.put("nextId", id);
   }
 
-  /** The ids in their deposit or voting period. */
+  /** The ids in their deposit or voting period (every entry of both queues: for state checks, not for block work). */
   async queue(): Promise<bigint[]> {
-    return (await this._r.get<bigint[]>("queue")) ?? [];
+    const legacy = (await this._r.get<bigint[]>("queue")) ?? [];
+    const queued = [...(await this._inactive.entries()), ...(await this._active.entries())].map((e) => BigInt(e.member));
+    return [...legacy, ...queued].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  private _setQueue(ids: bigint[]): Promise<void> {
-    return this._r.put("queue", ids.length === 0 ? undefined : ids);
+  /** Queues a proposal by the end of the period it is in (deposit or voting). */
+  private async _enqueue(p: StoredProposal): Promise<void> {
+    if (p.status === ProposalStatus.DepositPeriod) await this._inactive.push(p.id.toString(), [p.depositEndTime, p.id]);
+    else {
+      await this._inactive.remove(p.id.toString());
+      await this._active.push(p.id.toString(), [p.votingEndTime, p.id]);
+    }
+  }
+
+  /**
+   * Carries the queue of a store written before the queues were indexes (record "queue", every id
+   * in one list) into them, once: the first end block on such a store runs it.
+   */
+  private async _migrateQueue(): Promise<void> {
+    const legacy = await this._r.get<bigint[]>("queue");
+    if (legacy === undefined) return;
+    for (const id of legacy) {
+      const p = await this.header(id);
+      if (p !== undefined) await this._enqueue(p);
+    }
+    await this._r.put("queue", undefined);
   }
 
   async constitution(): Promise<string> {
@@ -187,20 +287,18 @@ export class GovKeeper {
     await this._r.put("constitution", text === "" ? undefined : text);
   }
 
-  /** The earliest end of a queued proposal's period (the block time its end block acts at), if any. */
+  /** The earliest end of a queued proposal's period (the block time its end block acts at), if any: two reads, however many are queued. */
   async nextDeadline(): Promise<bigint | undefined> {
-    let next: bigint | undefined;
-    for (const id of await this.queue()) {
-      const p = await this.proposal(id);
-      if (p === undefined) continue;
-      const end = p.status === ProposalStatus.DepositPeriod ? p.depositEndTime : p.votingEndTime;
-      if (next === undefined || end < next) next = end;
-    }
-    return next;
+    // a store with the old queue: due now, so the end block carries it into the indexes
+    if ((await this._r.get<bigint[]>("queue")) !== undefined) return 0n;
+    const a = (await this._inactive.peek())?.key[0];
+    const b = (await this._active.peek())?.key[0];
+    return a === undefined ? b : b === undefined || a < b ? a : b;
   }
 
-  private _need = async (id: bigint): Promise<ProposalRecord> => {
-    const p = await this.proposal(id);
+  /** The proposal's own record (no votes or deposits), or x/gov's unknown-proposal error. */
+  private _need = async (id: bigint): Promise<StoredProposal> => {
+    const p = await this.header(id);
     if (p === undefined) throw new ModuleError(`${id}: unknown proposal`);
     return p;
   };
@@ -221,7 +319,7 @@ export class GovKeeper {
     const id = (await this._r.get<bigint>("nextId")) ?? 1n;
     await this._r.put("nextId", id + 1n);
     const now = this._env.time;
-    await this.setProposal({
+    const proposal: ProposalRecord = {
       id,
       messages: s.messages.map((m) => m.typeUrl),
       bodies: s.messages.map((m) => m.body),
@@ -239,8 +337,9 @@ export class GovKeeper {
       expedited: s.expedited,
       votes: [],
       deposits: [],
-    });
-    await this._setQueue([...(await this.queue()), id]);
+    };
+    await this._putHeader(proposal);
+    await this._enqueue(proposal);
     if (s.deposit > 0n) await this.deposit(id, s.proposer, s.deposit);
     return id;
   }
@@ -258,17 +357,17 @@ export class GovKeeper {
     }
     await this._env.send(depositor, GOV_MODULE_ACCOUNT, amount);
     p.totalDeposit += amount;
-    const mine = p.deposits.find((d) => d.depositor.toLowerCase() === depositor.toLowerCase());
-    if (mine !== undefined) mine.amount += amount;
-    else p.deposits.push({ depositor: getAddress(depositor), amount });
+    const mine = (await this._r.get<{ amount: bigint }>(`deposit/${id}/${depositor.toLowerCase()}`)) ?? p.deposits?.find((d) => d.depositor.toLowerCase() === depositor.toLowerCase());
+    await this._putDeposit(id, { depositor, amount: (mine?.amount ?? 0n) + amount });
     let activated = false;
     if (p.status === ProposalStatus.DepositPeriod && p.totalDeposit >= minDeposit) {
       p.status = ProposalStatus.VotingPeriod;
       p.votingStartTime = this._env.time;
       p.votingEndTime = this._env.time + (p.expedited === true ? params.expeditedVotingPeriod : params.votingPeriod);
       activated = true;
+      await this._enqueue(p);
     }
-    await this.setProposal(p);
+    await this._putHeader(p);
     return activated;
   }
 
@@ -278,8 +377,9 @@ export class GovKeeper {
     if (p.status !== ProposalStatus.VotingPeriod) throw new ModuleError(`${id}: inactive proposal`);
     if (metadata.length > MAX_METADATA_LEN) throw new ModuleError("metadata too long");
     validateOptions(options);
-    p.votes = [...p.votes.filter((v) => v.voter.toLowerCase() !== voter.toLowerCase()), { voter: getAddress(voter), options, metadata }];
-    await this.setProposal(p);
+    // a proposal written with its votes inline keeps them: they move to records the next time it is written
+    if ((p.votes ?? []).length > 0) await this._putHeader(p);
+    await this._putVote(id, { voter: getAddress(voter), options, metadata });
   }
 
   /** CancelProposal: the proposer withdraws it; the cancel ratio of each deposit is burned (or sent to the cancel destination), the rest refunded. */
@@ -290,7 +390,7 @@ export class GovKeeper {
     if (p.status === ProposalStatus.VotingPeriod && p.votingEndTime <= this._env.time) throw new ModuleError(`voting period is already ended for this proposal ${id}: invalid proposal`);
     const params = await this.params();
     let charges = 0n;
-    for (const d of p.deposits) {
+    for (const d of (await this.proposal(id))?.deposits ?? []) {
       const charge = (d.amount * params.proposalCancelRatio) / DEC;
       charges += charge;
       await this._env.send(GOV_MODULE_ACCOUNT, d.depositor, d.amount - charge);
@@ -312,40 +412,46 @@ export class GovKeeper {
    */
   async endBlock(staking: StakingKeeper): Promise<GovEndBlock> {
     const out: GovEndBlock = { dropped: [], passed: [], rejected: [], expeditedRejected: [] };
+    await this._migrateQueue();
     const params = await this.params();
     const now = this._env.time;
-    for (const id of await this.queue()) {
-      const p = await this.proposal(id);
-      if (p === undefined) continue;
-      if (p.status === ProposalStatus.DepositPeriod && p.depositEndTime <= now) {
-        await this._settleDeposits(p, params.burnProposalDepositPrevote);
-        await this._delete(id);
-        out.dropped.push(id);
-        continue;
-      }
-      if (p.status !== ProposalStatus.VotingPeriod || p.votingEndTime > now) continue;
+    // the inactive queue: deposit periods that ended (one read when none did)
+    for (let e = await this._inactive.peek(); e !== undefined && e.key[0] <= now; e = await this._inactive.peek()) {
+      await this._inactive.pop();
+      const p = await this.proposal(BigInt(e.member));
+      if (p === undefined || p.status !== ProposalStatus.DepositPeriod) continue;
+      await this._settleDeposits(p, params.burnProposalDepositPrevote);
+      await this._delete(p.id);
+      out.dropped.push(p.id);
+    }
+    // the active queue: voting periods that ended
+    for (let e = await this._active.peek(); e !== undefined && e.key[0] <= now; e = await this._active.peek()) {
+      await this._active.pop();
+      const p = await this.proposal(BigInt(e.member));
+      if (p === undefined || p.status !== ProposalStatus.VotingPeriod) continue;
       const { passes, burnDeposits, result } = await this.tally(p, staking);
       // an expedited proposal that does not pass keeps its deposits and votes on as a regular one
       if (!passes && p.expedited === true) {
         p.expedited = false;
         p.votingEndTime = p.votingStartTime + params.votingPeriod;
         p.finalTallyResult = result;
-        await this.setProposal(p);
-        out.expeditedRejected.push(id);
+        // votes and deposits stay (any still inline move to records)
+        await this._putHeader(p);
+        await this._enqueue(p);
+        out.expeditedRejected.push(p.id);
         continue;
       }
       await this._settleDeposits(p, burnDeposits);
+      await this._clearVotes(p.id);
       p.finalTallyResult = result;
-      p.votes = [];
       if (passes) {
-        out.passed.push(id);
+        out.passed.push(p.id);
       } else {
         p.status = ProposalStatus.Rejected;
         p.failedReason = "proposal did not get enough votes to pass";
-        out.rejected.push(id);
+        out.rejected.push(p.id);
       }
-      await this.setProposal(p);
-      await this._setQueue((await this.queue()).filter((x) => x !== id));
+      await this._putHeader({ ...p, votes: undefined, deposits: undefined });
     }
     return out;
   }
@@ -355,16 +461,16 @@ export class GovKeeper {
     const p = await this._need(id);
     p.status = error === undefined ? ProposalStatus.Passed : ProposalStatus.Failed;
     if (error !== undefined) p.failedReason = error;
-    await this.setProposal(p);
+    await this._putHeader(p);
   }
 
-  /** RefundAndDeleteDeposits or DeleteAndBurnDeposits. */
+  /** RefundAndDeleteDeposits or DeleteAndBurnDeposits (`p` read whole, with its deposits). */
   private async _settleDeposits(p: ProposalRecord, burn: boolean): Promise<void> {
     for (const d of p.deposits) {
       if (burn) await this._env.burn(GOV_MODULE_ACCOUNT, d.amount);
       else await this._env.send(GOV_MODULE_ACCOUNT, d.depositor, d.amount);
     }
-    p.deposits = [];
+    await this._clearDeposits(p.id);
   }
 }
 

@@ -141,7 +141,9 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       const zero = (a: string) => /^0x0{40}$/i.test(a);
       const rows: unknown[] = [];
       for (const id of await keeper.ids()) {
-        const p = (await keeper.proposal(id)) as ProposalRecord;
+        const p = await keeper.proposal(id);
+        // a dropped or cancelled proposal's id stays in the list
+        if (p === undefined) continue;
         if (status !== 0n && BigInt(p.status) !== status) continue;
         if (!zero(voter) && !p.votes.some((v) => getAddress(v.voter) === getAddress(voter))) continue;
         if (!zero(depositor) && !p.deposits.some((d) => getAddress(d.depositor) === getAddress(depositor))) continue;

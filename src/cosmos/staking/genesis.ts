@@ -13,6 +13,7 @@ import type { Bech32Prefixes } from "../bech32/precompile";
 import { decString, parseFraction } from "../common/decimal";
 import { decOf, hexOf, secondsOf, uint } from "../common/genesis-values";
 import type { DistributionOptions, GenesisDelegation, GenesisValidator, StakingOptions } from "./module";
+import { ensureDescriptionLength, validateStakingParams } from "./types";
 import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams } from "../mint/keeper";
 import type { CosmosQueries } from "../query";
 
@@ -32,6 +33,11 @@ function validatorFields(v: { description?: unknown; commission?: { commission_r
   text("website", "website");
   text("security_contact", "securityContact");
   text("details", "details");
+  try {
+    ensureDescriptionLength({ moniker: out.moniker ?? "", identity: out.identity ?? "", website: out.website ?? "", securityContact: out.securityContact ?? "", details: out.details ?? "" });
+  } catch (err) {
+    throw new Error(`${field}.description: ${(err as Error).message}`);
+  }
   const r = (rates ?? {}) as { rate?: unknown; max_rate?: unknown; max_change_rate?: unknown };
   const rate = (x: unknown, key: string, name: "commissionRate" | "maxRate" | "maxChangeRate") => {
     if (x === undefined) return;
@@ -127,13 +133,24 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
   const staking = (appState as { staking?: unknown } | undefined)?.staking;
   if (staking === undefined) return undefined;
   if (staking === null || typeof staking !== "object") throw new Error("app_state.staking: expected an object");
-  const s = staking as { params?: { unbonding_time?: unknown; max_entries?: unknown }; validators?: unknown; delegations?: unknown };
+  const s = staking as { params?: { unbonding_time?: unknown; max_entries?: unknown; max_validators?: unknown }; validators?: unknown; delegations?: unknown };
   const out: StakingOptions = {};
   if (s.params?.unbonding_time !== undefined) out.unbondingTime = secondsOf(s.params.unbonding_time, "app_state.staking.params.unbonding_time");
-  if (s.params?.max_entries !== undefined) {
-    const n = Number(s.params.max_entries);
-    if (!Number.isSafeInteger(n) || n < 1) throw new Error("app_state.staking.params.max_entries: expected a positive integer");
-    out.maxEntries = n;
+  const count = (v: unknown, name: string): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isSafeInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`app_state.staking.params.${name}: expected a uint32`);
+    return n;
+  };
+  const maxEntries = count(s.params?.max_entries, "max_entries");
+  const maxValidators = count(s.params?.max_validators, "max_validators");
+  if (maxEntries !== undefined) out.maxEntries = maxEntries;
+  if (maxValidators !== undefined) out.maxValidators = maxValidators;
+  // x/staking's Params.Validate, the one every path runs (src/cosmos/staking/types.ts), naming the section
+  try {
+    validateStakingParams({ unbondingTime: out.unbondingTime ?? 1n, maxEntries: out.maxEntries ?? 1, maxValidators: out.maxValidators ?? 1 });
+  } catch (err) {
+    throw new Error(`app_state.staking.params: ${(err as Error).message}`);
   }
   const validators = s.validators ?? [];
   if (!Array.isArray(validators)) throw new Error("app_state.staking.validators: expected an array");
@@ -180,13 +197,13 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
 
 /** `app_state.staking` of the chain now: the params, the validators and every delegation. */
 export async function stakingGenesisJson(q: CosmosQueries): Promise<Record<string, unknown>> {
-  const summary = (await q.summary()) as { staking_params: { unbonding_time: string; max_entries: number; bond_denom: string }; validators: Array<Record<string, unknown>> };
+  const summary = (await q.summary()) as { staking_params: { unbonding_time: string; max_entries: number; max_validators: number; bond_denom: string }; validators: Array<Record<string, unknown>> };
   const delegations: unknown[] = [];
   for (const delegator of await q.delegators()) {
     for (const d of (await q.delegations(delegator)) as Array<{ delegation: Record<string, string> }>) delegations.push(d.delegation);
   }
   return {
-    params: { unbonding_time: summary.staking_params.unbonding_time, max_entries: summary.staking_params.max_entries, bond_denom: summary.staking_params.bond_denom },
+    params: { unbonding_time: summary.staking_params.unbonding_time, max_entries: summary.staking_params.max_entries, max_validators: summary.staking_params.max_validators, bond_denom: summary.staking_params.bond_denom },
     validators: summary.validators,
     delegations,
   };

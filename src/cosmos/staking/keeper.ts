@@ -11,16 +11,24 @@
  */
 import { getAddress } from "ethers/address";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byteOrder } from "../common/ledger";
-import { BondStatus, DEC, type DelegationHooks, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator } from "./types";
+import { RecordHeap } from "../common/record-heap";
+import { BondStatus, DEC, type DelegationHooks, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, validateStakingParams } from "./types";
+import { type SetUpdates, ValidatorSet } from "./validator-set";
 
-/** A pending maturity: an unbonding or a redelegation entry's pair, by completion time. */
-interface QueueItem {
+/** A pending maturity as a store written before the maturity index kept it (record "queue"): carried into the index once. */
+interface LegacyQueueItem {
   time: bigint;
   delegator: string;
   validator: string;
-  /** Set for a redelegation: its destination. */
   dst?: string;
 }
+
+/**
+ * The staking store's index version: 2 has the validator set's indexes (src/cosmos/staking/validator-set.ts)
+ * and the maturity index `ubdQueue`. A store written before them (no record "indexed") is indexed
+ * once, by the first end block that runs on it (`migrate`); reads on such a store scan as before.
+ */
+const INDEXED = 2;
 
 const key = (...parts: string[]): string => parts.map((p) => p.toLowerCase()).join("/");
 
@@ -40,8 +48,48 @@ export class StakingKeeper {
     return p;
   }
 
-  setParams(p: StakingParams): Promise<void> {
-    return this._r.put("params", p);
+  /** Writes the params, checked as x/staking's Params.Validate checks them; the next end block applies a changed max_validators. */
+  async setParams(p: StakingParams): Promise<void> {
+    validateStakingParams(p);
+    await this._r.put("params", p);
+    if (await this.indexed()) await this.set.markChanged();
+  }
+
+  /** The bonded set and its indexes. */
+  get set(): ValidatorSet {
+    return new ValidatorSet(this._env, this._r, { validator: (op) => this.validator(op), writeValidator: (v) => this._writeValidator(v), params: () => this.params() });
+  }
+
+  private get _ubdQueue(): RecordHeap {
+    return new RecordHeap(this._r, "ubdQueue");
+  }
+
+  /** True when the store has its indexes (every chain made since they exist; an older one after its first end block). */
+  async indexed(): Promise<boolean> {
+    return (await this._r.get<number>("indexed")) === INDEXED;
+  }
+
+  /**
+   * Builds the indexes of a store written without them (one scan, once): every validator into the
+   * power index, the maturity list into the maturity index. Genesis runs it after writing the validators.
+   */
+  async migrate(): Promise<void> {
+    if (await this.indexed()) return;
+    const set = this.set;
+    for (const v of await this.validators()) {
+      await set.index(v);
+      if (v.status === BondStatus.Unbonding && !(await set.queue.has(v.operator))) await set.queue.push(v.operator, [v.unbondingTime]);
+    }
+    const legacy = (await this._r.get<LegacyQueueItem[]>("queue")) ?? [];
+    for (const [i, item] of legacy.entries()) await this._ubdQueue.push(queueMember(item.delegator, item.validator, item.dst, BigInt(i)), [item.time, BigInt(i)]);
+    if (legacy.length > 0) await this._r.put("queue", undefined);
+    await this._r.put("indexed", INDEXED);
+  }
+
+  /** The end block's set update (src/cosmos/staking/validator-set.ts). */
+  async applyValidatorSetUpdates(): Promise<SetUpdates> {
+    await this.migrate();
+    return this.set.applyUpdates();
   }
 
   async validatorList(): Promise<string[]> {
@@ -62,15 +110,30 @@ export class StakingKeeper {
     return out.sort((a, b) => byteOrder(a.operator, b.operator));
   }
 
-  /** The bonded validators (every bonded one: a single-node chain has no set cap). */
+  /**
+   * The bonded set (at most max_validators), by operator address: what the power index holds, so
+   * the block work that reads it (allocation, tallies) reads at most that many validators.
+   */
   async bondedValidators(): Promise<Validator[]> {
-    return (await this.validators()).filter((v) => v.status === BondStatus.Bonded);
+    if (!(await this.indexed())) return (await this.validators()).filter((v) => v.status === BondStatus.Bonded);
+    const out: Validator[] = [];
+    for (const e of await this.set.bonded.entries()) {
+      const v = await this.validator(e.member);
+      if (v !== undefined) out.push(v);
+    }
+    return out.sort((a, b) => byteOrder(a.operator, b.operator));
   }
 
+  /** Writes a validator; the next end block's set update re-indexes it (its tokens, jail or status may have changed). */
   async setValidator(v: Validator): Promise<void> {
     const list = await this.validatorList();
     if (!list.some((op) => op.toLowerCase() === v.operator.toLowerCase())) await this._r.put("validators", [...list, getAddress(v.operator)]);
-    await this._r.put(key("validator", v.operator), v);
+    await this._writeValidator(v);
+    if (await this.indexed()) await this.set.markChanged(v.operator);
+  }
+
+  private _writeValidator(v: Validator): Promise<void> {
+    return this._r.put(key("validator", v.operator), v);
   }
 
   /** The validator or x/staking's `ErrNoValidatorFound`. */
@@ -216,20 +279,15 @@ export class StakingKeeper {
     return id;
   }
 
-  private async _queue(): Promise<QueueItem[]> {
-    return (await this._r.get<QueueItem[]>("queue")) ?? [];
-  }
-
-  private async _enqueue(item: QueueItem): Promise<void> {
-    const q = await this._queue();
-    const at = q.findIndex((x) => x.time > item.time);
-    q.splice(at < 0 ? q.length : at, 0, item);
-    await this._r.put("queue", q);
+  /** Queues an entry's maturity (an unbonding, or a redelegation with its destination), by completion time then entry id. */
+  private async _enqueue(time: bigint, id: bigint, delegator: string, validator: string, dst?: string): Promise<void> {
+    await this._ubdQueue.push(queueMember(delegator, validator, dst, id), [time, id]);
   }
 
   /** The earliest completion time of a pending unbonding or redelegation; undefined when none. */
   async nextMaturity(): Promise<bigint | undefined> {
-    return (await this._queue())[0]?.time;
+    if (!(await this.indexed())) return (await this._r.get<LegacyQueueItem[]>("queue"))?.[0]?.time;
+    return (await this._ubdQueue.peek())?.key[0];
   }
 
   /** MsgUndelegate: returns the completion time (Unix seconds) and the tokens unbonding. */
@@ -244,9 +302,10 @@ export class StakingKeeper {
     const tokens = await this._unbond(delegator, v, shares);
     if (bonded) await this._env.send(BONDED_POOL, NOT_BONDED_POOL, tokens);
     const completionTime = this._env.time + unbondingTime;
-    entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, balance: tokens, unbondingId: await this._nextUnbondingId() });
+    const unbondingId = await this._nextUnbondingId();
+    entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, balance: tokens, unbondingId });
     await this._r.put(key("unbonding", delegator, operator), entries);
-    await this._enqueue({ time: completionTime, delegator: getAddress(delegator), validator: getAddress(operator) });
+    await this._enqueue(completionTime, unbondingId, delegator, operator);
     return { completionTime, amount: tokens };
   }
 
@@ -278,13 +337,14 @@ export class StakingKeeper {
       if (srcBonded !== dstBonded) await this._env.send(srcBonded ? BONDED_POOL : NOT_BONDED_POOL, dstBonded ? BONDED_POOL : NOT_BONDED_POOL, tokens);
     });
     const completionTime = this._env.time + unbondingTime;
-    entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, sharesDst, unbondingId: await this._nextUnbondingId() });
+    const unbondingId = await this._nextUnbondingId();
+    entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, sharesDst, unbondingId });
     await this._r.put(key("redelegation", delegator, src, dst), entries);
     const pairs = await this.redelegationPairs(delegator);
     if (!pairs.some((p) => p.src.toLowerCase() === src.toLowerCase() && p.dst.toLowerCase() === dst.toLowerCase())) {
       await this._r.put(key("redelegations", delegator), [...pairs, { src: getAddress(src), dst: getAddress(dst) }]);
     }
-    await this._enqueue({ time: completionTime, delegator: getAddress(delegator), validator: getAddress(src), dst: getAddress(dst) });
+    await this._enqueue(completionTime, unbondingId, delegator, src, dst);
     return { completionTime, amount: tokens };
   }
 
@@ -306,13 +366,13 @@ export class StakingKeeper {
 
   /** Staking's EndBlocker: completes every unbonding and redelegation entry due at the block's time. */
   async completeMatured(): Promise<Array<{ delegator: string; validator: string; amount: bigint }>> {
-    const q = await this._queue();
-    const due = q.filter((x) => x.time <= this._env.time);
-    if (due.length === 0) return [];
-    await this._r.put("queue", q.length === due.length ? undefined : q.slice(due.length));
+    await this.migrate();
     const paid: Array<{ delegator: string; validator: string; amount: bigint }> = [];
     const seen = new Set<string>();
-    for (const item of due) {
+    const queue = this._ubdQueue;
+    for (let next = await queue.peek(); next !== undefined && next.key[0] <= this._env.time; next = await queue.peek()) {
+      await queue.pop();
+      const item = queueItem(next.member);
       const id = key(item.delegator, item.validator, item.dst ?? "");
       if (seen.has(id)) continue;
       seen.add(id);
@@ -341,6 +401,14 @@ export class StakingKeeper {
     }
     return paid;
   }
+}
+
+/** A maturity's member in the index: delegator/validator/destination/entry id (unique per entry). */
+const queueMember = (delegator: string, validator: string, dst: string | undefined, id: bigint): string => key(delegator, validator, dst ?? "", id.toString());
+
+function queueItem(member: string): { delegator: string; validator: string; dst?: string } {
+  const [delegator, validator, dst] = member.split("/");
+  return { delegator: getAddress(delegator), validator: getAddress(validator), ...(dst !== "" ? { dst: getAddress(dst) } : {}) };
 }
 
 /** `n / unit`, rounded half to even (LegacyDec's chopPrecisionAndRound for unit 10^18); n ≥ 0. */

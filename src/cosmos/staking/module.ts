@@ -18,10 +18,10 @@ import { type BlockContext, type BlockModule, type GenesisContext, runIsolated }
 import type { StateReader } from "../../chain/records";
 import type { EpochHooks } from "../../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "../distribution/keeper";
-import { BANK_PRECOMPILE, ModuleError, addSupply } from "../common/ledger";
+import { BANK_PRECOMPILE, BONDED_POOL, ModuleError, addSupply, byteOrder } from "../common/ledger";
 import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "../common/module-env";
 import { StakingKeeper } from "./keeper";
-import { DEC, NO_HOOKS, STAKING_PRECOMPILE, type StakingParams, newValidator } from "./types";
+import { DEC, DEFAULT_MAX_VALIDATORS, NO_HOOKS, POWER_REDUCTION, STAKING_PRECOMPILE, type StakingParams, ensureDescriptionLength, newValidator } from "./types";
 import { DistributionKeeper } from "../distribution/keeper";
 import { NATIVE_ERC20 } from "../bank/precompile";
 import type { Erc20Settings } from "../erc20/module";
@@ -74,6 +74,8 @@ export interface StakingOptions {
   unbondingTime?: bigint;
   /** Default 7 (x/staking's max_entries). */
   maxEntries?: number;
+  /** How many validators are bonded at once, the strongest by power; default 100 (x/staking's max_validators). */
+  maxValidators?: number;
 }
 
 /** x/mint at each block's start (src/cosmos/mint/keeper.ts): a genesis's `app_state.mint`. */
@@ -147,6 +149,7 @@ export function stakingSettings(
     staking: {
       unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,
       maxEntries: staking.maxEntries ?? 7,
+      maxValidators: staking.maxValidators ?? DEFAULT_MAX_VALIDATORS,
       delegations: staking.delegations ?? [],
       validators: validators.map((v, i) => ({
         operator: getAddress(v.operator),
@@ -188,7 +191,7 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
   await addSupply(env.records(BANK_PRECOMPILE), settings.genesisSupply);
   const distribution = new DistributionKeeper(env);
   const staking = new StakingKeeper(env, { beforeSharesModified: async () => undefined, afterSharesModified: (e, d, v) => distribution.afterSharesModified(e, d, v) });
-  const params: StakingParams = { unbondingTime: settings.staking.unbondingTime, maxEntries: settings.staking.maxEntries };
+  const params: StakingParams = { unbondingTime: settings.staking.unbondingTime, maxEntries: settings.staking.maxEntries, maxValidators: settings.staking.maxValidators };
   await staking.setParams(params);
   const { mint, ...distParams }: DistributionParams & { mint?: MintOptions } = settings.distribution === false ? { rewardsPerEpoch: 0n, epochIdentifier: "", communityTax: DEFAULT_COMMUNITY_TAX } : settings.distribution;
   await distribution.setParams(distParams);
@@ -196,33 +199,55 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
     await ctx.putCode(getBytes(MINT_MODULE_ACCOUNT), INVALID_CODE);
     await new MintKeeper(env).init(mint.params, mint.minter);
   }
+  // the genesis set: the strongest max_validators validators with power (InitGenesis's set update), bonded from the start
+  const ranked = settings.staking.validators.filter((v) => !v.jailed && v.tokens >= POWER_REDUCTION);
+  ranked.sort((a, b) => (a.tokens / POWER_REDUCTION === b.tokens / POWER_REDUCTION ? byteOrder(a.operator, b.operator) : a.tokens > b.tokens ? -1 : 1));
+  const bonded = new Set(ranked.slice(0, settings.staking.maxValidators).map((v) => v.operator));
   for (const v of settings.staking.validators) {
     const description = { moniker: v.moniker, identity: v.identity, website: v.website, securityContact: v.securityContact, details: v.details };
-    await staking.setValidator(newValidator({ ...v, time: ctx.timestamp, description }));
+    ensureDescriptionLength(description);
+    await staking.setValidator(newValidator({ ...v, time: ctx.timestamp, description, bonded: bonded.has(v.operator) }));
     // the genesis self-delegation, what the listed delegations leave of its tokens: minted into the validator's pool (genesisEnv's send)
     const delegated = settings.staking.delegations.filter((d) => d.operator.toLowerCase() === v.operator.toLowerCase()).reduce((sum, d) => sum + d.amount, 0n);
     if (delegated > v.tokens) throw new Error(`genesis validator ${v.operator}: its delegations (${delegated}) exceed its tokens (${v.tokens})`);
     if (v.tokens - delegated > 0n) await staking.delegate(v.operator, v.operator, v.tokens - delegated);
   }
   for (const d of settings.staking.delegations) await staking.delegate(d.delegator, d.operator, d.amount);
+  await staking.migrate();
+}
+
+/** True when staking's end block has work: a set update (something changed), or an unbonding (a delegation's or a validator's) due at `time`. */
+async function endBlockDue(staking: StakingKeeper, time: bigint): Promise<boolean> {
+  if (!(await staking.indexed()) || (await staking.set.pending())) return true;
+  const next = await nextDue(staking);
+  return next !== undefined && next <= time;
+}
+
+/** The earliest completion time of an unbonding (a delegation's, a redelegation's or a validator's). */
+async function nextDue(staking: StakingKeeper): Promise<bigint | undefined> {
+  const a = await staking.nextMaturity();
+  const b = await staking.set.nextMaturity();
+  return a === undefined ? b : b === undefined || a < b ? a : b;
 }
 
 /** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */
 export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule {
-  const nextMaturity = (state: StateReader) => new StakingKeeper(readEnv(state), NO_HOOKS).nextMaturity();
+  const reader = (state: StateReader) => new StakingKeeper(readEnv(state), NO_HOOKS);
   const minting = settings.distribution !== false && settings.distribution.mint !== undefined;
   return {
     name: STAKING_MODULE,
     initGenesis: (ctx) => initGenesis(ctx, settings),
     ...(minting ? { beginBlock: (ctx: BlockContext) => mintBlockProvision(ctx, settings.denom) } : {}),
     endBlock: async (ctx: BlockContext) => {
-      const next = await nextMaturity(ctx);
-      if (next === undefined || next > ctx.timestamp) return;
+      if (!(await endBlockDue(reader(ctx), ctx.timestamp))) return;
       // a dev chain goes on: a failure is the block's event, and the entries wait for the next block
       await runIsolated(
         ctx,
         async () => {
-          const paid = await new DistributionKeeper(blockEnv(ctx, settings.denom)).staking().completeMatured();
+          // x/staking's BlockValidatorUpdates: the set update (and validators' unbondings), then the delegations' maturities
+          const staking = new DistributionKeeper(blockEnv(ctx, settings.denom)).staking();
+          await staking.applyValidatorSetUpdates();
+          const paid = await staking.completeMatured();
           for (const p of paid) {
             ctx.emit({
               type: "complete_unbonding",
@@ -238,7 +263,12 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
       );
     },
     // a chain that mints does something in every block
-    quietBefore: async (_store, state) => (minting ? 0n : ((await nextMaturity(state)) ?? 2n ** 62n)),
+    quietBefore: async (_store, state) => {
+      if (minting) return 0n;
+      const staking = reader(state);
+      if (!(await staking.indexed()) || (await staking.set.pending())) return 0n;
+      return (await nextDue(staking)) ?? 2n ** 62n;
+    },
     checkState: (state) => checkRecords(state),
   };
 }
@@ -291,7 +321,8 @@ async function mintBlockProvision(ctx: BlockContext, denom: string): Promise<voi
     async () => {
       const env = blockEnv(ctx, denom);
       const distribution = new DistributionKeeper(env);
-      const bonded = (await distribution.staking().bondedValidators()).reduce((sum, v) => sum + v.tokens, 0n);
+      // x/staking's TotalBondedTokens: the bonded pool's balance (one read, however many validators there are)
+      const bonded = await env.balance(BONDED_POOL);
       const supply = (await env.records(BANK_PRECOMPILE).get<bigint>("supply")) ?? 0n;
       const { provision, minter, bondedRatio } = await new MintKeeper(env).beginBlock(bonded, supply);
       await distribution.allocate(provision);

@@ -12,7 +12,7 @@ import { type DistributionKeeper } from "../distribution/keeper";
 import { ModuleError } from "../common/ledger";
 import type { MethodCall, MethodHandler } from "../common/module-precompile";
 import { StakingKeeper } from "./keeper";
-import { BondStatus, DEC, type Validator, newValidator } from "./types";
+import { BondStatus, DEC, type Validator, ensureDescriptionLength, newValidator } from "./types";
 
 const DESCRIPTION = "tuple(string moniker, string identity, string website, string securityContact, string details)";
 const VALIDATOR = `tuple(string operatorAddress, string consensusPubkey, bool jailed, uint8 status, uint256 tokens, uint256 delegatorShares, ${DESCRIPTION} description, int64 unbondingHeight, int64 unbondingTime, uint256 commission, uint256 minSelfDelegation)`;
@@ -156,9 +156,11 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       const pk = Buffer.from(pubkey, "base64");
       if (pk.length !== 32) throw new ModuleError(`consensus pubkey len is invalid, got: ${pk.length}, expected: 32`);
       const [moniker, identity, website, securityContact, details] = description;
-      await staking.setValidator(
-        newValidator({ operator: validatorAddress, consensusPubkey: pubkey, commissionRate: rate, maxRate, maxChangeRate, minSelfDelegation, time: call.env.time, description: { moniker, identity, website, securityContact, details } }),
-      );
+      const d = { moniker, identity, website, securityContact, details };
+      // MsgCreateValidator.Validate, then the msg server's Description.EnsureLength
+      if (Object.values(d).every((x) => x === "")) throw new ModuleError("empty description: invalid request");
+      ensureDescriptionLength(d);
+      await staking.setValidator(newValidator({ operator: validatorAddress, consensusPubkey: pubkey, commissionRate: rate, maxRate, maxChangeRate, minSelfDelegation, time: call.env.time, description: d }));
       await staking.delegate(validatorAddress, validatorAddress, value);
       call.emit("CreateValidator", [validatorAddress, value]);
       return [true];
@@ -173,6 +175,8 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       fields.forEach((f, i) => {
         if (description[i] !== "[do-not-modify]") v.description[f] = description[i];
       });
+      // Description.UpdateDescription ends in EnsureLength
+      ensureDescriptionLength(v.description);
       if (commissionRate !== -1n) {
         if (commissionRate < 0n || commissionRate > DEC) throw new ModuleError("commission rate must be between 0 and 1 (inclusive): invalid request");
         if (call.env.time - v.commissionUpdateTime < 86_400n) throw new ModuleError("commission cannot be changed more than once in 24h");

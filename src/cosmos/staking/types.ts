@@ -4,7 +4,7 @@
  * Shares and commission rates are Cosmos `LegacyDec`s: integers scaled by 10^18.
  */
 import { getAddress } from "ethers/address";
-import type { ModuleEnv } from "../common/ledger";
+import { type ModuleEnv, ModuleError } from "../common/ledger";
 
 export const STAKING_PRECOMPILE = "0x0000000000000000000000000000000000000800" as const;
 
@@ -68,9 +68,44 @@ export interface StakingParams {
   unbondingTime: bigint;
   /** Entries per (delegator, validator) pair or redelegation triple (max_entries). */
   maxEntries: number;
+  /** How many validators the bonded set holds (max_validators); absent in a store written before it: the default. */
+  maxValidators?: number;
 }
 
-/** A new validator with no tokens yet (its self-delegation follows): bonded unless jailed, maximum rate 100 %, changes of 1 % a day unless given. */
+/** x/staking's DefaultMaxValidators. */
+export const DEFAULT_MAX_VALIDATORS = 100;
+
+/** x/staking's Params.Validate (x/staking/types/params.go), in its words: every path that sets the params runs it. */
+export function validateStakingParams(p: StakingParams): void {
+  if (p.unbondingTime <= 0n) throw new ModuleError(`unbonding time must be positive: ${p.unbondingTime * 1_000_000_000n}`);
+  if (!Number.isSafeInteger(p.maxEntries) || p.maxEntries <= 0 || p.maxEntries > 0xffffffff) throw new ModuleError("max entries must be positive");
+  const max = p.maxValidators ?? DEFAULT_MAX_VALIDATORS;
+  if (!Number.isSafeInteger(max) || max <= 0 || max > 0xffffffff) throw new ModuleError("max validators must be positive");
+}
+
+/** A token's worth of consensus power (sdk.DefaultPowerReduction, 10^18 on cosmos/evm's 18-decimal chains): fewer tokens have no power and never bond. */
+export const POWER_REDUCTION = 10n ** 18n;
+
+/** The SDK's description limits (x/staking/types/validator.go). */
+export const DESCRIPTION_LIMITS = { moniker: 70, identity: 3000, website: 140, securityContact: 140, details: 280 } as const;
+const DESCRIPTION_WORDS: Record<keyof Description, string> = { moniker: "moniker", identity: "identity", website: "website", securityContact: "security contact", details: "details" };
+
+/**
+ * Description.EnsureLength: each field within the SDK's limit (in UTF-8 bytes, as Go's `len`), with its
+ * error text. Every path that writes a description runs it (create, edit, genesis, the dev helpers).
+ */
+export function ensureDescriptionLength(d: Description): void {
+  for (const f of Object.keys(DESCRIPTION_LIMITS) as Array<keyof Description>) {
+    const n = Buffer.byteLength(d[f], "utf8");
+    if (n > DESCRIPTION_LIMITS[f]) throw new ModuleError(`invalid ${DESCRIPTION_WORDS[f]} length; got: ${n}, max: ${DESCRIPTION_LIMITS[f]}: invalid request`);
+  }
+}
+
+/**
+ * A new validator with no tokens yet (its self-delegation follows): Unbonded (Unbonding when jailed)
+ * until the end block's set update bonds it (StakingKeeper.applyValidatorSetUpdates), as MsgCreateValidator
+ * leaves it; `bonded` for a genesis validator that starts in the set. Maximum rate 100 %, changes of 1 % a day unless given.
+ */
 export function newValidator(v: {
   operator: string;
   consensusPubkey: string;
@@ -78,6 +113,7 @@ export function newValidator(v: {
   time: bigint;
   description?: Partial<Description>;
   jailed?: boolean;
+  bonded?: boolean;
   maxRate?: bigint;
   maxChangeRate?: bigint;
   minSelfDelegation?: bigint;
@@ -87,7 +123,7 @@ export function newValidator(v: {
     operator: getAddress(v.operator),
     consensusPubkey: v.consensusPubkey,
     jailed,
-    status: jailed ? BondStatus.Unbonding : BondStatus.Bonded,
+    status: jailed ? BondStatus.Unbonding : v.bonded === true ? BondStatus.Bonded : BondStatus.Unbonded,
     tokens: 0n,
     delegatorShares: 0n,
     description: { moniker: "", identity: "", website: "", securityContact: "", details: "", ...v.description },

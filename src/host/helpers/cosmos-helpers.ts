@@ -39,7 +39,7 @@ export interface ValidatorJson {
 
 export interface CosmosStateJson {
   bech32_prefixes: { account: string; validator: string; consensus: string };
-  staking_params: { unbonding_time: string; max_entries: number; bond_denom: string };
+  staking_params: { unbonding_time: string; max_entries: number; max_validators: number; bond_denom: string };
   distribution_params: { community_tax: string; epoch_identifier: string; rewards_per_epoch: string };
   community_pool: string;
   validators: ValidatorJson[];

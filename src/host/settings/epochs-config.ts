@@ -86,6 +86,8 @@ export interface StakingUserConfig {
   unbondingTime?: number;
   /** Default 7. */
   maxEntries?: number;
+  /** How many validators are bonded at once, the strongest by power; default 100. */
+  maxValidators?: number;
 }
 
 export interface DistributionUserConfig {
@@ -243,15 +245,18 @@ function wei(v: bigint | number | string, field: string): bigint {
 
 function stakingOptions(v: PrecompilesUserConfig["staking"]): CosmosPrecompilesOptions["staking"] {
   if (v === undefined || typeof v === "boolean") return v;
-  if (v === null || typeof v !== "object") throw new EpochsConfigError("invalid epochs.precompiles.staking: expected true, false or { validators?, unbondingTime?, maxEntries? }");
-  const { validators, unbondingTime, maxEntries } = v;
-  if (unbondingTime !== undefined && safeInteger(unbondingTime) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.unbondingTime ${String(unbondingTime)}: expected seconds (a non-negative integer)`);
+  if (v === null || typeof v !== "object") throw new EpochsConfigError("invalid epochs.precompiles.staking: expected true, false or { validators?, unbondingTime?, maxEntries?, maxValidators? }");
+  const { validators, unbondingTime, maxEntries, maxValidators } = v;
+  // x/staking's Params.Validate: every one of them positive
+  if (unbondingTime !== undefined && safeInteger(unbondingTime, { min: 1 }) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.unbondingTime ${String(unbondingTime)}: expected seconds (a positive integer)`);
   if (maxEntries !== undefined && safeInteger(maxEntries, { min: 1 }) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxEntries ${String(maxEntries)}: expected a positive integer`);
+  if (maxValidators !== undefined && safeInteger(maxValidators, { min: 1 }) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxValidators ${String(maxValidators)}: expected a positive integer`);
   if (validators !== undefined && (!Array.isArray(validators) || validators.length === 0)) throw new EpochsConfigError("invalid epochs.precompiles.staking.validators: expected a non-empty list of { operator, tokens?, commissionRate?, moniker?, jailed? }");
   const seen = new Set<string>();
   return {
     ...(unbondingTime !== undefined ? { unbondingTime: BigInt(unbondingTime) } : {}),
     ...(maxEntries !== undefined ? { maxEntries } : {}),
+    ...(maxValidators !== undefined ? { maxValidators } : {}),
     ...(validators !== undefined
       ? {
           validators: validators.map((g, i) => {
