@@ -14,7 +14,8 @@ import { blockWork } from "../../src/cosmos/common/module-env";
 import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
 import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
-import { type Harness, rpcError } from "../helpers/harness";
+import { ICS20_ABI } from "../../src/cosmos/ics20/precompile";
+import { type Harness, inProcess, rpcError } from "../helpers/harness";
 import { type LocalNode, closeLocalNode, localNode } from "../helpers/local-node";
 
 const E18 = 10n ** 18n;
@@ -169,5 +170,28 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
     // the same records, a few bytes longer at most (the supply, the minter and the rewards have more digits); one
     // of the 30 validators' records read would add 3,600 bytes
     expect(after.bytes, `bytes an empty block read: ${fresh.bytes} before, ${after.bytes} after`).to.be.at.most(fresh.bytes * 1.05);
+  });
+
+  it("ICS20: pending packets wait in an index by timeout; an empty block reads the same with 40 pending, and their timeouts still fire", async () => {
+    const h = await inProcess({ epochs: { profile: "cosmos-evm" }, cosmos: { ics20: { channels: [{ channelId: "channel-0", counterpartyChannelId: "channel-7", counterpartyChainId: "cosmoshub-4", open: true }] } } });
+    try {
+      const ICS20 = "0x0000000000000000000000000000000000000802";
+      const fresh = await emptyBlockReads(h);
+      const head = BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp);
+      for (let i = 0; i < 40; i++) {
+        const timeout = (head + 1_000_000n + BigInt(i)) * 10n ** 9n;
+        expect((await send(h, ALICE, ICS20, ICS20_ABI, "transfer", ["transfer", "channel-0", "atest", 1n, ALICE, "cosmos1receiver", [0, 0], timeout, ""])).status).to.equal("0x1");
+      }
+      const after = await emptyBlockReads(h);
+      expect(after.reads, `module records an empty block read: ${fresh.reads} before, ${after.reads} after`).to.be.at.most(fresh.reads);
+      // a list of the pending timeouts read whole would add some 60 bytes a packet
+      expect(after.bytes, `bytes an empty block read: ${fresh.bytes} before, ${after.bytes} after`).to.be.at.most(fresh.bytes * 1.05 + 64);
+      await h.request("evm_setNextBlockTimestamp", [q(head + 2_000_000n)]);
+      await h.request("evm_mine", []);
+      const events = await h.request<{ end_block_events: Array<{ type: string }> }>("epochs_blockEvents", ["latest"]);
+      expect(events.end_block_events.filter((e) => e.type === "timeout_packet")).to.have.length(40);
+    } finally {
+      await h.close();
+    }
   });
 });

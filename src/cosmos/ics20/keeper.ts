@@ -18,6 +18,7 @@ import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { Bank } from "../bank/keeper";
 import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
+import { RecordHeap } from "../common/record-heap";
 
 export const ICS20_PRECOMPILE = "0x0000000000000000000000000000000000000802" as const;
 export const TRANSFER_PORT = "transfer";
@@ -241,29 +242,41 @@ export class Ics20Keeper {
     const now = this._env.time * NS;
     if (msg.timeoutTimestamp !== 0n && now >= msg.timeoutTimestamp) throw new ModuleError(`latest timestamp: ${now}, timeout timestamp: ${msg.timeoutTimestamp}: packet timeout has elapsed`);
     await this._records.put(`packet/${msg.sourceChannel}/${sequence}`, packet);
-    if (msg.timeoutTimestamp !== 0n) await this._records.put("timeouts", [...(await this._timeouts()), [msg.sourceChannel, sequence, msg.timeoutTimestamp]]);
+    if (msg.timeoutTimestamp !== 0n) await this._timeoutQueue.push(`${msg.sourceChannel}/${sequence}`, [msg.timeoutTimestamp, sequence]);
     return { sequence, packet };
   }
 
-  private async _timeouts(): Promise<Array<[string, bigint, bigint]>> {
-    return (await this._records.get<Array<[string, bigint, bigint]>>("timeouts")) ?? [];
+  /** Pending packets by timeout timestamp (ns), then sequence: the end block reads only the first. */
+  private get _timeoutQueue(): RecordHeap {
+    return new RecordHeap(this._records, "timeoutQueue");
+  }
+
+  /** The pending timeouts as a store written before the timeout index kept them (one list, record "timeouts"). */
+  private async _legacyTimeouts(): Promise<Array<[string, bigint, bigint]> | undefined> {
+    return this._records.get<Array<[string, bigint, bigint]>>("timeouts");
   }
 
   /** The first block time (Unix seconds) at which a pending packet times out, if one can. */
   async nextTimeout(): Promise<bigint | undefined> {
-    let next: bigint | undefined;
-    for (const [, , ns] of await this._timeouts()) {
-      const s = (ns + NS - 1n) / NS;
-      if (next === undefined || s < next) next = s;
-    }
-    return next;
+    // a store with the old list: due now, so the end block carries it into the index
+    if ((await this._legacyTimeouts()) !== undefined) return 0n;
+    const ns = (await this._timeoutQueue.peek())?.key[0];
+    return ns === undefined ? undefined : (ns + NS - 1n) / NS;
   }
 
   /** Times out (refunds) every pending packet whose timeout timestamp the block's time has reached: the counterparty can no longer receive it. */
   async timeOutExpired(): Promise<Packet[]> {
+    const legacy = await this._legacyTimeouts();
+    if (legacy !== undefined) {
+      for (const [channel, sequence, ns] of legacy) await this._timeoutQueue.push(`${channel}/${sequence}`, [ns, sequence]);
+      await this._records.put("timeouts", undefined);
+    }
     const now = this._env.time * NS;
     const out: Packet[] = [];
-    for (const [channel, sequence, ns] of await this._timeouts()) if (now >= ns) out.push(await this.settle(channel, sequence, "timeout"));
+    for (let e = await this._timeoutQueue.peek(); e !== undefined && e.key[0] <= now; e = await this._timeoutQueue.peek()) {
+      const [channel, sequence] = e.member.split("/");
+      out.push(await this.settle(channel, BigInt(sequence), "timeout"));
+    }
     return out;
   }
 
@@ -286,9 +299,10 @@ export class Ics20Keeper {
     }
     p.fate = fate;
     await this._records.put(`packet/${channelId}/${sequence}`, p);
-    const timeouts = await this._timeouts();
-    const left = timeouts.filter(([c, s]) => !(c === channelId && s === sequence));
-    if (left.length !== timeouts.length) await this._records.put("timeouts", left.length === 0 ? undefined : left);
+    await this._timeoutQueue.remove(`${channelId}/${sequence}`);
+    const legacy = await this._legacyTimeouts();
+    const left = legacy?.filter(([c, s]) => !(c === channelId && s === sequence));
+    if (legacy !== undefined && left !== undefined && left.length !== legacy.length) await this._records.put("timeouts", left.length === 0 ? undefined : left);
     return p;
   }
 
