@@ -130,12 +130,19 @@ export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, na
     arrayAt(b.coins, `${field}.coins`).forEach((c, j) => {
       const coin = c as { denom?: unknown; amount?: unknown };
       if (typeof coin?.denom !== "string" || typeof coin.amount !== "string" || !/^\d+$/.test(coin.amount)) throw new Error(`${field}.coins[${j}]: expected { denom, amount } with an integer amount`);
+      // math.Int's bound (256 bits), which is also an EVM balance's
+      if (BigInt(coin.amount) > MAX_AMOUNT) throw new Error(`${field}.coins[${j}].amount: integer out of range: ${coin.amount}`);
       if (BigInt(coin.amount) === 0n) return;
       // the native coin's balances are the accounts' EVM balances
       if (coin.denom === nativeDenom) return void native.push({ address, amount: BigInt(coin.amount) });
       byDenom.set(coin.denom, [...(byDenom.get(coin.denom) ?? []), { address, amount: BigInt(coin.amount) }]);
     });
   });
+  // a coin's supply is a math.Int too: the SDK's InitGenesis adds the balances up and overflows past 256 bits
+  for (const [denom, list] of [[nativeDenom, native] as const, ...byDenom.entries()]) {
+    const supply = list.reduce((sum, b) => sum + b.amount, 0n);
+    if (supply > MAX_AMOUNT) throw new Error(`app_state.bank.balances: the ${denom} balances add up to ${supply}, past 2^256 − 1: Int overflow`);
+  }
   const denoms = new Set([...byDenom.keys(), ...[...metadata.keys()].filter((d) => d !== nativeDenom)]);
   const coins: GenesisCoin[] = [...denoms].map((denom) => ({
     denom: paths.get(denom) ?? denom,
@@ -166,6 +173,9 @@ export interface GenesisCoins {
   /** `erc20.token_pairs` of other coins. */
   pairs?: GenesisPair[];
 }
+
+/** The largest math.Int (and EVM balance): 2^256 − 1. */
+const MAX_AMOUNT = 2n ** 256n - 1n;
 
 const OWNERS: Readonly<Record<string, number>> = { "1": OWNER_MODULE, OWNER_MODULE, "2": 2, OWNER_EXTERNAL: 2 };
 

@@ -27,11 +27,16 @@ export const uint = (v: unknown, field: string): bigint => {
   return n;
 };
 
-/** "1000.000000000000000000" → 1000 × 10^18 (a LegacyDec); errors name `field`. */
-export function decOf(v: unknown, field: string): bigint {
-  const d = typeof v === "string" ? parseDec(v) : undefined;
+/**
+ * "1000.000000000000000000" → 1000 × 10^18 (a LegacyDec); errors name `field`. `signed`: a leading
+ * "-" taken as LegacyNewDecFromStr takes it, for params, whose validation says in the SDK's words
+ * whether a negative value is allowed.
+ */
+export function decOf(v: unknown, field: string, signed = false): bigint {
+  const negative = signed && typeof v === "string" && v.startsWith("-");
+  const d = typeof v === "string" ? parseDec(negative ? v.slice(1) : v) : undefined;
   if (d === undefined) throw new Error(`${field}: expected a decimal string, got ${JSON.stringify(v)}`);
-  return d;
+  return negative ? -d : d;
 }
 
 /** Whole seconds as a genesis.json writes a duration ("1814400s"); errors name `field`. */

@@ -12,6 +12,7 @@
  * the chain, changing a delegation withdraws its rewards first.
  */
 import { getAddress } from "ethers/address";
+import { decString } from "../common/decimal";
 import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
 import { StakingKeeper } from "../staking/keeper";
 import { DEC, type DelegationHooks, type Validator } from "../staking/types";
@@ -25,6 +26,13 @@ export interface DistributionParams {
   epochIdentifier: string;
   /** Coins minted at each end of that epoch. */
   rewardsPerEpoch: bigint;
+}
+
+/** x/distribution's Params.ValidateBasic (validateCommunityTax, x/distribution/types/params.go) in its words, and this chain's epoch rewards not negative. */
+export function validateDistributionParams(p: DistributionParams): void {
+  if (p.communityTax < 0n) throw new ModuleError(`community tax must be positive: ${decString(p.communityTax)}`);
+  if (p.communityTax > DEC) throw new ModuleError(`community tax too large: ${decString(p.communityTax)}`);
+  if (p.rewardsPerEpoch < 0n) throw new ModuleError("rewards per epoch cannot be negative");
 }
 
 interface ValidatorRewards {
@@ -56,7 +64,9 @@ export class DistributionKeeper implements DelegationHooks {
     return p;
   }
 
+  /** Writes the params, checked (validateDistributionParams) on every path: genesis, MsgUpdateParams, the dev helpers. */
   setParams(p: DistributionParams): Promise<void> {
+    validateDistributionParams(p);
     return this._r.put("params", p);
   }
 

@@ -112,6 +112,31 @@ export const DEFAULT_GOV_PARAMS: GovParams = {
   minDepositRatio: DEC / 100n,
 };
 
+/**
+ * x/gov's Params.ValidateBasic (x/gov/types/v1/params.go), in its words: run by every path that sets
+ * the params (genesis, MsgUpdateParams through a proposal: GovKeeper.setParams).
+ */
+export function validateGovParams(p: GovParams, denom: string): void {
+  const fraction = (v: bigint, what: string, positive = false) => {
+    if (v < 0n || (positive && v === 0n)) throw new ModuleError(`${what} must be positive: ${v}`);
+    if (v > DEC) throw new ModuleError(`${what} too large: ${v}`);
+  };
+  if (p.minDeposit <= 0n) throw new ModuleError(`invalid minimum deposit: ${p.minDeposit}${denom}`);
+  if (p.expeditedMinDeposit < p.minDeposit) throw new ModuleError(`expedited minimum deposit must be greater than or equal to minimum deposit: ${p.expeditedMinDeposit}${denom}`);
+  fraction(p.quorum, "quorom");
+  fraction(p.threshold, "vote threshold", true);
+  fraction(p.expeditedThreshold, "expedited threshold", true);
+  if (p.expeditedThreshold <= p.threshold) throw new ModuleError("expedited threshold must be greater than the threshold");
+  fraction(p.vetoThreshold, "veto threshold", true);
+  if (p.maxDepositPeriod <= 0n) throw new ModuleError(`maximum deposit period must be positive: ${p.maxDepositPeriod}s`);
+  if (p.votingPeriod <= 0n) throw new ModuleError(`voting period must be positive: ${p.votingPeriod}s`);
+  if (p.expeditedVotingPeriod <= 0n) throw new ModuleError(`expedited voting period must be positive: ${p.expeditedVotingPeriod}s`);
+  if (p.expeditedVotingPeriod >= p.votingPeriod) throw new ModuleError(`expedited voting period ${p.expeditedVotingPeriod}s must be strictly less that the regular voting period ${p.votingPeriod}s`);
+  fraction(p.minInitialDepositRatio, "mininum initial deposit ratio of proposal");
+  fraction(p.proposalCancelRatio, "proposal cancel ratio");
+  fraction(p.minDepositRatio, "min deposit ratio");
+}
+
 /** The SDK's default MaxMetadataLen. */
 export const MAX_METADATA_LEN = 255;
 
@@ -140,6 +165,7 @@ export class GovKeeper {
   }
 
   setParams(p: GovParams): Promise<void> {
+    validateGovParams(p, this._env.denom);
     return this._r.put("params", p);
   }
 

@@ -13,13 +13,12 @@
  */
 import type { Bech32Prefixes } from "../bech32/precompile";
 import { Bank } from "../bank/keeper";
-import { parseFraction } from "../common/decimal";
 import { decOf, hexOf, secondsOf } from "../common/genesis-values";
 import { DistributionKeeper } from "../distribution/keeper";
-import { DEFAULT_GOV_PARAMS, GOV_MODULE_ACCOUNT, GovKeeper, type GovParams } from "./keeper";
+import { DEFAULT_GOV_PARAMS, GOV_MODULE_ACCOUNT, GovKeeper, type GovParams, validateGovParams } from "./keeper";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { MintKeeper, type MintParams } from "../mint/keeper";
-import { DEC } from "../staking/types";
+import { DEFAULT_MAX_VALIDATORS } from "../staking/types";
 
 export interface ProposalMessage {
   typeUrl: string;
@@ -93,7 +92,16 @@ const bondCoin = (v: unknown, denom: string): bigint => {
   return BigInt(c.amount);
 };
 
-const dec = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field));
+/** A protobuf uint64 / uint32 as its JSON carries it (a string or a number); anything else fails as the SDK's unmarshalling does. */
+const unsigned = (bits: number) => (v: unknown, field: string): bigint => {
+  const n = (typeof v === "string" && /^\d+$/.test(v)) || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) ? BigInt(v) : undefined;
+  if (n === undefined || n >= 2n ** BigInt(bits)) throw new ModuleError(`${field}: invalid uint${bits} ${JSON.stringify(v)}`);
+  return n;
+};
+const uint64 = unsigned(64);
+const uint32 = unsigned(32);
+
+const dec = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field, true));
 const seconds = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : secondsOf(v, field));
 
 /** x/gov's Params from their JSON form (a genesis's `gov.params`, a MsgUpdateParams), checked as Params.ValidateBasic does. */
@@ -128,25 +136,8 @@ export function govParamsFromJson(p: Record<string, unknown>, denom: string, pre
     burnVoteVeto: flag(p.burn_vote_veto, "burn_vote_veto", base.burnVoteVeto),
     minDepositRatio: dec(p.min_deposit_ratio, `${at}.min_deposit_ratio`, base.minDepositRatio),
   };
-  // Params.ValidateBasic (x/gov/types/v1/params.go), in its words
-  const fraction = (v: bigint, what: string, positive = false) => {
-    if (v < 0n || (positive && v === 0n)) throw new ModuleError(`${what} must be positive: ${v}`);
-    if (v > DEC) throw new ModuleError(`${what} too large: ${v}`);
-  };
-  if (out.minDeposit <= 0n) throw new ModuleError(`invalid minimum deposit: ${out.minDeposit}${denom}`);
-  if (out.expeditedMinDeposit < out.minDeposit) throw new ModuleError(`expedited minimum deposit must be greater than or equal to minimum deposit: ${out.expeditedMinDeposit}${denom}`);
-  fraction(out.quorum, "quorom");
-  fraction(out.threshold, "vote threshold", true);
-  fraction(out.expeditedThreshold, "expedited threshold", true);
-  if (out.expeditedThreshold <= out.threshold) throw new ModuleError("expedited threshold must be greater than the threshold");
-  fraction(out.vetoThreshold, "veto threshold", true);
-  if (out.maxDepositPeriod <= 0n) throw new ModuleError(`maximum deposit period must be positive: ${out.maxDepositPeriod}s`);
-  if (out.votingPeriod <= 0n) throw new ModuleError(`voting period must be positive: ${out.votingPeriod}s`);
-  if (out.expeditedVotingPeriod <= 0n) throw new ModuleError(`expedited voting period must be positive: ${out.expeditedVotingPeriod}s`);
-  if (out.expeditedVotingPeriod >= out.votingPeriod) throw new ModuleError(`expedited voting period ${out.expeditedVotingPeriod}s must be strictly less that the regular voting period ${out.votingPeriod}s`);
-  fraction(out.minInitialDepositRatio, "mininum initial deposit ratio of proposal");
-  fraction(out.proposalCancelRatio, "proposal cancel ratio");
-  fraction(out.minDepositRatio, "min deposit ratio");
+  // Params.ValidateBasic, the one every path runs (src/cosmos/gov/keeper.ts)
+  validateGovParams(out, denom);
   return out;
 }
 
@@ -214,18 +205,20 @@ export async function executeProposal(env: ModuleEnv, id: bigint, prefixes: Bech
         const staking = new DistributionKeeper(env).staking();
         const now = await staking.params();
         if (params.bond_denom !== undefined && params.bond_denom !== env.denom) throw new ModuleError(`bond denom ${String(params.bond_denom)} is not this chain's coin ${env.denom}`);
-        const maxEntries = params.max_entries === undefined ? now.maxEntries : Number(params.max_entries);
-        if (!Number.isSafeInteger(maxEntries) || maxEntries <= 0) throw new ModuleError(`max entries must be positive: ${String(params.max_entries)}`);
-        await staking.setParams({ unbondingTime: seconds(params.unbonding_time, "params.unbonding_time", now.unbondingTime), maxEntries });
+        // the keeper's setParams runs x/staking's Params.Validate: a zero unbonding time, max entries or max validators fails the proposal
+        await staking.setParams({
+          unbondingTime: seconds(params.unbonding_time, "params.unbonding_time", now.unbondingTime),
+          maxEntries: params.max_entries === undefined ? now.maxEntries : Number(uint32(params.max_entries, "params.max_entries")),
+          maxValidators: params.max_validators === undefined ? (now.maxValidators ?? DEFAULT_MAX_VALIDATORS) : Number(uint32(params.max_validators, "params.max_validators")),
+        });
         break;
       }
       case "/cosmos.distribution.v1beta1.MsgUpdateParams": {
         const distribution = new DistributionKeeper(env);
         const now = await distribution.params();
         const tax = (body.params as { community_tax?: unknown } | undefined)?.community_tax;
-        const communityTax = tax === undefined ? now.communityTax : parseFraction(String(tax));
-        if (communityTax === undefined) throw new ModuleError(`community tax must be between 0 and 1: ${String(tax)}`);
-        await distribution.setParams({ ...now, communityTax });
+        // validated by the keeper (x/distribution's validateCommunityTax)
+        await distribution.setParams({ ...now, communityTax: dec(tax, "params.community_tax", now.communityTax) });
         break;
       }
       case "/cosmos.mint.v1beta1.MsgUpdateParams": {
@@ -238,9 +231,9 @@ export async function executeProposal(env: ModuleEnv, id: bigint, prefixes: Bech
           inflationMax: dec(p.inflation_max, "params.inflation_max", now.inflationMax),
           inflationMin: dec(p.inflation_min, "params.inflation_min", now.inflationMin),
           goalBonded: dec(p.goal_bonded, "params.goal_bonded", now.goalBonded),
-          blocksPerYear: p.blocks_per_year === undefined ? now.blocksPerYear : BigInt(String(p.blocks_per_year)),
+          blocksPerYear: p.blocks_per_year === undefined ? now.blocksPerYear : uint64(p.blocks_per_year, "params.blocks_per_year"),
         };
-        if (next.inflationMax < next.inflationMin) throw new ModuleError(`max inflation (${next.inflationMax}) must be greater than or equal to min inflation (${next.inflationMin})`);
+        // validated by the keeper (x/mint's Params.Validate): a goal of 0 or a negative rate fails the proposal, the params unchanged
         await mint.init(next, await mint.minter());
         break;
       }

@@ -9,8 +9,9 @@
  * Decimals are LegacyDecs (integers scaled by 10^18) with the SDK's rounding: Mul and Quo round the
  * 18th digit half to even (`chopPrecisionAndRound`), QuoInt and TruncateInt truncate.
  */
+import { decString } from "../common/decimal";
 import { decMul, decQuo } from "../common/legacy-dec";
-import { type ModuleEnv, moduleAddress } from "../common/ledger";
+import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
 
 export const MINT_MODULE_ACCOUNT = moduleAddress("mint");
 
@@ -40,6 +41,31 @@ export const DEFAULT_MINT_PARAMS: MintParams = {
   blocksPerYear: 6_311_520n,
 };
 export const DEFAULT_MINTER: Minter = { inflation: (13n * DEC) / 100n, annualProvisions: 0n };
+
+/**
+ * x/mint's Params.Validate (x/mint/types/params.go), in its words: run on every path that sets the
+ * params (genesis, a MsgUpdateParams through x/gov), so no block ever divides by a zero goal or
+ * mints a negative provision.
+ */
+export function validateMintParams(p: MintParams): void {
+  const fraction = (v: bigint, what: string, positive = false): void => {
+    if (positive ? v <= 0n : v < 0n) throw new ModuleError(positive ? `${what} must be positive: ${decString(v)}` : `${what} cannot be negative: ${decString(v)}`);
+    if (v > DEC) throw new ModuleError(`${what} too large: ${decString(v)}`);
+  };
+  fraction(p.inflationRateChange, "inflation rate change");
+  fraction(p.inflationMax, "max inflation");
+  fraction(p.inflationMin, "min inflation");
+  fraction(p.goalBonded, "goal bonded", true);
+  if (p.blocksPerYear <= 0n) throw new ModuleError(`blocks per year must be positive: ${p.blocksPerYear}`);
+  if (p.blocksPerYear >= 2n ** 64n) throw new ModuleError(`blocks per year must fit a uint64: ${p.blocksPerYear}`);
+  if (p.inflationMax < p.inflationMin) throw new ModuleError(`max inflation (${decString(p.inflationMax)}) must be greater than or equal to min inflation (${decString(p.inflationMin)})`);
+}
+
+/** x/mint's ValidateMinter: the inflation not negative. */
+export function validateMinter(m: Minter): void {
+  if (m.inflation < 0n) throw new ModuleError(`mint parameter Inflation should be positive, is ${decString(m.inflation)}`);
+  if (m.annualProvisions < 0n) throw new ModuleError(`mint parameter AnnualProvisions should be positive, is ${decString(m.annualProvisions)}`);
+}
 
 /** NextInflationRate: (1 − bondedRatio / goalBonded) × inflationRateChange per year, a block's part of it, within [min, max]. */
 export function nextInflationRate(minter: Minter, params: MintParams, bondedRatio: bigint): bigint {
@@ -75,7 +101,10 @@ export class MintKeeper {
     return (await this._r.get<Minter>("minter")) ?? DEFAULT_MINTER;
   }
 
+  /** Writes the params and the minter, checked (validateMintParams, validateMinter): genesis and MsgUpdateParams alike. */
   async init(params: MintParams, minter: Minter): Promise<void> {
+    validateMintParams(params);
+    validateMinter(minter);
     await this._r.put("params", params);
     await this._r.put("minter", minter);
   }

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
+import { decString } from "../common/decimal";
 import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
 import type { MethodCall, MethodHandler } from "../common/module-precompile";
 import { StakingKeeper } from "../staking/keeper";
@@ -26,6 +27,19 @@ export interface SlashingParams {
   downtimeJailDuration: bigint;
   slashFractionDoubleSign: bigint;
   slashFractionDowntime: bigint;
+}
+
+/** x/slashing's Params.Validate (x/slashing/types/params.go), in its words. */
+export function validateSlashingParams(p: SlashingParams): void {
+  const fraction = (v: bigint, what: string): void => {
+    if (v < 0n) throw new ModuleError(`${what} cannot be negative: ${decString(v)}`);
+    if (v > DEC) throw new ModuleError(`${what} too large: ${decString(v)}`);
+  };
+  if (p.signedBlocksWindow <= 0n) throw new ModuleError(`signed blocks window must be positive: ${p.signedBlocksWindow}`);
+  fraction(p.minSignedPerWindow, "min signed per window");
+  if (p.downtimeJailDuration <= 0n) throw new ModuleError(`downtime jail duration must be positive: ${p.downtimeJailDuration}s`);
+  fraction(p.slashFractionDoubleSign, "double sign slash fraction");
+  fraction(p.slashFractionDowntime, "downtime slash fraction");
 }
 
 /** The Cosmos SDK's default slashing params (x/slashing/types/params.go). */
@@ -72,6 +86,7 @@ export class SlashingKeeper {
   }
 
   setParams(p: SlashingParams): Promise<void> {
+    validateSlashingParams(p);
     return this._r.put("params", p);
   }
 

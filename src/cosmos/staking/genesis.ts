@@ -10,11 +10,21 @@
  * dev accounts stay as configured). Unbonding entries, redelegations and rewards start empty.
  */
 import type { Bech32Prefixes } from "../bech32/precompile";
-import { decString, parseFraction } from "../common/decimal";
+import { parseFraction } from "../common/decimal";
 import { decOf, hexOf, secondsOf, uint } from "../common/genesis-values";
 import type { DistributionOptions, GenesisDelegation, GenesisValidator, StakingOptions } from "./module";
 import { ensureDescriptionLength, validateStakingParams } from "./types";
-import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams } from "../mint/keeper";
+import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams, validateMintParams, validateMinter } from "../mint/keeper";
+import { validateDistributionParams } from "../distribution/keeper";
+
+/** Runs a module's own check on a genesis value, its refusal naming the genesis field. */
+function named(field: string, check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    throw new Error(`${field}: ${(err as Error).message}`);
+  }
+}
 import type { CosmosQueries } from "../query";
 
 const DEC = 10n ** 18n;
@@ -33,11 +43,7 @@ function validatorFields(v: { description?: unknown; commission?: { commission_r
   text("website", "website");
   text("security_contact", "securityContact");
   text("details", "details");
-  try {
-    ensureDescriptionLength({ moniker: out.moniker ?? "", identity: out.identity ?? "", website: out.website ?? "", securityContact: out.securityContact ?? "", details: out.details ?? "" });
-  } catch (err) {
-    throw new Error(`${field}.description: ${(err as Error).message}`);
-  }
+  named(`${field}.description`, () => ensureDescriptionLength({ moniker: out.moniker ?? "", identity: out.identity ?? "", website: out.website ?? "", securityContact: out.securityContact ?? "", details: out.details ?? "" }));
   const r = (rates ?? {}) as { rate?: unknown; max_rate?: unknown; max_change_rate?: unknown };
   const rate = (x: unknown, key: string, name: "commissionRate" | "maxRate" | "maxChangeRate") => {
     if (x === undefined) return;
@@ -96,15 +102,15 @@ export function distributionFromGenesis(appState: unknown, denom: string): Distr
   const out: DistributionOptions = {};
   const tax = app?.distribution?.params?.community_tax;
   if (tax !== undefined) {
-    const f = parseFraction(String(tax));
-    if (f === undefined) throw new Error(`app_state.distribution.params.community_tax: expected a decimal from 0 to 1, got ${JSON.stringify(tax)}`);
-    out.communityTax = f;
+    out.communityTax = decOf(tax, "app_state.distribution.params.community_tax", true);
+    // the one check every path runs (src/cosmos/distribution/keeper.ts), naming the field
+    named("app_state.distribution.params.community_tax", () => validateDistributionParams({ communityTax: out.communityTax as bigint, epochIdentifier: "", rewardsPerEpoch: 0n }));
   }
   const mint = app?.mint;
   if (mint !== undefined) {
     const p = mint.params ?? {};
     if (p.mint_denom !== undefined && p.mint_denom !== denom) throw new Error(`app_state.mint.params.mint_denom: ${JSON.stringify(p.mint_denom)} is not this chain's coin ${denom}`);
-    const d = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field));
+    const d = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field, true));
     const params: MintParams = {
       inflationRateChange: d(p.inflation_rate_change, "app_state.mint.params.inflation_rate_change", DEFAULT_MINT_PARAMS.inflationRateChange),
       inflationMax: d(p.inflation_max, "app_state.mint.params.inflation_max", DEFAULT_MINT_PARAMS.inflationMax),
@@ -112,15 +118,14 @@ export function distributionFromGenesis(appState: unknown, denom: string): Distr
       goalBonded: d(p.goal_bonded, "app_state.mint.params.goal_bonded", DEFAULT_MINT_PARAMS.goalBonded),
       blocksPerYear: p.blocks_per_year === undefined ? DEFAULT_MINT_PARAMS.blocksPerYear : uint(p.blocks_per_year, "app_state.mint.params.blocks_per_year"),
     };
-    // the SDK's Params.Validate (x/mint/types/params.go)
-    if (params.inflationMax < params.inflationMin) throw new Error(`app_state.mint.params: max inflation (${decString(params.inflationMax)}) must be greater than or equal to min inflation (${decString(params.inflationMin)})`);
-    if (params.goalBonded === 0n) throw new Error("app_state.mint.params.goal_bonded: goal bonded must be positive: 0.000000000000000000");
-    if (params.blocksPerYear === 0n) throw new Error("app_state.mint.params.blocks_per_year: blocks per year must be positive: 0");
+    // x/mint's Params.Validate and ValidateMinter, the ones every path runs (src/cosmos/mint/keeper.ts)
+    named("app_state.mint.params", () => validateMintParams(params));
     const m = mint.minter ?? {};
     const minter = {
       inflation: d(m.inflation, "app_state.mint.minter.inflation", DEFAULT_MINTER.inflation),
       annualProvisions: d(m.annual_provisions, "app_state.mint.minter.annual_provisions", DEFAULT_MINTER.annualProvisions),
     };
+    named("app_state.mint.minter", () => validateMinter(minter));
     out.mint = { params, minter };
     // the chain mints every block; no epoch stand-in on top
     out.rewardsPerEpoch = 0n;
@@ -147,11 +152,7 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
   if (maxEntries !== undefined) out.maxEntries = maxEntries;
   if (maxValidators !== undefined) out.maxValidators = maxValidators;
   // x/staking's Params.Validate, the one every path runs (src/cosmos/staking/types.ts), naming the section
-  try {
-    validateStakingParams({ unbondingTime: out.unbondingTime ?? 1n, maxEntries: out.maxEntries ?? 1, maxValidators: out.maxValidators ?? 1 });
-  } catch (err) {
-    throw new Error(`app_state.staking.params: ${(err as Error).message}`);
-  }
+  named("app_state.staking.params", () => validateStakingParams({ unbondingTime: out.unbondingTime ?? 1n, maxEntries: out.maxEntries ?? 1, maxValidators: out.maxValidators ?? 1 }));
   const validators = s.validators ?? [];
   if (!Array.isArray(validators)) throw new Error("app_state.staking.validators: expected an array");
   if (validators.length === 0) return out;
