@@ -202,6 +202,11 @@ for (const make of harnesses()) {
       expect(await c.failure(br, send("channel-1", "atest", 1n))).to.include("channel (channel-1) is not open, current state: STATE_CLOSED: invalid channel state");
       expect(await c.failure(br, send("channel-0", "atest", 1n, ""))).to.include("missing recipient address: invalid address");
       expect(await c.failure(br, send("channel-0", "atest", 1n, "cosmos1receiver", 0n))).to.include("timeout height and timeout timestamp cannot both be 0");
+      // ibc-go's limits are bytes: 1,025 two-byte characters are 2,050 bytes, past the receiver's 2,048
+      expect(await c.failure(br, send("channel-0", "atest", 1n, "é".repeat(1025)))).to.include("recipient address must not exceed 2048 bytes: invalid address");
+      // a string that is not UTF-8 is refused as the ABI decoder refuses it, and the node goes on
+      const utf8 = send("channel-0", "atest", 1n, "RRRR").replace(Buffer.from("RRRR").toString("hex"), "fffec328");
+      expect(await c.failure(br, utf8)).to.include("invalid codepoint");
       expect(await c.failure(br, send("channel-0", ATOM, 1n))).to.include(`denomination not found for ${ATOM}`);
       expect(await c.failure(br, send("channel-0", "atest", 1000n * E18))).to.include(`spendable balance ${100n * E18}atest is smaller than ${1000n * E18}atest: insufficient funds`);
       expect(await c.failure(br, send("channel-0", "atest", 0n))).to.include("0atest: insufficient funds");

@@ -210,8 +210,9 @@ export class Ics20Keeper {
     if (!CHANNEL_ID.test(msg.sourceChannel)) throw new ModuleError(`invalid channel ID (${msg.sourceChannel}) on v2 packet: invalid channel`);
     if (msg.amount <= 0n) throw new ModuleError(`${msg.amount}${msg.denom}: insufficient funds`);
     if (msg.receiver.trim() === "") throw new ModuleError("missing recipient address: invalid address");
-    if (msg.receiver.length > MAX_RECEIVER) throw new ModuleError(`recipient address must not exceed ${MAX_RECEIVER} bytes: invalid address`);
-    if (msg.memo.length > MAX_MEMO) throw new ModuleError(`memo must not exceed ${MAX_MEMO} bytes: invalid memo`);
+    // ibc-go's limits are in bytes (Go's len), not in characters
+    if (Buffer.byteLength(msg.receiver, "utf8") > MAX_RECEIVER) throw new ModuleError(`recipient address must not exceed ${MAX_RECEIVER} bytes: invalid address`);
+    if (Buffer.byteLength(msg.memo, "utf8") > MAX_MEMO) throw new ModuleError(`memo must not exceed ${MAX_MEMO} bytes: invalid memo`);
     if (msg.timeoutHeight.revisionHeight === 0n && msg.timeoutTimestamp === 0n) throw new ModuleError("timeout height and timeout timestamp cannot both be 0: invalid packet timeout");
     await this.openChannel(msg.sourcePort, msg.sourceChannel);
     const denom = await this._localDenom(msg.denom);
