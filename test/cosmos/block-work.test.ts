@@ -8,7 +8,8 @@
  * max_validators by power, updated in the end block.
  */
 import { expect } from "chai";
-import { Interface, getBytes, hexlify, randomBytes } from "ethers";
+import { ContractFactory, Interface, getBytes, hexlify, randomBytes } from "ethers";
+import { artifacts } from "hardhat";
 import { bech32 } from "bech32";
 import { blockWork } from "../../src/cosmos/common/module-env";
 import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
@@ -190,6 +191,41 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
       await h.request("evm_mine", []);
       const events = await h.request<{ end_block_events: Array<{ type: string }> }>("epochs_blockEvents", ["latest"]);
       expect(events.end_block_events.filter((e) => e.type === "timeout_packet")).to.have.length(40);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("a contract hook that calls staking, gov and the WERC20 back during an epoch tick: its work is kept, the block's module work goes on, the pools stay whole", async () => {
+    const h = await inProcess({ epochs: { profile: "cosmos-evm" }, cosmos: { distribution: { epochIdentifier: "minute" } } });
+    try {
+      const OP0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+      const artifact = await artifacts.readArtifact("ReentrantHook");
+      const deploy = await h.request<string>("eth_sendTransaction", [{ from: ALICE, data: (await new ContractFactory(artifact.abi, artifact.bytecode).getDeployTransaction(valoper(OP0), ALICE)).data, value: q(100n * E18), gas: q(5_000_000n) }]);
+      const hook = (await h.request<{ contractAddress: string; status: string }>("eth_getTransactionReceipt", [deploy])).contractAddress;
+      const hookAbi = new Interface(artifact.abi);
+      const read = async (fn: string) => hookAbi.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: hook, data: hookAbi.encodeFunctionData(fn, []) }, "latest"]))[0];
+      const aliceBefore = await balance(h, ALICE);
+      for (let i = 1; i <= 2; i++) {
+        const head = BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp);
+        await h.request("evm_mine", [Number(head + 60n)]);
+        const events = await h.request<{ begin_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>("epochs_blockEvents", ["latest"]);
+        const types = events.begin_block_events.map((e) => e.type);
+        // distribution's epoch work first, then the hook, which succeeded
+        expect(types, JSON.stringify(events.begin_block_events.filter((e) => e.type === "epoch_hook_failed"))).to.include.members(["mint", "epoch_hook"]).and.not.include("epoch_hook_failed");
+        expect(await read("ticks")).to.equal(BigInt(i));
+      }
+      // two delegations of 2, two unbondings of 1: 2 coins staked; two proposals with a coin each; two coins paid out through the WERC20
+      const [shares] = STAKING_ABI.decodeFunctionResult("delegation", await h.request<string>("eth_call", [{ to: STAKING, data: STAKING_ABI.encodeFunctionData("delegation", [hook, valoper(OP0)]) }, "latest"]));
+      expect(shares).to.equal(2n * E18 * E18);
+      expect(await read("lastProposal")).to.equal(2n);
+      expect(await balance(h, ALICE)).to.equal(aliceBefore + 2n * E18);
+      // the pools as the validators' tokens and the unbondings say: bonded = every bonded validator's tokens, not bonded = what is unbonding
+      const vals = await validators(h);
+      expect(await balance(h, BONDED_POOL)).to.equal(vals.filter((v) => v.status === "BOND_STATUS_BONDED").reduce((sum, v) => sum + BigInt(v.tokens), 0n));
+      expect(await balance(h, NOT_BONDED_POOL)).to.equal(2n * E18);
+      // and the next blocks go on
+      await h.request("evm_mine", []);
     } finally {
       await h.close();
     }
