@@ -168,9 +168,10 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
     const after = await emptyBlockReads(h);
     // what is due in an empty block is the same as before: x/mint, the bonded set's allocation, the queues' heads
     expect(after.reads, `module records an empty block read: ${fresh.reads} before, ${after.reads} after`).to.be.at.most(fresh.reads);
-    // the same records, a few bytes longer at most (the supply, the minter and the rewards have more digits); one
-    // of the 30 validators' records read would add 3,600 bytes
-    expect(after.bytes, `bytes an empty block read: ${fresh.bytes} before, ${after.bytes} after`).to.be.at.most(fresh.bytes * 1.05);
+    // the same records, a few hundred bytes longer at most: the queues' heads (what falls due next) and
+    // numbers with more digits (supply, minter, rewards); one of the 30 descriptions read would add
+    // 3,630 bytes, the proposals' list or records thousands
+    expect(after.bytes, `bytes an empty block read: ${fresh.bytes} before, ${after.bytes} after`).to.be.at.most(fresh.bytes * 1.05 + 512);
   });
 
   it("ICS20: pending packets wait in an index by timeout; an empty block reads the same with 40 pending, and their timeouts still fire", async () => {

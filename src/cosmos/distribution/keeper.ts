@@ -15,7 +15,7 @@ import { getAddress } from "ethers/address";
 import { decString } from "../common/decimal";
 import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
 import { StakingKeeper } from "../staking/keeper";
-import { DEC, type DelegationHooks, type Validator } from "../staking/types";
+import { DEC, type DelegationHooks, type ValidatorCore } from "../staking/types";
 
 export const DISTRIBUTION_PRECOMPILE = "0x0000000000000000000000000000000000000801" as const;
 
@@ -124,7 +124,7 @@ export class DistributionKeeper implements DelegationHooks {
   }
 
   /** Gives a validator `reward` (a LegacyDec): its commission, the rest to its delegators by shares (AllocateTokensToValidator). */
-  async allocateToValidator(v: Validator, reward: bigint): Promise<void> {
+  async allocateToValidator(v: ValidatorCore, reward: bigint): Promise<void> {
     const commission = (reward * v.commissionRate) / DEC;
     const r = await this.validatorRewards(v.operator);
     r.commission += commission;

@@ -12,7 +12,7 @@
 import { getAddress } from "ethers/address";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byteOrder } from "../common/ledger";
 import { RecordHeap } from "../common/record-heap";
-import { BondStatus, DEC, type DelegationHooks, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, validateStakingParams } from "./types";
+import { BondStatus, DEC, type DelegationHooks, type Description, EMPTY_DESCRIPTION, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, type ValidatorCore, validateStakingParams } from "./types";
 import { type SetUpdates, ValidatorSet } from "./validator-set";
 
 /** A pending maturity as a store written before the maturity index kept it (record "queue"): carried into the index once. */
@@ -97,7 +97,16 @@ export class StakingKeeper {
   }
 
   async validator(operator: string): Promise<Validator | undefined> {
-    return this._r.get<Validator>(key("validator", operator));
+    const v = await this._r.get<ValidatorCore & { description?: Description }>(key("validator", operator));
+    if (v === undefined) return undefined;
+    // a record written before descriptions had a record of their own holds it
+    if (v.description !== undefined) return v as Validator;
+    return { ...v, description: (await this._r.get<Description>(key("description", operator))) ?? { ...EMPTY_DESCRIPTION } };
+  }
+
+  /** A validator without its description (one record of a few words): for the block work. */
+  private async _core(operator: string): Promise<ValidatorCore | undefined> {
+    return this._r.get<ValidatorCore>(key("validator", operator));
   }
 
   /** Every validator, in the order the SDK's store keeps them: by operator address bytes. */
@@ -114,11 +123,11 @@ export class StakingKeeper {
    * The bonded set (at most max_validators), by operator address: what the power index holds, so
    * the block work that reads it (allocation, tallies) reads at most that many validators.
    */
-  async bondedValidators(): Promise<Validator[]> {
+  async bondedValidators(): Promise<ValidatorCore[]> {
     if (!(await this.indexed())) return (await this.validators()).filter((v) => v.status === BondStatus.Bonded);
-    const out: Validator[] = [];
+    const out: ValidatorCore[] = [];
     for (const e of await this.set.bonded.entries()) {
-      const v = await this.validator(e.member);
+      const v = await this._core(e.member);
       if (v !== undefined) out.push(v);
     }
     return out.sort((a, b) => byteOrder(a.operator, b.operator));
@@ -132,8 +141,11 @@ export class StakingKeeper {
     if (await this.indexed()) await this.set.markChanged(v.operator);
   }
 
-  private _writeValidator(v: Validator): Promise<void> {
-    return this._r.put(key("validator", v.operator), v);
+  /** Writes a validator: its description in a record of its own, the rest in another. */
+  private async _writeValidator(v: Validator): Promise<void> {
+    const { description, ...core } = v;
+    await this._r.put(key("validator", v.operator), core);
+    await this._r.put(key("description", v.operator), description);
   }
 
   /** The validator or x/staking's `ErrNoValidatorFound`. */

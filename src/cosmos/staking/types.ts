@@ -46,6 +46,15 @@ export interface Validator {
   minSelfDelegation: bigint;
 }
 
+/**
+ * A validator without its description: what the block work reads (allocation, tallies). The
+ * description is a record of its own (`description/<operator>`), so the bonded set read every block
+ * costs a few words a validator, not the 3,630 bytes a description may hold.
+ */
+export type ValidatorCore = Omit<Validator, "description">;
+
+export const EMPTY_DESCRIPTION: Readonly<Description> = { moniker: "", identity: "", website: "", securityContact: "", details: "" };
+
 export interface UnbondingEntry {
   creationHeight: bigint;
   completionTime: bigint;
