@@ -1,15 +1,7 @@
 /**
  * x/gov as the Cosmos SDK (v0.50, x/gov/keeper) runs it on this chain's clock, kept in the gov
- * precompile's storage (src/chain/records.ts):
- * - `params`, `nextId`, `constitution`;
- * - `proposals`: every id ever written (a removed one is skipped on reading); `proposal/<id>`: the
- *   proposal without its votes and deposits;
- * - `vote/<id>/<voter>` and `deposit/<id>/<depositor>`, one record each, listed by `votes/<id>/<i>`
- *   and `deposits/<id>/<i>` (src/cosmos/common/record-list.ts): a vote or a deposit writes O(1) records;
- * - `inactive` and `active`: the proposals in their deposit and voting periods by the time the period
- *   ends (the SDK's InactiveProposalQueue and ActiveProposalQueue, src/cosmos/common/record-heap.ts),
- *   so the end block reads only the proposals whose period ends. A proposal a test writes
- *   (cosmos_setProposal) is not queued: it stays as written.
+ * precompile's storage (src/chain/records.ts): `params` (src/cosmos/gov/params.ts), `nextId`,
+ * `constitution`, and the proposals with their votes, deposits and queues (src/cosmos/gov/proposal-store.ts).
  * Submitting, depositing, voting and cancelling are the precompile's transactions
  * (src/cosmos/gov/precompile.ts); at each block's end a deposit period that ran out drops its
  * proposal (deposits refunded, or burned as the params say) and a voting period that ran out is
@@ -20,122 +12,20 @@ import { getAddress } from "ethers/address";
 import { decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
-import { type ModuleEnv, ModuleError, byteOrder, moduleAddress } from "../common/ledger";
-import { RecordHeap } from "../common/record-heap";
-import { RecordList } from "../common/record-list";
+import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
 import { type StakingKeeper } from "../staking/keeper";
 import { DEC } from "../staking/types";
+import { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams } from "./params";
+import { ProposalStore } from "./proposal-store";
+import { type ProposalRecord, ProposalStatus, type StoredProposal, VoteOption, type WeightedVote } from "./types";
 
 export const GOV_PRECOMPILE = "0x0000000000000000000000000000000000000805" as const;
 /** The gov module account: deposits sit here, and proposals' messages act as it. */
 export const GOV_MODULE_ACCOUNT = moduleAddress("gov");
 
-/** x/gov's ProposalStatus, numbered as its protobuf enum (0 to 5). */
-export enum ProposalStatus { Unspecified, DepositPeriod, VotingPeriod, Passed, Rejected, Failed }
-
-/** x/gov's VoteOption, numbered as its protobuf enum (0 to 4). */
-export enum VoteOption { Unspecified, Yes, Abstain, No, NoWithVeto }
-
+export { ProposalStatus, VoteOption, type ProposalRecord, type StoredProposal, type WeightedVote };
 export type { Tally };
-
-export interface WeightedVote {
-  voter: string;
-  /** Options with their weights (LegacyDecs summing to 1), and the weight as the voter wrote it. */
-  options: Array<{ option: VoteOption; weight: bigint; text?: string }>;
-  metadata: string;
-}
-
-export interface ProposalRecord {
-  id: bigint;
-  /** The messages' type URLs ("/cosmos.bank.v1beta1.MsgSend", …). */
-  messages: string[];
-  /** The messages as submitted (proto JSON), which run when the proposal passes; none for a proposal a test wrote. */
-  bodies?: Array<Record<string, unknown>>;
-  status: ProposalStatus;
-  finalTallyResult: Tally;
-  submitTime: bigint;
-  depositEndTime: bigint;
-  totalDeposit: bigint;
-  votingStartTime: bigint;
-  votingEndTime: bigint;
-  metadata: string;
-  title: string;
-  summary: string;
-  proposer: string;
-  expedited?: boolean;
-  failedReason?: string;
-  votes: WeightedVote[];
-  deposits: Array<{ depositor: string; amount: bigint }>;
-}
-
-/** A proposal's own record: without its votes and deposits (records of their own), or with them inline when written before they were. */
-export type StoredProposal = Omit<ProposalRecord, "votes" | "deposits"> & Partial<Pick<ProposalRecord, "votes" | "deposits">>;
-
-/** x/gov's params; deposits in the native coin, periods in seconds, ratios LegacyDecs. */
-export interface GovParams {
-  minDeposit: bigint;
-  maxDepositPeriod: bigint;
-  votingPeriod: bigint;
-  quorum: bigint;
-  threshold: bigint;
-  vetoThreshold: bigint;
-  minInitialDepositRatio: bigint;
-  proposalCancelRatio: bigint;
-  /** Where cancellation charges go: "" burns them. */
-  proposalCancelDest: string;
-  expeditedVotingPeriod: bigint;
-  expeditedThreshold: bigint;
-  expeditedMinDeposit: bigint;
-  burnVoteQuorum: boolean;
-  burnProposalDepositPrevote: boolean;
-  burnVoteVeto: boolean;
-  minDepositRatio: bigint;
-}
-
-/** The SDK's DefaultParams (x/gov/types/v1/params.go). */
-export const DEFAULT_GOV_PARAMS: GovParams = {
-  minDeposit: 10_000_000n,
-  maxDepositPeriod: 172_800n,
-  votingPeriod: 172_800n,
-  quorum: (334n * DEC) / 1000n,
-  threshold: DEC / 2n,
-  vetoThreshold: (334n * DEC) / 1000n,
-  minInitialDepositRatio: 0n,
-  proposalCancelRatio: DEC / 2n,
-  proposalCancelDest: "",
-  expeditedVotingPeriod: 86_400n,
-  expeditedThreshold: (667n * DEC) / 1000n,
-  expeditedMinDeposit: 50_000_000n,
-  burnVoteQuorum: false,
-  burnProposalDepositPrevote: false,
-  burnVoteVeto: true,
-  minDepositRatio: DEC / 100n,
-};
-
-/**
- * x/gov's Params.ValidateBasic (x/gov/types/v1/params.go), in its words: run by every path that sets
- * the params (genesis, MsgUpdateParams through a proposal: GovKeeper.setParams).
- */
-export function validateGovParams(p: GovParams, denom: string): void {
-  const fraction = (v: bigint, what: string, positive = false) => {
-    if (v < 0n || (positive && v === 0n)) throw new ModuleError(`${what} must be positive: ${v}`);
-    if (v > DEC) throw new ModuleError(`${what} too large: ${v}`);
-  };
-  if (p.minDeposit <= 0n) throw new ModuleError(`invalid minimum deposit: ${p.minDeposit}${denom}`);
-  if (p.expeditedMinDeposit < p.minDeposit) throw new ModuleError(`expedited minimum deposit must be greater than or equal to minimum deposit: ${p.expeditedMinDeposit}${denom}`);
-  fraction(p.quorum, "quorom");
-  fraction(p.threshold, "vote threshold", true);
-  fraction(p.expeditedThreshold, "expedited threshold", true);
-  if (p.expeditedThreshold <= p.threshold) throw new ModuleError("expedited threshold must be greater than the threshold");
-  fraction(p.vetoThreshold, "veto threshold", true);
-  if (p.maxDepositPeriod <= 0n) throw new ModuleError(`maximum deposit period must be positive: ${p.maxDepositPeriod}s`);
-  if (p.votingPeriod <= 0n) throw new ModuleError(`voting period must be positive: ${p.votingPeriod}s`);
-  if (p.expeditedVotingPeriod <= 0n) throw new ModuleError(`expedited voting period must be positive: ${p.expeditedVotingPeriod}s`);
-  if (p.expeditedVotingPeriod >= p.votingPeriod) throw new ModuleError(`expedited voting period ${p.expeditedVotingPeriod}s must be strictly less that the regular voting period ${p.votingPeriod}s`);
-  fraction(p.minInitialDepositRatio, "mininum initial deposit ratio of proposal");
-  fraction(p.proposalCancelRatio, "proposal cancel ratio");
-  fraction(p.minDepositRatio, "min deposit ratio");
-}
+export { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams };
 
 /** The SDK's default MaxMetadataLen. */
 export const MAX_METADATA_LEN = 255;
@@ -169,101 +59,33 @@ export class GovKeeper {
     return this._r.put("params", p);
   }
 
+  private get _store(): ProposalStore {
+    return new ProposalStore(this._r);
+  }
+
   /** The ids of the proposals ever written, ascending (some may have been removed since: `proposal` answers undefined). */
-  async ids(): Promise<bigint[]> {
-    return (await this._r.get<bigint[]>("proposals")) ?? [];
+  ids(): Promise<bigint[]> {
+    return this._store.ids();
   }
 
   /** A proposal with its votes and deposits, in x/gov's store order (for queries, tallies and refunds: they read every one). */
-  async proposal(id: bigint): Promise<ProposalRecord | undefined> {
-    const p = await this.header(id);
-    if (p === undefined) return undefined;
-    // a proposal written before votes and deposits were records of their own holds them inline
-    const votes = new Map((p.votes ?? []).map((v) => [v.voter.toLowerCase(), v]));
-    for (const voter of await this._votes(id).items()) {
-      const v = await this._r.get<WeightedVote>(`vote/${id}/${voter}`);
-      if (v !== undefined) votes.set(voter, v);
-    }
-    const deposits = new Map((p.deposits ?? []).map((d) => [d.depositor.toLowerCase(), d]));
-    for (const depositor of await this._deposits(id).items()) {
-      const d = await this._r.get<{ depositor: string; amount: bigint }>(`deposit/${id}/${depositor}`);
-      if (d !== undefined) deposits.set(depositor, d);
-    }
-    // in x/gov's store order, whatever order they were written in: its vote and deposit keys end in
-    // the voter's and the depositor's address, so queries, tallies and refunds go by address, bytewise
-    return { ...p, votes: [...votes.values()].sort((a, b) => byteOrder(a.voter, b.voter)), deposits: [...deposits.values()].sort((a, b) => byteOrder(a.depositor, b.depositor)) };
-  }
-
-  /** The proposal's own record: what the block work and the messages read (votes and deposits are not in it). */
-  async header(id: bigint): Promise<StoredProposal | undefined> {
-    const p = await this._r.get<StoredProposal>(`proposal/${id}`);
-    if (p !== undefined && p.id !== id) throw new ModuleError(`proposal record ${id} holds proposal ${String(p.id)}`);
-    return p;
-  }
-
-  private _votes = (id: bigint): RecordList => new RecordList(this._r, `votes/${id}`);
-  private _deposits = (id: bigint): RecordList => new RecordList(this._r, `deposits/${id}`);
-  private get _inactive(): RecordHeap {
-    return new RecordHeap(this._r, "inactive");
-  }
-  private get _active(): RecordHeap {
-    return new RecordHeap(this._r, "active");
+  proposal(id: bigint): Promise<ProposalRecord | undefined> {
+    return this._store.proposal(id);
   }
 
   /** Writes a proposal whole (a new id or a replacement, as a test writes it): its votes and deposits replace the ones it had. */
-  async setProposal(p: ProposalRecord): Promise<void> {
-    await this._clearVotes(p.id);
-    await this._clearDeposits(p.id);
-    for (const v of p.votes) await this._putVote(p.id, v);
-    for (const d of p.deposits) await this._putDeposit(p.id, d);
-    await this._putHeader({ ...p, votes: undefined, deposits: undefined });
-    // a queued proposal rewritten: queued again by its period's end as now written
-    const member = p.id.toString();
-    if ((await this._inactive.remove(member)) || (await this._active.remove(member))) {
-      if (p.status === ProposalStatus.DepositPeriod || p.status === ProposalStatus.VotingPeriod) await this._enqueue(p);
-    }
+  setProposal(p: ProposalRecord): Promise<void> {
+    return this._store.setProposal(p);
   }
 
-  /** Writes the proposal's own record; votes or deposits it still holds inline (written before they were records) move to records first. */
-  private async _putHeader(p: StoredProposal): Promise<void> {
-    for (const v of p.votes ?? []) if ((await this._r.get(`vote/${p.id}/${v.voter.toLowerCase()}`)) === undefined) await this._putVote(p.id, v);
-    for (const d of p.deposits ?? []) if ((await this._r.get(`deposit/${p.id}/${d.depositor.toLowerCase()}`)) === undefined) await this._putDeposit(p.id, d);
-    const header: StoredProposal = { ...p };
-    delete header.votes;
-    delete header.deposits;
-    const ids = await this.ids();
-    if (ids.length === 0 || ids[ids.length - 1] < p.id) await this._r.put("proposals", [...ids, p.id]);
-    else if (!ids.includes(p.id)) await this._r.put("proposals", [...ids, p.id].sort((a, b) => (a < b ? -1 : 1)));
-    await this._r.put(`proposal/${p.id}`, header);
-    if (p.id >= ((await this._r.get<bigint>("nextId")) ?? 1n)) await this._r.put("nextId", p.id + 1n);
+  /** The ids in their deposit or voting period (for state checks, not for block work). */
+  queue(): Promise<bigint[]> {
+    return this._store.queue();
   }
 
-  private async _putVote(id: bigint, v: WeightedVote): Promise<void> {
-    const voter = v.voter.toLowerCase();
-    if ((await this._r.get(`vote/${id}/${voter}`)) === undefined) await this._votes(id).append(voter);
-    await this._r.put(`vote/${id}/${voter}`, { ...v, voter: getAddress(v.voter) });
-  }
-
-  private async _putDeposit(id: bigint, d: { depositor: string; amount: bigint }): Promise<void> {
-    const depositor = d.depositor.toLowerCase();
-    if ((await this._r.get(`deposit/${id}/${depositor}`)) === undefined) await this._deposits(id).append(depositor);
-    await this._r.put(`deposit/${id}/${depositor}`, { depositor: getAddress(d.depositor), amount: d.amount });
-  }
-
-  private async _clearVotes(id: bigint): Promise<void> {
-    for (const voter of await this._votes(id).clear()) await this._r.put(`vote/${id}/${voter}`, undefined);
-  }
-
-  private async _clearDeposits(id: bigint): Promise<void> {
-    for (const depositor of await this._deposits(id).clear()) await this._r.put(`deposit/${id}/${depositor}`, undefined);
-  }
-
-  private async _delete(id: bigint): Promise<void> {
-    await this._clearVotes(id);
-    await this._clearDeposits(id);
-    await this._r.put(`proposal/${id}`, undefined);
-    await this._inactive.remove(id.toString());
-    await this._active.remove(id.toString());
+  /** The earliest end of a queued proposal's period (the block time its end block acts at), if any: two reads, however many are queued. */
+  nextDeadline(): Promise<bigint | undefined> {
+    return this._store.nextDeadline();
   }
 
   /** The id the next proposal gets. */
@@ -275,36 +97,6 @@ export class GovKeeper {
     await this._r.put("nextId", id);
   }
 
-  /** The ids in their deposit or voting period (every entry of both queues: for state checks, not for block work). */
-  async queue(): Promise<bigint[]> {
-    const legacy = (await this._r.get<bigint[]>("queue")) ?? [];
-    const queued = [...(await this._inactive.entries()), ...(await this._active.entries())].map((e) => BigInt(e.member));
-    return [...legacy, ...queued].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-
-  /** Queues a proposal by the end of the period it is in (deposit or voting). */
-  private async _enqueue(p: StoredProposal): Promise<void> {
-    if (p.status === ProposalStatus.DepositPeriod) await this._inactive.push(p.id.toString(), [p.depositEndTime, p.id]);
-    else {
-      await this._inactive.remove(p.id.toString());
-      await this._active.push(p.id.toString(), [p.votingEndTime, p.id]);
-    }
-  }
-
-  /**
-   * Carries the queue of a store written before the queues were indexes (record "queue", every id
-   * in one list) into them, once: the first end block on such a store runs it.
-   */
-  private async _migrateQueue(): Promise<void> {
-    const legacy = await this._r.get<bigint[]>("queue");
-    if (legacy === undefined) return;
-    for (const id of legacy) {
-      const p = await this.header(id);
-      if (p !== undefined) await this._enqueue(p);
-    }
-    await this._r.put("queue", undefined);
-  }
-
   async constitution(): Promise<string> {
     return (await this._r.get<string>("constitution")) ?? "";
   }
@@ -313,18 +105,9 @@ export class GovKeeper {
     await this._r.put("constitution", text === "" ? undefined : text);
   }
 
-  /** The earliest end of a queued proposal's period (the block time its end block acts at), if any: two reads, however many are queued. */
-  async nextDeadline(): Promise<bigint | undefined> {
-    // a store with the old queue: due now, so the end block carries it into the indexes
-    if ((await this._r.get<bigint[]>("queue")) !== undefined) return 0n;
-    const a = (await this._inactive.peek())?.key[0];
-    const b = (await this._active.peek())?.key[0];
-    return a === undefined ? b : b === undefined || a < b ? a : b;
-  }
-
   /** The proposal's own record (no votes or deposits), or x/gov's unknown-proposal error. */
   private _need = async (id: bigint): Promise<StoredProposal> => {
-    const p = await this.header(id);
+    const p = await this._store.header(id);
     if (p === undefined) throw new ModuleError(`${id}: unknown proposal`);
     return p;
   };
@@ -364,8 +147,8 @@ export class GovKeeper {
       votes: [],
       deposits: [],
     };
-    await this._putHeader(proposal);
-    await this._enqueue(proposal);
+    await this._store.putHeader(proposal);
+    await this._store.enqueue(proposal);
     if (s.deposit > 0n) await this.deposit(id, s.proposer, s.deposit);
     return id;
   }
@@ -384,16 +167,16 @@ export class GovKeeper {
     await this._env.send(depositor, GOV_MODULE_ACCOUNT, amount);
     p.totalDeposit += amount;
     const mine = (await this._r.get<{ amount: bigint }>(`deposit/${id}/${depositor.toLowerCase()}`)) ?? p.deposits?.find((d) => d.depositor.toLowerCase() === depositor.toLowerCase());
-    await this._putDeposit(id, { depositor, amount: (mine?.amount ?? 0n) + amount });
+    await this._store.putDeposit(id, { depositor, amount: (mine?.amount ?? 0n) + amount });
     let activated = false;
     if (p.status === ProposalStatus.DepositPeriod && p.totalDeposit >= minDeposit) {
       p.status = ProposalStatus.VotingPeriod;
       p.votingStartTime = this._env.time;
       p.votingEndTime = this._env.time + (p.expedited === true ? params.expeditedVotingPeriod : params.votingPeriod);
       activated = true;
-      await this._enqueue(p);
+      await this._store.enqueue(p);
     }
-    await this._putHeader(p);
+    await this._store.putHeader(p);
     return activated;
   }
 
@@ -404,8 +187,8 @@ export class GovKeeper {
     if (metadata.length > MAX_METADATA_LEN) throw new ModuleError("metadata too long");
     validateOptions(options);
     // a proposal written with its votes inline keeps them: they move to records the next time it is written
-    if ((p.votes ?? []).length > 0) await this._putHeader(p);
-    await this._putVote(id, { voter: getAddress(voter), options, metadata });
+    if ((p.votes ?? []).length > 0) await this._store.putHeader(p);
+    await this._store.putVote(id, { voter: getAddress(voter), options, metadata });
   }
 
   /** CancelProposal: the proposer withdraws it; the cancel ratio of each deposit is burned (or sent to the cancel destination), the rest refunded. */
@@ -423,7 +206,7 @@ export class GovKeeper {
     }
     if (params.proposalCancelDest === "") await this._env.burn(GOV_MODULE_ACCOUNT, charges);
     else await this._env.send(GOV_MODULE_ACCOUNT, params.proposalCancelDest, charges);
-    await this._delete(id);
+    await this._store.remove(id);
   }
 
   /** The tally of a proposal's votes now (src/cosmos/gov/tally.ts). */
@@ -438,21 +221,21 @@ export class GovKeeper {
    */
   async endBlock(staking: StakingKeeper): Promise<GovEndBlock> {
     const out: GovEndBlock = { dropped: [], passed: [], rejected: [], expeditedRejected: [] };
-    await this._migrateQueue();
+    await this._store.migrateQueue();
     const params = await this.params();
     const now = this._env.time;
     // the inactive queue: deposit periods that ended (one read when none did)
-    for (let e = await this._inactive.peek(); e !== undefined && e.key[0] <= now; e = await this._inactive.peek()) {
-      await this._inactive.pop();
+    for (let e = await this._store.inactive.peek(); e !== undefined && e.key[0] <= now; e = await this._store.inactive.peek()) {
+      await this._store.inactive.pop();
       const p = await this.proposal(BigInt(e.member));
       if (p === undefined || p.status !== ProposalStatus.DepositPeriod) continue;
       await this._settleDeposits(p, params.burnProposalDepositPrevote);
-      await this._delete(p.id);
+      await this._store.remove(p.id);
       out.dropped.push(p.id);
     }
     // the active queue: voting periods that ended
-    for (let e = await this._active.peek(); e !== undefined && e.key[0] <= now; e = await this._active.peek()) {
-      await this._active.pop();
+    for (let e = await this._store.active.peek(); e !== undefined && e.key[0] <= now; e = await this._store.active.peek()) {
+      await this._store.active.pop();
       const p = await this.proposal(BigInt(e.member));
       if (p === undefined || p.status !== ProposalStatus.VotingPeriod) continue;
       const { passes, burnDeposits, result } = await this.tally(p, staking);
@@ -462,13 +245,13 @@ export class GovKeeper {
         p.votingEndTime = p.votingStartTime + params.votingPeriod;
         p.finalTallyResult = result;
         // votes and deposits stay (any still inline move to records)
-        await this._putHeader(p);
-        await this._enqueue(p);
+        await this._store.putHeader(p);
+        await this._store.enqueue(p);
         out.expeditedRejected.push(p.id);
         continue;
       }
       await this._settleDeposits(p, burnDeposits);
-      await this._clearVotes(p.id);
+      await this._store.clearVotes(p.id);
       p.finalTallyResult = result;
       if (passes) {
         out.passed.push(p.id);
@@ -477,7 +260,7 @@ export class GovKeeper {
         p.failedReason = "proposal did not get enough votes to pass";
         out.rejected.push(p.id);
       }
-      await this._putHeader({ ...p, votes: undefined, deposits: undefined });
+      await this._store.putHeader({ ...p, votes: undefined, deposits: undefined });
     }
     return out;
   }
@@ -487,7 +270,7 @@ export class GovKeeper {
     const p = await this._need(id);
     p.status = error === undefined ? ProposalStatus.Passed : ProposalStatus.Failed;
     if (error !== undefined) p.failedReason = error;
-    await this._putHeader(p);
+    await this._store.putHeader(p);
   }
 
   /** RefundAndDeleteDeposits or DeleteAndBurnDeposits (`p` read whole, with its deposits). */
@@ -496,7 +279,7 @@ export class GovKeeper {
       if (burn) await this._env.burn(GOV_MODULE_ACCOUNT, d.amount);
       else await this._env.send(GOV_MODULE_ACCOUNT, d.depositor, d.amount);
     }
-    await this._clearDeposits(p.id);
+    await this._store.clearDeposits(p.id);
   }
 }
 

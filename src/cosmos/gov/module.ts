@@ -10,7 +10,8 @@ import { type BlockContext, type BlockModule, type GenesisContext, runIsolated }
 import type { StateReader } from "../../chain/records";
 import type { Bech32Prefixes } from "../bech32/precompile";
 import { DistributionKeeper } from "../distribution/keeper";
-import { type GovEndBlock, GovKeeper, type GovParams } from "./keeper";
+import { type GovEndBlock, GovKeeper } from "./keeper";
+import type { GovParams } from "./params";
 import { executeProposal } from "./messages";
 import { ModuleError } from "../common/ledger";
 import { blockEnv, genesisEnv, readEnv } from "../common/module-env";
