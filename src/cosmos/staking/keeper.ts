@@ -3,29 +3,22 @@
  * records in the staking precompile's storage (src/chain/records.ts). Shares and commission rates are
  * Cosmos `LegacyDec`s: integers scaled by 10^18 (what cosmos/evm's precompile returns for them).
  *
- * Simulated, not run: there is no consensus. Every validator with tokens that is not jailed is
- * bonded (a single-node chain bonds them all); tokens move only through the messages here and what
- * a test sets (jail, slash: src/cosmos/admin.ts). Unbonding and redelegation entries mature in the
- * end block of the first block whose time reaches their completion time (staking's EndBlocker), so
- * `time.increase` then a block completes them.
+ * Simulated, not run: there is no consensus. The bonded set is x/staking's: the strongest
+ * max_validators validators by power, updated by the end block (src/cosmos/staking/validator-set.ts);
+ * tokens move only through the messages here and what a test sets (jail, slash: src/cosmos/admin.ts).
+ * Unbonding and redelegation entries mature in the end block of the first block whose time reaches
+ * their completion time (staking's EndBlocker), so `time.increase` then a block completes them.
  */
 import { getAddress } from "ethers/address";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byteOrder } from "../common/ledger";
-import { RecordHeap } from "../common/record-heap";
-import { BondStatus, DEC, type DelegationHooks, type Description, EMPTY_DESCRIPTION, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, type ValidatorCore, validateStakingParams } from "./types";
+import { MaturityQueue } from "./maturity-queue";
+import { invalidExRate, sharesFromTokens, tokensFromShares } from "./shares";
+import { BondStatus, type DelegationHooks, type Description, EMPTY_DESCRIPTION, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, type ValidatorCore, validateStakingParams } from "./types";
 import { type SetUpdates, ValidatorSet } from "./validator-set";
-
-/** A pending maturity as a store written before the maturity index kept it (record "queue"): carried into the index once. */
-interface LegacyQueueItem {
-  time: bigint;
-  delegator: string;
-  validator: string;
-  dst?: string;
-}
 
 /**
  * The staking store's index version: 2 has the validator set's indexes (src/cosmos/staking/validator-set.ts)
- * and the maturity index `ubdQueue`. A store written before them (no record "indexed") is indexed
+ * and the maturity index (src/cosmos/staking/maturity-queue.ts). A store written before them (no record "indexed") is indexed
  * once, by the first end block that runs on it (`migrate`); reads on such a store scan as before.
  */
 const INDEXED = 2;
@@ -60,8 +53,8 @@ export class StakingKeeper {
     return new ValidatorSet(this._env, this._r, { validator: (op) => this.validator(op), writeValidator: (v) => this._writeValidator(v), params: () => this.params() });
   }
 
-  private get _ubdQueue(): RecordHeap {
-    return new RecordHeap(this._r, "ubdQueue");
+  private get _maturities(): MaturityQueue {
+    return new MaturityQueue(this._r);
   }
 
   /** True when the store has its indexes (every chain made since they exist; an older one after its first end block). */
@@ -80,9 +73,7 @@ export class StakingKeeper {
       await set.index(v);
       if (v.status === BondStatus.Unbonding && !(await set.queue.has(v.operator))) await set.queue.push(v.operator, [v.unbondingTime]);
     }
-    const legacy = (await this._r.get<LegacyQueueItem[]>("queue")) ?? [];
-    for (const [i, item] of legacy.entries()) await this._ubdQueue.push(queueMember(item.delegator, item.validator, item.dst, BigInt(i)), [item.time, BigInt(i)]);
-    if (legacy.length > 0) await this._r.put("queue", undefined);
+    await this._maturities.carryLegacy();
     await this._r.put("indexed", INDEXED);
   }
 
@@ -186,29 +177,10 @@ export class StakingKeeper {
     return (await this._r.get<string[]>("delegators")) ?? [];
   }
 
-  /** x/staking's Validator.InvalidExRate: no tokens left (slashed away) while delegators still hold shares. */
-  static invalidExRate(v: Validator): boolean {
-    return v.tokens === 0n && v.delegatorShares > 0n;
-  }
-
-  /**
-   * Tokens that `shares` of `v` are worth, truncated: Validator.TokensFromShares, a LegacyDec `Quo`
-   * (the quotient to 18 decimals, rounded half to even), then TruncateInt. Shares are LegacyDec
-   * (10^18 = one share); tokens whole.
-   */
-  static tokensFromShares(v: Validator, shares: bigint): bigint {
-    if (v.delegatorShares === 0n) return 0n;
-    return roundHalfEven((shares * v.tokens * DEC * DEC) / v.delegatorShares, DEC) / DEC;
-  }
-
-  /**
-   * Shares issued for `amount` tokens (Validator.AddTokensFromDel): one per token for the first
-   * delegation (no shares yet), else SharesFromTokens, a LegacyDec QuoInt (truncated).
-   */
-  static sharesFromTokens(v: Validator, amount: bigint): bigint {
-    if (v.delegatorShares === 0n) return amount * DEC;
-    return (v.delegatorShares * amount) / v.tokens;
-  }
+  /** The exchange rate's rules (src/cosmos/staking/shares.ts), where callers have always found them. */
+  static invalidExRate = invalidExRate;
+  static tokensFromShares = tokensFromShares;
+  static sharesFromTokens = sharesFromTokens;
 
   private static _pool(v: Validator): string {
     return v.status === BondStatus.Bonded ? BONDED_POOL : NOT_BONDED_POOL;
@@ -291,15 +263,9 @@ export class StakingKeeper {
     return id;
   }
 
-  /** Queues an entry's maturity (an unbonding, or a redelegation with its destination), by completion time then entry id. */
-  private async _enqueue(time: bigint, id: bigint, delegator: string, validator: string, dst?: string): Promise<void> {
-    await this._ubdQueue.push(queueMember(delegator, validator, dst, id), [time, id]);
-  }
-
   /** The earliest completion time of a pending unbonding or redelegation; undefined when none. */
   async nextMaturity(): Promise<bigint | undefined> {
-    if (!(await this.indexed())) return (await this._r.get<LegacyQueueItem[]>("queue"))?.[0]?.time;
-    return (await this._ubdQueue.peek())?.key[0];
+    return this._maturities.next(!(await this.indexed()));
   }
 
   /** MsgUndelegate: returns the completion time (Unix seconds) and the tokens unbonding. */
@@ -317,7 +283,7 @@ export class StakingKeeper {
     const unbondingId = await this._nextUnbondingId();
     entries.push({ creationHeight: this._env.height, completionTime, initialBalance: tokens, balance: tokens, unbondingId });
     await this._r.put(key("unbonding", delegator, operator), entries);
-    await this._enqueue(completionTime, unbondingId, delegator, operator);
+    await this._maturities.push(completionTime, unbondingId, { delegator, validator: operator });
     return { completionTime, amount: tokens };
   }
 
@@ -356,7 +322,7 @@ export class StakingKeeper {
     if (!pairs.some((p) => p.src.toLowerCase() === src.toLowerCase() && p.dst.toLowerCase() === dst.toLowerCase())) {
       await this._r.put(key("redelegations", delegator), [...pairs, { src: getAddress(src), dst: getAddress(dst) }]);
     }
-    await this._enqueue(completionTime, unbondingId, delegator, src, dst);
+    await this._maturities.push(completionTime, unbondingId, { delegator, validator: src, dst });
     return { completionTime, amount: tokens };
   }
 
@@ -381,10 +347,8 @@ export class StakingKeeper {
     await this.migrate();
     const paid: Array<{ delegator: string; validator: string; amount: bigint }> = [];
     const seen = new Set<string>();
-    const queue = this._ubdQueue;
-    for (let next = await queue.peek(); next !== undefined && next.key[0] <= this._env.time; next = await queue.peek()) {
-      await queue.pop();
-      const item = queueItem(next.member);
+    const queue = this._maturities;
+    for (let item = await queue.popDue(this._env.time); item !== undefined; item = await queue.popDue(this._env.time)) {
       const id = key(item.delegator, item.validator, item.dst ?? "");
       if (seen.has(id)) continue;
       seen.add(id);
@@ -413,22 +377,4 @@ export class StakingKeeper {
     }
     return paid;
   }
-}
-
-/** A maturity's member in the index: delegator/validator/destination/entry id (unique per entry). */
-const queueMember = (delegator: string, validator: string, dst: string | undefined, id: bigint): string => key(delegator, validator, dst ?? "", id.toString());
-
-function queueItem(member: string): { delegator: string; validator: string; dst?: string } {
-  const [delegator, validator, dst] = member.split("/");
-  return { delegator: getAddress(delegator), validator: getAddress(validator), ...(dst !== "" ? { dst: getAddress(dst) } : {}) };
-}
-
-/** `n / unit`, rounded half to even (LegacyDec's chopPrecisionAndRound for unit 10^18); n ≥ 0. */
-function roundHalfEven(n: bigint, unit: bigint): bigint {
-  const q = n / unit;
-  const r = n % unit;
-  const twice = 2n * r;
-  if (twice < unit) return q;
-  if (twice > unit) return q + 1n;
-  return q % 2n === 0n ? q : q + 1n;
 }

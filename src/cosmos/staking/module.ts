@@ -3,9 +3,11 @@
  * - genesis: the validators (one bonded validator by default, operated by the first dev account, as
  *   a single-node chain has) with their self-delegations, minted into the bonded pool so the dev
  *   accounts keep their configured balances; the modules' params;
- * - staking's end block: unbondings and redelegations whose completion time the block reaches are
- *   completed (the keeper, run on the block's state, isolated), each leaving a `complete_unbonding`
- *   event; blocks before the next completion are quiet, so hardhat_mine reserves them;
+ * - staking's end block: the set update when a block's messages changed a validator (the bonded set
+ *   of max_validators, src/cosmos/staking/validator-set.ts), then unbondings and redelegations whose
+ *   completion time the block reaches are completed (the keeper, run on the block's state,
+ *   isolated), each leaving a `complete_unbonding` event; blocks before the next completion are
+ *   quiet, so hardhat_mine reserves them;
  * - distribution's epoch hook: at each end of the configured epoch it mints the configured rewards
  *   and allocates them (as Evmos's inflation module did on AfterEpochEnd). It runs before the
  *   contract hooks, so a contract hook that claims at the same epoch end sees this epoch's rewards.
