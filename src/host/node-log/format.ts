@@ -45,6 +45,24 @@ export interface TxStory {
   block: { number: bigint; hash: string };
   /** Solidity frames of a failure (`at Token.transfer (contracts/Token.sol:42)`), when the project's compilations locate it. */
   frames?: string[];
+  /** Why a failure may not be the caller's doing, said under it (estimateNote). */
+  note?: string;
+}
+
+/** A Cosmos module's precompile (staking 0x…0800 to 0x…08ff, epochs 0x…0900). */
+const MODULE_PRECOMPILE = /^0x0{36}(08[0-9a-f]{2}|0900)$/i;
+
+/**
+ * What to say under a transaction to a module precompile that ran out of gas in a block whose begin
+ * block did module work first (x/mint's provision and allocation, epoch ends): that work changed
+ * state the call reads (a delegation then has rewards to withdraw), which an estimate made on the
+ * head's state did not see. evmd estimates the same way (Evmos's staking precompile saw the same
+ * failures: evmos/evmos#2271); undefined when the failure is not of that kind.
+ */
+export function estimateNote(tx: Pick<TxStory, "to" | "status" | "vmError">, beginEvents: ReadonlyArray<{ type: string }>): string | undefined {
+  if (tx.status !== 0 || tx.vmError !== "out of gas" || tx.to === undefined || !MODULE_PRECOMPILE.test(tx.to) || beginEvents.length === 0) return undefined;
+  const work = [...new Set(beginEvents.map((e) => e.type))].join(", ");
+  return `Note: this block's begin block did module work before this transaction (${work}), changing state the call reads; an estimate made on the head's state does not see it, so a precompile call can need more gas than eth_estimateGas answered, as on evmd. Send such calls with a margin (docs/cosmos-precompiles.md, "Gas estimates").`;
 }
 
 const LABEL_WIDTH = 20;
@@ -101,6 +119,7 @@ export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean;
   if (tx.status === 0) {
     out.push(paint.red(`${indent}${failureText(tx.vmError, tx.returnData, opts.customError)}`));
     for (const frame of tx.frames ?? []) out.push(paint.red(`${indent}    ${frame}`));
+    if (tx.note !== undefined) out.push(`${indent}${tx.note}`);
     out.push("");
   }
   return out;

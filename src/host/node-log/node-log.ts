@@ -20,7 +20,7 @@ import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
-import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, paramsSummary, ticked, txLines } from "./format";
+import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, paramsSummary, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
 /** Methods whose answer --verbose prints. */
@@ -232,6 +232,7 @@ export class NodeLog {
       consoleLines: consoleOut,
       block: { number, hash: bytesToHex(mined.block.hash()) },
       frames: receipt.status === 0 ? await this._frames(node, number, i, result === undefined ? undefined : { result, tx }) : undefined,
+      note: estimateNote({ to, status: receipt.status, vmError: result?.execResult.exceptionError?.error }, mined.events.begin),
     };
   }
 

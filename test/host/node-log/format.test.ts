@@ -4,7 +4,7 @@
  */
 import { expect } from "chai";
 import { AbiCoder, getBytes, id } from "ethers";
-import { type TxStory, ANSI, epochLines, failureText, formatValue, paramsSummary, txLines } from "../../../src/host/node-log/format";
+import { type TxStory, ANSI, epochLines, estimateNote, failureText, formatValue, paramsSummary, txLines } from "../../../src/host/node-log/format";
 import { NodeLog } from "../../../src/host/node-log/node-log";
 import { hardhatFailureMessage as failureMessage } from "../../helpers/hardhat-failure-text";
 import { StackTraceEntryType } from "../../../src/solidity/stack-trace";
@@ -102,6 +102,19 @@ describe("node log: texts", () => {
     ]);
     // an unknown callee: no "Contract call" line at all
     expect(txLines(story(), { indent: "", withBlock: true })[0]).to.match(/^Transaction: +0x/);
+  });
+
+  it("says under a precompile call that ran out of gas after its block's begin block did module work why the estimate fell short", () => {
+    const staking = `0x${"0".repeat(36)}0800`;
+    const note = estimateNote({ to: staking, status: 0, vmError: "out of gas" }, [{ type: "mint" }, { type: "mint" }]);
+    expect(note).to.match(/^Note: this block's begin block did module work before this transaction \(mint\), .* as on evmd\. Send such calls with a margin \(docs\/cosmos-precompiles\.md, "Gas estimates"\)\.$/);
+    const lines = txLines(story({ to: staking, status: 0, vmError: "out of gas", note }), { indent: "  ", withBlock: true });
+    expect(lines.slice(-3)).to.deep.equal(["  Error: Transaction ran out of gas", `  ${note}`, ""]);
+    // not said of another failure, another address, or a block whose begin block did nothing
+    expect(estimateNote({ to: staking, status: 0, vmError: "revert" }, [{ type: "mint" }])).to.equal(undefined);
+    expect(estimateNote({ to: `0x${"22".repeat(20)}`, status: 0, vmError: "out of gas" }, [{ type: "mint" }])).to.equal(undefined);
+    expect(estimateNote({ to: staking, status: 0, vmError: "out of gas" }, [])).to.equal(undefined);
+    expect(estimateNote({ to: staking, status: 1 }, [{ type: "mint" }])).to.equal(undefined);
   });
 
   it("colours only what it is given to colour", () => {
