@@ -21,7 +21,7 @@ const q = (n: bigint): string => `0x${n.toString(16)}`;
 const valoper = (hex: string): string => bech32.encode("cosmosvaloper", bech32.toWords(getBytes(hex)));
 
 /** Sends `fn` with `gas(estimate)`, mined alone in its block; the receipt's status and gas, with the estimate. */
-async function sendEstimated(h: Harness, fn: string, args: unknown[], gas: (estimate: bigint) => bigint): Promise<{ estimate: bigint; status: string; gasUsed: bigint }> {
+async function sendEstimated(h: Harness, fn: string, args: readonly unknown[], gas: (estimate: bigint) => bigint): Promise<{ estimate: bigint; status: string; gasUsed: bigint }> {
   const tx = { from: ALICE, to: STAKING, data: STAKING_ABI.encodeFunctionData(fn, args) };
   const estimate = BigInt(await h.request<string>("eth_estimateGas", [tx]));
   await h.request("evm_setAutomine", [false]);
