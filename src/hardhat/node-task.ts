@@ -9,6 +9,7 @@
  * as written. Hardhat has no `--flag=value` form, which Evmos users write for booleans
  * (`--json-rpc.enable=false`), so the CLI parser is wrapped to accept it for this task only.
  */
+import path from "node:path";
 import { task, subtask, types } from "hardhat/config";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatNetworkAccountsConfig, HardhatRuntimeEnvironment, ParamDefinition, TaskArguments, TaskDefinition } from "hardhat/types";
@@ -199,6 +200,7 @@ async function nodeHost(hre: HardhatRuntimeEnvironment): Promise<NodeHost> {
     cacheDir: hre.config.paths.cache,
     compilations: hardhat2BuildInfos(hre.config.paths.artifacts),
     forkSetting: "networks.hardhat.forking",
+    ...(hre.config.epochs.genesisFile !== undefined ? { genesisFile: path.resolve(hre.config.paths.root, hre.config.epochs.genesisFile) } : {}),
     // As on evmosd, a valid transaction that reverts is answered with its hash and mined with status 0;
     // a user who wants Hardhat's errors on the node sets networks.hardhat.throwOnTransactionFailures.
     throwOnTransactionFailures: hre.userConfig.networks?.hardhat?.throwOnTransactionFailures ?? false,

@@ -10,6 +10,7 @@ import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
 import type { Runtime, RuntimeOptions } from "../app/runtime";
 import { InProcessChain, buildInProcessRuntime } from "../host/in-process";
+import { withGenesisFile } from "../host/settings/genesis-file";
 import { clientVersion as hostClientVersion } from "../host/plugin-version";
 import { consoleLogDecoder } from "../host/solidity/console-log-source";
 import { hardhat2BuildInfos } from "../host/solidity/compilations";
@@ -141,7 +142,8 @@ export function createEpochsProvider(hre: HardhatRuntimeEnvironment): EpochsProv
       stepEvents: provider._node._vm.evm.events,
       stepOpcodes: solidityCoverageStepOpcodes(hre),
     });
-    return buildInProcessRuntime(opts, hardhat2BuildInfos(hre.config.paths.artifacts));
+    // the genesis file the config names, as `hardhat node --home` starts from its genesis.json
+    return buildInProcessRuntime(withGenesisFile(opts, hre.config.epochs.genesisFile, hre.config.paths.root), hardhat2BuildInfos(hre.config.paths.artifacts));
   });
   return provider;
 }

@@ -10,6 +10,7 @@ import epochsConfigModule from "../host/settings/epochs-config.js";
 import compilationsModule from "../host/solidity/compilations.js";
 import consoleLogSourceModule from "../host/solidity/console-log-source.js";
 import inProcessModule from "../host/in-process.js";
+import genesisFileModule from "../host/settings/genesis-file.js";
 import pluginVersionModule from "../host/plugin-version.js";
 import networkSettingsModule from "../host/settings/network-settings.js";
 import forkSettingsModule from "../host/settings/fork-settings.js";
@@ -46,7 +47,9 @@ export class InProcessChain {
   ) {
     this._chain = new inProcessModule.InProcessChain(
       async () => {
-        const runtime = await inProcessModule.buildInProcessRuntime(runtimeOptionsFor(_context, chainId), compilationsModule.hardhat3BuildInfos(_context.config.paths.artifacts));
+        // the genesis file the config names, as `hardhat node --home` starts from its genesis.json
+        const options = genesisFileModule.withGenesisFile(runtimeOptionsFor(_context, chainId), _context.config.epochs.genesisFile, _context.config.paths.root);
+        const runtime = await inProcessModule.buildInProcessRuntime(options, compilationsModule.hardhat3BuildInfos(_context.config.paths.artifacts));
         if ((await _context.hooks?.hasHandlers("network", "onCoverageData")) === true) {
           const hits = (this._hits = new Set());
           runtime.node.on("coverageHit", (tag: Uint8Array) => hits.add(Buffer.from(tag).toString("hex")));

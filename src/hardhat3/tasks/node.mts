@@ -8,6 +8,7 @@
  * `--chain-id`/`--fork`/`--fork-block-number` (undefined or -1: not given); Hardhat's `--chain-type`
  * (EDR's chain kinds) is refused.
  */
+import path from "node:path";
 import nodeServiceModule from "../../host/node/node-service.js";
 import compilationsModule from "../../host/solidity/compilations.js";
 import forkSettingsModule from "../../host/settings/fork-settings.js";
@@ -66,6 +67,7 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
       compilations: compilationsModule.hardhat3BuildInfos(hre.config.paths.artifacts),
       frames: HARDHAT3_FRAMES,
       forkSetting: "epochs.network.forking",
+      ...(hre.config.epochs.genesisFile !== undefined ? { genesisFile: path.resolve(hre.config.paths.root, hre.config.epochs.genesisFile) } : {}),
     };
     const state = { state: given(args.state), loadState: given(args.loadState), dumpState: given(args.dumpState), stateInterval: given(args.stateInterval) };
     const chain = { chainId: args.chainId, blockTime: args.blockTime, accounts: args.accounts, mnemonic: args.mnemonic, balance: args.balance };

@@ -20,6 +20,7 @@ import type { ChainConfig } from "../../chain/config";
 import type { RuntimeOptions } from "../../app/runtime";
 import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
 import { epochsModule } from "../lazy";
+import { genesisRuntimeOptions } from "../settings/genesis-file";
 import { PROFILES } from "../../epochs/profile";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
@@ -242,49 +243,24 @@ export async function homeRuntimeOptions(
   home: HomeSettings,
   base: { chain: ChainConfig; epochs: EpochsOptions; rpc?: RuntimeOptions["rpc"]; cosmos?: CosmosPrecompilesOptions },
 ): Promise<Pick<RuntimeOptions, "chain" | "epochs" | "kv" | "keystore" | "home" | "miner" | "rpc" | "cosmos">> {
-  const g = home.genesis;
-  // the Cosmos modules' parts of the genesis (under the chain's prefixes and coin)
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Cosmos modules load only for a node with a home
-  const { readAppGenesis } = require("../../cosmos/app-genesis") as typeof import("../../cosmos/app-genesis");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { bech32Prefixes } = require("../../cosmos/bech32/precompile") as typeof import("../../cosmos/bech32/precompile");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { chainBech32Prefix } = require("../../cosmos/precompiles") as typeof import("../../cosmos/precompiles");
-  const profile = base.epochs.profile ?? "evmos";
-  const prefixes = bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, profile));
-  let app: ReturnType<typeof readAppGenesis>;
+  // the genesis as the in-process network reads a genesis file (src/host/settings/genesis-file.ts), the file named as the home's
+  let fromGenesis: ReturnType<typeof genesisRuntimeOptions>;
   try {
-    app = readAppGenesis(home.appState, prefixes, PROFILES[profile].denom);
+    fromGenesis = genesisRuntimeOptions({ path: home.paths.genesis, genesis: home.genesis, appState: home.appState }, base);
   } catch (err) {
-    throw new HomeError(`${home.paths.genesis}: ${(err as Error).message}`);
+    throw new HomeError((err as Error).message);
   }
-  // the genesis's modules over the config's (a module the config turned off stays off)
-  const cosmos: CosmosPrecompilesOptions = {
-    ...base.cosmos,
-    ...(app.staking !== undefined ? { staking: app.staking } : {}),
-    ...(app.gov !== undefined && base.cosmos?.gov !== false ? { gov: app.gov } : {}),
-    ...(app.distribution !== undefined && base.cosmos?.distribution !== false ? { distribution: { ...(typeof base.cosmos?.distribution === "object" ? base.cosmos.distribution : {}), ...app.distribution } } : {}),
-    ...(app.erc20 !== undefined && base.cosmos?.erc20 !== false ? { erc20: { ...(typeof base.cosmos?.erc20 === "object" ? base.cosmos.erc20 : {}), ...app.erc20 } } : {}),
-    ...(app.ics20 !== undefined && base.cosmos?.ics20 !== false ? { ics20: app.ics20 } : {}),
-  };
+  const profile = base.epochs.profile ?? "evmos";
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- LevelDB loads only for a node with a home
   const { LevelKV } = require("../../storage/level-kv") as typeof import("../../storage/level-kv");
   const appToml = home.paths.appToml;
   return {
-    chain: {
-      ...base.chain,
-      ...(g.chainId !== undefined ? { chainId: g.chainId } : {}),
-      ...(g.cosmosChainId !== undefined ? { cosmosChainId: g.cosmosChainId } : {}),
-      ...(app.balances !== undefined ? { genesisBalances: app.balances } : {}),
-      ...(g.genesisTime !== undefined ? { initialDate: new Date(Number(g.genesisTime.seconds) * 1000) } : {}),
-    },
-    epochs: { ...base.epochs, genesis: g.epochs },
+    ...fromGenesis,
     kv: await LevelKV.open(home.paths.data),
     keystore: { dir: home.paths.keystore, onSkipped: (file, reason) => console.warn(`WARNING: skipped key file ${file}: ${reason}`) },
     home: home.paths.dir,
     miner: { onMinGasPrice: (wei) => writeMinimumGasPrices(appToml, wei, PROFILES[profile].denom) },
     // debug methods that read or write files may use the home besides the working directory
     rpc: { ...base.rpc, home: home.paths.dir },
-    ...(app.staking !== undefined || app.distribution !== undefined || app.gov !== undefined || app.erc20 !== undefined || app.ics20 !== undefined ? { cosmos } : {}),
   };
 }

@@ -24,6 +24,7 @@ import { type ChainFlags, type HdAccounts, applyChainFlags, given } from "../set
 import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../settings/app-config";
 import { type BuildInfoReader, followCompilations } from "../solidity/compilations";
 import { restEpochs } from "../helpers/epochs-rest";
+import { withGenesisFile } from "../settings/genesis-file";
 import { type HomeSettings, homeRuntimeOptions, openHome } from "./home";
 import { hookFailureExplainer } from "../solidity/hook-failures";
 import { epochsModule } from "../lazy";
@@ -49,6 +50,8 @@ export interface NodeHost {
   forkSetting: string;
   /** The config's HD account settings, which `--accounts`/`--mnemonic` derive from (undefined when it lists keys). */
   hdAccounts?: HdAccounts;
+  /** The config's `epochs.genesisFile`, absolute: the genesis a node without `--home` starts from, as the in-process network does. */
+  genesisFile?: string;
   /** Hardhat's `throwOnTransactionFailures` for the node (default false: a reverting transaction is mined with status 0, as on evmosd). */
   throwOnTransactionFailures?: boolean;
 }
@@ -143,6 +146,8 @@ export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePl
   };
   // a home sets the genesis, the data directory, the key store: last, over the rest
   if (home !== undefined) options = { ...options, ...(await homeRuntimeOptions(home, { chain: options.chain, epochs: options.epochs || {}, rpc: options.rpc, cosmos: options.cosmos })) };
+  // without a home, the config's genesis file (the one the in-process network starts from)
+  else options = withGenesisFile(options, host.genesisFile, process.cwd());
   if (home !== undefined && options.chain.chainId !== base.chain.chainId && given(flags.chain?.chainId)) {
     await options.kv?.close().catch(() => undefined);
     throw new UserError(`--chain-id ${base.chain.chainId}: the home's genesis (${home.paths.genesis}) says chain id ${options.chain.chainId}, fixed when the home was made`);

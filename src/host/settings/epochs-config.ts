@@ -43,6 +43,13 @@ export interface EpochsUserConfig {
   profile?: EpochsProfile;
   /** Default: the profile's (Evmos: `week`, `day`; cosmos-evm: `day`, `hour`, `minute`, `week`), or `<home>/config/genesis.json` when the node has a home. */
   genesis?: EpochsGenesisUserConfig;
+  /**
+   * A Cosmos genesis.json (a team's `local_node.sh` one) the in-process network, and `hardhat node`
+   * without `--home`, start from as `hardhat node --home` starts from its `config/genesis.json`:
+   * Cosmos chain id, time, balances, epochs, validators, the modules' params (src/host/settings/genesis-file.ts).
+   * Relative to the project's root.
+   */
+  genesisFile?: string;
   /** Default: "spec" under evmos, "sdk" under cosmos-evm. */
   tickRule?: EpochsTickRule;
   /** Gas limit of each hook call; default 3,000,000. */
@@ -102,6 +109,8 @@ export interface DistributionUserConfig {
 export interface EpochsConfig {
   profile: EpochsProfile;
   genesis?: EpochsGenesisUserConfig;
+  /** As the user wrote it (relative to the project's root). */
+  genesisFile?: string;
   /** Only when the user set one (else the profile's). */
   tickRule?: EpochsTickRule;
   hookGasLimit: number;
@@ -127,11 +136,15 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
   if (genesis !== undefined && (genesis === null || typeof genesis !== "object" || !Array.isArray(genesis.epochs))) {
     throw new EpochsConfigError("invalid epochs.genesis: expected { epochs: [...] }");
   }
+  const genesisFile = user?.genesisFile;
+  if (genesisFile !== undefined && (typeof genesisFile !== "string" || genesisFile.trim() === "")) throw new EpochsConfigError(`invalid epochs.genesisFile ${JSON.stringify(genesisFile)}: expected the path of a genesis.json`);
+  if (genesisFile !== undefined && genesis !== undefined) throw new EpochsConfigError("epochs.genesis and epochs.genesisFile both set: the genesis file's app_state.epochs is the chain's epochs; set one");
   const precompiles = user?.precompiles;
   if (precompiles !== undefined) checkPrecompiles(precompiles);
   return {
     profile,
     genesis,
+    ...(genesisFile !== undefined ? { genesisFile } : {}),
     ...(tickRule !== undefined ? { tickRule } : {}),
     hookGasLimit,
     ...(user?.network !== undefined ? { network: user.network } : {}),
