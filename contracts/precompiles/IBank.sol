@@ -12,7 +12,9 @@ struct Balance {
 
 /// @title The bank precompile: balances and supplies of the coins that have an ERC-20 pair.
 /// @notice The selectors and mutability of cosmos/evm's `precompiles/bank/abi.json`. On this chain the
-/// native coin is paired with WEVMOS's address (0xD4949664cD82660AaE99bEdc034a0deA8A0bd517).
+/// native coin is paired with WEVMOS's address (0xD4949664cD82660AaE99bEdc034a0deA8A0bd517) by default,
+/// or with the address a genesis.json names (`erc20.native_precompiles`; local_node.sh's: ERC-7528's
+/// 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE).
 /// @custom:address 0x0000000000000000000000000000000000000804
 interface IBank {
     /// The account's coins (none when it holds nothing).

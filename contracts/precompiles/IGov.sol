@@ -78,8 +78,10 @@ struct GovParams {
 
 /// @title The gov precompile: governance proposals, votes and deposits.
 /// @notice The selectors, events and mutability of cosmos/evm's `precompiles/gov/abi.json`. On this
-/// chain only the queries answer, over proposals a test sets (`cosmos_setProposal`,
-/// `hre.epochs.cosmos.setProposal`); the transactions revert saying so.
+/// chain the transactions run as x/gov runs them (submit, deposit, vote, cancel; the proposer, depositor
+/// or voter must be msg.sender), the end block tallies voting periods that ran out and executes passed
+/// proposals' messages, and the queries answer over them (docs/cosmos-precompiles.md, "Gov"). A test may
+/// also write a proposal as it likes (`cosmos_setProposal`, `hre.epochs.cosmos.setProposal`).
 /// @custom:address 0x0000000000000000000000000000000000000805
 interface IGov {
     event SubmitProposal(address indexed proposer, uint64 proposalId);

@@ -41,7 +41,7 @@ import type { RestRouter } from "../rpc/transport/rest-router";
 import type { ListenerControl } from "../rpc/transport/server";
 import { mountEpochsPage } from "./rest/epochs-page";
 import { CosmosModules, type CosmosPrecompilesOptions } from "../cosmos";
-import { mountBankRest, mountErc20Rest, mountStakingRest } from "./rest/cosmos";
+import { mountBankRest, mountErc20Rest, mountGovRest, mountStakingRest } from "./rest/cosmos";
 import { cosmosMethods } from "../rpc/namespaces/cosmos";
 
 export interface RuntimeOptions {
@@ -220,6 +220,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     mountBankRest(router, node, cosmos);
     if (cosmos.staking) mountStakingRest(router, node, cosmos);
     if (cosmos.erc20) mountErc20Rest(router, node, cosmos);
+    if (cosmos.gov) mountGovRest(router, node, cosmos);
     if (epochs === undefined) return;
     mountEpochsRest(router, epochs, node);
     mountEpochsPage(router);

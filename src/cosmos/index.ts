@@ -34,7 +34,7 @@ export { parseFraction } from "./common/decimal";
 export { ModuleError } from "./common/ledger";
 export type { DistributionParams } from "./distribution/keeper";
 export type { IncomingTransfer } from "./ics20/keeper";
-export { CosmosQueries, type Json } from "./query";
+export { CosmosQueries, type Json, PROPOSAL_STATUS_NAMES } from "./query";
 export { paginate } from "./staking/precompile";
 export type { CosmosPrecompilesOptions } from "./precompiles";
 
@@ -77,6 +77,11 @@ export class CosmosModules {
   /** The staking module and the modules on it run. */
   get staking(): boolean {
     return this.settings !== undefined;
+  }
+
+  /** x/gov runs: proposals, their precompile, their routes. */
+  get gov(): boolean {
+    return this.settings !== undefined && this.settings.gov;
   }
 
   /** x/erc20 runs: token pairs, their precompiles, their routes. */

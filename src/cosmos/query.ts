@@ -13,10 +13,14 @@ import { DEFAULT_MAX_VALIDATORS, type Validator } from "./staking/types";
 import { Bank } from "./bank/keeper";
 import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20/keeper";
 import { STATUS_NAMES } from "./staking/precompile";
+import { GovKeeper } from "./gov/keeper";
 import { Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "./ics20/keeper";
 
 
 const rfc3339 = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
+
+/** x/gov's ProposalStatus names, by their protobuf numbers. */
+export const PROPOSAL_STATUS_NAMES = ["PROPOSAL_STATUS_UNSPECIFIED", "PROPOSAL_STATUS_DEPOSIT_PERIOD", "PROPOSAL_STATUS_VOTING_PERIOD", "PROPOSAL_STATUS_PASSED", "PROPOSAL_STATUS_REJECTED", "PROPOSAL_STATUS_FAILED"] as const;
 
 export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 
@@ -99,6 +103,43 @@ export class CosmosQueries {
       rows.push({ validator_address: this.valoper(op), reward: dec === 0n ? [] : [{ denom: this.env.denom, amount: decString(dec) }] });
     }
     return { rewards: rows, total: total === 0n ? [] : [{ denom: this.env.denom, amount: decString(total) }] };
+  }
+
+  /** x/gov's Proposal as its gateway answers it (cosmos.gov.v1.Proposal, proto JSON); unknown ids: undefined. */
+  async proposal(id: bigint): Promise<Json | undefined> {
+    const p = await new GovKeeper(this.env).proposal(id);
+    if (p === undefined) return undefined;
+    const time = (t: bigint): Json => (t === 0n ? null : rfc3339(t));
+    return {
+      id: p.id.toString(),
+      // the messages as submitted; a proposal a test wrote has only their type URLs
+      messages: (p.bodies ?? p.messages.map((typeUrl) => ({ "@type": typeUrl }))) as Json[],
+      status: PROPOSAL_STATUS_NAMES[p.status],
+      final_tally_result: { yes_count: p.finalTallyResult.yes.toString(), abstain_count: p.finalTallyResult.abstain.toString(), no_count: p.finalTallyResult.no.toString(), no_with_veto_count: p.finalTallyResult.noWithVeto.toString() },
+      submit_time: time(p.submitTime),
+      deposit_end_time: time(p.depositEndTime),
+      total_deposit: p.totalDeposit === 0n ? [] : [{ denom: this.env.denom, amount: p.totalDeposit.toString() }],
+      voting_start_time: time(p.votingStartTime),
+      voting_end_time: time(p.votingEndTime),
+      metadata: p.metadata,
+      title: p.title,
+      summary: p.summary,
+      proposer: this.account(p.proposer),
+      expedited: p.expedited === true,
+      failed_reason: p.failedReason ?? "",
+    };
+  }
+
+  /** Every proposal (by id), those of `status` only when given (a ProposalStatus number). */
+  async proposals(status?: number): Promise<Json[]> {
+    const gov = new GovKeeper(this.env);
+    const out: Json[] = [];
+    for (const id of await gov.ids()) {
+      const p = await gov.proposal(id);
+      if (p === undefined || (status !== undefined && status !== 0 && p.status !== status)) continue;
+      out.push((await this.proposal(id)) as Json);
+    }
+    return out;
   }
 
   /** The modules' params and pools (the `cosmos_stakingState` answer). */

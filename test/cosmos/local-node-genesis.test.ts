@@ -15,6 +15,7 @@ import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
 import { type Harness, rpcError } from "../helpers/harness";
+import { serveHttp } from "../helpers/http";
 import { type LocalNode, closeLocalNode, localNode } from "../helpers/local-node";
 
 const E18 = 10n ** 18n;
@@ -329,5 +330,33 @@ describe("a node from local_node.sh's genesis", function () {
     c = await localNode();
     await c.h.request("miner_setGasPrice", ["0x5"]);
     expect(readFileSync(path.join(c.dir, "config", "app.toml"), "utf8")).to.contain('minimum-gas-prices = "5atest"');
+  });
+
+  it("answers x/gov's REST routes over HTTP as its gateway does: a proposal by id, the list by status, an unknown id NotFound", async () => {
+    c = await localNode(undefined, serveHttp);
+    const { h } = c;
+    const get = async (p: string) => {
+      const res = await fetch(new URL(p, h.url));
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    expect(await get("/cosmos/gov/v1/proposals/1")).to.deep.equal({ status: 404, body: { code: 5, message: "proposal 1 doesn't exist", details: [] } });
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([msgSend(BOB, 7n)]), [["atest", E18]]]);
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([msgSend(BOB, 1n)]), []]);
+    const one = await get("/cosmos/gov/v1/proposals/1");
+    expect(one.status).to.equal(200);
+    const p = one.body.proposal as Record<string, unknown>;
+    expect([p.id, p.status, p.total_deposit, p.proposer, p.title, p.expedited, p.failed_reason]).to.deep.equal(["1", "PROPOSAL_STATUS_VOTING_PERIOD", [{ denom: "atest", amount: E18.toString() }], account(ALICE), "test prop", false, ""]);
+    expect(p.messages).to.deep.equal([msgSend(BOB, 7n)]);
+    expect(p.final_tally_result).to.deep.equal({ yes_count: "0", abstain_count: "0", no_count: "0", no_with_veto_count: "0" });
+    expect(typeof p.voting_end_time).to.equal("string");
+    // the second has no deposit: still in its deposit period, no voting times
+    const two = (await get("/cosmos/gov/v1/proposals/2")).body.proposal as Record<string, unknown>;
+    expect([two.status, two.voting_start_time, two.voting_end_time, two.total_deposit]).to.deep.equal(["PROPOSAL_STATUS_DEPOSIT_PERIOD", null, null, []]);
+    const voting = await get("/cosmos/gov/v1/proposals?proposal_status=PROPOSAL_STATUS_VOTING_PERIOD");
+    expect((voting.body.proposals as Array<{ id: string }>).map((x) => x.id)).to.deep.equal(["1"]);
+    const all = await get("/cosmos/gov/v1/proposals?pagination.count_total=true");
+    expect([(all.body.proposals as Array<{ id: string }>).map((x) => x.id), (all.body.pagination as { total: string }).total]).to.deep.equal([["1", "2"], "2"]);
+    expect((await get("/cosmos/gov/v1/proposals/0")).status).to.equal(400);
+    expect((await get("/cosmos/gov/v1/proposals?proposal_status=PROPOSAL_STATUS_SOMETIMES")).status).to.equal(400);
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { localNodeGenesis } from "../../scripts/local-node-genesis";
 import { homeRuntimeOptions, openHome } from "../../src/host/node/home";
+import type { RuntimeOptions } from "../../src/app/runtime";
 import { type Harness, inProcess, testChainConfig } from "./harness";
 
 export interface LocalNode {
@@ -15,7 +16,8 @@ export interface LocalNode {
   dir: string;
 }
 
-export async function localNode(edit: (genesis: Record<string, unknown>) => void = () => undefined): Promise<LocalNode> {
+/** `serve`: how the node is reached (in-process by default; serveHttp for its REST routes too). */
+export async function localNode(edit: (genesis: Record<string, unknown>) => void = () => undefined, serve: (opts: Partial<RuntimeOptions>) => Promise<Harness> = inProcess): Promise<LocalNode> {
   const dir = mkdtempSync(path.join(tmpdir(), "local-node-"));
   const init = { chainId: 262144n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos", "epochs", "evm", "hardhat", "miner"], profile: "cosmos-evm" as const };
   const home = openHome(dir, init);
@@ -23,7 +25,7 @@ export async function localNode(edit: (genesis: Record<string, unknown>) => void
   edit(genesis);
   writeFileSync(home.paths.genesis, JSON.stringify(genesis));
   const options = await homeRuntimeOptions(openHome(dir, init), { chain: { ...testChainConfig(), chainId: 262144n }, epochs: { profile: "cosmos-evm" }, cosmos: {} });
-  const h = await inProcess({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });
+  const h = await serve({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });
   return { h, dir };
 }
 

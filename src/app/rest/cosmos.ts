@@ -5,7 +5,7 @@
  * delegator's delegations and its rewards, at the head.
  */
 import type { Node } from "../../chain";
-import { type CosmosModules, CosmosQueries, isDenom, paginate } from "../../cosmos";
+import { type CosmosModules, CosmosQueries, PROPOSAL_STATUS_NAMES, isDenom, paginate } from "../../cosmos";
 import type { RestResult, RestRouter } from "../../rpc/transport/rest-router";
 
 /**
@@ -108,4 +108,29 @@ export function mountStakingRest(router: RestRouter, node: Node, cosmos: CosmosM
   const rewards = forDelegator((q, hex) => q.rewards(hex));
   router.get("/cosmos/staking/v1beta1/delegations/{delegator_addr}", (_query, { delegator_addr }) => delegations(delegator_addr));
   router.get("/cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards", (_query, { delegator_address }) => rewards(delegator_address));
+}
+
+/**
+ * GET /cosmos/gov/v1/proposals/{proposal_id} and /cosmos/gov/v1/proposals (`proposal_status` by
+ * name or number, paginated) over the head's state, as x/gov's gateway answers them
+ * (x/gov/keeper/grpc_query.go): an unknown id NotFound (HTTP 404, gRPC code 5) in its words.
+ */
+export function mountGovRest(router: RestRouter, node: Node, cosmos: CosmosModules): void {
+  router.get("/cosmos/gov/v1/proposals/{proposal_id}", async (_query, { proposal_id }) => {
+    if (!/^\d+$/.test(proposal_id)) return { status: 400, body: { code: 3, message: `type mismatch, parameter: proposal_id, error: strconv.ParseUint: parsing ${JSON.stringify(proposal_id)}: invalid syntax`, details: [] } };
+    const id = BigInt(proposal_id);
+    if (id === 0n) return { status: 400, body: { code: 3, message: "proposal id can not be 0", details: [] } };
+    const proposal = await (await headQueries(node, cosmos)).proposal(id);
+    if (proposal === undefined) return { status: 404, body: { code: 5, message: `proposal ${id} doesn't exist`, details: [] } };
+    return { status: 200, body: { proposal } };
+  });
+  router.get("/cosmos/gov/v1/proposals", async (query) => {
+    const page = pageQuery(query);
+    if ("status" in page) return page;
+    const given = query.get("proposal_status") ?? "";
+    const status = given === "" ? undefined : /^\d+$/.test(given) ? Number(given) : PROPOSAL_STATUS_NAMES.indexOf(given as (typeof PROPOSAL_STATUS_NAMES)[number]);
+    if (status !== undefined && (status < 0 || status >= PROPOSAL_STATUS_NAMES.length)) return { status: 400, body: { code: 3, message: `invalid proposal status ${JSON.stringify(given)}`, details: [] } };
+    const { items, nextKey, total } = paginate(await (await headQueries(node, cosmos)).proposals(status), page);
+    return { status: 200, body: { proposals: items, pagination: { next_key: nextKey === "0x" ? null : Buffer.from(nextKey.slice(2), "hex").toString("base64"), total: total.toString() } } };
+  });
 }
