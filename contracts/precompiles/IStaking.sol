@@ -28,7 +28,9 @@ enum BondStatus {
     Bonded
 }
 
-/// A validator as the queries return it: `operatorAddress` is its hex address as a string,
+/// A validator as the queries return it: `operatorAddress` is its hex address as a string (cosmos/evm's
+/// choice), while the transactions take the `…valoper1…` bech32 form: convert with the bech32 precompile,
+/// `IBech32(0x…0400).hexToBech32(operator, "cosmosvaloper")` (the chain's validator prefix).
 /// `delegatorShares` and `commission` are decimals times 10^18.
 struct Validator {
     string operatorAddress;
