@@ -182,6 +182,45 @@ export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNam
   return out;
 }
 
+/** The Cosmos modules' block work a block's events tell, by event type: a line each (moduleLines). */
+const MODULE_EVENTS: Readonly<Record<string, (a: Record<string, string>) => string>> = {
+  complete_unbonding: (a) => `x/staking: unbonding of ${a.amount} from ${a.validator} to ${a.delegator} completed`,
+  inactive_proposal: (a) => `x/gov: proposal #${a.proposal_id} dropped: its deposit period ended without the minimum deposit`,
+  active_proposal: (a) => {
+    const id = `x/gov: proposal #${a.proposal_id}`;
+    if (a.proposal_result === "proposal_passed") return `${id} passed: its messages ran`;
+    if (a.proposal_result === "proposal_rejected") return `${id} rejected`;
+    if (a.proposal_result === "expedited_proposal_rejected") return `${id} (expedited) did not pass: it votes on as a regular proposal`;
+    return `${id} failed: ${a.proposal_log ?? a.proposal_result}`;
+  },
+  timeout_packet: (a) => `ibc: packet #${a.packet_sequence} on ${a.packet_src_channel} timed out: its sender refunded`,
+  // x/mint (every block) or the distribution module's epoch stand-in
+  mint: (a) => (a.epoch_identifier !== undefined ? `x/distribution: minted ${a.amount} at the end of epoch ${a.epoch_identifier}, allocated to the bonded validators` : `x/mint: minted ${a.amount} (inflation ${a.inflation}, bonded ratio ${a.bonded_ratio})`),
+};
+const MODULE_FAILURES: Readonly<Record<string, string>> = { mint_failed: "x/mint", staking_end_block_failed: "x/staking", gov_end_block_failed: "x/gov", transfer_end_block_failed: "ibc" };
+
+/**
+ * What the Cosmos modules did in a block, a line each: proposals tallied, passed, failed or dropped,
+ * unbondings completed, packets timed out, coins minted; a module's failed block work in red.
+ * `notable`: false when all it tells is minting (a chain with x/mint mints in every block).
+ */
+export function moduleLines(events: BlockEvent[], indent: string, paint: Paint = NO_PAINT): { lines: string[]; notable: boolean } {
+  const lines: string[] = [];
+  let notable = false;
+  for (const e of events) {
+    const a = Object.fromEntries(e.attributes.map((x) => [x.key, x.value]));
+    const told = MODULE_EVENTS[e.type];
+    if (told !== undefined) {
+      lines.push(`${indent}${told(a)}`);
+      notable ||= e.type !== "mint";
+    } else if (MODULE_FAILURES[e.type] !== undefined) {
+      lines.push(paint.red(`${indent}${MODULE_FAILURES[e.type]}: block work failed: ${a.reason}`));
+      notable = true;
+    }
+  }
+  return { lines, notable };
+}
+
 /** A typed event's attribute value (`"5"`, quotes included) as text. */
 function typedValue(v: string | undefined): string {
   try {

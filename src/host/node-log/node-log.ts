@@ -20,7 +20,7 @@ import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
-import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, paramsSummary, ticked, txLines } from "./format";
+import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
 /** Methods whose answer --verbose prints. */
@@ -179,7 +179,12 @@ export class NodeLog {
     const story = logEnabled("chain", 3);
     const epochsShown = ticked(events) && (logEnabled("epochs", 3) || (hookFailed && logEnabled("epochs", 1)));
     const failedTxs = txs.filter((t) => t.status === 0);
-    if (!story && failedTxs.length === 0 && !epochsShown) return;
+    // the Cosmos modules' block work: told with the block (minting alone leaves an empty block collapsed)
+    const modules = moduleLines(events, "", this._paint);
+    const moduleFailed = modules.lines.length > 0 && events.some((e) => e.type.endsWith("_failed") && e.type !== "epoch_hook_failed");
+    const modulesShown = modules.lines.length > 0 && (story || moduleFailed);
+    const moduleText = (indent: string): string[] => (modulesShown ? modules.lines.map((l) => `${indent}${l}`) : []);
+    if (!story && failedTxs.length === 0 && !epochsShown && !moduleFailed) return;
 
     const nameOf = await this._hookNames(node, number, events);
     // a transaction request mined by automine: Hardhat's flat section per transaction
@@ -189,10 +194,11 @@ export class NodeLog {
       const lines = shown.flatMap((t) => txLines(t, { indent: "  ", withBlock: true, paint: this._paint, customError: this._customError }));
       if (lines.length > 0) this._print([...header, ...lines]);
       if (epochsShown) this._print([...epochLines(events, "  ", nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, "  "), ""]);
+      if (modulesShown) this._print([...moduleText("  "), ""]);
       return;
     }
     const indent = ctx.under !== undefined && logEnabled("rpc", 3) ? "  " : "";
-    if (txs.length === 0 && !epochsShown) {
+    if (txs.length === 0 && !epochsShown && !(modulesShown && (modules.notable || moduleFailed))) {
       if (story) this._holdEmpty(indent, number, baseFee, number);
       return;
     }
@@ -201,6 +207,7 @@ export class NodeLog {
     this._print([
       ...blockHeading(number, hash, baseFee, indent),
       ...(epochsShown ? [...epochLines(events, inner, nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, inner)] : []),
+      ...moduleText(inner),
       ...shown.flatMap((t) => txLines(t, { indent: inner, withBlock: false, paint: this._paint, customError: this._customError })),
       ...(shown.length === 0 ? [""] : []),
     ]);

@@ -10,6 +10,11 @@ import { hardhatFailureMessage as failureMessage } from "../../helpers/hardhat-f
 import { StackTraceEntryType } from "../../../src/solidity/stack-trace";
 import { encodeSolidityStackTrace } from "hardhat/internal/hardhat-network/stack-traces/solidity-errors";
 import { getVerbosity, setVerbosity } from "../../../src/utils/log-level";
+import { bech32 } from "bech32";
+import { GOV_MODULE_ACCOUNT } from "../../../src/cosmos/gov/keeper";
+import { GOV_ABI } from "../../../src/cosmos/gov/precompile";
+import { STAKING_ABI } from "../../../src/cosmos/staking/precompile";
+import { type LocalNode, closeLocalNode, localNode } from "../../helpers/local-node";
 
 const coder = AbiCoder.defaultAbiCoder();
 const selector = (sig: string): string => id(sig).slice(0, 10);
@@ -201,5 +206,67 @@ describe("node log: repeated requests collapse into one line", () => {
     log.onRequest("eth_call", []);
     await log.flush();
     expect(out()).to.equal("\u001b[32meth_call\u001b[39m\n\u001b[1A\u001b[2K\u001b[32meth_call (2)\u001b[39m\n");
+  });
+});
+
+describe("node log: the Cosmos modules' block work, on a local_node.sh chain", function () {
+  this.timeout(60_000);
+  let before = 3;
+  let c: LocalNode | undefined;
+  beforeEach(() => {
+    before = getVerbosity();
+    setVerbosity(3);
+  });
+  afterEach(async () => {
+    setVerbosity(before);
+    await closeLocalNode(c);
+    c = undefined;
+  });
+
+  it("tells proposals dropped, passed and failed, an unbonding completed, x/mint's provision, and why a precompile call ran out of gas", async () => {
+    c = await localNode();
+    const { h } = c;
+    let text = "";
+    const log = new NodeLog({ write: (t) => (text += t), tty: false, holdMs: 60_000 });
+    log.attach(h.runtime.node);
+    const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    const VALIDATOR = "0x7cB61D4117AE31a12E393a1Cfa3BaC666481D02E";
+    const GOV = "0x0000000000000000000000000000000000000805";
+    const STAKING = "0x0000000000000000000000000000000000000800";
+    const valoper = bech32.encode("cosmosvaloper", bech32.toWords(getBytes(VALIDATOR)));
+    const govAccount = bech32.encode("cosmos", bech32.toWords(getBytes(GOV_MODULE_ACCOUNT)));
+    const q = (n: bigint) => `0x${n.toString(16)}`;
+    const send = async (to: string, data: string, gas = 3_000_000n) => {
+      try {
+        await h.request("eth_sendTransaction", [{ from: ALICE, to, data, gas: q(gas) }]);
+      } catch {
+        // a failure is mined and told; this test reads the log
+      }
+    };
+    const json = (messages: unknown[]) => Buffer.from(JSON.stringify({ messages, metadata: "", title: "t", summary: "s" }));
+    const msgSend = (amount: string) => ({ "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: govAccount, to_address: bech32.encode("cosmos", bech32.toWords(getBytes(ALICE))), amount: [{ denom: "atest", amount }] });
+    await send(STAKING, STAKING_ABI.encodeFunctionData("delegate", [ALICE, valoper, 5000n * 10n ** 18n]));
+    // the gov account's own coins, which proposal #1's MsgSend spends
+    await h.request("eth_sendTransaction", [{ from: ALICE, to: GOV_MODULE_ACCOUNT, value: q(10n) }]);
+    await send(GOV, GOV_ABI.encodeFunctionData("submitProposal", [ALICE, json([msgSend("1")]), [["atest", 10n ** 18n]]]));
+    await send(GOV, GOV_ABI.encodeFunctionData("submitProposal", [ALICE, json([msgSend("1" + "0".repeat(30))]), [["atest", 10n ** 18n]]]));
+    await send(GOV, GOV_ABI.encodeFunctionData("submitProposal", [ALICE, json([msgSend("1")]), []]));
+    await send(GOV, GOV_ABI.encodeFunctionData("vote", [ALICE, 1, 1, ""]));
+    await send(GOV, GOV_ABI.encodeFunctionData("vote", [ALICE, 2, 1, ""]));
+    await send(STAKING, STAKING_ABI.encodeFunctionData("undelegate", [ALICE, valoper, 10n ** 18n]));
+    // the exact estimate of a second undelegate, the block's mint between (docs/cosmos-precompiles.md, "Gas estimates")
+    const data = STAKING_ABI.encodeFunctionData("undelegate", [ALICE, valoper, 10n ** 18n]);
+    await send(STAKING, data, BigInt(await h.request<string>("eth_estimateGas", [{ from: ALICE, to: STAKING, data }])));
+    const head = BigInt((await h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false])).timestamp);
+    await h.request("evm_mine", [Number(head + 31n)]);
+    await h.request("evm_mine", [Number(head + 1_814_401n)]);
+    await log.flush();
+    expect(text).to.match(/x\/mint: minted \d+atest \(inflation 0\.\d{18}, bonded ratio 0\.\d{18}\)/);
+    expect(text).to.contain("x/gov: proposal #1 passed: its messages ran");
+    expect(text).to.match(/x\/gov: proposal #2 failed: .*insufficient funds/);
+    expect(text).to.contain("x/gov: proposal #3 dropped: its deposit period ended without the minimum deposit");
+    expect(text).to.match(new RegExp(`x/staking: unbonding of 1000000000000000000atest from ${VALIDATOR} to ${ALICE} completed`));
+    expect(text).to.contain("Error: Transaction ran out of gas");
+    expect(text).to.match(/Note: this block's begin block did module work before this transaction \(mint\)/);
   });
 });
