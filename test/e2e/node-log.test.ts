@@ -70,7 +70,7 @@ describe("npx hardhat node: the log tells the story", function () {
       node,
       new RegExp(
         `^eth_sendTransaction\\n  Contract deployment: DailyCounter\\n  Contract address:    ${counter.contractAddress}\\n  Transaction:         ${counter.hash}\\n` +
-          `  From:                ${FROM}\\n  Value:               0 ETH\\n  Gas used:            (\\d+) of 2020020\\n  Block #(\\d+):\\s+(${HASH})\\n$`,
+          `  From:                ${FROM}\\n  Value:               0 EVMOS\\n  Gas used:            (\\d+) of 2020020\\n  Block #(\\d+):\\s+(${HASH})\\n$`,
         "m",
       ),
     );
@@ -85,7 +85,7 @@ describe("npx hardhat node: the log tells the story", function () {
       node,
       new RegExp(
         `^eth_sendTransaction\\n  Contract call:       Logger#bump\\n  Transaction:         ${bump}\\n  From:                ${FROM}\\n  To:                  ${logger.contractAddress}\\n` +
-          `  Value:               0 ETH\\n  Gas used:            ${BigInt(bumped.gasUsed)} of 2020020\\n  Block #${BigInt(bumped.blockNumber)}:\\s+${bumped.blockHash}\\n\\n` +
+          `  Value:               0 EVMOS\\n  Gas used:            ${BigInt(bumped.gasUsed)} of 2020020\\n  Block #${BigInt(bumped.blockNumber)}:\\s+${bumped.blockHash}\\n\\n` +
           `  console\\.log:\\n    bump #1 by ${FROM}\\n    a note\\n    -5\\n    flag true\\n    0x0{60}beef\\n\\n`,
         "m",
       ),

@@ -73,11 +73,23 @@ function field(indent: string, label: string, value: string, width = LABEL_WIDTH
 }
 
 /** Wei as a person reads it: "0 ETH", "1 wei", "2.5 gwei", "1.5 ETH". */
-export function formatValue(wei: bigint): string {
+export function formatValue(wei: bigint, coin?: Coin): string {
+  if (coin !== undefined) {
+    // the chain's coin: whole coins by its symbol, small amounts in its base denom
+    if (wei === 0n) return `0 ${coin.symbol}`;
+    if (wei < 10n ** 15n) return `${wei}${coin.denom}`;
+    return `${trimZeros(formatUnits(wei, 18))} ${coin.symbol}`;
+  }
   if (wei === 0n) return "0 ETH";
   if (wei < 10n ** 6n) return `${wei} wei`;
   if (wei < 10n ** 15n) return `${trimZeros(formatUnits(wei, 9))} gwei`;
   return `${trimZeros(formatUnits(wei, 18))} ETH`;
+}
+
+/** The chain's native coin as the log names amounts: its symbol (EVMOS, TEST) and base denom (aevmos, atest), 18 decimals. */
+export interface Coin {
+  symbol: string;
+  denom: string;
 }
 
 function trimZeros(s: string): string {
@@ -103,7 +115,7 @@ export function whatLines(tx: TxStory, indent: string): string[] {
  * A transaction's section. `withBlock`: the block line follows (a transaction request mined by
  * automine); in a "Mined block" section the block is the heading instead.
  */
-export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean; paint?: Paint; customError?: CustomErrorDecoder }): string[] {
+export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean; paint?: Paint; customError?: CustomErrorDecoder; coin?: Coin }): string[] {
   const { indent } = opts;
   const paint = opts.paint ?? NO_PAINT;
   const out = [...whatLines(tx, indent)];
@@ -111,7 +123,7 @@ export function txLines(tx: TxStory, opts: { indent: string; withBlock: boolean;
   out.push(field(indent, "Transaction", paint.bold(tx.hash)));
   out.push(field(indent, "From", tx.from));
   if (tx.to !== undefined) out.push(field(indent, "To", tx.to));
-  out.push(field(indent, "Value", formatValue(tx.value)));
+  out.push(field(indent, "Value", formatValue(tx.value, opts.coin)));
   out.push(field(indent, "Gas used", `${tx.gasUsed} of ${tx.gasLimit}`));
   if (opts.withBlock) out.push(field(indent, `Block #${tx.block.number}`, tx.block.hash));
   out.push("");
@@ -155,15 +167,20 @@ export type HookNamer = (address: string) => string | undefined;
  * contract, the result and gas) and the failures with their reason, then, when the node explained
  * them, Hardhat's message and the Solidity frames. Empty when nothing ticked.
  */
-export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNamer = () => undefined, paint: Paint = NO_PAINT): string[] {
+export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNamer = () => undefined, paint: Paint = NO_PAINT, typedNames: readonly string[] = []): string[] {
   const out: string[] = [];
+  const typed = events.filter((e) => e.type === SDK_EVENT_EPOCH_END || e.type === SDK_EVENT_EPOCH_START);
+  // the timers' names, when the log could tell them (one a typed event, in order: typedEventNames)
+  const names = typedNames.length === typed.length ? typedNames : [];
   for (const e of events) {
     const a = Object.fromEntries(e.attributes.map((x) => [x.key, x.value]));
     if (e.type === "epoch_end") out.push(`${indent}epoch ${a.identifier} #${a.epoch_number} ended`);
     else if (e.type === "epoch_start") out.push(`${indent}epoch ${a.identifier} #${a.epoch_number} started`);
     // the Cosmos SDK's typed events (cosmos-evm profile): proto3-JSON values, no identifier
-    else if (e.type === SDK_EVENT_EPOCH_END) out.push(`${indent}epoch #${typedValue(a.epoch_number)} ended`);
-    else if (e.type === SDK_EVENT_EPOCH_START) out.push(`${indent}epoch #${typedValue(a.epoch_number)} started`);
+    else if (e.type === SDK_EVENT_EPOCH_END || e.type === SDK_EVENT_EPOCH_START) {
+      const name = names[typed.indexOf(e)];
+      out.push(`${indent}epoch ${name === undefined ? "" : `${name} `}#${typedValue(a.epoch_number)} ${e.type === SDK_EVENT_EPOCH_END ? "ended" : "started"}`);
+    }
     else if (e.type === "epoch_hook" || e.type === "epoch_hook_failed") {
       const fn = a.hook === "BeforeEpochStart" ? "beforeEpochStart" : "afterEpochEnd";
       const name = nameOf(a.address);
@@ -219,6 +236,15 @@ export function moduleLines(events: BlockEvent[], indent: string, paint: Paint =
     }
   }
   return { lines, notable };
+}
+
+/**
+ * The timers behind a block's typed epoch events (the SDK's carry no identifier), in the order the
+ * module emits them: each timer that started in the block (`startedHere`, in the store's order) ends
+ * its last epoch first unless this is its first, then starts the next.
+ */
+export function typedEventNames(startedHere: ReadonlyArray<{ identifier: string; currentEpoch: bigint }>): string[] {
+  return startedHere.flatMap((e) => (e.currentEpoch > 1n ? [e.identifier, e.identifier] : [e.identifier]));
 }
 
 /** A typed event's attribute value (`"5"`, quotes included) as text. */

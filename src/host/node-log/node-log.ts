@@ -20,7 +20,8 @@ import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
-import { type BlockEvent, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, ticked, txLines } from "./format";
+import { epochsModule } from "../lazy";
+import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, ticked, txLines, typedEventNames } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
 /** Methods whose answer --verbose prints. */
@@ -60,6 +61,7 @@ export class NodeLog {
   private _callConsoleOpen = false;
   private _names: ContractNames | undefined;
   private _customError: CustomErrorDecoder | undefined;
+  private _coin: Coin | undefined;
   /** Locates failures in the project's sources (the frames under a failed transaction), when the names come from one. */
   private _registry: ContractRegistry | undefined;
 
@@ -67,9 +69,13 @@ export class NodeLog {
     this._paint = _opts.tty ? ANSI : NO_PAINT;
   }
 
-  /** Follows a node's blocks, console.log lines and interval-mining failures; `names` names contracts, functions and custom errors. */
-  attach(node: Node, names?: LogContracts): void {
+  /**
+   * Follows a node's blocks, console.log lines and interval-mining failures; `names` names contracts,
+   * functions and custom errors; `coin`: the chain's coin, which amounts are told in (else ETH, as Hardhat's node).
+   */
+  attach(node: Node, names?: LogContracts, coin?: Coin): void {
     this._names = names;
+    this._coin = coin;
     this._registry = names instanceof ContractRegistry ? names : undefined;
     const decode = names?.customError?.bind(names);
     this._customError =
@@ -187,13 +193,14 @@ export class NodeLog {
     if (!story && failedTxs.length === 0 && !epochsShown && !moduleFailed) return;
 
     const nameOf = await this._hookNames(node, number, events);
+    const typedNames = epochsShown ? await this._typedEventNames(node, number, events) : [];
     // a transaction request mined by automine: Hardhat's flat section per transaction
     if (ctx.send !== undefined && txs.length > 0) {
       const shown = story ? txs : failedTxs;
       const header = logEnabled("rpc", 3) ? [] : [ctx.send];
-      const lines = shown.flatMap((t) => txLines(t, { indent: "  ", withBlock: true, paint: this._paint, customError: this._customError }));
+      const lines = shown.flatMap((t) => txLines(t, { indent: "  ", withBlock: true, paint: this._paint, customError: this._customError, coin: this._coin }));
       if (lines.length > 0) this._print([...header, ...lines]);
-      if (epochsShown) this._print([...epochLines(events, "  ", nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, "  "), ""]);
+      if (epochsShown) this._print([...epochLines(events, "  ", nameOf, this._paint, typedNames), ...this._blockConsoleLines(ctx.blockConsole, "  "), ""]);
       if (modulesShown) this._print([...moduleText("  "), ""]);
       return;
     }
@@ -206,9 +213,9 @@ export class NodeLog {
     const shown = story ? txs : failedTxs;
     this._print([
       ...blockHeading(number, hash, baseFee, indent),
-      ...(epochsShown ? [...epochLines(events, inner, nameOf, this._paint), ...this._blockConsoleLines(ctx.blockConsole, inner)] : []),
+      ...(epochsShown ? [...epochLines(events, inner, nameOf, this._paint, typedNames), ...this._blockConsoleLines(ctx.blockConsole, inner)] : []),
       ...moduleText(inner),
-      ...shown.flatMap((t) => txLines(t, { indent: inner, withBlock: false, paint: this._paint, customError: this._customError })),
+      ...shown.flatMap((t) => txLines(t, { indent: inner, withBlock: false, paint: this._paint, customError: this._customError, coin: this._coin })),
       ...(shown.length === 0 ? [""] : []),
     ]);
   }
@@ -273,6 +280,18 @@ export class NodeLog {
   }
 
   /** The contracts behind the hooks a block called, by address. */
+  /** The timers behind the SDK's typed epoch events of block `height` (they carry no identifier): from the epochs store after it. */
+  private async _typedEventNames(node: Node, height: bigint, events: BlockEvent[]): Promise<string[]> {
+    if (!events.some((e) => e.type.startsWith("cosmos.epochs."))) return [];
+    try {
+      const { EPOCHS_MODULE, EpochsKeeper } = epochsModule();
+      const infos = new EpochsKeeper(await node.moduleStore(EPOCHS_MODULE, height)).readEpochInfos();
+      return typedEventNames(infos.filter((e) => e.epochCountingStarted && e.currentEpochStartHeight === height));
+    } catch {
+      return []; // the block is gone (a rewind): the lines go without names
+    }
+  }
+
   private async _hookNames(node: Node, height: bigint, events: BlockEvent[]): Promise<(address: string) => string | undefined> {
     const out = new Map<string, string>();
     for (const e of events) {

@@ -28,7 +28,7 @@ import { withGenesisFile } from "../settings/genesis-file";
 import { type HomeSettings, homeRuntimeOptions, openHome } from "./home";
 import { hookFailureExplainer } from "../solidity/hook-failures";
 import { epochsModule } from "../lazy";
-import { isProfile } from "../../epochs/profile";
+import { PROFILES, isProfile } from "../../epochs/profile";
 import { type LocalNodeRecord, NODE_RECORD_FILE_NAME, tokenFilePath } from "./node-files";
 import { NodeLog } from "../node-log/node-log";
 import { type StateFiles, loadStateFile, saveEvery, stateFilesFromFlags, writeStateFile } from "./node-state";
@@ -188,7 +188,9 @@ export async function buildNodeRuntime(plan: NodePlan): Promise<Runtime> {
   const recovered = runtime.node.recovered;
   if (recovered !== undefined) console.log(`Warning: the data directory's head block ${recovered.head} had lost its state (its trie nodes never reached the disk); the node opened at block ${recovered.at}, the last block whose state is stored, and dropped the blocks above it.`);
   followers.set(runtime, followCompilations(plan.host.compilations, runtime.node, runtime.deps.contracts));
-  plan.log.attach(runtime.node, runtime.deps.contracts);
+  // amounts in the chain's coin (TEST on an atest chain, EVMOS on Evmos)
+  const { symbol } = PROFILES[plan.config.epochs.profile].nativeMetadata;
+  plan.log.attach(runtime.node, runtime.deps.contracts, { symbol, denom: PROFILES[plan.config.epochs.profile].denom });
   return runtime;
 }
 

@@ -44,6 +44,9 @@ describe("node log: texts", () => {
     expect(formatValue(2_500_000_000n)).to.equal("2.5 gwei");
     expect(formatValue(1_500_000_000_000_000_000n)).to.equal("1.5 ETH");
     expect(formatValue(10n ** 18n)).to.equal("1 ETH");
+    // on the node, in the chain's coin: whole coins by its symbol, small amounts in its base denom
+    const test = { symbol: "TEST", denom: "atest" };
+    expect([formatValue(0n, test), formatValue(5n, test), formatValue(1_500_000_000_000_000_000n, test)]).to.deep.equal(["0 TEST", "5atest", "1.5 TEST"]);
   });
 
   it("decodes why a transaction failed in Hardhat's words: Error(string), Panic(uint256), custom errors, other data, none, out of gas", () => {
@@ -228,7 +231,7 @@ describe("node log: the Cosmos modules' block work, on a local_node.sh chain", f
     const { h } = c;
     let text = "";
     const log = new NodeLog({ write: (t) => (text += t), tty: false, holdMs: 60_000 });
-    log.attach(h.runtime.node);
+    log.attach(h.runtime.node, undefined, { symbol: "TEST", denom: "atest" });
     const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
     const VALIDATOR = "0x7cB61D4117AE31a12E393a1Cfa3BaC666481D02E";
     const GOV = "0x0000000000000000000000000000000000000805";
@@ -267,6 +270,10 @@ describe("node log: the Cosmos modules' block work, on a local_node.sh chain", f
     expect(text).to.contain("x/gov: proposal #3 dropped: its deposit period ended without the minimum deposit");
     expect(text).to.match(new RegExp(`x/staking: unbonding of 1000000000000000000atest from ${VALIDATOR} to ${ALICE} completed`));
     expect(text).to.contain("Error: Transaction ran out of gas");
+    expect(text).to.contain("  Value:               0 TEST\n");
+    // the SDK's typed epoch events carry no identifier: the log names the timers from the epochs store
+    expect(text).to.match(/epoch day #1 started\n  epoch hour #1 started\n  epoch minute #1 started\n  epoch week #1 started/);
+    expect(text).to.match(/epoch minute #1 ended\n  epoch minute #2 started/);
     expect(text).to.match(/Note: this block's begin block did module work before this transaction \(mint\)/);
   });
 });
