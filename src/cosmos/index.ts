@@ -10,6 +10,20 @@
 import type { StateManagerInterface } from "@ethereumjs/common";
 import type { CustomPrecompile, PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import { createAddressFromString } from "@ethereumjs/util";
+import type { Interface } from "ethers/abi";
+import { hexlify } from "ethers/utils";
+import { BANK_ABI } from "./bank/precompile";
+import { BECH32_ABI, BECH32_PRECOMPILE } from "./bech32/precompile";
+import { BANK_PRECOMPILE } from "./common/ledger";
+import { DISTRIBUTION_PRECOMPILE } from "./distribution/keeper";
+import { DISTRIBUTION_ABI } from "./distribution/precompile";
+import { GOV_PRECOMPILE } from "./gov/keeper";
+import { GOV_ABI } from "./gov/precompile";
+import { ICS20_PRECOMPILE } from "./ics20/keeper";
+import { ICS20_ABI } from "./ics20/precompile";
+import { SLASHING_ABI, SLASHING_PRECOMPILE } from "./slashing/precompile";
+import { STAKING_ABI } from "./staking/precompile";
+import { STAKING_PRECOMPILE } from "./staking/types";
 import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { PROFILES } from "../epochs/profile";
@@ -44,6 +58,25 @@ export type CosmosPrecompileDeps = Omit<ModulePrecompileDeps, "denom"> & { value
 /** Where x/erc20's token pairs' precompiles join the chain's EVM as pairs are registered: the chain's `PrecompileContext.addPrecompile`. */
 export interface PairPrecompiles {
   addPrecompile(address: string, make: () => PrecompileFunc): void;
+}
+
+/** The module precompiles by address, with cosmos/evm's Solidity interface names (precompiles/<module>/*.sol). */
+const NAMED_PRECOMPILES: ReadonlyMap<string, { name: string; abi: Interface }> = new Map([
+  [STAKING_PRECOMPILE, { name: "StakingI", abi: STAKING_ABI }],
+  [DISTRIBUTION_PRECOMPILE, { name: "DistributionI", abi: DISTRIBUTION_ABI }],
+  [ICS20_PRECOMPILE, { name: "ICS20I", abi: ICS20_ABI }],
+  [BANK_PRECOMPILE, { name: "IBank", abi: BANK_ABI }],
+  [GOV_PRECOMPILE, { name: "IGov", abi: GOV_ABI }],
+  [SLASHING_PRECOMPILE, { name: "ISlashing", abi: SLASHING_ABI }],
+  [BECH32_PRECOMPILE, { name: "Bech32I", abi: BECH32_ABI }],
+]);
+
+/** What a call to a module precompile calls, named as cosmos/evm names it (`StakingI`, `delegate`): for the node's log. */
+export function precompileCall(to: string, data: Uint8Array): { contract: string; function?: string } | undefined {
+  const p = NAMED_PRECOMPILES.get(to.toLowerCase());
+  if (p === undefined) return undefined;
+  const fn = data.length >= 4 ? p.abi.getFunction(hexlify(data.subarray(0, 4))) : null;
+  return { contract: p.name, ...(fn !== null ? { function: fn.name } : {}) };
 }
 
 /** A block as the modules read it: its height and time. */

@@ -9,6 +9,10 @@ export function epochsModule(): typeof import("../epochs") {
   return require("../epochs") as typeof import("../epochs");
 }
 
+export function cosmosModule(): typeof import("../cosmos") {
+  return require("../cosmos") as typeof import("../cosmos");
+}
+
 export function chainConfigModule(): typeof import("../chain/config") {
   return require("../chain/config") as typeof import("../chain/config");
 }

@@ -20,7 +20,7 @@ import type { RpcError } from "../../rpc/errors";
 import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
-import { epochsModule } from "../lazy";
+import { cosmosModule, epochsModule } from "../lazy";
 import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, ticked, txLines, typedEventNames } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
@@ -269,6 +269,9 @@ export class NodeLog {
   }
 
   private async _describeCall(node: Node, height: bigint, to: string, data: Uint8Array): Promise<{ contract: string; function?: string } | undefined> {
+    // a module's precompile, by cosmos/evm's interface name (StakingI.delegate)
+    const precompile = cosmosModule().precompileCall(to, data) ?? epochsCall(to, data);
+    if (precompile !== undefined) return precompile;
     const names = this._names;
     if (names === undefined) return undefined;
     try {
@@ -279,7 +282,6 @@ export class NodeLog {
     }
   }
 
-  /** The contracts behind the hooks a block called, by address. */
   /** The timers behind the SDK's typed epoch events of block `height` (they carry no identifier): from the epochs store after it. */
   private async _typedEventNames(node: Node, height: bigint, events: BlockEvent[]): Promise<string[]> {
     if (!events.some((e) => e.type.startsWith("cosmos.epochs."))) return [];
@@ -292,6 +294,7 @@ export class NodeLog {
     }
   }
 
+  /** The contracts behind the hooks a block called, by address. */
   private async _hookNames(node: Node, height: bigint, events: BlockEvent[]): Promise<(address: string) => string | undefined> {
     const out = new Map<string, string>();
     for (const e of events) {
@@ -387,4 +390,12 @@ function fullJson(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** A call to the epochs precompile (0x…0900), by its interface's name (IEpochs.registerHooks). */
+function epochsCall(to: string, data: Uint8Array): { contract: string; function?: string } | undefined {
+  const { EPOCHS_PRECOMPILE, EPOCHS_ABI } = epochsModule();
+  if (to.toLowerCase() !== EPOCHS_PRECOMPILE) return undefined;
+  const fn = data.length >= 4 ? EPOCHS_ABI.getFunction(`0x${Buffer.from(data.subarray(0, 4)).toString("hex")}`) : null;
+  return { contract: "IEpochs", ...(fn !== null ? { function: fn.name } : {}) };
 }

@@ -271,6 +271,9 @@ describe("node log: the Cosmos modules' block work, on a local_node.sh chain", f
     expect(text).to.match(new RegExp(`x/staking: unbonding of 1000000000000000000atest from ${VALIDATOR} to ${ALICE} completed`));
     expect(text).to.contain("Error: Transaction ran out of gas");
     expect(text).to.contain("  Value:               0 TEST\n");
+    // precompile calls by cosmos/evm's interface names
+    expect(text).to.contain("  Contract call:       StakingI#delegate\n");
+    expect(text).to.contain("  Contract call:       IGov#submitProposal\n");
     // the SDK's typed epoch events carry no identifier: the log names the timers from the epochs store
     expect(text).to.match(/epoch day #1 started\n  epoch hour #1 started\n  epoch minute #1 started\n  epoch week #1 started/);
     expect(text).to.match(/epoch minute #1 ended\n  epoch minute #2 started/);
