@@ -4,13 +4,14 @@
  * once (the build-info watcher loads them at start).
  */
 import { expect } from "chai";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Runtime } from "../../src/app/runtime";
 import { ContractRegistry } from "../../src/solidity/registry";
 import { hardhat2BuildInfos } from "../../src/host/solidity/compilations";
-import { type NodeFlags, type NodeHost, buildNodeRuntime, planNode, runNode } from "../../src/host/node/node-service";
+import { type NodeFlags, type NodeHost, buildNodeRuntime, nodeBanner, planNode, runNode } from "../../src/host/node/node-service";
+import { localNodeGenesis } from "../../scripts/local-node-genesis";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { ROOT } from "../helpers/processes";
 
@@ -76,5 +77,26 @@ describe("node service", function () {
     } finally {
       await runtime.close();
     }
+  });
+
+  it("without --home starts from the config's genesis file (epochs.genesisFile) and lists its funded addresses in the banner", async () => {
+    const file = path.join(dir, "genesis.json");
+    writeFileSync(file, JSON.stringify(localNodeGenesis("2024-03-01T12:00:00Z")));
+    const withGenesis: NodeHost = { ...host(dir), base: { chain: testChainConfig(), clientVersion: CLIENT_VERSION, epochs: { profile: "cosmos-evm" } }, configLayer: { source: "test", epochs: { profile: "cosmos-evm" } }, genesisFile: file };
+    let banner: string[] = [];
+    let validators: unknown;
+    await runNode(withGenesis, FLAGS, {
+      serverReady: async (server) => {
+        banner = nodeBanner(server);
+        validators = await server.runtime.dispatcher.call("cosmos_validators", [], { transport: "in-process", authenticated: true });
+        throw new Error("stop");
+      },
+    }).catch((err: Error) => expect(err.message).to.equal("stop"));
+    expect((validators as Array<{ description: { moniker: string } }>).map((v) => v.description.moniker)).to.deep.equal(["localtestnet"]);
+    const at = banner.indexOf("Genesis balances (the genesis file's app_state.bank.balances; their keys are the genesis's owners')");
+    expect(at).to.be.greaterThan(0);
+    // local_node.sh's dev0 (1000 TEST) and its validator key (10^8 TEST less its 1000 TEST gentx bond)
+    expect(banner.slice(at + 2, at + 7)).to.include.members(["0xC6Fe5D33615a1C52c08018c47E8Bc53646A0E101 (1000 TEST)", "0x7cB61D4117AE31a12E393a1Cfa3BaC666481D02E (99999000 TEST)"]);
+    expect(banner).to.include.members(['Chain id 9000 (9001), profile "cosmos-evm", epochs tick rule "sdk"']);
   });
 });

@@ -23,3 +23,14 @@ export function accountBanner(accounts: readonly GenesisAccount[]): string[] {
   if (anyKnown) lines.push(...WARNING, "");
   return lines;
 }
+
+/**
+ * The genesis file's funded addresses (its `app_state.bank.balances` in the native coin), for which the
+ * node holds no key: a team's genesis funds its own dev keys and validator this way (local_node.sh's
+ * dev0–dev3 and `mykey`), and the banner says who they are and what they hold.
+ */
+export function genesisBalancesBanner(balances: ReadonlyArray<{ address: string; balance: bigint }>, coin: { symbol: string; denom: string }): string[] {
+  if (balances.length === 0) return [];
+  const amount = (wei: bigint) => (wei % 10n ** 18n === 0n ? `${wei / 10n ** 18n} ${coin.symbol}` : `${wei}${coin.denom}`);
+  return ["Genesis balances (the genesis file's app_state.bank.balances; their keys are the genesis's owners')", "", ...balances.map((b) => `${getAddress(b.address)} (${amount(b.balance)})`), ""];
+}

@@ -19,7 +19,7 @@ import { readOrCreateTokenFile } from "../../rpc/transport/auth";
 import { JsonRpcServer } from "../../rpc/transport/server";
 import { setVerbosity } from "../../utils/log-level";
 import { UserError } from "../../utils/user-error";
-import { accountBanner } from "./account-banner";
+import { accountBanner, genesisBalancesBanner } from "./account-banner";
 import { type ChainFlags, type HdAccounts, applyChainFlags, given } from "../settings/chain-flags";
 import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../settings/app-config";
 import { type BuildInfoReader, followCompilations } from "../solidity/compilations";
@@ -274,6 +274,8 @@ export function nodeBanner(server: StartedServer): string[] {
   const origins = [...DEFAULT_ALLOWED_ORIGINS, ...plan.config.jsonRpc.allowedOrigins];
   lines.push(...accessBanner(declared, raised, origins, server.beyondLoopback), "");
   lines.push(...accountBanner(node.config.accounts));
+  const profile = PROFILES[epochs.profile];
+  lines.push(...genesisBalancesBanner(node.config.genesisBalances ?? [], { symbol: profile.nativeMetadata.symbol, denom: profile.denom }));
   return lines;
 }
 
