@@ -2,8 +2,6 @@
  * Pure config resolution: Hardhat's resolved `networks.hardhat` → the chain's ChainConfig, and the
  * user's `epochs` section → its resolved form. Unit-tested without a Hardhat runtime.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { HARDHAT_NETWORK_NAME } from "hardhat/plugins";
 import type { HardhatConfig, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatUserConfig } from "hardhat/types";
 import type { ChainConfig } from "../chain/config";
@@ -11,8 +9,7 @@ import { chainConfigModule } from "../host/lazy";
 import { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { type EpochsConfig, type EpochsUserConfig, resolveEpochsConfig as resolveSharedEpochsConfig } from "../host/settings/epochs-config";
-import { type LocalNodeRecord, TOKEN_FILE_NAME, nodeUrl, runningNode } from "../host/node/node-files";
-import { isLoopbackHost } from "../rpc/transport/auth";
+import { type LocalNodeRecord, nodeUrl, projectNodeToken, runningNode } from "../host/node/node-files";
 
 export { PLUGIN_NAME } from "./plugin-error";
 /** The token file and the record of itself a node (without --home) leaves in the project cache. */
@@ -55,40 +52,20 @@ export function followProjectNode(config: HardhatConfig, userConfig: Readonly<Ha
 }
 
 /**
- * A node started from this project writes its bearer token and a record of itself (pid, ports) to
- * the cache. Requests from HTTP networks on this machine to that node (a loopback URL on one of
- * its ports, while its process lives) carry the token, unless the user set Authorization. Any other
- * loopback URL (another project's node, an SSH tunnel to someone else's) gets nothing.
+ * A node started from this project writes its bearer token (in its home, or the cache) and a record of
+ * itself (pid, ports, home) to the cache. Requests from HTTP networks on this machine to that node (a
+ * loopback URL on one of its ports, while its process lives) carry the token, unless the user set
+ * Authorization (src/host/node/node-files.ts, projectNodeToken). Any other URL gets nothing.
  */
 export function addLocalBearerToken(config: HardhatConfig, node: LocalNodeRecord | undefined = runningNode(config.paths.cache)): void {
   if (node === undefined) return; // no live node of this project has left its record
-  if (node.home !== undefined) return; // its token is in its home, not the cache's (a cache token would be an older node's)
-  let token: string;
-  try {
-    token = fs.readFileSync(path.join(config.paths.cache, TOKEN_FILE_NAME), "utf8").trim();
-  } catch {
-    return; // nor its token
-  }
-  if (token === "") return;
   for (const net of Object.values(config.networks)) {
-    if (!("url" in net) || !servedBy(net.url, node.ports)) continue;
+    if (!("url" in net)) continue;
+    const token = projectNodeToken(config.paths.cache, net.url, node);
+    if (token === undefined) continue;
     const has = Object.keys(net.httpHeaders).some((h) => h.toLowerCase() === "authorization");
     if (!has) net.httpHeaders = { ...net.httpHeaders, Authorization: `Bearer ${token}` };
   }
-}
-
-/** A loopback URL on one of `ports` (http's default port is 80, https's 443). */
-function servedBy(url: string, ports: number[]): boolean {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return false;
-  }
-  const host = u.hostname;
-  const loopback = isLoopbackHost(host);
-  const port = u.port !== "" ? Number(u.port) : u.protocol === "https:" ? 443 : 80;
-  return loopback && ports.includes(port);
 }
 
 /** "0x…" hex → bytes (what ethers' getBytes does, without loading ethers with the plugin). */

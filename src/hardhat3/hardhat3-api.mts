@@ -26,6 +26,8 @@ export interface NetworkConfig {
   type: "http" | "edr-simulated";
   chainId?: number;
   url?: unknown;
+  /** An http network's headers, sent with every request (Hardhat 3 resolves them to a record). */
+  httpHeaders?: Record<string, string>;
 }
 
 export interface NetworkConnection {

@@ -2,7 +2,8 @@
  * `--network localhost` on Hardhat 3 reaches this project's running node where it listens, as on
  * Hardhat 2 (src/hardhat/chain-config.ts): when the user gave `localhost` no URL of their own, the
  * config hook points it at the URL in the node's record in the cache (src/host/node/node-files.ts),
- * and the first connection to it says so once.
+ * and the first connection to it says so once. Requests to that node carry its bearer token, with
+ * or without `--home`, as on Hardhat 2 (`withProjectNodeToken`).
  */
 import nodeFilesModule from "../host/node/node-files.js";
 import type { HardhatConfig, HardhatUserConfig, NetworkConnection } from "./hardhat3-api.mjs";
@@ -35,4 +36,30 @@ export function tellFollowed(conn: NetworkConnection): void {
   if (told || followed === undefined || conn.networkName !== "localhost") return;
   told = true;
   console.warn(nodeFilesModule.followedNodeNote(followed.url, followed.cache));
+}
+
+/** Hardhat 3's own `localhost` network's URL, when the user gave it none and no node of the project moved it. */
+const HARDHAT3_LOCALHOST = "http://localhost:8545";
+
+/**
+ * `resolved` with the bearer token of this project's running node on every http network that reaches
+ * it (a loopback URL on one of its ports: src/host/node/node-files.ts, projectNodeToken), unless the
+ * user set Authorization. The URLs are read as the user wrote them (Hardhat 3 keeps resolved ones as
+ * configuration variables); a configuration variable of the user's is left alone.
+ */
+export function withProjectNodeToken(resolved: HardhatConfig, userConfig: HardhatUserConfig): HardhatConfig {
+  const node = nodeFilesModule.runningNode(resolved.paths.cache);
+  if (node === undefined) return resolved;
+  const networks = { ...resolved.networks };
+  for (const [name, net] of Object.entries(resolved.networks)) {
+    if (net.type !== "http") continue;
+    // localhost without a URL of the user's (Hardhat's own handler has filled in 8545 by now): where it was pointed
+    const written = name === "localhost" && !userGaveUrl ? (followed?.url ?? HARDHAT3_LOCALHOST) : userConfig.networks?.[name]?.url;
+    const url = typeof written === "string" ? written : undefined;
+    const token = url === undefined ? undefined : nodeFilesModule.projectNodeToken(resolved.paths.cache, url, node);
+    const headers = net.httpHeaders ?? {};
+    if (token === undefined || Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) continue;
+    networks[name] = { ...net, httpHeaders: { ...headers, Authorization: `Bearer ${token}` } };
+  }
+  return { ...resolved, networks };
 }

@@ -174,9 +174,16 @@ describe("bearer token for a local node", () => {
       expect(headers("localhost"), "a dead node").to.deep.equal({});
 
       // a node with a home keeps its token there: the cache's is an older node's, never sent to it
-      fs.writeFileSync(path.join(cache, NODE_RECORD_FILE_NAME), JSON.stringify({ pid: process.pid, ports: [8545, 8546], home: "/tmp/some-home" }));
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), "epochs-token-home-"));
+      fs.writeFileSync(path.join(cache, NODE_RECORD_FILE_NAME), JSON.stringify({ pid: process.pid, ports: [8545, 8546], home }));
       addLocalBearerToken(config);
-      expect(headers("localhost"), "a node with a home").to.deep.equal({});
+      expect(headers("localhost"), "a node with a home that holds no token").to.deep.equal({});
+      // … and its home's token is what requests to it carry
+      fs.writeFileSync(path.join(home, TOKEN_FILE_NAME), "home456\n");
+      addLocalBearerToken(config);
+      expect(headers("localhost"), "a node with a home").to.deep.equal({ Authorization: "Bearer home456" });
+      fs.rmSync(home, { recursive: true, force: true });
+      delete (config.networks.localhost as { httpHeaders: Record<string, string> }).httpHeaders.Authorization;
 
       fs.writeFileSync(path.join(cache, NODE_RECORD_FILE_NAME), JSON.stringify({ pid: process.pid, ports: [8545, 8546] }));
       addLocalBearerToken(config);

@@ -174,6 +174,11 @@ export default defineConfig({
   epochs: { network: { forking: { url: process.env.FORK_URL ?? "", blockNumber: 1 } } },
 });
 `,
+  // a dev method that needs the node's bearer token, through --network localhost (the plugin adds it)
+  "scripts/save-state.ts": `import { network } from "hardhat";
+const { epochs } = await network.create();
+console.log("saved", (await epochs.saveState()).length > 0);
+`,
   "scripts/forked.ts": `import { network } from "hardhat";
 const { provider } = await network.create();
 console.log("block", await provider.request({ method: "eth_blockNumber" }));
@@ -505,6 +510,13 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     const followed = hardhat("--config hardhat.node-test.config.ts epochs:current --identifier week --network localhost");
     expect(followed).to.match(/^week: current epoch 0$/m);
     expect(followed).to.include(`localhost: this project's node, at http://127.0.0.1:${port} (its record in ${path.join(project, "cache")}; set networks.localhost.url to choose)`);
+    // hardhat_dumpState needs the node's token: --network localhost carries it, as on Hardhat 2
+    expect(hardhat("--config hardhat.node-test.config.ts run scripts/save-state.ts --network localhost")).to.match(/^saved true$/m);
+    await stopProcessGroup(node.child);
+    // the same with --home: the token is the home's
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat --config hardhat.node-test.config.ts node --home ${path.join(project, ".home")} --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
+    await waitForOutput(node, "Accounts");
+    expect(hardhat("--config hardhat.node-test.config.ts run scripts/save-state.ts --network localhost")).to.match(/^saved true$/m);
     await stopProcessGroup(node.child);
     // the config's epochs section reaches the node: another config, with Evmos's tick rule and an hour timer
     node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat --config hardhat.node.config.ts node --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });

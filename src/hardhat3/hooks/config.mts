@@ -15,7 +15,7 @@ import { IN_PROCESS_URL } from "../in-process-url.mjs";
 import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
 import { pluginError } from "../plugin-error.mjs";
 import { withPackageInterfaces } from "../package-interfaces.mjs";
-import { followProjectNode, noteUserLocalhost } from "../localhost-follow.mjs";
+import { followProjectNode, noteUserLocalhost, withProjectNodeToken } from "../localhost-follow.mjs";
 
 export default async () => ({
   async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
@@ -35,7 +35,8 @@ export default async () => ({
     next: (u: HardhatUserConfig, r: unknown) => Promise<HardhatConfig>,
   ): Promise<HardhatConfig> {
     // `localhost` at this project's running node when the user gave it no URL (src/hardhat3/localhost-follow.mts)
-    const resolved = followProjectNode(await next(userConfig, resolveConfigurationVariable), resolveConfigurationVariable);
+    // and requests to that node carry its bearer token (with or without --home)
+    const resolved = withProjectNodeToken(followProjectNode(await next(userConfig, resolveConfigurationVariable), resolveConfigurationVariable), userConfig);
     try {
       const epochs = epochsConfigModule.resolveEpochsConfig(userConfig.epochs);
       networkSettingsModule.parseNetworkSettings(epochs.network); // checked here, used when a connection starts its chain

@@ -1,11 +1,12 @@
 /**
  * The files a running node leaves for the tools of its project: the bearer token of the private
- * namespaces (in its home, or in the project's cache without one) and, without a home, a record of
- * the node (pid, ports) in the cache, so the plugin adds the token only to requests for that node
- * (src/hardhat/chain-config.ts). Names in one place; no heavy import.
+ * namespaces (in its home, or in the project's cache without one) and a record of the node (pid,
+ * ports, its home) in the cache, so both hosts add the token only to requests for that node
+ * (`projectNodeToken`: src/hardhat/chain-config.ts, src/hardhat3/localhost-follow.mts). Names in one place; no heavy import.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { isLoopbackHost } from "../../rpc/transport/auth";
 
 export const TOKEN_FILE_NAME = "jsonrpc.token";
 export const NODE_RECORD_FILE_NAME = "jsonrpc.node.json";
@@ -73,4 +74,31 @@ export function inProcessWhileNodeRuns(cacheDir: string, task: string): string |
 /** The token file of a node: `<home>/jsonrpc.token`, else `<cache>/jsonrpc.token`. */
 export function tokenFilePath(where: { home?: string; cacheDir: string }): string {
   return where.home !== undefined ? path.resolve(where.home, TOKEN_FILE_NAME) : path.join(where.cacheDir, TOKEN_FILE_NAME);
+}
+
+/**
+ * The bearer token for requests to `url`, when this project's running node serves it: a loopback URL
+ * on one of the node's ports while its process lives; read from the node's home when it has one,
+ * else from the cache. Any other URL (another project's node, an SSH tunnel to someone else's) gets none.
+ */
+export function projectNodeToken(cacheDir: string, url: string, node: LocalNodeRecord | undefined = runningNode(cacheDir)): string | undefined {
+  if (node === undefined || !servedBy(url, node.ports)) return undefined;
+  try {
+    const token = readFileSync(tokenFilePath({ home: node.home, cacheDir }), "utf8").trim();
+    return token === "" ? undefined : token;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A loopback URL on one of `ports` (http's default port is 80, https's 443). */
+function servedBy(url: string, ports: number[]): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  const port = u.port !== "" ? Number(u.port) : u.protocol === "https:" ? 443 : 80;
+  return isLoopbackHost(u.hostname) && ports.includes(port);
 }
