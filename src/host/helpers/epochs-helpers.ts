@@ -7,6 +7,7 @@ import { gunzipSync } from "node:zlib";
 import type { EpochInfo, EpochInfoJson, TsHook } from "../../epochs";
 import type { Runtime } from "../../app/runtime";
 import { type AdvanceReport, type BlockEventsJson, readAdvanceReport, withReport } from "./advance-report";
+import type { EpochHookAssertions } from "./hook-assertions";
 import { CosmosHelpers } from "./cosmos-helpers";
 import { epochsModule } from "../lazy";
 import { UserError } from "../../utils/user-error";
@@ -49,6 +50,18 @@ export interface EpochsHelpersHost {
 export class EpochsHelpers {
   /** The staking and distribution modules (src/host/helpers/cosmos-helpers.ts): state, validators, rewards. */
   readonly cosmos: CosmosHelpers;
+  private _assertions: EpochHookAssertions | undefined;
+
+  /**
+   * Assertions on an advance's hook calls for node:test and viem (src/host/helpers/hook-assertions.ts):
+   * `await epochs.assertions.hookCalled(epochs.advance("week"), contract, "afterEpochEnd")`. Loaded on
+   * first use (they bring ethers' ABI coder, which the config must not load).
+   */
+  get assertions(): EpochHookAssertions {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred: see above
+    this._assertions ??= new (require("./hook-assertions") as typeof import("./hook-assertions")).EpochHookAssertions();
+    return this._assertions;
+  }
 
   constructor(private readonly _host: EpochsHelpersHost) {
     this.cosmos = new CosmosHelpers((method, params = []) => this._rpc(method, params));
