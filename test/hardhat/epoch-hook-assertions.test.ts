@@ -8,7 +8,9 @@ import { AssertionError } from "node:assert";
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
 import { type SnapshotRestorer, takeSnapshot } from "@nomicfoundation/hardhat-network-helpers";
-import { type Abi, type Address, createPublicClient, custom, getContract } from "viem";
+
+/** viem is ESM: loaded as test/rpc/clients.test.ts loads it. */
+const loadViem = () => import("viem");
 
 const MODE = { Reason: 0, Custom: 1 } as const;
 
@@ -23,7 +25,6 @@ async function thrown(p: Promise<unknown>): Promise<Error> {
 
 describe("epoch hook assertions for node:test and viem (hre.epochs.assertions)", function () {
   let snapshot: SnapshotRestorer;
-  const client = createPublicClient({ transport: custom(hre.network.provider) });
   beforeEach(async () => {
     snapshot = await takeSnapshot();
     for (const address of await hre.epochs.hooks()) await hre.epochs.unregisterHooks(address);
@@ -34,9 +35,11 @@ describe("epoch hook assertions for node:test and viem (hre.epochs.assertions)",
 
   /** A FailingHook deployed, as viem's getContract gives it: `address` and `abi`. */
   const deploy = async (mode: number) => {
+    const { createPublicClient, custom, getContract } = await loadViem();
+    const client = createPublicClient({ transport: custom(hre.network.provider) });
     const c = await ethers.deployContract("FailingHook", [mode]);
     const { abi } = await hre.artifacts.readArtifact("FailingHook");
-    return getContract({ address: (await c.getAddress()) as Address, abi: abi as Abi, client });
+    return getContract({ address: (await c.getAddress()) as `0x${string}`, abi, client });
   };
 
   it("hookCalled / hookFailed / noHookFailed take a viem contract or an address", async () => {

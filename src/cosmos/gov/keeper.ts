@@ -166,8 +166,7 @@ export class GovKeeper {
     }
     await this._env.send(depositor, GOV_MODULE_ACCOUNT, amount);
     p.totalDeposit += amount;
-    const mine = (await this._r.get<{ amount: bigint }>(`deposit/${id}/${depositor.toLowerCase()}`)) ?? p.deposits?.find((d) => d.depositor.toLowerCase() === depositor.toLowerCase());
-    await this._store.putDeposit(id, { depositor, amount: (mine?.amount ?? 0n) + amount });
+    await this._store.putDeposit(id, { depositor, amount: (await this._store.depositOf(p, depositor)) + amount });
     let activated = false;
     if (p.status === ProposalStatus.DepositPeriod && p.totalDeposit >= minDeposit) {
       p.status = ProposalStatus.VotingPeriod;

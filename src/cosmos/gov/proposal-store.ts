@@ -96,6 +96,12 @@ export class ProposalStore {
     await this._r.put(`vote/${id}/${voter}`, { ...v, voter: getAddress(v.voter) });
   }
 
+  /** What `depositor` has deposited on proposal `id` (a record of its own; or inline in a proposal written before). */
+  async depositOf(p: StoredProposal, depositor: string): Promise<bigint> {
+    const d = await this._r.get<{ amount: bigint }>(`deposit/${p.id}/${depositor.toLowerCase()}`);
+    return d?.amount ?? p.deposits?.find((x) => x.depositor.toLowerCase() === depositor.toLowerCase())?.amount ?? 0n;
+  }
+
   async putDeposit(id: bigint, d: { depositor: string; amount: bigint }): Promise<void> {
     const depositor = d.depositor.toLowerCase();
     if ((await this._r.get(`deposit/${id}/${depositor}`)) === undefined) await this._deposits(id).append(depositor);
