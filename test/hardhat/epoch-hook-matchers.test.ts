@@ -2,12 +2,18 @@
  * The hook matchers users write tests with (src/host/helpers/epochs-matchers.ts), registered by the
  * plugin on the project's chai when `hardhat test` starts: `callEpochHook`, `failEpochHook` with
  * `withCustomError(…).withArgs(…)` and `withReason`, negated; and `hre.epochs.advanceWithReport`'s typed
- * report. Hardhat's own `withArgs` (after `.emit`) keeps working beside ours.
+ * report. Hardhat's own `withArgs` (after `.emit`) keeps working beside ours. And the node:test-style
+ * assertions (`hre.epochs.assertions`) with viem contracts, as hardhat-viem-assertions takes them; the
+ * matchers take a viem contract too.
  */
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
 import { type SnapshotRestorer, takeSnapshot } from "@nomicfoundation/hardhat-network-helpers";
 import type { Contract } from "ethers";
+import { AssertionError } from "node:assert";
+
+/** viem is ESM: loaded as test/rpc/clients.test.ts loads it. */
+const loadViem = () => import("viem");
 
 const MODE = { Reason: 0, Custom: 1 } as const;
 
@@ -96,5 +102,54 @@ describe("epoch hook matchers (hardhat test, in-process)", function () {
     await expect(token.transfer(other.address, 1n)).to.emit(token, "Transfer").withArgs(me.address, other.address, 1n);
     const e = await failure(expect(Promise.resolve(3n)).to.callEpochHook(token));
     expect(e.message).to.equal("expected the promise epochs.advance(…) returned, or a report of epochs.advanceWithReport(…)");
+  });
+
+  // node:test and viem: hre.epochs.assertions (src/host/helpers/hook-assertions.ts), sharing the matchers' checks
+
+  /** A FailingHook deployed, as viem's getContract gives it: `address` and `abi`. */
+  const deployViem = async (mode: number) => {
+    const { createPublicClient, custom, getContract } = await loadViem();
+    const client = createPublicClient({ transport: custom(hre.network.provider) });
+    const { abi } = await hre.artifacts.readArtifact("FailingHook");
+    return getContract({ address: (await (await deploy(mode)).getAddress()) as `0x${string}`, abi, client });
+  };
+
+  it("hookCalled / hookFailed / noHookFailed take a viem contract or an address", async () => {
+    const { assertions } = hre.epochs;
+    const hook = await deployViem(MODE.Reason);
+    await assertions.hookCalled(hre.epochs.advance("day"), hook, "beforeEpochStart");
+    await assertions.hookCalled(hre.epochs.advance("day"), hook.address);
+    const e = await failure(assertions.hookCalled(hre.epochs.advance("day"), hook, "afterEpochEnd"));
+    expect(e).to.be.instanceOf(AssertionError);
+    expect(e.message).to.match(/^expected the advance to call 0x[0-9a-fA-F]{40}'s afterEpochEnd successfully, but its hook calls were:/);
+    expect(e.message).to.include("reverted with reason string 'FailingHook: not now'");
+    expect((await assertions.hookFailed(hre.epochs.advance("day"), hook, "afterEpochEnd")).map((c) => c.hook)).to.deep.equal(["afterEpochEnd"]);
+    const quiet = await failure(assertions.noHookFailed(hre.epochs.advance("day")));
+    expect(quiet.message).to.match(/^expected a contract's epoch hook not to fail in the advance/);
+    await assertions.hookFailedWith(hre.epochs.advance("day"), hook, "FailingHook: not now");
+    const other = await failure(assertions.hookFailedWith(hre.epochs.advance("day"), hook, "something else"));
+    expect(other.message).to.match(/^expected the failed hook to revert with reason "something else", but: execution reverted: FailingHook: not now/);
+    // a report works as the subject too
+    await assertions.hookCalled(await hre.epochs.advanceWithReport("day"), hook, "beforeEpochStart");
+    await expect(assertions.hookCalled(hre.epochs.advance("day"), { nothing: true } as never)).to.be.rejectedWith("expected a contract (an ethers or viem contract) or its address");
+  });
+
+  it("hookFailedWithCustomError decodes with the viem contract's ABI, arguments checked", async () => {
+    const { assertions } = hre.epochs;
+    const hook = await deployViem(MODE.Custom);
+    const ended = await hre.epochs.current("day");
+    // the epoch that ends is the current one
+    await assertions.hookFailedWithCustomError(hre.epochs.advance("day"), hook, "HookRefused", ["day", ended]);
+    await assertions.hookFailedWithCustomError(hre.epochs.advance("day"), hook, "HookRefused");
+    const wrongArgs = await failure(assertions.hookFailedWithCustomError(hre.epochs.advance("day"), hook, "HookRefused", ["week", 0]));
+    expect(wrongArgs.message).to.match(/^expected the custom error's arguments to be \["week",0\], but they were \["day","\d+n"\]$/);
+    const wrongName = await failure(assertions.hookFailedWithCustomError(hre.epochs.advance("day"), hook, "Other"));
+    expect(wrongName.message).to.equal("expected the failed hook to revert with custom error Other, but it reverted with HookRefused");
+  });
+
+  it("the chai matchers take a viem contract too", async () => {
+    const hook = await deployViem(MODE.Custom);
+    await expect(hre.epochs.advance("day")).to.callEpochHook(hook, "beforeEpochStart");
+    await expect(hre.epochs.advance("day")).to.failEpochHook(hook, "afterEpochEnd").withCustomError(hook, "HookRefused");
   });
 });
