@@ -131,7 +131,12 @@ describe("epoch hook matchers (hardhat test, in-process)", function () {
     expect(other.message).to.match(/^expected the failed hook to revert with reason "something else", but: execution reverted: FailingHook: not now/);
     // a report works as the subject too
     await assertions.hookCalled(await hre.epochs.advanceWithReport("day"), hook, "beforeEpochStart");
+    // a bad argument fails the assertion once the advance is done (it never goes on mining behind it)
+    const blocks = await ethers.provider.getBlockNumber();
     await expect(assertions.hookCalled(hre.epochs.advance("day"), { nothing: true } as never)).to.be.rejectedWith("expected a contract (an ethers or viem contract) or its address");
+    const after = await ethers.provider.getBlockNumber();
+    expect(after).to.be.greaterThan(blocks);
+    expect(await ethers.provider.getBlockNumber()).to.equal(after);
   });
 
   it("hookFailedWithCustomError decodes with the viem contract's ABI, arguments checked", async () => {

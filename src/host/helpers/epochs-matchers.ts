@@ -52,9 +52,10 @@ export function epochsChaiMatchers(chai: ChaiLike, utils: ChaiUtilsLike): void {
 
   Assertion.addMethod("callEpochHook", function (this: ChaiAssertion, contract: ContractLike, hook?: Hook) {
     const p = (async () => {
+      // the advance first, whatever else is wrong: it never goes on mining behind a failed assertion
+      const report = await subjectReport(this._obj);
       const wanted = checkHook(hook);
       const address = await addressOf(contract);
-      const report = await subjectReport(this._obj);
       const calls = callsOf(report, true, address, wanted);
       this.assert(
         calls.length > 0,
@@ -67,9 +68,9 @@ export function epochsChaiMatchers(chai: ChaiLike, utils: ChaiUtilsLike): void {
 
   Assertion.addMethod("failEpochHook", function (this: ChaiAssertion, contract?: ContractLike, hook?: Hook) {
     const p = (async () => {
+      const report = await subjectReport(this._obj);
       const wanted = checkHook(hook);
       const address = contract === undefined ? undefined : await addressOf(contract);
-      const report = await subjectReport(this._obj);
       const failed = callsOf(report, false, address, wanted);
       this.assert(
         failed.length > 0,

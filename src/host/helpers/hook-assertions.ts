@@ -123,25 +123,26 @@ const fail = (message: string): never => {
 export class EpochHookAssertions {
   /** A hook of `contract` was called and succeeded (`hook` either when left out). */
   async hookCalled(advance: unknown, contract: ContractLike, hook?: Hook): Promise<void> {
+    // the advance first, whatever else is wrong: it never goes on mining behind a failed assertion
+    const report = await subjectReport(advance);
     const wanted = checkHook(hook);
     const address = await addressOf(contract);
-    const report = await subjectReport(advance);
     if (callsOf(report, true, address, wanted).length === 0) fail(`expected the advance to call ${what(address, wanted)} successfully, but ${seen(report)}`);
   }
 
   /** No hook (of `contract`, when given) failed. */
   async noHookFailed(advance: unknown, contract?: ContractLike, hook?: Hook): Promise<void> {
+    const report = await subjectReport(advance);
     const wanted = checkHook(hook);
     const address = contract === undefined ? undefined : await addressOf(contract);
-    const report = await subjectReport(advance);
     if (callsOf(report, false, address, wanted).length > 0) fail(`expected ${what(address, wanted)} not to fail in the advance, but ${seen(report)}`);
   }
 
   /** A hook (of `contract`, when given) failed; its failed calls. */
   async hookFailed(advance: unknown, contract?: ContractLike, hook?: Hook): Promise<HookCallReport[]> {
+    const report = await subjectReport(advance);
     const wanted = checkHook(hook);
     const address = contract === undefined ? undefined : await addressOf(contract);
-    const report = await subjectReport(advance);
     const failed = callsOf(report, false, address, wanted);
     if (failed.length === 0) fail(`expected ${what(address, wanted)} to fail in the advance, but ${seen(report)}`);
     return failed;
