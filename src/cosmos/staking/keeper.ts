@@ -14,7 +14,7 @@ import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byteOrder } 
 import { MaturityQueue } from "./maturity-queue";
 import { invalidExRate, sharesFromTokens, tokensFromShares } from "./shares";
 import { BondStatus, type DelegationHooks, type Description, EMPTY_DESCRIPTION, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, type ValidatorCore, validateStakingParams } from "./types";
-import { type SetUpdates, ValidatorSet } from "./validator-set";
+import { ValidatorSet } from "./validator-set";
 
 /**
  * The staking store's index version: 2 has the validator set's indexes (src/cosmos/staking/validator-set.ts)
@@ -78,7 +78,7 @@ export class StakingKeeper {
   }
 
   /** The end block's set update (src/cosmos/staking/validator-set.ts). */
-  async applyValidatorSetUpdates(): Promise<SetUpdates> {
+  async applyValidatorSetUpdates(): Promise<void> {
     await this.migrate();
     return this.set.applyUpdates();
   }

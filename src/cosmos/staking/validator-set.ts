@@ -23,16 +23,8 @@ export interface ValidatorStore {
   params(): Promise<StakingParams>;
 }
 
-export const power = (v: Validator): bigint => v.tokens / POWER_REDUCTION;
+const power = (v: Validator): bigint => v.tokens / POWER_REDUCTION;
 const addr = (operator: string): bigint => BigInt(operator);
-
-/** What one set update did: validators that joined the set and validators that left it (now unbonding). */
-export interface SetUpdates {
-  bonded: string[];
-  unbonding: string[];
-  /** Unbonding validators whose unbonding completed (now Unbonded). */
-  unbonded: string[];
-}
 
 export class ValidatorSet {
   readonly bonded: RecordHeap;
@@ -84,8 +76,7 @@ export class ValidatorSet {
    * candidates up to max_validators, a candidate that outranks the weakest bonded validator taking
    * its place; then completes the unbondings of validators that are due.
    */
-  async applyUpdates(): Promise<SetUpdates> {
-    const out: SetUpdates = { bonded: [], unbonding: [], unbonded: [] };
+  async applyUpdates(): Promise<void> {
     const changed = await this._r.get<string[]>("changed");
     if (changed !== undefined) {
       await this._r.put("changed", undefined);
@@ -94,21 +85,20 @@ export class ValidatorSet {
         if (v === undefined) continue;
         if (v.status === BondStatus.Bonded && (v.jailed || power(v) === 0n)) {
           await this._beginUnbonding(v);
-          out.unbonding.push(v.operator);
         } else await this.index(v);
       }
       const max = (await this._store.params()).maxValidators ?? DEFAULT_MAX_VALIDATORS;
       // a lowered max_validators: the weakest leave first
-      while ((await this.bonded.size()) > max) out.unbonding.push(await this._unbondEntry((await this.bonded.peek()) as HeapEntry));
+      while ((await this.bonded.size()) > max) await this._unbondEntry((await this.bonded.peek()) as HeapEntry);
       for (;;) {
         const best = await this.candidates.peek();
         if (best === undefined) break;
         if ((await this.bonded.size()) >= max) {
           const weakest = (await this.bonded.peek()) as HeapEntry;
           if (!outranks(best, weakest)) break;
-          out.unbonding.push(await this._unbondEntry(weakest));
+          await this._unbondEntry(weakest);
         }
-        out.bonded.push(await this._bond(best.member));
+        await this._bond(best.member);
       }
     }
     for (let next = await this.queue.peek(); next !== undefined && next.key[0] <= this._env.time; next = await this.queue.peek()) {
@@ -117,15 +107,11 @@ export class ValidatorSet {
       if (v === undefined || v.status !== BondStatus.Unbonding || v.unbondingTime > this._env.time) continue;
       v.status = BondStatus.Unbonded;
       await this._store.writeValidator(v);
-      out.unbonded.push(v.operator);
     }
-    return out;
   }
 
-  private async _unbondEntry(e: HeapEntry): Promise<string> {
-    const v = (await this._store.validator(e.member)) as Validator;
-    await this._beginUnbonding(v);
-    return v.operator;
+  private async _unbondEntry(e: HeapEntry): Promise<void> {
+    await this._beginUnbonding((await this._store.validator(e.member)) as Validator);
   }
 
   /** bondedToUnbonding: its tokens to the not-bonded pool, its unbonding queued to complete after unbonding_time. */
@@ -140,7 +126,7 @@ export class ValidatorSet {
   }
 
   /** unbondedToBonded / unbondingToBonded: its tokens to the bonded pool, out of the unbonding queue. */
-  private async _bond(operator: string): Promise<string> {
+  private async _bond(operator: string): Promise<void> {
     const v = (await this._store.validator(operator)) as Validator;
     await this._env.send(NOT_BONDED_POOL, BONDED_POOL, v.tokens);
     v.status = BondStatus.Bonded;
@@ -149,7 +135,6 @@ export class ValidatorSet {
     await this._store.writeValidator(v);
     await this.queue.remove(v.operator);
     await this.index(v);
-    return v.operator;
   }
 }
 
