@@ -13,7 +13,7 @@ import { DEFAULT_MAX_VALIDATORS, type Validator } from "./staking/types";
 import { Bank } from "./bank/keeper";
 import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20/keeper";
 import { STATUS_NAMES } from "./staking/precompile";
-import { GovKeeper } from "./gov/keeper";
+import { GovKeeper, ProposalStatus } from "./gov/keeper";
 import { Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "./ics20/keeper";
 
 
@@ -87,6 +87,32 @@ export class CosmosQueries {
     return out;
   }
 
+  /**
+   * The delegator's unbonding delegations (x/staking's DelegatorUnbondingDelegations), by validator in
+   * the store's order: each entry's creation height, completion time and balances.
+   */
+  async unbondings(delegator: string): Promise<Json[]> {
+    const { staking } = this._keepers();
+    const out: Json[] = [];
+    for (const v of await staking.validators()) {
+      const entries = await staking.unbondingEntries(delegator, v.operator);
+      if (entries.length === 0) continue;
+      out.push({
+        delegator_address: this.account(delegator),
+        validator_address: this.valoper(v.operator),
+        entries: entries.map((e) => ({
+          creation_height: e.creationHeight.toString(),
+          completion_time: rfc3339(e.completionTime),
+          initial_balance: e.initialBalance.toString(),
+          balance: e.balance.toString(),
+          unbonding_id: e.unbondingId.toString(),
+          unbonding_on_hold_ref_count: "0",
+        })),
+      });
+    }
+    return out;
+  }
+
   /** Every account with a delegation. */
   delegators(): Promise<string[]> {
     return this._keepers().staking.delegators();
@@ -128,6 +154,28 @@ export class CosmosQueries {
       expedited: p.expedited === true,
       failed_reason: p.failedReason ?? "",
     };
+  }
+
+  /**
+   * x/gov's TallyResult query: a proposal in its voting period tallied as it stands, any other its
+   * final tally; unknown ids undefined.
+   */
+  async tally(id: bigint): Promise<Json | undefined> {
+    const gov = new GovKeeper(this.env);
+    const p = await gov.proposal(id);
+    if (p === undefined) return undefined;
+    const t = p.status === ProposalStatus.VotingPeriod ? (await gov.tally(p, this._keepers().staking)).result : p.finalTallyResult;
+    return { yes_count: t.yes.toString(), abstain_count: t.abstain.toString(), no_count: t.no.toString(), no_with_veto_count: t.noWithVeto.toString() };
+  }
+
+  /** x/bank's metadata of a denom as its gateway answers it (cosmos.bank.v1beta1.Metadata); none: undefined. */
+  async denomMetadata(denom: string): Promise<Json | undefined> {
+    const m = await new Bank(this.env).metadata(denom);
+    if (m === undefined) return undefined;
+    const display = m.symbol.toLowerCase();
+    const units: Json[] = [{ denom, exponent: 0, aliases: [] }];
+    if (m.decimals > 0) units.push({ denom: display, exponent: m.decimals, aliases: [] });
+    return { description: "", denom_units: units, base: denom, display: m.decimals > 0 ? display : denom, name: m.name, symbol: m.symbol, uri: "", uri_hash: "" };
   }
 
   /** Every proposal (by id), those of `status` only when given (a ProposalStatus number). */

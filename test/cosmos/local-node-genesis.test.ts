@@ -359,4 +359,52 @@ describe("a node from local_node.sh's genesis", function () {
     expect((await get("/cosmos/gov/v1/proposals/0")).status).to.equal(400);
     expect((await get("/cosmos/gov/v1/proposals?proposal_status=PROPOSAL_STATUS_SOMETIMES")).status).to.equal(400);
   });
+
+  it("answers the REST routes the epochs page reads: a tally as it stands, a delegator's unbondings, the coin's metadata", async () => {
+    c = await localNode(undefined, serveHttp);
+    const { h } = c;
+    const get = async (p: string) => {
+      const res = await fetch(new URL(p, h.url));
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 5000n * E18]);
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([msgSend(BOB, 7n)]), [["atest", E18]]]);
+    expect(await get("/cosmos/gov/v1/proposals/1/tally")).to.deep.equal({ status: 200, body: { tally: { yes_count: "0", abstain_count: "0", no_count: "0", no_with_veto_count: "0" } } });
+    await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 1n, 1, "yes"]);
+    // in the voting period: tallied as it stands (the final result is still all zero)
+    expect((await get("/cosmos/gov/v1/proposals/1/tally")).body).to.deep.equal({ tally: { yes_count: `${5000n * E18}`, abstain_count: "0", no_count: "0", no_with_veto_count: "0" } });
+    expect(((await get("/cosmos/gov/v1/proposals/1")).body.proposal as { final_tally_result: unknown }).final_tally_result).to.deep.equal({ yes_count: "0", abstain_count: "0", no_count: "0", no_with_veto_count: "0" });
+    expect(await get("/cosmos/gov/v1/proposals/9/tally")).to.deep.equal({ status: 404, body: { code: 5, message: "proposal 9 doesn't exist", details: [] } });
+
+    expect((await get(`/cosmos/staking/v1beta1/delegators/${account(ALICE)}/unbonding_delegations`)).body).to.deep.equal({ unbonding_responses: [], pagination: { next_key: null, total: "0" } });
+    await send(h, ALICE, STAKING, STAKING_ABI, "undelegate", [ALICE, valoper(VALIDATOR), 2n * E18]);
+    const head = await h.request<{ number: string; timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+    const unbondingTime = BigInt(((await h.request<{ staking_params: { unbonding_time: string } }>("cosmos_stakingState")).staking_params.unbonding_time).replace("s", ""));
+    const ubd = (await get(`/cosmos/staking/v1beta1/delegators/${account(ALICE)}/unbonding_delegations`)).body;
+    expect(ubd).to.deep.equal({
+      unbonding_responses: [
+        {
+          delegator_address: account(ALICE),
+          validator_address: valoper(VALIDATOR),
+          entries: [
+            {
+              creation_height: BigInt(head.number).toString(),
+              completion_time: new Date(Number(BigInt(head.timestamp) + unbondingTime) * 1000).toISOString().replace(".000Z", "Z"),
+              initial_balance: `${2n * E18}`,
+              balance: `${2n * E18}`,
+              unbonding_id: (ubd.unbonding_responses as Array<{ entries: Array<{ unbonding_id: string }> }>)[0].entries[0].unbonding_id,
+              unbonding_on_hold_ref_count: "0",
+            },
+          ],
+        },
+      ],
+      pagination: { next_key: null, total: "1" },
+    });
+    expect((await get("/cosmos/staking/v1beta1/delegators/nonsense/unbonding_delegations")).status).to.equal(400);
+
+    const meta = await get("/cosmos/bank/v1beta1/denoms_metadata/atest");
+    expect(meta.status).to.equal(200);
+    expect(meta.body.metadata).to.deep.include({ base: "atest", display: "test", symbol: "TEST" });
+    expect(await get("/cosmos/bank/v1beta1/denoms_metadata/unknown")).to.deep.equal({ status: 404, body: { code: 5, message: "client metadata for denom unknown", details: [] } });
+  });
 });

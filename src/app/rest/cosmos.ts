@@ -5,7 +5,7 @@
  * delegator's delegations and its rewards, at the head.
  */
 import type { Node } from "../../chain";
-import { type CosmosModules, CosmosQueries, PROPOSAL_STATUS_NAMES, isDenom, paginate } from "../../cosmos";
+import { type CosmosModules, CosmosQueries, type Json, PROPOSAL_STATUS_NAMES, isDenom, paginate } from "../../cosmos";
 import type { RestResult, RestRouter } from "../../rpc/transport/rest-router";
 
 /**
@@ -24,6 +24,12 @@ export function mountBankRest(router: RestRouter, node: Node, cosmos: CosmosModu
     // an address of other than 20 bytes (a module account) holds nothing on this chain
     const balances = bytes.length === 20 ? await (await headQueries(node, cosmos)).balances(`0x${Buffer.from(bytes).toString("hex")}`) : [];
     return { status: 200, body: { balances, pagination: { next_key: null, total: String(balances.length) } } };
+  });
+  // x/bank/keeper/grpc_query.go `DenomMetadata`
+  router.get("/cosmos/bank/v1beta1/denoms_metadata/{denom}", async (_query, { denom }) => {
+    const metadata = await (await headQueries(node, cosmos)).denomMetadata(denom);
+    if (metadata === undefined) return { status: 404, body: { code: 5, message: `client metadata for denom ${denom}`, details: [] } };
+    return { status: 200, body: { metadata } };
   });
 }
 
@@ -106,6 +112,11 @@ export function mountStakingRest(router: RestRouter, node: Node, cosmos: CosmosM
     return { delegation_responses: responses, pagination: { next_key: null, total: String(responses.length) } };
   });
   const rewards = forDelegator((q, hex) => q.rewards(hex));
+  const unbondings = forDelegator(async (q, hex) => {
+    const responses = await q.unbondings(hex);
+    return { unbonding_responses: responses, pagination: { next_key: null, total: String(responses.length) } };
+  });
+  router.get("/cosmos/staking/v1beta1/delegators/{delegator_addr}/unbonding_delegations", (_query, { delegator_addr }) => unbondings(delegator_addr));
   router.get("/cosmos/staking/v1beta1/delegations/{delegator_addr}", (_query, { delegator_addr }) => delegations(delegator_addr));
   router.get("/cosmos/distribution/v1beta1/delegators/{delegator_address}/rewards", (_query, { delegator_address }) => rewards(delegator_address));
 }
@@ -116,14 +127,18 @@ export function mountStakingRest(router: RestRouter, node: Node, cosmos: CosmosM
  * (x/gov/keeper/grpc_query.go): an unknown id NotFound (HTTP 404, gRPC code 5) in its words.
  */
 export function mountGovRest(router: RestRouter, node: Node, cosmos: CosmosModules): void {
-  router.get("/cosmos/gov/v1/proposals/{proposal_id}", async (_query, { proposal_id }) => {
+  /** A route of one proposal's: its id parsed as the gateway does, unknown ids NotFound. */
+  const ofProposal = (field: string, answer: (q: CosmosQueries, id: bigint) => Promise<Json | undefined>) => async (_query: URLSearchParams, { proposal_id }: Record<string, string>): Promise<RestResult> => {
     if (!/^\d+$/.test(proposal_id)) return { status: 400, body: { code: 3, message: `type mismatch, parameter: proposal_id, error: strconv.ParseUint: parsing ${JSON.stringify(proposal_id)}: invalid syntax`, details: [] } };
     const id = BigInt(proposal_id);
     if (id === 0n) return { status: 400, body: { code: 3, message: "proposal id can not be 0", details: [] } };
-    const proposal = await (await headQueries(node, cosmos)).proposal(id);
-    if (proposal === undefined) return { status: 404, body: { code: 5, message: `proposal ${id} doesn't exist`, details: [] } };
-    return { status: 200, body: { proposal } };
-  });
+    const value = await answer(await headQueries(node, cosmos), id);
+    if (value === undefined) return { status: 404, body: { code: 5, message: `proposal ${id} doesn't exist`, details: [] } };
+    return { status: 200, body: { [field]: value } };
+  };
+  router.get("/cosmos/gov/v1/proposals/{proposal_id}", ofProposal("proposal", (q, id) => q.proposal(id)));
+  // x/gov/keeper/grpc_query.go `TallyResult`: as it stands in the voting period, the final one after
+  router.get("/cosmos/gov/v1/proposals/{proposal_id}/tally", ofProposal("tally", (q, id) => q.tally(id)));
   router.get("/cosmos/gov/v1/proposals", async (query) => {
     const page = pageQuery(query);
     if ("status" in page) return page;
