@@ -68,6 +68,16 @@ export interface EpochEvents {
 }
 
 export const EVMOS_EVENTS: EpochEvents = { start: epochStartEvent, end: epochEndEvent };
+/**
+ * The timers behind a block's typed epoch events (the SDK's carry no identifier), in the order the
+ * module emits them: from the epoch infos after the block, each timer whose current epoch started at
+ * `height` (in the store's order) ends its last epoch first unless this is its first, then starts the
+ * next.
+ */
+export function typedEventTimers(infosAfter: readonly EpochInfo[], height: bigint): string[] {
+  return infosAfter.filter((e) => e.epochCountingStarted && e.currentEpochStartHeight === height).flatMap((e) => (e.currentEpoch > 1n ? [e.identifier, e.identifier] : [e.identifier]));
+}
+
 export const SDK_EVENTS: EpochEvents = {
   start: (_identifier, epochNumber, startSeconds) => typedEvent(SDK_EVENT_EPOCH_START, { epoch_number: epochNumber, epoch_start_time: startSeconds }),
   end: (_identifier, epochNumber) => typedEvent(SDK_EVENT_EPOCH_END, { epoch_number: epochNumber }),

@@ -6,6 +6,9 @@ import type { Block } from "@ethereumjs/block";
 import type { BlockPhase, ModuleEvent } from "../chain";
 import { type Json, hex, q } from "./format";
 
+/** The SDK's typed epoch events' type prefix (cosmos.epochs.v1beta1.EventEpochStart, …End). */
+const TYPED_EPOCH_EVENT = "cosmos.epochs.";
+
 export function formatModuleEvent(e: ModuleEvent, block: Block, firstLogIndex: number): { json: Json; logs: number } {
   const out: Record<string, Json> = { type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })) };
   let n = 0;
@@ -26,23 +29,26 @@ export function formatModuleEvent(e: ModuleEvent, block: Block, firstLogIndex: n
 }
 
 /** `epochs_blockEvents` shape: {height, hash, begin_block_events, end_block_events}. */
-export function formatBlockEvents(block: Block, events: { begin: ModuleEvent[]; end: ModuleEvent[] }): Json {
+export function formatBlockEvents(block: Block, events: { begin: ModuleEvent[]; end: ModuleEvent[] }, typedTimers: readonly string[] = []): Json {
   let logIndex = 0;
+  let typed = 0;
   const list = (es: ModuleEvent[]) =>
     es.map((e) => {
       const { json, logs } = formatModuleEvent(e, block, logIndex);
       logIndex += logs;
+      // the SDK's typed epoch events carry no identifier: the node names the timer beside the attributes
+      if (e.type.startsWith(TYPED_EPOCH_EVENT) && typed < typedTimers.length) (json as Record<string, Json>).timer = typedTimers[typed++];
       return json;
     });
   return { height: q(block.header.number), hash: hex(block.hash()), begin_block_events: list(events.begin), end_block_events: list(events.end) };
 }
 
 /** One `epochs` subscription notification per event. */
-export function eventNotifications(block: Block, events: { begin: ModuleEvent[]; end: ModuleEvent[] }): Json[] {
-  const body = formatBlockEvents(block, events) as { begin_block_events: Json[]; end_block_events: Json[] };
+export function eventNotifications(block: Block, events: { begin: ModuleEvent[]; end: ModuleEvent[] }, typedTimers: readonly string[] = []): Json[] {
+  const body = formatBlockEvents(block, events, typedTimers) as { begin_block_events: Json[]; end_block_events: Json[] };
   const wrap = (phase: BlockPhase) => (e: Json) => {
-    const { type, attributes } = e as { type: string; attributes: Json };
-    return { blockNumber: q(block.header.number), blockHash: hex(block.hash()), phase, type, attributes };
+    const { type, attributes, timer } = e as { type: string; attributes: Json; timer?: string };
+    return { blockNumber: q(block.header.number), blockHash: hex(block.hash()), phase, type, attributes, ...(timer !== undefined ? { timer } : {}) };
   };
   return [...body.begin_block_events.map(wrap("begin_block")), ...body.end_block_events.map(wrap("end_block"))];
 }

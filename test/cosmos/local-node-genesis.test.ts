@@ -375,6 +375,10 @@ describe("a node from local_node.sh's genesis", function () {
     expect((await get("/cosmos/gov/v1/proposals/1/tally")).body).to.deep.equal({ tally: { yes_count: `${5000n * E18}`, abstain_count: "0", no_count: "0", no_with_veto_count: "0" } });
     expect(((await get("/cosmos/gov/v1/proposals/1")).body.proposal as { final_tally_result: unknown }).final_tally_result).to.deep.equal({ yes_count: "0", abstain_count: "0", no_count: "0", no_with_veto_count: "0" });
     expect(await get("/cosmos/gov/v1/proposals/9/tally")).to.deep.equal({ status: 404, body: { code: 5, message: "proposal 9 doesn't exist", details: [] } });
+    // the same over JSON-RPC (what the epochs page reads)
+    expect(await h.request("cosmos_tally", ["0x1"])).to.deep.equal((await get("/cosmos/gov/v1/proposals/1/tally")).body.tally);
+    expect(await h.request("cosmos_proposals")).to.deep.equal((await get("/cosmos/gov/v1/proposals")).body.proposals);
+    expect((await rpcError(h.request("cosmos_tally", ["0x9"]))).message).to.equal("proposal 9 doesn't exist");
 
     expect((await get(`/cosmos/staking/v1beta1/delegators/${account(ALICE)}/unbonding_delegations`)).body).to.deep.equal({ unbonding_responses: [], pagination: { next_key: null, total: "0" } });
     await send(h, ALICE, STAKING, STAKING_ABI, "undelegate", [ALICE, valoper(VALIDATOR), 2n * E18]);
@@ -400,11 +404,15 @@ describe("a node from local_node.sh's genesis", function () {
       ],
       pagination: { next_key: null, total: "1" },
     });
+    // the same over JSON-RPC, by hex address (what the epochs page reads)
+    expect(await h.request("cosmos_unbondings", [ALICE])).to.deep.equal(ubd.unbonding_responses);
     expect((await get("/cosmos/staking/v1beta1/delegators/nonsense/unbonding_delegations")).status).to.equal(400);
 
     const meta = await get("/cosmos/bank/v1beta1/denoms_metadata/atest");
     expect(meta.status).to.equal(200);
     expect(meta.body.metadata).to.deep.include({ base: "atest", display: "test", symbol: "TEST" });
+    expect(await h.request("cosmos_denomMetadata", ["atest"])).to.deep.equal(meta.body.metadata);
+    expect(await h.request("cosmos_denomMetadata", ["unknown"])).to.equal(null);
     expect(await get("/cosmos/bank/v1beta1/denoms_metadata/unknown")).to.deep.equal({ status: 404, body: { code: 5, message: "client metadata for denom unknown", details: [] } });
   });
 });

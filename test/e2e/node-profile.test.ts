@@ -14,7 +14,7 @@ import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcess
 import { rpc as rpcAt } from "../helpers/json-rpc";
 
 type Attr = { key: string; value: string };
-type Event = { type: string; attributes: Attr[] };
+type Event = { type: string; attributes: Attr[]; timer?: string };
 
 describe("npx hardhat node --profile cosmos-evm", function () {
   this.timeout(120_000);
@@ -88,6 +88,9 @@ describe("npx hardhat node --profile cosmos-evm", function () {
     const events = await rpc<{ begin_block_events: Event[]; end_block_events: Event[] }>("epochs_blockEvents", ["latest"]);
     expect(events.begin_block_events.map((e) => ({ type: e.type, attributes: e.attributes }))).to.deep.equal(expected.map(({ type, attributes }) => ({ type, attributes })));
     expect(events.end_block_events).to.deep.equal([]);
+    // the typed events carry no identifier (as the SDK's): the node names their timer beside the attributes
+    expect(notes.map((n) => n.timer)).to.deep.equal(["minute", "minute"]);
+    expect(events.begin_block_events.map((e) => e.timer)).to.deep.equal(["minute", "minute"]);
     expect(await rest("cosmos/epochs/v1beta1/current_epoch?identifier=minute")).to.deep.equal({ status: 200, body: { current_epoch: "2" } });
   });
 

@@ -5,6 +5,8 @@ export interface EpochsNote {
   phase: string;
   type: string;
   attributes: Array<{ key: string; value: string }>;
+  /** The timer of a typed (SDK) epoch event, which carries no identifier: the node's annotation. */
+  timer?: string;
 }
 
 /** Subscribes on `httpUrl`'s WebSocket and resolves once the subscription is confirmed. */

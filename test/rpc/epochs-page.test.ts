@@ -150,4 +150,19 @@ describe("the epochs page in a browser", function () {
     expect(errors).to.deep.equal([]);
     await page.close();
   });
+
+  it("keeps a hook's name after the project recompiles its contract with other code", async () => {
+    // the source edited and compiled again: the new code no longer matches the deployed one
+    const edited = compileStandard({ "Hooks.sol": HOOKS.replace("uint256 public n;", "uint256 public n;\n  function bump() external { n += 2; }") });
+    expect(edited.output.contracts["Hooks.sol"].Counter.evm.deployedBytecode.object).to.not.equal(compileStandard({ "Hooks.sol": HOOKS }).output.contracts["Hooks.sol"].Counter.evm.deployedBytecode.object);
+    expect(await h.request("hardhat_addCompilationResult", [edited.solcVersion, edited.input, edited.output])).to.equal(true);
+    const { page, errors } = await openPage();
+    expect(await page.locator("#hooks li").allTextContents()).to.deep.equal([`Counter ${getAddress(addresses[0])}`, `Grumpy ${getAddress(addresses[1])}`]);
+    expect(await h.request("epochs_hookContracts")).to.deep.equal([
+      { address: getAddress(addresses[0]), name: "Counter" },
+      { address: getAddress(addresses[1]), name: "Grumpy" },
+    ]);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
 });

@@ -170,7 +170,7 @@ export type HookNamer = (address: string) => string | undefined;
 export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNamer = () => undefined, paint: Paint = NO_PAINT, typedNames: readonly string[] = []): string[] {
   const out: string[] = [];
   const typed = events.filter((e) => e.type === SDK_EVENT_EPOCH_END || e.type === SDK_EVENT_EPOCH_START);
-  // the timers' names, when the log could tell them (one a typed event, in order: typedEventNames)
+  // the timers' names, when the log could tell them (one a typed event, in order: src/epochs/abci.ts typedEventTimers)
   const names = typedNames.length === typed.length ? typedNames : [];
   for (const e of events) {
     const a = Object.fromEntries(e.attributes.map((x) => [x.key, x.value]));
@@ -236,15 +236,6 @@ export function moduleLines(events: BlockEvent[], indent: string, paint: Paint =
     }
   }
   return { lines, notable };
-}
-
-/**
- * The timers behind a block's typed epoch events (the SDK's carry no identifier), in the order the
- * module emits them: each timer that started in the block (`startedHere`, in the store's order) ends
- * its last epoch first unless this is its first, then starts the next.
- */
-export function typedEventNames(startedHere: ReadonlyArray<{ identifier: string; currentEpoch: bigint }>): string[] {
-  return startedHere.flatMap((e) => (e.currentEpoch > 1n ? [e.identifier, e.identifier] : [e.identifier]));
 }
 
 /** A typed event's attribute value (`"5"`, quotes included) as text. */

@@ -21,7 +21,7 @@ import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
 import { cosmosModule, epochsModule } from "../lazy";
-import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, ticked, txLines, typedEventNames } from "./format";
+import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
 /** Methods whose answer --verbose prints. */
@@ -286,9 +286,8 @@ export class NodeLog {
   private async _typedEventNames(node: Node, height: bigint, events: BlockEvent[]): Promise<string[]> {
     if (!events.some((e) => e.type.startsWith("cosmos.epochs."))) return [];
     try {
-      const { EPOCHS_MODULE, EpochsKeeper } = epochsModule();
-      const infos = new EpochsKeeper(await node.moduleStore(EPOCHS_MODULE, height)).readEpochInfos();
-      return typedEventNames(infos.filter((e) => e.epochCountingStarted && e.currentEpochStartHeight === height));
+      const { EPOCHS_MODULE, EpochsKeeper, typedEventTimers } = epochsModule();
+      return typedEventTimers(new EpochsKeeper(await node.moduleStore(EPOCHS_MODULE, height)).readEpochInfos(), height);
     } catch {
       return []; // the block is gone (a rewind): the lines go without names
     }

@@ -143,15 +143,24 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
   };
   const erc20Methods = cosmos.erc20 ? erc20DevMethods(cosmos, at, read, change) : [];
   const ibcMethods = cosmos.ics20 ? ics20DevMethods(cosmos, at, read, change) : [];
+  const govMethods = cosmos.gov ? govReadMethods(at, read) : [];
   return [
     ...erc20Methods,
     ...ibcMethods,
+    ...govMethods,
     method({
       name: "cosmos_balances",
       access: "read",
       params: [address, blockNumberOrTag.opt()],
       doc: "An account's bank coins at a block ({ denom, amount }[], sorted by denom), as /cosmos/bank/v1beta1/balances lists them.",
       handler: async ([account, block]): Promise<Json> => read(async () => (await at(block)).balances(hexlify(account))),
+    }),
+    method({
+      name: "cosmos_denomMetadata",
+      access: "read",
+      params: [string, blockNumberOrTag.opt()],
+      doc: "A denom's bank metadata at a block, as /cosmos/bank/v1beta1/denoms_metadata/{denom} answers it; null for a denom without metadata.",
+      handler: async ([denom, block]): Promise<Json> => read(async () => (await (await at(block)).denomMetadata(denom)) ?? null),
     }),
     method({
       name: "cosmos_mintCoins",
@@ -207,6 +216,13 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
       params: [address, blockNumberOrTag.opt()],
       doc: "A delegator's delegations and what they are worth, at a block.",
       handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).delegations(hexlify(delegator))),
+    }),
+    method({
+      name: "cosmos_unbondings",
+      access: "read",
+      params: [address, blockNumberOrTag.opt()],
+      doc: "A delegator's unbonding delegations at a block, by validator, as /cosmos/staking/v1beta1/delegators/{addr}/unbonding_delegations lists them.",
+      handler: async ([delegator, block]): Promise<Json> => read(async () => (await at(block)).unbondings(hexlify(delegator))),
     }),
     method({
       name: "cosmos_rewards",
@@ -281,6 +297,31 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
 type At = (spec: Parameters<typeof requireHeight>[1]) => Promise<CosmosQueries>;
 type Read = <T>(fn: () => Promise<T>) => Promise<T>;
 type Change = <T>(fn: (admin: CosmosAdmin) => Promise<T>) => Promise<T>;
+
+/** x/gov's reads: the proposals and a proposal's tally, as its gateway answers them. */
+function govReadMethods(at: At, read: Read) {
+  return [
+    method({
+      name: "cosmos_proposals",
+      access: "read",
+      params: [blockNumberOrTag.opt()],
+      doc: "Every proposal by id at a block, as /cosmos/gov/v1/proposals lists them.",
+      handler: async ([block]): Promise<Json> => read(async () => (await at(block)).proposals()),
+    }),
+    method({
+      name: "cosmos_tally",
+      access: "read",
+      params: [quantity, blockNumberOrTag.opt()],
+      doc: "A proposal's tally at a block, as /cosmos/gov/v1/proposals/{id}/tally answers it (as it stands in the voting period); -32000 for an unknown id.",
+      handler: async ([id, block]): Promise<Json> =>
+        read(async () => {
+          const tally = await (await at(block)).tally(id);
+          if (tally === undefined) throw new ServerError(`proposal ${id} doesn't exist`);
+          return tally;
+        }),
+    }),
+  ];
+}
 
 /** x/erc20's methods: the token pairs at a block, and registering an IBC voucher's pair. */
 function erc20DevMethods(cosmos: CosmosModules, at: At, read: Read, change: Change) {

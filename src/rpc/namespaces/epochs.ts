@@ -3,7 +3,8 @@
  * events of a block, and hook registration; and the `epochs` WebSocket subscription. The REST routes
  * at the profile's paths are src/app/rest/epochs.ts.
  */
-import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, epochInfosJson, hookSlots, register, registeredHooks, unregister } from "../../epochs";
+import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, EpochsKeeper, epochInfosJson, hookSlots, register, registeredHooks, typedEventTimers, unregister } from "../../epochs";
+import type { ModuleEvent } from "../../chain";
 import { eventNotifications, formatBlockEvents } from "../block-events";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
@@ -118,7 +119,8 @@ export function epochsMethods({ node, contracts }: RpcDeps, epochs: EpochsModule
       handler: async ([b]) => {
         const block = await resolveBlock(node, b);
         if (block === undefined) return null;
-        return formatBlockEvents(block, await node.store.getEvents(block.header.number));
+        const events = await node.store.getEvents(block.header.number);
+        return formatBlockEvents(block, events, await typedTimers(node, block.header.number, events));
       },
     }),
     method({
@@ -160,13 +162,29 @@ export function epochsMethods({ node, contracts }: RpcDeps, epochs: EpochsModule
   ];
 }
 
+/** The timers behind a block's typed epoch events (none unless it has some), from the epochs store after it. */
+async function typedTimers(node: RpcDeps["node"], height: bigint, events: { begin: ModuleEvent[] }): Promise<string[]> {
+  if (!events.begin.some((e) => e.type.startsWith("cosmos.epochs."))) return [];
+  try {
+    return typedEventTimers(new EpochsKeeper(await node.moduleStore(EPOCHS_MODULE, height)).readEpochInfos(), height);
+  } catch {
+    return []; // the block is gone (a rewind or reset): the events go without names
+  }
+}
+
 /** The `epochs` subscription: one notification per begin/end-block event. */
 export function registerEpochsSubscription(deps: RpcDeps, subscriptions: SubscriptionManager): void {
   subscriptions.registerKind("epochs", {
     parse: () => undefined,
     start: (_arg, send, feed) =>
-      feed.onBlock(({ block, events }) => {
-        for (const n of eventNotifications(block, events)) send(n);
-      }),
+      {
+        // one block's notifications after the last's, though naming a typed event's timer reads the store
+        let previous = Promise.resolve();
+        return feed.onBlock(({ block, events }) => {
+          previous = previous.then(async () => {
+            for (const n of eventNotifications(block, events, await typedTimers(deps.node, block.header.number, events))) send(n);
+          });
+        });
+      },
   });
 }
