@@ -42,6 +42,7 @@ import type { ListenerControl } from "../rpc/transport/server";
 import { mountEpochsPage } from "./rest/epochs-page";
 import { CosmosModules, type CosmosPrecompilesOptions } from "../cosmos";
 import { mountBankRest, mountErc20Rest, mountGovRest, mountStakingRest } from "./rest/cosmos";
+import { exportChainGenesis } from "./genesis-export";
 import { cosmosMethods } from "../rpc/namespaces/cosmos";
 
 export interface RuntimeOptions {
@@ -197,7 +198,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...dbMethods(deps),
     ...cliqueMethods(deps),
     ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
-    ...(epochs !== undefined ? epochsMethods(deps, epochs) : []),
+    ...(epochs !== undefined ? epochsMethods(deps, epochs, { genesis: () => exportChainGenesis(node, cosmos, true) }) : []),
     ...(cosmos.staking ? cosmosMethods(deps, cosmos) : []),
   ];
   // methods the profile's chain removed: unknown methods there, so here

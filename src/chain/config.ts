@@ -37,6 +37,11 @@ export interface ChainConfig {
   accounts: GenesisAccount[];
   /** Balances a genesis file gives addresses (no keys here); a configured account's balance wins over its address's entry. */
   genesisBalances?: Array<{ address: string; balance: bigint }>;
+  /**
+   * Accounts a genesis file gives a nonce, code or storage (cosmos/evm's `app_state.evm.accounts`,
+   * x/auth's sequences): written after the modules' genesis, over what the balances made.
+   */
+  genesisState?: GenesisAccountState[];
   mining: MiningConfig;
   coinbase: Uint8Array;
   allowUnlimitedContractSize: boolean;
@@ -55,6 +60,13 @@ export interface ChainConfig {
   txPool: TxPoolLimits;
   /** The P-256 verification precompile at 0x100 (Hardhat's `enableRip7212`) before Osaka, which has it (EIP-7951). */
   enableRip7212?: boolean;
+}
+
+export interface GenesisAccountState {
+  address: string;
+  nonce?: bigint;
+  code?: Uint8Array;
+  storage?: Array<[Uint8Array, Uint8Array]>;
 }
 
 export function defaultChainConfig(): ChainConfig {
@@ -76,18 +88,20 @@ export function defaultChainConfig(): ChainConfig {
   };
 }
 
-/** Every balance at genesis: the genesis file's, then the configured accounts' (which win for their addresses). */
+/** Every balance at genesis: the configured accounts', then the genesis file's (which win for the addresses they name: the file is the chain). */
 export function genesisAllocations(config: Pick<ChainConfig, "accounts" | "genesisBalances">): Array<{ address: Address; balance: bigint }> {
   const out = new Map<string, { address: Address; balance: bigint }>();
-  for (const b of config.genesisBalances ?? []) {
-    const address = createAddressFromString(b.address);
-    const key = address.toString();
-    out.set(key, { address, balance: (out.get(key)?.balance ?? 0n) + b.balance });
-  }
   for (const a of config.accounts) {
     const address = addressOfKey(a.privateKey);
     out.set(address.toString(), { address, balance: a.balance });
   }
+  const named = new Map<string, { address: Address; balance: bigint }>();
+  for (const b of config.genesisBalances ?? []) {
+    const address = createAddressFromString(b.address);
+    const key = address.toString();
+    named.set(key, { address, balance: (named.get(key)?.balance ?? 0n) + b.balance });
+  }
+  for (const [key, entry] of named) out.set(key, entry);
   return [...out.values()];
 }
 

@@ -1,7 +1,8 @@
 /**
  * A Cosmos genesis.json's `app_state` as this chain takes it (docs/node-config.md, "A team's own
  * genesis"): the staking module's validators and delegations, the validators `gentx` left in
- * `genutil.gen_txs`, distribution's community tax and x/mint, the native coin's balances (EVM balances), other coins, token pairs and channels.
+ * `genutil.gen_txs`, distribution's community tax and x/mint, the native coin's balances (EVM balances), other coins, token pairs and channels,
+ * the EVM's contracts and the accounts' nonces.
  * One reader for the node's home (src/host/node/home.ts); each part absent when the genesis has none, and
  * every error names the field.
  */
@@ -12,6 +13,7 @@ import { distributionFromGenesis, genTxValidators, stakingFromGenesis } from "./
 import type { DistributionOptions, StakingOptions } from "./staking/module";
 import type { GovGenesis } from "./gov/module";
 import { govParamsFromJson } from "./gov/messages";
+import { type EvmGenesisAccount, evmAccountsFromGenesis } from "./evm-genesis";
 
 export interface AppGenesis {
   staking?: StakingOptions;
@@ -21,6 +23,8 @@ export interface AppGenesis {
   ics20?: { channels: NonNullable<GenesisCoins["channels"]> };
   /** The native coin's genesis balances, after the gentx validators' self-delegations left them. */
   balances?: Array<{ address: string; balance: bigint }>;
+  /** Nonces, code and storage (`evm.accounts`, `auth.accounts`' sequences: src/cosmos/evm-genesis.ts). */
+  evmAccounts?: EvmGenesisAccount[];
 }
 
 export function readAppGenesis(appState: unknown, prefixes: Bech32Prefixes, denom: string): AppGenesis {
@@ -44,7 +48,9 @@ export function readAppGenesis(appState: unknown, prefixes: Bech32Prefixes, deno
   const withValidators = validators.length > 0 ? { ...staking, validators } : staking;
   const distribution = distributionFromGenesis(appState, denom);
   const gov = govFromGenesis(appState, prefixes, denom);
+  const evmAccounts = evmAccountsFromGenesis(appState, prefixes);
   return {
+    ...(evmAccounts !== undefined ? { evmAccounts } : {}),
     ...(gov !== undefined ? { gov } : {}),
     ...(withValidators !== undefined ? { staking: withValidators } : {}),
     ...(distribution !== undefined ? { distribution } : {}),

@@ -14,7 +14,8 @@ import type { Interface } from "ethers/abi";
 import { hexlify } from "ethers/utils";
 import { BANK_ABI } from "./bank/precompile";
 import { BECH32_ABI, BECH32_PRECOMPILE } from "./bech32/precompile";
-import { BANK_PRECOMPILE } from "./common/ledger";
+import { BANK_PRECOMPILE, BONDED_POOL, NOT_BONDED_POOL } from "./common/ledger";
+import { type ExportedAccount, evmAccountsGenesisJson } from "./evm-genesis";
 import { DISTRIBUTION_PRECOMPILE } from "./distribution/keeper";
 import { DISTRIBUTION_ABI } from "./distribution/precompile";
 import { GOV_PRECOMPILE } from "./gov/keeper";
@@ -51,6 +52,7 @@ export type { IncomingTransfer } from "./ics20/keeper";
 export { CosmosQueries, type Json, PROPOSAL_STATUS_NAMES } from "./query";
 export { paginate } from "./staking/precompile";
 export type { CosmosPrecompilesOptions } from "./precompiles";
+export type { ExportedAccount } from "./evm-genesis";
 
 /** What the modules' precompiles ask of the execution they run in (the runtime answers from the EVM's message stack). */
 export type CosmosPrecompileDeps = Omit<ModulePrecompileDeps, "denom"> & { value(input: PrecompileInput): bigint };
@@ -167,6 +169,25 @@ export class CosmosModules {
     const coins = await coinsGenesisJson(q.env, this.prefixes, { erc20: this.erc20, ics20: this.ics20 });
     const params = await paramsGenesisJson(q.env, this.prefixes);
     return { staking: (await stakingGenesisJson(q)) as Json, ...(coins as Record<string, Json>), ...(params as Record<string, Json>) };
+  }
+
+  /**
+   * The app_state of a genesis.json for the state `q` reads and its EVM `accounts`: the modules'
+   * sections (with the staking module) plus the accounts' native balances, nonces, code and storage
+   * (src/cosmos/evm-genesis.ts). The modules' own accounts stay out: their precompiles (code 0xfe) and
+   * the staking pools, whose coins the staking section's genesis mints again.
+   */
+  async appStateGenesis(q: CosmosQueries, accounts: readonly ExportedAccount[]): Promise<Record<string, Json>> {
+    const minted = this.staking ? new Set([BONDED_POOL, NOT_BONDED_POOL].map((a) => a.toLowerCase())) : new Set<string>();
+    const own = (a: ExportedAccount): boolean => minted.has(a.address.toLowerCase()) || (a.code.length === INVALID_CODE.length && a.code[0] === INVALID_CODE[0]);
+    const evm = evmAccountsGenesisJson(accounts.filter((a) => !own(a)), this.prefixes, this.denom);
+    const sections = this.staking ? ((await this.exportGenesis(q)) as Record<string, Json>) : {};
+    // one bank entry an address: the native coin beside the others, sorted by denom
+    const bank = (sections.bank ?? {}) as { balances?: Array<{ address: string; coins: Array<{ denom: string; amount: string }> }> };
+    const byAddress = new Map<string, Array<{ denom: string; amount: string }>>();
+    for (const b of [...evm.balances, ...(bank.balances ?? [])]) byAddress.set(b.address, [...(byAddress.get(b.address) ?? []), ...b.coins]);
+    const balances = [...byAddress].sort(([a], [b]) => (a < b ? -1 : 1)).map(([address, coins]) => ({ address, coins: coins.sort((x, y) => (x.denom < y.denom ? -1 : 1)) }));
+    return { ...sections, bank: { ...bank, balances } as Json, auth: evm.auth as Json, evm: evm.evm as Json };
   }
 
   /** The bytes of one of this chain's bech32 account addresses (20, or 32 for a module account); throws the address codec's text. */

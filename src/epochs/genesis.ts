@@ -132,13 +132,21 @@ export function parseCosmosGenesis(text: string, profile: EpochsProfile = "evmos
   return { genesisTime, chainId, cosmosChainId, epochs: { epochs: list.map((e, i) => fromJson(e, `app_state.epochs.epochs[${i}]`)) } };
 }
 
-export function toCosmosGenesis(opts: { genesisTime: Time; chainId: bigint; epochs: EpochInfo[]; chainName?: string; appState?: Record<string, unknown> }): string {
-  const doc = {
+/**
+ * A Cosmos genesis.json of the epochs (and `appState`'s other sections): `chain_id` is `cosmosChainId`
+ * when given (a chain started from a team's genesis keeps its own), else the Ethermint form of the EVM
+ * chain id.
+ */
+export function cosmosGenesisDoc(opts: { genesisTime: Time; chainId: bigint; epochs: readonly EpochInfo[]; chainName?: string; cosmosChainId?: string; appState?: Record<string, unknown> }): Record<string, unknown> {
+  return {
     genesis_time: formatTime(opts.genesisTime),
-    chain_id: `${opts.chainName ?? "evmos"}_${opts.chainId}-1`,
+    chain_id: opts.cosmosChainId ?? `${opts.chainName ?? "evmos"}_${opts.chainId}-1`,
     initial_height: "1",
     // other modules' sections (the staking module's, when the chain has it) beside the epochs'
     app_state: { ...opts.appState, epochs: { epochs: opts.epochs.map(toJson) } },
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export function toCosmosGenesis(opts: Parameters<typeof cosmosGenesisDoc>[0]): string {
+  return `${JSON.stringify(cosmosGenesisDoc(opts), null, 2)}\n`;
 }

@@ -75,7 +75,7 @@ const plugin: HardhatPlugin = {
       .addOption({ name: "toNext", description: "A timer to move to the start of its next epoch (--identifier ID --count 1)", type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined })
       .setAction(() => import("./tasks/epochs-advance.mjs"))
       .build(),
-    task("epochs:export-genesis", "Writes a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from")
+    task("epochs:export-genesis", "Writes the chain now as a Cosmos genesis.json (epochs, modules, balances, contracts) that a new node starts from")
       .addOption({ name: "out", description: "The file to write", type: "STRING", defaultValue: "" })
       .setAction(() => import("./tasks/epochs-export-genesis.mjs"))
       .build(),

@@ -18,11 +18,16 @@ export interface LocalNode {
 
 /** `serve`: how the node is reached (in-process by default; serveHttp for its REST routes too). */
 export async function localNode(edit: (genesis: Record<string, unknown>) => void = () => undefined, serve: (opts: Partial<RuntimeOptions>) => Promise<Harness> = inProcess): Promise<LocalNode> {
+  const genesis = localNodeGenesis("2024-03-01T12:00:00Z");
+  edit(genesis);
+  return nodeFromGenesis(genesis, serve);
+}
+
+/** A node started from `genesis` (cosmos/evm's profile, EVM chain id 262144) in a fresh `--home`. */
+export async function nodeFromGenesis(genesis: unknown, serve: (opts: Partial<RuntimeOptions>) => Promise<Harness> = inProcess): Promise<LocalNode> {
   const dir = mkdtempSync(path.join(tmpdir(), "local-node-"));
   const init = { chainId: 262144n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos", "epochs", "evm", "hardhat", "miner"], profile: "cosmos-evm" as const };
   const home = openHome(dir, init);
-  const genesis = localNodeGenesis("2024-03-01T12:00:00Z");
-  edit(genesis);
   writeFileSync(home.paths.genesis, JSON.stringify(genesis));
   const options = await homeRuntimeOptions(openHome(dir, init), { chain: { ...testChainConfig(), chainId: 262144n }, epochs: { profile: "cosmos-evm" }, cosmos: {} });
   const h = await serve({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });

@@ -485,9 +485,11 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("exports the epochs as a Cosmos genesis (hardhat epochs:export-genesis)", () => {
     const out = hardhat("epochs:export-genesis --out genesis.json");
-    expect(out).to.match(/^wrote 2 epochs at height 0 to genesis\.json$/m);
-    const genesis = JSON.parse(readFileSync(path.join(project, "genesis.json"), "utf8")) as { chain_id: string; app_state: { epochs: { epochs: Array<{ identifier: string; duration: string }> } } };
+    expect(out).to.match(/^wrote evmos_9000-1's genesis \(2 epochs, 0 contracts\) to genesis\.json$/m);
+    const genesis = JSON.parse(readFileSync(path.join(project, "genesis.json"), "utf8")) as { chain_id: string; app_state: { epochs: { epochs: Array<{ identifier: string; duration: string }> }; bank: { balances: unknown[] } } };
     expect(genesis.chain_id).to.equal("evmos_9000-1");
+    // the dev accounts' balances travel as the native coin's bank balances
+    expect(genesis.app_state.bank.balances).to.have.length(20);
     expect(genesis.app_state.epochs.epochs.map((e) => [e.identifier, e.duration])).to.deep.equal([
       ["day", "86400s"],
       ["week", "604800s"],

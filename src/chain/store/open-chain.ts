@@ -4,7 +4,7 @@
  * remote's fork block; a chain made for a loaded state dump starts at the dump's block).
  */
 import { createBlock } from "@ethereumjs/block";
-import { Address, KECCAK256_RLP, bytesToHex, createAccount, equalsBytes } from "@ethereumjs/util";
+import { Address, KECCAK256_RLP, bytesToHex, createAccount, createAddressFromString, equalsBytes } from "@ethereumjs/util";
 import { adoptBlockHash } from "./chain-store";
 import { genesisAllocations } from "../config";
 import { ChainState, type ChainStateOptions } from "./chain-state";
@@ -93,6 +93,16 @@ async function openOrInit(chain: ChainState, clock: Clock): Promise<void> {
     if (!store.changed) continue;
     await writeModuleStore(sm, chain.moduleStores.storeAccount(module), store);
     stores.set(module.name, store);
+  }
+  // a genesis file's contracts and nonces (an exported chain's), over what the modules' genesis made
+  for (const a of config.genesisState ?? []) {
+    const address = createAddressFromString(a.address);
+    const account = (await sm.getAccount(address)) ?? createAccount({ nonce: 0n, balance: 0n });
+    // a contract without a nonce gets 1, as a deployment leaves it (and EIP-161 keeps it)
+    account.nonce = a.nonce ?? (a.code !== undefined && a.code.length > 0 && account.nonce === 0n ? 1n : account.nonce);
+    await sm.putAccount(address, account);
+    if (a.code !== undefined && a.code.length > 0) await sm.putCode(address, a.code);
+    for (const [key, value] of a.storage ?? []) await sm.putStorage(address, key, value);
   }
   await sm.commit();
   const stateRoot = await sm.getStateRoot();

@@ -59,6 +59,12 @@ function validatorFields(v: { description?: unknown; commission?: { commission_r
   if ((out.commissionRate ?? 0n) > max) throw new Error(`${field}.commission.commission_rates: commission cannot be more than the max rate`);
   if ((out.maxChangeRate ?? 0n) > max) throw new Error(`${field}.commission.commission_rates: commission change rate cannot be more than the max rate`);
   if (v.min_self_delegation !== undefined) out.minSelfDelegation = uint(v.min_self_delegation, `${field}.min_self_delegation`);
+  const updated = (v.commission as { update_time?: unknown } | undefined)?.update_time;
+  if (updated !== undefined) {
+    const ms = typeof updated === "string" ? Date.parse(updated) : NaN;
+    if (Number.isNaN(ms)) throw new Error(`${field}.commission.update_time: expected an RFC 3339 time, got ${JSON.stringify(updated)}`);
+    out.commissionUpdateTime = BigInt(Math.floor(ms / 1000));
+  }
   return out;
 }
 

@@ -50,6 +50,8 @@ export interface GenesisValidator {
   maxChangeRate?: bigint;
   /** Default 1. */
   minSelfDelegation?: bigint;
+  /** When the commission last changed (a genesis's `commission.update_time`, seconds); default the genesis time. */
+  commissionUpdateTime?: bigint;
   moniker?: string;
   /** The description's other fields (a genesis.json's validator or gentx). */
   identity?: string;
@@ -109,7 +111,7 @@ export function consensusPubkey(operator: string): string {
 }
 
 export interface CosmosModulesSettings {
-  staking: Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<GenesisValidator>> };
+  staking: Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<Omit<GenesisValidator, "commissionUpdateTime">> & Pick<GenesisValidator, "commissionUpdateTime">> };
   distribution: (Required<Omit<DistributionOptions, "mint">> & { mint?: MintOptions }) | false;
   /** The bank precompile (the supply is kept either way). */
   bank: boolean;
@@ -167,6 +169,7 @@ export function stakingSettings(
         details: v.details ?? "",
         jailed: v.jailed ?? false,
         consensusPubkey: v.consensusPubkey ?? consensusPubkey(getAddress(v.operator)),
+        ...(v.commissionUpdateTime !== undefined ? { commissionUpdateTime: v.commissionUpdateTime } : {}),
       })),
     },
     distribution:
@@ -208,7 +211,7 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
   for (const v of settings.staking.validators) {
     const description = { moniker: v.moniker, identity: v.identity, website: v.website, securityContact: v.securityContact, details: v.details };
     ensureDescriptionLength(description);
-    await staking.setValidator(newValidator({ ...v, time: ctx.timestamp, description, bonded: bonded.has(v.operator) }));
+    await staking.setValidator(newValidator({ ...v, time: v.commissionUpdateTime ?? ctx.timestamp, description, bonded: bonded.has(v.operator) }));
     // the genesis self-delegation, what the listed delegations leave of its tokens: minted into the validator's pool (genesisEnv's send)
     const delegated = settings.staking.delegations.filter((d) => d.operator.toLowerCase() === v.operator.toLowerCase()).reduce((sum, d) => sum + d.amount, 0n);
     if (delegated > v.tokens) throw new Error(`genesis validator ${v.operator}: its delegations (${delegated}) exceed its tokens (${v.tokens})`);

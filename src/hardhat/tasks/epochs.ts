@@ -4,10 +4,8 @@
  * running node with `--network localhost` (any HTTP network), or — the queries — a real chain's REST
  * endpoint with `--rest URL` (Evmos's gateway paths).
  */
-import { writeFileSync } from "node:fs";
 import { task, types } from "hardhat/config";
 import { HARDHAT_NETWORK_NAME, HardhatPluginError } from "hardhat/plugins";
-import { epochsModule } from "../../host/lazy";
 import { epochsTable } from "../../host/helpers/epochs-table";
 import { advanceRequest } from "../../host/helpers/epochs-helpers";
 import { inProcessWhileNodeRuns } from "../../host/node/node-files";
@@ -63,16 +61,9 @@ task(TASK_EPOCHS_ADVANCE, "Moves the chain's time and mines until a timer's curr
     return current;
   });
 
-task(TASK_EPOCHS_EXPORT_GENESIS, "Writes a Cosmos genesis.json of the chain's epochs now, that a new node (--home) starts from")
+task(TASK_EPOCHS_EXPORT_GENESIS, "Writes the chain now as a Cosmos genesis.json (epochs, modules, balances, contracts) that a new node starts from")
   .addParam("out", "The file to write", undefined, types.string)
   .setAction(async ({ out }: { out: string }, hre) => {
-    const epochs = await hre.epochs.all();
-    const chainId = BigInt((await hre.network.provider.request({ method: "eth_chainId" })) as string);
-    const latest = (await hre.network.provider.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as { timestamp: string; number: string };
-    // the new chain starts where this one is: its genesis time is the exported height's time
-    const { toCosmosGenesis, seconds } = epochsModule();
-    // the Cosmos modules' sections (staking, bank, erc20, transfer, ibc) at the same height, when the chain has them
-    const appState = await hre.epochs.cosmos.genesisSections(latest.number);
-    writeFileSync(out, toCosmosGenesis({ genesisTime: seconds(BigInt(latest.timestamp)), chainId, epochs, appState }));
-    console.log(`wrote ${epochs.length} epochs at height ${BigInt(latest.number)} to ${out}`);
+    const doc = (await onChain(() => hre.epochs.exportGenesis(out))) as { chain_id: string; app_state: { epochs: { epochs: unknown[] }; evm?: { accounts: unknown[] } } };
+    console.log(`wrote ${doc.chain_id}'s genesis (${doc.app_state.epochs.epochs.length} epochs, ${doc.app_state.evm?.accounts.length ?? 0} contracts) to ${out}`);
   });

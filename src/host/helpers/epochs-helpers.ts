@@ -175,6 +175,18 @@ export class EpochsHelpers {
     return dump;
   }
 
+  /**
+   * The chain at its head as a Cosmos genesis.json (epochs_exportGenesis: timers, the modules'
+   * sections, balances, nonces, contracts, hooks, the Cosmos chain id); written to `file` when given.
+   * A node started from it (`--home` with it as config/genesis.json, or `epochs.genesisFile`) has
+   * the same state.
+   */
+  async exportGenesis(file?: string): Promise<Record<string, unknown>> {
+    const doc = await this._rpc<Record<string, unknown>>("epochs_exportGenesis");
+    if (file !== undefined) writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+    return doc;
+  }
+
   /** Loads a dump (what `saveState` returned, a file it wrote, or Anvil's) at the head (hardhat_loadState). */
   async loadState(dumpOrFile: string): Promise<void> {
     const dump = dumpOrFile.startsWith("0x") ? dumpOrFile : `0x${Buffer.from(readFileSync(dumpOrFile)).toString("hex")}`;

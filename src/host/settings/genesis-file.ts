@@ -76,6 +76,7 @@ export function genesisRuntimeOptions(
       ...(g.chainId !== undefined ? { chainId: g.chainId } : {}),
       ...(g.cosmosChainId !== undefined ? { cosmosChainId: g.cosmosChainId } : {}),
       ...(app.balances !== undefined ? { genesisBalances: app.balances } : {}),
+      ...(app.evmAccounts !== undefined ? { genesisState: app.evmAccounts } : {}),
       ...(g.genesisTime !== undefined ? { initialDate: new Date(Number(g.genesisTime.seconds) * 1000) } : {}),
     },
     epochs: { ...base.epochs, genesis: g.epochs },

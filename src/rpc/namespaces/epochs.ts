@@ -6,6 +6,7 @@
 import { type EpochsModule, type PageRequest, EPOCHS_MODULE, EpochNotFoundError, EpochsKeeper, epochInfosJson, hookSlots, register, registeredHooks, typedEventTimers, unregister } from "../../epochs";
 import type { ModuleEvent } from "../../chain";
 import { eventNotifications, formatBlockEvents } from "../block-events";
+import type { Json } from "../format";
 import type { RpcDeps } from "../deps";
 import { InvalidParamsError, ServerError } from "../errors";
 import type { SubscriptionManager } from "../filters/subscription-manager";
@@ -46,7 +47,13 @@ export const MAX_ADVANCE = 1000;
 /** Blocks one epoch may take before epochs_advance gives up (a timer another rule or a hook keeps from moving). */
 const MAX_BLOCKS_PER_EPOCH = 16;
 
-export function epochsMethods({ node, contracts }: RpcDeps, epochs: EpochsModule) {
+/** What the app layer lends the namespace: the whole chain as a genesis.json (src/app/genesis-export.ts). */
+export interface EpochsExports {
+  genesis(): Promise<Json>;
+}
+
+/** `lent`: not named `exports`, which in the compiled CommonJS is this module's own exports object. */
+export function epochsMethods({ node, contracts }: RpcDeps, epochs: EpochsModule, lent?: EpochsExports) {
   // the store at the head of the chain the node has now (hardhat_reset replaces it)
   const store = () => node.moduleStore(EPOCHS_MODULE);
   /** Registration changes the live state (as a transaction to the precompile would), all or nothing. */
@@ -111,6 +118,18 @@ export function epochsMethods({ node, contracts }: RpcDeps, epochs: EpochsModule
         return { current_epoch: current.toString() };
       },
     }),
+    ...(lent !== undefined
+      ? [
+          method({
+            name: "epochs_exportGenesis",
+            // the whole state in memory, as hardhat_dumpState: the token
+            access: "private",
+            params: [],
+            doc: "The chain at its head as a Cosmos genesis.json a node starts from again: the epochs, the Cosmos modules' sections, every account's native balance, nonce, code and storage (bank, auth, evm), the hook registrations and the chain's Cosmos chain id; genesis_time is the head's time.",
+            handler: () => lent.genesis(),
+          }),
+        ]
+      : []),
     method({
       name: "epochs_blockEvents",
       access: "read",
