@@ -124,7 +124,11 @@ describe("the package, installed from its tarball into a fresh project", functio
     for (const f of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist/src/index.js", "dist/src/index.d.ts", "dist/src/hardhat/type-extensions.d.ts", "dist/src/hardhat/tasks/epochs.js", "contracts/IEpochs.sol", "contracts/IEpochHooks.sol", "contracts/examples/WeeklyRewards.sol"]) {
       expect(files, f).to.include(f);
     }
-    expect(files.filter((f) => /^(src|test|scripts|examples)\/|\.ts$(?<!\.d\.ts)|\.map$|^contracts\/test\//.test(f))).to.deep.equal([]);
+    expect(files.filter((f) => /^(src|test|scripts)\/|^(?!examples\/).*\.ts$(?<!\.d\.ts)|\.map$|^contracts\/test\/|^examples\/.*\/(node_modules|artifacts|cache)\//.test(f))).to.deep.equal([]);
+    // the examples the README names, whole, in the package (node_modules/hardhat-epochs/examples/)
+    const examples = [...new Set([...readFileSync(path.join(ROOT, "README.md"), "utf8").matchAll(/`(examples\/[\w-]+)\/`/g)].map((m) => m[1]))];
+    expect(examples).to.include.members(["examples/weekly-rewards", "examples/weekly-rewards-hardhat3", "examples/staking-vault-viem"]);
+    for (const e of examples) for (const f of ["package.json", "hardhat.config.ts", "README.md"]) expect(files, `${e}/${f}`).to.include(`${e}/${f}`);
     // the README's links to docs/ and the banner's (docs/security.md) resolve in the installed package
     const linked = [...readFileSync(path.join(ROOT, "README.md"), "utf8").matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]);
     expect(linked.length).to.be.greaterThan(5);

@@ -29,13 +29,33 @@ export function readmeSection(readme: string, heading: string): ReadmeBlock[] {
   return blocks;
 }
 
+/**
+ * Lines a test runs before the README line that matches `before` (what this machine cannot reach
+ * and a reader's can: a stand-in put in place first). Said in the test, never hidden.
+ */
+export interface ReadmePrelude {
+  before: RegExp;
+  lines: string;
+}
+
 /** A bash script doing what the blocks say: commands run, files written where their first line says. */
-export function readmeScript(blocks: ReadmeBlock[], tarball: string): string {
+export function readmeScript(blocks: ReadmeBlock[], tarball: string, prelude?: ReadmePrelude): string {
   const out = ["set -euo pipefail"];
+  let preluded = prelude === undefined;
   for (const { lang, text } of blocks) {
     if (lang === "sh") {
       // `npm install … hardhat-epochs …` (continuation lines included) → the tarball
-      out.push(text.replace(/npm install(?:[^\n]*\\\n)*[^\n]*/g, (cmd) => cmd.replace(/(?<=\s)hardhat-epochs(?=\s|$)/g, tarball)));
+      let script = text.replace(/npm install(?:[^\n]*\\\n)*[^\n]*/g, (cmd) => cmd.replace(/(?<=\s)hardhat-epochs(?=\s|$)/g, tarball));
+      if (prelude !== undefined && !preluded) {
+        const lines = script.split("\n");
+        const at = lines.findIndex((l) => prelude.before.test(l));
+        if (at >= 0) {
+          lines.splice(at, 0, prelude.lines.trimEnd());
+          script = lines.join("\n");
+          preluded = true;
+        }
+      }
+      out.push(script);
       continue;
     }
     const file = /^\/\/ ([\w./-]+)\n/.exec(text)?.[1];
@@ -43,5 +63,6 @@ export function readmeScript(blocks: ReadmeBlock[], tarball: string): string {
     if (text.includes("\nREADME_EOF\n")) throw new Error(`${file}: the block holds the script's end marker`);
     out.push(`mkdir -p "$(dirname '${file}')" && cat > '${file}' <<'README_EOF'\n${text}README_EOF`);
   }
+  if (!preluded) throw new Error(`no README line matches ${String(prelude?.before)}: the prelude has no place`);
   return `${out.join("\n")}\n`;
 }

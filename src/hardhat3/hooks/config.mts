@@ -49,33 +49,46 @@ export default async () => ({
 
 const ownRequire = createRequire(import.meta.url);
 
-/** The npm `solc` package this plugin depends on: its version and its WebAssembly compiler. */
-function npmSolc(): { version: string; path: string } | undefined {
-  try {
-    const pkg = ownRequire("solc/package.json") as { version: string };
-    return { version: pkg.version, path: path.join(path.dirname(ownRequire.resolve("solc/package.json")), "soljson.js") };
-  } catch {
-    return undefined;
+/**
+ * The WebAssembly compiler of an npm `solc` package of `version`: the project's own (a team offline
+ * installs the version its config asks for: `npm install --save-dev solc@0.8.34`), else the one this
+ * plugin depends on (0.8.30). Undefined when neither is that version: Hardhat downloads it.
+ */
+function npmSolcFor(version: string): string | undefined {
+  for (const from of [createRequire(path.join(process.cwd(), "package.json")), ownRequire]) {
+    try {
+      const pkg = from("solc/package.json") as { version: string };
+      if (pkg.version === version) return path.join(path.dirname(from.resolve("solc/package.json")), "soljson.js");
+    } catch {
+      // no solc there
+    }
   }
+  return undefined;
 }
 
 type SolcUserConfig = { version: string; path?: string; [key: string]: unknown };
 
 /**
- * Adds `path` (Hardhat 3's local compiler) to every compiler entry that asks for the npm solc's
- * version and has none: the string form, `{ version }`, `compilers: [...]` and `profiles`.
+ * Adds `path` (Hardhat 3's local compiler) to every compiler entry whose version an npm solc has
+ * and that has none: the string form, `{ version }`, `compilers: [...]` and `profiles`.
  */
-export function withNpmSolc(solidity: unknown, solc = npmSolc()): unknown {
-  if (solc === undefined || solidity === undefined) return solidity;
+export function withNpmSolc(solidity: unknown, solcFor: (version: string) => string | undefined = npmSolcFor): unknown {
+  if (solidity === undefined) return solidity;
   const one = (c: unknown): unknown => {
-    if (typeof c === "string") return c === solc.version ? { version: c, path: solc.path } : c;
-    if (c !== null && typeof c === "object" && (c as SolcUserConfig).version === solc.version && (c as SolcUserConfig).path === undefined) return { ...(c as object), path: solc.path };
+    if (typeof c === "string") {
+      const local = solcFor(c);
+      return local === undefined ? c : { version: c, path: local };
+    }
+    if (c !== null && typeof c === "object" && typeof (c as SolcUserConfig).version === "string" && (c as SolcUserConfig).path === undefined) {
+      const local = solcFor((c as SolcUserConfig).version);
+      return local === undefined ? c : { ...(c as object), path: local };
+    }
     return c;
   };
   if (Array.isArray(solidity)) return solidity.map(one);
   if (solidity === null || typeof solidity !== "object") return one(solidity);
   const s = solidity as { compilers?: unknown[]; profiles?: Record<string, unknown>; version?: string };
-  if (s.profiles !== undefined) return { ...s, profiles: Object.fromEntries(Object.entries(s.profiles).map(([k, p]) => [k, withNpmSolc(p, solc)])) };
+  if (s.profiles !== undefined) return { ...s, profiles: Object.fromEntries(Object.entries(s.profiles).map(([k, p]) => [k, withNpmSolc(p, solcFor)])) };
   if (s.compilers !== undefined) return { ...s, compilers: s.compilers.map(one) };
   return one(s);
 }
