@@ -5,7 +5,8 @@
  * (`hardhat_mine`) — and panels over the head's state: accounts and balances, validators,
  * delegations, unbondings, proposals with their tallies. The controls are `dev` methods: the node
  * answers them under its access rules (src/rpc/access.ts) as it would any client's, and the page
- * shows its refusal as given. The panels read `read` methods only (the `cosmos_*` reads answer as the SDK's REST gateway).
+ * shows its refusal as given. The panels read `read` methods only (the `cosmos_*` reads answer as
+ * the SDK's REST gateway does).
  */
 export const CONSOLE_SCRIPT = `
   /** The chain's coin (its bank metadata): amounts read "1.5 TEST". */

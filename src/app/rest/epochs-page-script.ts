@@ -212,7 +212,7 @@ const TIMELINE = `
     renderFilters();
     const none = $("no-events");
     none.hidden = items.length > 0;
-    if (loaded) none.textContent = timeline.size === 0 ? "No epoch event in the last " + HISTORY + " blocks; new ones appear here as blocks are made." : "The filters hide every event.";
+    if (loaded) none.textContent = timeline.size === 0 ? "No begin- or end-block event in the last " + HISTORY + " blocks; new ones appear here as blocks are made." : "The filters hide every event.";
   }
 
   /** One checkbox per timer and per kind of event; unticked ones are hidden from the timeline. */
