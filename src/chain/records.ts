@@ -9,8 +9,8 @@
  * Cosmos modules' values are JSON (`encodeRecord`: bigints as `{ "$n": "<decimal>" }`).
  */
 import { Address, setLengthLeft } from "@ethereumjs/util";
-import { concat, getBytes, toBeHex, toUtf8Bytes, toUtf8String } from "ethers/utils";
-import { keccak256 } from "ethers/crypto";
+import { toUtf8Bytes, toUtf8String } from "ethers/utils";
+import { keccak256 } from "../utils/keccak";
 
 /**
  * One account's storage: 32-byte keys, values as the state manager returns them (leading zeros
@@ -44,21 +44,41 @@ const EMPTY = new Uint8Array();
 
 /** The most bytes a record holds (4 MiB: 131,072 storage words). */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
-const word = (n: bigint): Uint8Array => getBytes(toBeHex(n, 32));
+/** A 32-byte big-endian storage word (slot keys and headers are never negative nor past 2^256). */
+const word = (n: bigint): Uint8Array => Buffer.from(n.toString(16).padStart(64, "0"), "hex");
 const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString("hex")}`));
+
+/**
+ * keccak256(name), the first slot of record `name`, remembered: a block's module work reads the same
+ * few dozen records every block (x/mint's minter and params, the bonded set's heap, …), and hashing
+ * their names was a fifth of a minting chain's block (CPU profile of `hardhat_mine` on a local_node.sh
+ * genesis). Bounded: the oldest name goes first.
+ */
+const BASES_MAX = 8192;
+const bases = new Map<string, bigint>();
+function baseOf(name: string): bigint {
+  let base = bases.get(name);
+  if (base === undefined) {
+    base = BigInt(`0x${Buffer.from(keccak256(toUtf8Bytes(name))).toString("hex")}`);
+    if (bases.size >= BASES_MAX) bases.delete(bases.keys().next().value as string);
+    bases.set(name, base);
+  }
+  return base;
+}
 
 /** Named byte records over one account's storage. */
 export class StorageRecords {
   constructor(private readonly _io: StorageIO) {}
 
   async getBytes(name: string): Promise<Uint8Array | undefined> {
-    const base = BigInt(keccak256(toUtf8Bytes(name)));
+    const base = baseOf(name);
     const header = toBig(await this._io.get(word(base)));
     if (header === 0n) return undefined;
     const length = recordLength(name, header);
-    const words: Uint8Array[] = [];
-    for (let i = 0; i * 32 < length; i++) words.push(setLengthLeft(await this._io.get(word(base + 1n + BigInt(i))), 32));
-    return length === 0 ? EMPTY : getBytes(concat(words)).subarray(0, length);
+    if (length === 0) return EMPTY;
+    const out = new Uint8Array(Math.ceil(length / 32) * 32);
+    for (let i = 0; i * 32 < length; i++) out.set(setLengthLeft(await this._io.get(word(base + 1n + BigInt(i))), 32), i * 32);
+    return out.subarray(0, length);
   }
 
   /**
@@ -67,7 +87,7 @@ export class StorageRecords {
    * (undefined: no record); then only the words that differ are written.
    */
   async putBytes(name: string, value: Uint8Array | undefined, previous?: { bytes: Uint8Array | undefined }): Promise<void> {
-    const base = BigInt(keccak256(toUtf8Bytes(name)));
+    const base = baseOf(name);
     const old = previous === undefined ? toBig(await this._io.get(word(base))) : previous.bytes === undefined ? 0n : BigInt(previous.bytes.length) + 1n;
     const oldWords = old === 0n ? 0 : Math.ceil(recordLength(name, old) / 32);
     const newWords = value === undefined ? 0 : Math.ceil(value.length / 32);

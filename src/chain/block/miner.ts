@@ -251,6 +251,8 @@ export class Miner {
       if (module.quietBefore === undefined) return undefined;
       const store = await chain.moduleStores.readModuleStore(module, chain.vm.stateManager, head.header.number);
       const q = await module.quietBefore(store, headState);
+      // work in the very next block (a chain that mints every block): no need to ask the others
+      if (q <= timestamp) return undefined;
       until = until === undefined || q < until ? q : until;
     }
     let count = left;
