@@ -7,6 +7,7 @@
  */
 import { AbiCoder, ErrorFragment, Interface, type Result } from "ethers/abi";
 import { getAddress } from "ethers/address";
+import { keccak256 } from "../utils/keccak";
 import { type SourceLocation, decodeSourceMap, instructionIndexes, lineOf } from "./source-map";
 
 /** What Hardhat's SourceReference holds. */
@@ -266,6 +267,20 @@ export class ContractRegistry {
   private readonly _contracts: ContractInfo[] = [];
   private readonly _errors = new Map<string, ErrorFragment>();
   private readonly _byCode = new Map<string, ContractInfo | null>();
+  /**
+   * The names of deployed code once identified, by the code's keccak256 (hex): what still names a
+   * contract when no compilation matches its code any more (the project recompiled it with other
+   * code and the build-info that named it is gone). A node with a home keeps them across restarts
+   * (src/host/node/contract-names.ts).
+   */
+  private readonly _names = new Map<string, string>();
+  private _onName: ((codeHash: string, name: string) => void) | undefined;
+
+  /** Names known from before (a home's file), and who hears of each one learned from now on. */
+  rememberNames(names: Iterable<[string, string]>, onName?: (codeHash: string, name: string) => void): void {
+    for (const [hash, name] of names) this._names.set(hash, name);
+    this._onName = onName;
+  }
 
   get size(): number {
     return this._contracts.length;
@@ -288,6 +303,13 @@ export class ContractRegistry {
     if (hit !== undefined) return hit ?? undefined;
     const found = this._contracts.find((c) => (deployment ? c.creation : c.deployed)?.matches(code, deployment) === true);
     this._byCode.set(key, found ?? null);
+    if (found !== undefined && !deployment) {
+      const hash = codeHash(code);
+      if (this._names.get(hash) !== found.name) {
+        this._names.set(hash, found.name);
+        this._onName?.(hash, found.name);
+      }
+    }
     return found;
   }
 
@@ -308,7 +330,11 @@ export class ContractRegistry {
   /** Contract and function of a call with `data` to an account holding `code`. */
   describeCall(code: Uint8Array, data: Uint8Array): CallDescription | undefined {
     const c = this.identify(code, false);
-    if (c === undefined) return undefined;
+    if (c === undefined) {
+      // no compilation matches: the name it had when one did, without its functions
+      const name = this._names.size === 0 || code.length === 0 ? undefined : this._names.get(codeHash(code));
+      return name === undefined ? undefined : { contract: name };
+    }
     if (data.length >= 4) {
       const f = c.functions.get(`0x${Buffer.from(data.subarray(0, 4)).toString("hex")}`);
       if (f !== undefined) return { contract: c.name, function: f.name };
@@ -323,6 +349,8 @@ export class ContractRegistry {
     return c === undefined ? undefined : { contract: c.name };
   }
 }
+
+const codeHash = (code: Uint8Array): string => `0x${Buffer.from(keccak256(code)).toString("hex")}`;
 
 /** A custom error as Hardhat prints it: `Name(arg, …)`, addresses checksummed and strings quoted. */
 export function formatCustomError(fragment: ErrorFragment, args: Result): string {

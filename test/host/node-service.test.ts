@@ -4,7 +4,7 @@
  * once (the build-info watcher loads them at start).
  */
 import { expect } from "chai";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Runtime } from "../../src/app/runtime";
@@ -14,6 +14,7 @@ import { type NodeFlags, type NodeHost, buildNodeRuntime, nodeBanner, planNode, 
 import { localNodeGenesis } from "../../scripts/local-node-genesis";
 import { CLIENT_VERSION, testChainConfig } from "../helpers/harness";
 import { ROOT } from "../helpers/processes";
+import { compileStandard } from "../helpers/solc";
 
 function host(dir: string): NodeHost {
   return {
@@ -98,5 +99,57 @@ describe("node service", function () {
     // local_node.sh's dev0 (1000 TEST) and its validator key (10^8 TEST less its 1000 TEST gentx bond)
     expect(banner.slice(at + 2, at + 7)).to.include.members(["0xC6Fe5D33615a1C52c08018c47E8Bc53646A0E101 (1000 TEST)", "0x7cB61D4117AE31a12E393a1Cfa3BaC666481D02E (99999000 TEST)"]);
     expect(banner).to.include.members(['Chain id 9000 (9001), profile "cosmos-evm", epochs tick rule "sdk"']);
+  });
+
+  it("with --home keeps the names of deployed contracts across a restart after the project recompiled them with other code", async () => {
+    const source = (extra: string) => `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+interface IEpochs { function registerHooks() external returns (bool); }
+contract Counter {
+  uint256 public n;${extra}
+  constructor() { IEpochs(0x0000000000000000000000000000000000000900).registerHooks(); }
+  function beforeEpochStart(string calldata, int64) external { n++; }
+  function afterEpochEnd(string calldata, int64) external {}
+}`;
+    const buildInfos = path.join(dir, "artifacts", "build-info");
+    const writeBuildInfo = (extra: string) => {
+      rmSync(buildInfos, { recursive: true, force: true });
+      mkdirSync(buildInfos, { recursive: true });
+      const c = compileStandard({ "Counter.sol": source(extra) });
+      writeFileSync(path.join(buildInfos, `${extra === "" ? "one" : "two"}.json`), JSON.stringify({ input: c.input, output: c.output }));
+      return c;
+    };
+    const flags: NodeFlags = { ...FLAGS, evmos: { ...FLAGS.evmos, home: path.join(dir, "home") } };
+    const ctx = { transport: "in-process" as const, authenticated: true };
+    const hookNames = async (runtime: Runtime) => ((await runtime.dispatcher.call("epochs_hookContracts", [], ctx)) as Array<{ name: string | null }>).map((h) => h.name);
+
+    const first = writeBuildInfo("");
+    let runtime = await buildNodeRuntime(await planNode(host(dir), flags));
+    try {
+      const [from] = (await runtime.dispatcher.call("eth_accounts", [], ctx)) as string[];
+      await runtime.dispatcher.call("eth_sendTransaction", [{ from, data: `0x${first.output.contracts["Counter.sol"].Counter.evm.bytecode.object}` }], ctx);
+      expect(await hookNames(runtime)).to.deep.equal(["Counter"]);
+    } finally {
+      await runtime.close();
+    }
+    // the project recompiles Counter with other code: Hardhat leaves only the new build-info
+    writeBuildInfo("\n  function bump() external { n += 2; }");
+    const names = path.join(dir, "home", "contract-names.json");
+    const kept = readFileSync(names, "utf8");
+    expect(Object.values(JSON.parse(kept) as Record<string, string>)).to.deep.equal(["Counter"]);
+    runtime = await buildNodeRuntime(await planNode(host(dir), flags));
+    try {
+      expect(await hookNames(runtime)).to.deep.equal(["Counter"]);
+    } finally {
+      await runtime.close();
+    }
+    // what kept it: without the home's file the deployed code has no name
+    rmSync(names);
+    runtime = await buildNodeRuntime(await planNode(host(dir), flags));
+    try {
+      expect(await hookNames(runtime)).to.deep.equal([null]);
+    } finally {
+      await runtime.close();
+    }
   });
 });

@@ -6,6 +6,7 @@
  *                             [txpool] the pool's limits (our own keys, geth's defaults)
  *   DIR/data/                 LevelDB: blocks, receipts, state, module stores
  *   DIR/keystore/             encrypted key files (owner-only)
+ *   DIR/contract-names.json   the names of deployed code the node identified (src/host/node/contract-names.ts)
  *
  * Missing files are created with defaults on first start (like `evmosd init`); present ones are read
  * as they are, and a malformed one stops the start naming the file and the problem.
@@ -33,6 +34,7 @@ export interface HomePaths {
   data: string;
   keystore: string;
   token: string;
+  contractNames: string;
 }
 
 export function homePaths(dir: string): HomePaths {
@@ -44,6 +46,7 @@ export function homePaths(dir: string): HomePaths {
     data: path.join(d, "data"),
     keystore: path.join(d, "keystore"),
     token: path.join(d, TOKEN_FILE_NAME),
+    contractNames: path.join(d, "contract-names.json"),
   };
 }
 

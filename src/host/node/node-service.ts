@@ -20,6 +20,7 @@ import { JsonRpcServer } from "../../rpc/transport/server";
 import { setVerbosity } from "../../utils/log-level";
 import { UserError } from "../../utils/user-error";
 import { accountBanner, genesisBalancesBanner } from "./account-banner";
+import { keepContractNames } from "./contract-names";
 import { type ChainFlags, type HdAccounts, applyChainFlags, given } from "../settings/chain-flags";
 import { type AppConfig, type AppConfigLayer, LOG_VERBOSITY, defaultAppConfig, resolveAppConfig, runtimeSettings, serverSettings } from "../settings/app-config";
 import { type BuildInfoReader, followCompilations } from "../solidity/compilations";
@@ -188,6 +189,8 @@ export async function buildNodeRuntime(plan: NodePlan): Promise<Runtime> {
   const recovered = runtime.node.recovered;
   if (recovered !== undefined) console.log(`Warning: the data directory's head block ${recovered.head} had lost its state (its trie nodes never reached the disk); the node opened at block ${recovered.at}, the last block whose state is stored, and dropped the blocks above it.`);
   followers.set(runtime, followCompilations(plan.host.compilations, runtime.node, runtime.deps.contracts));
+  // a home remembers the contracts' names across restarts (a recompile may leave no build-info that names old code)
+  if (plan.home !== undefined) keepContractNames(plan.home.paths.contractNames, runtime.deps.contracts);
   // amounts in the chain's coin (TEST on an atest chain, EVMOS on Evmos)
   const { symbol } = PROFILES[plan.config.epochs.profile].nativeMetadata;
   plan.log.attach(runtime.node, runtime.deps.contracts, { symbol, denom: PROFILES[plan.config.epochs.profile].denom });
