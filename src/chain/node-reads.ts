@@ -22,7 +22,7 @@ import type { NodeEvents } from "./node-types";
 import type { AddressIndex } from "./store/address-index";
 import type { ChainState } from "./store/chain-state";
 import type { CacheSizes } from "./store/cache-bounds";
-import type { ChainStore } from "./store/chain-store";
+import type { ChainStore, StoredReceipt } from "./store/chain-store";
 
 /** A function's parameters after its first, the node's read half: what a service on the node (`node.calls`, `node.traces`) forwards. */
 export type AfterNode<F> = F extends (node: NodeReads, ...rest: infer R) => unknown ? R : never;
@@ -97,6 +97,20 @@ export class NodeReads extends EventEmitter<NodeEvents> {
 
   getBlock(n: bigint): Promise<Block | undefined> {
     return this._chain.getBlock(n);
+  }
+
+  /**
+   * A mined transaction by hash: its block, its index there and the block's receipts (the one
+   * lookup every by-hash method makes: receipt, logs, raw bytes, traces); undefined when no block
+   * of this chain holds it.
+   */
+  async minedTransaction(hash: Uint8Array): Promise<{ block: Block; index: number; tx: Block["transactions"][number]; receipts: StoredReceipt[] } | undefined> {
+    const loc = await this.store.getTxLocation(hash);
+    if (loc === undefined) return undefined;
+    const [block, receipts] = await Promise.all([this.getBlock(loc.blockNumber), this.store.getReceipts(loc.blockNumber)]);
+    const tx = block?.transactions[loc.index];
+    if (block === undefined || receipts === undefined || tx === undefined) return undefined;
+    return { block, index: loc.index, tx, receipts };
   }
 
   /** Base fee of the next block: the one set by hardhat_setNextBlockBaseFeePerGas, else EIP-1559's rule. */

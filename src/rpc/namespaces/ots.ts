@@ -165,10 +165,8 @@ export function otsMethods({ node }: RpcDeps) {
       params: [hash],
       doc: "The revert data of a failed transaction (0x when it succeeded or is unknown).",
       handler: async ([h]) => {
-        const loc = await node.store.getTxLocation(h);
-        if (loc === undefined) return "0x";
-        const r = (await node.store.getReceipts(loc.blockNumber))?.[loc.index];
-        if (r === undefined || r.status === 1) return "0x";
+        const m = await node.minedTransaction(h);
+        if (m === undefined || m.receipts[m.index].status === 1) return "0x";
         const tree = await callTree(node, h);
         return tree?.output ?? "0x";
       },

@@ -185,10 +185,8 @@ async function blockTraces(node: Node, n: bigint): Promise<Json[]> {
 
 export function traceMethods({ node }: RpcDeps) {
   const located = async (h: Uint8Array) => {
-    const loc = await node.store.getTxLocation(h);
-    if (loc === undefined) return undefined;
-    const block = (await node.getBlock(loc.blockNumber)) as Block;
-    return { block, index: loc.index, tx: block.transactions[loc.index] };
+    const m = await node.minedTransaction(h);
+    return m === undefined ? undefined : { block: m.block, index: m.index, tx: m.tx };
   };
   return [
     method({

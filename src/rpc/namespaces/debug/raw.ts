@@ -78,11 +78,8 @@ export function rawMethods({ node }: RpcDeps) {
       params: [hash],
       doc: "The signed encoding of a mined transaction (typed: type byte + RLP), or null for an unknown hash.",
       async handler([h]) {
-        const loc = await node.store.getTxLocation(h);
-        if (loc === undefined) return null;
-        const block = await node.getBlock(loc.blockNumber);
-        const tx = block?.transactions[loc.index];
-        return tx === undefined ? null : hex(tx.serialize());
+        const mined = await node.minedTransaction(h);
+        return mined === undefined ? null : hex(mined.tx.serialize());
       },
     }),
     method({

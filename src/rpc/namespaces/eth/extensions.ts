@@ -51,16 +51,13 @@ export function extensionMethods({ node }: RpcDeps) {
       params: [hash],
       doc: "The logs of one mined transaction (Evmos's extension); null for an unknown, pending or failed transaction.",
       async handler([h]) {
-        const loc = await node.store.getTxLocation(h);
-        if (loc === undefined) return null;
-        const block = await node.getBlock(loc.blockNumber);
-        const receipts = await node.store.getReceipts(loc.blockNumber);
-        if (block === undefined || receipts === undefined) return null;
-        const r = receipts[loc.index];
+        const m = await node.minedTransaction(h);
+        if (m === undefined) return null;
+        const r = m.receipts[m.index];
         if (r.status !== 1) return null;
         let first = 0;
-        for (let i = 0; i < loc.index; i++) first += receipts[i].logs.length;
-        return r.logs.map((l, i) => formatLog(l, block, loc.index, first + i));
+        for (let i = 0; i < m.index; i++) first += m.receipts[i].logs.length;
+        return r.logs.map((l, i) => formatLog(l, m.block, m.index, first + i));
       },
     }),
     method({

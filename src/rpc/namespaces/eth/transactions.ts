@@ -48,14 +48,8 @@ export function transactionMethods(deps: RpcDeps) {
   const { node } = deps;
 
   const lookup = async (h: Uint8Array): Promise<{ tx: TypedTransaction; from: Uint8Array | string; mined?: { block: MinedBlock["block"]; index: number } } | undefined> => {
-    const loc = await node.store.getTxLocation(h);
-    if (loc !== undefined) {
-      const block = await node.getBlock(loc.blockNumber);
-      const receipts = await node.store.getReceipts(loc.blockNumber);
-      if (block !== undefined && receipts !== undefined) {
-        return { tx: block.transactions[loc.index], from: receipts[loc.index].from, mined: { block, index: loc.index } };
-      }
-    }
+    const m = await node.minedTransaction(h);
+    if (m !== undefined) return { tx: m.tx, from: m.receipts[m.index].from, mined: { block: m.block, index: m.index } };
     const pooled = node.pool.get(bytesToHex(h));
     if (pooled === undefined) return undefined;
     return { tx: pooled.tx, from: pooled.sender };
@@ -140,11 +134,8 @@ export function transactionMethods(deps: RpcDeps) {
       params: [hash],
       doc: "Receipt of a mined transaction; null when unknown or still pending.",
       async handler([h]) {
-        const loc = await node.store.getTxLocation(h);
-        if (loc === undefined) return null;
-        const block = await node.getBlock(loc.blockNumber);
-        const receipts = await node.store.getReceipts(loc.blockNumber);
-        return block === undefined || receipts === undefined ? null : formatReceipt(block, receipts, loc.index);
+        const m = await node.minedTransaction(h);
+        return m === undefined ? null : formatReceipt(m.block, m.receipts, m.index);
       },
     }),
     method({
