@@ -63,7 +63,7 @@ export class EpochsModule {
   /** In-process hooks (onBeforeEpochStart / onAfterEpochEnd); they run after the contract hooks. */
   readonly tsHooks = new TypeScriptHooks();
   readonly contractHooks: ContractHooks;
-  /** Every member, in order: contract hooks, TypeScript hooks, then any added with addHooks. */
+  /** Every member, in order: those added with addHooks `{ first: true }` (the Cosmos modules'), contract hooks, TypeScript hooks, then any added with addHooks. */
   readonly hooks: MultiEpochHooks;
   readonly hookGasLimit: bigint;
   private readonly _genesis: GenesisState;
