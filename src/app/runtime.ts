@@ -60,7 +60,7 @@ export interface RuntimeOptions {
   /** Namespaces served (the `json-rpc.api` setting); all when absent. */
   enabledNamespaces?: ReadonlySet<string>;
   maxBatch?: number;
-  /** Budgets of one batch: answer bytes (`batch-response-max-size`) and time (`http-timeout`); defaults in src/rpc/transport/limits.ts. */
+  /** Budgets of one batch: answer bytes (`batch-response-max-size`) and time (`http-timeout`); defaults in src/rpc/limits.ts. */
   batch?: { maxResponseBytes?: number; timeoutMs?: number };
   /** The epochs module's settings; `false` runs the chain without it. Default: Evmos's default genesis, the spec rule. */
   epochs?: EpochsOptions | false;

@@ -16,7 +16,7 @@ import {
 import { isAccess, mayCall } from "./access";
 import type { Access, MethodSpec } from "./method";
 import { parseParams } from "./params";
-import { DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_HTTP_TIMEOUT_MS as DEFAULT_BATCH_TIMEOUT_MS } from "./transport/limits";
+import { DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_HTTP_TIMEOUT_MS as DEFAULT_BATCH_TIMEOUT_MS } from "./limits";
 import type { Dispatcher, JsonRpcId, JsonRpcResponse, RequestContext } from "./types";
 
 /** Names the spec spells differently; they answer as the correctly spelled methods do. */

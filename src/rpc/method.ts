@@ -2,7 +2,8 @@
  * One spec object per RPC method: wire name, positional parameter codecs, docs, access class, handler.
  * Namespace files export lists of these; the dispatcher builds its table from them.
  */
-import type { Codec, Infer } from "./params";
+import { type Codec, type Infer, any } from "./params";
+import { NotSupportedError } from "./errors";
 import type { RequestContext } from "./types";
 
 export type InferParams<C extends ReadonlyArray<Codec<unknown>>> = { [K in keyof C]: Infer<C[K]> };
@@ -47,4 +48,17 @@ export interface MethodSpec<C extends ReadonlyArray<Codec<unknown>> = ReadonlyAr
 /** Declares a method with its parameter types inferred from the codecs. */
 export function method<const C extends ReadonlyArray<Codec<unknown>>>(spec: MethodSpec<C>): MethodSpec {
   return spec as unknown as MethodSpec;
+}
+
+/** A method the spec names that cannot work here: -32000 with the reason, never "method not found". */
+export function unsupported(name: string, why: string, access: Access = "read"): MethodSpec {
+  return method({
+    name,
+    params: [any.opt(), any.opt(), any.opt(), any.opt()],
+    access,
+    doc: `Not available: ${why}.`,
+    handler: () => {
+      throw new NotSupportedError(`${name} is not available: ${why}`);
+    },
+  });
 }

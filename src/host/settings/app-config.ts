@@ -11,7 +11,7 @@ import type { RuntimeOptions } from "../../app/runtime";
 import type { HostPort, ServerOptions } from "../../rpc/transport/server";
 import type { TxPoolLimits } from "../../chain/setup";
 import { defaultRpcSettings } from "../../rpc/deps";
-import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../../rpc/transport/limits";
+import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../../rpc/limits";
 import type { EpochsProfile, TickRule } from "../../epochs/types";
 import { PROFILES } from "../../epochs/profile";
 import { JSON_RPC_FLAGS, type JsonRpcConfig, boolDefault } from "./app-config-keys";

@@ -2,22 +2,7 @@
  * Methods the spec names that have no meaning on a single-node proof-of-stake dev chain. Each
  * answers -32000 with the reason, never "method not found" (docs/json-rpc.md, "Unsupported methods").
  */
-import { NotSupportedError } from "../errors";
-import { type Access, type MethodSpec, method } from "../method";
-import { any } from "../params";
-
-/** A method the spec names that cannot work here: -32000 with the reason, never "method not found". */
-export function unsupported(name: string, why: string, access: Access = "read"): MethodSpec {
-  return method({
-    name,
-    params: [any.opt(), any.opt(), any.opt(), any.opt()],
-    access,
-    doc: `Not available: ${why}.`,
-    handler: () => {
-      throw new NotSupportedError(`${name} is not available: ${why}`);
-    },
-  });
-}
+import { type MethodSpec, unsupported } from "../method";
 
 const WHISPER = "Whisper (shh) was removed from Ethereum clients";
 const LES = "a dev node has no light-client server";

@@ -40,16 +40,3 @@ export function readOrCreateTokenFile(file: string, configured?: string): string
   if (token !== stored) writeFileSync(file, `${token}\n`, { mode: 0o600 });
   return token;
 }
-
-/** A socket's address on this machine: 127.0.0.0/8, ::1, and IPv4 loopback in IPv6 form. */
-export function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const a = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
-}
-
-/** A host name or address (`[::1]` in brackets too, as in a URL) that stays on this machine: a loopback address or `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[(.*)\]$/, "$1");
-  return h.toLowerCase() === "localhost" || isLoopback(h);
-}

@@ -1,22 +1,7 @@
-/** The transport limits: defaults, batch checks and a body reader that stops at the limit. */
+/** The transports' batch check and a body reader that stops at the limit (the defaults: src/rpc/limits.ts). */
 import type { IncomingMessage } from "node:http";
 import type { JsonRpcResponse } from "../types";
 import { invalidRequestBody } from "./wire";
-
-/** Request body and WebSocket message limit (geth's 5 MiB). */
-export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
-/** Requests in one batch (geth's BatchRequestLimit default). */
-export const DEFAULT_BATCH_LIMIT = 1000;
-/** Bytes the answers of one batch may take (geth's BatchResponseMaxSize, cosmos/evm's `batch-response-max-size`). */
-export const DEFAULT_BATCH_RESPONSE_BYTES = 25_000_000;
-/** `http-timeout` (Evmos: 30s); also the longest one batch may run. */
-export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
-/** `http-idle-timeout` (Evmos: 120s). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
-/** How often a WebSocket is pinged; a socket that missed the previous pong is dropped. */
-export const DEFAULT_WS_PING_INTERVAL_MS = 30_000;
-/** Unsent bytes a WebSocket may queue before it counts as a stalled reader and is dropped. */
-export const WS_MAX_BUFFERED = 64 * 1024 * 1024;
 
 /** The transport's own answer to a batch it will not pass on, or undefined when the body may go on. */
 export function checkBatch(body: unknown, limit: number): JsonRpcResponse | undefined {

@@ -7,7 +7,8 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import type { Caller, Connection, Dispatcher, JsonRpcNotification, JsonRpcResponse, RequestContext } from "../types";
-import { WS_MAX_BUFFERED, checkBatch } from "./limits";
+import { WS_MAX_BUFFERED } from "../limits";
+import { checkBatch } from "./limits";
 import { encodeResponse, errorBody, invalidRequestBody, parseErrorBody, tryEncode } from "./wire";
 
 export interface WsHandlerOptions {

@@ -11,9 +11,8 @@ import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { getVerbosity, setVerbosity, setVmodule } from "../../../utils/log-level";
 import { ServerError } from "../../errors";
-import { type MethodSpec, method } from "../../method";
+import { type MethodSpec, method, unsupported } from "../../method";
 import { ParamError, codec, jsonType, string } from "../../params";
-import { unsupported } from "../unsupported";
 import { type FileRoots, FilePathError, reserveNew } from "./files";
 import { goUint64 } from "./raw";
 

@@ -5,8 +5,7 @@ import { assertInsecureUnlockAllowed, nodeAccounts } from "../../accounts";
 import { mayCall } from "../../access";
 import type { RpcDeps } from "../../deps";
 import { q } from "../../format";
-import { method } from "../../method";
-import { unsupported } from "../unsupported";
+import { method, unsupported } from "../../method";
 
 const POW = "this chain has no proof of work";
 const COMPILERS = "the node has no built-in compilers (compile with Hardhat)";
