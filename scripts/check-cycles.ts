@@ -116,7 +116,6 @@ const KNOWN_FOLDER_CYCLES: string[][] = [
   ["chain/.", "chain/block", "chain/dev", "chain/engine", "chain/fork", "chain/pool", "chain/store", "chain/tracing"],
   ["cosmos/.", "cosmos/bank", "cosmos/distribution", "cosmos/erc20", "cosmos/gov", "cosmos/ics20", "cosmos/slashing", "cosmos/staking"],
   ["hardhat3/.", "hardhat3/hooks", "hardhat3/tasks"],
-  ["host/.", "host/helpers", "host/node", "host/node-log", "host/settings", "host/solidity"],
 ];
 
 if (require.main === module) {

@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { watchBuildInfos } from "../../src/host/node/build-info-watch";
+import { watchBuildInfos } from "../../src/host/solidity/build-info-watch";
 
 describe("a running node follows the build-info folder", () => {
   let dir: string;

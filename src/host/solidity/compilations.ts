@@ -1,13 +1,13 @@
 /**
  * The project's compilations for the chain's contract registry (custom errors named in failures,
  * Solidity stack traces, contracts named in the node's log): every build-info file of the project at
- * start, and while a node runs, the ones compiled after it started (src/host/node/build-info-watch.ts).
+ * start, and while a node runs, the ones compiled after it started (src/host/solidity/build-info-watch.ts).
  * Each host reads its own build-info format through `BuildInfoReader`; the rest is here, once.
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ContractRegistry, SolcInput, SolcOutput } from "../../solidity/registry";
-import { type BlockSource, watchBuildInfos } from "../node/build-info-watch";
+import { type BlockSource, watchBuildInfos } from "./build-info-watch";
 
 export interface Compilation {
   input: SolcInput;
