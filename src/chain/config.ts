@@ -35,7 +35,7 @@ export interface ChainConfig {
   blockGasLimit: bigint;
   initialBaseFeePerGas: bigint;
   accounts: GenesisAccount[];
-  /** Balances a genesis file gives addresses (no keys here); a configured account's balance wins over its address's entry. */
+  /** Balances a genesis file gives addresses (no keys here); the file's entry wins over a configured account's balance for the address it names. */
   genesisBalances?: Array<{ address: string; balance: bigint }>;
   /**
    * Accounts a genesis file gives a nonce, code or storage (cosmos/evm's `app_state.evm.accounts`,
