@@ -5,6 +5,7 @@
  */
 import { ACCESS_CLASSES, type Access } from "./method";
 import type { RequestContext } from "./types";
+import { isLoopbackHost } from "./loopback";
 
 /** Origins a page may call `dev` methods from without the token: these hosts, on any port and scheme. */
 export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
@@ -122,17 +123,4 @@ export function accessBanner(classes: ReadonlyMap<string, Access>, raised: Reado
     `  dev methods (${shortList(s.dev)})${keyStore ? " and signing with a key-store account" : ""} are open from this machine to callers without an Origin and to pages from ${allowedOrigins.join(", ") || "no origin"}${beyondLoopback ? "; from other machines they need the token" : ""};`,
     `  private methods (${shortList(s.private)})${code > 0 ? " and JavaScript tracers" : ""} always need the token.`,
   ];
-}
-
-/** A socket's address on this machine: 127.0.0.0/8, ::1, and IPv4 loopback in IPv6 form. */
-export function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const a = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
-}
-
-/** A host name or address (`[::1]` in brackets too, as in a URL) that stays on this machine: a loopback address or `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[(.*)\]$/, "$1");
-  return h.toLowerCase() === "localhost" || isLoopback(h);
 }

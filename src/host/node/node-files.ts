@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { isLoopbackHost } from "../../rpc/access";
+import { isLoopbackHost } from "../../rpc/loopback";
 
 export const TOKEN_FILE_NAME = "jsonrpc.token";
 export const NODE_RECORD_FILE_NAME = "jsonrpc.node.json";

@@ -17,7 +17,7 @@ import type { Duplex } from "node:stream";
 import type { Caller, Dispatcher } from "../types";
 import { DEFAULT_ALLOWED_ORIGINS, devOpen } from "../access";
 import { bearerMatches } from "./auth";
-import { isLoopback as isLoopbackAddress, isLoopbackHost } from "../access";
+import { isLoopback as isLoopbackAddress, isLoopbackHost } from "../loopback";
 import { type HttpHandler, createHttpHandler } from "./http";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_WS_PING_INTERVAL_MS } from "../limits";
 import { RestRouter } from "./rest-router";

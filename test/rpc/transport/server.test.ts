@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { type Socket, connect } from "node:net";
 import { JsonRpcServer } from "../../../src/rpc/transport/server";
-import { isLoopbackHost as isLoopback } from "../../../src/rpc/access";
+import { isLoopbackHost as isLoopback } from "../../../src/rpc/loopback";
 import { FakeDispatcher, type Started, rpc, sleep, start, wsClosed, wsOpen } from "./helpers";
 
 function rawConnect(port: number): Promise<Socket> {
