@@ -115,7 +115,6 @@ export function folderGraph(graph: Map<string, string[]>): Map<string, string[]>
 const KNOWN_FOLDER_CYCLES: string[][] = [
   ["chain/.", "chain/block", "chain/dev", "chain/engine", "chain/fork", "chain/pool", "chain/store", "chain/tracing"],
   ["cosmos/.", "cosmos/bank", "cosmos/distribution", "cosmos/erc20", "cosmos/gov", "cosmos/ics20", "cosmos/slashing", "cosmos/staking"],
-  ["hardhat3/.", "hardhat3/hooks", "hardhat3/tasks"],
 ];
 
 if (require.main === module) {

@@ -4,7 +4,7 @@
  * module; this host only wires them into Hardhat 3's hooks and tasks (docs/hardhat3.md).
  */
 import chainFlagsModule from "../host/settings/chain-flags.js";
-import type { HardhatConfigModule, HardhatPlugin, TaskBuilder } from "./hardhat3-api.mjs";
+import type { HardhatConfigModule, HardhatPlugin, TaskBuilder } from "./shared/hardhat3-api.mjs";
 import { jsonRpcOptions } from "./tasks/node-flags.mjs";
 
 // "hardhat/config" is the user's Hardhat 3, loaded when Hardhat loads this plugin (a variable

@@ -1,7 +1,7 @@
 /**
  * Errors the user can act on (a flag, a file, a home directory, a remote that cannot be read): each
  * Hardhat host shows one as its own plugin error, the message alone, without a stack trace
- * (src/hardhat/plugin-error.ts, src/hardhat3/plugin-error.mts). The layers below the hosts throw them with
+ * (src/hardhat/plugin-error.ts, src/hardhat3/shared/plugin-error.mts). The layers below the hosts throw them with
  * no Hardhat import.
  */
 

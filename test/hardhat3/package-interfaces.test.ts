@@ -1,5 +1,5 @@
 /**
- * Which of the package's Solidity interfaces a Hardhat 3 project builds (src/hardhat3/package-interfaces.mts):
+ * Which of the package's Solidity interfaces a Hardhat 3 project builds (src/hardhat3/shared/package-interfaces.mts):
  * each one whose pragma one of the project's compilers satisfies, added to `npmFilesToBuild` after the
  * user's own, in every form of the `solidity` config. Run from the built package (dist/), as Hardhat 3
  * loads it; test/package/hardhat3.test.ts builds a project with them and calls a precompile through
@@ -13,7 +13,7 @@ import { ROOT, buildDist } from "../helpers/processes";
 
 /** What `withPackageInterfaces(solidity)` answers, from the built module in a child Node.js (it is ESM). */
 function withInterfaces(solidity: unknown): { version?: string; compilers?: unknown[]; profiles?: unknown; npmFilesToBuild?: string[] } {
-  const url = pathToFileURL(path.join(ROOT, "dist", "src", "hardhat3", "package-interfaces.mjs")).href;
+  const url = pathToFileURL(path.join(ROOT, "dist", "src", "hardhat3", "shared", "package-interfaces.mjs")).href;
   const script = `const m = await import(${JSON.stringify(url)}); console.log(JSON.stringify(m.withPackageInterfaces(${JSON.stringify(solidity)})));`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
   if (r.status !== 0) throw new Error(r.stderr);

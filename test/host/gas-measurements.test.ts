@@ -50,7 +50,7 @@ describe("gas measurements (Hardhat 3's --gas-stats) from the node's executions"
     registry.addCompilation(compilation.input, compilation.output as never);
     const records: ExecutionRecord[] = [];
     const measured: GasMeasurement[] = [];
-    // as src/hardhat3/in-process-chain.mts does under --gas-stats
+    // as src/hardhat3/shared/in-process-chain.mts does under --gas-stats
     h.runtime.node.on("executed", (e) => {
       records.push(e);
       const m = gasMeasurementOf(e, registry);

@@ -3,7 +3,7 @@
  * a name) is the in-process epochs chain unless the user declared `default` themselves (its settings:
  * `epochs.network`, src/host/settings/network-settings.ts); Solidity
  * compiles with the npm `solc` package when it is the version asked for (no compiler download), and
- * builds the package's Solidity interfaces (src/hardhat3/package-interfaces.mts); the
+ * builds the package's Solidity interfaces (src/hardhat3/shared/package-interfaces.mts); the
  * `epochs` section is resolved as on Hardhat 2 (src/host/settings/epochs-config.ts).
  */
 import { createRequire } from "node:module";
@@ -11,11 +11,11 @@ import path from "node:path";
 import epochsConfigModule from "../../host/settings/epochs-config.js";
 import networkSettingsModule from "../../host/settings/network-settings.js";
 import chainDefaultsModule from "../../host/settings/chain-defaults.js";
-import { IN_PROCESS_URL } from "../in-process-url.mjs";
-import type { HardhatConfig, HardhatUserConfig } from "../hardhat3-api.mjs";
-import { pluginError } from "../plugin-error.mjs";
-import { withPackageInterfaces } from "../package-interfaces.mjs";
-import { followProjectNode, noteUserLocalhost, withProjectNodeToken } from "../localhost-follow.mjs";
+import { IN_PROCESS_URL } from "../shared/in-process-url.mjs";
+import type { HardhatConfig, HardhatUserConfig } from "../shared/hardhat3-api.mjs";
+import { pluginError } from "../shared/plugin-error.mjs";
+import { withPackageInterfaces } from "../shared/package-interfaces.mjs";
+import { followProjectNode, noteUserLocalhost, withProjectNodeToken } from "../shared/localhost-follow.mjs";
 
 export default async () => ({
   async extendUserConfig(config: HardhatUserConfig, next: (c: HardhatUserConfig) => Promise<HardhatUserConfig>): Promise<HardhatUserConfig> {
@@ -24,7 +24,7 @@ export default async () => ({
     // before next(): Hardhat's own handler fills `default` (EDR) only when it is still missing
     const chainId = typeof config.epochs?.network?.chainId === "number" ? config.epochs.network.chainId : chainDefaultsModule.DEFAULT_CHAIN_ID;
     networks.default ??= { type: "http", url: IN_PROCESS_URL, chainId };
-    // the package's interfaces get artifacts, as on Hardhat 2 (src/hardhat3/package-interfaces.mts)
+    // the package's interfaces get artifacts, as on Hardhat 2 (src/hardhat3/shared/package-interfaces.mts)
     const solidity = config.solidity === undefined ? undefined : withPackageInterfaces(withNpmSolc(config.solidity));
     return next({ ...config, networks, solidity: solidity as HardhatUserConfig["solidity"] });
   },
@@ -34,7 +34,7 @@ export default async () => ({
     resolveConfigurationVariable: unknown,
     next: (u: HardhatUserConfig, r: unknown) => Promise<HardhatConfig>,
   ): Promise<HardhatConfig> {
-    // `localhost` at this project's running node when the user gave it no URL (src/hardhat3/localhost-follow.mts)
+    // `localhost` at this project's running node when the user gave it no URL (src/hardhat3/shared/localhost-follow.mts)
     // and requests to that node carry its bearer token (with or without --home)
     const resolved = withProjectNodeToken(followProjectNode(await next(userConfig, resolveConfigurationVariable), resolveConfigurationVariable), userConfig);
     try {

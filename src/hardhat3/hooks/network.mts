@@ -2,16 +2,16 @@
  * Network hooks: a connection to the in-process network (the `default` network the config hook
  * declares) is answered by an InProcessChain, never by HTTP; every connection gets `epochs`, the
  * epoch helpers over its provider (against a node too, e.g. `--network localhost`), and the project's
- * chai the hook matchers (src/hardhat3/chai-matchers.mts).
+ * chai the hook matchers (src/hardhat3/shared/chai-matchers.mts).
  */
 import epochsHelpersModule from "../../host/helpers/epochs-helpers.js";
 import chainDefaultsModule from "../../host/settings/chain-defaults.js";
-import type { InProcessChain } from "../in-process-chain.mjs";
-import { IN_PROCESS_URL } from "../in-process-url.mjs";
-import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../hardhat3-api.mjs";
-import { pluginError } from "../plugin-error.mjs";
-import { registerEpochsMatchers } from "../chai-matchers.mjs";
-import { tellFollowed } from "../localhost-follow.mjs";
+import type { InProcessChain } from "../shared/in-process-chain.mjs";
+import { IN_PROCESS_URL } from "../shared/in-process-url.mjs";
+import type { HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from "../shared/hardhat3-api.mjs";
+import { pluginError } from "../shared/plugin-error.mjs";
+import { registerEpochsMatchers } from "../shared/chai-matchers.mjs";
+import { tellFollowed } from "../shared/localhost-follow.mjs";
 
 /** Each connection's chain, or null for a connection to another network. */
 const chains = new WeakMap<NetworkConnection, InProcessChain | null>();
@@ -36,7 +36,7 @@ async function chainOf(context: HookContext, conn: NetworkConnection): Promise<I
     const ours = await isInProcess(conn);
     // the chain's code (EthereumJS, ethers' ABI coder: ~0.5 s of a cold start) loads for a connection
     // to the in-process network only, never for one to EDR or a node
-    const Chain = ours ? (await import("../in-process-chain.mjs")).InProcessChain : undefined;
+    const Chain = ours ? (await import("../shared/in-process-chain.mjs")).InProcessChain : undefined;
     // another request may have made it while the URL was read
     chain = chains.get(conn) ?? (Chain !== undefined ? new Chain(context, conn.networkConfig.chainId ?? chainDefaultsModule.DEFAULT_CHAIN_ID, conn.provider) : null);
     chains.set(conn, chain);

@@ -1,7 +1,7 @@
 /** `hardhat epochs:advance --identifier ID [--count N] [--network NAME]` (or `--to-next ID`): moves a timer on by N epochs, hooks called. */
 import epochsHelpersModule, { type EpochsHelpers } from "../../host/helpers/epochs-helpers.js";
-import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
-import { withPluginErrors } from "../plugin-error.mjs";
+import type { HardhatRuntimeEnvironment } from "../shared/hardhat3-api.mjs";
+import { withPluginErrors } from "../shared/plugin-error.mjs";
 import nodeFilesModule from "../../host/node/node-files.js";
 import { isInProcess } from "../hooks/network.mjs";
 

@@ -1,7 +1,7 @@
 /** `hardhat epochs:export-genesis --out FILE [--network NAME]`: the chain now as a Cosmos genesis.json that a new node starts from. */
 import type { EpochsHelpers } from "../../host/helpers/epochs-helpers.js";
-import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
-import { pluginError } from "../plugin-error.mjs";
+import type { HardhatRuntimeEnvironment } from "../shared/hardhat3-api.mjs";
+import { pluginError } from "../shared/plugin-error.mjs";
 
 export default async function epochsExportGenesis(args: { out: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   if (args.out === "") throw pluginError("epochs:export-genesis needs --out FILE");

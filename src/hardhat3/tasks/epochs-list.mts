@@ -2,8 +2,8 @@
 import epochsTableModule from "../../host/helpers/epochs-table.js";
 import type { EpochsHelpers } from "../../host/helpers/epochs-helpers.js";
 import epochsRestModule from "../../host/helpers/epochs-rest.js";
-import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
-import { asPluginError } from "../plugin-error.mjs";
+import type { HardhatRuntimeEnvironment } from "../shared/hardhat3-api.mjs";
+import { asPluginError } from "../shared/plugin-error.mjs";
 
 export default async function epochsList(args: { rest: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   const epochs =

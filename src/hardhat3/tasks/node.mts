@@ -12,10 +12,10 @@ import path from "node:path";
 import nodeServiceModule from "../../host/node/node-service.js";
 import compilationsModule from "../../host/solidity/compilations.js";
 import forkSettingsModule from "../../host/settings/fork-settings.js";
-import { HARDHAT3_FRAMES, hdAccountsOf, runtimeOptionsFor } from "../in-process-chain.mjs";
+import { HARDHAT3_FRAMES, hdAccountsOf, runtimeOptionsFor } from "../shared/in-process-chain.mjs";
 import { evmosFlagsOf } from "./node-flags.mjs";
-import type { HardhatRuntimeEnvironment } from "../hardhat3-api.mjs";
-import { pluginError, withPluginErrors } from "../plugin-error.mjs";
+import type { HardhatRuntimeEnvironment } from "../shared/hardhat3-api.mjs";
+import { pluginError, withPluginErrors } from "../shared/plugin-error.mjs";
 
 interface NodeArgs extends Record<string, unknown> {
   hostname?: string;

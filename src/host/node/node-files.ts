@@ -2,7 +2,7 @@
  * The files a running node leaves for the tools of its project: the bearer token of the private
  * namespaces (in its home, or in the project's cache without one) and a record of the node (pid,
  * ports, its home) in the cache, so both hosts add the token only to requests for that node
- * (`projectNodeToken`: src/hardhat/chain-config.ts, src/hardhat3/localhost-follow.mts). Names in one place; no heavy import.
+ * (`projectNodeToken`: src/hardhat/chain-config.ts, src/hardhat3/shared/localhost-follow.mts). Names in one place; no heavy import.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -21,7 +21,7 @@ export interface LocalNodeRecord {
 /**
  * The URL a node of this project serves JSON-RPC at (its first port), where `--network localhost`
  * goes when the user gave `localhost` no URL of their own (both hosts: src/hardhat/chain-config.ts,
- * src/hardhat3/localhost-follow.mts). A node moved with `--port 18545` leaves its record in the cache,
+ * src/hardhat3/shared/localhost-follow.mts). A node moved with `--port 18545` leaves its record in the cache,
  * and `localhost` goes there instead of 8545 (which may be another process).
  */
 export function nodeUrl(node: LocalNodeRecord): string {

@@ -5,7 +5,7 @@
  * and the first connection to it says so once. Requests to that node carry its bearer token, with
  * or without `--home`, as on Hardhat 2 (`withProjectNodeToken`).
  */
-import nodeFilesModule from "../host/node/node-files.js";
+import nodeFilesModule from "../../host/node/node-files.js";
 import type { HardhatConfig, HardhatUserConfig, NetworkConnection } from "./hardhat3-api.mjs";
 
 /** Where localhost was pointed at (one config per process), and whether the note was printed. */

@@ -4,22 +4,22 @@
  * (src/host/in-process.ts). Requests never leave the process: the network hook answers them here
  * (hooks/network.mts), with Hardhat 3's errors.
  */
-import type { Runtime, RuntimeOptions } from "../app/runtime.js";
-import rpcErrorsModule from "../rpc/errors.js";
-import epochsConfigModule from "../host/settings/epochs-config.js";
-import compilationsModule from "../host/solidity/compilations.js";
-import consoleLogSourceModule from "../host/solidity/console-log-source.js";
-import inProcessModule from "../host/in-process.js";
-import genesisFileModule from "../host/settings/genesis-file.js";
-import pluginVersionModule from "../host/plugin-version.js";
-import networkSettingsModule from "../host/settings/network-settings.js";
-import forkSettingsModule from "../host/settings/fork-settings.js";
-import chainDefaultsModule from "../host/settings/chain-defaults.js";
-import solidityErrorModule from "../host/solidity/solidity-error.js";
-import hookFailuresModule from "../host/solidity/hook-failures.js";
-import registryModule from "../solidity/registry.js";
-import gasMeasurementsModule from "../host/solidity/gas-measurements.js";
-import type { GasMeasurement } from "../host/solidity/gas-measurements.js";
+import type { Runtime, RuntimeOptions } from "../../app/runtime.js";
+import rpcErrorsModule from "../../rpc/errors.js";
+import epochsConfigModule from "../../host/settings/epochs-config.js";
+import compilationsModule from "../../host/solidity/compilations.js";
+import consoleLogSourceModule from "../../host/solidity/console-log-source.js";
+import inProcessModule from "../../host/in-process.js";
+import genesisFileModule from "../../host/settings/genesis-file.js";
+import pluginVersionModule from "../../host/plugin-version.js";
+import networkSettingsModule from "../../host/settings/network-settings.js";
+import forkSettingsModule from "../../host/settings/fork-settings.js";
+import chainDefaultsModule from "../../host/settings/chain-defaults.js";
+import solidityErrorModule from "../../host/solidity/solidity-error.js";
+import hookFailuresModule from "../../host/solidity/hook-failures.js";
+import registryModule from "../../solidity/registry.js";
+import gasMeasurementsModule from "../../host/solidity/gas-measurements.js";
+import type { GasMeasurement } from "../../host/solidity/gas-measurements.js";
 import type { EthereumProvider, HookContext, JsonRpcRequest, JsonRpcResponse } from "./hardhat3-api.mjs";
 
 /** Hardhat 3 compiles the project's files as `project/contracts/X.sol`; its frames say `contracts/X.sol`. */

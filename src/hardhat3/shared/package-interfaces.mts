@@ -13,7 +13,7 @@ import semver from "semver";
 
 const PACKAGE = "hardhat-epochs";
 /** The package's root, from dist/src/hardhat3/ (this file's place in the package). */
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** Each interface file as an npm source name, with its pragma's version range. */
 export function packageInterfaces(root = ROOT): Array<{ sourceName: string; pragma: string }> {

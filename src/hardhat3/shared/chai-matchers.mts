@@ -4,7 +4,7 @@
  * connection, once. `chai` is imported from this package's place in the project's node_modules, which
  * finds the project's own; a project without chai (node:test) gets nothing and loses nothing.
  */
-import matchersModule from "../host/helpers/epochs-matchers.js";
+import matchersModule from "../../host/helpers/epochs-matchers.js";
 
 let registering: Promise<void> | undefined;
 

@@ -48,13 +48,13 @@ export interface ProjectPaths {
 export interface HardhatConfig {
   paths: ProjectPaths;
   networks: Record<string, NetworkConfig>;
-  epochs: import("../host/settings/epochs-config.js").EpochsConfig;
+  epochs: import("../../host/settings/epochs-config.js").EpochsConfig;
 }
 
 export interface HardhatUserConfig {
   networks?: Record<string, Record<string, unknown> | undefined>;
   solidity?: unknown;
-  epochs?: import("../host/settings/epochs-config.js").EpochsUserConfig;
+  epochs?: import("../../host/settings/epochs-config.js").EpochsUserConfig;
   [key: string]: unknown;
 }
 

@@ -3,7 +3,7 @@
  * "unexpected error" banner): its HardhatPluginError, from the user's Hardhat (a variable specifier,
  * as in index.mts: this repository's own `hardhat` is 2.x).
  */
-import userErrorModule from "../utils/user-error.js";
+import userErrorModule from "../../utils/user-error.js";
 
 const HARDHAT_PLUGINS = "hardhat/plugins";
 const { HardhatPluginError } = (await import(HARDHAT_PLUGINS)) as { HardhatPluginError: new (pluginId: string, message: string, parent?: Error) => Error };
