@@ -13,11 +13,9 @@
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import type { Node } from "../chain";
 import type { CosmosModules, ExportedAccount, Json } from "../cosmos";
-import { EPOCHS_MODULE, EPOCHS_PRECOMPILE_BYTES, EpochsKeeper, HOOKS_COUNT_SLOT, cosmosGenesisDoc, hookElementSlot, hookIndexSlot, hookSlots, registeredHooks, seconds } from "../epochs";
+import { EPOCHS_MODULE, EPOCHS_PRECOMPILE_BYTES, EpochsKeeper, cosmosGenesisDoc, hookSlots, register, registeredHooks, seconds } from "../epochs";
 
-const slot = (n: bigint): Uint8Array => hexToBytes(`0x${n.toString(16).padStart(64, "0")}`);
-
-export async function exportChainGenesis(node: Node, cosmos: CosmosModules, withEpochs: boolean): Promise<Json> {
+export async function exportChainGenesis(node: Node, cosmos: CosmosModules): Promise<Json> {
   const head = node.head.header;
   const dump = await node.dumpState();
   const accounts: ExportedAccount[] = [];
@@ -29,17 +27,17 @@ export async function exportChainGenesis(node: Node, cosmos: CosmosModules, with
     accounts.push({ address, nonce: BigInt(a.nonce), balance: BigInt(a.balance), code, storage });
   }
   const sm = await node.stateAt(head.number);
-  if (withEpochs) {
-    const hooks = await registeredHooks(hookSlots(sm));
-    if (hooks.length > 0) {
-      const storage: Array<[Uint8Array, Uint8Array]> = [[HOOKS_COUNT_SLOT, slot(BigInt(hooks.length))]];
-      hooks.forEach((h, i) => storage.push([hookElementSlot(BigInt(i)), slot(BigInt(bytesToHex(h)))], [hookIndexSlot(h), slot(BigInt(i + 1))]));
-      const at = accounts.findIndex((a) => a.address.toLowerCase() === bytesToHex(EPOCHS_PRECOMPILE_BYTES));
-      if (at >= 0) accounts.splice(at, 1);
-      accounts.push({ address: bytesToHex(EPOCHS_PRECOMPILE_BYTES), nonce: 0n, balance: 0n, code: new Uint8Array(), storage });
-    }
+  const hooks = await registeredHooks(hookSlots(sm));
+  if (hooks.length > 0) {
+    // the registry's slots as the precompile's own register() lays them out, in the same order
+    const slots = new Map<string, [Uint8Array, Uint8Array]>();
+    const io = { get: async (k: Uint8Array) => slots.get(bytesToHex(k))?.[1] ?? new Uint8Array(), put: async (k: Uint8Array, v: Uint8Array) => void slots.set(bytesToHex(k), [k, v]) };
+    for (const h of hooks) await register(io, h);
+    const at = accounts.findIndex((a) => a.address.toLowerCase() === bytesToHex(EPOCHS_PRECOMPILE_BYTES));
+    if (at >= 0) accounts.splice(at, 1);
+    accounts.push({ address: bytesToHex(EPOCHS_PRECOMPILE_BYTES), nonce: 0n, balance: 0n, code: new Uint8Array(), storage: [...slots.values()] });
   }
   const appState = await cosmos.appStateGenesis(cosmos.queries(sm, { number: head.number, timestamp: head.timestamp }), accounts);
-  const epochs = withEpochs ? new EpochsKeeper(await node.moduleStore(EPOCHS_MODULE, head.number)).readEpochInfos() : [];
+  const epochs = new EpochsKeeper(await node.moduleStore(EPOCHS_MODULE, head.number)).readEpochInfos();
   return cosmosGenesisDoc({ genesisTime: seconds(head.timestamp), chainId: node.config.chainId, cosmosChainId: node.config.cosmosChainId, epochs, appState }) as Json;
 }

@@ -198,7 +198,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ...dbMethods(deps),
     ...cliqueMethods(deps),
     ...adminMethods(deps, admin, (): string[] => dispatcher.namespaces().filter((ns: string) => opts.enabledNamespaces === undefined || opts.enabledNamespaces.has(ns))),
-    ...(epochs !== undefined ? epochsMethods(deps, epochs, { genesis: () => exportChainGenesis(node, cosmos, true) }) : []),
+    ...(epochs !== undefined ? epochsMethods(deps, epochs, { genesis: () => exportChainGenesis(node, cosmos) }) : []),
     ...(cosmos.staking ? cosmosMethods(deps, cosmos) : []),
   ];
   // methods the profile's chain removed: unknown methods there, so here
