@@ -121,12 +121,15 @@ export interface BlockModule {
   endBlock?(ctx: BlockContext): Promise<void> | void;
   /**
    * The first block time (Unix seconds) at which beginBlock or endBlock could do anything, given
-   * the module's store now: in blocks before it both phases write, emit and call nothing. The node
+   * the module's store now: in blocks before it both phases write, emit and call nothing (a module
+   * with `steady` work is asked its player instead). The node
    * reserves such blocks instead of making them (src/chain/block/reserved-blocks.ts). A module without
    * it has every block made. `state` reads the head's EVM state (a module whose state is EVM
    * storage, like the staking module's queue).
    */
   quietBefore?(store: ModuleStore, state: StateReader): bigint | Promise<bigint>;
+  /** Work the module can play for a run of reserved blocks (SteadyWork); its player bounds the run. */
+  readonly steady?: SteadyWork;
   /**
    * Why a record of the module's store cannot be read (its key or its value), or undefined when it
    * can. A state load (hardhat_loadState, --load-state) asks it of every record of the loaded store
@@ -147,6 +150,32 @@ export interface BlockModule {
    * src/chain/engine/evm.ts) catches up here.
    */
   stateOpened?(state: StateReader): Promise<void>;
+}
+
+/**
+ * A module's work in blocks that are otherwise quiet (x/mint's provision in every block, the epochs
+ * module's ticks when no hook would act), played for a whole run of such blocks at once:
+ * hardhat_mine reserves the run (src/chain/block/reserved-blocks.ts) and the state is written once,
+ * as making the blocks one by one would leave it. Playing follows the same rules as the module's
+ * begin and end blocks; the run's inputs are read once at its start, so a player refuses (`step`
+ * answers undefined) the first block whose work it cannot play, and that block is made.
+ */
+export interface SteadyWork {
+  /** What playing the run needs, read from the state at its start and the module's store in it (kept in the range's record). */
+  start(state: StateManagerInterface, store: ModuleStore): Promise<Uint8Array>;
+  /** A player at the run's start. */
+  player(start: Uint8Array): SteadyPlayer;
+}
+
+export interface SteadyPlayer {
+  /** Plays the next block (begin and end block): its events, or undefined when that block must be made. */
+  step(block: { number: bigint; timestamp: bigint }): Promise<BlockEvents | undefined>;
+  /** Writes into `state` what the blocks played so far leave. */
+  write(state: StateManagerInterface): Promise<void>;
+  /** An independent player at the same block. */
+  copy(): SteadyPlayer;
+  /** The first block time (seconds) at which the next block could hold work; blocks before it play as nothing and are skipped. Omitted: every block holds work. */
+  quietUntil?(): bigint;
 }
 
 /** Events of one block, by phase, in emission order. */

@@ -107,6 +107,6 @@ export interface NodeEvents {
   rewind: [bigint];
   /** Emitted after hardhat_reset replaced the chain (its new head). */
   reset: [bigint];
-  /** A range of empty blocks was reserved (hardhat_mine): first, last, the first one's base fee. No "block" event is emitted for them. */
-  reserved: [bigint, bigint, bigint | undefined];
+  /** A range of empty blocks was reserved (hardhat_mine): first, last, the first one's base fee, the count of each event type its played module work emitted. No "block" event is emitted for them. */
+  reserved: [bigint, bigint, bigint | undefined, ReadonlyMap<string, number>];
 }

@@ -118,7 +118,7 @@ export class Node extends NodeReads {
         for (const e of executions) this.emit("executed", e);
         this.emit("block", block);
       },
-      reserved: (first, last, baseFee) => this.emit("reserved", first, last, baseFee),
+      reserved: (first, last, baseFee, played) => this.emit("reserved", first, last, baseFee, played),
     });
   }
 

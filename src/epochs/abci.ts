@@ -123,9 +123,9 @@ function dueOf(infos: ReadonlyArray<Readonly<EpochInfo>>): DueTimes {
 
 /**
  * The first block time (whole seconds) at which either phase has work under `rule`: a timer starts
- * or reaches its end. Blocks before it skip both phases (the early returns below), so the chain may
- * reserve them (src/chain/module.ts, quietBefore). Under "spec" an ended mark means the next block
- * starts an epoch: nothing is quiet.
+ * or reaches its end. Blocks before it skip both phases (the early returns below), so a reserved run
+ * skips them too (src/epochs/steady.ts). Under "spec" an ended mark means the next block starts an
+ * epoch: now.
  */
 export function quietBefore(keeper: EpochsKeeper, rule: TickRule = "spec"): bigint {
   const snapshot = keeper.readEpochInfos();

@@ -10,6 +10,7 @@ import { concatBytes } from "@ethereumjs/util";
 import { AbiCoder } from "ethers/abi";
 import { getBytes, hexlify } from "ethers/utils";
 import type { BlockContext } from "../chain/module";
+import type { StateReader } from "../chain/records";
 import { EPOCHS_PRECOMPILE_BYTES, HOOKS_ABI, registeredHooks } from "./precompile";
 import type { EpochHooks, HookName } from "./types";
 
@@ -44,6 +45,11 @@ export class ContractHooks implements EpochHooks {
 
   afterEpochEnd(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
     return this._call(ctx, "AfterEpochEnd", identifier, n);
+  }
+
+  /** Idle while no contract is registered (a registered one is called at every tick, and leaves an event). */
+  async idle(state: StateReader): Promise<boolean> {
+    return (await registeredHooks({ get: (k) => state.getStorage(EPOCHS_PRECOMPILE_BYTES, k) })).length === 0;
   }
 
   beforeEpochStart(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {

@@ -5,6 +5,7 @@
  * events), the failure becomes an `epoch_hook_failed` event, and the next member runs.
  */
 import { type BlockContext, type ModuleEvent, runIsolated } from "../chain/module";
+import type { StateReader } from "../chain/records";
 import type { EpochHooks, HookName } from "./types";
 
 export type TsHook = (identifier: string, epochNumber: bigint, ctx: BlockContext) => void | Promise<void>;
@@ -45,6 +46,11 @@ export class TypeScriptHooks implements EpochHooks {
 
   beforeEpochStart(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
     return this._run(ctx, this.before, "BeforeEpochStart", identifier, n);
+  }
+
+  /** Idle while no function is registered (each gets every tick). */
+  async idle(): Promise<boolean> {
+    return this.before.length === 0 && this.after.length === 0;
   }
 
   private async _run(ctx: BlockContext, list: TsHook[], hook: HookName, identifier: string, n: bigint): Promise<void> {
@@ -88,6 +94,12 @@ export class MultiEpochHooks implements EpochHooks {
 
   beforeEpochStart(ctx: BlockContext, identifier: string, n: bigint): Promise<void> {
     return this._each(ctx, "BeforeEpochStart", identifier, n);
+  }
+
+  /** Idle when every member is. */
+  async idle(state: StateReader, identifier: string): Promise<boolean> {
+    for (const m of this._members) if (m.idle === undefined || !(await m.idle(state, identifier))) return false;
+    return true;
   }
 
   private async _each(ctx: BlockContext, hook: HookName, identifier: string, n: bigint): Promise<void> {

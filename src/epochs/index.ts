@@ -6,7 +6,8 @@
 import type { PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
 import type { BlockModule, GenesisContext } from "../chain/module";
 import type { ModuleStore } from "../chain/module-state";
-import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker, quietBefore } from "./abci";
+import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker } from "./abci";
+import { epochsSteadyWork } from "./steady";
 import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from "./genesis";
 import { MultiEpochHooks, TypeScriptHooks } from "./hooks";
@@ -110,7 +111,8 @@ export class EpochsModule {
       },
       beginBlock: (ctx) => beginBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
       endBlock: (ctx) => endBlocker(ctx, new EpochsKeeper(ctx.store), this.hooks, this.tickRule, this.events),
-      quietBefore: (store) => quietBefore(new EpochsKeeper(store), this.tickRule),
+      // its ticks play in reserved runs where no hook would act (src/epochs/steady.ts)
+      steady: epochsSteadyWork({ rule: this.tickRule, events: this.events, hooks: this.hooks }),
       checkRecord: checkEpochsRecord,
     };
   }

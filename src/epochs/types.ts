@@ -4,6 +4,7 @@
  * times round-trip; comparisons go through bigint nanoseconds, never floats.
  */
 import type { BlockContext } from "../chain/module";
+import type { StateReader } from "../chain/records";
 
 /** A protobuf Timestamp or Duration: whole seconds (floored) plus 0 ≤ nanos < 1e9. */
 export interface Time {
@@ -43,6 +44,12 @@ export type HookName = "BeforeEpochStart" | "AfterEpochEnd";
 export interface EpochHooks {
   afterEpochEnd(ctx: BlockContext, identifier: string, epochNumber: bigint): Promise<void> | void;
   beforeEpochStart(ctx: BlockContext, identifier: string, epochNumber: bigint): Promise<void> | void;
+  /**
+   * True when, given `state`, both hooks would do nothing at `identifier`'s ticks (no write, event or
+   * call): a reserved run may then play those ticks (src/epochs/steady.ts). A member without it
+   * always counts as acting.
+   */
+  idle?(state: StateReader, identifier: string): Promise<boolean>;
 }
 
 export const NANOS = 1_000_000_000n;

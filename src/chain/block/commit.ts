@@ -11,7 +11,8 @@ import type { BatchOp } from "../../storage/kv";
 import type { ProducedBlock } from "./block-producer";
 import type { ChainState } from "../store/chain-state";
 import { ChainError, errorText } from "../errors";
-import type { Reservation } from "./reserved-blocks";
+import type { StateManagerInterface } from "@ethereumjs/common";
+import type { Reservation, SteadyRun } from "./reserved-blocks";
 import { checkpointDepth, revertToDepth } from "../engine/isolation";
 
 /**
@@ -27,7 +28,7 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   const preState = parentRoot !== undefined && !equalsBytes(parentRoot, chain.liveRoot) ? chain.liveRoot : undefined;
   const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...chain.addressIndex.commitOps(p.block, p.receipts), ...extra];
   try {
-    await checkReadable(chain, p.block);
+    await checkReadable(chain, p.block.header.stateRoot);
     await chain.store.kv.batch(ops);
   } catch (err) {
     // a state left inside a checkpoint cannot move: back to no checkpoint first (what it holds is the refused block's)
@@ -52,10 +53,9 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
  * block is refused: a committed head whose state cannot be read would answer every state read with
  * an error from then on, and a home would not open again.
  */
-async function checkReadable(chain: ChainState, block: Block): Promise<void> {
+async function checkReadable(chain: ChainState, root: Uint8Array): Promise<void> {
   const depth = checkpointDepth(chain.vm);
   if (depth !== 0) throw new Error(`its state is inside ${depth} open checkpoint(s)`);
-  const root = block.header.stateRoot;
   if (!equalsBytes(root, KECCAK256_RLP) && !(await chain.trieDb.persists(root))) throw new Error(`its state root ${Buffer.from(root).toString("hex")} is not in the store`);
 }
 
@@ -71,6 +71,42 @@ export async function commitReservation(chain: ChainState, r: Reservation): Prom
     throw new ChainError(`blocks ${r.first} to ${r.last} could not be written, the node stays at block ${chain.headNumber}: ${errorText(err)}`);
   }
   chain.head = chain.store.didReserve(r);
+}
+
+/**
+ * Writes a reserved range whose blocks play the modules' every-block work (src/chain/block/steady-runs.ts):
+ * `write` puts what the played blocks leave into the live state, and the range is written with that
+ * state's trie nodes in one batch, as a block is; a failed write leaves the chain on its head.
+ * Call inside `changingLive`.
+ */
+export async function commitPlayedReservation(chain: ChainState, r: Omit<Reservation, "steady">, starts: SteadyRun["starts"], write: (state: StateManagerInterface) => Promise<void>): Promise<void> {
+  if (!equalsBytes(r.stateRoot, chain.liveRoot)) throw new ChainError("reserved blocks start from the head's committed state");
+  const sm = chain.vm.stateManager;
+  await sm.checkpoint();
+  let root: Uint8Array;
+  try {
+    await write(sm);
+    await sm.commit();
+    root = await sm.getStateRoot();
+  } catch (err) {
+    await revertToDepth(chain.vm, 0);
+    await sm.setStateRoot(chain.liveRoot);
+    throw err;
+  }
+  const played: Reservation = { ...r, steady: { starts, endBlock: r.last, endRoot: root } };
+  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.reserveOps(played)];
+  try {
+    await checkReadable(chain, root);
+    await chain.store.kv.batch(ops);
+  } catch (err) {
+    chain.trieDb.undrain();
+    chain.preimages.undrain();
+    await sm.setStateRoot(chain.liveRoot);
+    throw new ChainError(`blocks ${r.first} to ${r.last} could not be written, the node stays at block ${chain.headNumber}: ${errorText(err)}`);
+  }
+  chain.head = chain.store.didReserve(played);
+  chain.liveRoot = root;
+  boundCaches(chain);
 }
 
 /** Rewinds head and state (module stores included) to block `n`, durably (evm_revert, debug_setHead). */

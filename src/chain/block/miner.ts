@@ -19,8 +19,10 @@ import { type PooledTx, type TxPool, maxFeeOf } from "../pool/txpool";
 import type { ChainState } from "../store/chain-state";
 import { type ProduceBlockArgs, type SystemCallExplainer, produceBlock } from "./block-producer";
 import { type Clock, timestampRefusal } from "./clock";
-import { commitBlock, commitReservation } from "./commit";
-import type { Reservation } from "./reserved-blocks";
+import { commitBlock, commitPlayedReservation, commitReservation } from "./commit";
+import type { Reservation, SteadyRun } from "./reserved-blocks";
+import { playRange, steadyPlayers } from "./steady-runs";
+import type { BlockEvents, SteadyPlayer } from "../module";
 import { turnIfDue } from "../../utils/turn";
 
 /** The node's parts a block is made from now; `settings` is the node's record itself (a mined block clears its next-block-only values). */
@@ -42,7 +44,8 @@ export interface MinerHost {
   /** What the live VM runs now, for console.log lines of block production. */
   setConsoleOrigin(origin: ConsoleOrigin): void;
   mined(block: Required<MinedBlock>, executions: readonly ExecutionRecord[]): void;
-  reserved(first: bigint, last: bigint, baseFee: bigint | undefined): void;
+  /** `played`: how many events of each type the modules' played work emitted in the range. */
+  reserved(first: bigint, last: bigint, baseFee: bigint | undefined, played: ReadonlyMap<string, number>): void;
 }
 
 /** Base fee of the next block: the one set by hardhat_setNextBlockBaseFeePerGas, else EIP-1559's rule. */
@@ -214,9 +217,9 @@ export class Miner {
       // the real blocks of a long span give other requests a turn (reads do not wait for the lock)
       await turnIfDue();
       const quiet = await this._quietBlocks(ts, left, interval);
-      if (quiet !== undefined) {
-        await this._reserve(quiet.timestamp, quiet.count, interval);
-        left -= quiet.count;
+      const reserved = quiet === undefined ? 0n : await this._reserve(quiet.timestamp, quiet.count, interval);
+      if (reserved > 0n) {
+        left -= reserved;
         ts = this._host.parts().chain.head.header.timestamp + interval;
         continue;
       }
@@ -248,6 +251,8 @@ export class Miner {
     const headState = slotReader(chain.vm.stateManager);
     let until: bigint | undefined;
     for (const module of chain.modules) {
+      // a module that plays its work bounds the run through its player (_reserve)
+      if (module.steady !== undefined) continue;
       if (module.quietBefore === undefined) return undefined;
       const store = await chain.moduleStores.readModuleStore(module, chain.vm.stateManager, head.header.number);
       const q = await module.quietBefore(store, headState);
@@ -266,13 +271,41 @@ export class Miner {
     return count >= 2n ? { timestamp, count } : undefined;
   }
 
-  /** Reserves `count` empty blocks above the head, the first at `timestamp` (inside the lock). */
-  private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<void> {
+  /**
+   * Reserves up to `count` empty blocks above the head, the first at `timestamp` (inside the lock),
+   * with the modules' every-block work played in them (src/chain/block/steady-runs.ts) up to a block
+   * whose work cannot be played; returns how many (0: the next block is to be made).
+   */
+  private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<bigint> {
     const { chain, settings, clock } = this._host.parts();
     const head = chain.head;
+    const starts: SteadyRun["starts"] = [];
+    for (const m of chain.modules) {
+      if (m.steady === undefined) continue;
+      const store = await chain.moduleStores.readModuleStore(m, chain.vm.stateManager, head.header.number);
+      starts.push({ module: m.name, start: await m.steady.start(chain.vm.stateManager, store) });
+    }
+    let reserved = count;
+    let players: SteadyPlayer[] = [];
+    const played = new Map<string, number>();
+    if (starts.length > 0) {
+      const range = { first: head.header.number + 1n, timestamp, interval };
+      const tally = (events: BlockEvents): void => {
+        for (const e of [...events.begin, ...events.end]) played.set(e.type, (played.get(e.type) ?? 0) + 1);
+      };
+      players = steadyPlayers(chain.modules, starts);
+      reserved = await playRange(players, range, 0n, count, tally);
+      if (reserved < count) {
+        // the players stepped into the block they could not play: again, to the one before it
+        players = steadyPlayers(chain.modules, starts);
+        played.clear();
+        await playRange(players, range, 0n, reserved, tally);
+      }
+      if (reserved < 2n) return 0n;
+    }
     const r: Reservation = {
       first: head.header.number + 1n,
-      last: head.header.number + count,
+      last: head.header.number + reserved,
       interval,
       timestamp,
       parentHash: head.hash(),
@@ -282,8 +315,11 @@ export class Miner {
       extraData: settings.extraData,
       baseFeePerGas: nextBaseFee({ chain, settings, common: this._host.common }),
     };
-    await commitReservation(chain, r);
+    // a run in which nothing was played (no event, so no write) is a plain range: its blocks share the start's state
+    if (played.size === 0) await commitReservation(chain, r);
+    else await chain.changingLive(() => commitPlayedReservation(chain, r, starts, async (state) => { for (const p of players) await p.write(state); }));
     clock.didMine(chain.head.header.timestamp);
-    this._host.reserved(r.first, r.last, this._host.common.isActivatedEIP(1559) ? r.baseFeePerGas : undefined);
+    this._host.reserved(r.first, r.last, this._host.common.isActivatedEIP(1559) ? r.baseFeePerGas : undefined, played);
+    return reserved;
   }
 }

@@ -14,7 +14,7 @@
 import { type Block, createBlock } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
-import { bigIntToUnpaddedBytes, bytesToBigInt } from "@ethereumjs/util";
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUtf8, utf8ToBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import { blockHeaderData } from "./header";
 
@@ -27,13 +27,24 @@ export interface Reservation {
   timestamp: bigint;
   /** The hash of block first − 1, the first block's parent. */
   parentHash: Uint8Array;
-  /** The state every block of the range has (empty blocks change nothing). */
+  /** The state the range starts from (its parent's): every block of a range without steady work has it. */
   stateRoot: Uint8Array;
   gasLimit: bigint;
   coinbase: Uint8Array;
   extraData: Uint8Array;
   /** The first block's base fee; each empty block after it lowers it as EIP-1559 does. */
   baseFeePerGas: bigint;
+  /** The modules' every-block work played in the range (x/mint's provision: src/chain/block/steady-runs.ts). */
+  steady?: SteadyRun;
+}
+
+/** A range's played module work: block n's state is the range's start with blocks first..n played. */
+export interface SteadyRun {
+  /** Each playing module's start (SteadyWork.start), in the chain's module order. */
+  starts: Array<{ module: string; start: Uint8Array }>;
+  /** The block the range was played to when reserved (its last then; a rewind may cut the range below it) and that block's state root. */
+  endBlock: bigint;
+  endRoot: Uint8Array;
 }
 
 const ZERO_HASH = new Uint8Array(32);
@@ -51,12 +62,17 @@ export function encodeReservation(r: Reservation): Uint8Array {
     r.coinbase,
     r.extraData,
     bigIntToUnpaddedBytes(r.baseFeePerGas),
+    ...(r.steady === undefined ? [] : [r.steady.starts.map((s) => [utf8ToBytes(s.module), s.start]), bigIntToUnpaddedBytes(r.steady.endBlock), r.steady.endRoot]),
   ]);
 }
 
 export function decodeReservation(bytes: Uint8Array): Reservation {
-  const [first, last, interval, timestamp, parentHash, stateRoot, gasLimit, coinbase, extraData, baseFee] = RLP.decode(bytes) as Uint8Array[];
-  return { first: big(first), last: big(last), interval: big(interval), timestamp: big(timestamp), parentHash, stateRoot, gasLimit: big(gasLimit), coinbase, extraData, baseFeePerGas: big(baseFee) };
+  const [first, last, interval, timestamp, parentHash, stateRoot, gasLimit, coinbase, extraData, baseFee, starts, endBlock, endRoot] = RLP.decode(bytes) as Uint8Array[];
+  const r: Reservation = { first: big(first), last: big(last), interval: big(interval), timestamp: big(timestamp), parentHash, stateRoot, gasLimit: big(gasLimit), coinbase, extraData, baseFeePerGas: big(baseFee) };
+  // a range written before steady work (ten fields) plays nothing
+  if (starts === undefined) return r;
+  const played = (starts as unknown as Uint8Array[][]).map(([module, start]) => ({ module: bytesToUtf8(module), start }));
+  return { ...r, steady: { starts: played, endBlock: big(endBlock), endRoot } };
 }
 
 /**
@@ -76,8 +92,8 @@ export function emptyBlocksBaseFee(common: Common, baseFee: bigint, steps: bigin
   return fee;
 }
 
-/** Block `n` of the range, made as production makes an empty block (see the file's header). */
-export function reservedBlock(common: Common, r: Reservation, n: bigint): Block {
+/** Block `n` of the range, made as production makes an empty block (see the file's header); `stateRoot`: its state (a played range's block n: src/chain/block/steady-runs.ts). */
+export function reservedBlock(common: Common, r: Reservation, n: bigint, stateRoot = r.stateRoot): Block {
   if (n < r.first || n > r.last) throw new RangeError(`block ${n} is not in the reserved range ${r.first}–${r.last}`);
   const parentHash = n === r.first ? r.parentHash : ZERO_HASH;
   const header = blockHeaderData(common, {
@@ -91,5 +107,5 @@ export function reservedBlock(common: Common, r: Reservation, n: bigint): Block 
     baseFeePerGas: emptyBlocksBaseFee(common, r.baseFeePerGas, n - r.first),
     excessBlobGas: 0n,
   });
-  return createBlock({ header: { ...header, stateRoot: r.stateRoot, gasUsed: 0n }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
+  return createBlock({ header: { ...header, stateRoot, gasUsed: 0n }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined }, { common });
 }

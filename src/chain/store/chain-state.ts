@@ -18,6 +18,7 @@ import { DynamicPrecompiles, type PrecompileFaults, createChainVM } from "../eng
 import type { KVStore } from "../../storage/kv";
 import { readLegacyModuleSet } from "../../storage/legacy-module-log";
 import { TrieDB } from "../../storage/trie-db";
+import { SteadyRuns } from "../block/steady-runs";
 import { ChainStore } from "./chain-store";
 import type { ChainConfig } from "../config";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, chainOpcodes, envOf, trackMessages } from "../engine/context";
@@ -129,6 +130,7 @@ export class ChainState {
     private readonly _steps: StepRelay | undefined,
   ) {
     this.modules = modules;
+    store.steadyRuns = new SteadyRuns(() => this.modules, (root) => this._stateAtRoot(root));
     this.moduleStores = new ModuleStores(store.kv);
     this.preimages = new Preimages(store.kv);
     if (vm.stateManager instanceof ChainStateManager) vm.stateManager.preimages = this.preimages;

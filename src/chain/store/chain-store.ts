@@ -11,7 +11,8 @@ import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from "@ethereumjs/util";
 import { type BatchOp, type KVStore, prefixEnd } from "../../storage/kv";
 import type { BlockEvents } from "../module";
-import { type Reservation, decodeReservation, encodeReservation, reservedBlock } from "../block/reserved-blocks";
+import { type Reservation, type SteadyRun, decodeReservation, encodeReservation, reservedBlock } from "../block/reserved-blocks";
+import type { SteadyRuns } from "../block/steady-runs";
 import {
   K_HEAD,
   P_BLOCK,
@@ -57,6 +58,8 @@ export class ChainStore {
   /** Reserved ranges, ascending, never overlapping (few: one per hardhat_mine that reserved). */
   private _reservations: Reservation[] = [];
   private readonly _reservedHashes = new Map<string, bigint>();
+  /** Plays the modules' work in ranges that have it (set by the chain state, which has the modules and the state). */
+  steadyRuns: SteadyRuns | undefined;
 
   constructor(
     readonly kv: KVStore,
@@ -136,7 +139,7 @@ export class ChainStore {
   didReserve(r: Reservation): Block {
     this._reservations.push(r);
     this._head = r.last;
-    return this._reserved(r, r.last);
+    return this._reserved(r, r.last, r.steady?.endRoot ?? r.stateRoot);
   }
 
   /** The reserved range holding block `n`, if any. */
@@ -247,7 +250,7 @@ export class ChainStore {
     const cached = this._blocks.get(n);
     if (cached !== undefined) return cached;
     const r = this.reservationOf(n);
-    if (r !== undefined) return this._reserved(r, n);
+    if (r !== undefined) return this._reserved(r, n, played(r) ? await this._steady().root(r, n) : r.stateRoot);
     const hash = await this.kv.get(key(P_HASH, num8(n)));
     if (hash === undefined) return undefined;
     return this._loadBlock(hash, n);
@@ -297,6 +300,8 @@ export class ChainStore {
   }
 
   async getEvents(n: bigint): Promise<BlockEvents> {
+    const r = this.reservationOf(n);
+    if (r !== undefined && played(r)) return this._steady().events(r, n);
     const raw = n >= 0n && n <= this._head ? await this.kv.get(key(P_EVENTS, num8(n))) : undefined;
     if (raw === undefined) return { begin: [], end: [] };
     return JSON.parse(dec.decode(raw), eventReviver) as BlockEvents;
@@ -310,9 +315,14 @@ export class ChainStore {
     return block;
   }
 
-  /** Makes reserved block `n` (deterministic: the same block on every read) and remembers its hash. */
-  private _reserved(r: Reservation, n: bigint): Block {
-    const block = reservedBlock(this._common, r, n);
+  private _steady(): SteadyRuns {
+    if (this.steadyRuns === undefined) throw new Error("a reserved range plays module work, and this store cannot play it");
+    return this.steadyRuns;
+  }
+
+  /** Makes reserved block `n` with state `root` (deterministic: the same block on every read) and remembers its hash. */
+  private _reserved(r: Reservation, n: bigint, root: Uint8Array): Block {
+    const block = reservedBlock(this._common, r, n, root);
     const h = bytesToHex(block.hash());
     this._reservedHashes.delete(h);
     this._reservedHashes.set(h, n);
@@ -349,3 +359,5 @@ export function adoptBlockHash(block: Block, hash: Uint8Array): Block {
   if (Object.isFrozen(block.header) && header.cache !== undefined && Buffer.compare(block.hash(), hash) !== 0) header.cache.hash = hash;
   return block;
 }
+
+const played = (r: Reservation): r is Reservation & { steady: SteadyRun } => r.steady !== undefined;

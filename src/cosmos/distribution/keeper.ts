@@ -35,7 +35,7 @@ export function validateDistributionParams(p: DistributionParams): void {
   if (p.rewardsPerEpoch < 0n) throw new ModuleError("rewards per epoch cannot be negative");
 }
 
-interface ValidatorRewards {
+export interface ValidatorRewards {
   /** LegacyDec rewards per LegacyDec share, scaled by another 10^18. */
   perShare: bigint;
   /** LegacyDec commission not yet withdrawn. */
@@ -45,6 +45,32 @@ interface ValidatorRewards {
 }
 
 const key = (...parts: string[]): string => parts.map((p) => p.toLowerCase()).join("/");
+
+/** The validators AllocateTokens pays: the bonded ones, not jailed, with tokens. */
+export const rewardedValidators = (bonded: readonly ValidatorCore[]): ValidatorCore[] => bonded.filter((v) => !v.jailed && v.tokens > 0n);
+
+/**
+ * AllocateTokens' arithmetic on `amount` coins: the community tax, each validator's reward by its
+ * share of `validators`' tokens (LegacyDecs), and what rounding leaves added to the community's part.
+ */
+export function splitAllocation(amount: bigint, communityTax: bigint, validators: readonly ValidatorCore[]): { community: bigint; rewards: bigint[] } {
+  const total = amount * DEC;
+  const community = (total * communityTax) / DEC;
+  const left = total - community;
+  const power = validators.reduce((s, v) => s + v.tokens, 0n);
+  const rewards = validators.map((v) => (left * v.tokens) / power);
+  return { community: community + left - rewards.reduce((s, r) => s + r, 0n), rewards };
+}
+
+/** A validator's rewards after it is given `reward` (a LegacyDec): its commission, the rest to its delegators by shares (AllocateTokensToValidator). */
+export function rewardValidator(r: ValidatorRewards, v: ValidatorCore, reward: bigint): ValidatorRewards {
+  const commission = (reward * v.commissionRate) / DEC;
+  // r's own key order, as the record had it (a record's bytes are its JSON)
+  const out = { ...r, commission: r.commission + commission, outstanding: r.outstanding + reward };
+  if (v.delegatorShares > 0n) out.perShare += ((reward - commission) * DEC) / v.delegatorShares;
+  else out.commission += reward - commission;
+  return out;
+}
 
 export class DistributionKeeper implements DelegationHooks {
   constructor(private readonly _env: ModuleEnv) {}
@@ -108,30 +134,25 @@ export class DistributionKeeper implements DelegationHooks {
     if (amount <= 0n) return;
     await this._env.mint(DISTRIBUTION_ACCOUNT, amount);
     const { communityTax } = await this.params();
-    const total = amount * DEC;
-    const community = (total * communityTax) / DEC;
-    let left = total - community;
-    const bonded = (await this.staking().bondedValidators()).filter((v) => !v.jailed && v.tokens > 0n);
-    const power = bonded.reduce((s, v) => s + v.tokens, 0n);
-    let given = 0n;
-    for (const v of bonded) {
-      const reward = (left * v.tokens) / power;
-      given += reward;
-      await this.allocateToValidator(v, reward);
-    }
-    left -= given;
-    await this._addCommunity(community + left);
+    const validators = rewardedValidators(await this.staking().bondedValidators());
+    const { community, rewards } = splitAllocation(amount, communityTax, validators);
+    for (const [i, v] of validators.entries()) await this.allocateToValidator(v, rewards[i]);
+    await this._addCommunity(community);
   }
 
   /** Gives a validator `reward` (a LegacyDec): its commission, the rest to its delegators by shares (AllocateTokensToValidator). */
   async allocateToValidator(v: ValidatorCore, reward: bigint): Promise<void> {
-    const commission = (reward * v.commissionRate) / DEC;
-    const r = await this.validatorRewards(v.operator);
-    r.commission += commission;
-    r.outstanding += reward;
-    if (v.delegatorShares > 0n) r.perShare += ((reward - commission) * DEC) / v.delegatorShares;
-    else r.commission += reward - commission;
-    await this._r.put(key("rewards", v.operator), r);
+    await this.setValidatorRewards(v.operator, rewardValidator(await this.validatorRewards(v.operator), v, reward));
+  }
+
+  /** Writes a validator's rewards record (the allocation's, and a played run's end: src/cosmos/staking/mint-run.ts). */
+  setValidatorRewards(operator: string, r: ValidatorRewards): Promise<void> {
+    return this._r.put(key("rewards", operator), r);
+  }
+
+  /** Writes the community pool (a LegacyDec). */
+  setCommunityPool(dec: bigint): Promise<void> {
+    return this._r.put("communityPool", dec);
   }
 
   /** MsgCommunityPoolSpend (DistributeFromFeePool): whole coins out of the community pool to `recipient`. */

@@ -86,6 +86,14 @@ export const blockProvision = (minter: Minter, params: MintParams): bigint => mi
 /** BondedRatio: bonded tokens / the staking coin's supply (QuoInt, truncating); 0 without supply. */
 export const bondedRatio = (bonded: bigint, supply: bigint): bigint => (supply > 0n ? (bonded * DEC) / supply : 0n);
 
+/** One block of x/mint's BeginBlocker as values: the minter it leaves and the block's provision. */
+export function mintStep(before: Minter, params: MintParams, bonded: bigint, supply: bigint): { provision: bigint; minter: Minter; bondedRatio: bigint } {
+  const ratio = bondedRatio(bonded, supply);
+  const inflation = nextInflationRate(before, params, ratio);
+  const minter = { inflation, annualProvisions: nextAnnualProvisions({ ...before, inflation }, supply) };
+  return { provision: blockProvision(minter, params), minter, bondedRatio: ratio };
+}
+
 export class MintKeeper {
   constructor(private readonly _env: ModuleEnv) {}
 
@@ -109,15 +117,17 @@ export class MintKeeper {
     await this._r.put("minter", minter);
   }
 
+  setMinter(minter: Minter): Promise<void> {
+    return this._r.put("minter", minter);
+  }
+
   /** The BeginBlocker's minter update; returns the block's provision (0 when the chain has no mint params). */
   async beginBlock(bonded: bigint, supply: bigint): Promise<{ provision: bigint; minter: Minter; bondedRatio: bigint }> {
     const params = await this.params();
     const before = await this.minter();
     if (params === undefined) return { provision: 0n, minter: before, bondedRatio: 0n };
-    const ratio = bondedRatio(bonded, supply);
-    const inflation = nextInflationRate(before, params, ratio);
-    const minter = { inflation, annualProvisions: nextAnnualProvisions({ ...before, inflation }, supply) };
-    await this._r.put("minter", minter);
-    return { provision: blockProvision(minter, params), minter, bondedRatio: ratio };
+    const step = mintStep(before, params, bonded, supply);
+    await this.setMinter(step.minter);
+    return step;
   }
 }

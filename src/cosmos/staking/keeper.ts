@@ -268,6 +268,18 @@ export class StakingKeeper {
     return this._maturities.next(!(await this.indexed()));
   }
 
+  /**
+   * The first block time at which the end block has work: 0 while the store is not indexed or a set
+   * update is pending (the next block), else the earliest completion of a delegation's, a
+   * redelegation's or a validator's unbonding; undefined when nothing is due.
+   */
+  async endBlockDue(): Promise<bigint | undefined> {
+    if (!(await this.indexed()) || (await this.set.pending())) return 0n;
+    const a = await this.nextMaturity();
+    const b = await this.set.nextMaturity();
+    return a === undefined ? b : b === undefined || a < b ? a : b;
+  }
+
   /** MsgUndelegate: returns the completion time (Unix seconds) and the tokens unbonding. */
   async undelegate(delegator: string, operator: string, amount: bigint): Promise<{ completionTime: bigint; amount: bigint }> {
     if (amount <= 0n) throw new ModuleError("invalid shares amount: invalid request");

@@ -32,7 +32,7 @@ import { SLASHING_PRECOMPILE } from "../slashing/precompile";
 import { GOV_PRECOMPILE } from "../gov/keeper";
 import type { GovGenesis } from "../gov/module";
 import { MINT_MODULE_ACCOUNT, MintKeeper, type MintParams, type Minter } from "../mint/keeper";
-import { decString } from "../common/decimal";
+import { mintEvent, mintSteadyWork } from "./mint-run";
 
 export const STAKING_MODULE = "staking";
 
@@ -221,20 +221,6 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
   await staking.migrate();
 }
 
-/** True when staking's end block has work: a set update (something changed), or an unbonding (a delegation's or a validator's) due at `time`. */
-async function endBlockDue(staking: StakingKeeper, time: bigint): Promise<boolean> {
-  if (!(await staking.indexed()) || (await staking.set.pending())) return true;
-  const next = await nextDue(staking);
-  return next !== undefined && next <= time;
-}
-
-/** The earliest completion time of an unbonding (a delegation's, a redelegation's or a validator's). */
-async function nextDue(staking: StakingKeeper): Promise<bigint | undefined> {
-  const a = await staking.nextMaturity();
-  const b = await staking.set.nextMaturity();
-  return a === undefined ? b : b === undefined || a < b ? a : b;
-}
-
 /** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */
 export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule {
   const reader = (state: StateReader) => new StakingKeeper(readEnv(state), NO_HOOKS);
@@ -244,7 +230,8 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
     initGenesis: (ctx) => initGenesis(ctx, settings),
     ...(minting ? { beginBlock: (ctx: BlockContext) => mintBlockProvision(ctx, settings.denom) } : {}),
     endBlock: async (ctx: BlockContext) => {
-      if (!(await endBlockDue(reader(ctx), ctx.timestamp))) return;
+      const due = await reader(ctx).endBlockDue();
+      if (due === undefined || due > ctx.timestamp) return;
       // a dev chain goes on: a failure is the block's event, and the entries wait for the next block
       await runIsolated(
         ctx,
@@ -267,13 +254,9 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
         (reason) => ctx.emit({ type: "staking_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
       );
     },
-    // a chain that mints does something in every block
-    quietBefore: async (_store, state) => {
-      if (minting) return 0n;
-      const staking = reader(state);
-      if (!(await staking.indexed()) || (await staking.set.pending())) return 0n;
-      return (await nextDue(staking)) ?? 2n ** 62n;
-    },
+    // a chain that mints does so in every block: played for a run of otherwise quiet blocks (src/cosmos/staking/mint-run.ts)
+    ...(minting ? { steady: mintSteadyWork(settings.denom) } : {}),
+    quietBefore: async (_store, state) => (await reader(state).endBlockDue()) ?? 2n ** 62n,
     checkState: (state) => checkRecords(state),
   };
 }
@@ -329,17 +312,9 @@ async function mintBlockProvision(ctx: BlockContext, denom: string): Promise<voi
       // x/staking's TotalBondedTokens: the bonded pool's balance (one read, however many validators there are)
       const bonded = await env.balance(BONDED_POOL);
       const supply = (await env.records(BANK_PRECOMPILE).get<bigint>("supply")) ?? 0n;
-      const { provision, minter, bondedRatio } = await new MintKeeper(env).beginBlock(bonded, supply);
-      await distribution.allocate(provision);
-      ctx.emit({
-        type: "mint",
-        attributes: [
-          { key: "bonded_ratio", value: decString(bondedRatio) },
-          { key: "inflation", value: decString(minter.inflation) },
-          { key: "annual_provisions", value: decString(minter.annualProvisions) },
-          { key: "amount", value: `${provision}${denom}` },
-        ],
-      });
+      const step = await new MintKeeper(env).beginBlock(bonded, supply);
+      await distribution.allocate(step.provision);
+      ctx.emit(mintEvent(step, denom));
     },
     // a dev chain goes on, as with staking's end block: the failure is the block's event
     (reason) => ctx.emit({ type: "mint_failed", attributes: [{ key: "reason", value: reason }] }),
@@ -350,6 +325,11 @@ async function mintBlockProvision(ctx: BlockContext, denom: string): Promise<voi
 export function distributionEpochHooks(denom: string): EpochHooks {
   return {
     beforeEpochStart: async () => undefined,
+    // idle at ticks of another epoch, or while the epoch mints nothing (a genesis with x/mint)
+    idle: async (state, identifier) => {
+      const params = await new DistributionKeeper(readEnv(state)).params().catch(() => undefined);
+      return params === undefined || params.epochIdentifier !== identifier || params.rewardsPerEpoch <= 0n;
+    },
     // the hooks run isolated (MultiEpochHooks): a throw undoes this hook's work and is the block's event
     afterEpochEnd: async (ctx, identifier) => {
       const distribution = new DistributionKeeper(blockEnv(ctx, denom));

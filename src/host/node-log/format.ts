@@ -6,7 +6,7 @@
  */
 import { formatUnits } from "ethers/utils";
 import { type CustomErrorDecoder, failureText as hardhatFailureText } from "../solidity/failure-text";
-import { SDK_EVENT_EPOCH_END, SDK_EVENT_EPOCH_START } from "../../epochs/abci";
+import { EVENT_EPOCH_END, EVENT_EPOCH_START, SDK_EVENT_EPOCH_END, SDK_EVENT_EPOCH_START } from "../../epochs/abci";
 
 /** Colours for a TTY; identity functions otherwise. */
 export interface Paint {
@@ -153,6 +153,15 @@ export function emptyBlocksLine(first: bigint, last: bigint, baseFee: bigint | u
   return `Mined empty block range #${first} to #${last}`;
 }
 
+/** The epoch ticks played in a reserved range (src/chain/block/steady-runs.ts), counted: a line under the range, or none. */
+export function playedTicksLine(played: ReadonlyMap<string, number>, indent: string): string | undefined {
+  const count = (...types: string[]): number => types.reduce((n, t) => n + (played.get(t) ?? 0), 0);
+  const ends = count(EVENT_EPOCH_END, SDK_EVENT_EPOCH_END);
+  const starts = count(EVENT_EPOCH_START, SDK_EVENT_EPOCH_START);
+  if (ends + starts === 0) return undefined;
+  return `${indent}  ${ends} epoch end(s) and ${starts} start(s) in these blocks, no hook acting (epochs_blockEvents lists them by block)`;
+}
+
 /** One module event of a block, as `epochs_blockEvents` gives them. */
 export interface BlockEvent {
   type: string;
@@ -249,7 +258,7 @@ function typedValue(v: string | undefined): string {
 
 /** True when a block's events hold an epoch tick (a start or an end), under either profile. */
 export function ticked(events: BlockEvent[]): boolean {
-  return events.some((e) => e.type === "epoch_start" || e.type === "epoch_end" || e.type === SDK_EVENT_EPOCH_START || e.type === SDK_EVENT_EPOCH_END);
+  return events.some((e) => e.type === EVENT_EPOCH_START || e.type === EVENT_EPOCH_END || e.type === SDK_EVENT_EPOCH_START || e.type === SDK_EVENT_EPOCH_END);
 }
 
 /** A request's parameters in one short line (the --verbose request log). */

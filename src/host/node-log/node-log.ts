@@ -4,11 +4,11 @@
  * mined without a transaction request, the epochs that ticked with their hooks, console.log lines
  * under the transaction (or call, or block) that ran them, and failures with their reason.
  *
- * The data comes from the chain's events (`block`, `consoleLog`, `miningError`) and the dispatcher's
- * request hooks; the levels follow the node's log verbosity (src/utils/log-level.ts, which
- * `--quiet` / `--verbose` and `debug_verbosity` set): errors at 1, the story at 3, request params and
- * call results at 4. Output goes through one queue, so lines that need a state read (the code of a
- * called contract, to name it) still come out in the order things happened.
+ * The data comes from the chain's events (`block`, `reserved`, `consoleLog`, `miningError`) and the
+ * dispatcher's request hooks; the levels follow the node's log verbosity (src/utils/log-level.ts:
+ * `--quiet`, `--verbose`, `debug_verbosity`): errors at 1, the story at 3, request params and call
+ * results at 4. Output goes through one queue, so lines that need a state read (the code of a called
+ * contract, to name it) still come out in the order things happened.
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult } from "@ethereumjs/vm";
@@ -21,11 +21,10 @@ import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
 import { cosmosModule, epochsModule } from "../lazy";
-import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, ticked, txLines } from "./format";
+import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, playedTicksLine, ticked, txLines } from "./format";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
-/** Methods whose answer --verbose prints. */
-const RESULT_METHODS = new Set(["eth_call", "eth_estimateGas"]);
+const RESULT_METHODS = new Set(["eth_call", "eth_estimateGas"]); // whose answer --verbose prints
 /** Hardhat's own bookkeeping calls: not part of the story. */
 const SILENT_METHODS = new Set(["hardhat_getStackTraceFailuresCount", "hardhat_setLoggingEnabled", "hardhat_addCompilationResult"]);
 
@@ -86,7 +85,7 @@ export class NodeLog {
             return e === undefined ? undefined : formatCustomError(e.fragment, e.args);
           };
     node.on("block", (mined) => this.onBlock(node, mined));
-    node.on("reserved", (first, last, baseFee) => this.onReserved(first, last, baseFee));
+    node.on("reserved", (first, last, baseFee, played) => this.onReserved(first, last, baseFee, played));
     node.on("consoleLog", (line, origin) => this.onConsoleLog(line, origin));
     node.on("miningError", (err) => this._enqueue(() => this._error([this._paint.red(`Mining failed: ${err.message}`), ""])));
     // a bug of the node: the call failed with a revert saying so; the stack is for the report
@@ -157,12 +156,14 @@ export class NodeLog {
     this._enqueue(() => this._tellBlock(node, mined, { txConsole, blockConsole, send, under }));
   }
 
-  /** Empty blocks hardhat_mine reserved: told as the empty blocks it would have made, collapsed into one range line. */
-  onReserved(first: bigint, last: bigint, baseFee: bigint | undefined): void {
-    const under = this._inFlight[this._inFlight.length - 1];
+  /** Empty blocks hardhat_mine reserved: told as the empty blocks it would have made, collapsed into one range line; epoch ticks played inside counted under it. */
+  onReserved(first: bigint, last: bigint, baseFee: bigint | undefined, played: ReadonlyMap<string, number> = new Map()): void {
+    const indent = this._inFlight.length > 0 && logEnabled("rpc", 3) ? "  " : "";
     this._enqueue(() => {
       if (!logEnabled("chain", 3)) return;
-      this._holdEmpty(under !== undefined && logEnabled("rpc", 3) ? "  " : "", first, baseFee, last);
+      this._holdEmpty(indent, first, baseFee, last);
+      const ticks = logEnabled("epochs", 3) ? playedTicksLine(played, indent) : undefined;
+      if (ticks !== undefined) this._print([ticks]); // the range then stands alone
     });
   }
 
@@ -173,7 +174,6 @@ export class NodeLog {
   }
 
   // ------------------------------------------------------------------------------ blocks
-
   private async _tellBlock(node: Node, mined: MinedBlock, ctx: { txConsole: Map<string, string[]>; blockConsole: string[]; send?: string; under?: string }): Promise<void> {
     const { block } = mined;
     const number = block.header.number;

@@ -279,4 +279,30 @@ describe("node log: the Cosmos modules' block work, on a local_node.sh chain", f
     expect(text).to.match(/epoch minute #1 ended\n  epoch minute #2 started/);
     expect(text).to.match(/Note: this block's begin block did module work before this transaction \(mint\)/);
   });
+
+  it("tells a hardhat_mine run whose minute ticks were played as one range and the count of its ticks, as epochs_blockEvents lists them", async () => {
+    c = await localNode();
+    const { h } = c;
+    let text = "";
+    const log = new NodeLog({ write: (t) => (text += t), tty: false, holdMs: 60_000 });
+    log.attach(h.runtime.node, undefined, { symbol: "TEST", denom: "atest" });
+    await h.request("hardhat_mine", ["0x2"]);
+    const first = BigInt(await h.request<string>("eth_blockNumber", [])) + 1n;
+    await h.request("hardhat_mine", ["0x258"]);
+    await log.flush();
+    const m = new RegExp(`Mined empty block range #${first} to #${first + 599n}\\n  (\\d+) epoch end\\(s\\) and (\\d+) start\\(s\\) in these blocks, no hook acting`).exec(text);
+    expect(m, text).to.not.equal(null);
+    let ends = 0;
+    let starts = 0;
+    for (let n = first; n < first + 600n; n++) {
+      const e = await h.request<{ begin_block_events: Array<{ type: string }>; end_block_events: Array<{ type: string }> }>("epochs_blockEvents", [`0x${n.toString(16)}`]);
+      for (const x of [...e.begin_block_events, ...e.end_block_events]) {
+        if (x.type.endsWith("EventEpochEnd")) ends++;
+        if (x.type.endsWith("EventEpochStart")) starts++;
+      }
+    }
+    // ten minutes: ten ends and ten starts of the minute timer (the hour's one if the run crosses it)
+    expect(ends).to.be.within(9, 11);
+    expect([Number(m?.[1]), Number(m?.[2])]).to.deep.equal([ends, starts]);
+  });
 });

@@ -1,0 +1,134 @@
+/**
+ * Reserved ranges with the modules' every-block work played in them (x/mint's provision on a chain
+ * that mints every block: src/chain/module.ts, `SteadyWork`). hardhat_mine plays the run once and
+ * writes its end state; a block inside the range is made on read as any reserved block is, with
+ * its own state (the range's start, its blocks up to it played, written on a copy) and its own
+ * begin-block events — what making the blocks one by one would have left. Players are kept every
+ * CHECKPOINT blocks, so reading one block plays at most that many.
+ */
+import type { MerkleStateManager } from "@ethereumjs/statemanager";
+import { bytesToHex } from "@ethereumjs/util";
+import { turnIfDue } from "../../utils/turn";
+import { ChainError } from "../errors";
+import type { BlockEvents, BlockModule, SteadyPlayer } from "../module";
+import type { Reservation, SteadyRun } from "./reserved-blocks";
+
+const CHECKPOINT = 4096n;
+/** Ranges whose checkpoints are kept, and block roots kept (each root costs a state write to find). */
+const RANGES = 8;
+const ROOTS = 1024;
+
+/** The players of `starts` (one per playing module, by name in `modules`). */
+export function steadyPlayers(modules: readonly BlockModule[], starts: SteadyRun["starts"]): SteadyPlayer[] {
+  return starts.map(({ module, start }) => {
+    const work = modules.find((m) => m.name === module)?.steady;
+    if (work === undefined) throw new ChainError(`a reserved range plays module ${module}'s work, which this chain does not run`);
+    return work.player(start);
+  });
+}
+
+/** Plays one block on every player (in the chain's module order, as a made block runs them): its events, or undefined when one cannot play it. */
+export async function playBlock(players: readonly SteadyPlayer[], block: { number: bigint; timestamp: bigint }): Promise<BlockEvents | undefined> {
+  const events: BlockEvents = { begin: [], end: [] };
+  for (const p of players) {
+    const e = await p.step(block);
+    if (e === undefined) return undefined;
+    events.begin.push(...e.begin);
+    events.end.push(...e.end);
+  }
+  return events;
+}
+
+type RangeTimes = Pick<Reservation, "first" | "timestamp" | "interval">;
+
+/**
+ * Plays the range's blocks from step `from` up to step `to` (exclusive; step k is block first + k),
+ * skipping blocks before every player's `quietUntil`, and giving other requests turns on long runs;
+ * `onEvents` sees each played block's events. Returns the step it stopped at: `to`, or the first
+ * block a player refused (the players have then stepped into it: start again to stop before it).
+ */
+export async function playRange(players: readonly SteadyPlayer[], r: RangeTimes, from: bigint, to: bigint, onEvents?: (events: BlockEvents) => void): Promise<bigint> {
+  let k = from;
+  for (let played = 0; k < to; played++) {
+    const t = r.timestamp + k * r.interval;
+    let until: bigint | undefined;
+    for (const p of players) {
+      const q = p.quietUntil?.() ?? t;
+      until = until === undefined || q < until ? q : until;
+    }
+    if (until !== undefined && until > t) {
+      // nothing in any block before `until`
+      const skip = r.interval === 0n ? to - k : (until - t + r.interval - 1n) / r.interval;
+      k = k + skip < to ? k + skip : to;
+      continue;
+    }
+    const events = await playBlock(players, rangeBlock(r, r.first + k));
+    if (events === undefined) return k;
+    onEvents?.(events);
+    k++;
+    if (played % 1024 === 1023) await turnIfDue();
+  }
+  return k;
+}
+
+/** Block `n`'s number and time in range `r`. */
+export const rangeBlock = (r: RangeTimes, n: bigint): { number: bigint; timestamp: bigint } => ({ number: n, timestamp: r.timestamp + (n - r.first) * r.interval });
+
+export class SteadyRuns {
+  /** Per range: players after k·CHECKPOINT blocks. */
+  private readonly _checkpoints = new Map<string, Map<bigint, SteadyPlayer[]>>();
+  private readonly _roots = new Map<string, Uint8Array>();
+
+  constructor(
+    private readonly _modules: () => readonly BlockModule[],
+    /** A writable copy of the state at `root`, whose trie nodes reach the chain's store. */
+    private readonly _stateAt: (root: Uint8Array) => Promise<MerkleStateManager>,
+  ) {}
+
+  /** Block n's state root. */
+  async root(r: Reservation & { steady: SteadyRun }, n: bigint): Promise<Uint8Array> {
+    if (n === r.steady.endBlock) return r.steady.endRoot;
+    const key = `${bytesToHex(r.steady.endRoot)}:${n}`;
+    const known = this._roots.get(key);
+    if (known !== undefined) return known;
+    const players = await this._playersAt(r, n - r.first + 1n);
+    const state = await this._stateAt(r.stateRoot);
+    for (const p of players) await p.write(state);
+    const root = await state.getStateRoot();
+    this._roots.set(key, root);
+    if (this._roots.size > ROOTS) this._roots.delete(this._roots.keys().next().value as string);
+    return root;
+  }
+
+  /** Block n's events, played. */
+  async events(r: Reservation & { steady: SteadyRun }, n: bigint): Promise<BlockEvents> {
+    const events = await playBlock(await this._playersAt(r, n - r.first), rangeBlock(r, n));
+    if (events === undefined) throw new ChainError(`block ${n} of the reserved range ${r.first}–${r.last} cannot be played`);
+    return events;
+  }
+
+  /** Players after `steps` blocks of the range (fresh copies: the caller may play them on). */
+  private async _playersAt(r: Reservation & { steady: SteadyRun }, steps: bigint): Promise<SteadyPlayer[]> {
+    const id = `${bytesToHex(r.steady.endRoot)}:${r.first}`;
+    let marks = this._checkpoints.get(id);
+    if (marks === undefined) {
+      marks = new Map([[0n, steadyPlayers(this._modules(), r.steady.starts)]]);
+      this._checkpoints.set(id, marks);
+      if (this._checkpoints.size > RANGES) this._checkpoints.delete(this._checkpoints.keys().next().value as string);
+    }
+    let at = (steps / CHECKPOINT) * CHECKPOINT;
+    while (!marks.has(at)) at -= CHECKPOINT;
+    let players = (marks.get(at) as SteadyPlayer[]).map((p) => p.copy());
+    while (at < steps) {
+      const next = (at / CHECKPOINT + 1n) * CHECKPOINT;
+      const to = next < steps ? next : steps;
+      if ((await playRange(players, r, at, to)) !== to) throw new ChainError(`a block of the reserved range ${r.first}–${r.last} cannot be played`);
+      at = to;
+      if (at % CHECKPOINT === 0n && !marks.has(at)) {
+        marks.set(at, players);
+        players = players.map((p) => p.copy());
+      }
+    }
+    return players;
+  }
+}
