@@ -195,6 +195,10 @@ describe("reserved empty blocks (hardhat_mine)", function () {
       const first = await open();
       await first.request("hardhat_mine", [hex(20_000)]);
       const before = await Promise.all([1, 3600, 7000, 19_999, 20_000].map((n) => first.request<RpcBlock>("eth_getBlockByNumber", [hex(n), false])));
+      // the hour's ticks (no hook on them) were played in the range: its events, block by block
+      const events = async (request: typeof first.request) => Promise.all(Array.from({ length: 20 }, (_, i) => request("epochs_blockEvents", [hex(3590 + i)])));
+      const ticks = await events(first.request);
+      expect(ticks.filter((e) => JSON.stringify(e).includes("epoch_end"))).to.have.length(1);
       await first.runtime.close();
       const second = await open();
       try {
@@ -203,7 +207,8 @@ describe("reserved empty blocks (hardhat_mine)", function () {
           expect(await second.request("eth_getBlockByNumber", [b.number, false])).to.deep.equal(b);
           expect(await second.request("eth_getBlockByHash", [b.hash, false])).to.deep.equal(b);
         }
-        expect(second.runtime.node.store.reservationOf(7000n)).to.not.equal(undefined);
+        expect(second.runtime.node.store.reservationOf(7000n)?.steady?.starts.map((x) => x.module)).to.include("epochs");
+        expect(await events(second.request)).to.deep.equal(ticks);
       } finally {
         await second.runtime.close();
       }
