@@ -21,7 +21,7 @@ import { type ProduceBlockArgs, type SystemCallExplainer, produceBlock } from ".
 import { type Clock, timestampRefusal } from "./clock";
 import { commitBlock, commitPlayedReservation, commitReservation } from "./commit";
 import type { Reservation, SteadyRun } from "./reserved-blocks";
-import { playRange, steadyPlayers } from "./steady-runs";
+import { type SteadyRuns, playRange, steadyPlayers } from "./steady-runs";
 import type { BlockEvents, SteadyPlayer } from "../module";
 import { turnIfDue } from "../../utils/turn";
 
@@ -289,12 +289,13 @@ export class Miner {
     let players: SteadyPlayer[] = [];
     const played = new Map<string, number>();
     if (starts.length > 0) {
-      const range = { first: head.header.number + 1n, timestamp, interval };
+      const range = { first: head.header.number + 1n, timestamp, interval, stateRoot: head.header.stateRoot };
+      const runs = chain.store.steadyRuns as SteadyRuns;
       const tally = (events: BlockEvents): void => {
         for (const e of [...events.begin, ...events.end]) played.set(e.type, (played.get(e.type) ?? 0) + 1);
       };
       players = steadyPlayers(chain.modules, starts);
-      reserved = await playRange(players, range, 0n, count, tally);
+      reserved = await runs.play(range, players, count, tally);
       if (reserved < count) {
         // the players stepped into the block they could not play: again, to the one before it
         players = steadyPlayers(chain.modules, starts);

@@ -40,6 +40,9 @@ export async function playBlock(players: readonly SteadyPlayer[], block: { numbe
 }
 
 type RangeTimes = Pick<Reservation, "first" | "timestamp" | "interval">;
+/** What makes a range's played blocks what they are: its start state, first block and times. */
+type RangeId = RangeTimes & Pick<Reservation, "stateRoot">;
+const rangeId = (r: RangeId): string => `${bytesToHex(r.stateRoot)}:${r.first}:${r.timestamp}:${r.interval}`;
 
 /**
  * Plays the range's blocks from step `from` up to step `to` (exclusive; step k is block first + k),
@@ -75,9 +78,10 @@ export async function playRange(players: readonly SteadyPlayer[], r: RangeTimes,
 export const rangeBlock = (r: RangeTimes, n: bigint): { number: bigint; timestamp: bigint } => ({ number: n, timestamp: r.timestamp + (n - r.first) * r.interval });
 
 export class SteadyRuns {
-  /** Per range: players after k·CHECKPOINT blocks. */
+  /** Per range (rangeId): players after k·CHECKPOINT blocks. */
   private readonly _checkpoints = new Map<string, Map<bigint, SteadyPlayer[]>>();
   private readonly _roots = new Map<string, Uint8Array>();
+  private _last: { id: string; steps: bigint; players: SteadyPlayer[] } | undefined;
 
   constructor(
     private readonly _modules: () => readonly BlockModule[],
@@ -107,28 +111,53 @@ export class SteadyRuns {
     return events;
   }
 
+  /**
+   * Plays a new range's blocks up to step `to` from `players` at step 0 (hardhat_mine's run), keeping
+   * positions every CHECKPOINT blocks, so the first read of a block deep in the range plays few.
+   * Returns where it stopped (playRange).
+   */
+  async play(r: RangeId, players: SteadyPlayer[], to: bigint, onEvents?: (events: BlockEvents) => void): Promise<bigint> {
+    return this._advance(this._marks(r, () => players), r, players, 0n, to, onEvents);
+  }
+
   /** Players after `steps` blocks of the range (fresh copies: the caller may play them on). */
   private async _playersAt(r: Reservation & { steady: SteadyRun }, steps: bigint): Promise<SteadyPlayer[]> {
-    const id = `${bytesToHex(r.steady.endRoot)}:${r.first}`;
+    const id = rangeId(r);
+    const marks = this._marks(r, () => steadyPlayers(this._modules(), r.steady.starts));
+    let at = (steps / CHECKPOINT) * CHECKPOINT;
+    while (!marks.has(at)) at -= CHECKPOINT;
+    // the last position read, when it is nearer: blocks read in order (eth_feeHistory, a scan) play one block each
+    const last = this._last;
+    const fromLast = last !== undefined && last.id === id && last.steps <= steps && last.steps > at;
+    const players = (fromLast ? last.players : (marks.get(at) as SteadyPlayer[])).map((p) => p.copy());
+    if (fromLast) at = last.steps;
+    if ((await this._advance(marks, r, players, at, steps)) !== steps) throw new ChainError(`a block of the reserved range ${r.first}–${r.last} cannot be played`);
+    this._last = { id, steps, players: players.map((p) => p.copy()) };
+    return players;
+  }
+
+  /** The kept positions of range `r`, made with `start` (its players at step 0) when there are none. */
+  private _marks(r: RangeId, start: () => SteadyPlayer[]): Map<bigint, SteadyPlayer[]> {
+    const id = rangeId(r);
     let marks = this._checkpoints.get(id);
     if (marks === undefined) {
-      marks = new Map([[0n, steadyPlayers(this._modules(), r.steady.starts)]]);
+      marks = new Map([[0n, start().map((p) => p.copy())]]);
       this._checkpoints.set(id, marks);
       if (this._checkpoints.size > RANGES) this._checkpoints.delete(this._checkpoints.keys().next().value as string);
     }
-    let at = (steps / CHECKPOINT) * CHECKPOINT;
-    while (!marks.has(at)) at -= CHECKPOINT;
-    let players = (marks.get(at) as SteadyPlayer[]).map((p) => p.copy());
-    while (at < steps) {
+    return marks;
+  }
+
+  /** Plays `players` from step `at` to `to`, keeping a copy at each multiple of CHECKPOINT passed. */
+  private async _advance(marks: Map<bigint, SteadyPlayer[]>, r: RangeTimes, players: SteadyPlayer[], at: bigint, to: bigint, onEvents?: (events: BlockEvents) => void): Promise<bigint> {
+    while (at < to) {
       const next = (at / CHECKPOINT + 1n) * CHECKPOINT;
-      const to = next < steps ? next : steps;
-      if ((await playRange(players, r, at, to)) !== to) throw new ChainError(`a block of the reserved range ${r.first}–${r.last} cannot be played`);
-      at = to;
-      if (at % CHECKPOINT === 0n && !marks.has(at)) {
-        marks.set(at, players);
-        players = players.map((p) => p.copy());
-      }
+      const until = next < to ? next : to;
+      const reached = await playRange(players, r, at, until, onEvents);
+      if (reached !== until) return reached;
+      at = until;
+      if (at % CHECKPOINT === 0n && !marks.has(at)) marks.set(at, players.map((p) => p.copy()));
     }
-    return players;
+    return at;
   }
 }
