@@ -12,6 +12,8 @@
 #   MODES         which runs (default "stock plugin"); "stock-test" and "plugin-test" run the same tests
 #                 without coverage (`npx hardhat test`), for the time a coverage run costs
 #   SKIP_INSTALL  1 = reuse the work dir's node_modules and packed plugin
+#   PROFILE       1 = with the *-test modes, time every JSON-RPC request the tests send (wall time, by
+#                 method, in the order the provider answers them) and print the table after the tests
 set -euo pipefail
 
 CHECKOUT=${1:?usage: scripts/oz-coverage-differential.sh <openzeppelin-contracts checkout> [work dir]}
@@ -82,6 +84,39 @@ if (process.env.WITH_HARDHAT_EPOCHS === "1") {
     return { version: solcVersion, longVersion: solc.version().replace(/\.Emscripten\.clang$/, ""), compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true };
   });
 }
+// PROFILE=1 (after the plugin, so the provider timed is the one the tests get): each request's wall time by method, through the provider the tests' ethers use (a measuring hook of this script)
+if (process.env.OZ_PROFILE === "1") {
+  const spent = new Map();
+  require("hardhat/config").extendEnvironment((hre) => {
+    const provider = hre.network.provider;
+    // hardhat-ethers sends through `send`, other callers through `request`: the outermost call is timed
+    let depth = 0;
+    const timed = async (method, run) => {
+      if (depth > 0) return run();
+      depth++;
+      const t = process.hrtime.bigint();
+      try {
+        return await run();
+      } finally {
+        depth--;
+        const s = spent.get(method) ?? { n: 0, ns: 0n };
+        s.n++;
+        s.ns += process.hrtime.bigint() - t;
+        spent.set(method, s);
+      }
+    };
+    const request = provider.request.bind(provider);
+    const send = provider.send.bind(provider);
+    provider.request = (args) => timed(args.method, () => request(args));
+    provider.send = (method, params) => timed(method, () => send(method, params));
+  });
+  process.on("exit", () => {
+    const rows = [...spent].sort((a, b) => (b[1].ns > a[1].ns ? 1 : -1));
+    const total = rows.reduce((sum, [, s]) => sum + s.ns, 0n);
+    console.log(`requests: ${rows.reduce((n, [, s]) => n + s.n, 0)}, ${(Number(total) / 1e9).toFixed(2)} s in all`);
+    for (const [m, s] of rows) console.log(`  ${m.padEnd(36)} ${String(s.n).padStart(7)}  ${(Number(s.ns) / 1e9).toFixed(2).padStart(7)} s  ${(Number(s.ns) / 1e3 / s.n).toFixed(0).padStart(6)} µs each`);
+  });
+}
 EOF
 sed -i -e "1i require('./oz-setup.js');" -e "/require('solidity-docgen');/d" -e "/docgen: require('.\/docs\/config'),/d" "$WORK/hardhat.config.js"
 # a per-file summary to compare (istanbul's json-summary) beside the usual text table
@@ -99,7 +134,7 @@ for mode in $MODES; do
   plugin=$([[ "$mode" == plugin* ]] && echo 1 || echo 0)
   start=$(date +%s)
   if [[ "$mode" == *-test ]]; then
-    (cd "$WORK" && NODE_OPTIONS=--max-old-space-size=4096 COMPILER=$SOLC_VERSION WITH_HARDHAT_EPOCHS=$plugin \
+    (cd "$WORK" && NODE_OPTIONS=--max-old-space-size=4096 COMPILER=$SOLC_VERSION WITH_HARDHAT_EPOCHS=$plugin OZ_PROFILE=${PROFILE:-0} \
       npx hardhat test $(for t in "${FOLDERS[@]}"; do printf '%s ' "$t"/**/*.test.js; done) >"$WORK/run-$mode.log" 2>&1) || echo "$mode: hardhat test exited non-zero (see $WORK/run-$mode.log)"
   else
     (cd "$WORK" && COVERAGE=true NODE_OPTIONS=--max-old-space-size=4096 COMPILER=$SOLC_VERSION WITH_HARDHAT_EPOCHS=$plugin \

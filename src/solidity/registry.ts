@@ -113,29 +113,62 @@ export interface AbiFunction {
   signature: string;
 }
 
-/** A compiled contract the registry knows. */
+/**
+ * A compiled contract the registry knows. Its ABI is read by ethers on first use: a project's
+ * compilations hold hundreds of contracts (OpenZeppelin's tests: 412 in one build-info) and most are
+ * never named in a failure or a log line; building every Interface up front was most of a chain's
+ * registry start.
+ */
 export class ContractInfo {
-  readonly iface: Interface;
-  readonly functions = new Map<string, AbiFunction>();
-  readonly hasFallback: boolean;
-  readonly fallbackPayable: boolean;
-  readonly hasReceive: boolean;
-  readonly constructorPayable: boolean;
+  private _iface: Interface | undefined;
+  private _functions: Map<string, AbiFunction> | undefined;
 
   constructor(
     readonly sourceName: string,
     readonly name: string,
-    abi: unknown[],
+    /** The ABI as solc gave it. */
+    readonly abi: readonly unknown[],
     readonly creation: Bytecode | undefined,
     readonly deployed: Bytecode | undefined,
     private readonly _compilation: Compilation,
-  ) {
-    this.iface = new Interface(abi as never);
-    this.iface.forEachFunction((f) => this.functions.set(f.selector, { name: f.name, payable: f.payable, signature: f.format("sighash") }));
-    this.hasFallback = this.iface.fallback !== null;
-    this.fallbackPayable = this.iface.fallback?.payable === true;
-    this.hasReceive = this.iface.receive;
-    this.constructorPayable = this.iface.deploy.payable;
+  ) {}
+
+  /** The ABI as ethers reads it (one ethers cannot read reads as an empty ABI: the contract is then named, never its functions). */
+  get iface(): Interface {
+    if (this._iface === undefined) {
+      try {
+        this._iface = new Interface(this.abi as never);
+      } catch {
+        this._iface = new Interface([]);
+      }
+    }
+    return this._iface;
+  }
+
+  /** Its functions by selector. */
+  get functions(): ReadonlyMap<string, AbiFunction> {
+    if (this._functions === undefined) {
+      const functions = new Map<string, AbiFunction>();
+      this.iface.forEachFunction((f) => functions.set(f.selector, { name: f.name, payable: f.payable, signature: f.format("sighash") }));
+      this._functions = functions;
+    }
+    return this._functions;
+  }
+
+  get hasFallback(): boolean {
+    return this.iface.fallback !== null;
+  }
+
+  get fallbackPayable(): boolean {
+    return this.iface.fallback?.payable === true;
+  }
+
+  get hasReceive(): boolean {
+    return this.iface.receive;
+  }
+
+  get constructorPayable(): boolean {
+    return this.iface.deploy.payable;
   }
 
   /** Where the instruction at `pc` is, with its enclosing function; undefined when solc mapped it to no source. */
@@ -248,9 +281,9 @@ function contractsOf(input: SolcInput, output: SolcOutput): ContractInfo[] {
   for (const [sourceName, contracts] of Object.entries(output.contracts ?? {})) {
     for (const [name, c] of Object.entries(contracts)) {
       try {
-        infos.push(new ContractInfo(sourceName, name, c.abi ?? [], bytecodeOf(c.evm?.bytecode), bytecodeOf(c.evm?.deployedBytecode), compilation));
+        infos.push(new ContractInfo(sourceName, name, Array.isArray(c.abi) ? c.abi : [], bytecodeOf(c.evm?.bytecode), bytecodeOf(c.evm?.deployedBytecode), compilation));
       } catch {
-        continue; // an ABI ethers cannot read: the contract stays unrecognised
+        continue; // bytecode that is not hex: the contract stays unrecognised
       }
     }
   }
@@ -265,7 +298,10 @@ export interface CallDescription {
 
 export class ContractRegistry {
   private readonly _contracts: ContractInfo[] = [];
-  private readonly _errors = new Map<string, ErrorFragment>();
+  /** Custom errors by selector, from every registered contract's ABI (built on the first lookup after a change). */
+  private _errors: Map<string, ErrorFragment> | undefined;
+  /** Every contract added, interfaces and abstract ones included (their errors count), in the order added. */
+  private readonly _declared: ContractInfo[] = [];
   private readonly _byCode = new Map<string, ContractInfo | null>();
   /**
    * The names of deployed code once identified, by the code's keccak256 (hex): what still names a
@@ -289,9 +325,10 @@ export class ContractRegistry {
   /** Adds every contract with bytecode of one solc run (standard-JSON input and output). */
   addCompilation(input: SolcInput, output: SolcOutput): void {
     for (const info of contractsOf(input, output)) {
-      info.iface.forEachError((e) => this._errors.set(e.selector, e));
+      this._declared.push(info);
       if (info.creation !== undefined || info.deployed !== undefined) this._contracts.unshift(info);
     }
+    this._errors = undefined;
     this._byCode.clear();
   }
 
@@ -316,7 +353,7 @@ export class ContractRegistry {
   /** A custom error any registered contract declares, by the revert data's selector. */
   customError(data: Uint8Array): { fragment: ErrorFragment; args: Result } | undefined {
     if (data.length < 4) return undefined;
-    const fragment = this._errors.get(`0x${Buffer.from(data.subarray(0, 4)).toString("hex")}`);
+    const fragment = this._errorsBySelector().get(`0x${Buffer.from(data.subarray(0, 4)).toString("hex")}`);
     if (fragment === undefined) return undefined;
     try {
       // what Interface.decodeErrorResult does once the selector matched, without building an
@@ -325,6 +362,25 @@ export class ContractRegistry {
     } catch {
       return undefined;
     }
+  }
+
+  /** The custom errors declared in the ABIs, a later declaration of a selector over an earlier one. */
+  private _errorsBySelector(): Map<string, ErrorFragment> {
+    if (this._errors !== undefined) return this._errors;
+    const errors = new Map<string, ErrorFragment>();
+    for (const info of this._declared) {
+      for (const entry of info.abi) {
+        if ((entry as { type?: unknown }).type !== "error") continue;
+        try {
+          const e = ErrorFragment.from(entry as never);
+          errors.set(e.selector, e);
+        } catch {
+          // an entry ethers cannot read: not decoded
+        }
+      }
+    }
+    this._errors = errors;
+    return errors;
   }
 
   /** Contract and function of a call with `data` to an account holding `code`. */

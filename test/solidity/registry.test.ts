@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { Interface } from "ethers";
 import { StackTraceEntryType as EdrEntryType } from "@nomicfoundation/edr";
 import { ContractRegistry } from "../../src/solidity/registry";
 import { decodeSourceMap, instructionIndexes, lineOf } from "../../src/solidity/source-map";
@@ -114,6 +115,31 @@ describe("chain: the Solidity contract registry", () => {
     expect(r.describeCall(wallet, new Uint8Array())).to.deep.equal({ contract: "Wallet", function: "receive" });
     expect(r.describeCall(wallet, Buffer.from("12345678", "hex"))).to.deep.equal({ contract: "Wallet", function: "fallback" });
     expect(r.describeCall(new Uint8Array([0x60, 0x00]), new Uint8Array())).to.equal(undefined);
+  });
+
+  it("decodes the custom errors of every compilation added, an interface's too, the later declaration of a selector winning; an ABI ethers cannot read names the contract without its functions", () => {
+    const r = new ContractRegistry();
+    const errors = compileStandard({
+      "contracts/Errors.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+interface IVault { error Short(uint256 have, uint256 want); }
+contract Vault { function take() external pure {} }`,
+    });
+    r.addCompilation(errors.input, errors.output as never);
+    const short = Buffer.from(`${new Interface(["error Short(uint256 have, uint256 want)"]).getError("Short")?.selector.slice(2)}${"00".repeat(31)}05${"00".repeat(31)}07`, "hex");
+    const decoded = r.customError(short);
+    expect([decoded?.fragment.format("full"), decoded?.args.map(String)]).to.deep.equal(["error Short(uint256 have, uint256 want)", ["5", "7"]]);
+    // the same selector declared again, later, with other parameter names: the later one decodes
+    const again = compileStandard({ "contracts/Again.sol": "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ninterface IOther { error Short(uint256 balance, uint256 needed); }\n" });
+    r.addCompilation(again.input, again.output as never);
+    expect(r.customError(short)?.fragment.inputs.map((i) => i.name)).to.deep.equal(["balance", "needed"]);
+    // a contract whose ABI ethers refuses: named by its code, no function, no error from it
+    const broken = compileStandard({ "contracts/Broken.sol": "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Broken { function f() external {} }\n" });
+    const contracts = broken.output.contracts["contracts/Broken.sol"] as unknown as Record<string, { abi: unknown[]; evm: { deployedBytecode: { object: string } } }>;
+    contracts.Broken.abi = [{ type: "function", name: "f", inputs: [{ type: "uint7" }] }];
+    r.addCompilation(broken.input, broken.output as never);
+    const code = new Uint8Array(Buffer.from(contracts.Broken.evm.deployedBytecode.object, "hex"));
+    expect(r.describeCall(code, Buffer.from("26121ff0", "hex"))).to.deep.equal({ contract: "Broken" });
   });
 
   it("recognises init code followed by constructor arguments", () => {
