@@ -29,8 +29,8 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 # 1. The library at its tag: sources, tests, its Hardhat config and tasks, its coverage settings.
-rm -rf "$WORK/contracts" "$WORK/test" "$WORK/hardhat"
-git -C "$CHECKOUT" archive "$REF" contracts test hardhat hardhat.config.js remappings.txt .solcover.js | tar -x -C "$WORK"
+rm -rf "$WORK/contracts" "$WORK/test" "$WORK/hardhat" "$WORK/scripts"
+git -C "$CHECKOUT" archive "$REF" contracts test hardhat scripts hardhat.config.js remappings.txt .solcover.js | tar -x -C "$WORK"
 
 # 2. Its dev dependencies for these runs (its Hardhat 2 plugins), and this plugin as users get it.
 if [ "${SKIP_INSTALL:-}" != 1 ]; then
