@@ -1,11 +1,11 @@
 /**
- * Reserved empty blocks: a run of blocks in which nothing happens (no transaction, no module work)
- * is recorded as one range instead of being made block by block, and each block of it is made from
- * the range when someone reads it. `hardhat_mine(1_000_000)` then costs a record, not a million
+ * Reserved empty blocks: a run of blocks in which nothing happens (no transaction, no module work
+ * but what the modules can play: src/chain/block/steady-runs.ts) is recorded as one range instead of
+ * being made block by block, and each block of it is made from the range when someone reads it. `hardhat_mine(1_000_000)` then costs a record, not a million
  * blocks (Hardhat reserves ranges the same way; docs/reserved-blocks.md).
  *
  * A reserved block is exactly the block production would make at its height and time, empty, from
- * the state the range starts from (src/chain/block/block-producer.ts builds both headers), with one
+ * the state the range starts from, its played work applied (src/chain/block/block-producer.ts builds both headers), with one
  * difference: only the range's first block names its real parent; inside the range a block's
  * `parentHash` is zero (as in Hardhat's reserved blocks), since chaining a million hashes is the
  * work the range avoids. The block after the range names the range's last block as its parent.

@@ -1,10 +1,10 @@
 /**
- * Reserved ranges with the modules' every-block work played in them (x/mint's provision on a chain
- * that mints every block: src/chain/module.ts, `SteadyWork`). hardhat_mine plays the run once and
- * writes its end state; a block inside the range is made on read as any reserved block is, with
- * its own state (the range's start, its blocks up to it played, written on a copy) and its own
- * begin-block events — what making the blocks one by one would have left. Players are kept every
- * CHECKPOINT blocks, so reading one block plays at most that many.
+ * Reserved ranges with the modules' work played in them (src/chain/module.ts, `SteadyWork`: x/mint's
+ * provision on a chain that mints every block, epoch ticks no hook acts on). hardhat_mine plays the
+ * run once and writes its end state; a block inside the range is made on read as any reserved block
+ * is, with its own state (the range's start, its blocks up to it played, written on a copy) and its
+ * own events — what making the blocks one by one would have left. Players are kept every CHECKPOINT
+ * blocks, so reading one block plays at most that many.
  */
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import { bytesToHex } from "@ethereumjs/util";
