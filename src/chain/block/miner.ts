@@ -21,7 +21,7 @@ import { type ProduceBlockArgs, type SystemCallExplainer, produceBlock } from ".
 import { type Clock, timestampRefusal } from "./clock";
 import { commitBlock, commitPlayedReservation, commitReservation } from "./commit";
 import type { Reservation, SteadyRun } from "./reserved-blocks";
-import { type SteadyRuns, playRange, steadyPlayers } from "./steady-runs";
+import { type SteadyRuns, steadyPlayers } from "./steady-runs";
 import type { BlockEvents, SteadyPlayer } from "../module";
 import { turnIfDue } from "../../utils/turn";
 
@@ -295,14 +295,11 @@ export class Miner {
         for (const e of [...events.begin, ...events.end]) played.set(e.type, (played.get(e.type) ?? 0) + 1);
       };
       players = steadyPlayers(chain.modules, starts);
+      // the tally counts only blocks played through: the one refused is not among them
       reserved = await runs.play(range, players, count, tally);
-      if (reserved < count) {
-        // the players stepped into the block they could not play: again, to the one before it
-        players = steadyPlayers(chain.modules, starts);
-        played.clear();
-        await playRange(players, range, 0n, reserved, tally);
-      }
       if (reserved < 2n) return 0n;
+      // the players stepped into the block they could not play: the one before it, from the positions kept
+      if (reserved < count) players = await runs.playersAt(range, starts, reserved);
     }
     const r: Reservation = {
       first: head.header.number + 1n,

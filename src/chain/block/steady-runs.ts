@@ -95,7 +95,7 @@ export class SteadyRuns {
     const key = `${bytesToHex(r.steady.endRoot)}:${n}`;
     const known = this._roots.get(key);
     if (known !== undefined) return known;
-    const players = await this._playersAt(r, n - r.first + 1n);
+    const players = await this.playersAt(r, r.steady.starts, n - r.first + 1n);
     const state = await this._stateAt(r.stateRoot);
     for (const p of players) await p.write(state);
     const root = await state.getStateRoot();
@@ -106,7 +106,7 @@ export class SteadyRuns {
 
   /** Block n's events, played. */
   async events(r: Reservation & { steady: SteadyRun }, n: bigint): Promise<BlockEvents> {
-    const events = await playBlock(await this._playersAt(r, n - r.first), rangeBlock(r, n));
+    const events = await playBlock(await this.playersAt(r, r.steady.starts, n - r.first), rangeBlock(r, n));
     if (events === undefined) throw new ChainError(`block ${n} of the reserved range ${r.first}–${r.last} cannot be played`);
     return events;
   }
@@ -120,10 +120,13 @@ export class SteadyRuns {
     return this._advance(this._marks(r, () => players), r, players, 0n, to, onEvents);
   }
 
-  /** Players after `steps` blocks of the range (fresh copies: the caller may play them on). */
-  private async _playersAt(r: Reservation & { steady: SteadyRun }, steps: bigint): Promise<SteadyPlayer[]> {
+  /**
+   * Players after `steps` blocks of range `r`, whose playing modules started from `starts`, from the
+   * nearest position kept (fresh copies: the caller may play them on).
+   */
+  async playersAt(r: RangeId, starts: SteadyRun["starts"], steps: bigint): Promise<SteadyPlayer[]> {
     const id = rangeId(r);
-    const marks = this._marks(r, () => steadyPlayers(this._modules(), r.steady.starts));
+    const marks = this._marks(r, () => steadyPlayers(this._modules(), starts));
     let at = (steps / CHECKPOINT) * CHECKPOINT;
     while (!marks.has(at)) at -= CHECKPOINT;
     // the last position read, when it is nearer: blocks read in order (eth_feeHistory, a scan) play one block each
@@ -131,7 +134,7 @@ export class SteadyRuns {
     const fromLast = last !== undefined && last.id === id && last.steps <= steps && last.steps > at;
     const players = (fromLast ? last.players : (marks.get(at) as SteadyPlayer[])).map((p) => p.copy());
     if (fromLast) at = last.steps;
-    if ((await this._advance(marks, r, players, at, steps)) !== steps) throw new ChainError(`a block of the reserved range ${r.first}–${r.last} cannot be played`);
+    if ((await this._advance(marks, r, players, at, steps)) !== steps) throw new ChainError(`a block of the reserved range from ${r.first} cannot be played`);
     this._last = { id, steps, players: players.map((p) => p.copy()) };
     return players;
   }
