@@ -37,12 +37,14 @@ function epochs(list: Array<{ identifier: string; duration: number }>) {
   return epochsOptionsFromConfig({ hookGasLimit: 3_000_000, genesis: { epochs: list } } as Parameters<typeof epochsOptionsFromConfig>[0]);
 }
 
-/** A chain whose TypeScript hooks record every epoch end and start, in order. */
-async function chain(list: Array<{ identifier: string; duration: number }>, everyBlock = false): Promise<{ h: Harness; calls: string[] }> {
+/** A chain whose TypeScript hooks record every epoch end and start, in order (`typescriptHooks` false: none). */
+async function chain(list: Array<{ identifier: string; duration: number }>, everyBlock = false, typescriptHooks = true): Promise<{ h: Harness; calls: string[] }> {
   const h = await inProcess({ epochs: epochs(list) });
   const calls: string[] = [];
-  h.runtime.epochs?.tsHooks.onAfterEpochEnd((id, n) => void calls.push(`end ${id} ${n}`));
-  h.runtime.epochs?.tsHooks.onBeforeEpochStart((id, n) => void calls.push(`start ${id} ${n}`));
+  if (typescriptHooks) {
+    h.runtime.epochs?.tsHooks.onAfterEpochEnd((id, n) => void calls.push(`end ${id} ${n}`));
+    h.runtime.epochs?.tsHooks.onBeforeEpochStart((id, n) => void calls.push(`start ${id} ${n}`));
+  }
   // a reader of every block (as a block filter is) makes hardhat_mine make each block
   if (everyBlock) h.runtime.node.wantsEveryBlock(() => true);
   return { h, calls };
@@ -115,6 +117,32 @@ describe("reserved empty blocks (hardhat_mine)", function () {
       expect(await ends(reserved.h, hex(inside))).to.equal(await ends(made.h, hex(inside)));
       // each end's hook call logged once, in its ticking block's events
       expect(hookLogs).to.equal(305);
+    } finally {
+      await reserved.h.close();
+      await made.h.close();
+    }
+  });
+
+  it("makes the ticks a contract hook alone acts on (no TypeScript hook): its calls and logs as on the chain made block by block", async () => {
+    const list = [{ identifier: "minute", duration: 60 }];
+    const reserved = await chain(list, false, false);
+    const made = await chain(list, true, false);
+    try {
+      const counters: string[] = [];
+      for (const { h } of [reserved, made]) {
+        const [from] = await h.request<string[]>("eth_accounts");
+        await h.request("evm_setNextBlockTimestamp", [START]);
+        const deploy = await h.request<string>("eth_sendTransaction", [{ from, data: TICK_COUNTER.bytecode }]);
+        counters.push((await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [deploy])).contractAddress);
+        await h.request("evm_setNextBlockTimestamp", [START + 10]);
+        await h.request("hardhat_mine", [hex(600), hex(7)]);
+      }
+      const ends = async (h: Harness) => BigInt(await h.request<string>("eth_call", [{ to: counters[0], data: tickCounter.encodeFunctionData("ends") }, "latest"]));
+      // 600 blocks 7 s apart: a minute spans 70 s under the default rule, so 60 ends, each a made block with its hook's call
+      expect(await ends(reserved.h)).to.equal(60n);
+      expect(await ends(made.h)).to.equal(60n);
+      const head = await block(reserved.h, "latest");
+      expect(content(head)).to.deep.equal(content(await block(made.h, "latest")));
     } finally {
       await reserved.h.close();
       await made.h.close();
