@@ -46,9 +46,14 @@ const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(hexlify(b
 const addrOf = (b: Uint8Array): Uint8Array => slot(toBig(b)).subarray(12);
 const EMPTY = new Uint8Array();
 
+/** How many hook contracts are registered (one slot read). */
+export async function hookCount(store: Pick<StorageIO, "get">): Promise<bigint> {
+  return toBig(await store.get(HOOKS_COUNT_SLOT));
+}
+
 /** The registered hook contracts, in call order. */
 export async function registeredHooks(store: Pick<StorageIO, "get">): Promise<Uint8Array[]> {
-  const n = toBig(await store.get(HOOKS_COUNT_SLOT));
+  const n = await hookCount(store);
   const out: Uint8Array[] = [];
   for (let i = 0n; i < n; i++) out.push(addrOf(await store.get(hookElementSlot(i))));
   return out;
