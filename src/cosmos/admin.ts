@@ -8,16 +8,16 @@
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { accountFromBech32 } from "./bech32/precompile";
-import { type IbcDenom, Ics20Keeper, type IncomingTransfer, type Packet, denomPath } from "./ics20/keeper";
-import { DistributionKeeper, type DistributionParams } from "./distribution/keeper";
+import { type IbcDenom, type IncomingTransfer, type Packet, denomPath } from "./ics20/keeper";
+import type { DistributionParams } from "./distribution/keeper";
+import { keepers } from "./app";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./common/ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./staking/module";
-import { SlashingKeeper } from "./slashing/precompile";
 import { BondStatus, DEC, type Validator, ensureDescriptionLength, newValidator } from "./staking/types";
-import { Bank, type DenomMetadata, validateDenom } from "./bank/keeper";
-import { Erc20Keeper, type TokenPair } from "./erc20/keeper";
+import { type DenomMetadata, validateDenom } from "./bank/keeper";
+import type { TokenPair } from "./erc20/keeper";
 import { registerVoucher } from "./erc20/module";
-import { GovKeeper, type ProposalRecord } from "./gov/keeper";
+import type { ProposalRecord } from "./gov/keeper";
 import type { Bech32Prefixes } from "./bech32/precompile";
 import { CosmosQueries } from "./query";
 
@@ -29,11 +29,6 @@ export interface NewValidator {
   commissionRate?: bigint;
   moniker?: string;
 }
-
-const keepers = (env: ModuleEnv) => {
-  const distribution = new DistributionKeeper(env);
-  return { distribution, staking: distribution.staking() };
-};
 
 /**
  * Adds a validator whose operator self-delegates `tokens`, minted for it (the operator's balance is
@@ -58,20 +53,9 @@ export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Val
   return (await staking.validator(operator)) as Validator;
 }
 
-/**
- * Jails a validator (it leaves the bonded set: status unbonding, tokens to the not-bonded pool, no
- * rewards) or unjails it (it may rejoin the set: bonded again if it ranks within max_validators).
- * The set update runs at once, as the end block would run it.
- */
+/** Jails or unjails a validator at once (x/slashing's keeper: src/cosmos/slashing/keeper.ts). */
 export async function setJailed(env: ModuleEnv, operator: string, jailed: boolean): Promise<Validator> {
-  const { staking } = keepers(env);
-  const v = await staking.requireValidator(operator);
-  if (v.jailed === jailed) throw new ModuleError(jailed ? "validator already jailed" : "validator not jailed; cannot be unjailed");
-  v.jailed = jailed;
-  if (jailed) await new SlashingKeeper(env).jailed(v.operator);
-  await staking.setValidator(v);
-  await staking.applyValidatorSetUpdates();
-  return (await staking.validator(operator)) as Validator;
+  return keepers(env).slashing.setJailed(operator, jailed);
 }
 
 /**
@@ -114,21 +98,22 @@ export async function allocateRewards(env: ModuleEnv, amount: bigint): Promise<v
  * address. Other coins have no pair by denom on cosmos/evm: they are refused with its text.
  */
 export async function registerCoin(env: ModuleEnv, putCode: (address: string) => Promise<void>, denomOrPath: string, metadata: DenomMetadata | undefined, recordTraces: boolean): Promise<TokenPair> {
-  const pair = await registerVoucher(new Erc20Keeper(env), putCode, denomOrPath, recordTraces ? new Ics20Keeper(env) : undefined);
-  if (metadata !== undefined) await new Bank(env).setMetadata(pair.denom, metadata);
+  const k = keepers(env);
+  const pair = await registerVoucher(k.erc20, putCode, denomOrPath, recordTraces ? k.ics20 : undefined);
+  if (metadata !== undefined) await k.bank.setMetadata(pair.denom, metadata);
   return pair;
 }
 
 /** Creates `amount` of `denom` in `to`'s bank balance (the native coin: its EVM balance), the supply with it. */
 export async function mintCoins(env: ModuleEnv, to: string, denom: string, amount: bigint): Promise<void> {
   validateDenom(denom);
-  await new Bank(env).mint(to, denom, amount);
+  await keepers(env).bank.mint(to, denom, amount);
 }
 
 /** Sets a denom's bank metadata (what its pair's name, symbol and decimals answer). */
 export async function setDenomMetadata(env: ModuleEnv, denom: string, metadata: DenomMetadata): Promise<void> {
   validateDenom(denom);
-  await new Bank(env).setMetadata(denom, metadata);
+  await keepers(env).bank.setMetadata(denom, metadata);
 }
 
 /**
@@ -149,9 +134,10 @@ export async function receiveTransfer(
   } catch (err) {
     throw new ModuleError(`failed to decode receiver address ${t.receiver}: ${(err as Error).message}: invalid address`);
   }
-  const got = await new Ics20Keeper(env).receive(t, receiver);
+  const k = keepers(env);
+  const got = await k.ics20.receive(t, receiver);
   if (pairs === undefined || !got.denom.startsWith("ibc/")) return got;
-  const keeper = new Erc20Keeper(env);
+  const keeper = k.erc20;
   const existing = await keeper.pairOfDenom(got.denom);
   if (existing !== undefined) return { ...got, pair: existing };
   return { ...got, pair: await registerVoucher(keeper, pairs.putCode, got.denom) };
@@ -214,11 +200,11 @@ export class CosmosAdmin {
 
   /** Ends a pending packet: delivered ("ack"), refused ("error", with a text) or timed out; refunds as ibc-go does. */
   settlePacket(channel: string, sequence: bigint, fate: "ack" | "error" | "timeout", error?: string): Promise<Packet> {
-    return new Ics20Keeper(this.env).settle(channel, sequence, fate, error);
+    return keepers(this.env).ics20.settle(channel, sequence, fate, error);
   }
 
   /** Writes a governance proposal as the gov precompile answers for it. */
   setProposal(p: ProposalRecord): Promise<void> {
-    return new GovKeeper(this.env).setProposal(p);
+    return keepers(this.env).gov.setProposal(p);
   }
 }

@@ -8,7 +8,7 @@
  */
 import { getAddress } from "ethers/address";
 import type { Bech32Prefixes } from "./bech32/precompile";
-import { type GenesisCoins, coinsFromGenesis } from "./bank/genesis";
+import { type GenesisCoins, coinsFromGenesis } from "./coins-genesis";
 import { distributionFromGenesis, genTxValidators, stakingFromGenesis } from "./staking/genesis";
 import type { DistributionOptions, StakingOptions } from "./staking/module";
 import type { GovGenesis } from "./gov/module";

@@ -1,24 +1,23 @@
 /**
  * The params sections of a Cosmos genesis.json as the chain holds them now, written by
  * `cosmos_exportGenesis` beside staking's and the coins' (src/cosmos/staking/genesis.ts,
- * src/cosmos/bank/genesis.ts), so an exported chain starts again (src/cosmos/app-genesis.ts reads them)
+ * src/cosmos/coins-genesis.ts), so an exported chain starts again (src/cosmos/app-genesis.ts reads them)
  * with the same community tax, x/mint (when it has one) and x/gov params, first id and constitution.
  */
 import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
 import { decString } from "./common/decimal";
-import { DistributionKeeper } from "./distribution/keeper";
-import { GovKeeper } from "./gov/keeper";
+import { keepers } from "./app";
 import type { ModuleEnv } from "./common/ledger";
-import { MintKeeper } from "./mint/keeper";
 
 type Json = Record<string, unknown>;
 
 export async function paramsGenesisJson(env: ModuleEnv, prefixes: Bech32Prefixes): Promise<Json> {
   const out: Json = {};
-  const distribution = await new DistributionKeeper(env).params().catch(() => undefined);
+  const k = keepers(env);
+  const distribution = await k.distribution.params().catch(() => undefined);
   if (distribution !== undefined) out.distribution = { params: { community_tax: decString(distribution.communityTax) } };
-  const mint = new MintKeeper(env);
+  const mint = k.mint;
   const mintParams = await mint.params();
   if (mintParams !== undefined) {
     const minter = await mint.minter();
@@ -34,7 +33,7 @@ export async function paramsGenesisJson(env: ModuleEnv, prefixes: Bech32Prefixes
       },
     };
   }
-  const gov = new GovKeeper(env);
+  const gov = k.gov;
   const p = await gov.params();
   const coins = (amount: bigint) => [{ denom: env.denom, amount: amount.toString() }];
   out.gov = {

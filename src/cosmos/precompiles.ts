@@ -20,15 +20,21 @@ import { createErc20Precompile } from "./erc20/precompile";
 import { ICS20_PRECOMPILE, type IbcChannel } from "./ics20/keeper";
 import { DEFAULT_CHANNELS, ics20BlockModule } from "./ics20/module";
 import { ICS20_ABI, ICS20_TRANSACTIONS, ics20Handlers } from "./ics20/precompile";
-import { setJailed } from "./admin";
+import { keepers } from "./app";
+import { MsgRouter } from "./msg-router";
+import { mintBlockProvision } from "./mint/module";
+import { mintSteadyWork } from "./mint/steady-run";
+import { distributionEpochHooks } from "./distribution/module";
 import { GOV_PRECOMPILE } from "./gov/keeper";
 import { type GovGenesis, govBlockModule } from "./gov/module";
 import { GOV_ABI, GOV_TRANSACTIONS, govHandlers } from "./gov/precompile";
-import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing/precompile";
-import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution/keeper";
+import { SLASHING_ABI, SLASHING_TRANSACTIONS, slashingHandlers } from "./slashing/precompile";
+import { SLASHING_PRECOMPILE } from "./slashing/keeper";
+import { DISTRIBUTION_PRECOMPILE } from "./distribution/keeper";
 import { DISTRIBUTION_ABI, DISTRIBUTION_TRANSACTIONS, distributionHandlers } from "./distribution/precompile";
 import { type MethodCall, type ModulePrecompileDeps, createModulePrecompile } from "./common/module-precompile";
-import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, distributionEpochHooks, stakingBlockModule, stakingSettings } from "./staking/module";
+import type { BlockContext } from "../chain/module";
+import { type CosmosModulesSettings, type DistributionOptions, type StakingOptions, stakingBlockModule, stakingSettings } from "./staking/module";
 import { PROFILES } from "../epochs/profile";
 import { STAKING_PRECOMPILE } from "./staking/types";
 import { STAKING_ABI, STAKING_TRANSACTIONS, ValidatorCodec, stakingHandlers } from "./staking/precompile";
@@ -87,22 +93,29 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
  */
 export function cosmosModules(settings: CosmosModulesSettings | undefined, prefixes: Bech32Prefixes, onPairs: (pairs: TokenPair[]) => void): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {
   if (settings === undefined) return { blockModules: [], epochHooks: [] };
+  const { denom } = settings;
+  const minting = settings.distribution !== false && settings.distribution.mint !== undefined;
   return {
     blockModules: [
-      stakingBlockModule(settings),
+      {
+        ...stakingBlockModule(settings, keepers),
+        // x/mint's begin block, under the staking module's name (a home's reserved ranges key its played work by it):
+        // each block's provision; played for a run of otherwise quiet blocks (src/cosmos/mint/steady-run.ts)
+        ...(minting ? { beginBlock: (ctx: BlockContext) => mintBlockProvision(ctx, denom, keepers), steady: mintSteadyWork(denom, keepers) } : {}),
+      },
       // ICS20's genesis first: x/erc20's records the traces of its genesis vouchers in ICS20's account
-      ...(settings.ics20 === false ? [] : [ics20BlockModule(settings.ics20, settings.denom)]),
-      ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, settings.denom, onPairs)]),
-      ...(settings.gov ? [govBlockModule(settings.govGenesis ?? {}, settings.denom, prefixes)] : []),
+      ...(settings.ics20 === false ? [] : [ics20BlockModule(settings.ics20, denom, keepers)]),
+      ...(settings.erc20 === false ? [] : [erc20BlockModule(settings.erc20, denom, onPairs, keepers)]),
+      ...(settings.gov ? [govBlockModule(settings.govGenesis ?? {}, denom, keepers, new MsgRouter(prefixes))] : []),
     ],
-    epochHooks: settings.distribution === false ? [] : [distributionEpochHooks(settings.denom)],
+    epochHooks: settings.distribution === false ? [] : [distributionEpochHooks(denom, keepers)],
   };
 }
 
 /** The ERC-20 precompile of `pair` (WERC20's for the native coin's pair). */
 export function erc20PairPrecompile(settings: CosmosModulesSettings, pair: TokenPair, deps: Omit<ModulePrecompileDeps, "denom"> & { value(input: PrecompileInput): bigint }): PrecompileFunc {
   const wrapped = settings.erc20 !== false && pair.erc20.toLowerCase() === settings.erc20.nativeErc20.toLowerCase();
-  return createErc20Precompile(pair.erc20, wrapped, { ...deps, denom: settings.denom });
+  return createErc20Precompile(pair.erc20, wrapped, { ...deps, denom: settings.denom }, keepers);
 }
 
 /** The precompiles: `deps` tells the module precompiles about the execution they run in. */
@@ -119,24 +132,21 @@ export function cosmosPrecompiles(
   if (settings === undefined) return out;
   const moduleDeps = { ...deps, denom: settings.denom };
   const codec = new ValidatorCodec(prefixes);
-  const keepers = (call: MethodCall) => {
-    const distribution = new DistributionKeeper(call.env);
-    return { distribution, staking: distribution.staking() };
-  };
-  out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, keepers), STAKING_TRANSACTIONS, moduleDeps) });
-  if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.denom, settings.nativeErc20) });
-  if (settings.ics20 !== false) out.push({ address: createAddressFromString(ICS20_PRECOMPILE), function: createModulePrecompile(ICS20_PRECOMPILE, ICS20_ABI, ics20Handlers(), ICS20_TRANSACTIONS, moduleDeps) });
-  if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes), GOV_TRANSACTIONS, moduleDeps) });
+  const callKeepers = (call: MethodCall) => keepers(call.env);
+  out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, callKeepers), STAKING_TRANSACTIONS, moduleDeps) });
+  if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.denom, settings.nativeErc20, keepers) });
+  if (settings.ics20 !== false) out.push({ address: createAddressFromString(ICS20_PRECOMPILE), function: createModulePrecompile(ICS20_PRECOMPILE, ICS20_ABI, ics20Handlers(keepers), ICS20_TRANSACTIONS, moduleDeps) });
+  if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes, keepers, new MsgRouter(prefixes)), GOV_TRANSACTIONS, moduleDeps) });
   if (settings.slashing) {
     out.push({
       address: createAddressFromString(SLASHING_PRECOMPILE),
-      function: createModulePrecompile(SLASHING_PRECOMPILE, SLASHING_ABI, slashingHandlers(async (env, op) => void (await setJailed(env, op, false))), SLASHING_TRANSACTIONS, moduleDeps),
+      function: createModulePrecompile(SLASHING_PRECOMPILE, SLASHING_ABI, slashingHandlers(keepers), SLASHING_TRANSACTIONS, moduleDeps),
     });
   }
   if (settings.distribution !== false) {
     out.push({
       address: createAddressFromString(DISTRIBUTION_PRECOMPILE),
-      function: createModulePrecompile(DISTRIBUTION_PRECOMPILE, DISTRIBUTION_ABI, distributionHandlers(prefixes, codec, keepers), DISTRIBUTION_TRANSACTIONS, moduleDeps),
+      function: createModulePrecompile(DISTRIBUTION_PRECOMPILE, DISTRIBUTION_ABI, distributionHandlers(prefixes, codec, callKeepers), DISTRIBUTION_TRANSACTIONS, moduleDeps),
     });
   }
   return out;

@@ -5,16 +5,15 @@
  */
 import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
-import { DistributionKeeper } from "./distribution/keeper";
+import { type Keepers, keepers } from "./app";
 import type { ModuleEnv } from "./common/ledger";
 import { decString } from "./common/decimal";
 import { StakingKeeper } from "./staking/keeper";
 import { DEFAULT_MAX_VALIDATORS, type Validator } from "./staking/types";
-import { Bank } from "./bank/keeper";
-import { Erc20Keeper, OWNER_MODULE, type TokenPair } from "./erc20/keeper";
+import { OWNER_MODULE, type TokenPair } from "./erc20/keeper";
 import { STATUS_NAMES } from "./staking/precompile";
-import { GovKeeper, ProposalStatus } from "./gov/keeper";
-import { Ics20Keeper, type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "./ics20/keeper";
+import { ProposalStatus } from "./gov/keeper";
+import { type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "./ics20/keeper";
 
 
 const rfc3339 = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
@@ -31,9 +30,8 @@ export class CosmosQueries {
     private readonly _prefixes: Bech32Prefixes,
   ) {}
 
-  private _keepers() {
-    const distribution = new DistributionKeeper(this.env);
-    return { distribution, staking: distribution.staking() };
+  private _keepers(): Keepers {
+    return keepers(this.env);
   }
 
   valoper(operator: string): string {
@@ -133,7 +131,7 @@ export class CosmosQueries {
 
   /** x/gov's Proposal as its gateway answers it (cosmos.gov.v1.Proposal, proto JSON); unknown ids: undefined. */
   async proposal(id: bigint): Promise<Json | undefined> {
-    const p = await new GovKeeper(this.env).proposal(id);
+    const p = await this._keepers().gov.proposal(id);
     if (p === undefined) return undefined;
     const time = (t: bigint): Json => (t === 0n ? null : rfc3339(t));
     return {
@@ -161,7 +159,7 @@ export class CosmosQueries {
    * final tally; unknown ids undefined.
    */
   async tally(id: bigint): Promise<Json | undefined> {
-    const gov = new GovKeeper(this.env);
+    const gov = this._keepers().gov;
     const p = await gov.proposal(id);
     if (p === undefined) return undefined;
     const t = p.status === ProposalStatus.VotingPeriod ? (await gov.tally(p, this._keepers().staking)).result : p.finalTallyResult;
@@ -170,7 +168,7 @@ export class CosmosQueries {
 
   /** x/bank's metadata of a denom as its gateway answers it (cosmos.bank.v1beta1.Metadata); none: undefined. */
   async denomMetadata(denom: string): Promise<Json | undefined> {
-    const m = await new Bank(this.env).metadata(denom);
+    const m = await this._keepers().bank.metadata(denom);
     if (m === undefined) return undefined;
     const display = m.symbol.toLowerCase();
     const units: Json[] = [{ denom, exponent: 0, aliases: [] }];
@@ -180,7 +178,7 @@ export class CosmosQueries {
 
   /** Every proposal (by id), those of `status` only when given (a ProposalStatus number). */
   async proposals(status?: number): Promise<Json[]> {
-    const gov = new GovKeeper(this.env);
+    const gov = this._keepers().gov;
     const out: Json[] = [];
     for (const id of await gov.ids()) {
       const p = await gov.proposal(id);
@@ -206,17 +204,17 @@ export class CosmosQueries {
 
   /** The account's coins, as x/bank's AllBalances lists them (sorted by denom, amounts as strings). */
   async balances(address: string): Promise<Json[]> {
-    return (await new Bank(this.env).balances(address)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
+    return (await this._keepers().bank.balances(address)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
   }
 
   /** x/erc20's token pairs, in the order they were registered. */
   tokenPairs(): Promise<TokenPair[]> {
-    return new Erc20Keeper(this.env).pairs();
+    return this._keepers().erc20.pairs();
   }
 
   /** A pair by its ERC-20 address or its denom. */
   async tokenPair(token: string): Promise<TokenPair | undefined> {
-    const keeper = new Erc20Keeper(this.env);
+    const keeper = this._keepers().erc20;
     return /^0x[0-9a-fA-F]{40}$/.test(token) ? keeper.pair(token) : keeper.pairOfDenom(token);
   }
 
@@ -226,7 +224,7 @@ export class CosmosQueries {
 
   /** The transfer channels, every packet sent (with its state) and the vouchers' denom traces, as `cosmos_ibcState` answers. */
   async ibcState(): Promise<Json> {
-    const keeper = new Ics20Keeper(this.env);
+    const keeper = this._keepers().ics20;
     return {
       channels: (await keeper.channels()).map((c) => ({ port_id: TRANSFER_PORT, channel_id: c.channelId, counterparty_channel_id: c.counterpartyChannelId, counterparty_chain_id: c.counterpartyChainId, state: c.open ? "STATE_OPEN" : "STATE_CLOSED", escrow_address: escrowAddress(TRANSFER_PORT, c.channelId) })),
       packets: (await keeper.packets()).map((p) => CosmosQueries.packetJson(p)),

@@ -21,7 +21,8 @@ import { ICS20_ABI, ICS20_TRANSACTIONS } from "../../src/cosmos/ics20/precompile
 import { ICS20_PRECOMPILE } from "../../src/cosmos/ics20/keeper";
 import { GOV_PRECOMPILE } from "../../src/cosmos/gov/keeper";
 import { GOV_ABI, GOV_TRANSACTIONS } from "../../src/cosmos/gov/precompile";
-import { SLASHING_ABI, SLASHING_PRECOMPILE, SLASHING_TRANSACTIONS } from "../../src/cosmos/slashing/precompile";
+import { SLASHING_ABI, SLASHING_TRANSACTIONS } from "../../src/cosmos/slashing/precompile";
+import { SLASHING_PRECOMPILE } from "../../src/cosmos/slashing/keeper";
 import { EPOCHS_ABI, EPOCHS_PRECOMPILE } from "../../src/epochs/precompile";
 
 const KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";

@@ -9,9 +9,9 @@ import { expect } from "chai";
 import { getAddress, hexlify } from "ethers";
 import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
 import { type EnvState, moduleEnv } from "../../src/cosmos/common/module-env";
-import { DistributionKeeper } from "../../src/cosmos/distribution/keeper";
-import { GOV_MODULE_ACCOUNT, GOV_PRECOMPILE, GovKeeper, ProposalStatus } from "../../src/cosmos/gov/keeper";
-import { ICS20_PRECOMPILE, Ics20Keeper, escrowAddress } from "../../src/cosmos/ics20/keeper";
+import { keepers } from "../../src/cosmos/app";
+import { GOV_MODULE_ACCOUNT, GOV_PRECOMPILE, ProposalStatus } from "../../src/cosmos/gov/keeper";
+import { ICS20_PRECOMPILE, escrowAddress } from "../../src/cosmos/ics20/keeper";
 import { BondStatus, DEC, STAKING_PRECOMPILE, newValidator } from "../../src/cosmos/staking/types";
 
 const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -54,13 +54,13 @@ describe("module records of an earlier version, carried into the indexes", () =>
     await r.put("queue", [{ time: 100n, delegator: ALICE, validator: OP0 }]);
     await env.mint(NOT_BONDED_POOL, 3n * DEC);
 
-    const read = new DistributionKeeper(env).staking();
+    const read = keepers(env).staking;
     expect(await read.indexed()).to.equal(false);
     expect(await read.nextMaturity()).to.equal(100n);
     expect((await read.bondedValidators()).map((v) => v.operator)).to.deep.equal([OP0, OP1].sort());
 
     // the end block at 100: indexed, then the unbonding paid
-    const staking = new DistributionKeeper(at(state, 100n)).staking();
+    const staking = keepers(at(state, 100n)).staking;
     await staking.applyValidatorSetUpdates();
     expect(await staking.completeMatured()).to.deep.equal([{ delegator: ALICE, validator: OP0, amount: 3n * DEC }]);
     expect(balanceOf(state, ALICE)).to.equal(3n * DEC);
@@ -82,15 +82,15 @@ describe("module records of an earlier version, carried into the indexes", () =>
     await r.put("queue", [1n, 2n]);
     await env.mint(GOV_MODULE_ACCOUNT, 13n);
 
-    const gov = new GovKeeper(env);
+    const gov = keepers(env).gov;
     // the old queue is due at once: the next end block carries it in
     expect(await gov.nextDeadline()).to.equal(0n);
     // a vote on the inline proposal keeps BOB's inline vote
     await gov.vote(2n, ALICE, [{ option: 3, weight: DEC }], "");
     expect((await gov.proposal(2n))?.votes.map((v) => [getAddress(v.voter), v.options[0].option])).to.deep.equal([[ALICE, 3], [BOB, 1]].sort());
 
-    const later = new GovKeeper(at(state, 100n));
-    const ended = await later.endBlock(new DistributionKeeper(at(state, 100n)).staking());
+    const later = keepers(at(state, 100n)).gov;
+    const ended = await later.endBlock(keepers(at(state, 100n)).staking);
     expect(ended.dropped).to.deep.equal([1n]);
     expect(balanceOf(state, BOB)).to.equal(4n);
     expect(await later.proposal(1n)).to.equal(undefined);
@@ -111,10 +111,10 @@ describe("module records of an earlier version, carried into the indexes", () =>
     await r.put("timeouts", [["channel-0", 1n, 100n * 10n ** 9n]]);
     await env.mint(escrowAddress("transfer", "channel-0"), 5n);
 
-    expect(await new Ics20Keeper(env).nextTimeout()).to.equal(0n);
-    const refunded = await new Ics20Keeper(at(state, 100n)).timeOutExpired();
+    expect(await keepers(env).ics20.nextTimeout()).to.equal(0n);
+    const refunded = await keepers(at(state, 100n)).ics20.timeOutExpired();
     expect(refunded.map((p) => [p.sequence, p.state, p.fate])).to.deep.equal([[1n, "refunded", "timeout"]]);
     expect(balanceOf(state, ALICE)).to.equal(5n);
-    expect(await new Ics20Keeper(env).nextTimeout()).to.equal(undefined);
+    expect(await keepers(env).ics20.nextTimeout()).to.equal(undefined);
   });
 });

@@ -22,7 +22,8 @@ import { ICS20_ABI } from "../../src/cosmos/ics20/precompile";
 import { ICS20_PRECOMPILE } from "../../src/cosmos/ics20/keeper";
 import { GOV_PRECOMPILE } from "../../src/cosmos/gov/keeper";
 import { GOV_ABI } from "../../src/cosmos/gov/precompile";
-import { SLASHING_ABI, SLASHING_PRECOMPILE } from "../../src/cosmos/slashing/precompile";
+import { SLASHING_ABI } from "../../src/cosmos/slashing/precompile";
+import { SLASHING_PRECOMPILE } from "../../src/cosmos/slashing/keeper";
 import { EPOCHS_ABI, EPOCHS_PRECOMPILE } from "../../src/epochs/precompile";
 
 const KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";

@@ -15,8 +15,9 @@ import { getBytes, hexlify } from "ethers/utils";
 import { stateEnv } from "../common/module-env";
 import { revertData } from "../common/module-precompile";
 import { decodeAll } from "../../chain/precompile";
-import { Bank, type Coin } from "./keeper";
-import { Erc20Keeper } from "../erc20/keeper";
+import type { ModuleEnv } from "../common/ledger";
+import type { BankKeepers } from "./expected-keepers";
+import type { Coin } from "./keeper";
 
 /** The native coin's ERC-20 pair: WEVMOS (Evmos mainnet; evmd's genesis registers the same address). */
 export const NATIVE_ERC20 = "0xD4949664cD82660AaE99bEdc034a0deA8A0bd517" as const;
@@ -29,7 +30,7 @@ export const BANK_ABI = new Interface([
 
 const GAS: Readonly<Record<string, bigint>> = { balances: 2_851n, totalSupply: 2_477n, supplyOf: 2_477n };
 
-export function createBankPrecompile(denom: string, nativeErc20: string = NATIVE_ERC20): (input: PrecompileInput) => Promise<ExecResult> {
+export function createBankPrecompile(denom: string, nativeErc20: string, keepers: (env: ModuleEnv) => BankKeepers): (input: PrecompileInput) => Promise<ExecResult> {
   const pair = getAddress(nativeErc20);
   return async (input) => {
     const { data, gasLimit } = input;
@@ -47,8 +48,7 @@ export function createBankPrecompile(denom: string, nativeErc20: string = NATIVE
     }
     // the bank and x/erc20 records as this execution's state holds them (the flat price covers the reads)
     const env = stateEnv(input._EVM.stateManager, { number: 0n, timestamp: 0n }, denom);
-    const bank = new Bank(env);
-    const keeper = new Erc20Keeper(env);
+    const { bank, erc20: keeper } = keepers(env);
     // a coin's ERC-20: its token pair's (the native coin's is WEVMOS's address, registered or not)
     const erc20Of = async (d: string): Promise<string | undefined> => (d === denom ? pair : (await keeper.pairOfDenom(d))?.erc20);
     const paired = async (coins: Coin[]): Promise<Array<[string, bigint]>> => {

@@ -1,7 +1,7 @@
 /**
  * The values of a Cosmos genesis.json (and of the JSON messages x/gov carries) as the readers take
  * them: bech32 addresses, integer and LegacyDec strings, durations. Each error names the field. One
- * place for src/cosmos/staking/genesis.ts, src/cosmos/bank/genesis.ts and src/cosmos/gov/messages.ts.
+ * place for src/cosmos/staking/genesis.ts, src/cosmos/coins-genesis.ts and src/cosmos/gov/messages.ts.
  */
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";

@@ -14,7 +14,7 @@
 import { getAddress } from "ethers/address";
 import { decString } from "../common/decimal";
 import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
-import { StakingKeeper } from "../staking/keeper";
+import type { StakingKeeper } from "./expected-keepers";
 import { DEC, type DelegationHooks, type ValidatorCore } from "../staking/types";
 
 export const DISTRIBUTION_PRECOMPILE = "0x0000000000000000000000000000000000000801" as const;
@@ -73,15 +73,13 @@ export function rewardValidator(r: ValidatorRewards, v: ValidatorCore, reward: b
 }
 
 export class DistributionKeeper implements DelegationHooks {
-  constructor(private readonly _env: ModuleEnv) {}
+  constructor(
+    private readonly _env: ModuleEnv,
+    private readonly _staking: StakingKeeper,
+  ) {}
 
   private get _r() {
     return this._env.records(DISTRIBUTION_PRECOMPILE);
-  }
-
-  /** The staking keeper these hooks are wired to. */
-  staking(env = this._env): StakingKeeper {
-    return new StakingKeeper(env, this);
   }
 
   async params(): Promise<DistributionParams> {
@@ -119,7 +117,7 @@ export class DistributionKeeper implements DelegationHooks {
 
   /** LegacyDec rewards a delegation holds now. */
   async delegationRewards(delegator: string, operator: string): Promise<bigint> {
-    const shares = await this.staking().delegationShares(delegator, operator);
+    const shares = await this._staking.delegationShares(delegator, operator);
     if (shares === undefined) throw new ModuleError("no delegation for (address, validator) tuple");
     const r = await this.validatorRewards(operator);
     const start = (await this._r.get<bigint>(key("start", delegator, operator))) ?? 0n;
@@ -134,7 +132,7 @@ export class DistributionKeeper implements DelegationHooks {
     if (amount <= 0n) return;
     await this._env.mint(DISTRIBUTION_ACCOUNT, amount);
     const { communityTax } = await this.params();
-    const validators = rewardedValidators(await this.staking().bondedValidators());
+    const validators = rewardedValidators(await this._staking.bondedValidators());
     const { community, rewards } = splitAllocation(amount, communityTax, validators);
     for (const [i, v] of validators.entries()) await this.allocateToValidator(v, rewards[i]);
     await this._addCommunity(community);
@@ -145,7 +143,7 @@ export class DistributionKeeper implements DelegationHooks {
     await this.setValidatorRewards(v.operator, rewardValidator(await this.validatorRewards(v.operator), v, reward));
   }
 
-  /** Writes a validator's rewards record (the allocation's, and a played run's end: src/cosmos/staking/mint-run.ts). */
+  /** Writes a validator's rewards record (the allocation's, and a played run's end: src/cosmos/mint/steady-run.ts). */
   setValidatorRewards(operator: string, r: ValidatorRewards): Promise<void> {
     return this._r.put(key("rewards", operator), r);
   }
@@ -171,7 +169,7 @@ export class DistributionKeeper implements DelegationHooks {
 
   /** Pays a delegation's rewards (whole coins) to its withdraw address; returns what was paid. */
   async withdrawDelegationRewards(delegator: string, operator: string): Promise<bigint> {
-    await this.staking().requireValidator(operator);
+    await this._staking.requireValidator(operator);
     const dec = await this.delegationRewards(delegator, operator);
     const r = await this.validatorRewards(operator);
     await this._r.put(key("start", delegator, operator), r.perShare);
@@ -186,7 +184,7 @@ export class DistributionKeeper implements DelegationHooks {
 
   /** Pays the validator's commission (whole coins) to its operator's withdraw address. */
   async withdrawCommission(operator: string): Promise<bigint> {
-    await this.staking().requireValidator(operator);
+    await this._staking.requireValidator(operator);
     const r = await this.validatorRewards(operator);
     const coins = r.commission / DEC;
     if (coins === 0n) throw new ModuleError("no validator commission to withdraw");
@@ -197,11 +195,11 @@ export class DistributionKeeper implements DelegationHooks {
     return coins;
   }
 
-  async beforeSharesModified(_env: ModuleEnv, delegator: string, operator: string): Promise<void> {
+  async beforeSharesModified(delegator: string, operator: string): Promise<void> {
     await this.withdrawDelegationRewards(delegator, operator);
   }
 
-  async afterSharesModified(_env: ModuleEnv, delegator: string, operator: string): Promise<void> {
+  async afterSharesModified(delegator: string, operator: string): Promise<void> {
     await this._r.put(key("start", delegator, operator), (await this.validatorRewards(operator)).perShare);
   }
 }

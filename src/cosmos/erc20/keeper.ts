@@ -7,7 +7,7 @@
  * - `allowance/<erc20>/<owner>/<spender>`: an allowance of the pair's ERC-20 precompile.
  * A coin's pair is its ERC-20 precompile at the pair's address (src/cosmos/erc20/precompile.ts). The
  * native coin's pair is registered at genesis at WEVMOS's address (src/cosmos/bank/precompile.ts) or the one the
- * genesis names (src/cosmos/bank/genesis.ts); an IBC
+ * genesis names (src/cosmos/coins-genesis.ts); an IBC
  * voucher `ibc/<hash>` registers at the address of its hash's last 20 bytes (cosmos/evm's
  * `NewTokenPairSTRv2`), the only coins x/erc20 pairs by denom.
  */

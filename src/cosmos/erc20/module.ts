@@ -12,10 +12,11 @@
 import { getBytes } from "ethers/utils";
 import type { BlockModule, GenesisContext } from "../../chain/module";
 import type { StateReader } from "../../chain/records";
-import { Bank, type DenomMetadata, validateDenom } from "../bank/keeper";
-import { ERC20_MODULE_ACCOUNT, Erc20Keeper, type TokenPair, ibcDenomAddress } from "./keeper";
-import { Ics20Keeper, denomFromPath, ibcDenom } from "../ics20/keeper";
-import { ModuleError } from "../common/ledger";
+import { type DenomMetadata, validateDenom } from "../bank/keeper";
+import { ERC20_MODULE_ACCOUNT, type Erc20Keeper, type TokenPair, ibcDenomAddress } from "./keeper";
+import { denomFromPath, ibcDenom } from "../ics20/keeper";
+import type { Erc20Keepers, TransferKeeper } from "./expected-keepers";
+import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { INVALID_CODE, genesisEnv, readEnv } from "../common/module-env";
 
 /** A coin at genesis (the config's `epochs.precompiles.erc20.coins`). */
@@ -54,7 +55,7 @@ export const ERC20_MODULE = "erc20";
  * then recorded in `traces` (the ICS20 module, when the chain has it) so transfers and the ERC-20's
  * name know it.
  */
-export async function registerVoucher(keeper: Erc20Keeper, putCode: (address: string) => Promise<void>, denomOrPath: string, traces?: Ics20Keeper): Promise<TokenPair> {
+export async function registerVoucher(keeper: Erc20Keeper, putCode: (address: string) => Promise<void>, denomOrPath: string, traces?: TransferKeeper): Promise<TokenPair> {
   let denom = denomOrPath;
   if (!denomOrPath.startsWith("ibc/") && denomOrPath.includes("/")) {
     const d = denomFromPath(denomOrPath);
@@ -72,22 +73,22 @@ export function localDenom(denomOrPath: string): string {
   return !denomOrPath.startsWith("ibc/") && denomOrPath.includes("/") ? ibcDenom(denomFromPath(denomOrPath)) : denomOrPath;
 }
 
-async function initGenesis(ctx: GenesisContext, settings: Erc20Settings, denom: string): Promise<void> {
-  const env = genesisEnv(ctx, denom);
-  const keeper = new Erc20Keeper(env);
+async function initGenesis(ctx: GenesisContext, settings: Erc20Settings, denom: string, keepers: (env: ModuleEnv) => Erc20Keepers): Promise<void> {
+  const k = keepers(genesisEnv(ctx, denom));
+  const keeper = k.erc20;
   // a fork of a chain that has the module keeps the remote's pairs
   if ((await keeper.pair(settings.nativeErc20)) !== undefined) return;
   const putCode = (a: string) => ctx.putCode(getBytes(a), INVALID_CODE);
   await putCode(ERC20_MODULE_ACCOUNT);
   await putCode(settings.nativeErc20);
-  const bank = new Bank(env);
+  const bank = k.bank;
   await keeper.setToken(settings.nativeErc20, denom);
   await bank.setMetadata(denom, settings.nativeMetadata);
   for (const p of settings.pairs) {
     await keeper.setToken(p.erc20, p.denom, p.enabled);
     await putCode(p.erc20);
   }
-  const traces = settings.recordTraces ? new Ics20Keeper(env) : undefined;
+  const traces = settings.recordTraces ? k.ics20 : undefined;
   for (const c of settings.coins) {
     const local = localDenom(c.denom);
     validateDenom(local);
@@ -100,11 +101,11 @@ async function initGenesis(ctx: GenesisContext, settings: Erc20Settings, denom: 
   }
 }
 
-export function erc20BlockModule(settings: Erc20Settings, denom: string, onPairs: (pairs: TokenPair[]) => void): BlockModule {
-  const pairsIn = (state: StateReader) => new Erc20Keeper(readEnv(state)).pairs();
+export function erc20BlockModule(settings: Erc20Settings, denom: string, onPairs: (pairs: TokenPair[]) => void, keepers: (env: ModuleEnv) => Erc20Keepers): BlockModule {
+  const pairsIn = (state: StateReader) => keepers(readEnv(state)).erc20.pairs();
   return {
     name: ERC20_MODULE,
-    initGenesis: (ctx) => initGenesis(ctx, settings, denom),
+    initGenesis: (ctx) => initGenesis(ctx, settings, denom, keepers),
     stateOpened: async (state) => onPairs(await pairsIn(state)),
     // nothing runs in its blocks: hardhat_mine may reserve them
     quietBefore: () => 2n ** 62n,

@@ -19,11 +19,10 @@ import { type FunctionFragment, Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../../chain/precompile";
-import { Bank } from "../bank/keeper";
-import { Erc20Keeper, type TokenPair } from "./keeper";
+import type { BankKeeper, Erc20Keepers } from "./expected-keepers";
+import type { Erc20Keeper, TokenPair } from "./keeper";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { precompileEnv } from "../common/module-env";
-import { Ics20Keeper } from "../ics20/keeper";
 import { COSMOS_POLICY, type ModulePrecompileDeps } from "../common/module-precompile";
 
 const ERC20_FRAGMENTS = [
@@ -82,10 +81,10 @@ function erc20Error(err: unknown): unknown {
  * metadata; else, for an IBC voucher whose trace this chain has, what its base denom says (`uatom`:
  * "Atom", "ATOM", 6 decimals for a `u` prefix, 18 for `a`); else the call reverts.
  */
-async function metadata(env: ModuleEnv, denom: string, fn: FunctionFragment): Promise<unknown[]> {
-  const m = await new Bank(env).metadata(denom);
+async function metadata(k: Erc20Keepers, denom: string, fn: FunctionFragment): Promise<unknown[]> {
+  const m = await k.bank.metadata(denom);
   if (m !== undefined) return [fn.name === "name" ? m.name : fn.name === "symbol" ? m.symbol : m.decimals];
-  const base = denom.startsWith("ibc/") ? (await new Ics20Keeper(env).denom(denom.slice(4)))?.base : undefined;
+  const base = denom.startsWith("ibc/") ? (await k.ics20.denom(denom.slice(4)))?.base : undefined;
   if (base === undefined || base.length < 3) throw new PrecompileRevert("execution reverted");
   if (fn.name === "name") return [base[1].toUpperCase() + base.slice(2)];
   if (fn.name === "symbol") return [base.slice(1).toUpperCase()];
@@ -95,7 +94,7 @@ async function metadata(env: ModuleEnv, denom: string, fn: FunctionFragment): Pr
 }
 
 /** The precompile of the pair at `address`; `wrapped` gives it WERC20's deposit and withdraw (the native coin's pair). */
-export function createErc20Precompile(address: string, wrapped: boolean, deps: ModulePrecompileDeps & { value(input: PrecompileInput): bigint }): (input: PrecompileInput) => Promise<ExecResult> {
+export function createErc20Precompile(address: string, wrapped: boolean, deps: ModulePrecompileDeps & { value(input: PrecompileInput): bigint }, keepers: (env: ModuleEnv) => Erc20Keepers): (input: PrecompileInput) => Promise<ExecResult> {
   const erc20 = getAddress(address);
   const abi = wrapped ? WERC20_ABI : ERC20_ABI;
   // the modules' records and coins, free of gas: these precompiles charge their flat prices only
@@ -103,19 +102,19 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
   // the pair each running call found in its state (calls in other VMs run at the same time)
   const pairs = new WeakMap<PrecompileInput, TokenPair>();
   const denomOf = (input: PrecompileInput): string => (pairs.get(input) as TokenPair).denom;
-  const view = (f: (call: { env: ModuleEnv; bank: Bank; keeper: Erc20Keeper; denom: string; args: unknown[]; fn: FunctionFragment }) => Promise<unknown[]>): PrecompileHandler => async (call) => {
-    const env = envOf(call.input);
-    return f({ env, bank: new Bank(env), keeper: new Erc20Keeper(env), denom: denomOf(call.input), args: [...call.args], fn: call.fn });
+  const view = (f: (call: { keepers: Erc20Keepers; bank: BankKeeper; keeper: Erc20Keeper; denom: string; args: unknown[]; fn: FunctionFragment }) => Promise<unknown[]>): PrecompileHandler => async (call) => {
+    const k = keepers(envOf(call.input));
+    return f({ keepers: k, bank: k.bank, keeper: k.erc20, denom: denomOf(call.input), args: [...call.args], fn: call.fn });
   };
   const transfer = async (c: Parameters<PrecompileHandler>[0], from: string, to: string, amount: bigint): Promise<unknown[]> => {
-    const env = envOf(c.input);
-    const bank = new Bank(env);
+    const k = keepers(envOf(c.input));
+    const bank = k.bank;
     const denom = denomOf(c.input);
     if (amount === 0n) throw new PrecompileRevert(`coin 0${denom} amount is not positive`);
     const spender = getAddress(hexlify(c.caller));
     let left: bigint | undefined;
     if (c.fn.name === "transferFrom") {
-      const keeper = new Erc20Keeper(env);
+      const keeper = k.erc20;
       left = (await keeper.allowance(erc20, from, spender)) - amount;
       if (left < 0n) throw new PrecompileRevert("ERC20: insufficient allowance");
       await keeper.setAllowance(erc20, from, spender, left);
@@ -130,9 +129,9 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
     return [true];
   };
   const handlers: Record<string, PrecompileHandler> = {
-    name: view(({ env, denom, fn }) => metadata(env, denom, fn)),
-    symbol: view(({ env, denom, fn }) => metadata(env, denom, fn)),
-    decimals: view(({ env, denom, fn }) => metadata(env, denom, fn)),
+    name: view(({ keepers: k, denom, fn }) => metadata(k, denom, fn)),
+    symbol: view(({ keepers: k, denom, fn }) => metadata(k, denom, fn)),
+    decimals: view(({ keepers: k, denom, fn }) => metadata(k, denom, fn)),
     totalSupply: view(async ({ bank, denom }) => [await bank.supplyOf(denom)]),
     balanceOf: view(async ({ bank, denom, args }) => [await bank.balance(args[0] as string, denom)]),
     allowance: view(async ({ keeper, args }) => [await keeper.allowance(erc20, args[0] as string, args[1] as string)]),
@@ -143,7 +142,7 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
       const spender = getAddress(c.args[0] as string);
       const amount = c.args[1] as bigint;
       // x/erc20 keeps no zero allowances: approving 0 deletes one
-      await new Erc20Keeper(envOf(c.input)).setAllowance(erc20, owner, spender, amount);
+      await keepers(envOf(c.input)).erc20.setAllowance(erc20, owner, spender, amount);
       c.emit("Approval", [owner, spender, amount]);
       return [true];
     },
@@ -151,7 +150,7 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
   const deposit = async (c: { input: PrecompileInput; caller: Uint8Array; value: bigint; emit: (e: string, v: unknown[]) => void }): Promise<void> => {
     const caller = getAddress(hexlify(c.caller));
     // the EVM moved the value to the precompile's account: the bank sends it back, the ERC-20 view being the same balance
-    await new Bank(envOf(c.input)).send(erc20, caller, denomOf(c.input), c.value);
+    await keepers(envOf(c.input)).bank.send(erc20, caller, denomOf(c.input), c.value);
     c.emit("Deposit", [caller, c.value]);
   };
   if (!wrapped) {
@@ -170,7 +169,7 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
     handlers.withdraw = async (c) => {
       const caller = getAddress(hexlify(c.caller));
       const wad = c.args[0] as bigint;
-      const balance = await new Bank(envOf(c.input)).balance(caller, denomOf(c.input));
+      const balance = await keepers(envOf(c.input)).bank.balance(caller, denomOf(c.input));
       if (balance < wad) throw new PrecompileRevert(`account balance ${balance} is lower than withdraw balance ${wad}`);
       c.emit("Withdrawal", [caller, wad]);
       return [];
@@ -190,7 +189,7 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
   );
   return async (input) => {
     // the pair of this state: none (not registered at this height, or disabled) answers as an account without code
-    const pair = await new Erc20Keeper(envOf(input)).pair(erc20);
+    const pair = await keepers(envOf(input)).erc20.pair(erc20);
     if (pair === undefined || !pair.enabled) return { returnValue: new Uint8Array(), executionGasUsed: 0n };
     pairs.set(input, pair);
     return run(input);

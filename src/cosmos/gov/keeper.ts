@@ -13,7 +13,7 @@ import { decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
 import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
-import { type StakingKeeper } from "../staking/keeper";
+import type { StakingKeeper } from "./expected-keepers";
 import { DEC } from "../staking/types";
 import { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams } from "./params";
 import { ProposalStore } from "./proposal-store";
@@ -305,4 +305,10 @@ export function parseWeight(text: string): bigint {
   const w = parseDec(text.trim());
   if (w === undefined) throw new ModuleError(`invalid weight: failed to set decimal string with base 10: ${text}: invalid vote option`);
   return w;
+}
+
+/** The keepers x/gov's block work and precompile run on (src/cosmos/app.ts `Keepers` has them). */
+export interface GovKeepers {
+  gov: GovKeeper;
+  staking: StakingKeeper;
 }

@@ -8,12 +8,11 @@
  */
 import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/module";
 import type { StateReader } from "../../chain/records";
-import type { Bech32Prefixes } from "../bech32/precompile";
-import { DistributionKeeper } from "../distribution/keeper";
-import { type GovEndBlock, GovKeeper } from "./keeper";
+import type { MsgRouter } from "./expected-keepers";
+import type { GovEndBlock, GovKeepers } from "./keeper";
 import type { GovParams } from "./params";
 import { executeProposal } from "./messages";
-import { ModuleError } from "../common/ledger";
+import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { blockEnv, genesisEnv, readEnv } from "../common/module-env";
 
 /** What a genesis sets in x/gov (absent: the SDK's defaults). */
@@ -25,7 +24,7 @@ export interface GovGenesis {
 
 export const GOV_MODULE = "gov";
 
-export function govBlockModule(genesis: GovGenesis, denom: string, prefixes: Bech32Prefixes): BlockModule {
+export function govBlockModule(genesis: GovGenesis, denom: string, keepers: (env: ModuleEnv) => GovKeepers, router: MsgRouter): BlockModule {
   const event = (type: string, id: bigint, result: string, extra: Array<{ key: string; value: string }> = []) => ({
     type,
     attributes: [{ key: "proposal_id", value: id.toString() }, { key: "proposal_result", value: result }, ...extra],
@@ -33,7 +32,7 @@ export function govBlockModule(genesis: GovGenesis, denom: string, prefixes: Bec
   return {
     name: GOV_MODULE,
     initGenesis: async (ctx: GenesisContext) => {
-      const keeper = new GovKeeper(genesisEnv(ctx, denom));
+      const keeper = keepers(genesisEnv(ctx, denom)).gov;
       // a fork of a chain that has the module keeps the remote's
       if ((await keeper.ids()).length > 0) return;
       if (genesis.params !== undefined) await keeper.setParams(genesis.params);
@@ -41,14 +40,17 @@ export function govBlockModule(genesis: GovGenesis, denom: string, prefixes: Bec
       if (genesis.constitution !== undefined) await keeper.setConstitution(genesis.constitution);
     },
     endBlock: async (ctx: BlockContext) => {
-      const next = await new GovKeeper(readEnv(ctx)).nextDeadline();
+      const next = await keepers(readEnv(ctx)).gov.nextDeadline();
       if (next === undefined || next > ctx.timestamp) return;
       const env = () => blockEnv(ctx, denom);
       let ended: GovEndBlock | undefined;
       // a dev chain goes on: a failure is the block's event, and the proposals wait for the next block
       await runIsolated(
         ctx,
-        async () => void (ended = await new GovKeeper(env()).endBlock(new DistributionKeeper(env()).staking())),
+        async () => {
+          const k = keepers(env());
+          ended = await k.gov.endBlock(k.staking);
+        },
         (reason) => ctx.emit({ type: "gov_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
       );
       if (ended === undefined) return;
@@ -60,20 +62,20 @@ export function govBlockModule(genesis: GovGenesis, denom: string, prefixes: Bec
         let error: string | undefined;
         await runIsolated(
           ctx,
-          () => executeProposal(env(), id, prefixes),
+          () => executeProposal(env(), id, keepers, router),
           (reason) => (error = reason),
         );
         const settled = await runIsolated(
           ctx,
-          () => new GovKeeper(env()).settle(id, error),
+          () => keepers(env()).gov.settle(id, error),
           (reason) => ctx.emit({ type: "gov_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
         );
         if (settled) ctx.emit(event("active_proposal", id, error === undefined ? "proposal_passed" : "proposal_failed", error === undefined ? [] : [{ key: "proposal_log", value: error }]));
       }
     },
-    quietBefore: async (_store, state: StateReader) => (await new GovKeeper(readEnv(state)).nextDeadline()) ?? 2n ** 62n,
+    quietBefore: async (_store, state: StateReader) => (await keepers(readEnv(state)).gov.nextDeadline()) ?? 2n ** 62n,
     checkState: async (state) => {
-      const keeper = new GovKeeper(readEnv(state));
+      const keeper = keepers(readEnv(state)).gov;
       try {
         await keeper.params();
         for (const id of await keeper.queue()) if ((await keeper.proposal(id))?.id !== id) throw new Error(`queued proposal ${id} is not a proposal`);

@@ -9,8 +9,8 @@ import { getAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "../bech32/precompile";
 import { decString } from "../common/decimal";
-import { DistributionKeeper } from "../distribution/keeper";
-import { GovKeeper, type ProposalRecord, ProposalStatus, type Tally, type WeightedVote, parseWeight } from "./keeper";
+import { type GovKeepers, type ProposalRecord, ProposalStatus, type Tally, type WeightedVote, parseWeight } from "./keeper";
+import type { MsgRouter } from "./expected-keepers";
 import { parseProposalJson } from "./messages";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import type { MethodHandler } from "../common/module-precompile";
@@ -60,7 +60,7 @@ function nativeAmount(env: ModuleEnv, coins: Array<[string, bigint]>, minDenom: 
   return total;
 }
 
-export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHandler> {
+export function govHandlers(prefixes: Bech32Prefixes, keepers: (env: ModuleEnv) => GovKeepers, router: MsgRouter): Record<string, MethodHandler> {
   const bech = (a: string) => toBech32(prefixes.account, getBytes(a));
   const row = (p: ProposalRecord, denom: string): unknown[] => [
     p.id,
@@ -80,7 +80,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
   const voteRow = (id: bigint, v: WeightedVote): unknown[] => [id, v.voter, v.options.map((o) => [o.option, o.text ?? decString(o.weight)]), v.metadata];
   const depositRow = (id: bigint, d: { depositor: string; amount: bigint }, denom: string): unknown[] => [id, d.depositor, [[denom, d.amount]]];
   const need = async (env: ModuleEnv, id: bigint): Promise<ProposalRecord> => {
-    const p = await new GovKeeper(env).proposal(id);
+    const p = await keepers(env).gov.proposal(id);
     if (p === undefined) throw new ModuleError(`rpc error: code = NotFound desc = proposal ${id} doesn't exist`);
     return p;
   };
@@ -92,8 +92,8 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       const [proposer, json, deposit] = call.args as unknown as [string, string, Array<[string, bigint]>];
       nonzero(proposer, "invalid proposer");
       requireSender(call, proposer);
-      const keeper = new GovKeeper(call.env);
-      const proposal = parseProposalJson(getBytes(json), prefixes);
+      const keeper = keepers(call.env).gov;
+      const proposal = parseProposalJson(getBytes(json), prefixes, router);
       const id = await keeper.submit({ ...proposal, proposer, deposit: nativeAmount(call.env, deposit, call.env.denom) });
       call.emit("SubmitProposal", [proposer, id]);
       return [id];
@@ -102,7 +102,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       const [depositor, id, amount] = call.args as unknown as [string, bigint, Array<[string, bigint]>];
       nonzero(depositor, "invalid depositor address:");
       requireSender(call, depositor);
-      await new GovKeeper(call.env).deposit(id, depositor, nativeAmount(call.env, amount, call.env.denom));
+      await keepers(call.env).gov.deposit(id, depositor, nativeAmount(call.env, amount, call.env.denom));
       call.emit("Deposit", [depositor, id, amount.map(([d, a]) => [d, a])]);
       return [true];
     },
@@ -110,7 +110,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       const [proposer, id] = call.args as unknown as [string, bigint];
       nonzero(proposer, "invalid proposer");
       requireSender(call, proposer);
-      await new GovKeeper(call.env).cancel(id, proposer);
+      await keepers(call.env).gov.cancel(id, proposer);
       call.emit("CancelProposal", [proposer, id]);
       return [true];
     },
@@ -118,7 +118,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       const [voter, id, option, metadata] = call.args as unknown as [string, bigint, bigint, string];
       nonzero(voter, "invalid voter address:");
       requireSender(call, voter);
-      await new GovKeeper(call.env).vote(id, voter, [{ option: Number(option), weight: 10n ** 18n }], metadata);
+      await keepers(call.env).gov.vote(id, voter, [{ option: Number(option), weight: 10n ** 18n }], metadata);
       call.emit("Vote", [voter, id, option]);
       return [true];
     },
@@ -127,7 +127,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       nonzero(voter, "invalid voter address:");
       requireSender(call, voter);
       const parsed = options.map(([option, weight]) => ({ option: Number(option), weight: parseWeight(weight), text: weight }));
-      await new GovKeeper(call.env).vote(id, voter, parsed, metadata);
+      await keepers(call.env).gov.vote(id, voter, parsed, metadata);
       call.emit("VoteWeighted", [voter, id, options.map(([o, w]) => [o, w])]);
       return [true];
     },
@@ -137,7 +137,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
     },
     getProposals: async (call) => {
       const [status, voter, depositor, page] = call.args as unknown as [bigint, string, string, unknown];
-      const keeper = new GovKeeper(call.env);
+      const keeper = keepers(call.env).gov;
       const zero = (a: string) => /^0x0{40}$/i.test(a);
       const rows: unknown[] = [];
       for (const id of await keeper.ids()) {
@@ -157,7 +157,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       const p = await need(call.env, id);
       // x/gov's TallyResult query: a proposal in its voting period is tallied as it stands
       if (p.status !== ProposalStatus.VotingPeriod) return [tallyRow(p.finalTallyResult)];
-      return [tallyRow((await new GovKeeper(call.env).tally(p, new DistributionKeeper(call.env).staking())).result)];
+      return [tallyRow((await keepers(call.env).gov.tally(p, keepers(call.env).staking)).result)];
     },
     getVote: async (call) => {
       const [id, voter] = call.args as unknown as [bigint, string];
@@ -186,7 +186,7 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
       return [out.items, [out.nextKey, out.total]];
     },
     getParams: async (call) => {
-      const p = await new GovKeeper(call.env).params();
+      const p = await keepers(call.env).gov.params();
       const denom = call.env.denom;
       return [
         [
@@ -209,6 +209,6 @@ export function govHandlers(prefixes: Bech32Prefixes): Record<string, MethodHand
         ],
       ];
     },
-    getConstitution: async (call) => [await new GovKeeper(call.env).constitution()],
+    getConstitution: async (call) => [await keepers(call.env).gov.constitution()],
   };
 }

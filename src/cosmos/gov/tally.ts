@@ -6,7 +6,7 @@
  * arithmetic with the SDK's rounding (src/cosmos/common/legacy-dec.ts); the result's amounts are truncated.
  */
 import { decMul, decQuo } from "../common/legacy-dec";
-import { type StakingKeeper } from "../staking/keeper";
+import type { StakingKeeper } from "./expected-keepers";
 import { DEC } from "../staking/types";
 
 /** Whole coins per option (x/gov's TallyResult). */

@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { Bank } from "../bank/keeper";
+import type { Bank } from "./expected-keepers";
 import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
 import { RecordHeap } from "../common/record-heap";
 
@@ -135,7 +135,10 @@ const NS = 1_000_000_000n;
 const MAX_MEMO = 32768;
 
 export class Ics20Keeper {
-  constructor(private readonly _env: ModuleEnv) {}
+  constructor(
+    private readonly _env: ModuleEnv,
+    private readonly _bank: Bank,
+  ) {}
 
   private get _records() {
     return this._env.records(ICS20_PRECOMPILE);
@@ -216,7 +219,7 @@ export class Ics20Keeper {
     if (msg.timeoutHeight.revisionHeight === 0n && msg.timeoutTimestamp === 0n) throw new ModuleError("timeout height and timeout timestamp cannot both be 0: invalid packet timeout");
     await this.openChannel(msg.sourcePort, msg.sourceChannel);
     const denom = await this._localDenom(msg.denom);
-    const bank = new Bank(this._env);
+    const bank = this._bank;
     // a voucher whose last hop is this channel goes home: burned; anything else is escrowed
     const home = denom.trace.length > 0 && denom.trace[0].portId === msg.sourcePort && denom.trace[0].channelId === msg.sourceChannel;
     if (home) await bank.burn(msg.sender, msg.denom, msg.amount);
@@ -292,7 +295,7 @@ export class Ics20Keeper {
     if (fate === "ack") {
       p.state = "acknowledged";
     } else {
-      const bank = new Bank(this._env);
+      const bank = this._bank;
       if (p.burned) await bank.mint(p.sender, p.localDenom, p.amount);
       else await bank.send(escrowAddress(TRANSFER_PORT, channelId), p.sender, p.localDenom, p.amount);
       p.state = "refunded";
@@ -317,7 +320,7 @@ export class Ics20Keeper {
     if (t.amount <= 0n) throw new ModuleError(`amount must be strictly positive: invalid amount`);
     const sent = denomFromPath(t.denom);
     if (sent.base === "") throw new ModuleError(`invalid denomination: ${t.denom}`);
-    const bank = new Bank(this._env);
+    const bank = this._bank;
     const first = sent.trace[0];
     if (first !== undefined && first.portId === TRANSFER_PORT && first.channelId === ch.counterpartyChannelId) {
       const local: IbcDenom = { base: sent.base, trace: sent.trace.slice(1) };
@@ -332,4 +335,9 @@ export class Ics20Keeper {
     await bank.mint(receiver, denom, t.amount);
     return { denom, trace: voucher, newVoucher };
   }
+}
+
+/** The keepers the transfer module's block work and precompile run on (src/cosmos/app.ts `Keepers` has them). */
+export interface Ics20Keepers {
+  ics20: Ics20Keeper;
 }

@@ -8,8 +8,8 @@
  */
 import { getBytes } from "ethers/utils";
 import { type BlockContext, type BlockModule, runIsolated } from "../../chain/module";
-import { ICS20_PRECOMPILE, type IbcChannel, Ics20Keeper } from "./keeper";
-import { ModuleError } from "../common/ledger";
+import { ICS20_PRECOMPILE, type IbcChannel, type Ics20Keepers } from "./keeper";
+import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "../common/module-env";
 
 export interface Ics20Settings {
@@ -19,23 +19,23 @@ export interface Ics20Settings {
 /** One open channel to a counterparty, as a two-chain test network has. */
 export const DEFAULT_CHANNELS: IbcChannel[] = [{ channelId: "channel-0", counterpartyChannelId: "channel-0", counterpartyChainId: "counterparty-1", open: true }];
 
-export function ics20BlockModule(settings: Ics20Settings, denom: string): BlockModule {
+export function ics20BlockModule(settings: Ics20Settings, denom: string, keepers: (env: ModuleEnv) => Ics20Keepers): BlockModule {
   return {
     name: "transfer",
     initGenesis: async (ctx) => {
-      const keeper = new Ics20Keeper(genesisEnv(ctx, denom));
+      const keeper = keepers(genesisEnv(ctx, denom)).ics20;
       if ((await keeper.channels()).length > 0) return;
       await ctx.putCode(getBytes(ICS20_PRECOMPILE), INVALID_CODE);
       await keeper.setChannels(settings.channels);
     },
     endBlock: async (ctx: BlockContext) => {
-      const next = await new Ics20Keeper(readEnv(ctx)).nextTimeout();
+      const next = await keepers(readEnv(ctx)).ics20.nextTimeout();
       if (next === undefined || next > ctx.timestamp) return;
       // a dev chain goes on: a failure is the block's event, and the packets wait for the next block
       await runIsolated(
         ctx,
         async () => {
-          for (const p of await new Ics20Keeper(blockEnv(ctx, denom)).timeOutExpired()) {
+          for (const p of await keepers(blockEnv(ctx, denom)).ics20.timeOutExpired()) {
             ctx.emit({
               type: "timeout_packet",
               attributes: [
@@ -49,10 +49,10 @@ export function ics20BlockModule(settings: Ics20Settings, denom: string): BlockM
         (reason) => ctx.emit({ type: "transfer_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
       );
     },
-    quietBefore: async (_store, state) => (await new Ics20Keeper(readEnv(state)).nextTimeout()) ?? 2n ** 62n,
+    quietBefore: async (_store, state) => (await keepers(readEnv(state)).ics20.nextTimeout()) ?? 2n ** 62n,
     checkState: async (state) => {
       try {
-        const keeper = new Ics20Keeper(readEnv(state));
+        const keeper = keepers(readEnv(state)).ics20;
         for (const c of await keeper.channels()) if (typeof c.channelId !== "string" || typeof c.open !== "boolean") throw new Error(`channel ${JSON.stringify(c)} is not a channel`);
         await keeper.packets();
         await keeper.denoms();

@@ -8,9 +8,9 @@
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import type { MethodHandler } from "../common/module-precompile";
-import { ModuleError } from "../common/ledger";
+import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { paginate, pageOf } from "../staking/precompile";
-import { Ics20Keeper, denomFromPath, denomHash } from "./keeper";
+import { type Ics20Keepers, denomFromPath, denomHash } from "./keeper";
 
 const HOP = "tuple(string portId, string channelId)";
 const DENOM = `tuple(string base, ${HOP}[] trace)`;
@@ -29,12 +29,12 @@ export const ICS20_TRANSACTIONS = new Set(["transfer"]);
 
 const denomOut = (d: { base: string; trace: Array<{ portId: string; channelId: string }> }) => [d.base, d.trace.map((h) => [h.portId, h.channelId])];
 
-export function ics20Handlers(): Record<string, MethodHandler> {
+export function ics20Handlers(keepers: (env: ModuleEnv) => Ics20Keepers): Record<string, MethodHandler> {
   return {
     transfer: async (call) => {
       const [sourcePort, sourceChannel, denom, amount, sender, receiver, timeoutHeight, timeoutTimestamp, memo] = call.args as unknown as [string, string, string, bigint, string, string, [bigint, bigint], bigint, string];
       if (getAddress(sender) !== getAddress(call.caller)) throw new ModuleError(`msg.sender address ${getAddress(call.caller)} does not match the requester address ${getAddress(sender)}`);
-      const { sequence } = await new Ics20Keeper(call.env).transfer({
+      const { sequence } = await keepers(call.env).ics20.transfer({
         sourcePort,
         sourceChannel,
         denom,
@@ -51,11 +51,11 @@ export function ics20Handlers(): Record<string, MethodHandler> {
     denom: async (call) => {
       const hash = (call.args[0] as string).replace(/^ibc\//, "");
       if (!/^[0-9a-fA-F]{64}$/.test(hash)) throw new ModuleError(`invalid denom trace hash: ${hash}: invalid denomination for cross-chain transfer`);
-      const d = await new Ics20Keeper(call.env).denom(hash);
+      const d = await keepers(call.env).ics20.denom(hash);
       return [denomOut(d ?? { base: "", trace: [] })];
     },
     denoms: async (call) => {
-      const all = await new Ics20Keeper(call.env).denoms();
+      const all = await keepers(call.env).ics20.denoms();
       const page = paginate(all, pageOf(call.args[0]));
       return [page.items.map(denomOut), [page.nextKey, page.total]];
     },
@@ -64,7 +64,7 @@ export function ics20Handlers(): Record<string, MethodHandler> {
       if (d.base === "") throw new ModuleError(`invalid trace ${call.args[0] as string}: invalid denomination for cross-chain transfer`);
       // a trace this chain has not seen has no hash here: "" (cosmos/evm answers so for not found)
       const hash = denomHash(d);
-      return [(await new Ics20Keeper(call.env).denom(hash)) === undefined || d.trace.length === 0 ? "" : hash];
+      return [(await keepers(call.env).ics20.denom(hash)) === undefined || d.trace.length === 0 ? "" : hash];
     },
   };
 }

@@ -206,14 +206,14 @@ export class StakingKeeper {
     // validator slashed to no tokens while it has shares (Validator.InvalidExRate) takes no more
     if (StakingKeeper.invalidExRate(v)) throw new ModuleError("cannot delegate to validators with invalid (zero) ex-rate");
     const before = await this.delegationShares(delegator, v.operator);
-    if (before !== undefined) await this._hooks.beforeSharesModified(this._env, delegator, v.operator);
+    if (before !== undefined) await this._hooks.beforeSharesModified(delegator, v.operator);
     await moveCoins();
     const shares = StakingKeeper.sharesFromTokens(v, amount);
     v.tokens += amount;
     v.delegatorShares += shares;
     await this.setValidator(v);
     await this._setShares(delegator, v.operator, (before ?? 0n) + shares);
-    await this._hooks.afterSharesModified(this._env, delegator, v.operator);
+    await this._hooks.afterSharesModified(delegator, v.operator);
     return shares;
   }
 
@@ -231,7 +231,7 @@ export class StakingKeeper {
 
   /** Removes `shares` from a delegation; the tokens they were worth (x/staking's Unbond). */
   private async _unbond(delegator: string, v: Validator, shares: bigint): Promise<bigint> {
-    await this._hooks.beforeSharesModified(this._env, delegator, v.operator);
+    await this._hooks.beforeSharesModified(delegator, v.operator);
     const have = (await this.delegationShares(delegator, v.operator)) ?? 0n;
     if (shares > have) throw new ModuleError("not enough delegation shares");
     const tokens = v.delegatorShares === shares ? v.tokens : StakingKeeper.tokensFromShares(v, shares);
@@ -239,7 +239,7 @@ export class StakingKeeper {
     v.delegatorShares -= shares;
     await this.setValidator(v);
     await this._setShares(delegator, v.operator, have - shares);
-    if (have - shares > 0n) await this._hooks.afterSharesModified(this._env, delegator, v.operator);
+    if (have - shares > 0n) await this._hooks.afterSharesModified(delegator, v.operator);
     return tokens;
   }
 

@@ -1,38 +1,42 @@
 /**
- * The staking and distribution modules as the chain runs them (docs/cosmos-precompiles.md):
+ * The staking module as the chain runs it (docs/cosmos-precompiles.md):
  * - genesis: the validators (one bonded validator by default, operated by the first dev account, as
  *   a single-node chain has) with their self-delegations, minted into the bonded pool so the dev
- *   accounts keep their configured balances; the modules' params;
- * - staking's end block: the set update when a block's messages changed a validator (the bonded set
+ *   accounts keep their configured balances; the staking, distribution and mint params;
+ * - the end block: the set update when a block's messages changed a validator (the bonded set
  *   of max_validators, src/cosmos/staking/validator-set.ts), then unbondings and redelegations whose
  *   completion time the block reaches are completed (the keeper, run on the block's state,
  *   isolated), each leaving a `complete_unbonding` event; blocks before the next completion are
- *   quiet, so hardhat_mine reserves them;
- * - distribution's epoch hook: at each end of the configured epoch it mints the configured rewards
- *   and allocates them (as Evmos's inflation module did on AfterEpochEnd). It runs before the
- *   contract hooks, so a contract hook that claims at the same epoch end sees this epoch's rewards.
- * All of it is EVM state (src/chain/records.ts): it reverts, persists, replays and traces like any state.
+ *   quiet, so hardhat_mine reserves them.
+ * Its keepers come from the wiring file (src/cosmos/app.ts), which also adds x/mint's begin block
+ * (src/cosmos/mint/module.ts) under this module's name. All of it is EVM state (src/chain/records.ts):
+ * it reverts, persists, replays and traces like any state.
  */
 import { getAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
 import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/module";
 import type { StateReader } from "../../chain/records";
-import type { EpochHooks } from "../../epochs/types";
 import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "../distribution/keeper";
-import { BANK_PRECOMPILE, BONDED_POOL, ModuleError, addSupply, byteOrder } from "../common/ledger";
+import { BANK_PRECOMPILE, ModuleError, type ModuleEnv, addSupply, byteOrder } from "../common/ledger";
 import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "../common/module-env";
-import { StakingKeeper } from "./keeper";
-import { DEC, DEFAULT_MAX_VALIDATORS, NO_HOOKS, POWER_REDUCTION, STAKING_PRECOMPILE, type StakingParams, ensureDescriptionLength, newValidator } from "./types";
-import { DistributionKeeper } from "../distribution/keeper";
+import type { StakingKeeper } from "./keeper";
+import { DEC, DEFAULT_MAX_VALIDATORS, POWER_REDUCTION, STAKING_PRECOMPILE, type StakingParams, ensureDescriptionLength, newValidator } from "./types";
 import { NATIVE_ERC20 } from "../bank/precompile";
 import type { Erc20Settings } from "../erc20/module";
 import type { Ics20Settings } from "../ics20/module";
-import { SLASHING_PRECOMPILE } from "../slashing/precompile";
+import { SLASHING_PRECOMPILE } from "../slashing/keeper";
 import { GOV_PRECOMPILE } from "../gov/keeper";
 import type { GovGenesis } from "../gov/module";
-import { MINT_MODULE_ACCOUNT, MintKeeper, type MintParams, type Minter } from "../mint/keeper";
-import { mintEvent, mintSteadyWork } from "./mint-run";
+import { MINT_MODULE_ACCOUNT, type MintKeeper, type MintParams, type Minter } from "../mint/keeper";
+import type { DistributionKeeper } from "../distribution/keeper";
+
+/** The keepers the staking module's genesis and end block run on (src/cosmos/app.ts `Keepers` has them). */
+export interface StakingModuleKeepers {
+  staking: StakingKeeper;
+  distribution: DistributionKeeper;
+  mint: MintKeeper;
+}
 
 export const STAKING_MODULE = "staking";
 
@@ -188,21 +192,21 @@ export function stakingSettings(
  * Writes the modules' genesis: params, validators, self-delegations, the supply. A fork of a chain
  * that has them (this plugin's node) keeps the remote's module state, as it keeps any state.
  */
-async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings): Promise<void> {
+async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings, keepers: (env: ModuleEnv) => StakingModuleKeepers): Promise<void> {
   const env = genesisEnv(ctx, settings.denom);
+  const k = keepers(env);
   if ((await env.records(STAKING_PRECOMPILE).get("params")) !== undefined) return;
   for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE, SLASHING_PRECOMPILE, GOV_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
   // the genesis balances (the dev accounts'); the self-bonds below add theirs
   await addSupply(env.records(BANK_PRECOMPILE), settings.genesisSupply);
-  const distribution = new DistributionKeeper(env);
-  const staking = new StakingKeeper(env, { beforeSharesModified: async () => undefined, afterSharesModified: (e, d, v) => distribution.afterSharesModified(e, d, v) });
+  const { distribution, staking } = k;
   const params: StakingParams = { unbondingTime: settings.staking.unbondingTime, maxEntries: settings.staking.maxEntries, maxValidators: settings.staking.maxValidators };
   await staking.setParams(params);
   const { mint, ...distParams }: DistributionParams & { mint?: MintOptions } = settings.distribution === false ? { rewardsPerEpoch: 0n, epochIdentifier: "", communityTax: DEFAULT_COMMUNITY_TAX } : settings.distribution;
   await distribution.setParams(distParams);
   if (mint !== undefined) {
     await ctx.putCode(getBytes(MINT_MODULE_ACCOUNT), INVALID_CODE);
-    await new MintKeeper(env).init(mint.params, mint.minter);
+    await k.mint.init(mint.params, mint.minter);
   }
   // the genesis set: the strongest max_validators validators with power (InitGenesis's set update), bonded from the start
   const ranked = settings.staking.validators.filter((v) => !v.jailed && v.tokens >= POWER_REDUCTION);
@@ -222,13 +226,11 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
 }
 
 /** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */
-export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule {
-  const reader = (state: StateReader) => new StakingKeeper(readEnv(state), NO_HOOKS);
-  const minting = settings.distribution !== false && settings.distribution.mint !== undefined;
+export function stakingBlockModule(settings: CosmosModulesSettings, keepers: (env: ModuleEnv) => StakingModuleKeepers): BlockModule {
+  const reader = (state: StateReader) => keepers(readEnv(state)).staking;
   return {
     name: STAKING_MODULE,
-    initGenesis: (ctx) => initGenesis(ctx, settings),
-    ...(minting ? { beginBlock: (ctx: BlockContext) => mintBlockProvision(ctx, settings.denom) } : {}),
+    initGenesis: (ctx) => initGenesis(ctx, settings, keepers),
     endBlock: async (ctx: BlockContext) => {
       const due = await reader(ctx).endBlockDue();
       if (due === undefined || due > ctx.timestamp) return;
@@ -237,7 +239,7 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
         ctx,
         async () => {
           // x/staking's BlockValidatorUpdates: the set update (and validators' unbondings), then the delegations' maturities
-          const staking = new DistributionKeeper(blockEnv(ctx, settings.denom)).staking();
+          const { staking } = keepers(blockEnv(ctx, settings.denom));
           await staking.applyValidatorSetUpdates();
           const paid = await staking.completeMatured();
           for (const p of paid) {
@@ -254,10 +256,8 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
         (reason) => ctx.emit({ type: "staking_end_block_failed", attributes: [{ key: "reason", value: reason }] }),
       );
     },
-    // a chain that mints does so in every block: played for a run of otherwise quiet blocks (src/cosmos/staking/mint-run.ts)
-    ...(minting ? { steady: mintSteadyWork(settings.denom) } : {}),
     quietBefore: async (_store, state) => (await reader(state).endBlockDue()) ?? 2n ** 62n,
-    checkState: (state) => checkRecords(state),
+    checkState: (state) => checkRecords(keepers(readEnv(state))),
   };
 }
 
@@ -266,10 +266,8 @@ export function stakingBlockModule(settings: CosmosModulesSettings): BlockModule
  * are not what the keepers write (not JSON, not of their shape) throws here instead of failing every
  * later end block and query.
  */
-async function checkRecords(state: StateReader): Promise<void> {
-  const env = readEnv(state);
-  const staking = new StakingKeeper(env, NO_HOOKS);
-  const distribution = new DistributionKeeper(env);
+async function checkRecords(k: StakingModuleKeepers): Promise<void> {
+  const { staking, distribution, mint } = k;
   const read = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
     try {
       return await f();
@@ -293,56 +291,10 @@ async function checkRecords(state: StateReader): Promise<void> {
   }
   await read("distribution params", () => distribution.params().catch((err: unknown) => (err instanceof ModuleError ? undefined : Promise.reject(err))));
   await read("community pool", () => distribution.communityPool());
-  const mint = new MintKeeper(env);
   await read("mint params", async () => {
     const p = await mint.params();
     if (p !== undefined && Object.values(p).some((x) => typeof x !== "bigint")) throw new Error("not x/mint's params");
     const m = await mint.minter();
     if (typeof m.inflation !== "bigint" || typeof m.annualProvisions !== "bigint") throw new Error("not a minter");
   });
-}
-
-/** x/mint's begin block: the block's provision minted and allocated (a `mint` event, the SDK's attributes). */
-async function mintBlockProvision(ctx: BlockContext, denom: string): Promise<void> {
-  await runIsolated(
-    ctx,
-    async () => {
-      const env = blockEnv(ctx, denom);
-      const distribution = new DistributionKeeper(env);
-      // x/staking's TotalBondedTokens: the bonded pool's balance (one read, however many validators there are)
-      const bonded = await env.balance(BONDED_POOL);
-      const supply = (await env.records(BANK_PRECOMPILE).get<bigint>("supply")) ?? 0n;
-      const step = await new MintKeeper(env).beginBlock(bonded, supply);
-      await distribution.allocate(step.provision);
-      ctx.emit(mintEvent(step, denom));
-    },
-    // a dev chain goes on, as with staking's end block: the failure is the block's event
-    (reason) => ctx.emit({ type: "mint_failed", attributes: [{ key: "reason", value: reason }] }),
-  );
-}
-
-/** Distribution's epochs hook: mints and allocates at each end of its epoch (the identifier in its params, read at the time). */
-export function distributionEpochHooks(denom: string): EpochHooks {
-  return {
-    beforeEpochStart: async () => undefined,
-    // idle at ticks of another epoch, or while the epoch mints nothing (a genesis with x/mint)
-    idle: async (state, identifier) => {
-      const params = await new DistributionKeeper(readEnv(state)).params().catch(() => undefined);
-      return params === undefined || params.epochIdentifier !== identifier || params.rewardsPerEpoch <= 0n;
-    },
-    // the hooks run isolated (MultiEpochHooks): a throw undoes this hook's work and is the block's event
-    afterEpochEnd: async (ctx, identifier) => {
-      const distribution = new DistributionKeeper(blockEnv(ctx, denom));
-      const params = await distribution.params().catch(() => undefined);
-      if (params === undefined || params.epochIdentifier !== identifier || params.rewardsPerEpoch <= 0n) return;
-      await distribution.allocate(params.rewardsPerEpoch);
-      ctx.emit({
-        type: "mint",
-        attributes: [
-          { key: "epoch_identifier", value: identifier },
-          { key: "amount", value: `${params.rewardsPerEpoch}` },
-        ],
-      });
-    },
-  };
 }

@@ -4,7 +4,7 @@
  * Shares and commission rates are Cosmos `LegacyDec`s: integers scaled by 10^18.
  */
 import { getAddress } from "ethers/address";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { ModuleError } from "../common/ledger";
 
 export const STAKING_PRECOMPILE = "0x0000000000000000000000000000000000000800" as const;
 
@@ -149,9 +149,9 @@ export function newValidator(v: {
 /** Hooks of the distribution module that run when a delegation changes (x/distribution's staking hooks). */
 export interface DelegationHooks {
   /** Before a delegation's shares change: its rewards are withdrawn (BeforeDelegationSharesModified). */
-  beforeSharesModified(env: ModuleEnv, delegator: string, validator: string): Promise<void>;
+  beforeSharesModified(delegator: string, validator: string): Promise<void>;
   /** After a delegation is created or its shares changed: it starts a new reward period. */
-  afterSharesModified(env: ModuleEnv, delegator: string, validator: string): Promise<void>;
+  afterSharesModified(delegator: string, validator: string): Promise<void>;
 }
 
 /** Staking without a distribution module's hooks: for reads, and where no delegation changes. */

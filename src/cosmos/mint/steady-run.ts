@@ -9,29 +9,15 @@
  * The staking module's end block is quiet until an unbonding completes: the run stops before it.
  */
 import type { StateManagerInterface } from "@ethereumjs/common";
-import type { BlockEvents, ModuleEvent, SteadyPlayer, SteadyWork } from "../../chain/module";
+import type { BlockEvents, SteadyPlayer, SteadyWork } from "../../chain/module";
 import { decodeRecord, encodeRecord } from "../../chain/records";
-import { decString } from "../common/decimal";
 import { MAX_INTEGER } from "@ethereumjs/util";
 import { BANK_PRECOMPILE, BONDED_POOL, DISTRIBUTION_ACCOUNT, type ModuleEnv } from "../common/ledger";
 import { stateEnv } from "../common/module-env";
-import { DistributionKeeper, type ValidatorRewards, rewardValidator, rewardedValidators, splitAllocation } from "../distribution/keeper";
-import { MintKeeper, type MintParams, type Minter, mintStep } from "../mint/keeper";
-import { StakingKeeper } from "./keeper";
-import { NO_HOOKS, type ValidatorCore } from "./types";
-
-/** The begin block's `mint` event (the SDK's attributes), for a made block and a played one alike. */
-export function mintEvent(step: { provision: bigint; minter: Minter; bondedRatio: bigint }, denom: string): ModuleEvent {
-  return {
-    type: "mint",
-    attributes: [
-      { key: "bonded_ratio", value: decString(step.bondedRatio) },
-      { key: "inflation", value: decString(step.minter.inflation) },
-      { key: "annual_provisions", value: decString(step.minter.annualProvisions) },
-      { key: "amount", value: `${step.provision}${denom}` },
-    ],
-  };
-}
+import { type ValidatorRewards, rewardValidator, rewardedValidators, splitAllocation } from "../distribution/keeper";
+import type { ValidatorCore } from "../staking/types";
+import { type MintParams, type Minter, mintStep } from "./keeper";
+import { type MintBlockKeepers, mintEvent } from "./module";
 
 /** What the run reads at its start (a reserved range keeps it: the run's blocks are played from it). */
 interface RunStart {
@@ -65,6 +51,7 @@ class MintRunPlayer implements SteadyPlayer {
     private readonly _start: RunStart,
     private readonly _denom: string,
     private _v: RunValues,
+    private readonly _keepers: (env: ModuleEnv) => MintBlockKeepers,
   ) {}
 
   async step(block: { timestamp: bigint }): Promise<BlockEvents | undefined> {
@@ -98,7 +85,7 @@ class MintRunPlayer implements SteadyPlayer {
   }
 
   copy(): SteadyPlayer {
-    return new MintRunPlayer(this._start, this._denom, this._v);
+    return new MintRunPlayer(this._start, this._denom, this._v, this._keepers);
   }
 
   /** The writes the played blocks' work made, each record once with its last value. */
@@ -106,19 +93,18 @@ class MintRunPlayer implements SteadyPlayer {
     const s = this._start;
     if (s.params === undefined) return;
     const env = stateEnv(state, { number: 0n, timestamp: 0n }, this._denom);
-    await new MintKeeper(env).setMinter(this._v.minter);
+    const k = this._keepers(env);
+    await k.mint.setMinter(this._v.minter);
     if (!this._v.mintedOnce) return;
     await env.mint(DISTRIBUTION_ACCOUNT, this._v.minted);
-    const distribution = new DistributionKeeper(env);
+    const distribution = k.distribution;
     for (const [i, v] of s.validators.entries()) await distribution.setValidatorRewards(v.operator, this._v.rewards[i]);
     if (this._v.communityChanged) await distribution.setCommunityPool(this._v.communityPool);
   }
 }
 
-async function readStart(env: ModuleEnv): Promise<RunStart> {
-  const mint = new MintKeeper(env);
-  const distribution = new DistributionKeeper(env);
-  const staking = new StakingKeeper(env, NO_HOOKS);
+async function readStart(env: ModuleEnv, keepers: (env: ModuleEnv) => MintBlockKeepers): Promise<RunStart> {
+  const { mint, distribution, staking } = keepers(env);
   const params = await mint.params();
   const communityTax = (await distribution.params().catch(() => undefined))?.communityTax;
   const validators = rewardedValidators(await staking.bondedValidators());
@@ -135,13 +121,13 @@ async function readStart(env: ModuleEnv): Promise<RunStart> {
   };
 }
 
-/** x/mint's every-block work as a module's steady work (the staking module registers it when the chain mints). */
-export function mintSteadyWork(denom: string): SteadyWork {
+/** x/mint's every-block work as a module's steady work (its block module, src/cosmos/mint/module.ts, has it when the chain mints). */
+export function mintSteadyWork(denom: string, keepers: (env: ModuleEnv) => MintBlockKeepers): SteadyWork {
   return {
-    start: async (state) => encodeRecord(await readStart(stateEnv(state, { number: 0n, timestamp: 0n }, denom))),
+    start: async (state) => encodeRecord(await readStart(stateEnv(state, { number: 0n, timestamp: 0n }, denom), keepers)),
     player: (bytes) => {
       const start = decodeRecord<RunStart>(bytes);
-      return new MintRunPlayer(start, denom, { minter: start.minter, supply: start.supply, rewards: start.rewards, communityPool: start.communityPool, minted: 0n, communityChanged: false, mintedOnce: false });
+      return new MintRunPlayer(start, denom, { minter: start.minter, supply: start.supply, rewards: start.rewards, communityPool: start.communityPool, minted: 0n, communityChanged: false, mintedOnce: false }, keepers);
     },
   };
 }

@@ -16,19 +16,21 @@
  */
 import { getAddress, isAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
-import { type Bech32Prefixes, toBech32 } from "../bech32/precompile";
-import { hexOf } from "../common/genesis-values";
-import { Bank, type DenomMetadata } from "./keeper";
-import { Erc20Keeper, OWNER_MODULE } from "../erc20/keeper";
-import type { GenesisCoin, GenesisPair } from "../erc20/module";
-import { CHANNEL_ID, type IbcChannel, Ics20Keeper, TRANSFER_PORT, denomHash, denomPath } from "../ics20/keeper";
-import type { ModuleEnv } from "../common/ledger";
+import { keepers } from "./app";
+import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
+import { hexOf } from "./common/genesis-values";
+import type { DenomMetadata } from "./bank/keeper";
+import { OWNER_MODULE } from "./erc20/keeper";
+import type { GenesisCoin, GenesisPair } from "./erc20/module";
+import { CHANNEL_ID, type IbcChannel, TRANSFER_PORT, denomHash, denomPath } from "./ics20/keeper";
+import type { ModuleEnv } from "./common/ledger";
 
 type Json = Record<string, unknown>;
 
 /** The bank, erc20, transfer and ibc sections of the chain now (those whose modules it has). */
 export async function coinsGenesisJson(env: ModuleEnv, prefixes: Bech32Prefixes, modules: { erc20: boolean; ics20: boolean }): Promise<Json> {
-  const bank = new Bank(env);
+  const k = keepers(env);
+  const bank = k.bank;
   const balances: Json[] = [];
   for (const holder of await bank.holders()) {
     const coins = (await bank.balances(holder)).filter((c) => c.denom !== env.denom);
@@ -55,14 +57,14 @@ export async function coinsGenesisJson(env: ModuleEnv, prefixes: Bech32Prefixes,
   }
   const out: Json = { bank: { balances, denom_metadata: metadata } };
   if (modules.erc20) {
-    const pairs = await new Erc20Keeper(env).pairs();
+    const pairs = await k.erc20.pairs();
     out.erc20 = {
       native_precompiles: pairs.filter((p) => p.denom === env.denom).map((p) => p.erc20),
       token_pairs: pairs.map((p) => ({ erc20_address: p.erc20, denom: p.denom, enabled: p.enabled, contract_owner: p.owner === OWNER_MODULE ? "OWNER_MODULE" : "OWNER_EXTERNAL" })),
     };
   }
   if (modules.ics20) {
-    const ics20 = new Ics20Keeper(env);
+    const ics20 = k.ics20;
     out.transfer = { port_id: TRANSFER_PORT, denoms: (await ics20.denoms()).map((d) => ({ base: d.base, trace: d.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })) })) };
     out.ibc = {
       channel_genesis: {

@@ -1,0 +1,42 @@
+/**
+ * x/distribution's Msg server (x/distribution/keeper/msg_server.go): one function per Msg, the SDK's
+ * checks in its order and words, then the keeper. The Msg router (src/cosmos/msg-router.ts) calls it
+ * for a proposal's messages.
+ */
+import { type ModuleEnv, ModuleError } from "../common/ledger";
+import type { JsonCoin } from "../common/proto-json";
+import type { DistributionKeeper, DistributionParams } from "./keeper";
+
+export interface DistributionMsgKeepers {
+  env: ModuleEnv;
+  distribution: DistributionKeeper;
+}
+
+/** MsgCommunityPoolSpend: whole coins of the native denom out of the pool (the pool holds no other). */
+export async function communityPoolSpend(k: DistributionMsgKeepers, msg: { recipient: string; amount: JsonCoin[] }): Promise<void> {
+  for (const c of msg.amount) {
+    if (c.denom !== k.env.denom) throw new ModuleError("community pool does not have sufficient coins to distribute");
+    await k.distribution.spendCommunityPool(msg.recipient, c.amount);
+  }
+}
+
+export async function withdrawDelegatorReward(k: DistributionMsgKeepers, msg: { delegatorAddress: string; validatorAddress: string }): Promise<bigint> {
+  return k.distribution.withdrawDelegationRewards(msg.delegatorAddress, msg.validatorAddress);
+}
+
+export async function setWithdrawAddress(k: DistributionMsgKeepers, msg: { delegatorAddress: string; withdrawAddress: string }): Promise<void> {
+  await k.distribution.setWithdrawAddress(msg.delegatorAddress, msg.withdrawAddress);
+}
+
+export async function fundCommunityPool(k: DistributionMsgKeepers, msg: { depositor: string; amount: JsonCoin[] }): Promise<void> {
+  for (const c of msg.amount) {
+    if (c.denom !== k.env.denom) throw new ModuleError(`${c.amount}${c.denom}: invalid coins`);
+    await k.distribution.fundCommunityPool(msg.depositor, c.amount);
+  }
+}
+
+/** MsgUpdateParams: the community tax (validated by the keeper: x/distribution's validateCommunityTax); this chain's epoch rewards are kept. */
+export async function updateParams(k: DistributionMsgKeepers, msg: { params: { communityTax?: bigint } }): Promise<void> {
+  const now: DistributionParams = await k.distribution.params();
+  await k.distribution.setParams({ ...now, communityTax: msg.params.communityTax ?? now.communityTax });
+}
