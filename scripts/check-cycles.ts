@@ -114,7 +114,6 @@ export function folderGraph(graph: Map<string, string[]>): Map<string, string[]>
  */
 const KNOWN_FOLDER_CYCLES: string[][] = [
   ["chain/.", "chain/block", "chain/dev", "chain/engine", "chain/fork", "chain/pool", "chain/store", "chain/tracing"],
-  ["cosmos/.", "cosmos/distribution", "cosmos/erc20", "cosmos/gov", "cosmos/ics20", "cosmos/mint", "cosmos/slashing", "cosmos/staking"],
 ];
 
 if (require.main === module) {

@@ -9,8 +9,12 @@
 import { getAddress } from "ethers/address";
 import type { Bech32Prefixes } from "./bech32/precompile";
 import { type GenesisCoins, coinsFromGenesis } from "./coins-genesis";
-import { distributionFromGenesis, genTxValidators, stakingFromGenesis } from "./staking/genesis";
-import type { DistributionOptions, StakingOptions } from "./staking/module";
+import { genTxValidators, named, stakingFromGenesis } from "./staking/genesis";
+import type { StakingOptions } from "./staking/module";
+import type { DistributionOptions } from "./app-settings";
+import { decOf, uint } from "./common/genesis-values";
+import { validateDistributionParams } from "./distribution/keeper";
+import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams, validateMintParams, validateMinter } from "./mint/keeper";
 import type { GovGenesis } from "./gov/module";
 import { govParamsFromJson } from "./gov/messages";
 import { type EvmGenesisAccount, evmAccountsFromGenesis } from "./evm-genesis";
@@ -80,3 +84,43 @@ function govFromGenesis(appState: unknown, prefixes: Bech32Prefixes, denom: stri
 }
 
 const pick = <K extends string, V>(value: V | undefined, key: K): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
+/**
+ * The distribution options a genesis gives: `app_state.distribution.params.community_tax`, and
+ * `app_state.mint` (its params and minter), which mints every block instead of the epoch stand-in.
+ */
+function distributionFromGenesis(appState: unknown, denom: string): DistributionOptions | undefined {
+  const app = appState as { distribution?: { params?: { community_tax?: unknown } }; mint?: { minter?: Record<string, unknown>; params?: Record<string, unknown> } } | undefined;
+  const out: DistributionOptions = {};
+  const tax = app?.distribution?.params?.community_tax;
+  if (tax !== undefined) {
+    out.communityTax = decOf(tax, "app_state.distribution.params.community_tax", true);
+    // the one check every path runs (src/cosmos/distribution/keeper.ts), naming the field
+    named("app_state.distribution.params.community_tax", () => validateDistributionParams({ communityTax: out.communityTax as bigint, epochIdentifier: "", rewardsPerEpoch: 0n }));
+  }
+  const mint = app?.mint;
+  if (mint !== undefined) {
+    const p = mint.params ?? {};
+    if (p.mint_denom !== undefined && p.mint_denom !== denom) throw new Error(`app_state.mint.params.mint_denom: ${JSON.stringify(p.mint_denom)} is not this chain's coin ${denom}`);
+    const d = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field, true));
+    const params: MintParams = {
+      inflationRateChange: d(p.inflation_rate_change, "app_state.mint.params.inflation_rate_change", DEFAULT_MINT_PARAMS.inflationRateChange),
+      inflationMax: d(p.inflation_max, "app_state.mint.params.inflation_max", DEFAULT_MINT_PARAMS.inflationMax),
+      inflationMin: d(p.inflation_min, "app_state.mint.params.inflation_min", DEFAULT_MINT_PARAMS.inflationMin),
+      goalBonded: d(p.goal_bonded, "app_state.mint.params.goal_bonded", DEFAULT_MINT_PARAMS.goalBonded),
+      blocksPerYear: p.blocks_per_year === undefined ? DEFAULT_MINT_PARAMS.blocksPerYear : uint(p.blocks_per_year, "app_state.mint.params.blocks_per_year"),
+    };
+    // x/mint's Params.Validate and ValidateMinter, the ones every path runs (src/cosmos/mint/keeper.ts)
+    named("app_state.mint.params", () => validateMintParams(params));
+    const m = mint.minter ?? {};
+    const minter = {
+      inflation: d(m.inflation, "app_state.mint.minter.inflation", DEFAULT_MINTER.inflation),
+      annualProvisions: d(m.annual_provisions, "app_state.mint.minter.annual_provisions", DEFAULT_MINTER.annualProvisions),
+    };
+    named("app_state.mint.minter", () => validateMinter(minter));
+    out.mint = { params, minter };
+    // the chain mints every block; no epoch stand-in on top
+    out.rewardsPerEpoch = 0n;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}

@@ -35,12 +35,13 @@ import { INVALID_CODE } from "./common/module-env";
 import type { ModulePrecompileDeps } from "./common/module-precompile";
 import { stateEnv } from "./common/module-env";
 import type { TokenPair } from "./erc20/keeper";
-import { type CosmosPrecompilesOptions, chainBech32Prefix, cosmosModuleSettings, cosmosModules, cosmosPrecompiles, erc20PairPrecompile } from "./precompiles";
+import { cosmosPrecompiles, erc20PairPrecompile } from "./precompiles";
+import { type CosmosModulesSettings, type CosmosPrecompilesOptions, chainBech32Prefix, cosmosModuleSettings } from "./app-settings";
+import { cosmosModules } from "./app";
 import { CosmosQueries, type Json } from "./query";
 import { coinsGenesisJson } from "./coins-genesis";
-import { paramsGenesisJson } from "./params-genesis";
-import { stakingGenesisJson } from "./staking/genesis";
-import type { CosmosModulesSettings } from "./staking/module";
+import { paramsGenesisJson, stakingGenesisJson } from "./params-genesis";
+
 
 export { CosmosAdmin } from "./admin";
 export type { NewValidator } from "./admin";
@@ -52,7 +53,7 @@ export type { DistributionParams } from "./distribution/keeper";
 export type { IncomingTransfer } from "./ics20/keeper";
 export { CosmosQueries, type Json, PROPOSAL_STATUS_NAMES } from "./query";
 export { paginate } from "./staking/precompile";
-export type { CosmosPrecompilesOptions } from "./precompiles";
+export type { CosmosPrecompilesOptions } from "./app-settings";
 export type { ExportedAccount } from "./evm-genesis";
 
 /** What the modules' precompiles ask of the execution they run in (the runtime answers from the EVM's message stack). */

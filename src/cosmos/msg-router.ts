@@ -9,17 +9,31 @@
  *   /cosmos.staking.v1beta1.MsgDelegate, MsgUndelegate, MsgBeginRedelegate, MsgUpdateParams
  *   /cosmos.gov.v1.MsgUpdateParams, /cosmos.mint.v1beta1.MsgUpdateParams
  */
-import { type Keepers, keepers as appKeepers } from "./app";
 import type { Bech32Prefixes } from "./bech32/precompile";
+import type { Bank } from "./bank/keeper";
 import * as bank from "./bank/msg-server";
 import { type ModuleEnv, ModuleError } from "./common/ledger";
 import { bech32Field, coinOf, coinsOf, decField, secondsField, uint32, uint64 } from "./common/proto-json";
+import type { DistributionKeeper } from "./distribution/keeper";
 import * as distribution from "./distribution/msg-server";
 import type { MsgRouter as GovMsgRouter } from "./gov/expected-keepers";
 import { govParamsFromJson } from "./gov/messages";
+import type { GovKeeper } from "./gov/keeper";
 import * as gov from "./gov/msg-server";
+import type { MintKeeper } from "./mint/keeper";
 import * as mint from "./mint/msg-server";
+import type { StakingKeeper } from "./staking/keeper";
 import * as staking from "./staking/msg-server";
+
+/** The keepers the routed Msg servers run on (src/cosmos/app.ts `Keepers` has them). */
+export interface RouterKeepers {
+  env: ModuleEnv;
+  bank: Bank;
+  staking: StakingKeeper;
+  distribution: DistributionKeeper;
+  mint: MintKeeper;
+  gov: GovKeeper;
+}
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +41,7 @@ interface Route {
   /** The field naming the signer (the Msg's `cosmos.msg.v1.signer` option). */
   signer: string;
   /** Decodes `body` and runs the Msg server. */
-  run(k: Keepers, body: Json, prefixes: Bech32Prefixes): Promise<unknown>;
+  run(k: RouterKeepers, body: Json, prefixes: Bech32Prefixes): Promise<unknown>;
 }
 
 const account = (v: unknown, p: Bech32Prefixes, field: string): string => bech32Field(v, p.account, field);
@@ -124,7 +138,7 @@ const SIGNER_FIELDS = ["authority", "from_address", "sender", "signer", "delegat
 export class MsgRouter implements GovMsgRouter {
   constructor(
     private readonly _prefixes: Bech32Prefixes,
-    private readonly _keepers: (env: ModuleEnv) => Keepers = appKeepers,
+    private readonly _keepers: (env: ModuleEnv) => RouterKeepers,
   ) {}
 
   /** The type URLs this router has a Msg server for. */

@@ -9,6 +9,7 @@ import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
 import { decString } from "./common/decimal";
 import { keepers } from "./app";
 import type { ModuleEnv } from "./common/ledger";
+import type { CosmosQueries } from "./query";
 
 type Json = Record<string, unknown>;
 
@@ -59,4 +60,18 @@ export async function paramsGenesisJson(env: ModuleEnv, prefixes: Bech32Prefixes
     constitution: await gov.constitution(),
   };
   return out;
+}
+
+/** `app_state.staking` of the chain now: the params, the validators and every delegation. */
+export async function stakingGenesisJson(q: CosmosQueries): Promise<Record<string, unknown>> {
+  const summary = (await q.summary()) as { staking_params: { unbonding_time: string; max_entries: number; max_validators: number; bond_denom: string }; validators: Array<Record<string, unknown>> };
+  const delegations: unknown[] = [];
+  for (const delegator of await q.delegators()) {
+    for (const d of (await q.delegations(delegator)) as Array<{ delegation: Record<string, string> }>) delegations.push(d.delegation);
+  }
+  return {
+    params: { unbonding_time: summary.staking_params.unbonding_time, max_entries: summary.staking_params.max_entries, max_validators: summary.staking_params.max_validators, bond_denom: summary.staking_params.bond_denom },
+    validators: summary.validators,
+    delegations,
+  };
 }

@@ -12,20 +12,17 @@
 import type { Bech32Prefixes } from "../bech32/precompile";
 import { parseFraction } from "../common/decimal";
 import { decOf, hexOf, secondsOf, uint } from "../common/genesis-values";
-import type { DistributionOptions, GenesisDelegation, GenesisValidator, StakingOptions } from "./module";
+import type { GenesisDelegation, GenesisValidator, StakingOptions } from "./module";
 import { ensureDescriptionLength, validateStakingParams } from "./types";
-import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, type MintParams, validateMintParams, validateMinter } from "../mint/keeper";
-import { validateDistributionParams } from "../distribution/keeper";
 
 /** Runs a module's own check on a genesis value, its refusal naming the genesis field. */
-function named(field: string, check: () => void): void {
+export function named(field: string, check: () => void): void {
   try {
     check();
   } catch (err) {
     throw new Error(`${field}: ${(err as Error).message}`);
   }
 }
-import type { CosmosQueries } from "../query";
 
 const DEC = 10n ** 18n;
 
@@ -99,45 +96,6 @@ export function genTxValidators(appState: unknown, prefixes: Bech32Prefixes, bon
   return out;
 }
 
-/**
- * The distribution options a genesis gives: `app_state.distribution.params.community_tax`, and
- * `app_state.mint` (its params and minter), which mints every block instead of the epoch stand-in.
- */
-export function distributionFromGenesis(appState: unknown, denom: string): DistributionOptions | undefined {
-  const app = appState as { distribution?: { params?: { community_tax?: unknown } }; mint?: { minter?: Record<string, unknown>; params?: Record<string, unknown> } } | undefined;
-  const out: DistributionOptions = {};
-  const tax = app?.distribution?.params?.community_tax;
-  if (tax !== undefined) {
-    out.communityTax = decOf(tax, "app_state.distribution.params.community_tax", true);
-    // the one check every path runs (src/cosmos/distribution/keeper.ts), naming the field
-    named("app_state.distribution.params.community_tax", () => validateDistributionParams({ communityTax: out.communityTax as bigint, epochIdentifier: "", rewardsPerEpoch: 0n }));
-  }
-  const mint = app?.mint;
-  if (mint !== undefined) {
-    const p = mint.params ?? {};
-    if (p.mint_denom !== undefined && p.mint_denom !== denom) throw new Error(`app_state.mint.params.mint_denom: ${JSON.stringify(p.mint_denom)} is not this chain's coin ${denom}`);
-    const d = (v: unknown, field: string, fallback: bigint): bigint => (v === undefined ? fallback : decOf(v, field, true));
-    const params: MintParams = {
-      inflationRateChange: d(p.inflation_rate_change, "app_state.mint.params.inflation_rate_change", DEFAULT_MINT_PARAMS.inflationRateChange),
-      inflationMax: d(p.inflation_max, "app_state.mint.params.inflation_max", DEFAULT_MINT_PARAMS.inflationMax),
-      inflationMin: d(p.inflation_min, "app_state.mint.params.inflation_min", DEFAULT_MINT_PARAMS.inflationMin),
-      goalBonded: d(p.goal_bonded, "app_state.mint.params.goal_bonded", DEFAULT_MINT_PARAMS.goalBonded),
-      blocksPerYear: p.blocks_per_year === undefined ? DEFAULT_MINT_PARAMS.blocksPerYear : uint(p.blocks_per_year, "app_state.mint.params.blocks_per_year"),
-    };
-    // x/mint's Params.Validate and ValidateMinter, the ones every path runs (src/cosmos/mint/keeper.ts)
-    named("app_state.mint.params", () => validateMintParams(params));
-    const m = mint.minter ?? {};
-    const minter = {
-      inflation: d(m.inflation, "app_state.mint.minter.inflation", DEFAULT_MINTER.inflation),
-      annualProvisions: d(m.annual_provisions, "app_state.mint.minter.annual_provisions", DEFAULT_MINTER.annualProvisions),
-    };
-    named("app_state.mint.minter", () => validateMinter(minter));
-    out.mint = { params, minter };
-    // the chain mints every block; no epoch stand-in on top
-    out.rewardsPerEpoch = 0n;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
 
 /** The staking options `app_state.staking` gives, or undefined when the genesis has none. Errors name the field. */
 export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes): StakingOptions | undefined {
@@ -200,18 +158,4 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
   out.validators = list;
   if (dels.length > 0) out.delegations = dels;
   return out;
-}
-
-/** `app_state.staking` of the chain now: the params, the validators and every delegation. */
-export async function stakingGenesisJson(q: CosmosQueries): Promise<Record<string, unknown>> {
-  const summary = (await q.summary()) as { staking_params: { unbonding_time: string; max_entries: number; max_validators: number; bond_denom: string }; validators: Array<Record<string, unknown>> };
-  const delegations: unknown[] = [];
-  for (const delegator of await q.delegators()) {
-    for (const d of (await q.delegations(delegator)) as Array<{ delegation: Record<string, string> }>) delegations.push(d.delegation);
-  }
-  return {
-    params: { unbonding_time: summary.staking_params.unbonding_time, max_entries: summary.staking_params.max_entries, max_validators: summary.staking_params.max_validators, bond_denom: summary.staking_params.bond_denom },
-    validators: summary.validators,
-    delegations,
-  };
 }

@@ -1,8 +1,8 @@
 /**
  * The staking module as the chain runs it (docs/cosmos-precompiles.md):
- * - genesis: the validators (one bonded validator by default, operated by the first dev account, as
- *   a single-node chain has) with their self-delegations, minted into the bonded pool so the dev
- *   accounts keep their configured balances; the staking, distribution and mint params;
+ * - genesis (ordered by the app, src/cosmos/app.ts): the params, the validators (one bonded validator
+ *   by default, operated by the first dev account, as a single-node chain has) with their
+ *   self-delegations, minted into the bonded pool so the dev accounts keep their configured balances;
  * - the end block: the set update when a block's messages changed a validator (the bonded set
  *   of max_validators, src/cosmos/staking/validator-set.ts), then unbondings and redelegations whose
  *   completion time the block reaches are completed (the keeper, run on the block's state,
@@ -17,25 +17,17 @@ import { getBytes } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
 import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/module";
 import type { StateReader } from "../../chain/records";
-import { DISTRIBUTION_PRECOMPILE, type DistributionParams } from "../distribution/keeper";
-import { BANK_PRECOMPILE, ModuleError, type ModuleEnv, addSupply, byteOrder } from "../common/ledger";
-import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "../common/module-env";
+import { ModuleError, type ModuleEnv, byteOrder } from "../common/ledger";
+import { blockEnv, readEnv } from "../common/module-env";
+import type { DistributionRecords, MintRecords } from "./expected-keepers";
 import type { StakingKeeper } from "./keeper";
-import { DEC, DEFAULT_MAX_VALIDATORS, POWER_REDUCTION, STAKING_PRECOMPILE, type StakingParams, ensureDescriptionLength, newValidator } from "./types";
-import { NATIVE_ERC20 } from "../bank/precompile";
-import type { Erc20Settings } from "../erc20/module";
-import type { Ics20Settings } from "../ics20/module";
-import { SLASHING_PRECOMPILE } from "../slashing/keeper";
-import { GOV_PRECOMPILE } from "../gov/keeper";
-import type { GovGenesis } from "../gov/module";
-import { MINT_MODULE_ACCOUNT, type MintKeeper, type MintParams, type Minter } from "../mint/keeper";
-import type { DistributionKeeper } from "../distribution/keeper";
+import { DEC, DEFAULT_MAX_VALIDATORS, POWER_REDUCTION, type StakingParams, ensureDescriptionLength, newValidator } from "./types";
 
-/** The keepers the staking module's genesis and end block run on (src/cosmos/app.ts `Keepers` has them). */
+/** The keepers the staking module's end block and record check run on (src/cosmos/app.ts `Keepers` has them). */
 export interface StakingModuleKeepers {
   staking: StakingKeeper;
-  distribution: DistributionKeeper;
-  mint: MintKeeper;
+  distribution: DistributionRecords;
+  mint: MintRecords;
 }
 
 export const STAKING_MODULE = "staking";
@@ -86,151 +78,81 @@ export interface StakingOptions {
   maxValidators?: number;
 }
 
-/** x/mint at each block's start (src/cosmos/mint/keeper.ts): a genesis's `app_state.mint`. */
-export interface MintOptions {
-  params: MintParams;
-  minter: Minter;
-}
-
-export interface DistributionOptions {
-  /** Coins minted at each end of `epochIdentifier`; default 10 coins (10^19). */
-  rewardsPerEpoch?: bigint;
-  /** Default "day" (Evmos's inflation epoch). */
-  epochIdentifier?: string;
-  /** LegacyDec; default 0.02 (x/distribution's default community_tax). */
-  communityTax?: bigint;
-  /** x/mint's provision every block, allocated as the epoch's rewards are (a genesis's `app_state.mint`); default none. */
-  mint?: MintOptions;
-}
-
 export const DEFAULT_SELF_BOND = 1_000n * DEC;
 export const DEFAULT_COMMISSION = DEC / 10n;
 export const DEFAULT_UNBONDING_TIME = 1_814_400n;
-export const DEFAULT_REWARDS_PER_EPOCH = 10n * DEC;
-export const DEFAULT_COMMUNITY_TAX = (2n * DEC) / 100n;
 
 /** A validator's consensus key when none is given (32 bytes, ed25519-sized, base64 as cosmos/evm formats it): keccak256 of its operator, stable across runs. */
 export function consensusPubkey(operator: string): string {
   return Buffer.from(getBytes(keccak256(operator))).toString("base64");
 }
 
-export interface CosmosModulesSettings {
-  staking: Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<Omit<GenesisValidator, "commissionUpdateTime">> & Pick<GenesisValidator, "commissionUpdateTime">> };
-  distribution: (Required<Omit<DistributionOptions, "mint">> & { mint?: MintOptions }) | false;
-  /** The bank precompile (the supply is kept either way). */
-  bank: boolean;
-  /** The slashing precompile (jailing is kept either way). */
-  slashing: boolean;
-  /** x/gov and its precompile. */
-  gov: boolean;
-  /** What the genesis sets in x/gov (src/cosmos/gov/module.ts). */
-  govGenesis?: GovGenesis;
-  /** The native coin's ERC-20 pair, as the bank precompile names it. */
-  nativeErc20: string;
-  /** x/erc20's token pairs (src/cosmos/erc20/module.ts); false: none. */
-  erc20: Erc20Settings | false;
-  /** ICS20 transfers and their channels (src/cosmos/ics20/keeper.ts); false: none. */
-  ics20: Ics20Settings | false;
-  denom: string;
-  /** The native coin held at genesis outside the modules (the dev accounts' balances). */
-  genesisSupply: bigint;
-}
+/** The staking settings with their defaults (the Hardhat config's or a genesis's). */
+export type StakingSettings = Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<Omit<GenesisValidator, "commissionUpdateTime">> & Pick<GenesisValidator, "commissionUpdateTime">> };
 
-/** The settings with their defaults; `accounts` are the chain's genesis accounts (the first operates the default validator). */
-export function stakingSettings(
-  staking: StakingOptions,
-  distribution: DistributionOptions | false,
-  precompiles: { bank: boolean; slashing: boolean; gov: boolean },
-  denom: string,
-  accounts: ReadonlyArray<{ address: string; balance: bigint }>,
-  erc20: Erc20Settings | false = false,
-  ics20: Ics20Settings | false = false,
-): CosmosModulesSettings {
+/** `staking` with its defaults; `accounts` are the chain's genesis accounts (the first operates the default validator). */
+export function stakingSettings(staking: StakingOptions, accounts: ReadonlyArray<{ address: string }>): StakingSettings {
   const validators = staking.validators ?? [{ operator: accounts[0]?.address ?? "0x000000000000000000000000000000000000dEaD" }];
   return {
-    denom,
-    ...precompiles,
-    nativeErc20: erc20 === false ? NATIVE_ERC20 : erc20.nativeErc20,
-    erc20,
-    ics20,
-    genesisSupply: accounts.reduce((sum, a) => sum + a.balance, 0n),
-    staking: {
-      unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,
-      maxEntries: staking.maxEntries ?? 7,
-      maxValidators: staking.maxValidators ?? DEFAULT_MAX_VALIDATORS,
-      delegations: staking.delegations ?? [],
-      validators: validators.map((v, i) => ({
-        operator: getAddress(v.operator),
-        tokens: v.tokens ?? DEFAULT_SELF_BOND,
-        commissionRate: v.commissionRate ?? DEFAULT_COMMISSION,
-        maxRate: v.maxRate ?? DEC,
-        maxChangeRate: v.maxChangeRate ?? DEC / 100n,
-        minSelfDelegation: v.minSelfDelegation ?? 1n,
-        moniker: v.moniker ?? `validator-${i}`,
-        identity: v.identity ?? "",
-        website: v.website ?? "",
-        securityContact: v.securityContact ?? "",
-        details: v.details ?? "",
-        jailed: v.jailed ?? false,
-        consensusPubkey: v.consensusPubkey ?? consensusPubkey(getAddress(v.operator)),
-        ...(v.commissionUpdateTime !== undefined ? { commissionUpdateTime: v.commissionUpdateTime } : {}),
-      })),
-    },
-    distribution:
-      distribution === false
-        ? false
-        : {
-            rewardsPerEpoch: distribution.rewardsPerEpoch ?? DEFAULT_REWARDS_PER_EPOCH,
-            epochIdentifier: distribution.epochIdentifier ?? "day",
-            communityTax: distribution.communityTax ?? DEFAULT_COMMUNITY_TAX,
-            ...(distribution.mint !== undefined ? { mint: distribution.mint } : {}),
-          },
+    unbondingTime: staking.unbondingTime ?? DEFAULT_UNBONDING_TIME,
+    maxEntries: staking.maxEntries ?? 7,
+    maxValidators: staking.maxValidators ?? DEFAULT_MAX_VALIDATORS,
+    delegations: staking.delegations ?? [],
+    validators: validators.map((v, i) => ({
+      operator: getAddress(v.operator),
+      tokens: v.tokens ?? DEFAULT_SELF_BOND,
+      commissionRate: v.commissionRate ?? DEFAULT_COMMISSION,
+      maxRate: v.maxRate ?? DEC,
+      maxChangeRate: v.maxChangeRate ?? DEC / 100n,
+      minSelfDelegation: v.minSelfDelegation ?? 1n,
+      moniker: v.moniker ?? `validator-${i}`,
+      identity: v.identity ?? "",
+      website: v.website ?? "",
+      securityContact: v.securityContact ?? "",
+      details: v.details ?? "",
+      jailed: v.jailed ?? false,
+      consensusPubkey: v.consensusPubkey ?? consensusPubkey(getAddress(v.operator)),
+      ...(v.commissionUpdateTime !== undefined ? { commissionUpdateTime: v.commissionUpdateTime } : {}),
+    })),
   };
 }
 
+/** x/staking's params as the settings give them. */
+export function stakingParams(settings: StakingSettings): StakingParams {
+  return { unbondingTime: settings.unbondingTime, maxEntries: settings.maxEntries, maxValidators: settings.maxValidators };
+}
+
 /**
- * Writes the modules' genesis: params, validators, self-delegations, the supply. A fork of a chain
- * that has them (this plugin's node) keeps the remote's module state, as it keeps any state.
+ * Writes the genesis validators and their delegations (x/staking's InitGenesis, after its params):
+ * the set is the strongest max_validators with power, bonded from the start; each validator's tokens
+ * that no listed delegation accounts for are its operator's self-delegation, minted into the pool.
  */
-async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings, keepers: (env: ModuleEnv) => StakingModuleKeepers): Promise<void> {
-  const env = genesisEnv(ctx, settings.denom);
-  const k = keepers(env);
-  if ((await env.records(STAKING_PRECOMPILE).get("params")) !== undefined) return;
-  for (const a of [STAKING_PRECOMPILE, DISTRIBUTION_PRECOMPILE, BANK_PRECOMPILE, SLASHING_PRECOMPILE, GOV_PRECOMPILE]) await ctx.putCode(getBytes(a), INVALID_CODE);
-  // the genesis balances (the dev accounts'); the self-bonds below add theirs
-  await addSupply(env.records(BANK_PRECOMPILE), settings.genesisSupply);
-  const { distribution, staking } = k;
-  const params: StakingParams = { unbondingTime: settings.staking.unbondingTime, maxEntries: settings.staking.maxEntries, maxValidators: settings.staking.maxValidators };
-  await staking.setParams(params);
-  const { mint, ...distParams }: DistributionParams & { mint?: MintOptions } = settings.distribution === false ? { rewardsPerEpoch: 0n, epochIdentifier: "", communityTax: DEFAULT_COMMUNITY_TAX } : settings.distribution;
-  await distribution.setParams(distParams);
-  if (mint !== undefined) {
-    await ctx.putCode(getBytes(MINT_MODULE_ACCOUNT), INVALID_CODE);
-    await k.mint.init(mint.params, mint.minter);
-  }
+export async function initGenesisValidators(ctx: GenesisContext, staking: StakingKeeper, settings: StakingSettings): Promise<void> {
   // the genesis set: the strongest max_validators validators with power (InitGenesis's set update), bonded from the start
-  const ranked = settings.staking.validators.filter((v) => !v.jailed && v.tokens >= POWER_REDUCTION);
+  const ranked = settings.validators.filter((v) => !v.jailed && v.tokens >= POWER_REDUCTION);
   ranked.sort((a, b) => (a.tokens / POWER_REDUCTION === b.tokens / POWER_REDUCTION ? byteOrder(a.operator, b.operator) : a.tokens > b.tokens ? -1 : 1));
-  const bonded = new Set(ranked.slice(0, settings.staking.maxValidators).map((v) => v.operator));
-  for (const v of settings.staking.validators) {
+  const bonded = new Set(ranked.slice(0, settings.maxValidators).map((v) => v.operator));
+  for (const v of settings.validators) {
     const description = { moniker: v.moniker, identity: v.identity, website: v.website, securityContact: v.securityContact, details: v.details };
     ensureDescriptionLength(description);
     await staking.setValidator(newValidator({ ...v, time: v.commissionUpdateTime ?? ctx.timestamp, description, bonded: bonded.has(v.operator) }));
     // the genesis self-delegation, what the listed delegations leave of its tokens: minted into the validator's pool (genesisEnv's send)
-    const delegated = settings.staking.delegations.filter((d) => d.operator.toLowerCase() === v.operator.toLowerCase()).reduce((sum, d) => sum + d.amount, 0n);
+    const delegated = settings.delegations.filter((d) => d.operator.toLowerCase() === v.operator.toLowerCase()).reduce((sum, d) => sum + d.amount, 0n);
     if (delegated > v.tokens) throw new Error(`genesis validator ${v.operator}: its delegations (${delegated}) exceed its tokens (${v.tokens})`);
     if (v.tokens - delegated > 0n) await staking.delegate(v.operator, v.operator, v.tokens - delegated);
   }
-  for (const d of settings.staking.delegations) await staking.delegate(d.delegator, d.operator, d.amount);
+  for (const d of settings.delegations) await staking.delegate(d.delegator, d.operator, d.amount);
   await staking.migrate();
 }
 
-/** The staking module's block seam: genesis, the end block that completes maturities, and when it is quiet. */
-export function stakingBlockModule(settings: CosmosModulesSettings, keepers: (env: ModuleEnv) => StakingModuleKeepers): BlockModule {
+/**
+ * The staking module's block seam: the end block that completes maturities, when it is quiet, and
+ * the check of its records. Its genesis is the app's to order (src/cosmos/app.ts).
+ */
+export function stakingBlockModule(denom: string, keepers: (env: ModuleEnv) => StakingModuleKeepers): Omit<BlockModule, "initGenesis"> {
   const reader = (state: StateReader) => keepers(readEnv(state)).staking;
   return {
     name: STAKING_MODULE,
-    initGenesis: (ctx) => initGenesis(ctx, settings, keepers),
     endBlock: async (ctx: BlockContext) => {
       const due = await reader(ctx).endBlockDue();
       if (due === undefined || due > ctx.timestamp) return;
@@ -239,14 +161,14 @@ export function stakingBlockModule(settings: CosmosModulesSettings, keepers: (en
         ctx,
         async () => {
           // x/staking's BlockValidatorUpdates: the set update (and validators' unbondings), then the delegations' maturities
-          const { staking } = keepers(blockEnv(ctx, settings.denom));
+          const { staking } = keepers(blockEnv(ctx, denom));
           await staking.applyValidatorSetUpdates();
           const paid = await staking.completeMatured();
           for (const p of paid) {
             ctx.emit({
               type: "complete_unbonding",
               attributes: [
-                { key: "amount", value: `${p.amount}${settings.denom}` },
+                { key: "amount", value: `${p.amount}${denom}` },
                 { key: "validator", value: p.validator },
                 { key: "delegator", value: p.delegator },
               ],
@@ -262,7 +184,7 @@ export function stakingBlockModule(settings: CosmosModulesSettings, keepers: (en
 }
 
 /**
- * Reads every staking and distribution record (BlockModule.checkState): a loaded state whose records
+ * Reads every staking, distribution and mint record (BlockModule.checkState): a loaded state whose records
  * are not what the keepers write (not JSON, not of their shape) throws here instead of failing every
  * later end block and query.
  */

@@ -8,7 +8,6 @@ import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
 import { PrecompileError, type Bech32Prefixes, fromBech32, toBech32 } from "../bech32/precompile";
-import { type DistributionKeeper } from "../distribution/keeper";
 import { ModuleError } from "../common/ledger";
 import type { MethodCall, MethodHandler } from "../common/module-precompile";
 import { StakingKeeper } from "./keeper";
@@ -117,8 +116,8 @@ export const pageOf = (r: unknown): { key: string; offset: bigint; limit: bigint
   return { key, offset, limit, countTotal, reverse };
 };
 
-/** The handlers of the staking precompile over the chain's staking and distribution keepers. */
-export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCall) => { staking: StakingKeeper; distribution: DistributionKeeper }): Record<string, MethodHandler> {
+/** The handlers of the staking precompile over the staking keeper (its delegation hooks are distribution's: src/cosmos/app.ts). */
+export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCall) => { staking: StakingKeeper }): Record<string, MethodHandler> {
   const notFromContract = async (call: MethodCall): Promise<void> => {
     if (await call.callerIsContract()) throw new ModuleError("this method can only be called directly to the precompile, not from a smart contract");
   };

@@ -19,7 +19,7 @@ import { type AppConfigLayer, type EpochsProfile, TXPOOL_KEYS, defaultAppConfig,
 import type { EpochInfo, CosmosGenesis, EpochsOptions } from "../../epochs";
 import type { ChainConfig } from "../../chain/config";
 import type { RuntimeOptions } from "../../app/runtime";
-import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
+import type { CosmosPrecompilesOptions } from "../../cosmos/app-settings";
 import { epochsModule } from "../lazy";
 import { genesisRuntimeOptions } from "../settings/genesis-file";
 import { PROFILES } from "../../epochs/profile";

@@ -6,7 +6,7 @@ import { EpochsConfigError } from "../../utils/user-error";
 import type { EpochInfo, EpochsOptions, EpochsProfile, Time } from "../../epochs";
 import { epochsModule } from "../lazy";
 import type { InProcessNetworkUserConfig } from "./network-settings";
-import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
+import type { CosmosPrecompilesOptions } from "../../cosmos/app-settings";
 import { parseFraction } from "../../cosmos/common/decimal";
 import { PROFILE_NAMES, isProfile } from "../../epochs/profile";
 import { safeInteger, shown, wholeNumber } from "../../utils/values";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { RuntimeOptions } from "../../app/runtime";
 import type { ChainConfig } from "../../chain/config";
-import type { CosmosPrecompilesOptions } from "../../cosmos/precompiles";
+import type { CosmosPrecompilesOptions } from "../../cosmos/app-settings";
 import type { CosmosGenesis, EpochsOptions } from "../../epochs";
 import { PROFILES } from "../../epochs/profile";
 import { UserError } from "../../utils/user-error";
@@ -52,7 +52,7 @@ export function genesisRuntimeOptions(
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const { bech32Prefixes } = require("../../cosmos/bech32/precompile") as typeof import("../../cosmos/bech32/precompile");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { chainBech32Prefix } = require("../../cosmos/precompiles") as typeof import("../../cosmos/precompiles");
+  const { chainBech32Prefix } = require("../../cosmos/app-settings") as typeof import("../../cosmos/app-settings");
   const profile = base.epochs.profile ?? "evmos";
   const prefixes = bech32Prefixes(chainBech32Prefix(base.cosmos ?? {}, profile));
   let app: ReturnType<typeof readAppGenesis>;
