@@ -43,6 +43,49 @@ const JOURNAL_CHECKPOINT = {
   message: "open an execution's checkpoint with openCheckpoint or restoringDepth (src/chain/engine/isolation.ts): they restore the state's depth whatever is thrown",
 };
 
+/**
+ * The Cosmos module folders of src/cosmos/ and the ones each may import types from (its expected
+ * keepers: docs/architecture.md, "The Cosmos modules as a Cosmos app"). No value crosses between module
+ * folders, and none imports the app's files (src/cosmos/*.ts): the wiring file hands them their keepers.
+ */
+const COSMOS_MODULES = {
+  bank: [],
+  bech32: [],
+  p256: [],
+  ics20: ["bank"],
+  erc20: ["bank", "ics20"],
+  staking: ["bank"],
+  slashing: ["bank", "staking"],
+  distribution: ["bank", "staking"],
+  mint: ["bank", "staking", "distribution"],
+  gov: ["bank", "staking", "distribution", "mint"],
+};
+
+const ORDER_TEXT = Object.entries(COSMOS_MODULES).map(([m, b]) => `${m} on ${b.join(", ") || "common/"}`).join("; ");
+
+function cosmosModuleFolders() {
+  const all = Object.keys(COSMOS_MODULES);
+  return Object.entries(COSMOS_MODULES).map(([module, below]) => {
+    const others = all.filter((m) => m !== module);
+    const notBelow = others.filter((m) => !below.includes(m));
+    return {
+      files: [`src/cosmos/${module}/**`],
+      rules: {
+        "@typescript-eslint/no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              ...(below.length > 0 ? [{ regex: `^\\.\\./(${below.join("|")})/`, allowTypeImports: true, message: `a Cosmos module imports another's types only (its expected keepers); src/cosmos/app.ts hands it keepers` }] : []),
+              { regex: `^\\.\\./(${notBelow.join("|")})/`, message: `src/cosmos/${module}/ imports types of ${below.join(", ") || "no other module"} only (the module order: ${ORDER_TEXT})` },
+              { regex: "^\\.\\./[^./][^/]*$", message: "a Cosmos module does not import the app's files (src/cosmos/*.ts): the wiring file hands it what it needs" },
+            ],
+          },
+        ],
+      },
+    };
+  });
+}
+
 /** A `no-restricted-imports` block per layer: the folders (and paths) its files may not import. */
 function layers(rows) {
   return rows.map(([files, above, extra = []]) => ({
@@ -96,6 +139,8 @@ export default tseslint.config(
     [["src/hardhat/**", "src/hardhat3/**"], [], [CHAIN_ENTRIES]],
     [["src/utils/**", "src/*.ts"], []],
   ]),
+  // the Cosmos module folders among themselves
+  ...cosmosModuleFolders(),
   // the same for ethers loaded on demand; and the EVM journal's checkpoints opened in one place only
   {
     files: ["src/**/*.ts", "src/**/*.mts"],

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HDNodeWallet } from "ethers/wallet";
 import { getBytes, sha256, toUtf8Bytes } from "ethers";
-import { toBech32 } from "../src/cosmos/bech32/precompile";
+import { toBech32 } from "../src/cosmos/common/address-codec";
 
 const DENOM = "atest";
 const VALIDATOR_MNEMONIC = "gesture inject test cycle original hollow east ridge hen combine junk child bacon zero hope comfort vacuum milk pitch cage oppose unhappy lunar seat";

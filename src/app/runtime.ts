@@ -64,7 +64,7 @@ export interface RuntimeOptions {
   batch?: { maxResponseBytes?: number; timeoutMs?: number };
   /** The epochs module's settings; `false` runs the chain without it. Default: Evmos's default genesis, the spec rule. */
   epochs?: EpochsOptions | false;
-  /** The Cosmos precompiles (src/cosmos/precompiles.ts); default: each on, with the profile's settings. */
+  /** The Cosmos modules and precompiles (src/cosmos/app-settings.ts); default: each on, with the profile's settings. */
   cosmos?: CosmosPrecompilesOptions;
   /** Extra block modules and their precompiles. */
   modules?: BlockModule[];

@@ -7,18 +7,20 @@
  */
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { accountFromBech32 } from "./bech32/precompile";
-import { type IbcDenom, type IncomingTransfer, type Packet, denomPath } from "./ics20/keeper";
+import { accountFromBech32 } from "./common/address-codec";
+import type { IncomingTransfer, Packet } from "./ics20/keeper";
+import { type IbcDenom, denomPath } from "./common/ibc-denom";
 import type { DistributionParams } from "./distribution/keeper";
 import { keepers } from "./app";
 import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./common/ledger";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./staking/module";
 import { BondStatus, DEC, type Validator, ensureDescriptionLength, newValidator } from "./staking/types";
-import { type DenomMetadata, validateDenom } from "./bank/keeper";
+import type { DenomMetadata } from "./bank/keeper";
+import { validateDenom } from "./common/denom";
 import type { TokenPair } from "./erc20/keeper";
 import { registerVoucher } from "./erc20/module";
 import type { ProposalRecord } from "./gov/keeper";
-import type { Bech32Prefixes } from "./bech32/precompile";
+import type { Bech32Prefixes } from "./common/address-codec";
 import { CosmosQueries } from "./query";
 
 export interface NewValidator {

@@ -7,7 +7,7 @@
  * every error names the field.
  */
 import { getAddress } from "ethers/address";
-import type { Bech32Prefixes } from "./bech32/precompile";
+import type { Bech32Prefixes } from "./common/address-codec";
 import { type GenesisCoins, coinsFromGenesis } from "./coins-genesis";
 import { genTxValidators, named, stakingFromGenesis } from "./staking/genesis";
 import type { StakingOptions } from "./staking/module";

@@ -15,7 +15,7 @@ import type { BlockContext, BlockModule, GenesisContext } from "../chain/module"
 import type { EpochHooks } from "../epochs/types";
 import { type CosmosModulesSettings, DEFAULT_COMMUNITY_TAX } from "./app-settings";
 import { Bank } from "./bank/keeper";
-import type { Bech32Prefixes } from "./bech32/precompile";
+import type { Bech32Prefixes } from "./common/address-codec";
 import { BANK_PRECOMPILE, type ModuleEnv, addSupply } from "./common/ledger";
 import { INVALID_CODE, genesisEnv } from "./common/module-env";
 import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution/keeper";
@@ -28,7 +28,7 @@ import { Ics20Keeper } from "./ics20/keeper";
 import { ics20BlockModule } from "./ics20/module";
 import { MINT_MODULE_ACCOUNT, MintKeeper } from "./mint/keeper";
 import { mintBlockProvision } from "./mint/module";
-import { mintSteadyWork } from "./mint/steady-run";
+import { mintSteadyWork } from "./played-mint";
 import { MsgRouter } from "./msg-router";
 import { SLASHING_PRECOMPILE, SlashingKeeper } from "./slashing/keeper";
 import { StakingKeeper } from "./staking/keeper";
@@ -118,7 +118,7 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
  * SetOrderEndBlockers): block modules — staking's (the modules' genesis below, x/mint's begin block,
  * staking's end block), the transfer module's (genesis, timeouts), x/erc20's (genesis), x/gov's
  * (genesis, end block) — and the epochs hooks: distribution's minting, which the epochs module runs
- * before the contract hooks (src/epochs/index.ts), so a contract hook that claims at an epoch end sees
+ * before the contract hooks (src/app/runtime.ts adds them first), so a contract hook that claims at an epoch end sees
  * that epoch's rewards. `onPairs` is told the token pairs of each state the chain opens (their
  * precompiles join the EVM: src/cosmos/precompiles.ts `erc20PairPrecompile`).
  */
@@ -132,7 +132,7 @@ export function cosmosModules(settings: CosmosModulesSettings | undefined, prefi
         ...stakingBlockModule(denom, keepers),
         initGenesis: (ctx: GenesisContext) => initGenesis(ctx, settings),
         // x/mint's begin block, under the staking module's name (a home's reserved ranges key its played work by it):
-        // each block's provision; played for a run of otherwise quiet blocks (src/cosmos/mint/steady-run.ts)
+        // each block's provision; played for a run of otherwise quiet blocks (src/cosmos/played-mint.ts)
         ...(minting ? { beginBlock: (ctx: BlockContext) => mintBlockProvision(ctx, denom, keepers), steady: mintSteadyWork(denom, keepers) } : {}),
       },
       // ICS20's genesis first: x/erc20's records the traces of its genesis vouchers in ICS20's account

@@ -17,12 +17,13 @@
 import { getAddress, isAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { keepers } from "./app";
-import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
+import { type Bech32Prefixes, toBech32 } from "./common/address-codec";
 import { hexOf } from "./common/genesis-values";
 import type { DenomMetadata } from "./bank/keeper";
 import { OWNER_MODULE } from "./erc20/keeper";
 import type { GenesisCoin, GenesisPair } from "./erc20/module";
-import { CHANNEL_ID, type IbcChannel, TRANSFER_PORT, denomHash, denomPath } from "./ics20/keeper";
+import { type IbcChannel, TRANSFER_PORT } from "./ics20/keeper";
+import { CHANNEL_ID, denomHash, denomPath } from "./common/ibc-denom";
 import type { ModuleEnv } from "./common/ledger";
 
 type Json = Record<string, unknown>;

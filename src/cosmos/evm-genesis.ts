@@ -7,7 +7,7 @@
  * (src/cosmos/app-genesis.ts); written by `epochs_exportGenesis` from the state at the head.
  */
 import { getAddress } from "ethers/address";
-import { type Bech32Prefixes, accountFromBech32, toBech32 } from "./bech32/precompile";
+import { type Bech32Prefixes, accountFromBech32, toBech32 } from "./common/address-codec";
 
 /** An account's state beyond its balance, as the chain takes it at genesis (src/chain/config.ts). */
 export interface EvmGenesisAccount {

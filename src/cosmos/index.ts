@@ -1,7 +1,7 @@
 /**
  * The Cosmos modules as the rest of the node sees them: one object, built once per runtime
  * (src/app/runtime.ts) from the settings, that gives the chain its block modules, epoch hooks and
- * precompiles (src/cosmos/precompiles.ts chooses them), and gives the `cosmos_*` methods
+ * precompiles (wired in src/cosmos/app.ts, the precompiles listed in src/cosmos/precompiles.ts), and gives the `cosmos_*` methods
  * (src/rpc/namespaces/cosmos.ts) and the REST routes (src/app/rest/cosmos.ts) what they answer
  * from: queries over a state (src/cosmos/query.ts) and the changes a test may make
  * (src/cosmos/admin.ts). rpc/ and app/ import src/cosmos/ through this file only, as they import
@@ -30,7 +30,7 @@ import type { BlockModule } from "../chain/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { PROFILES } from "../epochs/profile";
 import { CosmosAdmin } from "./admin";
-import { type Bech32Prefixes, accountFromBech32, bech32Prefixes } from "./bech32/precompile";
+import { type Bech32Prefixes, accountFromBech32, bech32Prefixes } from "./common/address-codec";
 import { INVALID_CODE } from "./common/module-env";
 import type { ModulePrecompileDeps } from "./common/module-precompile";
 import { stateEnv } from "./common/module-env";
@@ -45,14 +45,14 @@ import { paramsGenesisJson, stakingGenesisJson } from "./params-genesis";
 
 export { CosmosAdmin } from "./admin";
 export type { NewValidator } from "./admin";
-export { isDenom } from "./bank/keeper";
+export { isDenom } from "./common/denom";
 export type { DenomMetadata } from "./bank/keeper";
 export { parseFraction } from "./common/decimal";
 export { ModuleError } from "./common/ledger";
 export type { DistributionParams } from "./distribution/keeper";
 export type { IncomingTransfer } from "./ics20/keeper";
 export { CosmosQueries, type Json, PROPOSAL_STATUS_NAMES } from "./query";
-export { paginate } from "./staking/precompile";
+export { paginate } from "./common/paging";
 export type { CosmosPrecompilesOptions } from "./app-settings";
 export type { ExportedAccount } from "./evm-genesis";
 

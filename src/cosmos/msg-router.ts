@@ -9,7 +9,7 @@
  *   /cosmos.staking.v1beta1.MsgDelegate, MsgUndelegate, MsgBeginRedelegate, MsgUpdateParams
  *   /cosmos.gov.v1.MsgUpdateParams, /cosmos.mint.v1beta1.MsgUpdateParams
  */
-import type { Bech32Prefixes } from "./bech32/precompile";
+import type { Bech32Prefixes } from "./common/address-codec";
 import type { Bank } from "./bank/keeper";
 import * as bank from "./bank/msg-server";
 import { type ModuleEnv, ModuleError } from "./common/ledger";

@@ -5,7 +5,7 @@
  * with the same community tax, x/mint (when it has one) and x/gov params, first id and constitution.
  */
 import { getBytes } from "ethers/utils";
-import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
+import { type Bech32Prefixes, toBech32 } from "./common/address-codec";
 import { decString } from "./common/decimal";
 import { keepers } from "./app";
 import type { ModuleEnv } from "./common/ledger";

@@ -4,7 +4,7 @@
  * for the REST routes (src/app/rest/cosmos.ts) and the `cosmos_*` RPC reads.
  */
 import { getBytes } from "ethers/utils";
-import { type Bech32Prefixes, toBech32 } from "./bech32/precompile";
+import { type Bech32Prefixes, toBech32 } from "./common/address-codec";
 import { type Keepers, keepers } from "./app";
 import type { ModuleEnv } from "./common/ledger";
 import { decString } from "./common/decimal";
@@ -13,7 +13,8 @@ import { DEFAULT_MAX_VALIDATORS, type Validator } from "./staking/types";
 import { OWNER_MODULE, type TokenPair } from "./erc20/keeper";
 import { STATUS_NAMES } from "./staking/precompile";
 import { ProposalStatus } from "./gov/keeper";
-import { type Packet, TRANSFER_PORT, denomPath, escrowAddress, ibcDenom } from "./ics20/keeper";
+import { type Packet, TRANSFER_PORT, escrowAddress } from "./ics20/keeper";
+import { denomPath, ibcDenom } from "./common/ibc-denom";
 
 
 const rfc3339 = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");

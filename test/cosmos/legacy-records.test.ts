@@ -6,9 +6,10 @@
  * timeouts ("timeouts"). On a module environment over an in-memory state, as those records were laid.
  */
 import { expect } from "chai";
-import { getAddress, hexlify } from "ethers";
+import { getAddress } from "ethers";
 import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
 import { type EnvState, moduleEnv } from "../../src/cosmos/common/module-env";
+import { memoryState } from "../helpers/module-env";
 import { keepers } from "../../src/cosmos/app";
 import { GOV_MODULE_ACCOUNT, GOV_PRECOMPILE, ProposalStatus } from "../../src/cosmos/gov/keeper";
 import { ICS20_PRECOMPILE, escrowAddress } from "../../src/cosmos/ics20/keeper";
@@ -18,20 +19,6 @@ const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const BOB = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 const OP0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const OP1 = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
-
-/** An in-memory state: storage and balances by address. */
-function memoryState(): EnvState & { balances: Map<string, bigint> } {
-  const slots = new Map<string, Uint8Array>();
-  const balances = new Map<string, bigint>();
-  const k = (a: Uint8Array, key?: Uint8Array) => `${hexlify(a).toLowerCase()}/${key === undefined ? "" : hexlify(key)}`;
-  return {
-    balances,
-    getStorage: async (a, key) => slots.get(k(a, key)) ?? new Uint8Array(32),
-    putStorage: async (a, key, v) => void (v.length === 0 || v.every((b) => b === 0) ? slots.delete(k(a, key)) : slots.set(k(a, key), v)),
-    balance: async (a) => balances.get(k(a)) ?? 0n,
-    setBalance: async (a, change) => void balances.set(k(a), change(balances.get(k(a)) ?? 0n)),
-  };
-}
 
 const at = (state: EnvState, time: bigint) => moduleEnv(state, { number: 10n, timestamp: time }, "atest");
 const balanceOf = (state: ReturnType<typeof memoryState>, a: string) => state.balances.get(`${a.toLowerCase()}/`) ?? 0n;

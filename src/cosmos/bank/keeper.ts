@@ -14,6 +14,7 @@
 import { getAddress } from "ethers/address";
 import { BANK_PRECOMPILE, type MeteredRecords, type ModuleEnv, ModuleError, coinAmount } from "../common/ledger";
 
+
 export interface Coin {
   denom: string;
   amount: bigint;
@@ -25,17 +26,6 @@ export interface DenomMetadata {
   symbol: string;
   /** The display unit's exponent. */
   decimals: number;
-}
-
-/** The Cosmos SDK's denom syntax (types/coin.go `reDnmString`): 3–128 characters, a letter first. */
-const DENOM = /^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/;
-
-export function isDenom(text: string): boolean {
-  return DENOM.test(text);
-}
-
-export function validateDenom(denom: string): void {
-  if (!isDenom(denom)) throw new ModuleError(`invalid denom: ${denom}`);
 }
 
 const key = (address: string): string => getAddress(address).toLowerCase();

@@ -9,11 +9,11 @@
  */
 import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { EVMError } from "@ethereumjs/evm";
-import { bech32 } from "bech32";
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
 import { decodeAll } from "../../chain/precompile";
+import { AddressError, type Bech32Prefixes, fromBech32, toBech32 } from "../common/address-codec";
 
 export const BECH32_PRECOMPILE = "0x0000000000000000000000000000000000000400" as const;
 /** cosmos/evm's `bech32PrecompileBaseGas` (precompiles/types/defaults.go). */
@@ -24,71 +24,9 @@ export const BECH32_ABI = new Interface([
   "function bech32ToHex(string bech32Address) returns (address addr)",
 ]);
 
-/** The chain's human-readable prefixes (the Cosmos SDK's config), named in the empty-prefix error. */
-export interface Bech32Prefixes {
-  account: string;
-  validator: string;
-  consensus: string;
-}
-
-/** The prefixes of a chain whose account prefix is `account` ("cosmos" → cosmosvaloper, cosmosvalcons). */
-export function bech32Prefixes(account: string): Bech32Prefixes {
-  return { account, validator: `${account}valoper`, consensus: `${account}valcons` };
-}
-
-/** The Cosmos SDK reads bech32 strings up to 1023 characters (`bech32.DecodeNoLimit`'s bound). */
-const DECODE_LIMIT = 1023;
-/** The Cosmos SDK's `VerifyAddressFormat`: at most 255 bytes. */
-const MAX_ADDRESS_BYTES = 255;
-
-/** An address or encoding failure, in the Cosmos SDK's words. */
-export class PrecompileError extends Error {}
-
-/** Bytes as a bech32 string (the SDK's `Bech32ifyAddressBytes`): empty bytes give an empty string. */
-export function toBech32(prefix: string, bytes: Uint8Array): string {
-  if (bytes.length === 0) return "";
-  try {
-    return bech32.encode(prefix, bech32.toWords(bytes), DECODE_LIMIT);
-  } catch (err) {
-    throw new PrecompileError(`encoding bech32 failed: ${(err as Error).message}`);
-  }
-}
-
-/**
- * The bytes of a bech32 string that must carry `prefix`, checked as the Cosmos SDK checks an address
- * (`VerifyAddressFormat`); `mismatch` words a wrong prefix, which the SDK's two readers say differently.
- */
-function decodeAddress(text: string, prefix: string, mismatch: (got: string) => string): Uint8Array {
-  let decoded: { prefix: string; words: number[] };
-  try {
-    decoded = bech32.decode(text, DECODE_LIMIT);
-  } catch (err) {
-    throw new PrecompileError(`decoding bech32 failed: ${(err as Error).message}`);
-  }
-  if (decoded.prefix !== prefix) throw new PrecompileError(mismatch(decoded.prefix));
-  const bytes = new Uint8Array(bech32.fromWords(decoded.words));
-  if (bytes.length === 0) throw new PrecompileError("addresses cannot be empty: unknown address");
-  if (bytes.length > MAX_ADDRESS_BYTES) throw new PrecompileError(`address max length is ${MAX_ADDRESS_BYTES}, got ${bytes.length}: unknown address`);
-  return bytes;
-}
-
-/** The SDK's `GetFromBech32`: any prefix the caller names. */
-export function fromBech32(text: string, prefix: string): Uint8Array {
-  return decodeAddress(text, prefix, (got) => `invalid Bech32 prefix; expected ${prefix}, got ${got}`);
-}
-
-/**
- * An account address from its bech32 form, as the chain's address codec reads it (the Cosmos SDK's
- * `Bech32Codec.StringToBytes`: the chain's own prefix only); throws with the SDK's text.
- */
-export function accountFromBech32(text: string, prefix: string): Uint8Array {
-  if (text.trim() === "") throw new PrecompileError("empty address string is not allowed");
-  return decodeAddress(text, prefix, (got) => `hrp does not match bech32 prefix: expected '${prefix}' got '${got}': internal logic error`);
-}
-
 function hexToBech32(addr: string, prefix: string, prefixes: Bech32Prefixes): string {
   if (prefix.trim() === "") {
-    throw new PrecompileError(
+    throw new AddressError(
       `invalid bech32 human readable prefix (HRP). Please provide a either an account, validator or consensus address prefix (eg: ${prefixes.account}, ${prefixes.validator}, ${prefixes.consensus})`,
     );
   }
@@ -96,9 +34,9 @@ function hexToBech32(addr: string, prefix: string, prefixes: Bech32Prefixes): st
 }
 
 function bech32ToHex(text: string): string {
-  if (text === "") throw new PrecompileError("invalid bech32 address: ");
+  if (text === "") throw new AddressError("invalid bech32 address: ");
   const prefix = text.split("1", 1)[0];
-  if (prefix === text) throw new PrecompileError(`invalid bech32 address: ${text}`);
+  if (prefix === text) throw new AddressError(`invalid bech32 address: ${text}`);
   const bytes = fromBech32(text, prefix);
   // go-ethereum's BytesToAddress: the last 20 bytes, left-padded when shorter
   const padded = new Uint8Array(20);
@@ -132,7 +70,7 @@ export function createBech32Precompile(prefixes: Bech32Prefixes): (input: Precom
       const out = fn.name === "hexToBech32" ? [hexToBech32(args[0] as string, args[1] as string, prefixes)] : [bech32ToHex(args[0] as string)];
       return { returnValue: getBytes(BECH32_ABI.encodeFunctionResult(fn, out)), executionGasUsed: BECH32_GAS };
     } catch (err) {
-      if (err instanceof PrecompileError) return failure(gasLimit, err.message);
+      if (err instanceof AddressError) return failure(gasLimit, err.message);
       throw err;
     }
   };

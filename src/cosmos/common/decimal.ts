@@ -3,7 +3,8 @@
  * the Hardhat config's checks can use it without loading the chain (src/host/lazy.ts).
  */
 
-const DEC = 10n ** 18n;
+/** 10^18: the scale of a LegacyDec. */
+export const DEC = 10n ** 18n;
 
 /** A LegacyDec as the SDK prints it: "1000.000000000000000000". */
 export function decString(d: bigint): string {

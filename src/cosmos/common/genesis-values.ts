@@ -5,7 +5,7 @@
  */
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { fromBech32 } from "../bech32/precompile";
+import { fromBech32 } from "../common/address-codec";
 import { parseDec } from "./legacy-dec";
 import { wholeNumber } from "../../utils/values";
 

@@ -12,9 +12,10 @@
 import type { PrecompileInput } from "@ethereumjs/evm";
 import { Address } from "@ethereumjs/util";
 import { type Interface, type Result } from "ethers/abi";
+import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { type PrecompileHandler, type PrecompilePolicy, createPrecompile } from "../../chain/precompile";
-import type { ModuleEnv } from "./ledger";
+import { type ModuleEnv, ModuleError } from "./ledger";
 import { precompileEnv } from "./module-env";
 
 export { revertData } from "../../chain/precompile";
@@ -80,4 +81,11 @@ export function createModulePrecompile(address: string, abi: Interface, handlers
       });
   }
   return createPrecompile({ address, abi, handlers: wrapped, transactions, policy: COSMOS_POLICY }, deps);
+}
+
+/** cosmos/evm's check that a message's requester (delegator, depositor, operator) is its msg.sender. */
+export function requireSender(call: MethodCall, requester: string): void {
+  if (call.caller.toLowerCase() !== requester.toLowerCase()) {
+    throw new ModuleError(`msg.sender address ${getAddress(call.caller)} does not match the requester address ${getAddress(requester)}`);
+  }
 }

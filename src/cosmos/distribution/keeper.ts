@@ -12,10 +12,10 @@
  * the chain, changing a delegation withdraws its rewards first.
  */
 import { getAddress } from "ethers/address";
-import { decString } from "../common/decimal";
+import { DEC, decString } from "../common/decimal";
 import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
 import type { StakingKeeper } from "./expected-keepers";
-import { DEC, type DelegationHooks, type ValidatorCore } from "../staking/types";
+import type { DelegationHooks, ValidatorCore } from "../staking/types";
 
 export const DISTRIBUTION_PRECOMPILE = "0x0000000000000000000000000000000000000801" as const;
 
@@ -143,7 +143,7 @@ export class DistributionKeeper implements DelegationHooks {
     await this.setValidatorRewards(v.operator, rewardValidator(await this.validatorRewards(v.operator), v, reward));
   }
 
-  /** Writes a validator's rewards record (the allocation's, and a played run's end: src/cosmos/mint/steady-run.ts). */
+  /** Writes a validator's rewards record (the allocation's, and a played run's end: src/cosmos/played-mint.ts). */
   setValidatorRewards(operator: string, r: ValidatorRewards): Promise<void> {
     return this._r.put(key("rewards", operator), r);
   }

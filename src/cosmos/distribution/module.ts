@@ -1,7 +1,7 @@
 /**
  * Distribution's epochs hook (as Evmos's inflation module minted on AfterEpochEnd): at each end of
  * the configured epoch it mints the configured rewards and allocates them to the bonded validators.
- * The app (src/cosmos/app.ts) runs it before the contract hooks, so a contract hook that claims at
+ * The node runs it before the contract hooks (src/app/runtime.ts), so a contract hook that claims at
  * the same epoch end sees this epoch's rewards.
  */
 import type { EpochHooks } from "../../epochs/types";

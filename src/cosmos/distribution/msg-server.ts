@@ -5,11 +5,13 @@
  */
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import type { JsonCoin } from "../common/proto-json";
+import type { StakingKeeper } from "./expected-keepers";
 import type { DistributionKeeper, DistributionParams } from "./keeper";
 
 export interface DistributionMsgKeepers {
   env: ModuleEnv;
   distribution: DistributionKeeper;
+  staking: Pick<StakingKeeper, "delegationShares"> & { validator(operator: string): Promise<unknown> };
 }
 
 /** MsgCommunityPoolSpend: whole coins of the native denom out of the pool (the pool holds no other). */
@@ -20,7 +22,10 @@ export async function communityPoolSpend(k: DistributionMsgKeepers, msg: { recip
   }
 }
 
+/** MsgWithdrawDelegatorReward: the delegation's whole coins to its withdraw address (WithdrawDelegationRewards' checks and words first). */
 export async function withdrawDelegatorReward(k: DistributionMsgKeepers, msg: { delegatorAddress: string; validatorAddress: string }): Promise<bigint> {
+  if ((await k.staking.validator(msg.validatorAddress)) === undefined) throw new ModuleError("no validator distribution info");
+  if ((await k.staking.delegationShares(msg.delegatorAddress, msg.validatorAddress)) === undefined) throw new ModuleError("no delegation distribution info");
   return k.distribution.withdrawDelegationRewards(msg.delegatorAddress, msg.validatorAddress);
 }
 

@@ -4,16 +4,17 @@
  * cosmos/evm returns them (precompiles/common/types.go `NewDecCoinsResponse`): the LegacyDec's whole
  * part (`TruncateInt`), with precision 18.
  */
+import { DEC } from "../common/decimal";
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, isHexString } from "ethers/utils";
-import { PrecompileError, type Bech32Prefixes, accountFromBech32, toBech32 } from "../bech32/precompile";
+import { AddressError, type Bech32Prefixes, accountFromBech32, toBech32 } from "../common/address-codec";
 import type { DistributionKeeper } from "./keeper";
-import { DISTRIBUTION_ACCOUNT, ModuleError } from "../common/ledger";
-import type { MethodCall, MethodHandler } from "../common/module-precompile";
+import * as msgs from "./msg-server";
+import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
+import { type MethodCall, type MethodHandler, requireSender } from "../common/module-precompile";
 import { type StakingKeeper } from "../staking/keeper";
-import { DEC } from "../staking/types";
-import { type ValidatorCodec, requireSender } from "../staking/precompile";
+import type { ValidatorCodec } from "../staking/precompile";
 
 const COIN = "tuple(string denom, uint256 amount)";
 const DEC_COIN = "tuple(string denom, uint256 amount, uint8 precision)";
@@ -59,7 +60,7 @@ const DEC_ONE = 10n ** 18n;
 export function distributionHandlers(
   prefixes: Bech32Prefixes,
   codec: ValidatorCodec,
-  keepers: (call: MethodCall) => { staking: StakingKeeper; distribution: DistributionKeeper },
+  keepers: (call: MethodCall) => { env: ModuleEnv; staking: StakingKeeper; distribution: DistributionKeeper },
 ): Record<string, MethodHandler> {
   const nativeCoins = (call: MethodCall, coins: Array<[string, bigint]>): bigint => {
     let total = 0n;
@@ -99,10 +100,10 @@ export function distributionHandlers(
       try {
         to = isHexString(withdrawer, 20) ? getAddress(withdrawer) : getAddress(`0x${Buffer.from(accountFromBech32(withdrawer, prefixes.account)).toString("hex")}`);
       } catch (err) {
-        if (err instanceof PrecompileError) throw new ModuleError(`invalid withdraw address: ${err.message}: invalid address`);
+        if (err instanceof AddressError) throw new ModuleError(`invalid withdraw address: ${err.message}: invalid address`);
         throw err;
       }
-      await keepers(call).distribution.setWithdrawAddress(delegator, to);
+      await msgs.setWithdrawAddress(keepers(call), { delegatorAddress: delegator, withdrawAddress: to });
       call.emit("SetWithdrawerAddress", [delegator, toBech32(prefixes.account, getBytes(to))]);
       return [true];
     },
@@ -110,11 +111,7 @@ export function distributionHandlers(
       const [delegator, validatorText] = call.args as unknown as [string, string];
       requireSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
-      const { staking, distribution } = keepers(call);
-      // x/distribution's WithdrawDelegationRewards words these two
-      if ((await staking.validator(operator)) === undefined) throw new ModuleError("no validator distribution info");
-      if ((await staking.delegationShares(delegator, operator)) === undefined) throw new ModuleError("no delegation distribution info");
-      const amount = await distribution.withdrawDelegationRewards(delegator, operator);
+      const amount = await msgs.withdrawDelegatorReward(keepers(call), { delegatorAddress: delegator, validatorAddress: operator });
       call.emit("WithdrawDelegatorReward", [delegator, operator, amount]);
       return [amount === 0n ? [] : [[call.env.denom, amount]]];
     },

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { type ModuleEnv, ModuleError, byteOrder, moduleAddress } from "../common/ledger";
-import { validateDenom } from "../bank/keeper";
+import { validateDenom } from "../common/denom";
 
 export const ERC20_MODULE_ACCOUNT = moduleAddress("erc20");
 

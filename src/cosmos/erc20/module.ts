@@ -12,9 +12,10 @@
 import { getBytes } from "ethers/utils";
 import type { BlockModule, GenesisContext } from "../../chain/module";
 import type { StateReader } from "../../chain/records";
-import { type DenomMetadata, validateDenom } from "../bank/keeper";
+import { validateDenom } from "../common/denom";
+import type { DenomMetadata } from "./expected-keepers";
 import { ERC20_MODULE_ACCOUNT, type Erc20Keeper, type TokenPair, ibcDenomAddress } from "./keeper";
-import { denomFromPath, ibcDenom } from "../ics20/keeper";
+import { denomFromPath, ibcDenom } from "../common/ibc-denom";
 import type { Erc20Keepers, TransferKeeper } from "./expected-keepers";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { INVALID_CODE, genesisEnv, readEnv } from "../common/module-env";

@@ -9,12 +9,11 @@
  * (src/cosmos/gov/messages.ts). Deposits are the native coin, held by the gov module account.
  */
 import { getAddress } from "ethers/address";
-import { decString } from "../common/decimal";
+import { DEC, decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
 import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
 import type { StakingKeeper } from "./expected-keepers";
-import { DEC } from "../staking/types";
 import { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams } from "./params";
 import { ProposalStore } from "./proposal-store";
 import { type ProposalRecord, ProposalStatus, type StoredProposal, VoteOption, type WeightedVote } from "./types";

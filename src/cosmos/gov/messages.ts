@@ -5,7 +5,7 @@
  * proposal passes. A message the router has no route for is accepted at submission (the chain it
  * stands for routes it) and fails the proposal when it runs, with x/gov's words.
  */
-import type { Bech32Prefixes } from "../bech32/precompile";
+import type { Bech32Prefixes } from "../common/address-codec";
 import { hexOf } from "../common/genesis-values";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { bech32Field, coinsOf, decField, secondsField } from "../common/proto-json";

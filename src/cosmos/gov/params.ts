@@ -2,8 +2,8 @@
  * x/gov's params (x/gov/types/v1/params.go): their defaults and their one check, which every path
  * that sets them runs (genesis, a MsgUpdateParams through a proposal: GovKeeper.setParams).
  */
+import { DEC } from "../common/decimal";
 import { ModuleError } from "../common/ledger";
-import { DEC } from "../staking/types";
 
 /** x/gov's params; deposits in the native coin, periods in seconds, ratios LegacyDecs. */
 export interface GovParams {

@@ -7,14 +7,14 @@
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
-import { type Bech32Prefixes, toBech32 } from "../bech32/precompile";
+import { type Bech32Prefixes, toBech32 } from "../common/address-codec";
 import { decString } from "../common/decimal";
 import { type GovKeepers, type ProposalRecord, ProposalStatus, type Tally, type WeightedVote, parseWeight } from "./keeper";
 import type { MsgRouter } from "./expected-keepers";
 import { parseProposalJson } from "./messages";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
-import type { MethodHandler } from "../common/module-precompile";
-import { pageOf, paginate, requireSender } from "../staking/precompile";
+import { type MethodHandler, requireSender } from "../common/module-precompile";
+import { pageOf, paginate } from "../common/paging";
 
 const COIN = "tuple(string denom, uint256 amount)";
 const TALLY = "tuple(string yes, string abstain, string no, string noWithVeto)";

@@ -5,9 +5,9 @@
  * for an expedited proposal) whether the proposal passes and whether its deposits burn. LegacyDec
  * arithmetic with the SDK's rounding (src/cosmos/common/legacy-dec.ts); the result's amounts are truncated.
  */
+import { DEC } from "../common/decimal";
 import { decMul, decQuo } from "../common/legacy-dec";
 import type { StakingKeeper } from "./expected-keepers";
-import { DEC } from "../staking/types";
 
 /** Whole coins per option (x/gov's TallyResult). */
 export interface Tally {

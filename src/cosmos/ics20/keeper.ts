@@ -19,12 +19,10 @@ import { hexlify } from "ethers/utils";
 import type { Bank } from "./expected-keepers";
 import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
 import { RecordHeap } from "../common/record-heap";
+import { CHANNEL_ID, type IbcDenom, PORT_ID, denomFromPath, denomHash, denomPath, ibcDenom } from "../common/ibc-denom";
 
 export const ICS20_PRECOMPILE = "0x0000000000000000000000000000000000000802" as const;
 export const TRANSFER_PORT = "transfer";
-/** ibc-go's port identifiers (host.PortIdentifierValidator) and the channel identifiers of IBC v1. */
-export const PORT_ID = /^[a-zA-Z0-9._+\-#[\]<>]{2,128}$/;
-export const CHANNEL_ID = /^channel-\d+$/;
 
 export interface IbcChannel {
   channelId: string;
@@ -32,17 +30,6 @@ export interface IbcChannel {
   counterpartyChannelId: string;
   counterpartyChainId: string;
   open: boolean;
-}
-
-export interface Hop {
-  portId: string;
-  channelId: string;
-}
-
-/** ibc-go's `Denom`: a base denom and the hops it took to get here, the last hop first. */
-export interface IbcDenom {
-  base: string;
-  trace: Hop[];
 }
 
 export type PacketState = "pending" | "acknowledged" | "refunded";
@@ -69,33 +56,6 @@ export interface Packet {
   error?: string;
   /** The height the packet was sent at. */
   height: bigint;
-}
-
-/** A denom's path: its hops then its base (`transfer/channel-0/uatom`); a native denom is its base. */
-export function denomPath(d: IbcDenom): string {
-  return [...d.trace.flatMap((h) => [h.portId, h.channelId]), d.base].join("/");
-}
-
-/** The upper-case hex sha256 of a denom's path: the hash of its `ibc/` denom. */
-export function denomHash(d: IbcDenom): string {
-  return createHash("sha256").update(denomPath(d)).digest("hex").toUpperCase();
-}
-
-/** The denom on a chain holding `d`: its base when it has no hops, else `ibc/<hash>`. */
-export function ibcDenom(d: IbcDenom): string {
-  return d.trace.length === 0 ? d.base : `ibc/${denomHash(d)}`;
-}
-
-/** ibc-go's `ExtractDenomFromPath`: `transfer/channel-0/uatom` → base uatom, one hop. */
-export function denomFromPath(path: string): IbcDenom {
-  const parts = path.split("/");
-  const trace: Hop[] = [];
-  let i = 0;
-  while (i + 1 < parts.length - 1 && PORT_ID.test(parts[i]) && CHANNEL_ID.test(parts[i + 1])) {
-    trace.push({ portId: parts[i], channelId: parts[i + 1] });
-    i += 2;
-  }
-  return { base: parts.slice(i).join("/"), trace };
 }
 
 /** ibc-go's escrow account of a channel: the first 20 bytes of sha256("ics20-1" ‖ 0 ‖ "port/channel"). */

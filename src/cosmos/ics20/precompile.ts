@@ -9,8 +9,9 @@ import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import type { MethodHandler } from "../common/module-precompile";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
-import { paginate, pageOf } from "../staking/precompile";
-import { type Ics20Keepers, denomFromPath, denomHash } from "./keeper";
+import { pageOf, paginate } from "../common/paging";
+import type { Ics20Keepers } from "./keeper";
+import { denomFromPath, denomHash } from "../common/ibc-denom";
 
 const HOP = "tuple(string portId, string channelId)";
 const DENOM = `tuple(string base, ${HOP}[] trace)`;

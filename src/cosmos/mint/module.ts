@@ -1,7 +1,7 @@
 /**
  * x/mint's begin block as the chain runs it: each block's provision minted and allocated as
  * distribution allocates (AllocateTokens), a `mint` event with the SDK's attributes; for a run of
- * otherwise quiet blocks it is played (src/cosmos/mint/steady-run.ts). The block's work runs
+ * otherwise quiet blocks it is played (src/cosmos/played-mint.ts). The block's work runs
  * isolated: a failure is the block's `mint_failed` event and the chain goes on.
  */
 import { type BlockContext, type ModuleEvent, runIsolated } from "../../chain/module";

@@ -7,9 +7,9 @@
 import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { decString } from "../common/decimal";
+import { DEC, decString } from "../common/decimal";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
-import { DEC, type Validator } from "../staking/types";
+import type { Validator } from "../staking/types";
 import type { StakingKeeper } from "./expected-keepers";
 
 export const SLASHING_PRECOMPILE = "0x0000000000000000000000000000000000000806" as const;

@@ -9,9 +9,9 @@
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
-import type { MethodHandler } from "../common/module-precompile";
+import { type MethodHandler, requireSender } from "../common/module-precompile";
 import type { Validator } from "../staking/types";
-import { pageOf, paginate, requireSender } from "../staking/precompile";
+import { pageOf, paginate } from "../common/paging";
 import { type SigningInfo, consensusAddress } from "./keeper";
 import { type SlashingKeepers, unjail } from "./msg-server";
 

@@ -9,7 +9,7 @@
  * operator's self-delegation. Delegated coins are minted into the pools (genesis balances of the
  * dev accounts stay as configured). Unbonding entries, redelegations and rewards start empty.
  */
-import type { Bech32Prefixes } from "../bech32/precompile";
+import type { Bech32Prefixes } from "../common/address-codec";
 import { parseFraction } from "../common/decimal";
 import { decOf, hexOf, secondsOf, uint } from "../common/genesis-values";
 import type { GenesisDelegation, GenesisValidator, StakingOptions } from "./module";

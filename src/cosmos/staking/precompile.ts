@@ -7,10 +7,13 @@
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
-import { PrecompileError, type Bech32Prefixes, fromBech32, toBech32 } from "../bech32/precompile";
+import { AddressError, type Bech32Prefixes, fromBech32, toBech32 } from "../common/address-codec";
 import { ModuleError } from "../common/ledger";
-import type { MethodCall, MethodHandler } from "../common/module-precompile";
+import { type MethodCall, type MethodHandler, requireSender } from "../common/module-precompile";
+import { pageOf, paginate } from "../common/paging";
 import { StakingKeeper } from "./keeper";
+import * as msgs from "./msg-server";
+import type { StakingMsgKeepers } from "./msg-server";
 import { BondStatus, DEC, type Validator, ensureDescriptionLength, newValidator } from "./types";
 
 const DESCRIPTION = "tuple(string moniker, string identity, string website, string securityContact, string details)";
@@ -52,13 +55,6 @@ export const STATUS_NAMES: Readonly<Record<BondStatus, string>> = {
   [BondStatus.Bonded]: "BOND_STATUS_BONDED",
 };
 
-/** cosmos/evm's check that a message's requester (delegator, depositor, operator) is its msg.sender. */
-export function requireSender(call: MethodCall, requester: string): void {
-  if (call.caller.toLowerCase() !== requester.toLowerCase()) {
-    throw new ModuleError(`msg.sender address ${getAddress(call.caller)} does not match the requester address ${getAddress(requester)}`);
-  }
-}
-
 /** Validator addresses in both directions (the chain's `…valoper` prefix). */
 export class ValidatorCodec {
   constructor(readonly prefixes: Bech32Prefixes) {}
@@ -79,16 +75,16 @@ export class ValidatorCodec {
 
   private _decode(text: string, word: (why: string) => string): string {
     try {
-      if (text.trim() === "") throw new PrecompileError("empty address string is not allowed");
+      if (text.trim() === "") throw new AddressError("empty address string is not allowed");
       return this._hex(fromBech32(text, this.prefixes.validator));
     } catch (err) {
-      if (err instanceof PrecompileError) throw new ModuleError(word(err.message));
+      if (err instanceof AddressError) throw new ModuleError(word(err.message));
       throw err;
     }
   }
 
   private _hex(bytes: Uint8Array): string {
-    if (bytes.length !== 20) throw new PrecompileError(`address length must be 20 bytes, got ${bytes.length}: invalid address`);
+    if (bytes.length !== 20) throw new AddressError(`address length must be 20 bytes, got ${bytes.length}: invalid address`);
     return getAddress(hexlify(bytes));
   }
 }
@@ -100,24 +96,8 @@ export function validatorInfo(v: Validator | undefined): unknown[] {
   return [v.operator, v.consensusPubkey, v.jailed, v.status, v.tokens, v.delegatorShares, [d.moniker, d.identity, d.website, d.securityContact, d.details], v.unbondingHeight, v.unbondingTime, v.commissionRate, v.minSelfDelegation];
 }
 
-/** Offset pagination over `items` (the Cosmos SDK's, with the next key as the next offset). */
-export function paginate<T>(items: T[], page: { key: string; offset: bigint; limit: bigint; countTotal: boolean; reverse: boolean }): { items: T[]; nextKey: string; total: bigint } {
-  const list = page.reverse ? [...items].reverse() : items;
-  const start = page.key !== "0x" && page.key !== "0x00" ? Number(BigInt(page.key)) : Number(page.offset);
-  const limit = page.limit === 0n ? 100 : Number(page.limit);
-  const slice = list.slice(start, start + limit);
-  const next = start + limit < list.length ? `0x${(start + limit).toString(16).padStart(16, "0")}` : "0x";
-  return { items: slice, nextKey: next, total: page.countTotal || page.key === "0x" ? BigInt(list.length) : 0n };
-}
-
-/** A PageRequest argument, read by position: ethers' Result is an Array, whose `entries` and `reverse` are its methods. */
-export const pageOf = (r: unknown): { key: string; offset: bigint; limit: bigint; countTotal: boolean; reverse: boolean } => {
-  const [key, offset, limit, countTotal, reverse] = r as [string, bigint, bigint, boolean, boolean];
-  return { key, offset, limit, countTotal, reverse };
-};
-
 /** The handlers of the staking precompile over the staking keeper (its delegation hooks are distribution's: src/cosmos/app.ts). */
-export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCall) => { staking: StakingKeeper }): Record<string, MethodHandler> {
+export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCall) => StakingMsgKeepers): Record<string, MethodHandler> {
   const notFromContract = async (call: MethodCall): Promise<void> => {
     if (await call.callerIsContract()) throw new ModuleError("this method can only be called directly to the precompile, not from a smart contract");
   };
@@ -197,7 +177,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       const [delegator, validatorText, amount] = call.args as unknown as [string, string, bigint];
       requireSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
-      const shares = await keepers(call).staking.delegate(delegator, operator, amount);
+      const shares = await msgs.delegate(keepers(call), { delegatorAddress: delegator, validatorAddress: operator, amount: { denom: call.env.denom, amount } });
       call.emit("Delegate", [delegator, operator, amount, shares]);
       return [true];
     },
@@ -205,7 +185,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       const [delegator, validatorText, amount] = call.args as unknown as [string, string, bigint];
       requireSender(call, delegator);
       const operator = codec.fromMessage(validatorText);
-      const r = await keepers(call).staking.undelegate(delegator, operator, amount);
+      const r = await msgs.undelegate(keepers(call), { delegatorAddress: delegator, validatorAddress: operator, amount: { denom: call.env.denom, amount } });
       call.emit("Unbond", [delegator, operator, r.amount, r.completionTime]);
       return [r.completionTime];
     },
@@ -214,7 +194,7 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       requireSender(call, delegator);
       const src = codec.fromMessage(srcText);
       const dst = codec.fromMessage(dstText);
-      const r = await keepers(call).staking.redelegate(delegator, src, dst, amount);
+      const r = await msgs.beginRedelegate(keepers(call), { delegatorAddress: delegator, validatorSrcAddress: src, validatorDstAddress: dst, amount: { denom: call.env.denom, amount } });
       call.emit("Redelegate", [delegator, src, dst, r.amount, r.completionTime]);
       return [r.completionTime];
     },

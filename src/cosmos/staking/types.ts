@@ -4,12 +4,12 @@
  * Shares and commission rates are Cosmos `LegacyDec`s: integers scaled by 10^18.
  */
 import { getAddress } from "ethers/address";
+import { DEC } from "../common/decimal";
 import { ModuleError } from "../common/ledger";
 
 export const STAKING_PRECOMPILE = "0x0000000000000000000000000000000000000800" as const;
 
-/** 10^18: the scale of a LegacyDec. */
-export const DEC = 10n ** 18n;
+export { DEC };
 
 export enum BondStatus {
   Unspecified = 0,

@@ -50,7 +50,7 @@ export function genesisRuntimeOptions(
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const { readAppGenesis } = require("../../cosmos/app-genesis") as typeof import("../../cosmos/app-genesis");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { bech32Prefixes } = require("../../cosmos/bech32/precompile") as typeof import("../../cosmos/bech32/precompile");
+  const { bech32Prefixes } = require("../../cosmos/common/address-codec") as typeof import("../../cosmos/common/address-codec");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const { chainBech32Prefix } = require("../../cosmos/app-settings") as typeof import("../../cosmos/app-settings");
   const profile = base.epochs.profile ?? "evmos";

@@ -1,5 +1,6 @@
 /**
- * x/mint's begin block played for a run of quiet blocks (src/chain/module.ts, `SteadyWork`): on a
+ * x/mint's begin block and distribution's allocation of its provision (two modules' begin blocks, so
+ * the app's to compose, as evmd orders its begin blockers) played for a run of quiet blocks (src/chain/module.ts, `SteadyWork`): on a
  * chain that mints every block (cosmos/evm's local_node.sh genesis) nothing else happens in a block
  * without transactions or due module work, so hardhat_mine reserves such blocks
  * (src/chain/block/reserved-blocks.ts) and plays the provision and its allocation block by block as
@@ -9,15 +10,15 @@
  * The staking module's end block is quiet until an unbonding completes: the run stops before it.
  */
 import type { StateManagerInterface } from "@ethereumjs/common";
-import type { BlockEvents, SteadyPlayer, SteadyWork } from "../../chain/module";
-import { decodeRecord, encodeRecord } from "../../chain/records";
+import type { BlockEvents, SteadyPlayer, SteadyWork } from "../chain/module";
+import { decodeRecord, encodeRecord } from "../chain/records";
 import { MAX_INTEGER } from "@ethereumjs/util";
-import { BANK_PRECOMPILE, BONDED_POOL, DISTRIBUTION_ACCOUNT, type ModuleEnv } from "../common/ledger";
-import { stateEnv } from "../common/module-env";
-import { type ValidatorRewards, rewardValidator, rewardedValidators, splitAllocation } from "../distribution/keeper";
-import type { ValidatorCore } from "../staking/types";
-import { type MintParams, type Minter, mintStep } from "./keeper";
-import { type MintBlockKeepers, mintEvent } from "./module";
+import { BANK_PRECOMPILE, BONDED_POOL, DISTRIBUTION_ACCOUNT, type ModuleEnv } from "./common/ledger";
+import { stateEnv } from "./common/module-env";
+import { type ValidatorRewards, rewardValidator, rewardedValidators, splitAllocation } from "./distribution/keeper";
+import type { ValidatorCore } from "./staking/types";
+import { type MintParams, type Minter, mintStep } from "./mint/keeper";
+import { type MintBlockKeepers, mintEvent } from "./mint/module";
 
 /** What the run reads at its start (a reserved range keeps it: the run's blocks are played from it). */
 interface RunStart {
