@@ -1,7 +1,7 @@
 /**
  * hardhat_mine on a local_node.sh genesis (x/mint every block, the SDK's minute, hour and day
  * timers): the wall time of 100,000 blocks with quiet runs reserved and their module work played
- * (src/chain/block/steady-runs.ts), beside the same node making every block (a block filter
+ * (src/chain/store/steady-runs.ts), beside the same node making every block (a block filter
  * installed, as a newHeads reader would) for 1,000 blocks, scaled. A measuring tool, not a test:
  * test/chain/played-runs.test.ts holds the two chains equal.
  *

@@ -56,7 +56,7 @@ function timed(holder: Record<string, unknown>, name: string, label: string): vo
 /* eslint-disable @typescript-eslint/no-require-imports -- the modules are wrapped before the runtime loads them */
 function wrapPhases(): void {
   const proto = (m: { prototype: object }): Record<string, unknown> => m.prototype as Record<string, unknown>;
-  timed(proto(require("../src/chain/engine/calls").Calls), "sign", "fill and sign");
+  timed(proto(require("../src/chain/calls/calls").Calls), "sign", "fill and sign");
   timed(require("../src/chain/pool/admission"), "checkAdmission", "admission");
   timed(proto(require("../src/chain/pool/txpool").TxPool), "add", "pool");
   timed(proto(require("../src/chain/block/miner").Miner), "mineBlock", "block (miner.mineBlock)");

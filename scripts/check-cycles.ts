@@ -3,7 +3,7 @@
  * another module of src/: `import`/`export … from` (types too: a cycle of types still ties two modules'
  * designs together) and `require()` (the lazy loads that keep plugin start light are dependencies
  * all the same). Each cycle is printed once, as the files it passes through. Then the same one level
- * up, folders as nodes: a folder-level cycle other than the known ones (KNOWN_FOLDER_CYCLES) fails.
+ * up, folders as nodes: a folder-level cycle fails too, printed with a file import per edge.
  * Part of `npm run lint`.
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
@@ -88,15 +88,18 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
+/** A file's node one level up: its folder under src/, or `<top>/.` for a top folder's loose files. */
+export function folderOf(file: string): string {
+  const parts = path.relative(SRC, file).split(path.sep);
+  return parts.length <= 2 ? `${parts.length === 1 ? "." : parts[0]}/.` : parts.slice(0, -1).join("/");
+}
+
 /**
  * The import graph one level up: each folder of src/ is a node, and a top folder's loose files one
  * node of their own (`chain/.`); an edge is any file import between two nodes.
  */
 export function folderGraph(graph: Map<string, string[]>): Map<string, string[]> {
-  const node = (file: string): string => {
-    const parts = path.relative(SRC, file).split(path.sep);
-    return parts.length <= 2 ? `${parts.length === 1 ? "." : parts[0]}/.` : parts.slice(0, -1).join("/");
-  };
+  const node = folderOf;
   const out = new Map<string, Set<string>>();
   for (const [file, deps] of graph) {
     const from = node(file);
@@ -107,29 +110,28 @@ export function folderGraph(graph: Map<string, string[]>): Map<string, string[]>
   return new Map([...out].map(([k, v]) => [k, [...v]]));
 }
 
-/**
- * Folder-level cycles that are known and not yet cut (issue "The Cosmos modules in the shape of a
- * Cosmos app": each is to go). A new one fails, and so does one that changed: cut a folder out of
- * one and shorten its entry here.
- */
-const KNOWN_FOLDER_CYCLES: string[][] = [
-  ["chain/.", "chain/block", "chain/dev", "chain/engine", "chain/fork", "chain/pool", "chain/store", "chain/tracing"],
-];
 
 if (require.main === module) {
   const files = importGraph();
   const found = cycles(files);
   const rel = (p: string) => path.relative(ROOT, p);
-  const known = new Set(KNOWN_FOLDER_CYCLES.map((c) => [...c].sort().join(" ")));
-  const folders = cycles(folderGraph(files)).map((c) => c.join(" "));
-  const unknown = folders.filter((c) => !known.has(c));
-  const gone = [...known].filter((c) => !folders.includes(c));
-  if (unknown.length > 0 || gone.length > 0) {
-    for (const c of unknown) console.error(`check-cycles: a folder-level import cycle not in KNOWN_FOLDER_CYCLES: ${c.split(" ").join(" ⇄ ")}`);
-    for (const c of gone) console.error(`check-cycles: KNOWN_FOLDER_CYCLES lists ${c.split(" ").join(" ⇄ ")}, which is no longer a cycle as written: shorten or remove its entry`);
+  const folders = folderGraph(files);
+  const folderCycles = cycles(folders);
+  if (folderCycles.length > 0) {
+    for (const c of folderCycles) {
+      console.error(`check-cycles: a folder-level import cycle: ${c.join(" ⇄ ")}`);
+      // the folder edges inside it, each with one file import that makes it: where to cut
+      for (const from of c) {
+        for (const to of folders.get(from) ?? []) {
+          if (!c.includes(to)) continue;
+          const edge = [...files].flatMap(([f, ds]) => (folderOf(f) === from ? ds.filter((d) => folderOf(d) === to).map((d) => `${rel(f)} → ${rel(d)}`) : []))[0];
+          console.error(`    ${from} → ${to} (${edge})`);
+        }
+      }
+    }
     process.exitCode = 1;
   } else {
-    console.log(`check-cycles: no folder-level import cycle in src/ beyond the ${known.size} known ones`);
+    console.log("check-cycles: no folder-level import cycle in src/");
   }
   if (found.length === 0) {
     console.log("check-cycles: no import cycle in src/");

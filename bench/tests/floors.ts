@@ -3,7 +3,7 @@
  * can be printed beside its floor in one run (and `npm run bench:evm-floor` prints them alone):
  * - `runTxFloor`: a bare VM (no chain, no block production, no trie flush) runs pre-signed ERC-20
  *   transfers with `runTx`, with EthereumJS's own crypto or the native keccak and secp256k1 the chain
- *   uses (src/chain/engine/crypto.ts);
+ *   uses (src/chain/base/crypto.ts);
  * - `runCallFloor`: `evm.runCall` of balanceOf on a warm state, inside one checkpoint (nothing is
  *   written and every read is a cache hit: less than an eth_call does, which also builds a
  *   transaction and runs it with `runTx`);
@@ -28,7 +28,7 @@ import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { buildBlock, createVM, runTx } from "@ethereumjs/vm";
 import { Interface } from "ethers";
 import { createChainCommon } from "../../src/chain/engine/common";
-import { nativeCrypto } from "../../src/chain/engine/crypto";
+import { nativeCrypto } from "../../src/chain/base/crypto";
 
 const KEY = hexToBytes("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 

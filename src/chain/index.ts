@@ -4,19 +4,19 @@
  * src/chain/setup.ts and src/chain/config.ts besides; everything else under src/chain/ is the chain's
  * own (eslint.config.mjs enforces it).
  */
-export type { BlockPhase, ModuleEvent } from "./module";
+export type { BlockPhase, ModuleEvent } from "./base/module";
 export type { Node } from "./node";
-export type { Inclusion, MinedBlock, Prepared } from "./node-types";
-export { ChainError } from "./errors";
-export { describeFailure } from "./vm-errors";
+export type { Inclusion, MinedBlock, Prepared } from "./reads/node-types";
+export { ChainError } from "./base/errors";
+export { describeFailure } from "./base/vm-errors";
 export { maxFeeOf } from "./pool/txpool";
 export type { PooledTx } from "./pool/txpool";
 export type { StoredLog, StoredReceipt } from "./store/chain-store";
 export { runsClientCode } from "./tracing";
 export type { TraceConfig } from "./tracing";
 export type { BlockOverrides, TxTrace } from "./tracing/run";
-export { CallFailure } from "./engine/execution";
-export type { CallRequest, StateOverride } from "./engine/execution";
-export type { SimBlock } from "./engine/simulate";
+export { CallFailure } from "./calls/execution";
+export type { CallRequest, StateOverride } from "./calls/execution";
+export type { SimBlock } from "./calls/simulate";
 export type { IndexedTx } from "./store/address-index";
 export type { CallFrame } from "./tracing/call-tracer";

@@ -1,7 +1,7 @@
 /**
  * The chain as the RPC layer sees it: one class over the pieces that do the work (the file map is in
  * docs/architecture.md, "The chain"). This file: sends, blocks, snapshots, state loads and reset;
- * the read half is src/chain/node-reads.ts, block production src/chain/block/miner.ts, the dev
+ * the read half is src/chain/reads/node-reads.ts, block production src/chain/block/miner.ts, the dev
  * settings src/chain/dev/dev-controls.ts (`node.dev`).
  *
  * The node owns its lock: every public method here that changes the chain takes it itself (`_change`),
@@ -23,30 +23,30 @@ import { DynamicPrecompiles } from "./engine/evm";
 import type { SystemCallExplainer } from "./block/block-producer";
 import type { ChainStart, ChainState } from "./store/chain-state";
 import { type CacheBounds, DEFAULT_CACHE_BOUNDS } from "./store/cache-bounds";
-import { Clock, type ClockReading, notBefore, timestampRefusal } from "./block/clock";
+import { Clock, type ClockReading, notBefore, timestampRefusal } from "./base/clock";
 import { rewindChain } from "./block/commit";
 import { Miner } from "./block/miner";
-import { Calls } from "./engine/calls";
+import { Calls } from "./calls/calls";
 import { DevControls } from "./dev/dev-controls";
 import { sharedChainCommon } from "./engine/common";
 import { Traces } from "./tracing/traces";
 import type { ChainConfig } from "./config";
-import { ChainError } from "./errors";
+import { ChainError } from "./base/errors";
 import { Fork, type ForkConfig } from "./fork";
-import { storeName } from "./store/genesis-meta";
+import { storeName } from "./base/genesis-meta";
 import { IntervalMiner } from "./block/interval-mining";
 import type { ConsoleLogDecoder } from "../solidity/console-log";
-import { closeChain, openChain } from "./store/open-chain";
+import { closeChain, openChain } from "./block/open-chain";
 import { Snapshots } from "./dev/snapshots";
 import { type StateDump, decodeStateDump, dumpChainState, encodeStateDump, loadChainState, parseStateDump } from "./dev/state-dump";
-import { NodeReads, initialSettings } from "./node-reads";
-import { type BlockTime, type ConsoleOrigin, type Inclusion, type MinedBlock, type NodeOptions, type Prepared, QUEUED_WAIT_MS, type Sent } from "./node-types";
+import { NodeReads, initialSettings } from "./reads/node-reads";
+import { type BlockTime, type ConsoleOrigin, type Inclusion, type MinedBlock, type NodeOptions, type Prepared, QUEUED_WAIT_MS, type Sent } from "./reads/node-types";
 import { checkAdmission } from "./pool/admission";
 import { TxPool, TxPoolError, type TxPoolView } from "./pool/txpool";
 
 export class Node extends NodeReads {
   private readonly _lock = new Mutex();
-  /** Calls, estimates, simulations and the transactions a send or a fill prepares (src/chain/engine/calls.ts). */
+  /** Calls, estimates, simulations and the transactions a send or a fill prepares (src/chain/calls/calls.ts). */
   readonly calls: Calls;
   /** Traces of stored blocks, transactions and calls, and Solidity stack traces (src/chain/tracing/traces.ts). */
   readonly traces: Traces;

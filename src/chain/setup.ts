@@ -10,14 +10,14 @@
  * this one, and src/chain/config.ts (the chain's settings and their defaults, light enough for the
  * plugin to load while Hardhat resolves its config).
  */
-export { addressOfKey } from "./engine/crypto";
-export { abortsBlock } from "./errors";
+export { addressOfKey } from "./base/crypto";
+export { abortsBlock } from "./base/errors";
 export type { ForkConfig } from "./fork";
-export type { BlockModule } from "./module";
+export type { BlockModule } from "./base/module";
 export { Node } from "./node";
-export type { ConsoleOrigin, MinedBlock, NodeOptions } from "./node-types";
-export type { TxPoolLimits } from "./pool/txpool";
+export type { ConsoleOrigin, MinedBlock, NodeOptions } from "./reads/node-types";
+export type { TxPoolLimits } from "./base/config";
 export type { PrecompileContext } from "./store/chain-state";
 export type { SystemCallExplainer } from "./block/block-producer";
-export type { ExecutionFrame, ExecutionRecord } from "./dev/executions";
+export type { ExecutionFrame, ExecutionRecord } from "./engine/executions";
 export { runStackTrace } from "./tracing/failure";

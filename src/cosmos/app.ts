@@ -11,7 +11,7 @@
  * keeper is built on first use, so a call builds only what it touches.
  */
 import { getBytes } from "ethers/utils";
-import type { BlockContext, BlockModule, GenesisContext } from "../chain/module";
+import type { BlockContext, BlockModule, GenesisContext } from "../chain/base/module";
 import type { EpochHooks } from "../epochs/types";
 import { type CosmosModulesSettings, DEFAULT_COMMUNITY_TAX } from "./app-settings";
 import { Bank } from "./bank/keeper";

@@ -26,7 +26,7 @@ import { SLASHING_ABI } from "./slashing/precompile";
 import { SLASHING_PRECOMPILE } from "./slashing/keeper";
 import { STAKING_ABI } from "./staking/precompile";
 import { STAKING_PRECOMPILE } from "./staking/types";
-import type { BlockModule } from "../chain/module";
+import type { BlockModule } from "../chain/base/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { PROFILES } from "../epochs/profile";
 import { CosmosAdmin } from "./admin";

@@ -1,17 +1,17 @@
 /**
  * x/mint's begin block and distribution's allocation of its provision (two modules' begin blocks, so
- * the app's to compose, as evmd orders its begin blockers) played for a run of quiet blocks (src/chain/module.ts, `SteadyWork`): on a
+ * the app's to compose, as evmd orders its begin blockers) played for a run of quiet blocks (src/chain/base/module.ts, `SteadyWork`): on a
  * chain that mints every block (cosmos/evm's local_node.sh genesis) nothing else happens in a block
  * without transactions or due module work, so hardhat_mine reserves such blocks
- * (src/chain/block/reserved-blocks.ts) and plays the provision and its allocation block by block as
+ * (src/chain/store/reserved-blocks.ts) and plays the provision and its allocation block by block as
  * values — the same rules as the block's work (`mintStep`, `splitAllocation`, `rewardValidator`) —
  * and writes the state once. Inside a run nothing the rules read changes but what they write: the
  * bonded tokens, the validator set, their commission and shares and the params stay as at the start.
  * The staking module's end block is quiet until an unbonding completes: the run stops before it.
  */
 import type { StateManagerInterface } from "@ethereumjs/common";
-import type { BlockEvents, SteadyPlayer, SteadyWork } from "../chain/module";
-import { decodeRecord, encodeRecord } from "../chain/records";
+import type { BlockEvents, SteadyPlayer, SteadyWork } from "../chain/base/module";
+import { decodeRecord, encodeRecord } from "../chain/base/records";
 import { MAX_INTEGER } from "@ethereumjs/util";
 import { BANK_PRECOMPILE, BONDED_POOL, DISTRIBUTION_ACCOUNT, type ModuleEnv } from "./common/ledger";
 import { stateEnv } from "./common/module-env";

@@ -15,7 +15,7 @@
  * Events are the profile's (EpochEvents): Evmos's plain `epoch_start`/`epoch_end` with the rule's
  * attributes plus `identifier` last, or the SDK's typed events.
  */
-import type { BlockContext, ModuleEvent } from "../chain/module";
+import type { BlockContext, ModuleEvent } from "../chain/base/module";
 import type { EpochsKeeper } from "./keeper";
 import { type EpochHooks, type EpochInfo, type TickRule, NANOS, floorSeconds, fromNanos, seconds, toNanos } from "./types";
 

@@ -9,8 +9,8 @@
 import { concatBytes } from "@ethereumjs/util";
 import { AbiCoder } from "ethers/abi";
 import { getBytes, hexlify } from "ethers/utils";
-import type { BlockContext } from "../chain/module";
-import type { StateReader } from "../chain/records";
+import type { BlockContext } from "../chain/base/module";
+import type { StateReader } from "../chain/base/records";
 import { EPOCHS_PRECOMPILE_BYTES, HOOKS_ABI, hookCount, registeredHooks } from "./precompile";
 import type { EpochHooks, HookName } from "./types";
 

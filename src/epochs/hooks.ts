@@ -4,8 +4,8 @@
  * (Osmosis's model): everything it did is undone when it throws (EVM writes, module-store writes,
  * events), the failure becomes an `epoch_hook_failed` event, and the next member runs.
  */
-import { type BlockContext, type ModuleEvent, runIsolated } from "../chain/module";
-import type { StateReader } from "../chain/records";
+import { type BlockContext, type ModuleEvent, runIsolated } from "../chain/base/module";
+import type { StateReader } from "../chain/base/records";
 import type { EpochHooks, HookName } from "./types";
 
 export type TsHook = (identifier: string, epochNumber: bigint, ctx: BlockContext) => void | Promise<void>;

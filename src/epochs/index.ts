@@ -4,8 +4,8 @@
  * 0x…0900 precompile, and the queries (EpochInfos with Cosmos pagination, CurrentEpoch).
  */
 import type { PrecompileFunc, PrecompileInput } from "@ethereumjs/evm";
-import type { BlockModule, GenesisContext } from "../chain/module";
-import type { ModuleStore } from "../chain/module-state";
+import type { BlockModule, GenesisContext } from "../chain/base/module";
+import type { ModuleStore } from "../chain/base/module-state";
 import { EVMOS_EVENTS, type EpochEvents, SDK_EVENTS, beginBlocker, endBlocker } from "./abci";
 import { epochsSteadyWork } from "./steady";
 import { ContractHooks, DEFAULT_HOOK_GAS_LIMIT } from "./contract-hooks";
@@ -94,7 +94,7 @@ export class EpochsModule {
   /**
    * The block module (the seam in block production). It holds no store: every call works on the
    * store its context brings, read from that execution's state (the live block's, or a replay's),
-   * which the chain keeps in the storage of the precompile's account (src/chain/module-state.ts).
+   * which the chain keeps in the storage of the precompile's account (src/chain/base/module-state.ts).
    */
   get module(): BlockModule {
     return this.blockModule();

@@ -4,7 +4,7 @@
  *   0x02 ‖ identifier bytes → 0x01 while the current epoch has ended and the next has not started
  *                             (the "spec" rule's ended mark; field 7 of the record stays unused)
  */
-import type { ModuleStore } from "../chain/module-state";
+import type { ModuleStore } from "../chain/base/module-state";
 import { decodeEpochInfo, encodeEpochInfo } from "./codec";
 import { type EpochInfo, cloneEpochInfo } from "./types";
 

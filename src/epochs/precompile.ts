@@ -13,9 +13,9 @@ import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { Interface } from "ethers/abi";
 import { concat, getBytes, hexlify, toBeHex, zeroPadValue } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
-import { type PrecompileCall, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../chain/precompile";
+import { type PrecompileCall, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../chain/base/precompile";
 import { type EpochInfo, floorSeconds } from "./types";
-import { type StorageIO, accountStorage } from "../chain/records";
+import { type StorageIO, accountStorage } from "../chain/base/records";
 
 export const EPOCHS_PRECOMPILE = "0x0000000000000000000000000000000000000900" as const;
 export const EPOCHS_PRECOMPILE_BYTES = getBytes(EPOCHS_PRECOMPILE);
@@ -145,7 +145,7 @@ export function epochInfoRow(e: EpochInfo): [string, bigint, bigint, bigint, big
   ];
 }
 
-/** The precompile function (EthereumJS `PrecompileFunc`), on the chain's precompile framework (src/chain/precompile.ts). */
+/** The precompile function (EthereumJS `PrecompileFunc`), on the chain's precompile framework (src/chain/base/precompile.ts). */
 export function createEpochsPrecompile(deps: PrecompileDeps): (input: PrecompileInput) => Promise<ExecResult> {
   const changeHooks = async (call: PrecompileCall, registering: boolean): Promise<unknown[]> => {
     const store = hookSlots(call.input._EVM.stateManager);

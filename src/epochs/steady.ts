@@ -1,5 +1,5 @@
 /**
- * The epochs module's ticks played in a reserved run (src/chain/module.ts, `SteadyWork`): a tick
+ * The epochs module's ticks played in a reserved run (src/chain/base/module.ts, `SteadyWork`): a tick
  * whose hooks would all do nothing (no contract registered, no TypeScript function, the Cosmos
  * modules' hooks idle for that timer) writes only the module's store and emits its events, so
  * hardhat_mine need not make its block. The player runs the module's own begin and end blocks
@@ -9,8 +9,8 @@
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { utf8ToBytes, bytesToUtf8 } from "@ethereumjs/util";
-import type { BlockContext, BlockEvents, BlockPhase, ModuleEvent, SteadyPlayer, SteadyWork } from "../chain/module";
-import { MemoryModuleStore, slotReader, writeModuleStore } from "../chain/module-state";
+import type { BlockContext, BlockEvents, BlockPhase, ModuleEvent, SteadyPlayer, SteadyWork } from "../chain/base/module";
+import { MemoryModuleStore, slotReader, writeModuleStore } from "../chain/base/module-state";
 import { type EpochEvents, beginBlocker, endBlocker, quietBefore } from "./abci";
 import { EpochsKeeper } from "./keeper";
 import { EPOCHS_PRECOMPILE_BYTES } from "./precompile";

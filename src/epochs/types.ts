@@ -3,8 +3,8 @@
  * time arithmetic. Times are protobuf-style {seconds, nanos} so Cosmos genesis files with sub-second
  * times round-trip; comparisons go through bigint nanoseconds, never floats.
  */
-import type { BlockContext } from "../chain/module";
-import type { StateReader } from "../chain/records";
+import type { BlockContext } from "../chain/base/module";
+import type { StateReader } from "../chain/base/records";
 
 /** A protobuf Timestamp or Duration: whole seconds (floored) plus 0 ≤ nanos < 1e9. */
 export interface Time {

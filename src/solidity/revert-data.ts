@@ -1,6 +1,6 @@
 /**
  * Revert data, decoded once for the whole project: Solidity's two built-in errors, Error(string) and
- * Panic(uint256), and geth's texts of them. The chain's failure texts (src/chain/vm-errors.ts),
+ * Panic(uint256), and geth's texts of them. The chain's failure texts (src/chain/base/vm-errors.ts),
  * Hardhat's wording of the same data (src/host/solidity/failure-text.ts) and the Solidity stack
  * traces (src/solidity/stack-trace.ts) read it through these decoders.
  */

@@ -1,6 +1,6 @@
 /**
  * The module-store change log that versions up to 0.1.0 wrote beside the chain, read-only. Module
- * stores are EVM state now (src/chain/module-state.ts); a data directory written before that keeps
+ * stores are EVM state now (src/chain/base/module-state.ts); a data directory written before that keeps
  * its log, and the chain reads it only for heights whose state holds no store record: the head once,
  * when it is opened (the store is then written into the live state), and older heights for calls and
  * replays there. Nothing writes the log any more.

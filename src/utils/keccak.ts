@@ -1,6 +1,6 @@
 /**
  * Keccak-256 (the EVM's hash) as bytes. The chain hashes every trie node, header, transaction and
- * storage key with it (`nativeCrypto` in src/chain/engine/crypto.ts): @noble/hashes in pure JS was the
+ * storage key with it (`nativeCrypto` in src/chain/base/crypto.ts): @noble/hashes in pure JS was the
  * largest single cost of producing a block (CPU profile of `npx hardhat node` under ERC20
  * transfers).
  *

@@ -1,11 +1,11 @@
 /**
- * Transactions the node signs carry their signer's public key already (src/chain/dev/accounts.ts), so block
+ * Transactions the node signs carry their signer's public key already (src/chain/calls/accounts.ts), so block
  * production does not recover it: the key they carry must be the one their signature recovers to.
  */
 import { expect } from "chai";
 import { createTxFromRLP } from "@ethereumjs/tx";
 import { createAddressFromString } from "@ethereumjs/util";
-import { signAs } from "../../src/chain/dev/accounts";
+import { signAs } from "../../src/chain/calls/accounts";
 import { type Harness, inProcess } from "../helpers/harness";
 
 describe("transactions the node signs", () => {

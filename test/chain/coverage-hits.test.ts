@@ -1,5 +1,5 @@
 /**
- * Statement coverage's seam (src/chain/dev/coverage.ts): code instrumented by Hardhat 3 calls a fixed
+ * Statement coverage's seam (src/chain/engine/coverage.ts): code instrumented by Hardhat 3 calls a fixed
  * address with each statement's tag; the node hands every tag on (`coverageHit`) from the
  * executions a user makes (transactions, eth_call, eth_estimateGas) and from block production's
  * epoch hooks, and not from replays (a trace is not a new execution).

@@ -1,6 +1,6 @@
 /**
  * eth_estimateGas answers the smallest gas that succeeds, in one execution when the first run did not
- * depend on its gas (src/chain/engine/execution.ts `sameWithGas`) and by the search otherwise: for each
+ * depend on its gas (src/chain/calls/execution.ts `sameWithGas`) and by the search otherwise: for each
  * shape the estimate succeeds and one gas less fails (as an eth_call and as a mined transaction), and
  * the number of executions shows which path answered. The shapes that depend on their gas: an SSTORE
  * with little gas left after it (EIP-2200's sentry), `gasleft()`, a call into another contract, a
@@ -11,7 +11,7 @@ import { Interface } from "ethers";
 import { Common, Mainnet } from "@ethereumjs/common";
 import { getOpcodesForHF, paramsEVM } from "@ethereumjs/evm";
 import { hardforkNames } from "../../src/chain/engine/common";
-import { estimateRuns } from "../../src/chain/engine/execution";
+import { estimateRuns } from "../../src/chain/calls/execution";
 import { type Harness, inProcess, rpcError } from "../helpers/harness";
 import { compile } from "../helpers/solc";
 

@@ -13,10 +13,10 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import type { RunTxResult } from "@ethereumjs/vm";
 import { Address, hexToBytes } from "@ethereumjs/util";
 import { callStackTrace, txStackTrace } from "../../src/chain/tracing/failure";
-import { type CallRequest, runCall } from "../../src/chain/engine/execution";
+import { type CallRequest, runCall } from "../../src/chain/calls/execution";
 import { inferFromResult } from "../../src/solidity/stack-trace";
 import { madeNoCalls } from "../../src/chain/engine/context";
-import type { MinedBlock } from "../../src/chain/node-types";
+import type { MinedBlock } from "../../src/chain/reads/node-types";
 import { type Harness, inProcess } from "../helpers/harness";
 import { failureCases, failureContracts, failuresCompilation } from "../helpers/failure-cases";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { HDNodeWallet, Mnemonic, hexlify } from "ethers";
-import { deriveHdKeys } from "../../src/chain/dev/hd-keys";
+import { deriveHdKeys } from "../../src/chain/base/hd-keys";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 

@@ -3,7 +3,7 @@ import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
 import { getBytes, keccak256, toBeHex, toUtf8Bytes } from "ethers";
 import { Address } from "@ethereumjs/util";
-import { MemoryModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../../src/chain/module-state";
+import { MemoryModuleStore, moduleAddress, readModuleStore, slotReader, writeModuleStore } from "../../src/chain/base/module-state";
 import { hasLegacyModuleLog, readLegacyModuleSet } from "../../src/storage/legacy-module-log";
 import { MemoryKV } from "../../src/storage/memory-kv";
 

@@ -3,7 +3,7 @@ import { bytesToHex } from "@ethereumjs/util";
 import { Transaction, Wallet, getBytes, hexlify, keccak256 as ethersKeccak } from "ethers";
 import { createTx, createTxFromRLP } from "@ethereumjs/tx";
 import { createChainCommon } from "../../src/chain/engine/common";
-import { addressOfKey, nativeCrypto } from "../../src/chain/engine/crypto";
+import { addressOfKey, nativeCrypto } from "../../src/chain/base/crypto";
 import { keccak256, nativeKeccak } from "../../src/utils/keccak";
 
 describe("chain: native crypto (customCrypto)", () => {

@@ -1,7 +1,7 @@
 /**
  * hardhat_mine on the real chain's genesis (cosmos/evm's local_node.sh: x/mint every block, the SDK's
  * minute, hour and day timers): quiet runs are reserved with the modules' work played
- * (src/chain/block/steady-runs.ts), and the chain they leave is the one making every block leaves.
+ * (src/chain/store/steady-runs.ts), and the chain they leave is the one making every block leaves.
  * Two nodes from the same genesis take the same steps at the same times; one has a block filter
  * installed, so it makes every block (src/chain/block/miner.ts). The run holds a transaction, an
  * unbonding completing, a proposal ending, minute ticks with idle hooks (played) and hour ticks whose

@@ -1,5 +1,5 @@
 /**
- * hardhat_mine reserves the empty blocks between epoch ticks (src/chain/block/reserved-blocks.ts): the
+ * hardhat_mine reserves the empty blocks between epoch ticks (src/chain/store/reserved-blocks.ts): the
  * blocks that tick are made with their hooks and events, the rest are made from a record when read.
  * Proven against the same chain made block by block, through the in-process provider users get.
  */

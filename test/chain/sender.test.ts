@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { createTx, createTxFromRLP } from "@ethereumjs/tx";
 import { Address, createAddressFromPrivateKey, hexToBytes } from "@ethereumjs/util";
 import { createChainCommon } from "../../src/chain/engine/common";
-import { nativeCrypto } from "../../src/chain/engine/crypto";
+import { nativeCrypto } from "../../src/chain/base/crypto";
 import { sentBy, signedBy, withSender } from "../../src/chain/engine/sender";
 
 const common = createChainCommon(9000n, "prague", nativeCrypto());

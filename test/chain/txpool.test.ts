@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { createTx, type TypedTransaction } from "@ethereumjs/tx";
 import { hexToBytes } from "@ethereumjs/util";
 import { createChainCommon } from "../../src/chain/engine/common";
-import { nativeCrypto } from "../../src/chain/engine/crypto";
+import { nativeCrypto } from "../../src/chain/base/crypto";
 import { type PooledTx, TxPool, effectiveTip } from "../../src/chain/pool/txpool";
 
 const KEY = hexToBytes("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

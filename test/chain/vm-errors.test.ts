@@ -1,7 +1,7 @@
-/** src/chain/vm-errors.ts and src/solidity/revert-data.ts: revert data decoded once (geth's lenient reading, the strict one Hardhat's texts follow) and EthereumJS's error texts. */
+/** src/chain/base/vm-errors.ts and src/solidity/revert-data.ts: revert data decoded once (geth's lenient reading, the strict one Hardhat's texts follow) and EthereumJS's error texts. */
 import { expect } from "chai";
 import { AbiCoder } from "ethers";
-import { cleanVmError, describeFailure } from "../../src/chain/vm-errors";
+import { cleanVmError, describeFailure } from "../../src/chain/base/vm-errors";
 import { panicCode, revertReason, unpackRevert } from "../../src/solidity/revert-data";
 
 describe("chain: EthereumJS error texts", () => {

@@ -2,7 +2,7 @@
  * A stateful precompile acts only for the account that called it. Under DELEGATECALL the EVM keeps the
  * caller's caller as msg.sender (and CALLCODE runs the code as the calling contract), so a contract
  * that delegate-called WERC20's `transfer` once moved its victim's coins. The precompile framework
- * (src/chain/precompile.ts) refuses every method that writes under DELEGATECALL, CALLCODE and
+ * (src/chain/base/precompile.ts) refuses every method that writes under DELEGATECALL, CALLCODE and
  * STATICCALL, as cosmos/evm does ("write protection"), and answers queries through every call type.
  * Every transaction method of every stateful precompile is tried here, over HTTP.
  */

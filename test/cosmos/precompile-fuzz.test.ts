@@ -1,7 +1,7 @@
 /**
  * Every method of every precompile of the chain, sent as transactions with ABI-shaped garbage:
  * strings that are not UTF-8, truncated words, huge offsets and lengths, wrong selectors. None may
- * reach past the EVM's boundary (src/chain/engine/evm.ts `runPrecompile`, src/chain/precompile.ts):
+ * reach past the EVM's boundary (src/chain/engine/evm.ts `runPrecompile`, src/chain/base/precompile.ts):
  * each transaction is mined (failed or not), no precompile reports a fault of the node, and after
  * each the head's state reads and a plain transfer is mined. Seeded: a failing seed replays with
  * PRECOMPILE_FUZZ_SEED.

@@ -2,7 +2,7 @@
  * The precompiles answer cosmos/evm's ABIs and nothing more: every function a precompile's ABI
  * dispatches is one of its published interface's (contracts/precompiles/, written from cosmos/evm's
  * abi.json). The modules' own block work runs their keepers on the block's state, not through
- * selectors a contract could find (src/chain/module.ts, BlockContext.state).
+ * selectors a contract could find (src/chain/base/module.ts, BlockContext.state).
  */
 import { expect } from "chai";
 import { artifacts } from "hardhat";

@@ -2,12 +2,12 @@
  * A fake chain for the epochs unit tests: an in-memory module store, a BlockContext per phase, and a
  * driver that runs beginBlocker/endBlocker over (height, time) pairs, recording hook calls and events.
  */
-import type { BlockContext, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "../../src/chain/module";
+import type { BlockContext, BlockPhase, ModuleEvent, SystemCallArgs, SystemCallResult } from "../../src/chain/base/module";
 import { EVMOS_EVENTS, type EpochEvents, beginBlocker, endBlocker } from "../../src/epochs/abci";
 import { initGenesis } from "../../src/epochs/genesis";
 import { EpochsKeeper } from "../../src/epochs/keeper";
 import { type EpochHooks, type EpochInfo, type TickRule, newEpochInfo, seconds } from "../../src/epochs/types";
-import { MemoryModuleStore } from "../../src/chain/module-state";
+import { MemoryModuleStore } from "../../src/chain/base/module-state";
 
 export interface RecordedEvent {
   height: number;

@@ -1,7 +1,7 @@
 /** Hook fan-out and isolation: MultiEpochHooks, TypeScript hooks, and contract hooks over a fake EVM. */
 import { expect } from "chai";
 import { AbiCoder, getBytes, hexlify } from "ethers";
-import type { SystemCallArgs, SystemCallResult } from "../../src/chain/module";
+import type { SystemCallArgs, SystemCallResult } from "../../src/chain/base/module";
 import { ContractHooks } from "../../src/epochs/contract-hooks";
 import { MultiEpochHooks, TypeScriptHooks } from "../../src/epochs/hooks";
 import { EPOCHS_PRECOMPILE, HOOKS_ABI, HOOKS_COUNT_SLOT, hookElementSlot } from "../../src/epochs/precompile";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { encodeEpochInfo } from "../../src/epochs/codec";
 import { EpochsKeeper } from "../../src/epochs/keeper";
-import { MemoryModuleStore } from "../../src/chain/module-state";
+import { MemoryModuleStore } from "../../src/chain/base/module-state";
 import { rec } from "./helpers";
 
 describe("EpochsKeeper", () => {

@@ -4,7 +4,7 @@
  * the end ("epoch/current start time/start height", "+ended" while the spec rule's mark is set).
  */
 import { expect } from "chai";
-import type { BlockContext } from "../../src/chain/module";
+import type { BlockContext } from "../../src/chain/base/module";
 import { type EpochHooks, type EpochInfo, type TickRule, newEpochInfo, seconds } from "../../src/epochs/types";
 import { FakeChain, rec, run } from "./helpers";
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_HD_PATH, deriveAccounts } from "../../src/chain/config";
-import { addressOfKey } from "../../src/chain/engine/crypto";
+import { addressOfKey } from "../../src/chain/base/crypto";
 import { ROOT, type Started, buildDist, startNodeProcess, stopProcessGroup, waitForOutput } from "../helpers/processes";
 import { rpc } from "../helpers/json-rpc";
 

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import { HDNodeWallet, getAddress } from "ethers";
 import { DEFAULT_ACCOUNT_BALANCE, defaultChainConfig } from "../../src/chain/config";
-import { addressOfKey } from "../../src/chain/engine/crypto";
+import { addressOfKey } from "../../src/chain/base/crypto";
 import { applyChainFlags } from "../../src/host/settings/chain-flags";
 
 const OTHER = "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat";

@@ -1,5 +1,5 @@
 /**
- * Gas statistics (src/host/solidity/gas-measurements.ts over src/chain/dev/executions.ts): the node's
+ * Gas statistics (src/host/solidity/gas-measurements.ts over src/chain/engine/executions.ts): the node's
  * `executed` events, made into Hardhat 3's gas measurements against the project's compilations, as
  * the Hardhat 3 host does under `--gas-stats`: deployments, transactions and eth_calls of known
  * functions, calls through a proxy named after the implementation, epoch hooks; nothing for
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import { Interface } from "ethers";
-import type { ExecutionRecord } from "../../src/chain/dev/executions";
+import type { ExecutionRecord } from "../../src/chain/engine/executions";
 import { envOf } from "../../src/chain/engine/context";
 import { type GasMeasurement, gasMeasurementOf } from "../../src/host/solidity/gas-measurements";
 import { type Harness, inProcess } from "../helpers/harness";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { BlockModule } from "../../src/chain/module";
+import type { BlockModule } from "../../src/chain/base/module";
 import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
 import { harnesses } from "../helpers/matrix";
 

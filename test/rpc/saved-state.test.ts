@@ -125,7 +125,7 @@ for (const make of harnesses()) {
       const header = toBeHex(BigInt(keccak256(toUtf8Bytes("module-store"))), 32);
       const length = Number(BigInt(precompile[header]) - 1n);
       const words = Array.from({ length: Math.ceil(length / 32) }, (_, i) => precompile[toBeHex(BigInt(header) + 1n + BigInt(i), 32)].slice(2)).join("");
-      // each entry RLP [key, value], padded to whole words (src/chain/module-state.ts)
+      // each entry RLP [key, value], padded to whole words (src/chain/base/module-state.ts)
       const record = Buffer.from(words, "hex").subarray(0, length);
       const keys: string[] = [];
       for (let at = 0; at < record.length; ) {

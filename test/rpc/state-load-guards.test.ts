@@ -18,7 +18,7 @@ interface Dump {
 }
 
 const EPOCHS_ACCOUNT = "0x0000000000000000000000000000000000000900";
-/** The header (length + 1) and first word of the epochs store's record in the precompile account's storage (src/chain/records.ts). */
+/** The header (length + 1) and first word of the epochs store's record in the precompile account's storage (src/chain/base/records.ts). */
 const STORE_HEADER = toBeHex(BigInt(keccak256(toUtf8Bytes("module-store"))), 32);
 const STORE_FIRST_WORD = toBeHex(BigInt(STORE_HEADER) + 1n, 32);
 

@@ -8,8 +8,8 @@
  * Unlike EthereumJS's BlockBuilder this runs every transaction against one header-only block, so
  * adding a transaction does not rebuild the block from all earlier ones (that made big blocks quadratic).
  */
-import { abortsBlock } from "../errors";
-import { cleanVmError, describeFailure } from "../vm-errors";
+import { abortsBlock } from "../base/errors";
+import { cleanVmError, describeFailure } from "../base/vm-errors";
 import { Block, createBlock, createBlockHeader } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address, createAddressFromBigInt, equalsBytes } from "@ethereumjs/util";
@@ -17,14 +17,14 @@ import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereu
 import { keccak256 } from "../../utils/keccak";
 import type { StoredReceipt } from "../store/chain-store";
 import { enterBlock, envOf, madeNoCalls } from "../engine/context";
-import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "../module";
-import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state";
+import type { BlockContext, BlockEvents, BlockModule, BlockPhase, FailureExplanation, ModuleEvent, SystemCallArgs, SystemCallResult } from "../base/module";
+import { MemoryModuleStore, slotReader, writeModuleStore } from "../base/module-state";
 import { orderedTrieRoot } from "./ordered-trie";
-import { blockHeaderData } from "./header";
+import { blockHeaderData } from "../base/header";
 import { withSender } from "../engine/sender";
 import { withContractSender } from "../engine/state-manager";
 import { checkpointDepth, restoringDepth, revertToDepth } from "../engine/isolation";
-import { type ExecutionRecord, ExecutionRecorder } from "../dev/executions";
+import { type ExecutionRecord, ExecutionRecorder } from "../engine/executions";
 
 export interface ProduceBlockArgs {
   vm: VM;
@@ -68,7 +68,7 @@ export interface ProducedBlock {
   skipped: Array<{ tx: TypedTransaction; reason: string; invalid: boolean }>;
   /** The module stores as the block's state holds them, by module (those whose phases ran). */
   stores: Map<string, MemoryModuleStore>;
-  /** Its transactions and system calls, in order, when asked (`recordExecutions`): src/chain/dev/executions.ts. */
+  /** Its transactions and system calls, in order, when asked (`recordExecutions`): src/chain/engine/executions.ts. */
   executions: ExecutionRecord[];
 }
 

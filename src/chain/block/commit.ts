@@ -10,9 +10,9 @@ import { KECCAK256_RLP, equalsBytes } from "@ethereumjs/util";
 import type { BatchOp } from "../../storage/kv";
 import type { ProducedBlock } from "./block-producer";
 import type { ChainState } from "../store/chain-state";
-import { ChainError, errorText } from "../errors";
+import { ChainError, errorText } from "../base/errors";
 import type { StateManagerInterface } from "@ethereumjs/common";
-import type { Reservation, SteadyRun } from "./reserved-blocks";
+import type { Reservation, SteadyRun } from "../store/reserved-blocks";
 import { checkpointDepth, revertToDepth } from "../engine/isolation";
 
 /**
@@ -60,7 +60,7 @@ async function checkReadable(chain: ChainState, root: Uint8Array): Promise<void>
 }
 
 /**
- * Writes a reserved range of empty blocks right above the head (src/chain/block/reserved-blocks.ts), then
+ * Writes a reserved range of empty blocks right above the head (src/chain/store/reserved-blocks.ts), then
  * moves the head to its last block. Nothing else changes: the range's blocks change no state.
  */
 export async function commitReservation(chain: ChainState, r: Reservation): Promise<void> {
@@ -74,7 +74,7 @@ export async function commitReservation(chain: ChainState, r: Reservation): Prom
 }
 
 /**
- * Writes a reserved range whose blocks play the modules' every-block work (src/chain/block/steady-runs.ts):
+ * Writes a reserved range whose blocks play the modules' every-block work (src/chain/store/steady-runs.ts):
  * `write` puts what the played blocks leave into the live state, and the range is written with that
  * state's trie nodes in one batch, as a block is; a failed write leaves the chain on its head.
  * Call inside `changingLive`.

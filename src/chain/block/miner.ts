@@ -8,21 +8,20 @@
 import type { Common } from "@ethereumjs/common";
 import { bytesToHex, createAddressFromString, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
-import type { ChainConfig } from "../config";
-import type { NodeSettings } from "../dev/snapshots";
-import type { ExecutionRecord } from "../dev/executions";
-import { ChainError, abortsBlock } from "../errors";
-import { slotReader } from "../module-state";
-import type { ConsoleOrigin, Inclusion, MinedBlock } from "../node-types";
-import { MAX_MINE_BLOCKS, MAX_MINE_SPAN_S } from "../node-types";
+import type { ChainConfig } from "../base/config";
+import type { NodeSettings } from "../base/config";
+import type { ExecutionRecord } from "../engine/executions";
+import { ChainError, abortsBlock } from "../base/errors";
+import { slotReader } from "../base/module-state";
+import { type ConsoleOrigin, type Inclusion, MAX_MINE_BLOCKS, MAX_MINE_SPAN_S, type MinedBlock } from "./mined";
 import { type PooledTx, type TxPool, maxFeeOf } from "../pool/txpool";
 import type { ChainState } from "../store/chain-state";
 import { type ProduceBlockArgs, type SystemCallExplainer, produceBlock } from "./block-producer";
-import { type Clock, timestampRefusal } from "./clock";
+import { type Clock, timestampRefusal } from "../base/clock";
 import { commitBlock, commitPlayedReservation, commitReservation } from "./commit";
-import type { Reservation, SteadyRun } from "./reserved-blocks";
-import { type SteadyRuns, steadyPlayers } from "./steady-runs";
-import type { BlockEvents, SteadyPlayer } from "../module";
+import type { Reservation, SteadyRun } from "../store/reserved-blocks";
+import { type SteadyRuns, steadyPlayers } from "../store/steady-runs";
+import type { BlockEvents, SteadyPlayer } from "../base/module";
 import { turnIfDue } from "../../utils/turn";
 
 /** The node's parts a block is made from now; `settings` is the node's record itself (a mined block clears its next-block-only values). */
@@ -202,7 +201,7 @@ export class Miner {
 
   /**
    * hardhat_mine: `count` blocks, `interval` seconds apart (the first at the clock's next time).
-   * Runs of blocks in which nothing would happen are reserved, not made (src/chain/block/reserved-blocks.ts):
+   * Runs of blocks in which nothing would happen are reserved, not made (src/chain/store/reserved-blocks.ts):
    * the modules say until when they have nothing to do (the epochs module: its next tick), so the
    * blocks that tick are made for real, with their hooks and events, and the ones between are a record.
    */
@@ -273,7 +272,7 @@ export class Miner {
 
   /**
    * Reserves up to `count` empty blocks above the head, the first at `timestamp` (inside the lock),
-   * with the modules' every-block work played in them (src/chain/block/steady-runs.ts) up to a block
+   * with the modules' every-block work played in them (src/chain/store/steady-runs.ts) up to a block
    * whose work cannot be played; returns how many (0: the next block is to be made).
    */
   private async _reserve(timestamp: bigint, count: bigint, interval: bigint): Promise<bigint> {

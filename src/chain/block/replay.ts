@@ -11,8 +11,8 @@ import { runBlockTx, runPhase } from "./block-producer";
 import type { ChainState } from "../store/chain-state";
 import type { ContextOptions } from "../engine/context";
 import { openCheckpoint } from "../engine/isolation";
-import { ChainError } from "../errors";
-import type { BlockEvents } from "../module";
+import { ChainError } from "../base/errors";
+import type { BlockEvents } from "../base/module";
 
 /** Sees each transaction of a replayed block before and after it runs. */
 export interface ReplayObserver {

@@ -4,9 +4,9 @@
  * Each takes the node's lock (src/chain/node.ts) and does what the change implies: re-arming interval
  * mining, mining what a lower gas price or a restart lets in.
  */
-import type { Clock } from "../block/clock";
+import type { Clock } from "../base/clock";
 import type { TxPool } from "../pool/txpool";
-import type { NodeSettings } from "./snapshots";
+import type { NodeSettings } from "../base/config";
 
 /** What the controls change: the node's parts now (hardhat_reset and evm_revert replace them), under its lock. */
 export interface DevHost {

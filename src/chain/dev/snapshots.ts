@@ -2,23 +2,9 @@
  * Snapshots (evm_snapshot / evm_revert): one plain record of everything a revert restores. The node
  * (src/chain/node.ts) takes and applies the records; this keeps them by id.
  */
-import type { Clock } from "../block/clock";
+import type { Clock } from "../base/clock";
+import type { NodeSettings } from "../base/config";
 import type { PooledTx } from "../pool/txpool";
-
-/** Block-production settings that dev methods change at runtime (and snapshots restore). */
-export interface NodeSettings {
-  coinbase: Uint8Array;
-  gasLimit: bigint;
-  extraData: Uint8Array;
-  minGasPrice: bigint;
-  nextBaseFee: bigint | undefined;
-  /** prevRandao (mixHash) of the next block only (hardhat_setPrevRandao); else derived from the parent. */
-  nextPrevRandao?: Uint8Array;
-  automine: boolean;
-  /** miner_stop pauses block production; pending transactions wait. */
-  paused: boolean;
-  intervalMs: number | [number, number];
-}
 
 export interface Snapshot {
   /** The chain instance it was taken on (a state load on a fresh node replaces it: src/chain/node.ts). */

@@ -5,7 +5,7 @@
  * (accounts, code, storage).
  *
  * Module stores (the epochs timers) and the contract hooks registered with the epochs precompile
- * live in the storage of the precompile's account (src/chain/module-state.ts), so they travel with
+ * live in the storage of the precompile's account (src/chain/base/module-state.ts), so they travel with
  * the accounts. Dumps written before that carry the stores in the section's `modules`: a load
  * writes them into their accounts. Blocks and transactions are not saved (Anvil's `blocks` and
  * `transactions` stay empty). A fresh in-memory node that loads a dump starts at the dump's block
@@ -18,11 +18,11 @@ import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { Address, ValueEncoding, bytesToHex, createAccount, createAccountFromRLP, createAddressFromString, hexToBytes } from "@ethereumjs/util";
 import type { ChainState } from "../store/chain-state";
-import type { BlockModule } from "../module";
-import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state";
-import { tellStateOpened } from "../store/open-chain";
-import type { Clock } from "../block/clock";
-import { ChainError } from "../errors";
+import type { BlockModule } from "../base/module";
+import { MemoryModuleStore, slotReader, writeModuleStore } from "../base/module-state";
+import { tellStateOpened } from "../block/open-chain";
+import type { Clock } from "../base/clock";
+import { ChainError } from "../base/errors";
 
 /** One account as Anvil writes it: nonce a JSON number, the rest hex. */
 export interface DumpedAccount {

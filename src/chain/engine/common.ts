@@ -4,7 +4,7 @@ import { Common, Mainnet, type CustomCrypto } from "@ethereumjs/common";
 import { paramsEVM } from "@ethereumjs/evm";
 import { paramsTx } from "@ethereumjs/tx";
 import { paramsVM } from "@ethereumjs/vm";
-import { nativeCrypto } from "./crypto";
+import { nativeCrypto } from "../base/crypto";
 
 /**
  * The chain config, with one fix of our own. EthereumJS copies the config for every block header and

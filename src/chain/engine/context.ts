@@ -18,21 +18,21 @@ import { type EVMOpts, getOpcodesForHF, paramsEVM } from "@ethereumjs/evm";
 import type { Address } from "@ethereumjs/util";
 import { equalsBytes } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
-import type { ModuleStore } from "../module-state";
+import type { ModuleStore } from "../base/module-state";
 import { copyChainVM } from "./evm";
 import { ChainStateManager } from "./state-manager";
 import { CONSOLE_ADDRESS } from "../../solidity/console-log";
-import { COVERAGE_ADDRESS } from "../dev/coverage";
-import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "../dev/executions";
+import { COVERAGE_ADDRESS } from "./coverage";
+import type { ExecutionRecorder, RecordedMessage, RecordedResult } from "./executions";
 import { turnIfDue } from "../../utils/turn";
-import { ChainError } from "../errors";
+import { ChainError } from "../base/errors";
 
 const CONSOLE_BYTES = new Uint8Array(Buffer.from(CONSOLE_ADDRESS.slice(2), "hex"));
 const COVERAGE_BYTES = new Uint8Array(Buffer.from(COVERAGE_ADDRESS.slice(2), "hex"));
 
 /** An execution ran past its context's deadline (geth: "execution aborted (timeout = 5s)"). */
 export class ExecutionTimeout extends ChainError {
-  /** Ends the execution, not just the call it met (src/chain/errors.ts, `endsExecution`). */
+  /** Ends the execution, not just the call it met (src/chain/base/errors.ts, `endsExecution`). */
   readonly endsExecution = true;
   constructor(readonly timeoutMs: number) {
     super(`execution aborted (timeout = ${formatSeconds(timeoutMs)})`);
@@ -51,7 +51,7 @@ export interface MessageFrame {
   value: bigint;
   /**
    * The code runs as another account (DELEGATECALL or CALLCODE): `caller` and `value` are then that
-   * account's, not a call's to the code, so a precompile must not act on them (src/chain/precompile.ts).
+   * account's, not a call's to the code, so a precompile must not act on them (src/chain/base/precompile.ts).
    */
   delegated: boolean;
 }
@@ -67,9 +67,9 @@ export interface ExecEnv {
   timeoutMs?: number;
   /** Receives the data of each call to console.sol's address (console.log); undefined = not watched. */
   console?: (data: Uint8Array) => void;
-  /** Receives the tag of each call to the coverage address (src/chain/dev/coverage.ts); undefined = not watched. */
+  /** Receives the tag of each call to the coverage address (src/chain/engine/coverage.ts); undefined = not watched. */
   coverage?: (tag: Uint8Array) => void;
-  /** Records the messages of this execution for gas statistics (src/chain/dev/executions.ts); undefined = not recorded. */
+  /** Records the messages of this execution for gas statistics (src/chain/engine/executions.ts); undefined = not recorded. */
   executions?: ExecutionRecorder;
   /** Receives the steps of the tapped opcodes (`chainOpcodes`' `tapped`) of a user's execution; undefined = not told. */
   stepTap?: (step: MinimalStep) => void;
@@ -83,7 +83,7 @@ export interface ExecEnv {
 
 /**
  * How an execution depended on the gas it was given, beyond using it: what decides whether it would
- * run the same with exactly the gas it used (src/chain/engine/execution.ts, `estimateGas`).
+ * run the same with exactly the gas it used (src/chain/calls/execution.ts, `estimateGas`).
  */
 export interface GasWatch {
   /** The gas left was read: a GAS opcode, or a nested message (CALL and CREATE pass on 63/64 of it). */
@@ -307,7 +307,7 @@ export interface ExecutionContext {
   readonly env: ExecEnv;
   /**
    * What the last execution in this context's VM read, to read again (outside the next execution's
-   * reverted checkpoint) before the next one: `runInContext` in src/chain/engine/execution.ts. Kept
+   * reverted checkpoint) before the next one: `runInContext` in src/chain/calls/execution.ts. Kept
    * with the pooled VM, also when it moves to another state (a call at a new head mostly reads what
    * the last call read).
    */

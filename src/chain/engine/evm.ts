@@ -13,8 +13,8 @@
 import type { Common, StateManagerInterface } from "@ethereumjs/common";
 import { EVM, EVMError, type EVMMockBlockchainInterface, type EVMOpts, type ExecResult, NobleBN254, type PrecompileFunc } from "@ethereumjs/evm";
 import { type VM, createVM } from "@ethereumjs/vm";
-import { endsExecution, errorText } from "../errors";
-import { revertData } from "../precompile";
+import { endsExecution, errorText } from "../base/errors";
+import { revertData } from "../base/precompile";
 
 /** Precompiles registered while the chain runs, by unprefixed lower-case hex address. Never removed: a precompile decides itself whether the state it runs in has it. */
 export class DynamicPrecompiles {
@@ -53,9 +53,9 @@ export class ChainEVM extends EVM {
   /**
    * The EVM's boundary for every precompile of the chain (fixed, custom and registered while it runs):
    * what a precompile throws never leaves the EVM mid-message. A precompile fails its calls with an
-   * ExecResult (src/chain/precompile.ts); anything else it throws is the node's bug: the call fails
+   * ExecResult (src/chain/base/precompile.ts); anything else it throws is the node's bug: the call fails
    * as a revert that says so, consuming its gas, and `faults` is told. Only errors that end the whole
-   * execution (src/chain/errors.ts, `endsExecution`) go on.
+   * execution (src/chain/base/errors.ts, `endsExecution`) go on.
    */
   protected override async runPrecompile(code: PrecompileFunc, data: Uint8Array, gasLimit: bigint): Promise<ExecResult> {
     try {

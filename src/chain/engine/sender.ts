@@ -10,7 +10,7 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
-import { addressOfPublicKey } from "./crypto";
+import { addressOfPublicKey } from "../base/crypto";
 
 /**
  * A view of `tx` (already frozen, as stored) whose sender is `sender`. Costly beyond its creation: V8

@@ -24,7 +24,7 @@ import { CODEHASH_PREFIX, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, type Address, KECCAK256_NULL, MAX_INTEGER, concatBytes, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import { type ChangedKeys, FlushJournal } from "./flush-journal";
-import { ChainError } from "../errors";
+import { ChainError } from "../base/errors";
 import type { Preimages } from "./preimages";
 import { type NodeWrite, type TrieChange, TrieBatch } from "./trie-batch";
 
@@ -185,7 +185,7 @@ export class ChainStateManager extends MerkleStateManager {
    * read that missed as a change, and the state manager writes those "changes" back to the trie at
    * its next flush (when its last checkpoint ends, or before it moves to another root). Only for a
    * copy whose base level holds nothing but reads: the warmed caches of an execution context
-   * (`warmCaches` in src/chain/engine/execution.ts). A real change there would be lost.
+   * (`warmCaches` in src/chain/calls/execution.ts). A real change there would be lost.
    */
   forgetReads(): void {
     this._caches?.account?.flush();

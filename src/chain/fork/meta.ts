@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from "@ethereumjs/util";
 import type { BatchOp, KVStore } from "../../storage/kv";
-import { storeName } from "../store/genesis-meta";
+import { storeName } from "../base/genesis-meta";
 import type { Fork } from "./index";
 
 const enc = new TextEncoder();

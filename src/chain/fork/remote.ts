@@ -4,7 +4,7 @@
  * any password removed) and the method, so a remote that is down or slow answers a clear -32000 and
  * never takes the local node with it.
  */
-import { ChainError } from "../errors";
+import { ChainError } from "../base/errors";
 
 /**
  * The remote of a fork failed or answered something unusable. A block that needs it is not made

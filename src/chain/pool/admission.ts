@@ -5,8 +5,8 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Account, Address } from "@ethereumjs/util";
-import type { NodeSettings } from "../dev/snapshots";
-import { ChainError } from "../errors";
+import type { NodeSettings } from "../base/config";
+import { ChainError } from "../base/errors";
 import { maxFeeOf } from "./txpool";
 
 /** Throws the reason `tx` from `sender` (holding `account` at the head) may not enter the pool. */

@@ -4,6 +4,7 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
+import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from "../base/config";
 
 export interface PooledTx {
   tx: TypedTransaction;
@@ -24,16 +25,6 @@ export class TxPoolError extends Error {}
  */
 /** The pool as readers see it (`Node.pool`): nothing that changes it. */
 export type TxPoolView = Pick<TxPool, "size" | "get" | "nextNonce" | "ordered" | "pending" | "queued">;
-
-export interface TxPoolLimits {
-  globalPending: number;
-  accountSlots: number;
-  globalQueued: number;
-  accountQueued: number;
-  priceBump: number;
-}
-
-export const DEFAULT_POOL_LIMITS: TxPoolLimits = { globalPending: 5120, accountSlots: 16, globalQueued: 1024, accountQueued: 64, priceBump: 10 };
 
 /** Max fee the sender offers per gas (legacy gasPrice or 1559 maxFeePerGas). */
 export function maxFeeOf(tx: TypedTransaction): bigint {

@@ -1,6 +1,6 @@
 /**
  * One chain instance: its VM and live state, its block store and trie database, its modules (whose
- * stores are EVM state: src/chain/module-state.ts), and the read-only states and execution contexts served from them. hardhat_reset swaps the whole
+ * stores are EVM state: src/chain/base/module-state.ts), and the read-only states and execution contexts served from them. hardhat_reset swaps the whole
  * instance (src/chain/node.ts); blocks move it forward through src/chain/block/commit.ts.
  *
  * Reads and executions that keep nothing (calls, estimates, traces, state reads) run here without
@@ -18,16 +18,16 @@ import { DynamicPrecompiles, type PrecompileFaults, createChainVM } from "../eng
 import type { KVStore } from "../../storage/kv";
 import { readLegacyModuleSet } from "../../storage/legacy-module-log";
 import { TrieDB } from "../../storage/trie-db";
-import { SteadyRuns } from "../block/steady-runs";
+import { SteadyRuns } from "./steady-runs";
 import { ChainStore } from "./chain-store";
-import type { ChainConfig } from "../config";
+import type { ChainConfig } from "../base/config";
 import { type ContextOptions, type ExecEnv, type ExecutionContext, VmPool, bindEnv, chainOpcodes, envOf, trackMessages } from "../engine/context";
 import type { StepRelay } from "../engine/step-relay";
-import { ChainError } from "../errors";
+import { ChainError } from "../base/errors";
 import type { Fork } from "../fork";
 import { installJumpAnalysisCache } from "../engine/jump-analysis";
-import type { BlockModule } from "../module";
-import { MemoryModuleStore, type ModuleStore, readModuleStore, slotReader, writeModuleStore } from "../module-state";
+import type { BlockModule } from "../base/module";
+import { MemoryModuleStore, type ModuleStore, readModuleStore, slotReader, writeModuleStore } from "../base/module-state";
 import { AddressIndex } from "./address-index";
 import { ModuleStores } from "./module-stores";
 import { Preimages } from "../engine/preimages";
@@ -84,7 +84,7 @@ export interface ChainStart {
 
 export class ChainState {
   /**
-   * The head block; undefined only before the genesis block is written (src/chain/store/open-chain.ts).
+   * The head block; undefined only before the genesis block is written (src/chain/block/open-chain.ts).
    * Moved by src/chain/block/commit.ts.
    */
   head!: Block;
@@ -102,7 +102,7 @@ export class ChainState {
   /**
    * Set when the store's head had lost its state (a block committed by an earlier version whose trie
    * nodes never reached the store): the chain opened at block `at` instead of `head`, whose blocks
-   * above were dropped (src/chain/store/open-chain.ts).
+   * above were dropped (src/chain/block/open-chain.ts).
    */
   recovered: { head: bigint; at: bigint } | undefined;
   /** Where the modules' stores live in the state, and the ones last committed (src/chain/store/module-stores.ts). */
@@ -142,7 +142,7 @@ export class ChainState {
     _steps?.watchLive(vm);
   }
 
-  /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/store/open-chain.ts opens or initialises it). */
+  /** Builds the VM over `opts.kv` (nothing is read yet: src/chain/block/open-chain.ts opens or initialises it). */
   static async create(opts: ChainStateOptions): Promise<ChainState> {
     const { config, common, kv } = opts;
     // in memory the store is the cache: a node cache there would only hold second copies

@@ -10,9 +10,9 @@ import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from "@ethereumjs/util";
 import { type BatchOp, type KVStore, prefixEnd } from "../../storage/kv";
-import type { BlockEvents } from "../module";
-import { type Reservation, type SteadyRun, decodeReservation, encodeReservation, reservedBlock } from "../block/reserved-blocks";
-import type { SteadyRuns } from "../block/steady-runs";
+import type { BlockEvents } from "../base/module";
+import { type Reservation, type SteadyRun, decodeReservation, encodeReservation, reservedBlock } from "./reserved-blocks";
+import type { SteadyRuns } from "./steady-runs";
 import {
   K_HEAD,
   P_BLOCK,

@@ -9,9 +9,9 @@ import { bytesToHex, equalsBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import type { KVStore } from "../../storage/kv";
 import { readLegacyModuleSet } from "../../storage/legacy-module-log";
-import type { BlockModule } from "../module";
-import type { StateReader } from "../records";
-import { EMPTY_MODULE_STORE, MemoryModuleStore, moduleAddress, readModuleStore, slotReader } from "../module-state";
+import type { BlockModule } from "../base/module";
+import type { StateReader } from "../base/records";
+import { EMPTY_MODULE_STORE, MemoryModuleStore, moduleAddress, readModuleStore, slotReader } from "../base/module-state";
 
 export class ModuleStores {
   /**

@@ -10,7 +10,7 @@
  *       "L"‖number(8) → logs bloom, only for blocks that have logs (the log index: eth_getLogs range-scans
  *       these keys, so blocks without logs cost nothing and blooms that cannot match skip a block
  *       without reading it or its receipts) ·
- *       "V"‖first(8) → a reserved range of empty blocks (src/chain/block/reserved-blocks.ts): its blocks have
+ *       "V"‖first(8) → a reserved range of empty blocks (src/chain/store/reserved-blocks.ts): its blocks have
  *       no other key; they are made from the record when read
  */
 import { RLP } from "@ethereumjs/rlp";

@@ -8,8 +8,8 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
 import { madeNoCalls } from "../engine/context";
-import { type CallRequest, type StateOverride, runInContext } from "../engine/execution";
-import type { NodeReads } from "../node-reads";
+import { type CallRequest, type StateOverride, runInContext } from "../calls/execution";
+import type { NodeReads } from "../reads/node-reads";
 import type { ContractRegistry } from "../../solidity/registry";
 import { type Frame, type StackTraceEntry, inferFromResult, inferStackTrace, recordMessages } from "../../solidity/stack-trace";
 

@@ -2,9 +2,9 @@
  * The node's traces (`Node.traces`): stored blocks and transactions re-executed with a tracer
  * attached, calls traced in an execution context, blocks a client sends, the intermediate roots of a
  * block, and the Solidity stack trace of a failed call or transaction. Over the node's read half
- * (src/chain/node-reads.ts); the work is in src/chain/tracing/run.ts and src/chain/tracing/failure.ts.
+ * (src/chain/reads/node-reads.ts); the work is in src/chain/tracing/run.ts and src/chain/tracing/failure.ts.
  */
-import type { AfterNode, NodeReads } from "../node-reads";
+import type { AfterNode, NodeReads } from "../reads/node-reads";
 import { callStackTrace, txStackTrace } from "./failure";
 import { intermediateRoots, traceBlock, traceCall, traceForeignBlock, traceTransaction } from "./run";
 

@@ -7,7 +7,7 @@ import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
 import type { RunTxResult, VM } from "@ethereumjs/vm";
-import { ChainError } from "../errors";
+import { ChainError } from "../base/errors";
 
 /** geth's call-frame kinds (the opcode that opened the frame). */
 export type FrameType = "CALL" | "CALLCODE" | "DELEGATECALL" | "STATICCALL" | "CREATE" | "CREATE2" | "SELFDESTRUCT";

@@ -1,7 +1,7 @@
 /**
  * The bank's coins, every denom: the native coin is the EVM balance (ModuleEnv's), any other coin
  * (an IBC voucher, a coin a test mints) a balance the bank keeps as records in its account's storage
- * (0x…0804, src/chain/records.ts):
+ * (0x…0804, src/chain/base/records.ts):
  * - `coins/<address>`: the address's other coins, `{ denom: amount }` (zero amounts left out);
  * - `supply/<denom>`: what exists of the denom;
  * - `metadata/<denom>`: its bank metadata (name, symbol, decimals), when it has some;

@@ -12,7 +12,7 @@ import { EVMError } from "@ethereumjs/evm";
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
-import { decodeAll } from "../../chain/precompile";
+import { decodeAll } from "../../chain/base/precompile";
 import { AddressError, type Bech32Prefixes, fromBech32, toBech32 } from "../common/address-codec";
 
 export const BECH32_PRECOMPILE = "0x0000000000000000000000000000000000000400" as const;

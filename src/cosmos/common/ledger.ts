@@ -1,7 +1,7 @@
 /**
  * What the staking and distribution modules need of the chain while one of their precompiles runs:
  * the block (height, time), the module records (EVM storage of the precompile accounts, see
- * src/chain/records.ts), coins (the native coin is the EVM balance, 18 decimals), and the gas meter. Coins
+ * src/chain/base/records.ts), coins (the native coin is the EVM balance, 18 decimals), and the gas meter. Coins
  * held by a module sit in its module account, at the address the Cosmos SDK gives it
  * (`authtypes.NewModuleAddress(name)`: the first 20 bytes of sha256(name)), so the chain's supply
  * stays whole and `eth_getBalance` of a pool shows what it holds.
@@ -9,11 +9,11 @@
 import { MAX_INTEGER } from "@ethereumjs/util";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { GasMeter, OutOfGas, PrecompileRevert } from "../../chain/precompile";
-import { StorageRecords, decodeRecord, encodeRecord } from "../../chain/records";
-import { moduleAddress as moduleAccount } from "../../chain/module-state";
+import { GasMeter, OutOfGas, PrecompileRevert } from "../../chain/base/precompile";
+import { StorageRecords, decodeRecord, encodeRecord } from "../../chain/base/records";
+import { moduleAddress as moduleAccount } from "../../chain/base/module-state";
 
-/** The Cosmos SDK's module account address of `name` (src/chain/module-state.ts's), checksummed. */
+/** The Cosmos SDK's module account address of `name` (src/chain/base/module-state.ts's), checksummed. */
 export function moduleAddress(name: string): string {
   return getAddress(hexlify(moduleAccount(name)));
 }

@@ -12,8 +12,8 @@ import type { StateManagerInterface } from "@ethereumjs/common";
 import type { PrecompileInput } from "@ethereumjs/evm";
 import { type Account, Address, createAccount } from "@ethereumjs/util";
 import { getBytes } from "ethers/utils";
-import type { BlockContext, GenesisContext } from "../../chain/module";
-import type { StateReader } from "../../chain/records";
+import type { BlockContext, GenesisContext } from "../../chain/base/module";
+import type { StateReader } from "../../chain/base/records";
 import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, type RecordTally, addSupply, coinAmount } from "./ledger";
 
 /**

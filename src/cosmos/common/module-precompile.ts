@@ -1,6 +1,6 @@
 /**
  * How a stateful Cosmos precompile runs a call, as cosmos/evm's precompiles/common does, on the
- * chain's precompile framework (src/chain/precompile.ts):
+ * chain's precompile framework (src/chain/base/precompile.ts):
  * - a call costs the SDK's KV price of its input (`RequiredGas`: 2,000 + 30/byte for a transaction,
  *   1,000 + 3/byte for a query) plus what its store reads and writes cost (src/cosmos/common/ledger.ts `KV_GAS`);
  * - every failure but running out of gas reverts with `Error(string)` carrying its text
@@ -14,11 +14,11 @@ import { Address } from "@ethereumjs/util";
 import { type Interface, type Result } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { type PrecompileHandler, type PrecompilePolicy, createPrecompile } from "../../chain/precompile";
+import { type PrecompileHandler, type PrecompilePolicy, createPrecompile } from "../../chain/base/precompile";
 import { type ModuleEnv, ModuleError } from "./ledger";
 import { precompileEnv } from "./module-env";
 
-export { revertData } from "../../chain/precompile";
+export { revertData } from "../../chain/base/precompile";
 
 /** What a method handler gets: its arguments, the caller, the module env, and where to put events. */
 export interface MethodCall {
@@ -38,7 +38,7 @@ export type MethodHandler = (call: MethodCall) => Promise<unknown[]>;
 export interface ModulePrecompileDeps {
   caller(input: PrecompileInput): Uint8Array;
   isStatic(input: PrecompileInput): boolean;
-  /** Runs as the calling contract's code (DELEGATECALL, CALLCODE): src/chain/precompile.ts refuses writes then. */
+  /** Runs as the calling contract's code (DELEGATECALL, CALLCODE): src/chain/base/precompile.ts refuses writes then. */
   delegated(input: PrecompileInput): boolean;
   /** The block the execution runs in. */
   block(input: PrecompileInput): { number: bigint; timestamp: bigint };

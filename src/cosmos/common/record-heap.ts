@@ -1,5 +1,5 @@
 /**
- * An index of members ordered by a key, kept as module records (src/chain/records.ts): a binary
+ * An index of members ordered by a key, kept as module records (src/chain/base/records.ts): a binary
  * min-heap, one record per entry plus one per member's position, so the block work reads what is
  * due (the first entry, and the next while they are due) and a change costs O(log n) records of
  * bounded size, however many members there are. It stands where the SDK's stores iterate a prefix

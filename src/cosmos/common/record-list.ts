@@ -1,5 +1,5 @@
 /**
- * A list of strings kept as module records (src/chain/records.ts), one record per item plus its
+ * A list of strings kept as module records (src/chain/base/records.ts), one record per item plus its
  * length: appending writes two records whatever the length, where a list in one record would be
  * read and rewritten whole. Reading or clearing it reads every item (for the work that is due on
  * all of them: a tally reads every vote, a refund every deposit).

@@ -2,7 +2,7 @@
  * The distribution module: rewards minted at an epoch's end (as Evmos's inflation module minted on
  * AfterEpochEnd) and shared among the bonded validators by their tokens; each validator keeps its
  * commission and its delegators share the rest by their shares. Kept in the distribution
- * precompile's storage (src/chain/records.ts); the coins sit in the distribution module account until
+ * precompile's storage (src/chain/base/records.ts); the coins sit in the distribution module account until
  * withdrawn.
  *
  * Rewards are LegacyDecs (integers scaled by 10^18), as the chain keeps them; a withdrawal pays the

@@ -1,6 +1,6 @@
 /**
  * x/erc20's token pairs and allowances (cosmos/evm x/erc20/keeper), as records in the storage of the
- * module's account (`moduleAddress("erc20")`, src/chain/records.ts):
+ * module's account (`moduleAddress("erc20")`, src/chain/base/records.ts):
  * - `pairs`: the pairs' ERC-20 addresses in registration order;
  * - `pair/<erc20>`: `{ denom, enabled, owner }` (owner 1: the module, a native coin's pair);
  * - `denom/<denom>`: the ERC-20 address of the denom's pair;

@@ -10,8 +10,8 @@
  * - a loaded state's pair records must read (checkState).
  */
 import { getBytes } from "ethers/utils";
-import type { BlockModule, GenesisContext } from "../../chain/module";
-import type { StateReader } from "../../chain/records";
+import type { BlockModule, GenesisContext } from "../../chain/base/module";
+import type { StateReader } from "../../chain/base/records";
 import { validateDenom } from "../common/denom";
 import type { DenomMetadata } from "./expected-keepers";
 import { ERC20_MODULE_ACCOUNT, type Erc20Keeper, type TokenPair, ibcDenomAddress } from "./keeper";

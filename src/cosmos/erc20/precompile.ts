@@ -1,6 +1,6 @@
 /**
  * The ERC-20 precompile of a token pair (cosmos/evm precompiles/erc20) and the native coin's
- * wrapped one (precompiles/werc20), on the chain's precompile framework (src/chain/precompile.ts):
+ * wrapped one (precompiles/werc20), on the chain's precompile framework (src/chain/base/precompile.ts):
  * - balances and supply are the bank's (src/cosmos/bank/keeper.ts): the native coin's is the EVM balance,
  *   so WERC20's `balanceOf` is `eth_getBalance`; transfers are bank sends, allowances x/erc20's;
  * - gas is cosmos/evm's flat price per method, nothing charged for store access (its erc20
@@ -18,7 +18,7 @@ import type { ExecResult, PrecompileInput } from "@ethereumjs/evm";
 import { type FunctionFragment, Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../../chain/precompile";
+import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../../chain/base/precompile";
 import type { BankKeeper, Erc20Keepers } from "./expected-keepers";
 import type { Erc20Keeper, TokenPair } from "./keeper";
 import { type ModuleEnv, ModuleError } from "../common/ledger";

@@ -1,6 +1,6 @@
 /**
  * x/gov as the Cosmos SDK (v0.50, x/gov/keeper) runs it on this chain's clock, kept in the gov
- * precompile's storage (src/chain/records.ts): `params` (src/cosmos/gov/params.ts), `nextId`,
+ * precompile's storage (src/chain/base/records.ts): `params` (src/cosmos/gov/params.ts), `nextId`,
  * `constitution`, and the proposals with their votes, deposits and queues (src/cosmos/gov/proposal-store.ts).
  * Submitting, depositing, voting and cancelling are the precompile's transactions
  * (src/cosmos/gov/precompile.ts); at each block's end a deposit period that ran out drops its

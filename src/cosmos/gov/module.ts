@@ -6,8 +6,8 @@
  * the others behind (x/gov's cached context) and the proposal is recorded Failed with its error.
  * Blocks before the next period's end are quiet (hardhat_mine reserves them).
  */
-import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/module";
-import type { StateReader } from "../../chain/records";
+import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/base/module";
+import type { StateReader } from "../../chain/base/records";
 import type { MsgRouter } from "./expected-keepers";
 import type { GovEndBlock, GovKeepers } from "./keeper";
 import type { GovParams } from "./params";

@@ -1,5 +1,5 @@
 /**
- * x/gov's proposals as records (src/chain/records.ts) in the gov precompile's storage:
+ * x/gov's proposals as records (src/chain/base/records.ts) in the gov precompile's storage:
  * - `proposals`: every id ever written (a removed one is skipped on reading); `proposal/<id>`: the
  *   proposal without its votes and deposits;
  * - `vote/<id>/<voter>` and `deposit/<id>/<depositor>`, one record each, listed by `votes/<id>/<i>`

@@ -1,7 +1,7 @@
 /**
  * ICS20 (IBC fungible token transfers) as ibc-go's transfer module runs it, against a simulated
  * counterparty chain (docs/cosmos-precompiles.md, "ICS20"). Records in the storage of the ICS20
- * precompile's account (0x…0802, src/chain/records.ts):
+ * precompile's account (0x…0802, src/chain/base/records.ts):
  * - `channels`: the transfer channels (port `transfer`), open or closed, and their counterparty;
  * - `sequence/<channel>`: the next send sequence of a channel (from 1);
  * - `packet/<channel>/<sequence>`: a sent packet, its fate (pending, acknowledged, refunded);

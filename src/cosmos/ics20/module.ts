@@ -7,7 +7,7 @@
  *   event; blocks before the next such time are quiet, so hardhat_mine reserves them.
  */
 import { getBytes } from "ethers/utils";
-import { type BlockContext, type BlockModule, runIsolated } from "../../chain/module";
+import { type BlockContext, type BlockModule, runIsolated } from "../../chain/base/module";
 import { ICS20_PRECOMPILE, type IbcChannel, type Ics20Keepers } from "./keeper";
 import { type ModuleEnv, ModuleError } from "../common/ledger";
 import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "../common/module-env";

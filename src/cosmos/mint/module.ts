@@ -4,7 +4,7 @@
  * otherwise quiet blocks it is played (src/cosmos/played-mint.ts). The block's work runs
  * isolated: a failure is the block's `mint_failed` event and the chain goes on.
  */
-import { type BlockContext, type ModuleEvent, runIsolated } from "../../chain/module";
+import { type BlockContext, type ModuleEvent, runIsolated } from "../../chain/base/module";
 import { decString } from "../common/decimal";
 import { BANK_PRECOMPILE, BONDED_POOL, type ModuleEnv } from "../common/ledger";
 import { blockEnv } from "../common/module-env";

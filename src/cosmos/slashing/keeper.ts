@@ -2,7 +2,7 @@
  * x/slashing's keeper as this chain has it: the params and the validators' signing infos (only the
  * jailing: no consensus here, so no missed blocks and no double signs), and jailing and unjailing,
  * which x/slashing asks of staking (its expected keeper). State in the slashing precompile's account
- * storage (0x…0806, src/chain/records.ts).
+ * storage (0x…0806, src/chain/base/records.ts).
  */
 import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";

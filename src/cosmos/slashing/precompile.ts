@@ -4,7 +4,7 @@
  * There is no consensus here, so no missed blocks and no double signs: a validator is jailed only
  * when a test says so (cosmos_jailValidator), which sets its `jailedUntil` to the block time plus
  * the downtime jail duration, as a downtime jailing would. Its state is kept in the precompile's
- * storage (src/chain/records.ts), as the other modules' is.
+ * storage (src/chain/base/records.ts), as the other modules' is.
  */
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";

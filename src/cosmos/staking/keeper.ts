@@ -1,6 +1,6 @@
 /**
  * The staking module's state and messages, as the Cosmos SDK's x/staking keeps and runs them, over
- * records in the staking precompile's storage (src/chain/records.ts). Shares and commission rates are
+ * records in the staking precompile's storage (src/chain/base/records.ts). Shares and commission rates are
  * Cosmos `LegacyDec`s: integers scaled by 10^18 (what cosmos/evm's precompile returns for them).
  *
  * Simulated, not run: there is no consensus. The bonded set is x/staking's: the strongest

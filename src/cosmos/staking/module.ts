@@ -9,14 +9,14 @@
  *   isolated), each leaving a `complete_unbonding` event; blocks before the next completion are
  *   quiet, so hardhat_mine reserves them.
  * Its keepers come from the wiring file (src/cosmos/app.ts), which also adds x/mint's begin block
- * (src/cosmos/mint/module.ts) under this module's name. All of it is EVM state (src/chain/records.ts):
+ * (src/cosmos/mint/module.ts) under this module's name. All of it is EVM state (src/chain/base/records.ts):
  * it reverts, persists, replays and traces like any state.
  */
 import { getAddress } from "ethers/address";
 import { getBytes } from "ethers/utils";
 import { keccak256 } from "ethers/crypto";
-import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/module";
-import type { StateReader } from "../../chain/records";
+import { type BlockContext, type BlockModule, type GenesisContext, runIsolated } from "../../chain/base/module";
+import type { StateReader } from "../../chain/base/records";
 import { ModuleError, type ModuleEnv, byteOrder } from "../common/ledger";
 import { blockEnv, readEnv } from "../common/module-env";
 import type { DistributionRecords, MintRecords } from "./expected-keepers";

@@ -29,7 +29,7 @@ export class InProcessChain {
   private readonly _chain: InstanceType<typeof inProcessModule.InProcessChain>;
   /**
    * With `--coverage` (Hardhat registers `onCoverageData` handlers): the statement tags the chain's
-   * executions hit since the last report, each once (src/chain/dev/coverage.ts). Reported after every
+   * executions hit since the last report, each once (src/chain/engine/coverage.ts). Reported after every
    * request, as EDR reports them after each execution; nothing is collected without the option.
    */
   private _hits: Set<string> | undefined;

@@ -153,7 +153,7 @@ export function emptyBlocksLine(first: bigint, last: bigint, baseFee: bigint | u
   return `Mined empty block range #${first} to #${last}`;
 }
 
-/** The epoch ticks played in a reserved range (src/chain/block/steady-runs.ts), counted: a line under the range, or none. */
+/** The epoch ticks played in a reserved range (src/chain/store/steady-runs.ts), counted: a line under the range, or none. */
 export function playedTicksLine(played: ReadonlyMap<string, number>, indent: string): string | undefined {
   const count = (...types: string[]): number => types.reduce((n, t) => n + (played.get(t) ?? 0), 0);
   const ends = count(EVENT_EPOCH_END, SDK_EVENT_EPOCH_END);

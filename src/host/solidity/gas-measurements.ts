@@ -1,6 +1,6 @@
 /**
  * Gas statistics for Hardhat 3 (`hardhat test --gas-stats`, `--gas-stats-json`): the chain's
- * executions (src/chain/dev/executions.ts) as the measurements Hardhat's `onGasMeasurement` hook
+ * executions (src/chain/engine/executions.ts) as the measurements Hardhat's `onGasMeasurement` hook
  * takes, made the way EDR makes them from its gas report: one per successful deployment or call of
  * a project contract it can name, the gas as the receipt counts it, a call through a proxy named
  * after the implementation with the proxies in `proxyChain`. Beyond EDR: the epoch hooks, calls

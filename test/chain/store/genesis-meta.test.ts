@@ -1,6 +1,6 @@
 /** The chain identity record of a store: written with genesis, checked on reopen, completed for older stores. */
 import { expect } from "chai";
-import { readGenesisMeta } from "../../../src/chain/store/genesis-meta";
+import { readGenesisMeta } from "../../../src/chain/base/genesis-meta";
 import { createRuntime, type Runtime } from "../../../src/app/runtime";
 import { MemoryKV } from "../../../src/storage/memory-kv";
 import { CLIENT_VERSION, testChainConfig } from "../../helpers/harness";

@@ -39,7 +39,7 @@ const call = <T>(rt: Runtime, method: string, params: unknown[] = []) => rt.disp
 const hexq = (n: bigint | number): string => `0x${n.toString(16)}`;
 const precompile = new Interface(["function epochInfos() view returns ((string,int64,int64,int64,int64,bool,int64)[])"]);
 const hook = new Interface(["function n() view returns (uint256)"]);
-/** The header slot of the epochs store's record in the precompile account (src/chain/records.ts). */
+/** The header slot of the epochs store's record in the precompile account (src/chain/base/records.ts). */
 const STORE_HEADER = keccak256(toUtf8Bytes("module-store"));
 
 describe("persistence: a home written before module stores were EVM state", function () {

@@ -9,7 +9,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Interface } from "ethers";
-import type { BlockModule } from "../../../src/chain/module";
+import type { BlockModule } from "../../../src/chain/base/module";
 import { createRuntime, type Runtime } from "../../../src/app/runtime";
 import { LevelKV } from "../../../src/storage/level-kv";
 import { compile } from "../../helpers/solc";

@@ -8,14 +8,14 @@ import { type TypedTransaction, type TypedTxData, createTx } from "@ethereumjs/t
 import { Address, createAccount, createZeroAddress, hexToBytes } from "@ethereumjs/util";
 import { type RunTxResult, type VM, runTx } from "@ethereumjs/vm";
 import { setImmediate as yieldToIo } from "node:timers/promises";
-import { cleanVmError } from "../vm-errors";
-import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, madeNoCalls } from "./context";
-import { openCheckpoint } from "./isolation";
-import { ChainError } from "../errors";
-import type { NodeReads } from "../node-reads";
-import { sentBy } from "./sender";
-import { ChainStateManager, withContractSender } from "./state-manager";
-import { ExecutionRecorder } from "../dev/executions";
+import { cleanVmError } from "../base/vm-errors";
+import { type ExecutionContext, ExecutionTimeout, type GasWatch, type Touched, enterBlock, madeNoCalls } from "../engine/context";
+import { openCheckpoint } from "../engine/isolation";
+import { ChainError } from "../base/errors";
+import type { NodeReads } from "../reads/node-reads";
+import { sentBy } from "../engine/sender";
+import { ChainStateManager, withContractSender } from "../engine/state-manager";
+import { ExecutionRecorder } from "../engine/executions";
 import { turnIfDue } from "../../utils/turn";
 
 export interface CallRequest {

@@ -4,26 +4,21 @@
  * (src/chain/block/miner.ts) and the node's readers share them without importing the node.
  */
 import type { EventEmitter } from "node:events";
-import type { Block } from "@ethereumjs/block";
 import type { CustomPrecompile } from "@ethereumjs/evm";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
-import type { RunTxResult } from "@ethereumjs/vm";
-import type { KVStore } from "../storage/kv";
-import type { SystemCallExplainer } from "./block/block-producer";
-import type { ChainConfig } from "./config";
-import type { ConsoleLogDecoder } from "../solidity/console-log";
-import type { ExecutionRecord } from "./dev/executions";
-import type { ForkConfig } from "./fork";
-import type { BlockEvents, BlockModule, BlockPhase } from "./module";
-import type { PrecompileContext } from "./store/chain-state";
-import type { CacheBounds } from "./store/cache-bounds";
-import type { StoredReceipt } from "./store/chain-store";
+import type { KVStore } from "../../storage/kv";
+import type { SystemCallExplainer } from "../block/block-producer";
+import type { ChainConfig } from "../base/config";
+import type { ConsoleLogDecoder } from "../../solidity/console-log";
+import type { ExecutionRecord } from "../engine/executions";
+import type { ForkConfig } from "../fork/index";
+import type { BlockModule } from "../base/module";
+import type { PrecompileContext } from "../store/chain-state";
+import type { CacheBounds } from "../store/cache-bounds";
+import type { ConsoleOrigin, Inclusion, MinedBlock } from "../block/mined";
 
-/** The most blocks one hardhat_mine may make (reserved or real). */
-export const MAX_MINE_BLOCKS = 100_000_000n;
-/** The most block time one hardhat_mine may cover (10 years of seconds): its epoch ends are real blocks. */
-export const MAX_MINE_SPAN_S = 315_360_000n;
+export { type ConsoleOrigin, type Inclusion, MAX_MINE_BLOCKS, MAX_MINE_SPAN_S, type MinedBlock } from "../block/mined";
 
 export interface NodeOptions {
   config: ChainConfig;
@@ -43,19 +38,6 @@ export interface NodeOptions {
   stepEvents?: EventEmitter;
   /** Relay only these opcodes' steps, minimal ones, from the opcodes themselves (src/chain/engine/step-relay.ts); default: every step. */
   stepOpcodes?: readonly string[];
-}
-
-/** Where a console.log line came from. */
-export type ConsoleOrigin =
-  | { kind: "transaction"; hash: string; height: bigint }
-  | { kind: "block"; phase: BlockPhase; height: bigint }
-  | { kind: "call" };
-
-/** What happened to a transaction in the block mined for it. */
-export interface Inclusion {
-  mined: MinedBlock;
-  result: RunTxResult;
-  index: number;
 }
 
 /**
@@ -80,16 +62,6 @@ export interface Prepared {
 /** A block's time for `Node.mineBlock`: exactly this timestamp, or this one unless the head is already as late. */
 export type BlockTime = bigint | { notBefore: bigint };
 
-export interface MinedBlock {
-  block: Block;
-  receipts: StoredReceipt[];
-  events: BlockEvents;
-  /** What running each transaction returned (revert data, VM error): on a block just mined, for the node's log. */
-  results?: RunTxResult[];
-  /** On a block just mined: the pooled transactions it refused (and the pool dropped), with why; automine answers their senders. */
-  refused?: ReadonlyMap<string, string>;
-}
-
 export interface NodeEvents {
   block: [MinedBlock];
   /** Interval mining failed (it goes on at the next interval). */
@@ -98,9 +70,9 @@ export interface NodeEvents {
   precompileFault: [string, Error];
   /** A console.log line from contract code, as it runs. */
   consoleLog: [string, ConsoleOrigin];
-  /** A statement tag of code instrumented for coverage, as it runs (src/chain/dev/coverage.ts). */
+  /** A statement tag of code instrumented for coverage, as it runs (src/chain/engine/coverage.ts). */
   coverageHit: [Uint8Array];
-  /** A user's execution, recorded while someone listens: a mined transaction, an eth_call, a call of block production (src/chain/dev/executions.ts). */
+  /** A user's execution, recorded while someone listens: a mined transaction, an eth_call, a call of block production (src/chain/engine/executions.ts). */
   executed: [ExecutionRecord];
   pendingTransaction: [string];
   /** Emitted after a rewind (evm_revert, debug_setHead) to the new head. */

@@ -5,15 +5,15 @@
  */
 import { createBlock } from "@ethereumjs/block";
 import { Address, KECCAK256_RLP, bytesToHex, createAccount, createAddressFromString, equalsBytes } from "@ethereumjs/util";
-import { adoptBlockHash } from "./chain-store";
-import { genesisAllocations } from "../config";
-import { ChainState, type ChainStateOptions } from "./chain-state";
-import type { Clock } from "../block/clock";
-import { commitBlock, rewindChain } from "../block/commit";
+import { adoptBlockHash } from "../store/chain-store";
+import { genesisAllocations } from "../base/config";
+import { ChainState, type ChainStateOptions } from "../store/chain-state";
+import type { Clock } from "../base/clock";
+import { commitBlock, rewindChain } from "./commit";
 import { checkForkMeta, forkMetaOps } from "../fork/meta";
-import { checkGenesisMeta, genesisMetaOps, storeName } from "./genesis-meta";
+import { checkGenesisMeta, genesisMetaOps, storeName } from "../base/genesis-meta";
 import { hasLegacyModuleLog } from "../../storage/legacy-module-log";
-import { MemoryModuleStore, slotReader, writeModuleStore } from "../module-state";
+import { MemoryModuleStore, slotReader, writeModuleStore } from "../base/module-state";
 
 /**
  * Builds the chain instance and opens or initialises its store. `clock` starts at the configured

@@ -1,6 +1,6 @@
 /**
  * Reserved empty blocks: a run of blocks in which nothing happens (no transaction, no module work
- * but what the modules can play: src/chain/block/steady-runs.ts) is recorded as one range instead of
+ * but what the modules can play: src/chain/store/steady-runs.ts) is recorded as one range instead of
  * being made block by block, and each block of it is made from the range when someone reads it. `hardhat_mine(1_000_000)` then costs a record, not a million
  * blocks (Hardhat reserves ranges the same way; docs/reserved-blocks.md).
  *
@@ -16,7 +16,7 @@ import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUtf8, utf8ToBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
-import { blockHeaderData } from "./header";
+import { blockHeaderData } from "../base/header";
 
 export interface Reservation {
   first: bigint;
@@ -34,7 +34,7 @@ export interface Reservation {
   extraData: Uint8Array;
   /** The first block's base fee; each empty block after it lowers it as EIP-1559 does. */
   baseFeePerGas: bigint;
-  /** The modules' every-block work played in the range (x/mint's provision: src/chain/block/steady-runs.ts). */
+  /** The modules' every-block work played in the range (x/mint's provision: src/chain/store/steady-runs.ts). */
   steady?: SteadyRun;
 }
 
@@ -92,7 +92,7 @@ export function emptyBlocksBaseFee(common: Common, baseFee: bigint, steps: bigin
   return fee;
 }
 
-/** Block `n` of the range, made as production makes an empty block (see the file's header); `stateRoot`: its state (a played range's block n: src/chain/block/steady-runs.ts). */
+/** Block `n` of the range, made as production makes an empty block (see the file's header); `stateRoot`: its state (a played range's block n: src/chain/store/steady-runs.ts). */
 export function reservedBlock(common: Common, r: Reservation, n: bigint, stateRoot = r.stateRoot): Block {
   if (n < r.first || n > r.last) throw new RangeError(`block ${n} is not in the reserved range ${r.first}–${r.last}`);
   const parentHash = n === r.first ? r.parentHash : ZERO_HASH;

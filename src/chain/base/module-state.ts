@@ -1,6 +1,6 @@
 /**
  * A module's key-value store (the Cosmos KVStore analogue: the epochs module's timers), kept as EVM
- * state: one record (src/chain/records.ts) in the storage of the module's account. Being EVM state,
+ * state: one record (src/chain/base/records.ts) in the storage of the module's account. Being EVM state,
  * the store reverts with its block, an isolated hook or evm_revert, persists and rewinds with the
  * state trie, reads at any height through that height's state root, and travels in state dumps and
  * forks like any contract's storage: no code of its own does any of that.

@@ -1,5 +1,5 @@
 /**
- * Reserved ranges with the modules' work played in them (src/chain/module.ts, `SteadyWork`: x/mint's
+ * Reserved ranges with the modules' work played in them (src/chain/base/module.ts, `SteadyWork`: x/mint's
  * provision on a chain that mints every block, epoch ticks no hook acts on). hardhat_mine plays the
  * run once and writes its end state; a block inside the range is made on read as any reserved block
  * is, with its own state (the range's start, its blocks up to it played, written on a copy) and its
@@ -9,8 +9,8 @@
 import type { MerkleStateManager } from "@ethereumjs/statemanager";
 import { bytesToHex } from "@ethereumjs/util";
 import { turnIfDue } from "../../utils/turn";
-import { ChainError } from "../errors";
-import type { BlockEvents, BlockModule, SteadyPlayer } from "../module";
+import { ChainError } from "../base/errors";
+import type { BlockEvents, BlockModule, SteadyPlayer } from "../base/module";
 import type { Reservation, SteadyRun } from "./reserved-blocks";
 
 const CHECKPOINT = 4096n;

@@ -13,15 +13,15 @@ import { Address, KECCAK256_RLP, createZeroAddress, setLengthLeft } from "@ether
 import type { VM } from "@ethereumjs/vm";
 import { Bloom, type RunTxResult, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { createHash } from "node:crypto";
-import { cleanVmError } from "../vm-errors";
+import { cleanVmError } from "../base/vm-errors";
 import type { StoredLog, StoredReceipt } from "../store/chain-store";
-import { type ExecutionContext, ExecutionTimeout, enterBlock } from "./context";
-import { openCheckpoint } from "./isolation";
+import { type ExecutionContext, ExecutionTimeout, enterBlock } from "../engine/context";
+import { openCheckpoint } from "../engine/isolation";
 import { type CallRequest, type StateOverride, applyOverrides, drawGas, readGas, transactionFrom, txGasCap } from "./execution";
-import type { NodeReads } from "../node-reads";
-import { withContractSender } from "./state-manager";
+import type { NodeReads } from "../reads/node-reads";
+import { withContractSender } from "../engine/state-manager";
 import { keccak256 } from "../../utils/keccak";
-import { ChainError } from "../errors";
+import { ChainError } from "../base/errors";
 
 export interface BlockOverrides {
   number?: bigint;

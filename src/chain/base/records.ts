@@ -1,6 +1,6 @@
 /**
  * Module state kept as EVM state: named records in the storage of a module's account (the Cosmos
- * modules' precompiles; the epochs module's store, src/chain/module-state.ts). Being EVM storage, a
+ * modules' precompiles; the epochs module's store, src/chain/base/module-state.ts). Being EVM storage, a
  * record reverts with its transaction or call frame, with evm_revert, persists with the chain, reads
  * at any height, and shows in state dumps and traces like any contract's storage.
  *
@@ -10,12 +10,12 @@
  */
 import { Address, setLengthLeft } from "@ethereumjs/util";
 import { toUtf8Bytes, toUtf8String } from "ethers/utils";
-import { keccak256 } from "../utils/keccak";
+import { keccak256 } from "../../utils/keccak";
 
 /**
  * One account's storage: 32-byte keys, values as the state manager returns them (leading zeros
  * trimmed or not); an empty value deletes a slot. The one shape every module's state goes through:
- * records here, the epochs module's store (src/chain/module-state.ts), the epochs hook registry's
+ * records here, the epochs module's store (src/chain/base/module-state.ts), the epochs hook registry's
  * Solidity-laid slots (src/epochs/precompile.ts).
  */
 export interface StorageIO {

@@ -1,7 +1,7 @@
 /**
  * A block's header before its transactions run, from the fields the chain chooses: one builder for
  * the block producer (src/chain/block/block-producer.ts) and the reserved empty blocks
- * (src/chain/block/reserved-blocks.ts), so both make the same header.
+ * (src/chain/store/reserved-blocks.ts), so both make the same header.
  */
 import { type HeaderData, genRequestsRoot } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
@@ -26,7 +26,7 @@ let NO_REQUESTS_HASH: Uint8Array | undefined;
 
 /**
  * A block's header before its transactions run: what produceBlock builds on, and what a reserved
- * empty block is made of (src/chain/block/reserved-blocks.ts), so both are the same header.
+ * empty block is made of (src/chain/store/reserved-blocks.ts), so both are the same header.
  */
 export function blockHeaderData(common: Common, f: HeaderFields): HeaderData {
   const headerData: HeaderData = {

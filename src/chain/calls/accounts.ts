@@ -7,11 +7,11 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
-import { type CallRequest, unsignedTransaction } from "../engine/execution";
-import { publicKeyOf } from "../engine/crypto";
+import { type CallRequest, unsignedTransaction } from "./execution";
+import { publicKeyOf } from "../base/crypto";
 import { signedBy } from "../engine/sender";
-import { ChainError } from "../errors";
-import type { NodeReads } from "../node-reads";
+import { ChainError } from "../base/errors";
+import type { NodeReads } from "../reads/node-reads";
 
 // A fixed key that only gives impersonated transactions a signature, hence a hash.
 const IMPERSONATION_KEY = keccak256(new TextEncoder().encode("hardhat-epochs impersonation"));

@@ -2,7 +2,7 @@
  * The texts geth gives a failed execution (revert data decoded by src/solidity/revert-data.ts), and
  * EthereumJS's own error texts, cleaned of the dumps it appends.
  */
-import { revertReason } from "../solidity/revert-data";
+import { revertReason } from "../../solidity/revert-data";
 import { errorText } from "./errors";
 
 /** A failed execution as geth words it: "execution reverted[: reason]" for a revert, else the VM's error. */

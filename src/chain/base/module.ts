@@ -4,7 +4,7 @@
  * Every block runs: beginBlock(ctx) of each module in registration order → the block's transactions →
  * endBlock(ctx) of each module → commit. Anything a module does to EVM state through `ctx.systemCall`
  * lands in the same block and reverts with it, and so do its store's writes: a module's store is EVM
- * state too, a record in its account's storage (src/chain/module-state.ts).
+ * state too, a record in its account's storage (src/chain/base/module-state.ts).
  */
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { abortsBlock } from "./errors";
@@ -111,7 +111,7 @@ export interface GenesisContext {
 export interface BlockModule {
   readonly name: string;
   /**
-   * The account whose storage holds the module's store (src/chain/module-state.ts); default the
+   * The account whose storage holds the module's store (src/chain/base/module-state.ts); default the
    * module account of its name (`moduleAddress`). The epochs module keeps it at its precompile.
    */
   readonly storeAccount?: Uint8Array;
@@ -123,7 +123,7 @@ export interface BlockModule {
    * The first block time (Unix seconds) at which beginBlock or endBlock could do anything, given
    * the module's store now: in blocks before it both phases write, emit and call nothing (a module
    * with `steady` work is asked its player instead). The node
-   * reserves such blocks instead of making them (src/chain/block/reserved-blocks.ts). A module without
+   * reserves such blocks instead of making them (src/chain/store/reserved-blocks.ts). A module without
    * it has every block made. `state` reads the head's EVM state (a module whose state is EVM
    * storage, like the staking module's queue).
    */
@@ -155,7 +155,7 @@ export interface BlockModule {
 /**
  * A module's work in blocks that are otherwise quiet (x/mint's provision in every block, the epochs
  * module's ticks when no hook would act), played for a whole run of such blocks at once:
- * hardhat_mine reserves the run (src/chain/block/reserved-blocks.ts) and the state is written once,
+ * hardhat_mine reserves the run (src/chain/store/reserved-blocks.ts) and the state is written once,
  * as making the blocks one by one would leave it. Playing follows the same rules as the module's
  * begin and end blocks; the run's inputs are read once at its start, so a player refuses (`step`
  * answers undefined) the first block whose work it cannot play, and that block is made.

@@ -1,16 +1,16 @@
 /**
  * What the node runs without keeping anything, and the transactions it prepares: calls, estimates,
  * access-list runs, eth_simulateV1, and a send's or a fill's defaults (geth's and Evmos's order).
- * One per node (`Node.calls`), over its read half (src/chain/node-reads.ts); the work itself is in
- * src/chain/engine/execution.ts, simulate.ts and src/chain/dev/accounts.ts.
+ * One per node (`Node.calls`), over its read half (src/chain/reads/node-reads.ts); the work itself is in
+ * src/chain/calls/execution.ts, simulate.ts and src/chain/calls/accounts.ts.
  */
 import { type TypedTransaction, createTxFromRLP } from "@ethereumjs/tx";
 import { Address } from "@ethereumjs/util";
-import { signAs } from "../dev/accounts";
-import { ChainError } from "../errors";
-import type { AfterNode, NodeReads } from "../node-reads";
+import { signAs } from "./accounts";
+import { ChainError } from "../base/errors";
+import type { AfterNode, NodeReads } from "../reads/node-reads";
 import { type CallRequest, defaultCallGas, estimateGas, runCall, runInContext, transactionFrom, txGasCap } from "./execution";
-import { signedBy } from "./sender";
+import { signedBy } from "../engine/sender";
 import { MAX_SIMULATE_BLOCKS, simulate } from "./simulate";
 import type { TxPool } from "../pool/txpool";
 
@@ -35,12 +35,12 @@ export class Calls {
     private readonly _pool: () => TxPool,
   ) {}
 
-  /** eth_call: `req` against block `n`'s state (src/chain/engine/execution.ts, runCall). */
+  /** eth_call: `req` against block `n`'s state (src/chain/calls/execution.ts, runCall). */
   run(...a: AfterNode<typeof runCall>): ReturnType<typeof runCall> {
     return runCall(this._node, ...a);
   }
 
-  /** eth_estimateGas (src/chain/engine/execution.ts, estimateGas). */
+  /** eth_estimateGas (src/chain/calls/execution.ts, estimateGas). */
   estimateGas(...a: AfterNode<typeof estimateGas>): ReturnType<typeof estimateGas> {
     return estimateGas(this._node, ...a);
   }
@@ -50,7 +50,7 @@ export class Calls {
     return runInContext(this._node, ...a);
   }
 
-  /** eth_simulateV1's blocks in an execution context (src/chain/engine/simulate.ts). */
+  /** eth_simulateV1's blocks in an execution context (src/chain/calls/simulate.ts). */
   simulate(...a: AfterNode<typeof simulate>): ReturnType<typeof simulate> {
     return simulate(this._node, ...a);
   }
@@ -115,7 +115,7 @@ export class Calls {
     }
   }
 
-  /** Builds and signs a transaction whose gas and nonce are decided (see src/chain/dev/accounts.ts, signAs). */
+  /** Builds and signs a transaction whose gas and nonce are decided (see src/chain/calls/accounts.ts, signAs). */
   signAs(...a: AfterNode<typeof signAs>): TypedTransaction {
     return signAs(this._node, ...a);
   }
