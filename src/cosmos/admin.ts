@@ -12,9 +12,12 @@ import type { IncomingTransfer, Packet } from "./ics20/keeper";
 import { type IbcDenom, denomPath } from "./common/ibc-denom";
 import type { DistributionParams } from "./distribution/keeper";
 import { keepers } from "./app";
-import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL } from "./common/ledger";
+import { BONDED_POOL, NOT_BONDED_POOL } from "./common/accounts";
+import { type ModuleEnv } from "./common/module-env";
+import { ModuleError } from "./common/errors";
 import { DEFAULT_COMMISSION, DEFAULT_SELF_BOND, consensusPubkey } from "./staking/module";
-import { BondStatus, DEC, type Validator, ensureDescriptionLength, newValidator } from "./staking/types";
+import { createValidator } from "./staking/msg-server";
+import { BondStatus, DEC, type Validator } from "./staking/types";
 import type { DenomMetadata } from "./bank/keeper";
 import { validateDenom } from "./common/denom";
 import type { TokenPair } from "./erc20/keeper";
@@ -37,22 +40,24 @@ export interface NewValidator {
  * untouched); the set update runs at once, so it is bonded now if it ranks within max_validators.
  */
 export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Validator> {
-  const { staking } = keepers(env);
+  const k = keepers(env);
   const operator = getAddress(v.operator);
-  if ((await staking.validator(operator)) !== undefined) throw new ModuleError("validator already exist for this operator address; must use new validator operator address");
   const tokens = v.tokens ?? DEFAULT_SELF_BOND;
   if (tokens <= 0n) throw new ModuleError("a validator needs tokens");
-  const rate = v.commissionRate ?? DEFAULT_COMMISSION;
-  if (rate < 0n || rate > DEC) throw new ModuleError("commission rate must be between 0 and 1 (inclusive)");
-  const list = await staking.validatorList();
-  const description = { moniker: v.moniker ?? `validator-${list.length}`, identity: "", website: "", securityContact: "", details: "" };
-  ensureDescriptionLength(description);
-  await staking.setValidator(newValidator({ operator, consensusPubkey: consensusPubkey(operator), commissionRate: rate, time: env.time, description }));
-  // the self-delegation, its coins minted to the operator first so its balance ends where it was
+  const moniker = v.moniker ?? `validator-${(await k.staking.validatorList()).length}`;
+  // the self-delegation's coins minted to the operator first, so its balance ends where it was (a refusal undoes it: the change is all or nothing)
   await env.mint(operator, tokens);
-  await staking.delegate(operator, operator, tokens);
-  await staking.applyValidatorSetUpdates();
-  return (await staking.validator(operator)) as Validator;
+  // MsgCreateValidator's checks and work (src/cosmos/staking/msg-server.ts), with the defaults a genesis validator has
+  await createValidator(k, {
+    description: { moniker, identity: "", website: "", securityContact: "", details: "" },
+    commission: { rate: v.commissionRate ?? DEFAULT_COMMISSION, maxRate: DEC, maxChangeRate: DEC / 100n },
+    minSelfDelegation: 1n,
+    validatorAddress: operator,
+    pubkey: consensusPubkey(operator),
+    value: tokens,
+  });
+  await k.staking.applyValidatorSetUpdates();
+  return (await k.staking.validator(operator)) as Validator;
 }
 
 /** Jails or unjails a validator at once (x/slashing's keeper: src/cosmos/slashing/keeper.ts). */
@@ -81,8 +86,7 @@ export async function slash(env: ModuleEnv, operator: string, fraction: bigint):
 export async function setRewards(env: ModuleEnv, change: Partial<DistributionParams>): Promise<DistributionParams> {
   const { distribution } = keepers(env);
   const next = { ...(await distribution.params()), ...change };
-  if (next.rewardsPerEpoch < 0n) throw new ModuleError("rewards per epoch cannot be negative");
-  if (next.communityTax < 0n || next.communityTax > DEC) throw new ModuleError("community tax must be between 0 and 1 (inclusive)");
+  // validated by the keeper (x/distribution's Params.ValidateBasic, this chain's rewards not negative)
   await distribution.setParams(next);
   return next;
 }

@@ -24,7 +24,7 @@ import { OWNER_MODULE } from "./erc20/keeper";
 import type { GenesisCoin, GenesisPair } from "./erc20/module";
 import { type IbcChannel, TRANSFER_PORT } from "./ics20/keeper";
 import { CHANNEL_ID, denomHash, denomPath } from "./common/ibc-denom";
-import type { ModuleEnv } from "./common/ledger";
+import type { ModuleEnv } from "./common/module-env";
 
 type Json = Record<string, unknown>;
 

@@ -12,7 +12,8 @@
 import type { Bech32Prefixes } from "./common/address-codec";
 import type { Bank } from "./bank/keeper";
 import * as bank from "./bank/msg-server";
-import { type ModuleEnv, ModuleError } from "./common/ledger";
+import { type ModuleEnv } from "./common/module-env";
+import { ModuleError } from "./common/errors";
 import { bech32Field, coinOf, coinsOf, decField, secondsField, uint32, uint64 } from "./common/proto-json";
 import type { DistributionKeeper } from "./distribution/keeper";
 import * as distribution from "./distribution/msg-server";

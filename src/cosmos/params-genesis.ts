@@ -8,7 +8,7 @@ import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./common/address-codec";
 import { decString } from "./common/decimal";
 import { keepers } from "./app";
-import type { ModuleEnv } from "./common/ledger";
+import type { ModuleEnv } from "./common/module-env";
 import type { CosmosQueries } from "./query";
 
 type Json = Record<string, unknown>;

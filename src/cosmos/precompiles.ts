@@ -14,7 +14,7 @@ import { type CosmosModulesSettings, type CosmosPrecompilesOptions, chainBech32P
 import { BECH32_PRECOMPILE, createBech32Precompile } from "./bech32/precompile";
 import { bech32Prefixes } from "./common/address-codec";
 import { P256_PRECOMPILE, createP256Precompile } from "./p256/precompile";
-import { BANK_PRECOMPILE } from "./common/ledger";
+import { BANK_PRECOMPILE } from "./common/accounts";
 import { createBankPrecompile } from "./bank/precompile";
 import type { TokenPair } from "./erc20/keeper";
 import { createErc20Precompile } from "./erc20/precompile";

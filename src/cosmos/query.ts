@@ -6,7 +6,7 @@
 import { getBytes } from "ethers/utils";
 import { type Bech32Prefixes, toBech32 } from "./common/address-codec";
 import { type Keepers, keepers } from "./app";
-import type { ModuleEnv } from "./common/ledger";
+import type { ModuleEnv } from "./common/module-env";
 import { decString } from "./common/decimal";
 import { StakingKeeper } from "./staking/keeper";
 import { DEFAULT_MAX_VALIDATORS, type Validator } from "./staking/types";

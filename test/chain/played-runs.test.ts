@@ -14,7 +14,7 @@ import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
 import { createBlockHeaderFromRPC } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
-import { BANK_PRECOMPILE as BANK, DISTRIBUTION_ACCOUNT } from "../../src/cosmos/common/ledger";
+import { BANK_PRECOMPILE as BANK, DISTRIBUTION_ACCOUNT } from "../../src/cosmos/common/accounts";
 import { BANK_ABI } from "../../src/cosmos/bank/precompile";
 import type { Harness } from "../helpers/harness";
 import { type LocalNode, closeLocalNode, localNode } from "../helpers/local-node";

@@ -1,5 +1,5 @@
 /**
- * Every amount is a uint256: a coin's balance and supply (src/cosmos/common/ledger.ts `coinAmount`, the
+ * Every amount is a uint256: a coin's balance and supply (src/cosmos/common/coins.ts `coinAmount`, the
  * Cosmos SDK's `math.Int` limit) and every EVM balance the chain writes (src/chain/engine/state-manager.ts
  * `putAccount`). Two mints once gave a 257-bit balance: the BALANCE opcode then threw out of the EVM,
  * `balanceOf` failed and the node's dump did not load back. And the helpers read what they are given

@@ -12,7 +12,7 @@ import { ContractFactory, Interface, getBytes, hexlify, randomBytes } from "ethe
 import { artifacts } from "hardhat";
 import { bech32 } from "bech32";
 import { blockWork } from "../../src/cosmos/common/module-env";
-import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
+import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/accounts";
 import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
 import { ICS20_ABI } from "../../src/cosmos/ics20/precompile";

@@ -5,7 +5,8 @@
  */
 import { expect } from "chai";
 import { Bank } from "../../src/cosmos/bank/keeper";
-import { GasMeter, type ModuleEnv, MeteredRecords } from "../../src/cosmos/common/ledger";
+import { GasMeter, MeteredRecords } from "../../src/cosmos/common/records";
+import { type ModuleEnv } from "../../src/cosmos/common/module-env";
 
 function memoryEnv(): { env: ModuleEnv; written: () => number } {
   const slots = new Map<string, Uint8Array>();

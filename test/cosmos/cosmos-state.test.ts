@@ -17,7 +17,7 @@ import { SLASHING_PRECOMPILE as SLASHING } from "../../src/cosmos/slashing/keepe
 import { GOV_PRECOMPILE as GOV } from "../../src/cosmos/gov/keeper";
 import { GOV_ABI } from "../../src/cosmos/gov/precompile";
 import { BANK_ABI, NATIVE_ERC20 } from "../../src/cosmos/bank/precompile";
-import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
+import { BANK_PRECOMPILE as BANK, BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/accounts";
 import { EpochsHelpers } from "../../src/host/helpers/epochs-helpers";
 import { LevelKV } from "../../src/storage/level-kv";
 import type { RuntimeOptions } from "../../src/app/runtime";

@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import { getAddress } from "ethers";
-import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
+import { BONDED_POOL, NOT_BONDED_POOL } from "../../src/cosmos/common/accounts";
 import { type EnvState, moduleEnv } from "../../src/cosmos/common/module-env";
 import { memoryState } from "../helpers/module-env";
 import { keepers } from "../../src/cosmos/app";

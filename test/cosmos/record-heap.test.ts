@@ -4,7 +4,7 @@
  * push or a pop reads grow with log n, not n.
  */
 import { expect } from "chai";
-import { GasMeter, MeteredRecords, type RecordTally } from "../../src/cosmos/common/ledger";
+import { GasMeter, MeteredRecords, type RecordTally } from "../../src/cosmos/common/records";
 import { RecordHeap, compareKeys } from "../../src/cosmos/common/record-heap";
 import { mulberry32 } from "../helpers/prng";
 

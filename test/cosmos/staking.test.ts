@@ -9,7 +9,7 @@ import { BrowserProvider, Contract, ContractFactory, Interface, type ContractTra
 import { artifacts } from "hardhat";
 import { bech32 } from "bech32";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
-import { BONDED_POOL, DISTRIBUTION_ACCOUNT, NOT_BONDED_POOL } from "../../src/cosmos/common/ledger";
+import { BONDED_POOL, DISTRIBUTION_ACCOUNT, NOT_BONDED_POOL } from "../../src/cosmos/common/accounts";
 import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
 import { StakingKeeper } from "../../src/cosmos/staking/keeper";
 import type { RuntimeOptions } from "../../src/app/runtime";

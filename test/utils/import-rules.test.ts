@@ -41,7 +41,7 @@ describe("import boundaries (eslint.config.mjs)", function () {
   });
 
   it("rpc/ reaches the Cosmos modules through src/cosmos/index.ts", async () => {
-    expect((await importProblems(eslint, "src/rpc/namespaces", 'import { ModuleError } from "../../cosmos/common/ledger";\nexport const X = ModuleError;\n')).join("\n")).to.include("src/cosmos/index.ts only");
+    expect((await importProblems(eslint, "src/rpc/namespaces", 'import { ModuleError } from "../../cosmos/common/errors";\nexport const X = ModuleError;\n')).join("\n")).to.include("src/cosmos/index.ts only");
   });
 
   it("the composition root and the hosts reach the chain through its three entries only", async () => {

@@ -12,7 +12,11 @@
  * So other coins revert, persist, dump and load as the native one does. Failures are the bank's texts.
  */
 import { getAddress } from "ethers/address";
-import { BANK_PRECOMPILE, type MeteredRecords, type ModuleEnv, ModuleError, coinAmount } from "../common/ledger";
+import { BANK_PRECOMPILE } from "../common/accounts";
+import { type MeteredRecords } from "../common/records";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError, insufficientFunds } from "../common/errors";
+import { coinAmount } from "../common/coins";
 
 
 export interface Coin {
@@ -105,7 +109,7 @@ export class Bank {
   private async _take(from: string, denom: string, amount: bigint): Promise<void> {
     const coins = await this._coins(from);
     const have = coins[denom] ?? 0n;
-    if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
+    if (have < amount) throw insufficientFunds(have, amount, denom);
     coins[denom] = have - amount;
     await this._setCoins(from, coins);
   }

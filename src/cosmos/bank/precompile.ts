@@ -15,7 +15,7 @@ import { getBytes, hexlify } from "ethers/utils";
 import { stateEnv } from "../common/module-env";
 import { revertData } from "../common/module-precompile";
 import { decodeAll } from "../../chain/base/precompile";
-import type { ModuleEnv } from "../common/ledger";
+import type { ModuleEnv } from "../common/module-env";
 import type { BankKeepers } from "./expected-keepers";
 import type { Coin } from "./keeper";
 

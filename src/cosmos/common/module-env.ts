@@ -1,5 +1,5 @@
 /**
- * The one module environment (ModuleEnv, src/cosmos/common/ledger.ts): records, coins and gas over
+ * The one module environment (ModuleEnv, below): records, coins and gas over
  * a state, made by `moduleEnv` whatever the state is. What differs is only where the state is, one
  * `EnvState` each: a running precompile's EVM (balances through its journal, so they revert with the
  * call), a state manager outside any EVM (the live state between blocks for the dev helpers, a
@@ -14,7 +14,29 @@ import { type Account, Address, createAccount } from "@ethereumjs/util";
 import { getBytes } from "ethers/utils";
 import type { BlockContext, GenesisContext } from "../../chain/base/module";
 import type { StateReader } from "../../chain/base/records";
-import { BANK_PRECOMPILE, GasMeter, MeteredRecords, type ModuleEnv, ModuleError, type RecordTally, addSupply, coinAmount } from "./ledger";
+import { BANK_PRECOMPILE } from "./accounts";
+import { GasMeter, MeteredRecords, type RecordTally } from "./records";
+import { insufficientFunds } from "./errors";
+import { addSupply, coinAmount } from "./coins";
+
+/** One execution of a module precompile: its block, caller, records, coins and gas. */
+export interface ModuleEnv {
+  height: bigint;
+  /** Block time, Unix seconds. */
+  time: bigint;
+  gas: GasMeter;
+  /** The records of the module at `account` (a precompile address). */
+  records(account: string): MeteredRecords;
+  balance(address: string): Promise<bigint>;
+  /** Moves native coins; throws the bank's insufficient-funds error when `from` has too few. */
+  send(from: string, to: string, amount: bigint): Promise<void>;
+  /** Creates coins in `to` (the distribution module's minting). */
+  mint(to: string, amount: bigint): Promise<void>;
+  /** Destroys coins of `from` (a slash); throws when it holds fewer. */
+  burn(from: string, amount: bigint): Promise<void>;
+  /** The native coin's denom (aevmos, atest). */
+  denom: string;
+}
 
 /**
  * The records the modules' own block work has read in this process (begin and end blocks, epoch
@@ -30,7 +52,7 @@ export const INVALID_CODE = new Uint8Array([0xfe]);
 export interface EnvState extends StateReader {
   putStorage(address: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void>;
   balance(address: Uint8Array): Promise<bigint>;
-  /** Sets a balance from the one it had (the value is a coin amount: src/cosmos/common/ledger.ts, coinAmount). */
+  /** Sets a balance from the one it had (the value is a coin amount: src/cosmos/common/coins.ts, coinAmount). */
   setBalance(address: Uint8Array, change: (balance: bigint) => bigint): Promise<void>;
   /** Genesis: a send mints to the receiver (the genesis accounts' coins come from nowhere). */
   mintsOnSend?: true;
@@ -46,7 +68,7 @@ export function moduleEnv(state: EnvState, block: { number: bigint; timestamp: b
   const add = async (to: string, amount: bigint): Promise<void> => state.setBalance(getBytes(to), (b) => coinAmount(b + amount));
   const take = async (from: string, amount: bigint): Promise<void> => {
     const have = await balance(from);
-    if (have < amount) throw new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
+    if (have < amount) throw insufficientFunds(have, amount, denom);
     await state.setBalance(getBytes(from), (b) => b - amount);
   };
   const mint = async (to: string, amount: bigint): Promise<void> => {

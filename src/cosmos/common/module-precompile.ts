@@ -2,7 +2,7 @@
  * How a stateful Cosmos precompile runs a call, as cosmos/evm's precompiles/common does, on the
  * chain's precompile framework (src/chain/base/precompile.ts):
  * - a call costs the SDK's KV price of its input (`RequiredGas`: 2,000 + 30/byte for a transaction,
- *   1,000 + 3/byte for a query) plus what its store reads and writes cost (src/cosmos/common/ledger.ts `KV_GAS`);
+ *   1,000 + 3/byte for a query) plus what its store reads and writes cost (src/cosmos/common/records.ts `KV_GAS`);
  * - every failure but running out of gas reverts with `Error(string)` carrying its text
  *   (`ReturnRevertError`): a module's error, an unknown selector (`no method with id: 0x…`), fewer
  *   than 4 bytes (`execution reverted`), a transaction method inside a STATICCALL or through
@@ -15,7 +15,8 @@ import { type Interface, type Result } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { type PrecompileHandler, type PrecompilePolicy, createPrecompile } from "../../chain/base/precompile";
-import { type ModuleEnv, ModuleError } from "./ledger";
+import { type ModuleEnv } from "./module-env";
+import { ModuleError } from "./errors";
 import { precompileEnv } from "./module-env";
 
 export { revertData } from "../../chain/base/precompile";

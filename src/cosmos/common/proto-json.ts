@@ -5,7 +5,7 @@
  * (src/cosmos/gov/messages.ts) read messages with these.
  */
 import { decOf, hexOf, secondsOf } from "./genesis-values";
-import { ModuleError } from "./ledger";
+import { ModuleError } from "./errors";
 
 export interface JsonCoin {
   denom: string;

@@ -9,7 +9,7 @@
  * Keys are tuples of bigints compared in order; members are unique strings (compared
  * case-insensitively, as addresses are).
  */
-import type { MeteredRecords } from "./ledger";
+import type { MeteredRecords } from "./records";
 
 export interface HeapEntry {
   member: string;

@@ -4,7 +4,7 @@
  * read and rewritten whole. Reading or clearing it reads every item (for the work that is due on
  * all of them: a tally reads every vote, a refund every deposit).
  */
-import type { MeteredRecords } from "./ledger";
+import type { MeteredRecords } from "./records";
 
 export class RecordList {
   constructor(

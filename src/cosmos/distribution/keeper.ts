@@ -13,7 +13,9 @@
  */
 import { getAddress } from "ethers/address";
 import { DEC, decString } from "../common/decimal";
-import { DISTRIBUTION_ACCOUNT, type ModuleEnv, ModuleError } from "../common/ledger";
+import { DISTRIBUTION_ACCOUNT } from "../common/accounts";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import type { StakingKeeper } from "./expected-keepers";
 import type { DelegationHooks, ValidatorCore } from "../staking/types";
 
@@ -117,8 +119,7 @@ export class DistributionKeeper implements DelegationHooks {
 
   /** LegacyDec rewards a delegation holds now. */
   async delegationRewards(delegator: string, operator: string): Promise<bigint> {
-    const shares = await this._staking.delegationShares(delegator, operator);
-    if (shares === undefined) throw new ModuleError("no delegation for (address, validator) tuple");
+    const shares = await this._staking.requireDelegationShares(delegator, operator);
     const r = await this.validatorRewards(operator);
     const start = (await this._r.get<bigint>(key("start", delegator, operator))) ?? 0n;
     return (shares * (r.perShare - start)) / DEC;
@@ -153,10 +154,11 @@ export class DistributionKeeper implements DelegationHooks {
     return this._r.put("communityPool", dec);
   }
 
-  /** MsgCommunityPoolSpend (DistributeFromFeePool): whole coins out of the community pool to `recipient`. */
-  async spendCommunityPool(recipient: string, amount: bigint): Promise<void> {
+  /** MsgCommunityPoolSpend (DistributeFromFeePool): whole coins of `denom` out of the community pool to `recipient`. */
+  async spendCommunityPool(recipient: string, amount: bigint, denom = this._env.denom): Promise<void> {
     const pool = await this.communityPool();
-    if (pool < amount * DEC) throw new ModuleError("community pool does not have sufficient coins to distribute");
+    // the pool holds the native coin only: any other is short as well (ErrBadDistribution)
+    if (denom !== this._env.denom || pool < amount * DEC) throw new ModuleError("community pool does not have sufficient coins to distribute");
     await this._r.put("communityPool", pool - amount * DEC);
     await this._env.send(DISTRIBUTION_ACCOUNT, recipient, amount);
   }

@@ -5,7 +5,7 @@
  * the same epoch end sees this epoch's rewards.
  */
 import type { EpochHooks } from "../../epochs/types";
-import type { ModuleEnv } from "../common/ledger";
+import type { ModuleEnv } from "../common/module-env";
 import { blockEnv, readEnv } from "../common/module-env";
 import type { DistributionKeeper } from "./keeper";
 

@@ -3,7 +3,8 @@
  * checks in its order and words, then the keeper. The Msg router (src/cosmos/msg-router.ts) calls it
  * for a proposal's messages.
  */
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import type { JsonCoin } from "../common/proto-json";
 import type { StakingKeeper } from "./expected-keepers";
 import type { DistributionKeeper, DistributionParams } from "./keeper";
@@ -14,12 +15,9 @@ export interface DistributionMsgKeepers {
   staking: Pick<StakingKeeper, "delegationShares"> & { validator(operator: string): Promise<unknown> };
 }
 
-/** MsgCommunityPoolSpend: whole coins of the native denom out of the pool (the pool holds no other). */
+/** MsgCommunityPoolSpend: each coin out of the pool (the pool holds the native coin only). */
 export async function communityPoolSpend(k: DistributionMsgKeepers, msg: { recipient: string; amount: JsonCoin[] }): Promise<void> {
-  for (const c of msg.amount) {
-    if (c.denom !== k.env.denom) throw new ModuleError("community pool does not have sufficient coins to distribute");
-    await k.distribution.spendCommunityPool(msg.recipient, c.amount);
-  }
+  for (const c of msg.amount) await k.distribution.spendCommunityPool(msg.recipient, c.amount, c.denom);
 }
 
 /** MsgWithdrawDelegatorReward: the delegation's whole coins to its withdraw address (WithdrawDelegationRewards' checks and words first). */

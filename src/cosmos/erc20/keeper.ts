@@ -14,7 +14,10 @@
 import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
-import { type ModuleEnv, ModuleError, byteOrder, moduleAddress } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
+import { byteOrder } from "../common/records";
+import { moduleAddress } from "../common/accounts";
 import { validateDenom } from "../common/denom";
 
 export const ERC20_MODULE_ACCOUNT = moduleAddress("erc20");

@@ -17,7 +17,8 @@ import type { DenomMetadata } from "./expected-keepers";
 import { ERC20_MODULE_ACCOUNT, type Erc20Keeper, type TokenPair, ibcDenomAddress } from "./keeper";
 import { denomFromPath, ibcDenom } from "../common/ibc-denom";
 import type { Erc20Keepers, TransferKeeper } from "./expected-keepers";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import { INVALID_CODE, genesisEnv, readEnv } from "../common/module-env";
 
 /** A coin at genesis (the config's `epochs.precompiles.erc20.coins`). */

@@ -21,7 +21,8 @@ import { hexlify } from "ethers/utils";
 import { GasMeter, type PrecompileHandler, type PrecompilePolicy, PrecompileRevert, createPrecompile } from "../../chain/base/precompile";
 import type { BankKeeper, Erc20Keepers } from "./expected-keepers";
 import type { Erc20Keeper, TokenPair } from "./keeper";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import { precompileEnv } from "../common/module-env";
 import { COSMOS_POLICY, type ModulePrecompileDeps } from "../common/module-precompile";
 

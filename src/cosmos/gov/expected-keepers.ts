@@ -3,7 +3,7 @@
  * wires them: staking for the tally, and the Msg router (src/cosmos/msg-router.ts) that names a
  * proposal message's signer and runs it when the proposal passes.
  */
-import type { ModuleEnv } from "../common/ledger";
+import type { ModuleEnv } from "../common/module-env";
 import type { ValidatorCore } from "../staking/types";
 
 /** Staking, as the tally reads it: the bonded validators and each voter's delegations. */

@@ -12,7 +12,9 @@ import { getAddress } from "ethers/address";
 import { DEC, decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
-import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
+import { moduleAddress } from "../common/accounts";
 import type { StakingKeeper } from "./expected-keepers";
 import { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams } from "./params";
 import { ProposalStore } from "./proposal-store";
@@ -42,6 +44,9 @@ export interface GovEndBlock {
   expeditedRejected: bigint[];
 }
 
+/** x/gov's ErrUnknownProposal. */
+const unknownProposal = (id: bigint): ModuleError => new ModuleError(`${id}: unknown proposal`);
+
 export class GovKeeper {
   constructor(private readonly _env: ModuleEnv) {}
 
@@ -70,6 +75,13 @@ export class GovKeeper {
   /** A proposal with its votes and deposits, in x/gov's store order (for queries, tallies and refunds: they read every one). */
   proposal(id: bigint): Promise<ProposalRecord | undefined> {
     return this._store.proposal(id);
+  }
+
+  /** The proposal with its votes and deposits, or x/gov's unknown-proposal error. */
+  async requireProposal(id: bigint): Promise<ProposalRecord> {
+    const p = await this.proposal(id);
+    if (p === undefined) throw unknownProposal(id);
+    return p;
   }
 
   /** Writes a proposal whole (a new id or a replacement, as a test writes it): its votes and deposits replace the ones it had. */
@@ -107,7 +119,7 @@ export class GovKeeper {
   /** The proposal's own record (no votes or deposits), or x/gov's unknown-proposal error. */
   private _need = async (id: bigint): Promise<StoredProposal> => {
     const p = await this._store.header(id);
-    if (p === undefined) throw new ModuleError(`${id}: unknown proposal`);
+    if (p === undefined) throw unknownProposal(id);
     return p;
   };
 

@@ -7,7 +7,8 @@
  */
 import type { Bech32Prefixes } from "../common/address-codec";
 import { hexOf } from "../common/genesis-values";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import { bech32Field, coinsOf, decField, secondsField } from "../common/proto-json";
 import type { MsgRouter } from "./expected-keepers";
 import { GOV_MODULE_ACCOUNT, type GovKeepers } from "./keeper";
@@ -103,7 +104,6 @@ export function govParamsFromJson(p: Record<string, unknown>, denom: string, pre
  * caller runs this in an isolated call).
  */
 export async function executeProposal(env: ModuleEnv, id: bigint, keepers: (env: ModuleEnv) => GovKeepers, router: MsgRouter): Promise<void> {
-  const p = await keepers(env).gov.proposal(id);
-  if (p === undefined) throw new ModuleError(`${id}: unknown proposal`);
+  const p = await keepers(env).gov.requireProposal(id);
   for (const body of p.bodies ?? []) await router.handle(env, String(body["@type"]), body);
 }

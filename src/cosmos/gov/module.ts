@@ -12,7 +12,8 @@ import type { MsgRouter } from "./expected-keepers";
 import type { GovEndBlock, GovKeepers } from "./keeper";
 import type { GovParams } from "./params";
 import { executeProposal } from "./messages";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import { blockEnv, genesisEnv, readEnv } from "../common/module-env";
 
 /** What a genesis sets in x/gov (absent: the SDK's defaults). */

@@ -3,7 +3,7 @@
  * that sets them runs (genesis, a MsgUpdateParams through a proposal: GovKeeper.setParams).
  */
 import { DEC } from "../common/decimal";
-import { ModuleError } from "../common/ledger";
+import { ModuleError } from "../common/errors";
 
 /** x/gov's params; deposits in the native coin, periods in seconds, ratios LegacyDecs. */
 export interface GovParams {

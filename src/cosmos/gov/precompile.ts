@@ -12,7 +12,8 @@ import { decString } from "../common/decimal";
 import { type GovKeepers, type ProposalRecord, ProposalStatus, type Tally, type WeightedVote, parseWeight } from "./keeper";
 import type { MsgRouter } from "./expected-keepers";
 import { parseProposalJson } from "./messages";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import { type MethodHandler, requireSender } from "../common/module-precompile";
 import { pageOf, paginate } from "../common/paging";
 

@@ -13,7 +13,8 @@
  * time it is written. src/cosmos/gov/keeper.ts runs x/gov's rules over it.
  */
 import { getAddress } from "ethers/address";
-import { type MeteredRecords, ModuleError, byteOrder } from "../common/ledger";
+import { type MeteredRecords, byteOrder } from "../common/records";
+import { ModuleError } from "../common/errors";
 import { RecordHeap } from "../common/record-heap";
 import { RecordList } from "../common/record-list";
 import { type ProposalRecord, ProposalStatus, type StoredProposal, type WeightedVote } from "./types";

@@ -17,7 +17,9 @@ import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import type { Bank } from "./expected-keepers";
-import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
+import { byteOrder } from "../common/records";
 import { RecordHeap } from "../common/record-heap";
 import { CHANNEL_ID, type IbcDenom, PORT_ID, denomFromPath, denomHash, denomPath, ibcDenom } from "../common/ibc-denom";
 

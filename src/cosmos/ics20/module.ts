@@ -9,7 +9,8 @@
 import { getBytes } from "ethers/utils";
 import { type BlockContext, type BlockModule, runIsolated } from "../../chain/base/module";
 import { ICS20_PRECOMPILE, type IbcChannel, type Ics20Keepers } from "./keeper";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import { INVALID_CODE, blockEnv, genesisEnv, readEnv } from "../common/module-env";
 
 export interface Ics20Settings {

@@ -8,7 +8,8 @@
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import type { MethodHandler } from "../common/module-precompile";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import { pageOf, paginate } from "../common/paging";
 import type { Ics20Keepers } from "./keeper";
 import { denomFromPath, denomHash } from "../common/ibc-denom";

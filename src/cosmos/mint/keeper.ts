@@ -11,7 +11,9 @@
  */
 import { decString } from "../common/decimal";
 import { decMul, decQuo } from "../common/legacy-dec";
-import { type ModuleEnv, ModuleError, moduleAddress } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
+import { moduleAddress } from "../common/accounts";
 
 export const MINT_MODULE_ACCOUNT = moduleAddress("mint");
 

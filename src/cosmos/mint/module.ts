@@ -6,7 +6,8 @@
  */
 import { type BlockContext, type ModuleEvent, runIsolated } from "../../chain/base/module";
 import { decString } from "../common/decimal";
-import { BANK_PRECOMPILE, BONDED_POOL, type ModuleEnv } from "../common/ledger";
+import { BANK_PRECOMPILE, BONDED_POOL } from "../common/accounts";
+import { type ModuleEnv } from "../common/module-env";
 import { blockEnv } from "../common/module-env";
 import type { DistributionKeeper, StakingKeeper } from "./expected-keepers";
 import type { MintKeeper, Minter } from "./keeper";

@@ -1,5 +1,5 @@
 /** x/mint's Msg server (x/mint/keeper/msg_server.go): MsgUpdateParams. */
-import { ModuleError } from "../common/ledger";
+import { ModuleError } from "../common/errors";
 import type { MintKeeper, MintParams } from "./keeper";
 
 export const MSG_UPDATE_PARAMS = "/cosmos.mint.v1beta1.MsgUpdateParams";

@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { getAddress } from "ethers/address";
 import { hexlify } from "ethers/utils";
 import { DEC, decString } from "../common/decimal";
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import type { Validator } from "../staking/types";
 import type { StakingKeeper } from "./expected-keepers";
 

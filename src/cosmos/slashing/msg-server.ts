@@ -2,7 +2,8 @@
  * x/slashing's Msg server (x/slashing/keeper/msg_server.go): one function per Msg, with the SDK's
  * checks in its order and words. The slashing precompile calls it.
  */
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import type { StakingKeeper } from "./expected-keepers";
 import type { SlashingKeeper } from "./keeper";
 

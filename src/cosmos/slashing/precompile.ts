@@ -8,7 +8,9 @@
  */
 import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
-import { type ModuleEnv, ModuleError, byteOrder } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
+import { byteOrder } from "../common/records";
 import { type MethodHandler, requireSender } from "../common/module-precompile";
 import type { Validator } from "../staking/types";
 import { pageOf, paginate } from "../common/paging";

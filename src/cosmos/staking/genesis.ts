@@ -10,10 +10,10 @@
  * dev accounts stay as configured). Unbonding entries, redelegations and rewards start empty.
  */
 import type { Bech32Prefixes } from "../common/address-codec";
-import { parseFraction } from "../common/decimal";
+import { DEC, parseFraction } from "../common/decimal";
 import { decOf, hexOf, secondsOf, uint } from "../common/genesis-values";
 import type { GenesisDelegation, GenesisValidator, StakingOptions } from "./module";
-import { ensureDescriptionLength, validateStakingParams } from "./types";
+import { ERR_VALIDATOR_OWNER_EXISTS, ensureDescriptionLength, validateCommissionRates, validateStakingParams } from "./types";
 
 /** Runs a module's own check on a genesis value, its refusal naming the genesis field. */
 export function named(field: string, check: () => void): void {
@@ -24,7 +24,6 @@ export function named(field: string, check: () => void): void {
   }
 }
 
-const DEC = 10n ** 18n;
 
 /** A validator's description, commission rates and minimum self-delegation as a genesis or gentx gives them (absent = the defaults). */
 function validatorFields(v: { description?: unknown; commission?: { commission_rates?: unknown }; min_self_delegation?: unknown }, field: string, rates: unknown = v.commission?.commission_rates): Partial<GenesisValidator> {
@@ -51,10 +50,8 @@ function validatorFields(v: { description?: unknown; commission?: { commission_r
   rate(r.rate, "rate", "commissionRate");
   rate(r.max_rate, "max_rate", "maxRate");
   rate(r.max_change_rate, "max_change_rate", "maxChangeRate");
-  // the SDK's ValidateBasic of the rates (x/staking/types/commission.go)
-  const max = out.maxRate ?? DEC;
-  if ((out.commissionRate ?? 0n) > max) throw new Error(`${field}.commission.commission_rates: commission cannot be more than the max rate`);
-  if ((out.maxChangeRate ?? 0n) > max) throw new Error(`${field}.commission.commission_rates: commission change rate cannot be more than the max rate`);
+  // the SDK's CommissionRates.Validate (src/cosmos/staking/types.ts), naming the field
+  named(`${field}.commission.commission_rates`, () => validateCommissionRates({ rate: out.commissionRate ?? 0n, maxRate: out.maxRate ?? DEC, maxChangeRate: out.maxChangeRate ?? 0n }));
   if (v.min_self_delegation !== undefined) out.minSelfDelegation = uint(v.min_self_delegation, `${field}.min_self_delegation`);
   const updated = (v.commission as { update_time?: unknown } | undefined)?.update_time;
   if (updated !== undefined) {
@@ -89,7 +86,7 @@ export function genTxValidators(appState: unknown, prefixes: Bech32Prefixes, bon
       const tokens = uint(m.value.amount, `${field}.value.amount`);
       const fields = validatorFields({ description: m.description, min_self_delegation: m.min_self_delegation }, field, m.commission);
       if (tokens < (fields.minSelfDelegation ?? 1n)) throw new Error(`${field}: validator's self delegation must be greater than their minimum self delegation`);
-      if (out.some((v) => v.operator === operator)) throw new Error(`${field}: validator already exist for this operator address; must use new validator operator address`);
+      if (out.some((v) => v.operator === operator)) throw new Error(`${field}: ${ERR_VALIDATOR_OWNER_EXISTS}`);
       out.push({ operator, tokens, ...fields, ...(typeof m.pubkey?.key === "string" ? { consensusPubkey: m.pubkey.key } : {}) });
     });
   });

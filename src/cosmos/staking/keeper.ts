@@ -10,10 +10,13 @@
  * their completion time (staking's EndBlocker), so `time.increase` then a block completes them.
  */
 import { getAddress } from "ethers/address";
-import { BONDED_POOL, type ModuleEnv, ModuleError, NOT_BONDED_POOL, byteOrder } from "../common/ledger";
+import { BONDED_POOL, NOT_BONDED_POOL } from "../common/accounts";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
+import { byteOrder } from "../common/records";
 import { MaturityQueue } from "./maturity-queue";
 import { invalidExRate, sharesFromTokens, tokensFromShares } from "./shares";
-import { BondStatus, type DelegationHooks, type Description, EMPTY_DESCRIPTION, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, type ValidatorCore, validateStakingParams } from "./types";
+import { BondStatus, type DelegationHooks, ERR_NO_DELEGATION, type Description, EMPTY_DESCRIPTION, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, type ValidatorCore, validateStakingParams } from "./types";
 import { ValidatorSet } from "./validator-set";
 
 /**
@@ -150,6 +153,13 @@ export class StakingKeeper {
     return (await this._r.get<{ shares: bigint }>(key("delegation", delegator, operator)))?.shares;
   }
 
+  /** A delegation's shares; x/staking's ErrNoDelegation when there is none. */
+  async requireDelegationShares(delegator: string, operator: string): Promise<bigint> {
+    const shares = await this.delegationShares(delegator, operator);
+    if (shares === undefined) throw new ModuleError(ERR_NO_DELEGATION);
+    return shares;
+  }
+
   /** Validators the delegator has a delegation with, in x/staking's store order (by operator, bytewise). */
   async delegatorValidators(delegator: string): Promise<string[]> {
     return ((await this._r.get<string[]>(key("delegator", delegator))) ?? []).sort(byteOrder);
@@ -219,8 +229,7 @@ export class StakingKeeper {
 
   /** Shares worth `amount` tokens of a delegation (x/staking's ValidateUnbondAmount). */
   private async _unbondShares(delegator: string, v: Validator, amount: bigint): Promise<bigint> {
-    const have = await this.delegationShares(delegator, v.operator);
-    if (have === undefined) throw new ModuleError("no delegation for (address, validator) tuple");
+    const have = await this.requireDelegationShares(delegator, v.operator);
     // SharesFromTokens and SharesFromTokensTruncated: both truncate (QuoInt, QuoTruncate), so the
     // SDK's cap at the delegation's shares never applies; a validator without tokens has no rate
     if (v.tokens === 0n) throw new ModuleError("insufficient delegation shares: invalid request");

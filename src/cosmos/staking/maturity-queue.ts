@@ -6,7 +6,7 @@
  * in, and reads fall back to it until then.
  */
 import { getAddress } from "ethers/address";
-import type { MeteredRecords } from "../common/ledger";
+import type { MeteredRecords } from "../common/records";
 import { RecordHeap } from "../common/record-heap";
 
 /** A pending maturity as a store written before the index kept it. */

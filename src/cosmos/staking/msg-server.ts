@@ -3,14 +3,65 @@
  * its order and words, then the keeper. The Msg router (src/cosmos/msg-router.ts) calls it for a
  * proposal's messages.
  */
-import { type ModuleEnv, ModuleError } from "../common/ledger";
+import { type ModuleEnv } from "../common/module-env";
+import { ModuleError } from "../common/errors";
 import type { JsonCoin } from "../common/proto-json";
 import type { StakingKeeper } from "./keeper";
-import { DEFAULT_MAX_VALIDATORS, type StakingParams } from "./types";
+import { DEC } from "../common/decimal";
+import { DEFAULT_MAX_VALIDATORS, type Description, ERR_COMMISSION_GT_MAX_RATE, ERR_VALIDATOR_OWNER_EXISTS, type StakingParams, ensureDescriptionLength, newValidator, validateCommissionRates } from "./types";
 
 export interface StakingMsgKeepers {
   env: ModuleEnv;
   staking: StakingKeeper;
+}
+
+/** What `editValidator` leaves as it was: a description field, the commission rate or the minimum self-delegation. */
+export const DO_NOT_MODIFY = "[do-not-modify]";
+
+/**
+ * MsgCreateValidator: a validator that does not exist yet, its commission rates valid, its
+ * self-delegation at least its minimum, a 32-byte ed25519 key and a description (Validate, then the
+ * msg server's EnsureLength); then the validator and its self-delegation.
+ */
+export async function createValidator(
+  k: StakingMsgKeepers,
+  msg: { description: Description; commission: { rate: bigint; maxRate: bigint; maxChangeRate: bigint }; minSelfDelegation: bigint; validatorAddress: string; pubkey: string; value: bigint },
+): Promise<void> {
+  if ((await k.staking.validator(msg.validatorAddress)) !== undefined) throw new ModuleError(ERR_VALIDATOR_OWNER_EXISTS);
+  validateCommissionRates(msg.commission);
+  if (msg.value < msg.minSelfDelegation) throw new ModuleError("validator's self delegation must be greater than their minimum self delegation");
+  const pk = Buffer.from(msg.pubkey, "base64");
+  if (pk.length !== 32) throw new ModuleError(`consensus pubkey len is invalid, got: ${pk.length}, expected: 32`);
+  if (Object.values(msg.description).every((x) => x === "")) throw new ModuleError("empty description: invalid request");
+  ensureDescriptionLength(msg.description);
+  const { rate, maxRate, maxChangeRate } = msg.commission;
+  await k.staking.setValidator(newValidator({ operator: msg.validatorAddress, consensusPubkey: msg.pubkey, commissionRate: rate, maxRate, maxChangeRate, minSelfDelegation: msg.minSelfDelegation, time: k.env.time, description: msg.description }));
+  await k.staking.delegate(msg.validatorAddress, msg.validatorAddress, msg.value);
+}
+
+/**
+ * MsgEditValidator: the description fields given (DO_NOT_MODIFY keeps one; UpdateDescription ends in
+ * EnsureLength), a new commission rate (-1 keeps it: at most once a day, within the max rate and the
+ * max change rate) and a larger minimum self-delegation (-1 keeps it).
+ */
+export async function editValidator(k: StakingMsgKeepers, msg: { description: Description; validatorAddress: string; commissionRate: bigint; minSelfDelegation: bigint }): Promise<void> {
+  const v = await k.staking.requireValidator(msg.validatorAddress);
+  for (const f of ["moniker", "identity", "website", "securityContact", "details"] as const) if (msg.description[f] !== DO_NOT_MODIFY) v.description[f] = msg.description[f];
+  ensureDescriptionLength(v.description);
+  if (msg.commissionRate !== -1n) {
+    if (msg.commissionRate < 0n || msg.commissionRate > DEC) throw new ModuleError("commission rate must be between 0 and 1 (inclusive): invalid request");
+    if (k.env.time - v.commissionUpdateTime < 86_400n) throw new ModuleError("commission cannot be changed more than once in 24h");
+    if (msg.commissionRate > v.maxRate) throw new ModuleError(ERR_COMMISSION_GT_MAX_RATE);
+    const change = msg.commissionRate > v.commissionRate ? msg.commissionRate - v.commissionRate : v.commissionRate - msg.commissionRate;
+    if (change > v.maxChangeRate) throw new ModuleError("commission cannot be changed more than max change rate");
+    v.commissionRate = msg.commissionRate;
+    v.commissionUpdateTime = k.env.time;
+  }
+  if (msg.minSelfDelegation !== -1n) {
+    if (msg.minSelfDelegation <= v.minSelfDelegation) throw new ModuleError("minimum self delegation can only be increased");
+    v.minSelfDelegation = msg.minSelfDelegation;
+  }
+  await k.staking.setValidator(v);
 }
 
 /** The bond denom check every staking Msg with a coin runs first. */

@@ -8,13 +8,13 @@ import { Interface } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { getBytes, hexlify } from "ethers/utils";
 import { AddressError, type Bech32Prefixes, fromBech32, toBech32 } from "../common/address-codec";
-import { ModuleError } from "../common/ledger";
+import { ModuleError } from "../common/errors";
 import { type MethodCall, type MethodHandler, requireSender } from "../common/module-precompile";
 import { pageOf, paginate } from "../common/paging";
 import { StakingKeeper } from "./keeper";
 import * as msgs from "./msg-server";
 import type { StakingMsgKeepers } from "./msg-server";
-import { BondStatus, DEC, type Validator, ensureDescriptionLength, newValidator } from "./types";
+import { BondStatus, type Validator } from "./types";
 
 const DESCRIPTION = "tuple(string moniker, string identity, string website, string securityContact, string details)";
 const VALIDATOR = `tuple(string operatorAddress, string consensusPubkey, bool jailed, uint8 status, uint256 tokens, uint256 delegatorShares, ${DESCRIPTION} description, int64 unbondingHeight, int64 unbondingTime, uint256 commission, uint256 minSelfDelegation)`;
@@ -125,22 +125,16 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       const [description, rates, minSelfDelegation, validatorAddress, pubkey, value] = call.args as unknown as [string[], bigint[], bigint, string, string, bigint];
       await notFromContract(call);
       requireSender(call, validatorAddress);
-      const { staking } = keepers(call);
-      if ((await staking.validator(validatorAddress)) !== undefined) throw new ModuleError("validator already exist for this operator address; must use new validator operator address");
-      const [rate, maxRate, maxChangeRate] = rates;
-      if (maxRate > DEC) throw new ModuleError("commission parameter must be positive and less than 100%: invalid request");
-      if (rate > maxRate) throw new ModuleError("commission cannot be more than the max rate");
-      if (maxChangeRate > maxRate) throw new ModuleError("commission change rate cannot be more than the max rate");
-      if (value < minSelfDelegation) throw new ModuleError("validator's self delegation must be greater than their minimum self delegation");
-      const pk = Buffer.from(pubkey, "base64");
-      if (pk.length !== 32) throw new ModuleError(`consensus pubkey len is invalid, got: ${pk.length}, expected: 32`);
       const [moniker, identity, website, securityContact, details] = description;
-      const d = { moniker, identity, website, securityContact, details };
-      // MsgCreateValidator.Validate, then the msg server's Description.EnsureLength
-      if (Object.values(d).every((x) => x === "")) throw new ModuleError("empty description: invalid request");
-      ensureDescriptionLength(d);
-      await staking.setValidator(newValidator({ operator: validatorAddress, consensusPubkey: pubkey, commissionRate: rate, maxRate, maxChangeRate, minSelfDelegation, time: call.env.time, description: d }));
-      await staking.delegate(validatorAddress, validatorAddress, value);
+      const [rate, maxRate, maxChangeRate] = rates;
+      await msgs.createValidator(keepers(call), {
+        description: { moniker, identity, website, securityContact, details },
+        commission: { rate, maxRate, maxChangeRate },
+        minSelfDelegation,
+        validatorAddress,
+        pubkey,
+        value,
+      });
       call.emit("CreateValidator", [validatorAddress, value]);
       return [true];
     },
@@ -148,28 +142,8 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       const [description, validatorAddress, commissionRate, minSelfDelegation] = call.args as unknown as [string[], string, bigint, bigint];
       await notFromContract(call);
       requireSender(call, validatorAddress);
-      const { staking } = keepers(call);
-      const v = await staking.requireValidator(validatorAddress);
-      const fields = ["moniker", "identity", "website", "securityContact", "details"] as const;
-      fields.forEach((f, i) => {
-        if (description[i] !== "[do-not-modify]") v.description[f] = description[i];
-      });
-      // Description.UpdateDescription ends in EnsureLength
-      ensureDescriptionLength(v.description);
-      if (commissionRate !== -1n) {
-        if (commissionRate < 0n || commissionRate > DEC) throw new ModuleError("commission rate must be between 0 and 1 (inclusive): invalid request");
-        if (call.env.time - v.commissionUpdateTime < 86_400n) throw new ModuleError("commission cannot be changed more than once in 24h");
-        if (commissionRate > v.maxRate) throw new ModuleError("commission cannot be more than the max rate");
-        const change = commissionRate > v.commissionRate ? commissionRate - v.commissionRate : v.commissionRate - commissionRate;
-        if (change > v.maxChangeRate) throw new ModuleError("commission cannot be changed more than max change rate");
-        v.commissionRate = commissionRate;
-        v.commissionUpdateTime = call.env.time;
-      }
-      if (minSelfDelegation !== -1n) {
-        if (minSelfDelegation <= v.minSelfDelegation) throw new ModuleError("minimum self delegation can only be increased");
-        v.minSelfDelegation = minSelfDelegation;
-      }
-      await staking.setValidator(v);
+      const [moniker, identity, website, securityContact, details] = description;
+      await msgs.editValidator(keepers(call), { description: { moniker, identity, website, securityContact, details }, validatorAddress, commissionRate, minSelfDelegation });
       call.emit("EditValidator", [validatorAddress, commissionRate, minSelfDelegation]);
       return [true];
     },

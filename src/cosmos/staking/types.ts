@@ -5,11 +5,26 @@
  */
 import { getAddress } from "ethers/address";
 import { DEC } from "../common/decimal";
-import { ModuleError } from "../common/ledger";
+import { ModuleError } from "../common/errors";
 
 export const STAKING_PRECOMPILE = "0x0000000000000000000000000000000000000800" as const;
 
 export { DEC };
+
+/** x/staking's errors this chain answers with (x/staking/types/errors.go): each text in this one place. */
+export const ERR_VALIDATOR_OWNER_EXISTS = "validator already exist for this operator address; must use new validator operator address";
+export const ERR_COMMISSION_GT_MAX_RATE = "commission cannot be more than the max rate";
+export const ERR_NO_DELEGATION = "no delegation for (address, validator) tuple";
+
+/** CommissionRates.Validate (x/staking/types/commission.go), in its order and words. */
+export function validateCommissionRates(r: { rate: bigint; maxRate: bigint; maxChangeRate: bigint }): void {
+  if (r.maxRate < 0n) throw new ModuleError("commission must be positive");
+  if (r.maxRate > DEC) throw new ModuleError("commission parameter must be positive and less than 100%: invalid request");
+  if (r.rate < 0n) throw new ModuleError("commission must be positive");
+  if (r.rate > r.maxRate) throw new ModuleError(ERR_COMMISSION_GT_MAX_RATE);
+  if (r.maxChangeRate < 0n) throw new ModuleError("commission change rate must be positive");
+  if (r.maxChangeRate > r.maxRate) throw new ModuleError("commission change rate cannot be more than the max rate");
+}
 
 export enum BondStatus {
   Unspecified = 0,

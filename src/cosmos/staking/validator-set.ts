@@ -11,7 +11,9 @@
  * Power is tokens / 10^18 (POWER_REDUCTION); equal powers rank by operator address, lower first
  * (the SDK's power index key holds the inverted address and is read from the top).
  */
-import { BONDED_POOL, type MeteredRecords, type ModuleEnv, NOT_BONDED_POOL } from "../common/ledger";
+import { BONDED_POOL, NOT_BONDED_POOL } from "../common/accounts";
+import { type MeteredRecords } from "../common/records";
+import { type ModuleEnv } from "../common/module-env";
 import { type HeapEntry, RecordHeap } from "../common/record-heap";
 import { BondStatus, DEFAULT_MAX_VALIDATORS, POWER_REDUCTION, type StakingParams, type Validator } from "./types";
 
