@@ -6,11 +6,14 @@
  * leave them alone.
  *
  * Key: "db/" ‖ uint16(len(database)) ‖ database ‖ key. The length keeps ("ab", "c") apart from
- * ("a", "bc"), which geth's plain concatenation did not.
+ * ("a", "bc"), which geth's plain concatenation did not. Beside them, at "meta/nodekey", the node's
+ * identity key (admin_nodeInfo's enode and ENR): made once, so a reset chain keeps its identity.
  */
+import { randomBytes } from "node:crypto";
 import type { KVStore } from "./kv";
 
 const PREFIX = new TextEncoder().encode("db/");
+const NODE_KEY = new TextEncoder().encode("meta/nodekey");
 
 export class NodeDb {
   constructor(private readonly _kv: KVStore) {}
@@ -22,6 +25,15 @@ export class NodeDb {
   /** One batch per value: the write is durable (with a home) when this resolves. */
   async put(database: Uint8Array, key: Uint8Array, value: Uint8Array): Promise<void> {
     await this._kv.batch([{ type: "put", key: dbKey(database, key), value }]);
+  }
+
+  /** The node's identity key (32 random bytes, a secp256k1 secret), made and kept on first use. */
+  async nodeKey(): Promise<Uint8Array> {
+    const kept = await this._kv.get(NODE_KEY);
+    if (kept !== undefined) return kept;
+    const key = new Uint8Array(randomBytes(32));
+    await this._kv.batch([{ type: "put", key: NODE_KEY, value: key }]);
+    return key;
   }
 }
 

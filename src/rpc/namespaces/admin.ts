@@ -9,7 +9,7 @@ import { isIPv4 } from "node:net";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
 import { SigningKey } from "ethers/crypto";
-import { randomBytes } from "node:crypto";
+import { NodeDb } from "../../storage/node-db";
 import type { Node } from "../../chain";
 import { keccak256 } from "../../utils/keccak";
 import type { RpcDeps } from "../deps";
@@ -29,16 +29,9 @@ export interface AdminHooks {
   log?: (line: string) => void;
 }
 
-const K_NODE_KEY = new TextEncoder().encode("meta/nodekey");
-
-/** The node key (secp256k1) of this node's identity: made once, kept with the node's own data (a reset chain keeps its identity). */
+/** The node key (secp256k1) of this node's identity: made once, kept with the node's own data (src/storage/node-db.ts). */
 async function nodeKey(node: Node): Promise<SigningKey> {
-  let key = await node.nodeKv.get(K_NODE_KEY);
-  if (key === undefined) {
-    key = new Uint8Array(randomBytes(32));
-    await node.nodeKv.batch([{ type: "put", key: K_NODE_KEY, value: key }]);
-  }
-  return new SigningKey(key);
+  return new SigningKey(await new NodeDb(node.nodeKv).nodeKey());
 }
 
 /** The IPv4 address to advertise for a listen host (unspecified and names become loopback). */
