@@ -12,6 +12,7 @@ import { HardhatPluginError } from "hardhat/plugins";
 import type { SolcBuild } from "hardhat/types/builtin-tasks";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "./task-names";
 import { PLUGIN_NAME } from "./chain-config";
+import { errorText } from "../utils/error-text";
 
 /** The solc version the installed `solc` package ships (what `solidity.version` must name). */
 export function bundledSolcVersion(): string {
@@ -77,7 +78,7 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { quiet: bo
   try {
     return (await runSuper(args)) as SolcBuild;
   } catch (err) {
-    const why = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+    const why = errorText(err).split("\n")[0];
     let build: SolcBuild;
     try {
       build = await bundledSolcBuild(solcVersion, root);

@@ -12,11 +12,12 @@ import {
   RpcError,
   ServerError,
   UnauthorizedError,
+  errorResponse,
 } from "./errors";
 import { isAccess, mayCall } from "./access";
 import type { Access, MethodSpec } from "./method";
 import { parseParams } from "./params";
-import { DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_HTTP_TIMEOUT_MS as DEFAULT_BATCH_TIMEOUT_MS } from "./limits";
+import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_HTTP_TIMEOUT_MS as DEFAULT_BATCH_TIMEOUT_MS, batchRefusal } from "./limits";
 import type { Dispatcher, JsonRpcId, JsonRpcResponse, RequestContext } from "./types";
 
 /** Names the spec spells differently; they answer as the correctly spelled methods do. */
@@ -86,9 +87,8 @@ export class RpcDispatcher implements Dispatcher {
 
   async handle(body: unknown, ctx: RequestContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     if (!Array.isArray(body)) return this._handleOne(body, ctx);
-    if (body.length === 0) return errorResponse(null, new InvalidRequestError("empty batch"));
-    const max = this._opts.maxBatch ?? 1000;
-    if (body.length > max) return errorResponse(null, new InvalidRequestError(`batch too large: ${body.length} requests, the limit is ${max}`));
+    const refused = batchRefusal(body.length, this._opts.maxBatch ?? DEFAULT_BATCH_LIMIT);
+    if (refused !== undefined) return errorResponse(null, new InvalidRequestError(refused));
     // a batch is one caller's: its members share one budget of time and of answer bytes (geth's
     // batch-response-max-size and timeouts), so a batch cannot hold the node or its memory longer
     // than one request could
@@ -210,8 +210,3 @@ function validId(id: unknown): boolean {
   return id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 }
 
-export function errorResponse(id: JsonRpcId, err: RpcError): JsonRpcResponse {
-  const error: { code: number; message: string; data?: unknown } = { code: err.code, message: err.message };
-  if (err.data !== undefined) error.data = err.data;
-  return { jsonrpc: "2.0", id, error };
-}

@@ -1,4 +1,5 @@
 import type { StackTraceEntry } from "../solidity/stack-trace";
+import type { JsonRpcId, JsonRpcResponse } from "./types";
 
 /**
  * How Hardhat's own network words a failure. The in-process provider throws that (tests see Hardhat's
@@ -99,3 +100,10 @@ export class UnauthorizedError extends RpcError {
 
 /** A method the spec names that has no meaning on this chain (PoW-only, whisper, les, …). */
 export class NotSupportedError extends ServerError {}
+
+/** The error answer to request `id`: the one shape of a JSON-RPC error body (the dispatcher's answers and the transports' own). */
+export function errorResponse(id: JsonRpcId, err: Pick<RpcError, "code" | "message" | "data">): JsonRpcResponse {
+  const error: { code: number; message: string; data?: unknown } = { code: err.code, message: err.message };
+  if (err.data !== undefined) error.data = err.data;
+  return { jsonrpc: "2.0", id, error };
+}

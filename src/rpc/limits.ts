@@ -7,6 +7,12 @@
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Requests in one batch (geth's BatchRequestLimit default). */
 export const DEFAULT_BATCH_LIMIT = 1000;
+/** Why a batch of `size` requests is refused (geth's words), or undefined when it may run: the dispatcher and the transports ask this one rule. */
+export function batchRefusal(size: number, limit: number): string | undefined {
+  if (size === 0) return "empty batch";
+  if (size > limit) return `batch too large: ${size} requests, the limit is ${limit}`;
+  return undefined;
+}
 /** Bytes the answers of one batch may take (geth's BatchResponseMaxSize, cosmos/evm's `batch-response-max-size`). */
 export const DEFAULT_BATCH_RESPONSE_BYTES = 25_000_000;
 /** `http-timeout` (Evmos: 30s); also the longest one batch may run. */

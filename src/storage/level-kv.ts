@@ -16,6 +16,7 @@
 import fs from "node:fs";
 import { ClassicLevel } from "classic-level";
 import type { BatchOp, KVStore, RangeOptions } from "./kv";
+import { errorText } from "../utils/error-text";
 
 type Level = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -32,9 +33,6 @@ function errorCode(e: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /** classic-level wraps the real reason in `cause` (code LEVEL_DATABASE_NOT_OPEN outside). */
 function rootCause(e: unknown): unknown {
@@ -47,7 +45,7 @@ function isLockError(e: unknown): boolean {
   for (const x of [e, rootCause(e)]) {
     if (errorCode(x) === "LEVEL_LOCKED") return true;
     // LevelDB's own texts (env_posix.cc, env_win.cc), should a wrapper drop the code
-    if (/IO error: (lock |LockFile )/.test(errorMessage(x))) return true;
+    if (/IO error: (lock |LockFile )/.test(errorText(x))) return true;
   }
   return false;
 }
@@ -100,7 +98,7 @@ export class LevelKV implements KVStore {
       fs.mkdirSync(dir, { recursive: true });
       real = fs.realpathSync(dir);
     } catch (e) {
-      throw new Error(`cannot open data directory ${dir}: ${errorMessage(e)}`);
+      throw new Error(`cannot open data directory ${dir}: ${errorText(e)}`);
     }
     if (openDirs.has(real)) throw inUseError(dir);
     openDirs.add(real);
@@ -110,7 +108,7 @@ export class LevelKV implements KVStore {
     } catch (e) {
       openDirs.delete(real);
       if (isLockError(e)) throw inUseError(dir);
-      throw new Error(`cannot open data directory ${dir}: ${errorMessage(rootCause(e))}`);
+      throw new Error(`cannot open data directory ${dir}: ${errorText(rootCause(e))}`);
     }
     return new LevelKV(db, real);
   }
@@ -127,7 +125,7 @@ export class LevelKV implements KVStore {
       // the array form of batch() is one LevelDB WriteBatch: all or nothing
       await db.batch(ops.map((op) => (op.type === "put" ? { type: "put" as const, key: op.key, value: op.value } : { type: "del" as const, key: op.key })));
     } catch (e) {
-      this._failed = errorMessage(rootCause(e));
+      this._failed = errorText(rootCause(e));
       throw new Error(`data directory ${this.dir}: the write failed (${this._failed}); the store reopens before it writes again`);
     }
   }
@@ -153,7 +151,7 @@ export class LevelKV implements KVStore {
     try {
       await db.open();
     } catch (e) {
-      throw new Error(`data directory ${this.dir} cannot be written since its last write failed (${this._failed ?? "?"}), and it cannot be reopened yet: ${errorMessage(rootCause(e))}`);
+      throw new Error(`data directory ${this.dir} cannot be written since its last write failed (${this._failed ?? "?"}), and it cannot be reopened yet: ${errorText(rootCause(e))}`);
     }
     this._db = db;
     this._failed = undefined;

@@ -20,10 +20,6 @@ export class ChainError extends Error {
   }
 }
 
-/** The message of anything thrown. */
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /**
  * Whether an error stops the block being made rather than failing the transaction that met it (a
@@ -43,3 +39,5 @@ export function abortsBlock(err: unknown): boolean {
 export function endsExecution(err: unknown): boolean {
   return abortsBlock(err) || (err as { endsExecution?: unknown } | null)?.endsExecution === true;
 }
+
+export { errorText } from "../../utils/error-text";

@@ -10,6 +10,7 @@ import type { StateManagerInterface } from "@ethereumjs/common";
 import { abortsBlock } from "./errors";
 import type { ModuleStore } from "./module-state";
 import type { StateReader } from "./records";
+import { errorText } from "./errors";
 
 /** A Cosmos-style event: a type and ordered string attributes. */
 export interface ModuleEvent {
@@ -184,8 +185,6 @@ export interface BlockEvents {
   end: ModuleEvent[];
 }
 
-const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
 /**
  * Runs `fn` isolated (BlockContext.isolated): what it did is kept on success and all undone on a
  * throw — state writes, its system calls', module-store writes and events — and the throw is reported
@@ -198,7 +197,7 @@ export async function runIsolated(ctx: BlockContext, fn: () => void | Promise<vo
     return true;
   } catch (err) {
     if (abortsBlock(err)) throw err;
-    onFail(reasonOf(err));
+    onFail(errorText(err));
     return false;
   }
 }

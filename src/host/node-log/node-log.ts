@@ -22,6 +22,7 @@ import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
 import { cosmosModule, epochsModule } from "../lazy";
 import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, playedTicksLine, ticked, txLines } from "./format";
+import { errorText } from "../../utils/error-text";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
 const RESULT_METHODS = new Set(["eth_call", "eth_estimateGas"]); // whose answer --verbose prints
@@ -311,7 +312,7 @@ export class NodeLog {
   private _enqueue(task: () => void | Promise<void>): void {
     this._queue = this._queue.then(task).catch((err: unknown) => {
       // the log must never stop the node; say what went wrong and go on
-      this._opts.write(`node log: ${err instanceof Error ? err.message : String(err)}\n`);
+      this._opts.write(`node log: ${errorText(err)}\n`);
     });
   }
 
@@ -354,8 +355,7 @@ export class NodeLog {
   }
 
   private _heldText(h: Held): string {
-    if (h.kind === "method") return h.count === 1 ? h.key : `${h.key} (${h.count})`;
-    return `${h.indent}${emptyBlocksLine(h.first, h.last, h.baseFee)}`;
+    return h.kind === "method" ? (h.count === 1 ? h.key : `${h.key} (${h.count})`) : `${h.indent}${emptyBlocksLine(h.first, h.last, h.baseFee)}`;
   }
 
   /** On a terminal the held line is shown at once and rewritten in place; elsewhere it waits for its last repeat. */

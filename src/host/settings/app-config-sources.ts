@@ -13,6 +13,7 @@ import type { EpochsProfile, TickRule } from "../../epochs/types";
 import { EPOCHS_PROFILES, PROFILES, PROFILE_NAMES, isProfile } from "../../epochs/profile";
 import { IGNORED_JSON_RPC_KEYS, JSON_RPC_KEYS, type JsonRpcConfig, type KeySpec } from "./app-config-keys";
 import { booleanValue, safeInteger, wholeNumber } from "../../utils/values";
+import { errorText } from "../../utils/error-text";
 
 // smol-toml's types are ES module ones; its package also ships CommonJS, which require() loads
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -157,7 +158,7 @@ function convert(spec: KeySpec, raw: unknown): unknown {
 
 function fail(source: string, key: string, err: unknown): never {
   const where = source === "" ? key : `${source}: ${key}`;
-  throw new Error(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+  throw new Error(`${where}: ${errorText(err)}`);
 }
 
 function setJsonRpc(layer: AppConfigLayer, spec: KeySpec, value: unknown): void {

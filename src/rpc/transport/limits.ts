@@ -1,14 +1,13 @@
 /** The transports' batch check and a body reader that stops at the limit (the defaults: src/rpc/limits.ts). */
 import type { IncomingMessage } from "node:http";
 import type { JsonRpcResponse } from "../types";
+import { batchRefusal } from "../limits";
 import { invalidRequestBody } from "./wire";
 
 /** The transport's own answer to a batch it will not pass on, or undefined when the body may go on. */
 export function checkBatch(body: unknown, limit: number): JsonRpcResponse | undefined {
-  if (!Array.isArray(body)) return undefined;
-  if (body.length === 0) return invalidRequestBody("empty batch");
-  if (body.length > limit) return invalidRequestBody(`batch too large: ${body.length} requests, the limit is ${limit}`);
-  return undefined;
+  const refused = Array.isArray(body) ? batchRefusal(body.length, limit) : undefined;
+  return refused === undefined ? undefined : invalidRequestBody(refused);
 }
 
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: "too-large" | "aborted" };

@@ -2,6 +2,7 @@
  * GET routes on the JSON-RPC port, answered in the Cosmos gRPC-gateway style (the epochs module
  * mounts `/evmos/epochs/v1/epochs` and `/evmos/epochs/v1/current_epoch`).
  */
+import { errorText } from "../../utils/error-text";
 export interface RestResult {
   status: number;
   body: unknown;
@@ -38,7 +39,7 @@ export class RestRouter {
     try {
       return await route.handler(query, route.params);
     } catch (err) {
-      return { status: 500, body: { code: 13, message: err instanceof Error ? err.message : String(err), details: [] } };
+      return { status: 500, body: { code: 13, message: errorText(err), details: [] } };
     }
   }
 

@@ -2,13 +2,14 @@
  * What the transports themselves put on the wire: their own JSON-RPC errors and a JSON encoder that
  * never lets a bigint (or anything else JSON cannot hold) crash a connection.
  */
+import { errorResponse } from "../errors";
 import type { JsonRpcId, JsonRpcResponse } from "../types";
 
 /** geth's code for a call that ran past the HTTP timeout. */
 export const TIMEOUT_CODE = -32002;
 
 export function errorBody(id: JsonRpcId, code: number, message: string): JsonRpcResponse {
-  return { jsonrpc: "2.0", id, error: { code, message } };
+  return errorResponse(id, { code, message, data: undefined });
 }
 
 export const parseErrorBody = (): JsonRpcResponse => errorBody(null, -32700, "parse error");
