@@ -8,8 +8,10 @@ const node = (file: string): string => {
   return parts.length <= 2 ? `${parts.length === 1 ? "." : parts[0]}/.` : parts.slice(0, -1).join("/");
 };
 const rows: string[] = [];
-for (const [f, deps] of g) for (const d of deps) {
-  const a = node(f), b = node(d);
-  if (a !== b && a.startsWith(prefix) && b.startsWith(prefix)) rows.push(`${a} -> ${b}   ${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`);
-}
+for (const [f, deps] of g)
+  for (const d of deps) {
+    const a = node(f),
+      b = node(d);
+    if (a !== b && a.startsWith(prefix) && b.startsWith(prefix)) rows.push(`${a} -> ${b}   ${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`);
+  }
 console.log(rows.sort().join("\n"));

@@ -73,7 +73,8 @@ async function main(): Promise<void> {
       await send(h, op, STAKING, STAKING_ABI, "delegate", [op, valoper(VALIDATOR), E18]);
     }
     const after = await emptyBlocks(h);
-    const row = (name: string, r: { ms: number; reads: number; bytes: number }) => console.log(`${name.padEnd(34)} ${r.ms.toFixed(2).padStart(8)} ms ${r.reads.toFixed(0).padStart(6)} records ${r.bytes.toFixed(0).padStart(8)} bytes`);
+    const row = (name: string, r: { ms: number; reads: number; bytes: number }) =>
+      console.log(`${name.padEnd(34)} ${r.ms.toFixed(2).padStart(8)} ms ${r.reads.toFixed(0).padStart(6)} records ${r.bytes.toFixed(0).padStart(8)} bytes`);
     console.log("an empty block (median of 20), local_node.sh genesis, x/mint every block");
     row("fresh chain", fresh);
     row("after 30 validators, 301 proposals,", after);

@@ -151,7 +151,18 @@ async function callCosts(): Promise<{ bare: number; isolated: number }> {
         );
       };
       const bare = await time(async () => {
-        const r = await vm.evm.runCall({ caller: new Address(args.caller), origin: new Address(args.caller), to: new Address(to), data, gasLimit: args.gasLimit, gasPrice: 0n, value: 0n, block, skipBalance: true, skipNonceIncrement: true });
+        const r = await vm.evm.runCall({
+          caller: new Address(args.caller),
+          origin: new Address(args.caller),
+          to: new Address(to),
+          data,
+          gasLimit: args.gasLimit,
+          gasPrice: 0n,
+          value: 0n,
+          block,
+          skipBalance: true,
+          skipNonceIncrement: true,
+        });
         if (r.execResult.exceptionError !== undefined) throw new Error(r.execResult.exceptionError.error);
         vm.evm.journal.cleanJournal();
       });

@@ -76,7 +76,10 @@ export async function benchHardhat3(): Promise<Hardhat3Row[]> {
     const [{ filename }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Array<{ filename: string }>;
     const dir = path.join(work, "project");
     spawnSync("mkdir", [dir]);
-    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bench-hh3", private: true, type: "module", devDependencies: { hardhat: "^3.18.0", "hardhat-epochs": `file:${path.join(work, filename)}` } }));
+    writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: "bench-hh3", private: true, type: "module", devDependencies: { hardhat: "^3.18.0", "hardhat-epochs": `file:${path.join(work, filename)}` } }),
+    );
     writeFileSync(path.join(dir, "hardhat.config.ts"), CONFIG);
     writeFileSync(path.join(dir, "hardhat.stock.config.ts"), STOCK_CONFIG);
     writeFileSync(path.join(dir, "connect.ts"), SCRIPT);
@@ -109,7 +112,9 @@ export async function benchHardhat3(): Promise<Hardhat3Row[]> {
 }
 
 export function printHardhat3Rows(rows: Hardhat3Row[]): void {
-  console.log(`\nHardhat 3 (Node 22): network.create() to the first answer; cold = first in a fresh process, from start = the process's start to that answer, warm = median of the next ${RUNS}; medians over ${PROCESSES} processes each\n`);
+  console.log(
+    `\nHardhat 3 (Node 22): network.create() to the first answer; cold = first in a fresh process, from start = the process's start to that answer, warm = median of the next ${RUNS}; medians over ${PROCESSES} processes each\n`,
+  );
   console.log("| network | cold (ms) | from start (ms) | warm (ms) |\n|---|---:|---:|---:|");
   for (const r of rows) console.log(`| ${r.network} | ${r.coldMs.toFixed(0)} | ${r.fromStartMs.toFixed(0)} | ${r.warmMs.toFixed(0)} |`);
 }

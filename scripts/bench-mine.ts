@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const made = await mine(1_000, true);
   console.log(`hardhat_mine 100,000 blocks, quiet runs played: ${played.toFixed(0)} ms (${((played * 1000) / 100_000).toFixed(1)} µs a block)`);
   console.log(`every block made (1,000 blocks): ${made.toFixed(0)} ms (${(made / 1000).toFixed(2)} ms a block; 100,000 would take ${((made * 100) / 1000).toFixed(0)} s)`);
-  console.log(`ratio, made / played per block: ${((made / 1000) / (played / 100_000)).toFixed(0)}×`);
+  console.log(`ratio, made / played per block: ${(made / 1000 / (played / 100_000)).toFixed(0)}×`);
 }
 
 main().catch((err: unknown) => {

@@ -92,7 +92,11 @@ contract Balances {
 /** Compiled in the parent only (solc-js loaded in a child would count in its RSS). */
 async function compile(): Promise<{ abi: unknown[]; bytecode: string }> {
   const solc = (await import("solc")).default;
-  const input = { language: "Solidity", sources: { "B.sol": { content: SRC } }, settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } } };
+  const input = {
+    language: "Solidity",
+    sources: { "B.sol": { content: SRC } },
+    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+  };
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as { contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>> };
   const c = out.contracts["B.sol"].Balances;
   return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
@@ -344,7 +348,9 @@ async function main(): Promise<void> {
   const limitMs = (full ? 60 : 10) * 60_000;
   const f = (v: number | undefined, d = 2) => (v === undefined ? "–" : v.toFixed(d));
   console.log(`chain size: ${full ? "full" : "quick (--full for 1M accounts and 100,000 blocks)"}; ${SAMPLE_BLOCKS} blocks per block figure, ${READS} reads, ${CALLS} calls\n`);
-  console.log("| funded accounts | store | funding s | ms/block, 1 transfer | ms/block, empty | eth_getBalance p50 / p99 µs | eth_call p50 / p99 µs | peak RSS MiB | peak anon RSS MiB | file RSS MiB | live heap MiB | data MB |");
+  console.log(
+    "| funded accounts | store | funding s | ms/block, 1 transfer | ms/block, empty | eth_getBalance p50 / p99 µs | eth_call p50 / p99 µs | peak RSS MiB | peak anon RSS MiB | file RSS MiB | live heap MiB | data MB |",
+  );
   console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   const rows: AccountsResult[] = [];
   for (const n of o.accounts) {

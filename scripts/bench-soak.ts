@@ -111,7 +111,9 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
-  console.log(`\nsoak: ${SENDERS} senders, each transfer followed by getLogs (last 50 blocks), getBalance and the latest full block; ${SOAK_MS / 1000} s measured after ${WARMUP_MS / 1000} s of warm-up\n`);
+  console.log(
+    `\nsoak: ${SENDERS} senders, each transfer followed by getLogs (last 50 blocks), getBalance and the latest full block; ${SOAK_MS / 1000} s measured after ${WARMUP_MS / 1000} s of warm-up\n`,
+  );
   console.log("| node | transactions | errors | RSS after warm-up (MiB) | RSS at each quarter (MiB) | RSS growth per tx (KiB) |\n|---|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const per = r.txs > 0 ? ((r.rssEnd - r.rssStart) * 1024) / r.txs : NaN;

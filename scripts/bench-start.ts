@@ -117,8 +117,16 @@ export async function benchStart(): Promise<StartRow[]> {
       }
       rows.push({ workload, ours: median(xs), hardhat: median(ys) });
     };
-    await pair("`hardhat help` (loads the config, no chain) wall ms", () => wallMs(ours, ["help"]), () => wallMs(stock, ["help"]));
-    await pair("`hardhat epochs:list` wall ms (stock: `hardhat run` asking EDR for the block number)", () => wallMs(ours, ["epochs:list"]), () => wallMs(stock, ["run", "block-number.js"]));
+    await pair(
+      "`hardhat help` (loads the config, no chain) wall ms",
+      () => wallMs(ours, ["help"]),
+      () => wallMs(stock, ["help"]),
+    );
+    await pair(
+      "`hardhat epochs:list` wall ms (stock: `hardhat run` asking EDR for the block number)",
+      () => wallMs(ours, ["epochs:list"]),
+      () => wallMs(stock, ["run", "block-number.js"]),
+    );
     await pair(
       "`hardhat node` start to first answer ms",
       () => nodeFirstAnswerMs(ours, ["--json-rpc.ws-address", "127.0.0.1:0"]),
@@ -139,7 +147,9 @@ export function printStartRows(rows: StartRow[]): void {
     const ratio = r.ours / r.hardhat;
     // the open issue "Speed": a node that answers no later than Hardhat's
     const goal = r.workload.startsWith("`hardhat node`") ? 1 : undefined;
-    console.log(`| ${r.workload} | ${r.ours.toFixed(0)} | ${r.hardhat.toFixed(0)} | ${ratio.toFixed(2)} | ${goal === undefined ? "" : `≤ ${goal}`} | ${goal === undefined ? "" : ratio <= goal ? "yes" : "no"} |`);
+    console.log(
+      `| ${r.workload} | ${r.ours.toFixed(0)} | ${r.hardhat.toFixed(0)} | ${ratio.toFixed(2)} | ${goal === undefined ? "" : `≤ ${goal}`} | ${goal === undefined ? "" : ratio <= goal ? "yes" : "no"} |`,
+    );
   }
 }
 

@@ -134,15 +134,16 @@ function main(): void {
   rmSync(TMP, { recursive: true, force: true });
   console.log(`\nbench/tests suite: \`hardhat test\` (process start included), median of ${RUNS}\n`);
   console.log("| network | wall s | cpu s | wall runs | cpu runs |\n|---|---:|---:|---|---|");
-  const row = (name: string, side: Side): void =>
-    console.log(`| ${name} | ${s(median(wall[side]))} | ${s(median(cpu[side]))} | ${wall[side].map(s).join(", ")} | ${cpu[side].map(s).join(", ")} |`);
+  const row = (name: string, side: Side): void => console.log(`| ${name} | ${s(median(wall[side]))} | ${s(median(cpu[side]))} | ${wall[side].map(s).join(", ")} | ${cpu[side].map(s).join(", ")} |`);
   row("hardhat-epochs (in-process)", "epochs");
   row("Hardhat EDR (stock)", "hardhat");
   if (ANCHOR) row("Hardhat 2.20.1 (EthereumJS)", "hardhat-2.20.1");
   console.log(`\nratio ours/Hardhat: wall ${(median(wall.epochs) / median(wall.hardhat)).toFixed(2)}×, cpu ${(median(cpu.epochs) / median(cpu.hardhat)).toFixed(2)}×`);
   if (ANCHOR) {
     const a = "hardhat-2.20.1";
-    console.log(`ratio Hardhat 2.20.1/ours: wall ${(median(wall[a]) / median(wall.epochs)).toFixed(2)}×, cpu ${(median(cpu[a]) / median(cpu.epochs)).toFixed(2)}× (how much faster this plugin runs the suite)`);
+    console.log(
+      `ratio Hardhat 2.20.1/ours: wall ${(median(wall[a]) / median(wall.epochs)).toFixed(2)}×, cpu ${(median(cpu[a]) / median(cpu.epochs)).toFixed(2)}× (how much faster this plugin runs the suite)`,
+    );
   }
 }
 

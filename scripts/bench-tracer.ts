@@ -24,7 +24,11 @@ export interface TracerRow {
 }
 
 export async function benchTracer(): Promise<TracerRow[]> {
-  const out = JSON.parse(solc.compile(JSON.stringify({ language: "Solidity", sources: { "Loop.sol": { content: LOOP } }, settings: { optimizer: { enabled: false }, outputSelection: { "*": { "*": ["evm.bytecode.object"] } } } }))) as {
+  const out = JSON.parse(
+    solc.compile(
+      JSON.stringify({ language: "Solidity", sources: { "Loop.sol": { content: LOOP } }, settings: { optimizer: { enabled: false }, outputSelection: { "*": { "*": ["evm.bytecode.object"] } } } }),
+    ),
+  ) as {
     contracts: Record<string, Record<string, { evm: { bytecode: { object: string } } }>>;
   };
   const rt = await createRuntime({ chain: defaultChainConfig(), clientVersion: "bench", epochs: { genesis: { epochs: [newEpochInfo("day", 86_400n)] } } });

@@ -166,7 +166,13 @@ function peakRssMb(pid: number): number {
 
 function compileToken(): { abi: unknown[]; bytecode: string } {
   const out = JSON.parse(
-    solc.compile(JSON.stringify({ language: "Solidity", sources: { "T.sol": { content: TOKEN } }, settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } } })),
+    solc.compile(
+      JSON.stringify({
+        language: "Solidity",
+        sources: { "T.sol": { content: TOKEN } },
+        settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+      }),
+    ),
   ) as { contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>> };
   const c = out.contracts["T.sol"].Token;
   return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
@@ -233,7 +239,14 @@ async function waitReceipt(url: string, hash: string): Promise<void> {
  * author's burst: arrival order differs from nonce order), then waits (bounded) for the account's
  * nonce to pass them: how many were mined, and how fast.
  */
-async function sharedNonces(url: string, w: Wallet, chainId: bigint, tokenAddr: string, iface: Interface, workers: number): Promise<{ mined: number; rate: number; refused: number; firstError?: string }> {
+async function sharedNonces(
+  url: string,
+  w: Wallet,
+  chainId: bigint,
+  tokenAddr: string,
+  iface: Interface,
+  workers: number,
+): Promise<{ mined: number; rate: number; refused: number; firstError?: string }> {
   const list = await signTransfers(url, w, chainId, tokenAddr, iface, TRANSFERS, 0);
   const n0 = Number(BigInt((await rpc(url, "eth_getTransactionCount", [w.address, "latest"])) as string));
   let next = 0;

@@ -40,7 +40,9 @@ export function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files(SRC)) {
     // comments name paths too; only code imports count
-    const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    const code = readFileSync(file, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
     const deps = new Set<string>();
     for (const m of code.matchAll(IMPORT)) {
       const target = resolve(file, m[1]);
@@ -109,7 +111,6 @@ export function folderGraph(graph: Map<string, string[]>): Map<string, string[]>
   }
   return new Map([...out].map(([k, v]) => [k, [...v]]));
 }
-
 
 if (require.main === module) {
   const files = importGraph();

@@ -18,9 +18,7 @@ const EXTENSIONS = ["", ".ts", ".mts", ".js", ".mjs", ".d.ts", ".json", ".sol", 
 
 function tracked(): string[] {
   const out = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" });
-  return out
-    .split("\n")
-    .filter((f) => /\.(ts|mts|js|mjs|md|sh|json)$/.test(f) && f !== "CHANGELOG.md" && !f.startsWith("examples/") && !f.endsWith("package-lock.json") && !f.includes("/fixtures/"));
+  return out.split("\n").filter((f) => /\.(ts|mts|js|mjs|md|sh|json)$/.test(f) && f !== "CHANGELOG.md" && !f.startsWith("examples/") && !f.endsWith("package-lock.json") && !f.includes("/fixtures/"));
 }
 
 function exists(p: string): boolean {

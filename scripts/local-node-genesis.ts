@@ -33,7 +33,9 @@ const addressOf = (mnemonic: string): Uint8Array => getBytes(HDNodeWallet.fromPh
 /** The ed25519 public key of a 32-byte seed (CometBFT's GenPrivKeyFromSecret takes sha256 of the secret as the seed). */
 function ed25519PublicKey(seed: Uint8Array): Buffer {
   const pkcs8 = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]);
-  return createPublicKey(createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" })).export({ format: "der", type: "spki" }).subarray(-32);
+  return createPublicKey(createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" }))
+    .export({ format: "der", type: "spki" })
+    .subarray(-32);
 }
 
 const dec = (s: string): string => {
@@ -88,7 +90,19 @@ export function localNodeGenesis(genesisTime: string): Record<string, unknown> {
         balances,
         supply: coin(supply.toString()),
         denom_metadata: [
-          { description: "The native staking token for evmd.", denom_units: [{ denom: DENOM, exponent: 0, aliases: ["attotest"] }, { denom: "test", exponent: 18, aliases: [] }], base: DENOM, display: "test", name: "Test Token", symbol: "TEST", uri: "", uri_hash: "" },
+          {
+            description: "The native staking token for evmd.",
+            denom_units: [
+              { denom: DENOM, exponent: 0, aliases: ["attotest"] },
+              { denom: "test", exponent: 18, aliases: [] },
+            ],
+            base: DENOM,
+            display: "test",
+            name: "Test Token",
+            symbol: "TEST",
+            uri: "",
+            uri_hash: "",
+          },
         ],
         send_enabled: [],
       },
@@ -96,7 +110,13 @@ export function localNodeGenesis(genesisTime: string): Record<string, unknown> {
         params: { community_tax: dec("0.02"), base_proposer_reward: dec("0"), bonus_proposer_reward: dec("0"), withdraw_addr_enabled: true },
         fee_pool: { community_pool: [] },
       },
-      erc20: { params: { enable_erc20: true, permissionless_registration: true }, token_pairs: [{ contract_owner: 1, erc20_address: ERC7528, denom: DENOM, enabled: true }], allowances: [], native_precompiles: [ERC7528], dynamic_precompiles: [] },
+      erc20: {
+        params: { enable_erc20: true, permissionless_registration: true },
+        token_pairs: [{ contract_owner: 1, erc20_address: ERC7528, denom: DENOM, enabled: true }],
+        allowances: [],
+        native_precompiles: [ERC7528],
+        dynamic_precompiles: [],
+      },
       evm: {
         accounts: [],
         params: {
@@ -104,12 +124,34 @@ export function localNodeGenesis(genesisTime: string): Record<string, unknown> {
           extra_eips: [],
           evm_channels: [],
           access_control: { create: { access_type: "ACCESS_TYPE_PERMISSIONLESS", access_control_list: [] }, call: { access_type: "ACCESS_TYPE_PERMISSIONLESS", access_control_list: [] } },
-          active_static_precompiles: ["0x0000000000000000000000000000000000000100", "0x0000000000000000000000000000000000000400", "0x0000000000000000000000000000000000000800", "0x0000000000000000000000000000000000000801", "0x0000000000000000000000000000000000000802", "0x0000000000000000000000000000000000000803", "0x0000000000000000000000000000000000000804", "0x0000000000000000000000000000000000000805", "0x0000000000000000000000000000000000000806", "0x0000000000000000000000000000000000000807"],
+          active_static_precompiles: [
+            "0x0000000000000000000000000000000000000100",
+            "0x0000000000000000000000000000000000000400",
+            "0x0000000000000000000000000000000000000800",
+            "0x0000000000000000000000000000000000000801",
+            "0x0000000000000000000000000000000000000802",
+            "0x0000000000000000000000000000000000000803",
+            "0x0000000000000000000000000000000000000804",
+            "0x0000000000000000000000000000000000000805",
+            "0x0000000000000000000000000000000000000806",
+            "0x0000000000000000000000000000000000000807",
+          ],
           history_serve_window: "8192",
         },
         preinstalls: [],
       },
-      feemarket: { params: { no_base_fee: true, base_fee_change_denominator: 8, elasticity_multiplier: 2, enable_height: "0", base_fee: dec("1000000000"), min_gas_price: dec("0"), min_gas_multiplier: dec("0.5") }, block_gas: "0" },
+      feemarket: {
+        params: {
+          no_base_fee: true,
+          base_fee_change_denominator: 8,
+          elasticity_multiplier: 2,
+          enable_height: "0",
+          base_fee: dec("1000000000"),
+          min_gas_price: dec("0"),
+          min_gas_multiplier: dec("0.5"),
+        },
+        block_gas: "0",
+      },
       genutil: { gen_txs: [gentx] },
       gov: {
         starting_proposal_id: "1",
@@ -143,7 +185,11 @@ export function localNodeGenesis(genesisTime: string): Record<string, unknown> {
         minter: { inflation: dec("0.13"), annual_provisions: dec("0") },
         params: { mint_denom: DENOM, inflation_rate_change: dec("0.13"), inflation_max: dec("0.2"), inflation_min: dec("0.07"), goal_bonded: dec("0.67"), blocks_per_year: "6311520" },
       },
-      slashing: { params: { signed_blocks_window: "100", min_signed_per_window: dec("0.5"), downtime_jail_duration: "600s", slash_fraction_double_sign: dec("0.05"), slash_fraction_downtime: dec("0.01") }, signing_infos: [], missed_blocks: [] },
+      slashing: {
+        params: { signed_blocks_window: "100", min_signed_per_window: dec("0.5"), downtime_jail_duration: "600s", slash_fraction_double_sign: dec("0.05"), slash_fraction_downtime: dec("0.01") },
+        signing_infos: [],
+        missed_blocks: [],
+      },
       staking: {
         params: { unbonding_time: "1814400s", max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: DENOM, min_commission_rate: dec("0") },
         last_total_power: "0",
@@ -155,7 +201,15 @@ export function localNodeGenesis(genesisTime: string): Record<string, unknown> {
         exported: false,
       },
     },
-    consensus: { params: { block: { max_bytes: "22020096", max_gas: "10000000" }, evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" }, validator: { pub_key_types: ["ed25519"] }, version: { app: "0" }, abci: { vote_extensions_enable_height: "0" } } },
+    consensus: {
+      params: {
+        block: { max_bytes: "22020096", max_gas: "10000000" },
+        evidence: { max_age_num_blocks: "100000", max_age_duration: "172800000000000", max_bytes: "1048576" },
+        validator: { pub_key_types: ["ed25519"] },
+        version: { app: "0" },
+        abci: { vote_extensions_enable_height: "0" },
+      },
+    },
   };
 }
 

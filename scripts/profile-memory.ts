@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     e.keyBytes += k.length;
     e.valueBytes += v.byteLength;
   }
-  console.log(`${n} transactions: heap + array buffers grew ${((h1 - h0) / n / 1024).toFixed(2)} KiB per transaction; store entries ${entries0} -> ${kv.size}; value bytes ${JSON.stringify(kv.bytes)}`);
+  console.log(
+    `${n} transactions: heap + array buffers grew ${((h1 - h0) / n / 1024).toFixed(2)} KiB per transaction; store entries ${entries0} -> ${kv.size}; value bytes ${JSON.stringify(kv.bytes)}`,
+  );
   console.log("| key group | entries | key bytes | value bytes |\n|---|---:|---:|---:|");
   for (const [g, e] of [...groups].sort((a, b) => b[1].valueBytes - a[1].valueBytes)) console.log(`| ${g} | ${e.count} | ${e.keyBytes} | ${e.valueBytes} |`);
   await runtime.close();

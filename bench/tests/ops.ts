@@ -156,7 +156,9 @@ const WARM_UP = 500;
  * this script).
  */
 async function floors(edr: Map<string, Cost & { alloc?: number }>): Promise<void> {
-  console.log("\n| operation | chain wall / cpu ms | floor | floor wall / cpu ms | chain's own wall / cpu ms | ratio wall / cpu | chain / floor alloc KiB | EDR wall / cpu ms, alloc KiB |\n|---|---:|---|---:|---:|---:|---:|---:|");
+  console.log(
+    "\n| operation | chain wall / cpu ms | floor | floor wall / cpu ms | chain's own wall / cpu ms | ratio wall / cpu | chain / floor alloc KiB | EDR wall / cpu ms, alloc KiB |\n|---|---:|---|---:|---:|---:|---:|---:|",
+  );
   const per = Math.max(1, Math.floor(N / ROUNDS));
   for (const f of FLOORED) {
     const chainStep = steps.get(f.op);
@@ -168,7 +170,10 @@ async function floors(edr: Map<string, Cost & { alloc?: number }>): Promise<void
     for (let i = 0; i < WARM_UP; i++) await floorStep();
     const total = { chain: { cpu: 0, wall: 0 }, floor: { cpu: 0, wall: 0 } };
     for (let r = 0; r < ROUNDS; r++) {
-      const turns: Array<["chain" | "floor", Step]> = [["chain", chainStep], ["floor", floorStep]];
+      const turns: Array<["chain" | "floor", Step]> = [
+        ["chain", chainStep],
+        ["floor", floorStep],
+      ];
       for (const [side, step] of r % 2 === 0 ? turns : turns.reverse()) {
         const c = await measure(per, step);
         total[side].cpu += c.cpu;

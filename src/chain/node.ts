@@ -141,7 +141,15 @@ export class Node extends NodeReads {
     const modules = opts.modules ?? [];
     return openChain(
       {
-        config: this.config, common: this.common, kv, modules, fork, start, cacheBounds, precompiles: opts.precompiles, added: this._added,
+        config: this.config,
+        common: this.common,
+        kv,
+        modules,
+        fork,
+        start,
+        cacheBounds,
+        precompiles: opts.precompiles,
+        added: this._added,
         console: (data, call) => this._console(data, call === true ? { kind: "call" } : this._consoleOrigin),
         coverage: (tag) => {
           if (this.listenerCount("coverageHit") > 0) this.emit("coverageHit", tag);

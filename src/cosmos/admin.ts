@@ -26,7 +26,7 @@ import type { ProposalRecord } from "./gov/keeper";
 import type { Bech32Prefixes } from "./common/address-codec";
 import { CosmosQueries } from "./query";
 
-export interface NewValidator {
+interface NewValidator {
   operator: string;
   /** Self-delegated tokens, minted into the bonded pool (as at genesis); default 1,000 coins. */
   tokens?: bigint;
@@ -39,7 +39,7 @@ export interface NewValidator {
  * Adds a validator whose operator self-delegates `tokens`, minted for it (the operator's balance is
  * untouched); the set update runs at once, so it is bonded now if it ranks within max_validators.
  */
-export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Validator> {
+async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Validator> {
   const k = keepers(env);
   const operator = getAddress(v.operator);
   const tokens = v.tokens ?? DEFAULT_SELF_BOND;
@@ -61,7 +61,7 @@ export async function addValidator(env: ModuleEnv, v: NewValidator): Promise<Val
 }
 
 /** Jails or unjails a validator at once (x/slashing's keeper: src/cosmos/slashing/keeper.ts). */
-export async function setJailed(env: ModuleEnv, operator: string, jailed: boolean): Promise<Validator> {
+async function setJailed(env: ModuleEnv, operator: string, jailed: boolean): Promise<Validator> {
   return keepers(env).slashing.setJailed(operator, jailed);
 }
 
@@ -70,7 +70,7 @@ export async function setJailed(env: ModuleEnv, operator: string, jailed: boolea
  * every delegation's shares are worth that much less. Entries already unbonding are not slashed here
  * (the chain slashes those started after the infraction: there is no infraction height to compare).
  */
-export async function slash(env: ModuleEnv, operator: string, fraction: bigint): Promise<{ burned: bigint; validator: Validator }> {
+async function slash(env: ModuleEnv, operator: string, fraction: bigint): Promise<{ burned: bigint; validator: Validator }> {
   if (fraction <= 0n || fraction > DEC) throw new ModuleError("slash fraction must be greater than 0 and at most 1");
   const { staking } = keepers(env);
   const v = await staking.requireValidator(operator);
@@ -83,7 +83,7 @@ export async function slash(env: ModuleEnv, operator: string, fraction: bigint):
 }
 
 /** Changes the distribution params (what later epoch ends mint, which epoch, the community tax). */
-export async function setRewards(env: ModuleEnv, change: Partial<DistributionParams>): Promise<DistributionParams> {
+async function setRewards(env: ModuleEnv, change: Partial<DistributionParams>): Promise<DistributionParams> {
   const { distribution } = keepers(env);
   const next = { ...(await distribution.params()), ...change };
   // validated by the keeper (x/distribution's Params.ValidateBasic, this chain's rewards not negative)
@@ -92,7 +92,7 @@ export async function setRewards(env: ModuleEnv, change: Partial<DistributionPar
 }
 
 /** Mints `amount` and allocates it now, as an epoch end would. */
-export async function allocateRewards(env: ModuleEnv, amount: bigint): Promise<void> {
+async function allocateRewards(env: ModuleEnv, amount: bigint): Promise<void> {
   if (amount <= 0n) throw new ModuleError("amount must be positive");
   await keepers(env).distribution.allocate(amount);
 }
@@ -103,7 +103,7 @@ export async function allocateRewards(env: ModuleEnv, amount: bigint): Promise<v
  * voucher first arrives), its bank metadata set when given; `putCode` puts code at the pair's
  * address. Other coins have no pair by denom on cosmos/evm: they are refused with its text.
  */
-export async function registerCoin(env: ModuleEnv, putCode: (address: string) => Promise<void>, denomOrPath: string, metadata: DenomMetadata | undefined, recordTraces: boolean): Promise<TokenPair> {
+async function registerCoin(env: ModuleEnv, putCode: (address: string) => Promise<void>, denomOrPath: string, metadata: DenomMetadata | undefined, recordTraces: boolean): Promise<TokenPair> {
   const k = keepers(env);
   const pair = await registerVoucher(k.erc20, putCode, denomOrPath, recordTraces ? k.ics20 : undefined);
   if (metadata !== undefined) await k.bank.setMetadata(pair.denom, metadata);
@@ -111,13 +111,13 @@ export async function registerCoin(env: ModuleEnv, putCode: (address: string) =>
 }
 
 /** Creates `amount` of `denom` in `to`'s bank balance (the native coin: its EVM balance), the supply with it. */
-export async function mintCoins(env: ModuleEnv, to: string, denom: string, amount: bigint): Promise<void> {
+async function mintCoins(env: ModuleEnv, to: string, denom: string, amount: bigint): Promise<void> {
   validateDenom(denom);
   await keepers(env).bank.mint(to, denom, amount);
 }
 
 /** Sets a denom's bank metadata (what its pair's name, symbol and decimals answer). */
-export async function setDenomMetadata(env: ModuleEnv, denom: string, metadata: DenomMetadata): Promise<void> {
+async function setDenomMetadata(env: ModuleEnv, denom: string, metadata: DenomMetadata): Promise<void> {
   validateDenom(denom);
   await keepers(env).bank.setMetadata(denom, metadata);
 }
@@ -128,7 +128,7 @@ export async function setDenomMetadata(env: ModuleEnv, denom: string, metadata: 
  * middleware does) or a coin of this chain coming home (unescrowed). A receiver that does not decode
  * fails as the chain's error acknowledgement does.
  */
-export async function receiveTransfer(
+async function receiveTransfer(
   env: ModuleEnv,
   t: IncomingTransfer,
   accountPrefix: string,

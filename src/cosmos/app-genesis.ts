@@ -19,7 +19,7 @@ import type { GovGenesis } from "./gov/module";
 import { govParamsFromJson } from "./gov/messages";
 import { type EvmGenesisAccount, evmAccountsFromGenesis } from "./evm-genesis";
 
-export interface AppGenesis {
+interface AppGenesis {
   staking?: StakingOptions;
   distribution?: DistributionOptions;
   gov?: GovGenesis;
@@ -31,6 +31,7 @@ export interface AppGenesis {
   evmAccounts?: EvmGenesisAccount[];
 }
 
+/** @lazy loaded by a deferred require() (knip cannot see it) */
 export function readAppGenesis(appState: unknown, prefixes: Bech32Prefixes, denom: string): AppGenesis {
   const staking = stakingFromGenesis(appState, prefixes);
   const bondDenom = (appState as { staking?: { params?: { bond_denom?: unknown } } } | undefined)?.staking?.params?.bond_denom;

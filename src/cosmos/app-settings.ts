@@ -31,8 +31,7 @@ export interface DistributionOptions {
   mint?: MintOptions;
 }
 
-
-export const DEFAULT_REWARDS_PER_EPOCH = 10n * DEC;
+const DEFAULT_REWARDS_PER_EPOCH = 10n * DEC;
 export const DEFAULT_COMMUNITY_TAX = (2n * DEC) / 100n;
 
 export interface CosmosModulesSettings {
@@ -120,4 +119,3 @@ export function cosmosModuleSettings(opts: CosmosPrecompilesOptions, profile: Ep
     govGenesis: typeof opts.gov === "object" ? opts.gov : {},
   };
 }
-

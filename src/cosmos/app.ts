@@ -145,4 +145,3 @@ export function cosmosModules(settings: CosmosModulesSettings | undefined, prefi
     epochHooks: settings.distribution === false ? [] : [distributionEpochHooks(denom, keepers)],
   };
 }
-

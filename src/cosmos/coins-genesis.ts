@@ -119,7 +119,9 @@ export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, na
     if (typeof m?.base !== "string") throw new Error(`${field}.base: expected a denom`);
     const units = arrayAt(m.denom_units, `${field}.denom_units`) as Array<{ denom?: unknown; exponent?: unknown }>;
     const display = typeof m.display === "string" ? (m.display.split("/").pop() as string) : undefined;
-    const unit = units.find((u) => u.denom === display) ?? units.reduce<{ exponent?: unknown } | undefined>((best, u) => (best === undefined || Number(u.exponent ?? 0) > Number(best.exponent ?? 0) ? u : best), undefined);
+    const unit =
+      units.find((u) => u.denom === display) ??
+      units.reduce<{ exponent?: unknown } | undefined>((best, u) => (best === undefined || Number(u.exponent ?? 0) > Number(best.exponent ?? 0) ? u : best), undefined);
     const decimals = Number(unit?.exponent ?? 0);
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 255) throw new Error(`${field}.denom_units: the display unit's exponent must be 0–255`);
     metadata.set(m.base, { name: typeof m.name === "string" ? m.name : m.base, symbol: typeof m.symbol === "string" ? m.symbol : m.base, decimals });
@@ -157,7 +159,15 @@ export function coinsFromGenesis(appState: unknown, prefixes: Bech32Prefixes, na
       const c = raw as { port_id?: unknown; channel_id?: unknown; state?: unknown; counterparty?: { channel_id?: unknown }; counterparty_chain_id?: unknown };
       const field = `app_state.ibc.channel_genesis.channels[${i}]`;
       if (typeof c?.channel_id !== "string" || !CHANNEL_ID.test(c.channel_id)) throw new Error(`${field}.channel_id: expected a channel identifier`);
-      return { port: c.port_id, channel: { channelId: c.channel_id, counterpartyChannelId: typeof c.counterparty?.channel_id === "string" ? c.counterparty.channel_id : c.channel_id, counterpartyChainId: typeof c.counterparty_chain_id === "string" ? c.counterparty_chain_id : "counterparty-1", open: c.state === "STATE_OPEN" } };
+      return {
+        port: c.port_id,
+        channel: {
+          channelId: c.channel_id,
+          counterpartyChannelId: typeof c.counterparty?.channel_id === "string" ? c.counterparty.channel_id : c.channel_id,
+          counterpartyChainId: typeof c.counterparty_chain_id === "string" ? c.counterparty_chain_id : "counterparty-1",
+          open: c.state === "STATE_OPEN",
+        },
+      };
     })
     .filter((c) => c.port === TRANSFER_PORT)
     .map((c) => c.channel);
@@ -202,7 +212,8 @@ function pairsFromGenesis(appState: unknown, nativeDenom: string): Pick<GenesisC
     if (owner === undefined) throw new Error(`${field}.contract_owner: expected 1 (OWNER_MODULE) or 2 (OWNER_EXTERNAL), got ${JSON.stringify(p.contract_owner)}`);
     if (owner !== OWNER_MODULE) throw new Error(`${field}.contract_owner: pairs of ERC-20 contracts (OWNER_EXTERNAL) are not kept by this chain, only coins' pairs (OWNER_MODULE)`);
     if (p.denom === nativeDenom) {
-      if (nativeErc20 !== undefined && nativeErc20 !== erc20Address) throw new Error(`${field}: the native coin's pair is at ${erc20Address}, but app_state.erc20.native_precompiles names ${nativeErc20}`);
+      if (nativeErc20 !== undefined && nativeErc20 !== erc20Address)
+        throw new Error(`${field}: the native coin's pair is at ${erc20Address}, but app_state.erc20.native_precompiles names ${nativeErc20}`);
       nativeErc20 = erc20Address;
       return;
     }

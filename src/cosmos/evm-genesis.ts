@@ -92,7 +92,11 @@ const hash = (b: Uint8Array): string => `0x${Buffer.from(word(b)).toString("hex"
  * coin of `denom`, every account with a nonce or code as a BaseAccount, code and storage as x/vm's
  * accounts. Which accounts belong here (not to a module's own section) is the caller's choice.
  */
-export function evmAccountsGenesisJson(accounts: readonly ExportedAccount[], prefixes: Bech32Prefixes, denom: string): { balances: Array<{ address: string; coins: Array<{ denom: string; amount: string }> }>; auth: { accounts: unknown[] }; evm: { accounts: unknown[] } } {
+export function evmAccountsGenesisJson(
+  accounts: readonly ExportedAccount[],
+  prefixes: Bech32Prefixes,
+  denom: string,
+): { balances: Array<{ address: string; coins: Array<{ denom: string; amount: string }> }>; auth: { accounts: unknown[] }; evm: { accounts: unknown[] } } {
   const sorted = [...accounts].sort((a, b) => (a.address.toLowerCase() < b.address.toLowerCase() ? -1 : 1));
   const bech32 = (a: string): string => toBech32(prefixes.account, Uint8Array.from(Buffer.from(a.slice(2), "hex")));
   return {

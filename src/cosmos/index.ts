@@ -42,9 +42,7 @@ import { CosmosQueries, type Json } from "./query";
 import { coinsGenesisJson } from "./coins-genesis";
 import { paramsGenesisJson, stakingGenesisJson } from "./params-genesis";
 
-
 export { CosmosAdmin } from "./admin";
-export type { NewValidator } from "./admin";
 export { isDenom } from "./common/denom";
 export type { DenomMetadata } from "./bank/keeper";
 export { parseFraction } from "./common/decimal";
@@ -57,10 +55,10 @@ export type { CosmosPrecompilesOptions } from "./app-settings";
 export type { ExportedAccount } from "./evm-genesis";
 
 /** What the modules' precompiles ask of the execution they run in (the runtime answers from the EVM's message stack). */
-export type CosmosPrecompileDeps = Omit<ModulePrecompileDeps, "denom"> & { value(input: PrecompileInput): bigint };
+type CosmosPrecompileDeps = Omit<ModulePrecompileDeps, "denom"> & { value(input: PrecompileInput): bigint };
 
 /** Where x/erc20's token pairs' precompiles join the chain's EVM as pairs are registered: the chain's `PrecompileContext.addPrecompile`. */
-export interface PairPrecompiles {
+interface PairPrecompiles {
   addPrecompile(address: string, make: () => PrecompileFunc): void;
 }
 
@@ -75,7 +73,10 @@ const NAMED_PRECOMPILES: ReadonlyMap<string, { name: string; abi: Interface }> =
   [BECH32_PRECOMPILE, { name: "Bech32I", abi: BECH32_ABI }],
 ]);
 
-/** What a call to a module precompile calls, named as cosmos/evm names it (`StakingI`, `delegate`): for the node's log. */
+/**
+ * What a call to a module precompile calls, named as cosmos/evm names it (`StakingI`, `delegate`): for the node's log.
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export function precompileCall(to: string, data: Uint8Array): { contract: string; function?: string } | undefined {
   const p = NAMED_PRECOMPILES.get(to.toLowerCase());
   if (p === undefined) return undefined;
@@ -84,7 +85,7 @@ export function precompileCall(to: string, data: Uint8Array): { contract: string
 }
 
 /** A block as the modules read it: its height and time. */
-export type BlockTime = { number: bigint; timestamp: bigint };
+type BlockTime = { number: bigint; timestamp: bigint };
 
 export class CosmosModules {
   /** The staking, distribution, bank, erc20, ics20 and gov settings; undefined when staking (and every module on it) is off. */
@@ -182,7 +183,11 @@ export class CosmosModules {
   async appStateGenesis(q: CosmosQueries, accounts: readonly ExportedAccount[]): Promise<Record<string, Json>> {
     const minted = this.staking ? new Set([BONDED_POOL, NOT_BONDED_POOL].map((a) => a.toLowerCase())) : new Set<string>();
     const own = (a: ExportedAccount): boolean => minted.has(a.address.toLowerCase()) || (a.code.length === INVALID_CODE.length && a.code[0] === INVALID_CODE[0]);
-    const evm = evmAccountsGenesisJson(accounts.filter((a) => !own(a)), this.prefixes, this.denom);
+    const evm = evmAccountsGenesisJson(
+      accounts.filter((a) => !own(a)),
+      this.prefixes,
+      this.denom,
+    );
     const sections = this.staking ? ((await this.exportGenesis(q)) as Record<string, Json>) : {};
     // one bank entry an address: the native coin beside the others, sorted by denom
     const bank = (sections.bank ?? {}) as { balances?: Array<{ address: string; coins: Array<{ denom: string; amount: string }> }> };

@@ -27,7 +27,7 @@ import type { StakingKeeper } from "./staking/keeper";
 import * as staking from "./staking/msg-server";
 
 /** The keepers the routed Msg servers run on (src/cosmos/app.ts `Keepers` has them). */
-export interface RouterKeepers {
+interface RouterKeepers {
   env: ModuleEnv;
   bank: Bank;
   staking: StakingKeeper;
@@ -79,11 +79,13 @@ const ROUTES: Readonly<Record<string, Route>> = {
   },
   "/cosmos.staking.v1beta1.MsgDelegate": {
     signer: "delegator_address",
-    run: (k, b, p) => staking.delegate(k, { delegatorAddress: account(b.delegator_address, p, "delegator"), validatorAddress: validator(b.validator_address, p, "validator"), amount: coinOf(b.amount) }),
+    run: (k, b, p) =>
+      staking.delegate(k, { delegatorAddress: account(b.delegator_address, p, "delegator"), validatorAddress: validator(b.validator_address, p, "validator"), amount: coinOf(b.amount) }),
   },
   "/cosmos.staking.v1beta1.MsgUndelegate": {
     signer: "delegator_address",
-    run: (k, b, p) => staking.undelegate(k, { delegatorAddress: account(b.delegator_address, p, "delegator"), validatorAddress: validator(b.validator_address, p, "validator"), amount: coinOf(b.amount) }),
+    run: (k, b, p) =>
+      staking.undelegate(k, { delegatorAddress: account(b.delegator_address, p, "delegator"), validatorAddress: validator(b.validator_address, p, "validator"), amount: coinOf(b.amount) }),
   },
   "/cosmos.staking.v1beta1.MsgBeginRedelegate": {
     signer: "delegator_address",

@@ -70,7 +70,12 @@ export async function stakingGenesisJson(q: CosmosQueries): Promise<Record<strin
     for (const d of (await q.delegations(delegator)) as Array<{ delegation: Record<string, string> }>) delegations.push(d.delegation);
   }
   return {
-    params: { unbonding_time: summary.staking_params.unbonding_time, max_entries: summary.staking_params.max_entries, max_validators: summary.staking_params.max_validators, bond_denom: summary.staking_params.bond_denom },
+    params: {
+      unbonding_time: summary.staking_params.unbonding_time,
+      max_entries: summary.staking_params.max_entries,
+      max_validators: summary.staking_params.max_validators,
+      bond_denom: summary.staking_params.bond_denom,
+    },
     validators: summary.validators,
     delegations,
   };

@@ -129,7 +129,12 @@ export function mintSteadyWork(denom: string, keepers: (env: ModuleEnv) => MintB
     start: async (state) => encodeRecord(await readStart(stateEnv(state, { number: 0n, timestamp: 0n }, denom), keepers)),
     player: (bytes) => {
       const start = decodeRecord<RunStart>(bytes);
-      return new MintRunPlayer(start, denom, { minter: start.minter, supply: start.supply, rewards: start.rewards, communityPool: start.communityPool, minted: 0n, communityChanged: false, mintedOnce: false }, keepers);
+      return new MintRunPlayer(
+        start,
+        denom,
+        { minter: start.minter, supply: start.supply, rewards: start.rewards, communityPool: start.communityPool, minted: 0n, communityChanged: false, mintedOnce: false },
+        keepers,
+      );
     },
   };
 }

@@ -38,12 +38,7 @@ export function erc20PairPrecompile(settings: CosmosModulesSettings, pair: Token
 }
 
 /** The precompiles: `deps` tells the module precompiles about the execution they run in. */
-export function cosmosPrecompiles(
-  opts: CosmosPrecompilesOptions,
-  profile: EpochsProfile,
-  settings: CosmosModulesSettings | undefined,
-  deps: Omit<ModulePrecompileDeps, "denom">,
-): CustomPrecompile[] {
+export function cosmosPrecompiles(opts: CosmosPrecompilesOptions, profile: EpochsProfile, settings: CosmosModulesSettings | undefined, deps: Omit<ModulePrecompileDeps, "denom">): CustomPrecompile[] {
   const out: CustomPrecompile[] = [];
   const prefixes = bech32Prefixes(chainBech32Prefix(opts, profile));
   if (opts.p256 !== false) out.push({ address: createAddressFromString(P256_PRECOMPILE), function: createP256Precompile() });
@@ -52,10 +47,18 @@ export function cosmosPrecompiles(
   const moduleDeps = { ...deps, denom: settings.denom };
   const codec = new ValidatorCodec(prefixes);
   const callKeepers = (call: MethodCall) => keepers(call.env);
-  out.push({ address: createAddressFromString(STAKING_PRECOMPILE), function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, callKeepers), STAKING_TRANSACTIONS, moduleDeps) });
+  out.push({
+    address: createAddressFromString(STAKING_PRECOMPILE),
+    function: createModulePrecompile(STAKING_PRECOMPILE, STAKING_ABI, stakingHandlers(codec, callKeepers), STAKING_TRANSACTIONS, moduleDeps),
+  });
   if (settings.bank) out.push({ address: createAddressFromString(BANK_PRECOMPILE), function: createBankPrecompile(settings.denom, settings.nativeErc20, keepers) });
-  if (settings.ics20 !== false) out.push({ address: createAddressFromString(ICS20_PRECOMPILE), function: createModulePrecompile(ICS20_PRECOMPILE, ICS20_ABI, ics20Handlers(keepers), ICS20_TRANSACTIONS, moduleDeps) });
-  if (settings.gov) out.push({ address: createAddressFromString(GOV_PRECOMPILE), function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes, keepers, new MsgRouter(prefixes, keepers)), GOV_TRANSACTIONS, moduleDeps) });
+  if (settings.ics20 !== false)
+    out.push({ address: createAddressFromString(ICS20_PRECOMPILE), function: createModulePrecompile(ICS20_PRECOMPILE, ICS20_ABI, ics20Handlers(keepers), ICS20_TRANSACTIONS, moduleDeps) });
+  if (settings.gov)
+    out.push({
+      address: createAddressFromString(GOV_PRECOMPILE),
+      function: createModulePrecompile(GOV_PRECOMPILE, GOV_ABI, govHandlers(prefixes, keepers, new MsgRouter(prefixes, keepers)), GOV_TRANSACTIONS, moduleDeps),
+    });
   if (settings.slashing) {
     out.push({
       address: createAddressFromString(SLASHING_PRECOMPILE),

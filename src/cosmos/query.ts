@@ -16,11 +16,17 @@ import { ProposalStatus } from "./gov/keeper";
 import { type Packet, TRANSFER_PORT, escrowAddress } from "./ics20/keeper";
 import { denomPath, ibcDenom } from "./common/ibc-denom";
 
-
 const rfc3339 = (seconds: bigint): string => new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
 
 /** x/gov's ProposalStatus names, by their protobuf numbers. */
-export const PROPOSAL_STATUS_NAMES = ["PROPOSAL_STATUS_UNSPECIFIED", "PROPOSAL_STATUS_DEPOSIT_PERIOD", "PROPOSAL_STATUS_VOTING_PERIOD", "PROPOSAL_STATUS_PASSED", "PROPOSAL_STATUS_REJECTED", "PROPOSAL_STATUS_FAILED"] as const;
+export const PROPOSAL_STATUS_NAMES = [
+  "PROPOSAL_STATUS_UNSPECIFIED",
+  "PROPOSAL_STATUS_DEPOSIT_PERIOD",
+  "PROPOSAL_STATUS_VOTING_PERIOD",
+  "PROPOSAL_STATUS_PASSED",
+  "PROPOSAL_STATUS_REJECTED",
+  "PROPOSAL_STATUS_FAILED",
+] as const;
 
 export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 
@@ -51,7 +57,13 @@ export class CosmosQueries {
       status: STATUS_NAMES[v.status],
       tokens: v.tokens.toString(),
       delegator_shares: decString(v.delegatorShares),
-      description: { moniker: v.description.moniker, identity: v.description.identity, website: v.description.website, security_contact: v.description.securityContact, details: v.description.details },
+      description: {
+        moniker: v.description.moniker,
+        identity: v.description.identity,
+        website: v.description.website,
+        security_contact: v.description.securityContact,
+        details: v.description.details,
+      },
       unbonding_height: v.unbondingHeight.toString(),
       unbonding_time: rfc3339(v.unbondingTime),
       commission: {
@@ -140,7 +152,12 @@ export class CosmosQueries {
       // the messages as submitted; a proposal a test wrote has only their type URLs
       messages: (p.bodies ?? p.messages.map((typeUrl) => ({ "@type": typeUrl }))) as Json[],
       status: PROPOSAL_STATUS_NAMES[p.status],
-      final_tally_result: { yes_count: p.finalTallyResult.yes.toString(), abstain_count: p.finalTallyResult.abstain.toString(), no_count: p.finalTallyResult.no.toString(), no_with_veto_count: p.finalTallyResult.noWithVeto.toString() },
+      final_tally_result: {
+        yes_count: p.finalTallyResult.yes.toString(),
+        abstain_count: p.finalTallyResult.abstain.toString(),
+        no_count: p.finalTallyResult.no.toString(),
+        no_with_veto_count: p.finalTallyResult.noWithVeto.toString(),
+      },
       submit_time: time(p.submitTime),
       deposit_end_time: time(p.depositEndTime),
       total_deposit: p.totalDeposit === 0n ? [] : [{ denom: this.env.denom, amount: p.totalDeposit.toString() }],
@@ -227,7 +244,14 @@ export class CosmosQueries {
   async ibcState(): Promise<Json> {
     const keeper = this._keepers().ics20;
     return {
-      channels: (await keeper.channels()).map((c) => ({ port_id: TRANSFER_PORT, channel_id: c.channelId, counterparty_channel_id: c.counterpartyChannelId, counterparty_chain_id: c.counterpartyChainId, state: c.open ? "STATE_OPEN" : "STATE_CLOSED", escrow_address: escrowAddress(TRANSFER_PORT, c.channelId) })),
+      channels: (await keeper.channels()).map((c) => ({
+        port_id: TRANSFER_PORT,
+        channel_id: c.channelId,
+        counterparty_channel_id: c.counterpartyChannelId,
+        counterparty_chain_id: c.counterpartyChainId,
+        state: c.open ? "STATE_OPEN" : "STATE_CLOSED",
+        escrow_address: escrowAddress(TRANSFER_PORT, c.channelId),
+      })),
       packets: (await keeper.packets()).map((p) => CosmosQueries.packetJson(p)),
       denoms: (await keeper.denoms()).map((d) => ({ base: d.base, trace: d.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })), path: denomPath(d), denom: ibcDenom(d) })),
     };

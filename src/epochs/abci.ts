@@ -22,7 +22,7 @@ import { type EpochHooks, type EpochInfo, type TickRule, NANOS, floorSeconds, fr
 export const EVENT_EPOCH_START = "epoch_start";
 export const EVENT_EPOCH_END = "epoch_end";
 
-export function epochStartEvent(identifier: string, epochNumber: bigint, startSeconds: bigint): ModuleEvent {
+function epochStartEvent(identifier: string, epochNumber: bigint, startSeconds: bigint): ModuleEvent {
   return {
     type: EVENT_EPOCH_START,
     attributes: [
@@ -33,7 +33,7 @@ export function epochStartEvent(identifier: string, epochNumber: bigint, startSe
   };
 }
 
-export function epochEndEvent(identifier: string, epochNumber: bigint): ModuleEvent {
+function epochEndEvent(identifier: string, epochNumber: bigint): ModuleEvent {
   return {
     type: EVENT_EPOCH_END,
     attributes: [

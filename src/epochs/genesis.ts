@@ -9,8 +9,8 @@ import type { EpochsKeeper } from "./keeper";
 import { type EpochInfo, type EpochsProfile, type GenesisState, type Time, isZeroTime, newEpochInfo, toNanos } from "./types";
 import { PROFILES } from "./profile";
 
-export const WEEK_EPOCH_ID = "week";
-export const DAY_EPOCH_ID = "day";
+const WEEK_EPOCH_ID = "week";
+const DAY_EPOCH_ID = "day";
 
 /** The profile's default genesis: Evmos's (week, day) or the SDK's (x/epochs/types/genesis.go: day, hour, minute, week). */
 export function defaultGenesis(profile: EpochsProfile = "evmos"): GenesisState {
@@ -137,7 +137,14 @@ export function parseCosmosGenesis(text: string, profile: EpochsProfile = "evmos
  * when given (a chain started from a team's genesis keeps its own), else the Ethermint form of the EVM
  * chain id.
  */
-export function cosmosGenesisDoc(opts: { genesisTime: Time; chainId: bigint; epochs: readonly EpochInfo[]; chainName?: string; cosmosChainId?: string; appState?: Record<string, unknown> }): Record<string, unknown> {
+export function cosmosGenesisDoc(opts: {
+  genesisTime: Time;
+  chainId: bigint;
+  epochs: readonly EpochInfo[];
+  chainName?: string;
+  cosmosChainId?: string;
+  appState?: Record<string, unknown>;
+}): Record<string, unknown> {
   return {
     genesis_time: formatTime(opts.genesisTime),
     chain_id: opts.cosmosChainId ?? `${opts.chainName ?? "evmos"}_${opts.chainId}-1`,

@@ -11,7 +11,7 @@ import type { EpochHooks, HookName } from "./types";
 export type TsHook = (identifier: string, epochNumber: bigint, ctx: BlockContext) => void | Promise<void>;
 
 /** The `epoch_hook_failed` event for a hook that is not a contract (no gas, no address). */
-export function hookFailedEvent(identifier: string, hook: HookName, epochNumber: bigint, reason: string, address = "typescript"): ModuleEvent {
+function hookFailedEvent(identifier: string, hook: HookName, epochNumber: bigint, reason: string, address = "typescript"): ModuleEvent {
   return {
     type: "epoch_hook_failed",
     attributes: [

@@ -45,13 +45,13 @@ export interface EpochsOptions {
 }
 
 /** How the chain answers the precompile's questions about the execution it runs in. */
-export interface EpochsPrecompileDeps extends Omit<PrecompileDeps, "infos"> {
+interface EpochsPrecompileDeps extends Omit<PrecompileDeps, "infos"> {
   /** The epochs store as that execution's state holds it. */
   store(input: PrecompileInput): Promise<ModuleStore>;
 }
 
 /** A custom precompile entry for EthereumJS (`customPrecompiles`). */
-export interface EpochsPrecompile {
+interface EpochsPrecompile {
   address: typeof EPOCHS_PRECOMPILE;
   function: PrecompileFunc;
 }
@@ -171,7 +171,7 @@ export function createEpochsModule(opts: EpochsOptions = {}): EpochsModule {
  * the keeper's (src/epochs/keeper.ts) and its value what the keeper writes there, an EpochInfo that
  * names the key's identifier and passes the genesis checks, or the ended mark.
  */
-export function checkEpochsRecord(key: Uint8Array, value: Uint8Array): string | undefined {
+function checkEpochsRecord(key: Uint8Array, value: Uint8Array): string | undefined {
   const id = Buffer.from(key.subarray(1));
   if (key[0] === EPOCH_INFO_PREFIX) {
     let info;

@@ -30,17 +30,13 @@ export const EPOCHS_ABI = new Interface([
   "event HooksUnregistered(address indexed hooks)",
 ]);
 
-export const HOOKS_ABI = new Interface([
-  "function beforeEpochStart(string identifier, int64 epochNumber)",
-  "function afterEpochEnd(string identifier, int64 epochNumber)",
-]);
+export const HOOKS_ABI = new Interface(["function beforeEpochStart(string identifier, int64 epochNumber)", "function afterEpochEnd(string identifier, int64 epochNumber)"]);
 
 const slot = (n: bigint): Uint8Array => getBytes(toBeHex(n, 32));
 export const HOOKS_COUNT_SLOT = slot(0n);
 const ARRAY_BASE = BigInt(keccak256(HOOKS_COUNT_SLOT));
 export const hookElementSlot = (i: bigint): Uint8Array => slot(ARRAY_BASE + i);
-export const hookIndexSlot = (addr: Uint8Array): Uint8Array => getBytes(keccak256(concat([zeroPadValue(addr, 32), slot(1n)])));
-
+const hookIndexSlot = (addr: Uint8Array): Uint8Array => getBytes(keccak256(concat([zeroPadValue(addr, 32), slot(1n)])));
 
 const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(hexlify(b)));
 const addrOf = (b: Uint8Array): Uint8Array => slot(toBig(b)).subarray(12);
@@ -133,16 +129,8 @@ const EPOCHS_POLICY: PrecompilePolicy = {
 };
 
 /** A row of `IEpochs.EpochInfo`: times in Unix seconds (floored), duration in seconds. */
-export function epochInfoRow(e: EpochInfo): [string, bigint, bigint, bigint, bigint, boolean, bigint] {
-  return [
-    e.identifier,
-    floorSeconds(e.startTime),
-    floorSeconds(e.duration),
-    e.currentEpoch,
-    floorSeconds(e.currentEpochStartTime),
-    e.epochCountingStarted,
-    e.currentEpochStartHeight,
-  ];
+function epochInfoRow(e: EpochInfo): [string, bigint, bigint, bigint, bigint, boolean, bigint] {
+  return [e.identifier, floorSeconds(e.startTime), floorSeconds(e.duration), e.currentEpoch, floorSeconds(e.currentEpochStartTime), e.epochCountingStarted, e.currentEpochStartHeight];
 }
 
 /** The precompile function (EthereumJS `PrecompileFunc`), on the chain's precompile framework (src/chain/base/precompile.ts). */

@@ -5,7 +5,7 @@
  */
 import type { EpochsProfile, TickRule } from "./types";
 
-export interface ChainProfile {
+interface ChainProfile {
   /** The native coin's bank denom (18 decimals, the EVM balance): Evmos's `aevmos`, evmd's `atest`. */
   denom: string;
   /** The account prefix of the chain's bech32 addresses. */

@@ -21,12 +21,12 @@ export interface PageResult {
   total: bigint;
 }
 
-export interface EpochInfosJson {
+interface EpochInfosJson {
   epochs: EpochInfoJson[];
   pagination: { next_key: string | null; total: string };
 }
 
-export const DEFAULT_PAGE_LIMIT = 100n;
+const DEFAULT_PAGE_LIMIT = 100n;
 export const BOTH_OFFSET_AND_KEY = "invalid request, either offset or key is expected, got both";
 
 /** NotFound (gRPC code 5) of CurrentEpoch. */
@@ -54,7 +54,7 @@ function lowerBound(keys: Uint8Array[], k: Uint8Array): number {
 }
 
 /** Cosmos `query.Paginate` over the records, in key order (descending with reverse). */
-export function paginate(all: EpochInfo[], page: PageRequest = {}): PageResult {
+function paginate(all: EpochInfo[], page: PageRequest = {}): PageResult {
   const hasKey = page.key !== undefined && page.key.length > 0;
   const offset = page.offset ?? 0n;
   if (hasKey && offset > 0n) throw new Error(BOTH_OFFSET_AND_KEY);

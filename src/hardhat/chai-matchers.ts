@@ -11,7 +11,7 @@ import { TASK_TEST } from "hardhat/builtin-tasks/task-names";
 const registered = new WeakSet<object>();
 
 /** Registers the matchers on the chai that `root`'s tests import; false when there is none. */
-export function registerEpochsMatchers(root: string): boolean {
+function registerEpochsMatchers(root: string): boolean {
   let chai: { use(plugin: unknown): unknown };
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the project's chai, at test time

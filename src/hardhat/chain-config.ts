@@ -13,10 +13,7 @@ import { type LocalNodeRecord, nodeUrl, projectNodeToken, runningNode } from "..
 
 export { PLUGIN_NAME } from "./plugin-error";
 /** The token file and the record of itself a node (without --home) leaves in the project cache. */
-export { type LocalNodeRecord, NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node/node-files";
-export { DEFAULT_CHAIN_ID } from "../host/settings/chain-defaults";
-export { DEFAULT_HOOK_GAS_LIMIT } from "../host/settings/epochs-config";
-
+export { NODE_RECORD_FILE_NAME, TOKEN_FILE_NAME } from "../host/node/node-files";
 /**
  * The plugin's config extender: resolves `epochs`, and makes 9000 the hardhat network's chain id
  * unless the user chose one (Hardhat has already filled in its own default, 31337, by now).
@@ -41,7 +38,7 @@ export const followedNode = new WeakMap<HardhatConfig, string>();
  * `--port 18545` leaves its record in the cache, and a `localhost` the user did not give a URL goes
  * there instead of 8545 (which may be another process). A URL the user set is never changed.
  */
-export function followProjectNode(config: HardhatConfig, userConfig: Readonly<HardhatUserConfig>, node: LocalNodeRecord): void {
+function followProjectNode(config: HardhatConfig, userConfig: Readonly<HardhatUserConfig>, node: LocalNodeRecord): void {
   const user = userConfig.networks?.localhost as { url?: unknown } | undefined;
   const net = config.networks.localhost;
   if (user?.url !== undefined || net === undefined || !("url" in net)) return;

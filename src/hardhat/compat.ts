@@ -7,9 +7,9 @@ import { HardhatPluginError } from "hardhat/plugins";
 import { version as HARDHAT_VERSION } from "hardhat/package.json";
 
 /** The Hardhat versions this plugin works with (its peer range, `^2.26.0`). */
-export const HARDHAT_RANGE = { major: 2, minMinor: 26, text: "^2.26.0" } as const;
+const HARDHAT_RANGE = { major: 2, minMinor: 26, text: "^2.26.0" } as const;
 /** Node.js ≥ 20.19: EthereumJS v10 needs require() of ES modules. */
-export const NODE_MIN = { major: 20, minor: 19, text: ">=20.19" } as const;
+const NODE_MIN = { major: 20, minor: 19, text: ">=20.19" } as const;
 
 function majorMinor(v: string): [number, number] {
   const m = /^(\d+)\.(\d+)/.exec(v);
@@ -20,7 +20,10 @@ function majorMinor(v: string): [number, number] {
 export function compatibilityProblem(hardhatVersion: string, nodeVersion: string): string | undefined {
   const [hMajor, hMinor] = majorMinor(hardhatVersion);
   if (hMajor !== HARDHAT_RANGE.major || !(hMinor >= HARDHAT_RANGE.minMinor)) {
-    const hint = hMajor > HARDHAT_RANGE.major ? "with Hardhat 3, list the plugin in `plugins` of hardhat.config.ts instead (`import hardhatEpochs from \"hardhat-epochs\"`, the package's import entry), or install hardhat@^2" : "upgrade Hardhat (npm install --save-dev hardhat@^2)";
+    const hint =
+      hMajor > HARDHAT_RANGE.major
+        ? 'with Hardhat 3, list the plugin in `plugins` of hardhat.config.ts instead (`import hardhatEpochs from "hardhat-epochs"`, the package\'s import entry), or install hardhat@^2'
+        : "upgrade Hardhat (npm install --save-dev hardhat@^2)";
     return `hardhat-epochs needs Hardhat ${HARDHAT_RANGE.text}, but this project has Hardhat ${hardhatVersion}: ${hint}`;
   }
   const [nMajor, nMinor] = majorMinor(nodeVersion);

@@ -34,7 +34,10 @@ function bottomOf(provider: unknown): Walkable {
   return cur;
 }
 
-/** The opcodes whose steps solidity-coverage's collector reads (its lib/collector.js), when it is running; else undefined (every step). */
+/**
+ * The opcodes whose steps solidity-coverage's collector reads (its lib/collector.js), when it is running; else undefined (every step).
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export function solidityCoverageStepOpcodes(hre: HardhatRuntimeEnvironment): string[] | undefined {
   if ((hre as HardhatRuntimeEnvironment & { __SOLIDITY_COVERAGE_RUNNING?: boolean }).__SOLIDITY_COVERAGE_RUNNING !== true) return undefined;
   const { compilers, overrides } = hre.config.solidity;
@@ -45,7 +48,7 @@ export function solidityCoverageStepOpcodes(hre: HardhatRuntimeEnvironment): str
 }
 
 /** When solidity-coverage made its own provider the network's: the epochs chain back, its step listeners moved onto the chain. */
-export function adoptCoverageProvider(hre: HardhatRuntimeEnvironment): boolean {
+function adoptCoverageProvider(hre: HardhatRuntimeEnvironment): boolean {
   const ours = hre.epochsProvider;
   const running = (hre as HardhatRuntimeEnvironment & { __SOLIDITY_COVERAGE_RUNNING?: boolean }).__SOLIDITY_COVERAGE_RUNNING === true;
   if (!running || ours === undefined) return false;

@@ -9,9 +9,6 @@ import { PLUGIN_NAME } from "./chain-config";
 import { EpochsHelpers } from "../host/helpers/epochs-helpers";
 import { cosmosOptionsFromConfig, epochsOptionsFromConfig } from "../host/settings/epochs-config";
 
-export { epochInfoFromConfig, epochsOptionsFromConfig } from "../host/settings/epochs-config";
-export type { BlockEventsJson } from "../host/helpers/epochs-helpers";
-
 /** Adds the epochs module (genesis from the config unless the home's genesis.json gave one) and the Cosmos precompiles to a runtime's options. */
 export function withEpochs(opts: RuntimeOptions, hre: HardhatRuntimeEnvironment): RuntimeOptions {
   const cosmos = opts.cosmos ?? cosmosOptionsFromConfig(hre.config.epochs);

@@ -20,7 +20,7 @@ export function providerError(message: string, code: number, data?: unknown): Pr
   return err;
 }
 
-export function toProviderError(err: unknown): ProviderError {
+function toProviderError(err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
   if (isRpcError(err)) return providerError(err.hardhat?.message ?? err.message, err.code, err.data);
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -49,4 +49,3 @@ export async function toHardhatError(err: unknown): Promise<Error> {
   plain.transactionHash = execution.transactionHash;
   return plain;
 }
-

@@ -12,12 +12,12 @@ import type { RuntimeOptions } from "../app/runtime";
 import { withPluginErrors } from "./plugin-error";
 import { forkCacheDir as cacheDirIn, forkFromFlags as parseForkFlags, forkFromSetting } from "../host/settings/fork-settings";
 
-export function forkCacheDir(hre: HardhatRuntimeEnvironment): string {
+function forkCacheDir(hre: HardhatRuntimeEnvironment): string {
   return cacheDirIn(hre.config.paths.cache);
 }
 
 /** The fork of `networks.hardhat.forking`, if it is set and enabled. */
-export function forkFromConfig(hre: HardhatRuntimeEnvironment): ForkConfig | undefined {
+function forkFromConfig(hre: HardhatRuntimeEnvironment): ForkConfig | undefined {
   return withPluginErrors(() => forkFromSetting(hre.config.networks[HARDHAT_NETWORK_NAME].forking, forkCacheDir(hre), "networks.hardhat.forking"));
 }
 

@@ -25,15 +25,7 @@ import { forkFromFlags } from "./fork";
 import { pluginError, withPluginErrors } from "./plugin-error";
 import { consoleLogDecoder } from "../host/solidity/console-log-source";
 import { type EpochsProvider, createEpochsProvider, runtimeOptionsFor } from "./provider";
-import {
-  TASK_NODE,
-  TASK_NODE_CREATE_RUNTIME,
-  TASK_NODE_GET_PROVIDER,
-  TASK_NODE_PRINT_BANNER,
-  TASK_NODE_SERVER_CREATED,
-  TASK_NODE_SERVER_READY,
-  TASK_NODE_START_SERVER,
-} from "./task-names";
+import { TASK_NODE, TASK_NODE_CREATE_RUNTIME, TASK_NODE_GET_PROVIDER, TASK_NODE_PRINT_BANNER, TASK_NODE_SERVER_CREATED, TASK_NODE_SERVER_READY, TASK_NODE_START_SERVER } from "./task-names";
 
 /* eslint-disable @typescript-eslint/no-require-imports -- deferred CommonJS loads, as src/host/lazy.ts's */
 /** The node service (the chain, its servers) and the settings' resolver load when the node task runs, not with the plugin. */
@@ -49,13 +41,13 @@ function appConfigModule(): typeof import("../host/settings/app-config") {
 // required inside the actions that use them, never at the top.
 
 /** Evmos's `start` flags this node accepts: the [json-rpc] keys of app.toml, from app-config's one table. */
-export const EVMOS_FLAGS = JSON_RPC_FLAGS;
+const EVMOS_FLAGS = JSON_RPC_FLAGS;
 
 /** The values of the flags given on the command line, keyed as Evmos spells them; absent = not given. */
-export type EvmosFlags = Record<string, string | boolean>;
+type EvmosFlags = Record<string, string | boolean>;
 
 /** The task-argument name Hardhat's parser gives a flag (`json-rpc.ws-address` → `jsonRpc.wsAddress`). */
-export function flagParamName(flag: string): string {
+function flagParamName(flag: string): string {
   return ArgumentsParser.cLAToParamName(`--${flag}`);
 }
 
@@ -171,7 +163,7 @@ interface NodeArgs extends ChainFlags {
 }
 
 /** What hardhat.config.ts says about the node's settings (the layer below app.toml). */
-export function hardhatConfigLayer(hre: HardhatRuntimeEnvironment): AppConfigLayer {
+function hardhatConfigLayer(hre: HardhatRuntimeEnvironment): AppConfigLayer {
   return {
     source: "hardhat.config",
     minimumGasPrices: { amount: BigInt(hre.config.networks[HARDHAT_NETWORK_NAME].minGasPrice) },
@@ -254,8 +246,6 @@ subtask(TASK_NODE_GET_PROVIDER).setAction(async (_args: unknown, hre) => {
 subtask(TASK_NODE_SERVER_READY).setAction(async ({ server }: { server: StartedServer }, hre) => {
   await hre.run(TASK_NODE_PRINT_BANNER, { server });
 });
-
-export type { StartedServer };
 
 subtask(TASK_NODE_START_SERVER, "Starts the HTTP and WebSocket servers")
   .addParam("runtime", undefined, undefined, types.any)

@@ -13,7 +13,7 @@ export function pluginError(message: string, parent?: Error): HardhatPluginError
 }
 
 /** A UserError → the plugin's error; anything else as it is (a bug keeps its stack trace). */
-export function asPluginError(err: unknown): unknown {
+function asPluginError(err: unknown): unknown {
   return isUserError(err) ? pluginError(err.message, err) : err;
 }
 

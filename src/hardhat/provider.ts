@@ -15,10 +15,9 @@ import { clientVersion as hostClientVersion } from "../host/plugin-version";
 import { consoleLogDecoder } from "../host/solidity/console-log-source";
 import { hardhat2BuildInfos } from "../host/solidity/compilations";
 import { toChainConfig } from "./chain-config";
-import { EpochsProviderError, providerError, toHardhatError, toProviderError } from "./errors";
+import { EpochsProviderError, providerError, toHardhatError } from "./errors";
 
-export { pluginVersion } from "../host/plugin-version";
-export { EpochsProviderError, toProviderError };
+export { EpochsProviderError };
 
 export class EpochsProvider extends EventEmitter implements EthereumProvider {
   private readonly _chain: InProcessChain;
@@ -100,12 +99,12 @@ export class EpochsProvider extends EventEmitter implements EthereumProvider {
 }
 
 /** `HardhatNetwork/<hardhat>/hardhat-epochs/<ours>`: the network helpers only accept a HardhatNetwork client. */
-export function clientVersion(): string {
+function clientVersion(): string {
   return hostClientVersion(HARDHAT_VERSION);
 }
 
 /** Adds to the options every runtime of this project is built with (e.g. the epochs module). */
-export type RuntimeOptionsExtender = (opts: RuntimeOptions, hre: HardhatRuntimeEnvironment) => RuntimeOptions | Promise<RuntimeOptions>;
+type RuntimeOptionsExtender = (opts: RuntimeOptions, hre: HardhatRuntimeEnvironment) => RuntimeOptions | Promise<RuntimeOptions>;
 
 const runtimeExtenders: RuntimeOptionsExtender[] = [];
 

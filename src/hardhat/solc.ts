@@ -15,7 +15,7 @@ import { PLUGIN_NAME } from "./chain-config";
 import { errorText } from "../utils/error-text";
 
 /** The solc version the installed `solc` package ships (what `solidity.version` must name). */
-export function bundledSolcVersion(): string {
+function bundledSolcVersion(): string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- read when something is compiled, not at plugin load
     return (require("solc/package.json") as { version: string }).version;
@@ -29,7 +29,7 @@ export function bundledSolcVersion(): string {
 }
 
 /** The folder of an installed `solc` package of `version`, resolved from each of `from` in turn. */
-export function installedSolc(version: string, from: string[]): string | undefined {
+function installedSolc(version: string, from: string[]): string | undefined {
   for (const dir of from) {
     try {
       const pkg = require.resolve("solc/package.json", { paths: [dir] });
@@ -66,7 +66,7 @@ export async function bundledSolcBuild(solcVersion: string, projectRoot?: string
 }
 
 /** The environment variable that makes every compile use the npm solc, without trying Hardhat's download. */
-export const SOLC_ENV = "HARDHAT_EPOCHS_SOLC";
+const SOLC_ENV = "HARDHAT_EPOCHS_SOLC";
 
 /** Versions whose download failed and which compile with the npm solc in this process (told once each). */
 const fellBack = new Set<string>();

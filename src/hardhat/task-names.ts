@@ -2,14 +2,7 @@
  * Names of the tasks and subtasks this plugin defines or overrides. Our own are "<plugin>:<verb>";
  * the overridden ones are Hardhat's, re-exported so callers import every name from one place.
  */
-export {
-  TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD,
-  TASK_NODE,
-  TASK_NODE_GET_PROVIDER,
-  TASK_NODE_SERVER_CREATED,
-  TASK_NODE_SERVER_READY,
-  TASK_TEST_GET_TEST_FILES,
-} from "hardhat/builtin-tasks/task-names";
+export { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_NODE, TASK_NODE_GET_PROVIDER, TASK_NODE_SERVER_CREATED, TASK_NODE_SERVER_READY, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
 
 /** Builds the in-process runtime for `npx hardhat node` (overridable, like Hardhat's node subtasks). */
 export const TASK_NODE_CREATE_RUNTIME = "epochs:node:create-runtime";

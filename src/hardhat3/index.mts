@@ -27,8 +27,7 @@ const NODE_OPTIONS: Array<[string, string]> = [
 /** Anvil's chain flags (src/host/settings/chain-flags.ts) but --chain-id, which Hardhat's node task has. */
 const ANVIL_OPTIONS: Array<[string, string]> = chainFlagsModule.CHAIN_FLAGS.filter((f) => f.name !== "chainId").map((f) => [f.name, f.description]);
 
-const NODE_DESCRIPTION =
-  "Starts the epochs chain (hardhat-epochs) with HTTP and WebSocket JSON-RPC servers, in place of Hardhat Network's node; --chain-id applies, --chain-type does not";
+const NODE_DESCRIPTION = "Starts the epochs chain (hardhat-epochs) with HTTP and WebSocket JSON-RPC servers, in place of Hardhat Network's node; --chain-id applies, --chain-type does not";
 
 /** keys:new, keys:import, keys:list on a node home's key store (src/host/helpers/key-tasks.ts). */
 function keyTasks(): ReturnType<TaskBuilder["build"]>[] {
@@ -81,10 +80,7 @@ const plugin: HardhatPlugin = {
       .build(),
     ...keyTasks(),
     // Hardhat's node serves EDR only; this one serves the epochs chain (Hardhat's options stay: --chain-type is refused)
-    [
-      ...jsonRpcOptions(),
-      ...[...NODE_OPTIONS, ...ANVIL_OPTIONS].map(([name, description]) => ({ name, description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined })),
-    ]
+    [...jsonRpcOptions(), ...[...NODE_OPTIONS, ...ANVIL_OPTIONS].map(([name, description]) => ({ name, description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined }))]
       .reduce<TaskBuilder>((t, option) => t.addOption(option), overrideTask("node").setDescription(NODE_DESCRIPTION))
       .addFlag({ name: "quiet", description: "Print only errors (failed transactions and hooks) besides the banner" })
       .addFlag({ name: "verbose", description: "Also print each request's parameters and each call's result" })

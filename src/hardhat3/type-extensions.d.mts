@@ -9,8 +9,6 @@ import type { EpochsConfig, EpochsUserConfig } from "../host/settings/epochs-con
 import type { EpochsHelpers } from "../host/helpers/epochs-helpers.js";
 import "../host/helpers/epochs-matchers-types.js";
 
-export type { AdvanceReport, EpochTickReport, HookCallReport } from "../host/helpers/advance-report.js";
-
 declare module "hardhat/types/config" {
   interface HardhatUserConfig {
     epochs?: EpochsUserConfig;

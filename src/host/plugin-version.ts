@@ -4,7 +4,7 @@ import path from "node:path";
 
 let version: string | undefined;
 
-export function pluginVersion(): string {
+function pluginVersion(): string {
   if (version !== undefined) return version;
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");

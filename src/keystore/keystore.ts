@@ -23,14 +23,14 @@ export interface KeyStoreOptions {
   onSkipped?: (file: string, reason: string) => void;
 }
 
-export interface SkippedFile {
+interface SkippedFile {
   /** The file's path (or name in memory). */
   file: string;
   reason: string;
 }
 
 /** geth's personal.listWallets entry: one wallet per key file. */
-export interface WalletInfo {
+interface WalletInfo {
   url: string;
   status: "Locked" | "Unlocked";
   accounts: Array<{ address: string; url: string }>;
@@ -56,7 +56,10 @@ interface Unlocked {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** A valid secp256k1 private key: 32 bytes, 0 < k < n. */
+/**
+ * A valid secp256k1 private key: 32 bytes, 0 < k < n.
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export function isValidPrivateKey(key: Uint8Array): boolean {
   if (key.length !== 32) return false;
   const k = BigInt(hexlify(key));

@@ -90,7 +90,13 @@ export class DirectoryStorage implements KeyStorage {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST") throw new Error(`key file ${name} exists`);
       // a file system without hard links: rename, after checking the name is free
-      if (await fs.stat(target).then(() => true, () => false)) throw new Error(`key file ${name} exists`);
+      if (
+        await fs.stat(target).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new Error(`key file ${name} exists`);
       await fs.rename(tmp, target);
     } finally {
       await fs.rm(tmp, { force: true });

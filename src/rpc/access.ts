@@ -62,7 +62,7 @@ export function devOpen(fromLoopback: boolean, origin: string | undefined, allow
  * Method names grouped by class, each namespace written `ns_*` where every one of its methods has
  * that class (the banner and docs/security.md are made from it).
  */
-export function accessSummary(classes: ReadonlyMap<string, Access>): Record<Access, string[]> {
+function accessSummary(classes: ReadonlyMap<string, Access>): Record<Access, string[]> {
   const byNs = new Map<string, string[]>();
   for (const name of [...classes.keys()].sort()) {
     const ns = name.split("_")[0];
@@ -94,7 +94,10 @@ export function accessTable(classes: ReadonlyMap<string, Access>, raised: Readon
   const rows = ["| class | who may call | methods |", "|---|---|---|"];
   for (const cls of ACCESS_CLASSES) {
     const declared = summary[cls].map((n) => `\`${n}\``);
-    const byParams = [...raised].sort(([a], [b]) => (a < b ? -1 : 1)).filter(([, c]) => c === cls).map(([n]) => `\`${n}\` (some parameters)`);
+    const byParams = [...raised]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .filter(([, c]) => c === cls)
+      .map(([n]) => `\`${n}\` (some parameters)`);
     rows.push(`| \`${cls}\` | ${CLASS_TEXT[cls]} | ${[...declared, ...byParams].join(", ") || "—"} |`);
   }
   return rows.join("\n");

@@ -9,7 +9,7 @@ import type { RpcDeps } from "./deps";
 import { ServerError } from "./errors";
 import type { Access } from "./method";
 
-export const INSECURE_UNLOCK_FORBIDDEN = "account unlock with HTTP access is forbidden";
+const INSECURE_UNLOCK_FORBIDDEN = "account unlock with HTTP access is forbidden";
 
 /**
  * `allow-insecure-unlock = false` refuses the methods Evmos gates (eth_accounts, eth_sendTransaction,

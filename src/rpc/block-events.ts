@@ -9,7 +9,7 @@ import { type Json, hex, q } from "./format";
 /** The SDK's typed epoch events' type prefix (cosmos.epochs.v1beta1.EventEpochStart, …End). */
 const TYPED_EPOCH_EVENT = "cosmos.epochs.";
 
-export function formatModuleEvent(e: ModuleEvent, block: Block, firstLogIndex: number): { json: Json; logs: number } {
+function formatModuleEvent(e: ModuleEvent, block: Block, firstLogIndex: number): { json: Json; logs: number } {
   const out: Record<string, Json> = { type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value })) };
   let n = 0;
   if (e.logs !== undefined) {

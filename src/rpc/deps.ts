@@ -61,4 +61,25 @@ export interface RpcDeps {
 }
 
 /** Every namespace this node has (the default of `json-rpc.api`); here, so config code can name them without loading the chain. */
-export const CORE_NAMESPACES = ["eth", "net", "web3", "evm", "hardhat", "anvil", "ots", "erigon", "trace", "txpool", "miner", "shh", "les", "clique", "db", "epochs", "cosmos", "debug", "personal", "admin"] as const;
+export const CORE_NAMESPACES = [
+  "eth",
+  "net",
+  "web3",
+  "evm",
+  "hardhat",
+  "anvil",
+  "ots",
+  "erigon",
+  "trace",
+  "txpool",
+  "miner",
+  "shh",
+  "les",
+  "clique",
+  "db",
+  "epochs",
+  "cosmos",
+  "debug",
+  "personal",
+  "admin",
+] as const;

@@ -5,15 +5,7 @@
  * the node's own (src/chain/node.ts), and reads answer from committed state.
  */
 import { ChainError } from "../chain";
-import {
-  InternalError,
-  InvalidRequestError,
-  MethodNotFoundError,
-  RpcError,
-  ServerError,
-  UnauthorizedError,
-  errorResponse,
-} from "./errors";
+import { InternalError, InvalidRequestError, MethodNotFoundError, RpcError, ServerError, UnauthorizedError, errorResponse } from "./errors";
 import { isAccess, mayCall } from "./access";
 import type { Access, MethodSpec } from "./method";
 import { parseParams } from "./params";
@@ -185,8 +177,8 @@ export class RpcDispatcher implements Dispatcher {
 }
 
 /** What a log may show of a call's parameters: the secret positions replaced (all of them when not a list). */
-export const REDACTED = "<redacted>";
-export function redacted(params: unknown, secret: readonly number[]): unknown {
+const REDACTED = "<redacted>";
+function redacted(params: unknown, secret: readonly number[]): unknown {
   if (!Array.isArray(params)) return params === undefined ? params : REDACTED;
   return params.map((p: unknown, i) => (secret.includes(i) && p !== undefined ? REDACTED : p));
 }
@@ -209,4 +201,3 @@ function answerBytes(r: JsonRpcResponse): number {
 function validId(id: unknown): boolean {
   return id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 }
-

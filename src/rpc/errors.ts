@@ -5,7 +5,7 @@ import type { JsonRpcId, JsonRpcResponse } from "./types";
  * How Hardhat's own network words a failure. The in-process provider throws that (tests see Hardhat's
  * texts); over HTTP/WS the node answers with the Evmos/geth text of the error itself.
  */
-export interface HardhatWording {
+interface HardhatWording {
   /** Hardhat's message, where it is a plain text (e.g. not enough funds). */
   message?: string;
   /** A failed execution: Hardhat builds its error from the stack trace. */
@@ -44,12 +44,6 @@ export class RpcError extends Error {
     readonly data?: unknown,
   ) {
     super(message);
-  }
-}
-
-export class ParseError extends RpcError {
-  constructor() {
-    super(-32700, "parse error");
   }
 }
 

@@ -5,7 +5,6 @@
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
-import { keccak256 } from "../utils/keccak";
 import { Bloom } from "@ethereumjs/vm";
 import type { StoredLog, StoredReceipt } from "../chain";
 
@@ -25,12 +24,6 @@ export function hex(b: Uint8Array): string {
 }
 
 const EMPTY_UNCLES = "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347";
-
-export interface TxLocation {
-  block: Block;
-  index: number;
-  from: Uint8Array;
-}
 
 /** A transaction object; `loc` absent for a pending transaction (null block fields). */
 export function formatTransaction(tx: TypedTransaction, from: Uint8Array | string, loc?: { block: Block; index: number }): Json {
@@ -121,9 +114,7 @@ function blockObject(block: Block, o: { full: boolean; receipts: StoredReceipt[]
   out.gasUsed = q(h.gasUsed);
   out.timestamp = q(h.timestamp);
   if (o.headerOnly !== true) {
-    out.transactions = block.transactions.map((tx, i) =>
-      full ? formatTransaction(tx, receipts?.[i]?.from ?? tx.getSenderAddress().bytes, { block, index: i }) : hex(tx.hash()),
-    );
+    out.transactions = block.transactions.map((tx, i) => (full ? formatTransaction(tx, receipts?.[i]?.from ?? tx.getSenderAddress().bytes, { block, index: i }) : hex(tx.hash())));
     out.uncles = [];
   }
   if (h.baseFeePerGas !== undefined) out.baseFeePerGas = q(h.baseFeePerGas);
@@ -207,8 +198,4 @@ export function formatReceipt(block: Block, receipts: StoredReceipt[], index: nu
     status: q(r.status),
     effectiveGasPrice: q(r.effectiveGasPrice),
   };
-}
-
-export function keccakHex(data: Uint8Array): string {
-  return hex(keccak256(data));
 }

@@ -10,7 +10,7 @@ function eq(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-export function matchLog(log: StoredLog, f: Pick<LogFilter, "addresses" | "topics">): boolean {
+function matchLog(log: StoredLog, f: Pick<LogFilter, "addresses" | "topics">): boolean {
   if (f.addresses.length > 0 && !f.addresses.some((a) => eq(a, log.address))) return false;
   for (let i = 0; i < f.topics.length; i++) {
     const wanted = f.topics[i];
@@ -40,7 +40,7 @@ const hasBits = (bloom: Uint8Array, bits: BloomBits): boolean => bits.every(([i,
  * A test of block blooms for `f`, with each wanted address and topic hashed once per query, not once
  * per block. False when the bloom proves no log can match (the block is skipped unread).
  */
-export function bloomTester(f: Pick<LogFilter, "addresses" | "topics">): (logsBloom: Uint8Array) => boolean {
+function bloomTester(f: Pick<LogFilter, "addresses" | "topics">): (logsBloom: Uint8Array) => boolean {
   // every group needs one member in the bloom (as matchLog needs one per position); no groups: any bloom
   const groups: BloomBits[][] = [];
   if (f.addresses.length > 0) groups.push(f.addresses.map(bloomBits));

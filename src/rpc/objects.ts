@@ -1,17 +1,6 @@
 /** Codecs of the object parameters: transaction/call objects, state overrides, log filters (docs/json-rpc.md, "Transaction and call objects"). */
 import type { CallRequest, StateOverride } from "../chain";
-import {
-  ParamError,
-  arrayOf,
-  jsonType,
-  objectOf,
-  parseAddress,
-  parseBlockNumberOrTag,
-  parseData,
-  parseHash,
-  parseQuantity,
-  type BlockSpec,
-} from "./params";
+import { ParamError, arrayOf, jsonType, objectOf, parseAddress, parseBlockNumberOrTag, parseData, parseHash, parseQuantity, type BlockSpec } from "./params";
 
 const accessListEntry = (v: unknown): { address: Uint8Array; storageKeys: Uint8Array[] } => {
   if (v === null || typeof v !== "object") throw new ParamError(`cannot unmarshal ${jsonType(v)} into an access list entry`);

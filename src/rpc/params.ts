@@ -43,7 +43,7 @@ export function jsonType(v: unknown): string {
 /** A hex quantity (uint256 unless `bits` says otherwise). */
 export function parseQuantity(value: unknown, bits = 256): bigint {
   const body = hexBody(value, "a quantity");
-  if (body.length === 0) throw new ParamError("hex string \"0x\"");
+  if (body.length === 0) throw new ParamError('hex string "0x"');
   if (body.length > 1 && body[0] === "0") throw new ParamError("hex number with leading zero digits");
   if (body.length > bits / 4) throw new ParamError(`hex number > ${bits} bits`);
   return BigInt(`0x${body}`);
@@ -98,7 +98,7 @@ export function parseBlockNumberOrTag(value: unknown): BlockSpec {
 }
 
 /** EIP-1898: a tag, a number, a 32-byte hash, or {blockNumber} / {blockHash, requireCanonical}. */
-export function parseBlockId(value: unknown): BlockSpec {
+function parseBlockId(value: unknown): BlockSpec {
   if (typeof value === "string" && value.length === 66 && value.startsWith("0x")) return { hash: parseHash(value), requireCanonical: false };
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     const o = value as Record<string, unknown>;

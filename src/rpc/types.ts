@@ -2,22 +2,13 @@
 
 export type JsonRpcId = string | number | null;
 
-export interface JsonRpcRequest {
-  jsonrpc: "2.0";
-  id?: JsonRpcId;
-  method: string;
-  params?: unknown;
-}
-
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
 }
 
-export type JsonRpcResponse =
-  | { jsonrpc: "2.0"; id: JsonRpcId; result: unknown }
-  | { jsonrpc: "2.0"; id: JsonRpcId; error: JsonRpcErrorObject };
+export type JsonRpcResponse = { jsonrpc: "2.0"; id: JsonRpcId; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId; error: JsonRpcErrorObject };
 
 export interface JsonRpcNotification {
   jsonrpc: "2.0";

@@ -106,7 +106,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): bool
   return true;
 }
 
-export interface AbiFunction {
+interface AbiFunction {
   name: string;
   payable: boolean;
   /** `name(type,…)`, as gas statistics name it. */
@@ -291,7 +291,7 @@ function contractsOf(input: SolcInput, output: SolcOutput): ContractInfo[] {
   return infos;
 }
 
-export interface CallDescription {
+interface CallDescription {
   contract: string;
   function?: string;
 }
@@ -419,5 +419,3 @@ function formatValue(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(formatValue).join(", ")}]`;
   return JSON.stringify(String(v));
 }
-
-export { ErrorFragment };

@@ -98,7 +98,17 @@ export function recordMessages(vm: VM, steps = true): { root(): Frame | undefine
   let root: Frame | undefined;
   // two parameters: EthereumJS awaits the listener, so the code is read before the message runs
   const before = ((msg: MessageLike, resolve: () => void): void => {
-    const frame: Frame = { address: msg.to?.bytes ?? new Uint8Array(20), code: new Uint8Array(), isCreate: msg.to === undefined, value: msg.value, data: msg.data, pcs: [], ops: [], children: [], returnValue: new Uint8Array() };
+    const frame: Frame = {
+      address: msg.to?.bytes ?? new Uint8Array(20),
+      code: new Uint8Array(),
+      isCreate: msg.to === undefined,
+      value: msg.value,
+      data: msg.data,
+      pcs: [],
+      ops: [],
+      children: [],
+      returnValue: new Uint8Array(),
+    };
     const parent = stack.at(-1);
     if (parent === undefined) root = frame;
     else parent.children.push({ frame, step: parent.pcs.length - 1 });
@@ -165,7 +175,19 @@ export function inferFromResult(result: RunTxResult, tx: Pick<TypedTransaction, 
   const pc = state.programCounter - 1;
   if (state.code[pc] !== REVERT) return undefined;
   const isCreate = tx.to === undefined;
-  const frame: Frame = { address: tx.to?.bytes ?? new Uint8Array(20), code: isCreate ? tx.data : state.code, isCreate, value: tx.value, data: tx.data, pcs: [pc], ops: [REVERT], children: [], error: "revert", returnValue: ex.returnValue, partial: true };
+  const frame: Frame = {
+    address: tx.to?.bytes ?? new Uint8Array(20),
+    code: isCreate ? tx.data : state.code,
+    isCreate,
+    value: tx.value,
+    data: tx.data,
+    pcs: [pc],
+    ops: [REVERT],
+    children: [],
+    error: "revert",
+    returnValue: ex.returnValue,
+    partial: true,
+  };
   try {
     return inferStackTrace(frame, registry);
   } catch (err) {
@@ -184,7 +206,9 @@ class Inference {
 
     if (contract === undefined) {
       if (bubbled) {
-        const entry: StackTraceEntry = f.isCreate ? { type: StackTraceEntryType.UNRECOGNIZED_CREATE_CALLSTACK_ENTRY } : { type: StackTraceEntryType.UNRECOGNIZED_CONTRACT_CALLSTACK_ENTRY, address: f.address };
+        const entry: StackTraceEntry = f.isCreate
+          ? { type: StackTraceEntryType.UNRECOGNIZED_CREATE_CALLSTACK_ENTRY }
+          : { type: StackTraceEntryType.UNRECOGNIZED_CONTRACT_CALLSTACK_ENTRY, address: f.address };
         return [entry, ...this.frame(last.frame)];
       }
       const invalid = f.error === "invalid opcode";
@@ -211,7 +235,8 @@ class Inference {
   /** Failures of the code solc puts before a function body: selector, payable-ness, parameters. */
   private _dispatchError(f: Frame, c: ContractInfo): StackTraceEntry | undefined {
     if (f.isCreate) {
-      if (f.value > 0n && !c.constructorPayable) return { type: StackTraceEntryType.FUNCTION_NOT_PAYABLE_ERROR, value: f.value, sourceReference: c.functionDefinition("", "constructor") ?? c.definition() };
+      if (f.value > 0n && !c.constructorPayable)
+        return { type: StackTraceEntryType.FUNCTION_NOT_PAYABLE_ERROR, value: f.value, sourceReference: c.functionDefinition("", "constructor") ?? c.definition() };
       const args = f.data.length - (c.creation?.code.length ?? 0);
       if (args < 32 * c.iface.deploy.inputs.length) return { type: StackTraceEntryType.INVALID_PARAMS_ERROR, sourceReference: c.functionDefinition("", "constructor") ?? c.definition() };
       return undefined;

@@ -2,9 +2,7 @@
  * The one storage interface every backend implements: an ordered byte-keyed store with atomic batches.
  * The chain writes each block as one batch, so a crash never leaves half a block (docs/json-rpc.md, "Persistence").
  */
-export type BatchOp =
-  | { type: "put"; key: Uint8Array; value: Uint8Array }
-  | { type: "del"; key: Uint8Array };
+export type BatchOp = { type: "put"; key: Uint8Array; value: Uint8Array } | { type: "del"; key: Uint8Array };
 
 export interface RangeOptions {
   /** inclusive lower bound */

@@ -33,7 +33,6 @@ function errorCode(e: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-
 /** classic-level wraps the real reason in `cause` (code LEVEL_DATABASE_NOT_OPEN outside). */
 function rootCause(e: unknown): unknown {
   let cur = e;

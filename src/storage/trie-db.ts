@@ -17,7 +17,7 @@ import type { LRUCache } from "lru-cache";
 import { countBoundedLRU } from "../utils/lru";
 import type { BatchOp, KVStore } from "./kv";
 
-export interface TrieDBOptions {
+interface TrieDBOptions {
   /** Entries kept in the read cache (default 50,000). */
   cacheSize?: number;
   /** Key prefix of trie nodes in the KVStore (default "n"). */

@@ -3,7 +3,7 @@
 /** Go's time.ParseDuration ("5s", "1m30s", "500ms", "-1h", "0"), in milliseconds, with Go's error texts. */
 export function parseGoDuration(text: string): number {
   const quoted = JSON.stringify(text);
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   let rest = text;
   const sign = rest.startsWith("-") ? -1 : 1;
   if (rest.startsWith("-") || rest.startsWith("+")) rest = rest.slice(1);

@@ -17,7 +17,10 @@ export function getVerbosity(): number {
 /** Parses and sets a vmodule list; "" clears it. Throws with the offending entry. */
 export function setVmodule(spec: string): void {
   const out: Array<{ pattern: RegExp; level: number }> = [];
-  for (const part of spec.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
     const m = /^([^=]+)=(\d+)$/.exec(part);
     if (m === null) throw new Error(`invalid vmodule pattern: expect pattern=level, got ${JSON.stringify(part)}`);
     const glob = m[1].replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");

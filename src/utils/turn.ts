@@ -9,7 +9,7 @@
  * one thread: without turns one long call (a loop until its gas runs out) would hold every other
  * request, and the HTTP timeout, until it ended (docs/security.md, "Bounded work").
  */
-export const TURN_MS = 20;
+const TURN_MS = 20;
 /** When the current stretch of work began: the first check after the event loop last turned. */
 let workStart = 0;
 /** True while a stretch of work is being timed; a callback that runs once the loop turns clears it. */

@@ -60,7 +60,15 @@ const registrar = new Interface(c.StaticRegistrar.abi as never);
 const oneTimer = (identifier: string, duration: number): EpochsOptions => ({
   genesis: {
     epochs: [
-      { identifier, duration: { seconds: BigInt(duration), nanos: 0 }, startTime: { seconds: 0n, nanos: 0 }, currentEpoch: 0n, currentEpochStartTime: { seconds: -62135596800n, nanos: 0 }, epochCountingStarted: false, currentEpochStartHeight: 0n },
+      {
+        identifier,
+        duration: { seconds: BigInt(duration), nanos: 0 },
+        startTime: { seconds: 0n, nanos: 0 },
+        currentEpoch: 0n,
+        currentEpochStartTime: { seconds: -62135596800n, nanos: 0 },
+        epochCountingStarted: false,
+        currentEpochStartHeight: 0n,
+      },
     ],
   },
 });

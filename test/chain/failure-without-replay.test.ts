@@ -79,7 +79,15 @@ describe("stack traces of failures without a second run", function () {
       // the failures a result alone tells: a reason, a custom error, the dispatcher's refusals; any revert
       // of code no compilation knows (solc checks an account's code before calling it: no call is made)
       const expected = registered
-        ? ["require with a reason", "a custom error", "a non-payable function called with value", "an unrecognised selector without fallback", "value to a contract without fallback or receive", "a require in a contract with immutables", "a constructor called without its parameters"]
+        ? [
+            "require with a reason",
+            "a custom error",
+            "a non-payable function called with value",
+            "an unrecognised selector without fallback",
+            "value to a contract without fallback or receive",
+            "a require in a contract with immutables",
+            "a constructor called without its parameters",
+          ]
         : cases.filter((c) => !["a revert through another contract", "running out of gas"].includes(c.name)).map((c) => c.name);
       expect(quick).to.deep.equal(expected);
     });

@@ -49,7 +49,16 @@ describe("chain: native crypto (customCrypto)", () => {
     const wallet = new Wallet(key);
     const common = createChainCommon(9000n, "osaka", nativeCrypto());
     for (const type of [0, 2]) {
-      const fields = { type, chainId: 9000n, nonce: 3, to: wallet.address, value: 1n, gasLimit: 21000n, data: "0x1234", ...(type === 2 ? { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 2n } : { gasPrice: 10n ** 10n }) };
+      const fields = {
+        type,
+        chainId: 9000n,
+        nonce: 3,
+        to: wallet.address,
+        value: 1n,
+        gasLimit: 21000n,
+        data: "0x1234",
+        ...(type === 2 ? { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 2n } : { gasPrice: 10n ** 10n }),
+      };
       const unsigned = createTx(fields as never, { common });
       const deterministic = unsigned.sign(getBytes(key), false);
       expect(bytesToHex(deterministic.serialize()), `type ${type}`).to.equal(await wallet.signTransaction(Transaction.from({ ...fields, to: wallet.address })));

@@ -79,7 +79,9 @@ describe("the node's lock (src/chain/node.ts)", function () {
     // a public method of Node (beyond its read half) or of its dev controls is either listed here and held by the lock, or declared not a change
     const own = [
       ...Object.getOwnPropertyNames(Node.prototype).filter((n) => !n.startsWith("_") && !NOT_CHANGES.has(n)),
-      ...Object.getOwnPropertyNames(DevControls.prototype).filter((n) => n !== "constructor").map((n) => `dev.${n}`),
+      ...Object.getOwnPropertyNames(DevControls.prototype)
+        .filter((n) => n !== "constructor")
+        .map((n) => `dev.${n}`),
     ];
     expect(own.sort()).to.deep.equal(Object.keys(changes).sort());
     const settled: Array<Promise<unknown>> = [];

@@ -102,7 +102,7 @@ describe("reserved empty blocks (hardhat_mine)", function () {
         hookLogs += [...mine.begin_block_events, ...mine.end_block_events].reduce((k, e) => k + (e.logs?.length ?? 0), 0);
         // a block names its parent unless it sits inside a range (its parent reserved too)
         const inside = store.reservationOf(BigInt(n)) !== undefined && store.reservationOf(BigInt(n))?.first !== BigInt(n);
-        expect(a.parentHash, `parent of block ${n}`).to.equal(inside ? `0x${"00".repeat(32)}` : previousHash ?? a.parentHash);
+        expect(a.parentHash, `parent of block ${n}`).to.equal(inside ? `0x${"00".repeat(32)}` : (previousHash ?? a.parentHash));
         if (store.reservationOf(BigInt(n)) !== undefined) reservedCount++;
         expect(made.h.runtime.node.store.reservationOf(BigInt(n))).to.equal(undefined);
         previousHash = a.hash;

@@ -184,7 +184,9 @@ describe("the EVM's boundary: what a transaction sends cannot corrupt the state"
         expect(await h.request("eth_call", [{ to: forwarder, data: iface.encodeFunctionData("forward", [OTHER, "0x"]) }, "latest"])).to.be.a("string");
       }
       // a simulation and a trace of it: the same error, not one of a state left open
-      const sim = (await h.raw({ jsonrpc: "2.0", id: 7, method: "eth_simulateV1", params: [{ blockStateCalls: [{ calls: [{ to: forwarder, data }] }] }, "latest"] })) as { error?: { message: string } };
+      const sim = (await h.raw({ jsonrpc: "2.0", id: 7, method: "eth_simulateV1", params: [{ blockStateCalls: [{ calls: [{ to: forwarder, data }] }] }, "latest"] })) as {
+        error?: { message: string };
+      };
       expect(sim.error?.message).to.match(/the remote could not be read/);
       const traced = (await h.raw({ jsonrpc: "2.0", id: 8, method: "debug_traceCall", params: [{ to: forwarder, data }, "latest", { tracer: "callTracer" }] })) as { error?: { message: string } };
       expect(traced.error?.message).to.match(/the remote could not be read/);

@@ -77,7 +77,10 @@ describe("chain: transaction pool", () => {
       expect(pool.size, `step ${step}`).to.deep.equal(recount(pool));
       if (step % 20 === 0) {
         for (const order of ["priority", "fifo"] as const) {
-          expect(pool.ordered(25n, order).map((p) => p.hash), `step ${step}, ${order}`).to.deep.equal(referenceOrder(pool, 25n, order));
+          expect(
+            pool.ordered(25n, order).map((p) => p.hash),
+            `step ${step}, ${order}`,
+          ).to.deep.equal(referenceOrder(pool, 25n, order));
         }
       }
     }
@@ -128,7 +131,12 @@ describe("chain: transaction pool", () => {
       }
       const better = tx(nonce, 110n, 11n, 4);
       expect(pool.add(better, "0xa", 0n)).to.equal(nonce === 0n ? "pending" : "queued");
-      expect(pool.snapshot().filter((p) => p.tx.nonce === nonce).map((p) => p.hash)).to.deep.equal([`0x${Buffer.from(better.hash()).toString("hex")}`]);
+      expect(
+        pool
+          .snapshot()
+          .filter((p) => p.tx.nonce === nonce)
+          .map((p) => p.hash),
+      ).to.deep.equal([`0x${Buffer.from(better.hash()).toString("hex")}`]);
     }
     // tiny fees still need to rise: at least one wei each
     pool.add(tx(1n, 1n, 1n, 5), "0xa", 0n);
@@ -143,13 +151,25 @@ describe("chain: transaction pool", () => {
     pool.add(tx(3n, 10n, 1n, 2), "0xa", 0n);
     pool.add(tx(7n, 10n, 1n, 3), "0xb", 0n);
     const cheap = tx(5n, 10n, 1n, 4);
-    expect(() => pool.add(cheap, "0xc", 0n)).to.throw("txpool is full: 3 transactions wait behind nonce gaps (the limit is 3) and none pays less than this one; send nonce 0 of 0xc first, or pay more");
+    expect(() => pool.add(cheap, "0xc", 0n)).to.throw(
+      "txpool is full: 3 transactions wait behind nonce gaps (the limit is 3) and none pays less than this one; send nonce 0 of 0xc first, or pay more",
+    );
     // among the cheapest, the farthest nonce leaves first: 0xb's nonce 7
     pool.add(tx(5n, 20n, 1n, 5), "0xc", 0n);
-    expect(pool.queued().map((p) => `${p.sender}:${p.tx.nonce}`).sort()).to.deep.equal(["0xa:2", "0xa:3", "0xc:5"]);
+    expect(
+      pool
+        .queued()
+        .map((p) => `${p.sender}:${p.tx.nonce}`)
+        .sort(),
+    ).to.deep.equal(["0xa:2", "0xa:3", "0xc:5"]);
     // then 0xa's nonce 3 (the sender's own future transaction may be the one to leave)
     pool.add(tx(4n, 20n, 2n, 6), "0xa", 0n);
-    expect(pool.queued().map((p) => `${p.sender}:${p.tx.nonce}`).sort()).to.deep.equal(["0xa:2", "0xa:4", "0xc:5"]);
+    expect(
+      pool
+        .queued()
+        .map((p) => `${p.sender}:${p.tx.nonce}`)
+        .sort(),
+    ).to.deep.equal(["0xa:2", "0xa:4", "0xc:5"]);
     expect(pool.size).to.deep.equal(recount(pool));
     // executable transactions are not limited by the future queue
     expect(pool.add(tx(0n, 10n, 1n, 7), "0xd", 0n)).to.equal("pending");
@@ -162,11 +182,18 @@ describe("chain: transaction pool", () => {
     expect(pool.size).to.deep.equal({ pending: 6, queued: 0 });
     // 0xc has none: it gets in, 0xa's nonce 4 leaves
     expect(pool.add(tx(0n, 20n, 1n, 11), "0xc", 0n)).to.equal("pending");
-    expect(pool.pending().filter((p) => p.sender === "0xa").map((p) => p.tx.nonce)).to.deep.equal([0n, 1n, 2n, 3n]);
+    expect(
+      pool
+        .pending()
+        .filter((p) => p.sender === "0xa")
+        .map((p) => p.tx.nonce),
+    ).to.deep.equal([0n, 1n, 2n, 3n]);
     expect(pool.add(tx(1n, 20n, 1n, 12), "0xc", 0n)).to.equal("pending");
     expect(pool.pending().filter((p) => p.sender === "0xa").length).to.equal(3);
     // 0xc is at its floor now: refused, and 0xa keeps what it has
-    expect(() => pool.add(tx(2n, 20n, 1n, 13), "0xc", 0n)).to.throw("txpool is full: 6 executable transactions wait to be mined (the limit is 6) and account 0xc already has 2 of them (each account is sure of 2)");
+    expect(() => pool.add(tx(2n, 20n, 1n, 13), "0xc", 0n)).to.throw(
+      "txpool is full: 6 executable transactions wait to be mined (the limit is 6) and account 0xc already has 2 of them (each account is sure of 2)",
+    );
     expect(pool.size).to.deep.equal({ pending: 6, queued: 0 });
     expect(pool.size).to.deep.equal(recount(pool));
   });
@@ -178,7 +205,12 @@ describe("chain: transaction pool", () => {
     const gone = tx(7n, 20n, 1n, 3);
     pool.add(gone, "0xa", 0n);
     pool.remove(`0x${Buffer.from(gone.hash()).toString("hex")}`);
-    expect(pool.queued().map((p) => p.tx.nonce).sort()).to.deep.equal([5n, 6n]);
+    expect(
+      pool
+        .queued()
+        .map((p) => p.tx.nonce)
+        .sort(),
+    ).to.deep.equal([5n, 6n]);
     expect(pool.size).to.deep.equal({ pending: 0, queued: 2 });
   });
 });

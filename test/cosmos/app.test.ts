@@ -13,7 +13,10 @@ import { ALICE, OP0, stakingChain } from "../helpers/module-env";
 
 const SRC = path.resolve(__dirname, "../../src");
 const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? files(path.join(dir, n)) : n.endsWith(".ts") ? [path.join(dir, n)] : []));
-const code = (file: string) => readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+const code = (file: string) =>
+  readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
 
 describe("the Cosmos app's wiring", () => {
   it("builds every Cosmos keeper in src/cosmos/app.ts and nowhere else", () => {

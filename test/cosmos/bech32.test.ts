@@ -56,12 +56,18 @@ for (const make of harnesses()) {
         expect(BECH32_ABI.decodeFunctionResult("hexToBech32", await call(h, "hexToBech32", [ADDRESS, "cosmos"]))[0]).to.equal(encode("cosmos", ADDRESS));
         // each call made when its turn comes: a rejection made earlier and awaited later reads as an uncaught error
         const failures: Array<[() => Promise<unknown>, string | RegExp]> = [
-          [() => call(h, "hexToBech32", [ADDRESS, " "]), "invalid bech32 human readable prefix (HRP). Please provide a either an account, validator or consensus address prefix (eg: cosmos, cosmosvaloper, cosmosvalcons)"],
+          [
+            () => call(h, "hexToBech32", [ADDRESS, " "]),
+            "invalid bech32 human readable prefix (HRP). Please provide a either an account, validator or consensus address prefix (eg: cosmos, cosmosvaloper, cosmosvalcons)",
+          ],
           [() => call(h, "bech32ToHex", [""]), "invalid bech32 address: "],
           [() => call(h, "bech32ToHex", ["no-separator"]), "invalid bech32 address: no-separator"],
           [() => call(h, "bech32ToHex", [corrupt(encode("cosmos", ADDRESS))]), /^decoding bech32 failed: /],
           [() => h.request("eth_call", [{ to: BECH32_PRECOMPILE, data: "0x12345678" }, "latest"]), "no method with id: 0x12345678"],
-          [() => h.request("eth_call", [{ to: BECH32_PRECOMPILE, data: BECH32_ABI.getFunction("bech32ToHex")!.selector }, "latest"]), "abi: attempting to unmarshal an empty string while arguments are expected"],
+          [
+            () => h.request("eth_call", [{ to: BECH32_PRECOMPILE, data: BECH32_ABI.getFunction("bech32ToHex")!.selector }, "latest"]),
+            "abi: attempting to unmarshal an empty string while arguments are expected",
+          ],
         ];
         for (const [p, text] of failures) {
           const err = await rpcError(p());
@@ -97,7 +103,15 @@ describe("the bech32 precompile's settings (epochs.precompiles)", () => {
     expect(cosmosOptionsFromConfig(resolveEpochsConfig({ precompiles: { bech32: false } }))).to.deep.equal({ bech32: false });
     const osmo = cosmosOptionsFromConfig(resolveEpochsConfig({ precompiles: { bech32: { prefix: "osmo" } } }));
     expect(osmo).to.deep.equal({ bech32: { prefix: "osmo" } });
-    for (const bad of [{ bech32: { prefix: "Osmo" } }, { bech32: { prefix: "" } }, { bech32: "yes" }, { ibc: true }, { bank: "yes" }, { staking: { validators: [] } }, { distribution: { communityTax: "2" } }]) {
+    for (const bad of [
+      { bech32: { prefix: "Osmo" } },
+      { bech32: { prefix: "" } },
+      { bech32: "yes" },
+      { ibc: true },
+      { bank: "yes" },
+      { staking: { validators: [] } },
+      { distribution: { communityTax: "2" } },
+    ]) {
       expect(() => resolveEpochsConfig({ precompiles: bad as never }), JSON.stringify(bad)).to.throw(EpochsConfigError, /^invalid epochs\.precompiles/);
     }
     // the prefix names the chain's prefixes in the empty-prefix error
@@ -105,7 +119,9 @@ describe("the bech32 precompile's settings (epochs.precompiles)", () => {
     try {
       const data = BECH32_ABI.encodeFunctionData("hexToBech32", [ADDRESS, ""]);
       const out = await h.runtime.dispatcher.handle({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: BECH32_PRECOMPILE, data }, "latest"] }, { transport: "http", authenticated: false });
-      expect(out).to.deep.include({ error: { code: -32000, message: "invalid bech32 human readable prefix (HRP). Please provide a either an account, validator or consensus address prefix (eg: osmo, osmovaloper, osmovalcons)" } });
+      expect(out).to.deep.include({
+        error: { code: -32000, message: "invalid bech32 human readable prefix (HRP). Please provide a either an account, validator or consensus address prefix (eg: osmo, osmovaloper, osmovalcons)" },
+      });
     } finally {
       await h.close();
     }

@@ -93,11 +93,18 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
     const op = await funded(h);
     const long = ["x".repeat(100 * 1024), "", "", "", ""];
     expect(await refusal(h, op, "createValidator", [long, [E18 / 10n, E18 / 5n, E18 / 100n], 1n, op, pubkey(), E18], E18)).to.contain("invalid moniker length; got: 102400, max: 70: invalid request");
-    const limits: Array<[number, string, number]> = [[1, "identity", 3000], [2, "website", 140], [3, "security contact", 140], [4, "details", 280]];
+    const limits: Array<[number, string, number]> = [
+      [1, "identity", 3000],
+      [2, "website", 140],
+      [3, "security contact", 140],
+      [4, "details", 280],
+    ];
     for (const [i, word, max] of limits) {
       const d = ["v", "", "", "", ""];
       d[i] = "é".repeat(max / 2 + 1); // two bytes a character: the limit is in bytes
-      expect(await refusal(h, op, "createValidator", [d, [E18 / 10n, E18 / 5n, E18 / 100n], 1n, op, pubkey(), E18], E18)).to.contain(`invalid ${word} length; got: ${max + 2}, max: ${max}: invalid request`);
+      expect(await refusal(h, op, "createValidator", [d, [E18 / 10n, E18 / 5n, E18 / 100n], 1n, op, pubkey(), E18], E18)).to.contain(
+        `invalid ${word} length; got: ${max + 2}, max: ${max}: invalid request`,
+      );
     }
     expect(await refusal(h, op, "createValidator", [["", "", "", "", ""], [E18 / 10n, E18 / 5n, E18 / 100n], 1n, op, pubkey(), E18], E18)).to.contain("empty description: invalid request");
     expect((await createValidator(h, op, E18)).status).to.equal("0x1");
@@ -152,14 +159,19 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
       ops.push(op);
       expect((await createValidator(h, op, E18 + BigInt(i))).status).to.equal("0x1");
     }
-    const msgSend = { "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: account("0x7b5Fe22B5446f7C62Ea27B8BD71CeF94e03f3dF2"), to_address: account(ALICE), amount: [{ denom: "atest", amount: "1" }] };
+    const msgSend = {
+      "@type": "/cosmos.bank.v1beta1.MsgSend",
+      from_address: account("0x7b5Fe22B5446f7C62Ea27B8BD71CeF94e03f3dF2"),
+      to_address: account(ALICE),
+      amount: [{ denom: "atest", amount: "1" }],
+    };
     const proposal = (extra: Record<string, unknown> = {}) => Buffer.from(JSON.stringify({ messages: [msgSend], metadata: "", title: "spam", summary: "spam", ...extra }));
     for (let i = 0; i < 40; i++) expect((await send(h, ops[i % ops.length], GOV, GOV_ABI, "submitProposal", [ops[i % ops.length], proposal(), []])).status).to.equal("0x1");
     // one proposal in its voting period, with every caller voting and depositing on it
     const voted = await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposal(), [["atest", 10n * E18]]]);
     expect(voted.status).to.equal("0x1");
     const id = 41n;
-    expect((await h.request<unknown>("eth_call", [{ to: GOV, data: GOV_ABI.encodeFunctionData("getProposal", [id]) }, "latest"]))).to.be.a("string");
+    expect(await h.request<unknown>("eth_call", [{ to: GOV, data: GOV_ABI.encodeFunctionData("getProposal", [id]) }, "latest"])).to.be.a("string");
     for (const op of ops) {
       expect((await send(h, op, GOV, GOV_ABI, "vote", [op, id, 1, ""])).status).to.equal("0x1");
       expect((await send(h, op, GOV, GOV_ABI, "deposit", [op, id, [["atest", E18]]])).status).to.equal("0x1");
@@ -175,7 +187,10 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
   });
 
   it("ICS20: pending packets wait in an index by timeout; an empty block reads the same with 40 pending, and their timeouts still fire", async () => {
-    const h = await inProcess({ epochs: { profile: "cosmos-evm" }, cosmos: { ics20: { channels: [{ channelId: "channel-0", counterpartyChannelId: "channel-7", counterpartyChainId: "cosmoshub-4", open: true }] } } });
+    const h = await inProcess({
+      epochs: { profile: "cosmos-evm" },
+      cosmos: { ics20: { channels: [{ channelId: "channel-0", counterpartyChannelId: "channel-7", counterpartyChainId: "cosmoshub-4", open: true }] } },
+    });
     try {
       const ICS20 = "0x0000000000000000000000000000000000000802";
       const fresh = await emptyBlockReads(h);
@@ -202,7 +217,9 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
     try {
       const OP0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
       const artifact = await artifacts.readArtifact("ReentrantHook");
-      const deploy = await h.request<string>("eth_sendTransaction", [{ from: ALICE, data: (await new ContractFactory(artifact.abi, artifact.bytecode).getDeployTransaction(valoper(OP0), ALICE)).data, value: q(100n * E18), gas: q(5_000_000n) }]);
+      const deploy = await h.request<string>("eth_sendTransaction", [
+        { from: ALICE, data: (await new ContractFactory(artifact.abi, artifact.bytecode).getDeployTransaction(valoper(OP0), ALICE)).data, value: q(100n * E18), gas: q(5_000_000n) },
+      ]);
       const hook = (await h.request<{ contractAddress: string; status: string }>("eth_getTransactionReceipt", [deploy])).contractAddress;
       const hookAbi = new Interface(artifact.abi);
       const read = async (fn: string) => hookAbi.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: hook, data: hookAbi.encodeFunctionData(fn, []) }, "latest"]))[0];
@@ -213,11 +230,16 @@ describe("block work bounded by what is due (a local_node.sh genesis)", function
         const events = await h.request<{ begin_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>("epochs_blockEvents", ["latest"]);
         const types = events.begin_block_events.map((e) => e.type);
         // distribution's epoch work first, then the hook, which succeeded
-        expect(types, JSON.stringify(events.begin_block_events.filter((e) => e.type === "epoch_hook_failed"))).to.include.members(["mint", "epoch_hook"]).and.not.include("epoch_hook_failed");
+        expect(types, JSON.stringify(events.begin_block_events.filter((e) => e.type === "epoch_hook_failed")))
+          .to.include.members(["mint", "epoch_hook"])
+          .and.not.include("epoch_hook_failed");
         expect(await read("ticks")).to.equal(BigInt(i));
       }
       // two delegations of 2, two unbondings of 1: 2 coins staked; two proposals with a coin each; two coins paid out through the WERC20
-      const [shares] = STAKING_ABI.decodeFunctionResult("delegation", await h.request<string>("eth_call", [{ to: STAKING, data: STAKING_ABI.encodeFunctionData("delegation", [hook, valoper(OP0)]) }, "latest"]));
+      const [shares] = STAKING_ABI.decodeFunctionResult(
+        "delegation",
+        await h.request<string>("eth_call", [{ to: STAKING, data: STAKING_ABI.encodeFunctionData("delegation", [hook, valoper(OP0)]) }, "latest"]),
+      );
       expect(shares).to.equal(2n * E18 * E18);
       expect(await read("lastProposal")).to.equal(2n);
       expect(await balance(h, ALICE)).to.equal(aliceBefore + 2n * E18);

@@ -94,7 +94,13 @@ const STATEFUL: Array<{ name: string; address: string; abi: Interface; writes: R
   { name: "gov", address: GOV_PRECOMPILE, abi: GOV_ABI, writes: GOV_TRANSACTIONS, refusal: () => "write protection" },
   { name: "slashing", address: SLASHING_PRECOMPILE, abi: SLASHING_ABI, writes: SLASHING_TRANSACTIONS, refusal: () => "write protection" },
   { name: "WERC20", address: NATIVE_ERC20, abi: WERC20_ABI, writes: new Set(["transfer", "transferFrom", "approve", "deposit", "withdraw"]), refusal: () => "write protection" },
-  { name: "epochs", address: EPOCHS_PRECOMPILE, abi: EPOCHS_ABI, writes: new Set(["registerHooks", "unregisterHooks"]), refusal: (fn) => `epochs precompile: ${fn} through DELEGATECALL or CALLCODE acts for no caller` },
+  {
+    name: "epochs",
+    address: EPOCHS_PRECOMPILE,
+    abi: EPOCHS_ABI,
+    writes: new Set(["registerHooks", "unregisterHooks"]),
+    refusal: (fn) => `epochs precompile: ${fn} through DELEGATECALL or CALLCODE acts for no caller`,
+  },
 ];
 
 for (const profile of ["evmos", "cosmos-evm"] as const) {
@@ -131,7 +137,10 @@ for (const profile of ["evmos", "cosmos-evm"] as const) {
     it("a contract's claim() that delegate-calls WERC20's transfer and approve in its victim's name moves nothing and approves nothing", async () => {
       const werc20 = WERC20_ABI;
       const balance = async (a: string) => BigInt(await h.request<string>("eth_getBalance", [a, "latest"]));
-      const allowance = async () => BigInt(werc20.decodeFunctionResult("allowance", await h.request<string>("eth_call", [{ to: NATIVE_ERC20, data: werc20.encodeFunctionData("allowance", [VICTIM, THIEF]) }, "latest"]))[0] as bigint);
+      const allowance = async () =>
+        BigInt(
+          werc20.decodeFunctionResult("allowance", await h.request<string>("eth_call", [{ to: NATIVE_ERC20, data: werc20.encodeFunctionData("allowance", [VICTIM, THIEF]) }, "latest"]))[0] as bigint,
+        );
       const thiefBefore = await balance(THIEF);
       for (const kind of [KINDS.DELEGATECALL, KINDS.CALLCODE]) {
         const hash = await h.request<string>("eth_sendTransaction", [{ from: VICTIM, to: prober, data: PROBER.encodeFunctionData("claim", [NATIVE_ERC20, THIEF, kind]), gas: "0x7a120" }]);
@@ -149,7 +158,9 @@ for (const profile of ["evmos", "cosmos-evm"] as const) {
       expect(pairBefore).to.be.greaterThan(0n);
       const proberBefore = await balance(prober);
       const deposit = WERC20_ABI.encodeFunctionData("deposit", []);
-      const hash = await h.request<string>("eth_sendTransaction", [{ from: VICTIM, to: prober, value: "0x1", data: PROBER.encodeFunctionData("probe", [NATIVE_ERC20, deposit, KINDS.CALLCODE]), gas: "0x7a120" }]);
+      const hash = await h.request<string>("eth_sendTransaction", [
+        { from: VICTIM, to: prober, value: "0x1", data: PROBER.encodeFunctionData("probe", [NATIVE_ERC20, deposit, KINDS.CALLCODE]), gas: "0x7a120" },
+      ]);
       expect((await h.request<{ status: string }>("eth_getTransactionReceipt", [hash])).status).to.equal("0x1");
       expect(await balance(NATIVE_ERC20)).to.equal(pairBefore);
       expect(await balance(prober)).to.equal(proberBefore + 1n);

@@ -54,7 +54,13 @@ describe("the Cosmos modules as chain state", function () {
     await send(h, ALICE, "delegate", [ALICE, valoper(OP0), 100n * E18]);
     const validators = await h.request<Array<Record<string, unknown>>>("cosmos_validators", []);
     expect(validators).to.have.length(1);
-    expect(validators[0]).to.deep.include({ operator_address: valoper(OP0), jailed: false, status: "BOND_STATUS_BONDED", tokens: `${1100n * E18}`, delegator_shares: `${1100n * E18}.000000000000000000` });
+    expect(validators[0]).to.deep.include({
+      operator_address: valoper(OP0),
+      jailed: false,
+      status: "BOND_STATUS_BONDED",
+      tokens: `${1100n * E18}`,
+      delegator_shares: `${1100n * E18}.000000000000000000`,
+    });
     expect(validators[0].commission).to.deep.include({ commission_rates: { rate: "0.100000000000000000", max_rate: "1.000000000000000000", max_change_rate: "0.010000000000000000" } });
     expect(await h.request("cosmos_delegations", [ALICE])).to.deep.equal([
       { delegation: { delegator_address: account(ALICE), validator_address: valoper(OP0), shares: `${100n * E18}.000000000000000000` }, balance: { denom: "atest", amount: `${100n * E18}` } },
@@ -78,7 +84,9 @@ describe("the Cosmos modules as chain state", function () {
 
   it("lets a test add, jail and slash validators and change the rewards (dev methods), refusing bad input", async () => {
     h = await inProcess(COSMOS);
-    const added = await h.request<{ operator_address: string; tokens: string; description: { moniker: string } }>("cosmos_addValidator", [{ operator: NEW_OP, tokens: q(200n * E18), commissionRate: "0.05", moniker: "new" }]);
+    const added = await h.request<{ operator_address: string; tokens: string; description: { moniker: string } }>("cosmos_addValidator", [
+      { operator: NEW_OP, tokens: q(200n * E18), commissionRate: "0.05", moniker: "new" },
+    ]);
     expect([added.operator_address, added.tokens, added.description.moniker]).to.deep.equal([valoper(NEW_OP), `${200n * E18}`, "new"]);
     // minted, not taken from the operator: its dev balance stays
     expect(await balance(h, NEW_OP)).to.equal(10_000n * E18);
@@ -120,16 +128,21 @@ describe("the Cosmos modules as chain state", function () {
     const receipt = await h.request<{ gasUsed: string; effectiveGasPrice: string; logs: Array<{ topics: string[] }> }>("eth_getTransactionReceipt", [hash]);
     expect(receipt.logs.map((l) => l.topics[0])).to.include(STAKING_ABI.getEvent("CreateValidator")!.topicHash);
     expect(await balance(h, NEW_OP)).to.equal(before - 50n * E18 - BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice));
-    const v = (await h.request<Array<{ operator_address: string; tokens: string; consensus_pubkey: { key: string }; description: { website: string } }>>("cosmos_validators", [])).find((x) => x.operator_address === valoper(NEW_OP));
+    const v = (await h.request<Array<{ operator_address: string; tokens: string; consensus_pubkey: { key: string }; description: { website: string } }>>("cosmos_validators", [])).find(
+      (x) => x.operator_address === valoper(NEW_OP),
+    );
     expect([v?.tokens, v?.consensus_pubkey.key, v?.description.website]).to.deep.equal([`${50n * E18}`, pubkey, "https://v.example"]);
-    const edit = (rate: bigint) => h.request("eth_call", [{ from: NEW_OP, to: STAKING, data: STAKING_ABI.encodeFunctionData("editValidator", [["[do-not-modify]", "", "", "", ""], NEW_OP, rate, -1n]) }, "latest"]);
+    const edit = (rate: bigint) =>
+      h.request("eth_call", [{ from: NEW_OP, to: STAKING, data: STAKING_ABI.encodeFunctionData("editValidator", [["[do-not-modify]", "", "", "", ""], NEW_OP, rate, -1n]) }, "latest"]);
     expect((await rpcError(edit(E18 / 10n + E18 / 100n))).message).to.match(/commission cannot be changed more than once in 24h/);
     await h.request("evm_increaseTime", [86_401]);
     await h.request("evm_mine");
     expect((await rpcError(edit(E18 / 10n + E18 / 50n))).message).to.match(/commission cannot be changed more than max change rate/);
     expect((await rpcError(edit(E18 / 4n))).message).to.match(/commission cannot be more than the max rate/);
     await send(h, NEW_OP, "editValidator", [["[do-not-modify]", "", "", "", ""], NEW_OP, E18 / 10n + E18 / 100n, -1n]);
-    const edited = (await h.request<Array<{ operator_address: string; description: { moniker: string }; commission: { commission_rates: { rate: string } } }>>("cosmos_validators", [])).find((x) => x.operator_address === valoper(NEW_OP));
+    const edited = (await h.request<Array<{ operator_address: string; description: { moniker: string }; commission: { commission_rates: { rate: string } } }>>("cosmos_validators", [])).find(
+      (x) => x.operator_address === valoper(NEW_OP),
+    );
     expect([edited?.description.moniker, edited?.commission.commission_rates.rate]).to.deep.equal(["new", "0.110000000000000000"]);
     // another account may not create a validator for this one
     const other = h.request("eth_call", [{ from: ALICE, to: STAKING, data: STAKING_ABI.encodeFunctionData("createValidator", [description, rates, 1n, NEW_OP, pubkey, E18]) }, "latest"]);
@@ -252,7 +265,9 @@ describe("the Cosmos modules as chain state", function () {
     expect((next.body.validators as Array<{ operator_address: string }>).map((v) => v.operator_address)).to.deep.equal([valoper(OP0)]);
     const dels = await get(`/cosmos/staking/v1beta1/delegations/${account(ALICE)}`);
     expect(dels.body).to.deep.equal({
-      delegation_responses: [{ delegation: { delegator_address: account(ALICE), validator_address: valoper(NEW_OP), shares: `${5n * E18}.000000000000000000` }, balance: { denom: "atest", amount: `${5n * E18}` } }],
+      delegation_responses: [
+        { delegation: { delegator_address: account(ALICE), validator_address: valoper(NEW_OP), shares: `${5n * E18}.000000000000000000` }, balance: { denom: "atest", amount: `${5n * E18}` } },
+      ],
       pagination: { next_key: null, total: "1" },
     });
     // 100 minted: 98 after tax; NEW_OP holds 55 of 1,055 bonded tokens → 5.109004739336492890 coins; 20 % commission
@@ -309,7 +324,8 @@ describe("the Cosmos modules as chain state", function () {
 
   it("answers the slashing precompile: a jailed validator's signing info, and its operator unjails it after the jail duration", async () => {
     h = await inProcess(COSMOS);
-    const call = async (fn: string, args: unknown[]) => SLASHING_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: SLASHING, data: SLASHING_ABI.encodeFunctionData(fn, args) }, "latest"]));
+    const call = async (fn: string, args: unknown[]) =>
+      SLASHING_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: SLASHING, data: SLASHING_ABI.encodeFunctionData(fn, args) }, "latest"]));
     const [params] = await call("getParams", []);
     // the Cosmos SDK's defaults: 100 blocks, 0.5 signed, 600 s, 0.05 and 0.01
     expect([params[0], params[1][0], params[2], params[3][0], params[4][0]]).to.deep.equal([100n, E18 / 2n, 600n, E18 / 20n, E18 / 100n]);
@@ -322,7 +338,9 @@ describe("the Cosmos modules as chain state", function () {
     await h.request("cosmos_addValidator", [{ operator: "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65" }]);
     const [all] = await call("getSigningInfos", [["0x", 0, 0, true, false]]);
     const consAddresses = (all as Array<[string]>).map((row) => row[0].toLowerCase());
-    expect(consAddresses).to.have.length(3).and.to.deep.equal([...consAddresses].sort());
+    expect(consAddresses)
+      .to.have.length(3)
+      .and.to.deep.equal([...consAddresses].sort());
     await h.request("cosmos_jailValidator", [OP0]);
     const at = await headTime(h);
     const [info] = await call("getSigningInfo", [cons]);
@@ -353,15 +371,42 @@ describe("the Cosmos modules as chain state", function () {
       votingStartTime: 1_700_000_000,
       votingEndTime: 1_700_172_800,
       finalTallyResult: { yes: 700n * E18, no: 100n * E18 },
-      votes: [{ voter: OP0, option: "VOTE_OPTION_YES" }, { voter: NEW_OP, options: [{ option: 3, weight: "0.25" }, { option: "VOTE_OPTION_YES", weight: "0.75" }] }],
+      votes: [
+        { voter: OP0, option: "VOTE_OPTION_YES" },
+        {
+          voter: NEW_OP,
+          options: [
+            { option: 3, weight: "0.25" },
+            { option: "VOTE_OPTION_YES", weight: "0.75" },
+          ],
+        },
+      ],
       deposits: [{ depositor: ALICE, amount: 10_000_000n }],
     });
     await helpers.cosmos.setProposal({ id: 2, proposer: OP0, title: "Spend", status: 2 });
     // its deposits written out of order: listed in x/gov's store order, by depositor (bytewise)
-    await helpers.cosmos.setProposal({ id: 3, proposer: OP0, title: "Order", status: 1, deposits: [{ depositor: NEW_OP, amount: 2n }, { depositor: ALICE, amount: 1n }] });
+    await helpers.cosmos.setProposal({
+      id: 3,
+      proposer: OP0,
+      title: "Order",
+      status: 1,
+      deposits: [
+        { depositor: NEW_OP, amount: 2n },
+        { depositor: ALICE, amount: 1n },
+      ],
+    });
     const call = async (fn: string, args: unknown[]) => GOV_ABI.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: GOV, data: GOV_ABI.encodeFunctionData(fn, args) }, "latest"]));
     const [p] = await call("getProposal", [1]);
-    expect([p[0], p[1], p[2], [...p[3]], p[8], p[10], p[11], p[12]]).to.deep.equal([1n, ["/cosmos.distribution.v1beta1.MsgUpdateParams"], 3n, [`${700n * E18}`, "0", `${100n * E18}`, "0"], 1_700_172_800n, "Raise the community tax", "to 3 %", ALICE]);
+    expect([p[0], p[1], p[2], [...p[3]], p[8], p[10], p[11], p[12]]).to.deep.equal([
+      1n,
+      ["/cosmos.distribution.v1beta1.MsgUpdateParams"],
+      3n,
+      [`${700n * E18}`, "0", `${100n * E18}`, "0"],
+      1_700_172_800n,
+      "Raise the community tax",
+      "to 3 %",
+      ALICE,
+    ]);
     expect(p[6].map((c: unknown[]) => [...c])).to.deep.equal([["atest", 10_000_000n]]);
     const [vote] = await call("getVote", [1, NEW_OP]);
     expect(vote[2].map((o: unknown[]) => [...o])).to.deep.equal([
@@ -384,7 +429,8 @@ describe("the Cosmos modules as chain state", function () {
     const deploy = await h.request<string>("eth_sendTransaction", [{ from: ALICE, data: artifact.bytecode, gas: q(1_000_000n) }]);
     const reader = (await h.request<{ contractAddress: string }>("eth_getTransactionReceipt", [deploy])).contractAddress;
     const readerAbi = new Interface(artifact.abi);
-    const read = async (fn: string, args: unknown[]) => readerAbi.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: reader, data: readerAbi.encodeFunctionData(fn, args) }, "latest"]))[0];
+    const read = async (fn: string, args: unknown[]) =>
+      readerAbi.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to: reader, data: readerAbi.encodeFunctionData(fn, args) }, "latest"]))[0];
     expect([await read("passed", [1]), await read("passed", [2]), await read("votedYes", [1, OP0]), await read("votedYes", [1, NEW_OP])]).to.deep.equal([true, false, true, false]);
 
     // its transactions run x/gov: a vote on a proposal past its voting period is refused in the SDK's words
@@ -401,7 +447,8 @@ describe("the Cosmos modules as chain state", function () {
     expect(staking.params).to.deep.equal({ unbonding_time: "3600s", max_entries: 7, max_validators: 100, bond_denom: "atest" });
     expect(staking.delegations).to.have.length(4);
     // the validators as the genesis keeps them (not their commission's update time: the new chain's genesis time)
-    const kept = (list: unknown) => (list as Array<Record<string, unknown> & { commission: { commission_rates: unknown } }>).map(({ commission, unbonding_time: _t, ...v }) => ({ ...v, rates: commission.commission_rates }));
+    const kept = (list: unknown) =>
+      (list as Array<Record<string, unknown> & { commission: { commission_rates: unknown } }>).map(({ commission, unbonding_time: _t, ...v }) => ({ ...v, rates: commission.commission_rates }));
     const before = { validators: kept(await h.request("cosmos_validators", [])), alice: await h.request("cosmos_delegations", [ALICE]), op0: await h.request("cosmos_delegations", [OP0]) };
     await h.close();
 

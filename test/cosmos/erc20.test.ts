@@ -137,7 +137,10 @@ for (const make of harnesses()) {
       const received = await c.tx(A, NATIVE_ERC20, "0x", 7n);
       expect(BigInt(received.gasUsed)).to.equal(21_000n + 23_878n);
       expect(received.logs[0].topics[0]).to.equal(topicOf(WERC20_ABI, "Deposit"));
-      const gasPrice = BigInt((await h.request<{ effectiveGasPrice: string }>("eth_getTransactionReceipt", [(await h.request<{ transactions: string[] }>("eth_getBlockByNumber", ["latest", false])).transactions[0]])).effectiveGasPrice);
+      const gasPrice = BigInt(
+        (await h.request<{ effectiveGasPrice: string }>("eth_getTransactionReceipt", [(await h.request<{ transactions: string[] }>("eth_getBlockByNumber", ["latest", false])).transactions[0]]))
+          .effectiveGasPrice,
+      );
       expect(await c.balance(A)).to.equal(aBefore - (21_000n + 23_878n) * gasPrice);
 
       // withdraw checks the balance and emits Withdrawal; the coins stay where they are
@@ -171,7 +174,12 @@ for (const make of harnesses()) {
       expect(await cosmos.registerCoin(ATOM, ATOM_META)).to.deep.equal({ erc20_address: ATOM_ERC20, denom: ATOM, enabled: true, contract_owner: "OWNER_MODULE" });
       expect(await h.request("eth_getCode", [ATOM_ERC20, "latest"])).to.equal("0xfe");
       await cosmos.mintCoins(A, ATOM, 5_000_000n);
-      expect([await c.erc20(ATOM_ERC20, "name"), await c.erc20(ATOM_ERC20, "symbol"), await c.erc20(ATOM_ERC20, "decimals"), await c.erc20(ATOM_ERC20, "totalSupply")]).to.deep.equal(["Cosmos Hub Atom", "ATOM", 6n, 5_000_000n]);
+      expect([await c.erc20(ATOM_ERC20, "name"), await c.erc20(ATOM_ERC20, "symbol"), await c.erc20(ATOM_ERC20, "decimals"), await c.erc20(ATOM_ERC20, "totalSupply")]).to.deep.equal([
+        "Cosmos Hub Atom",
+        "ATOM",
+        6n,
+        5_000_000n,
+      ]);
       expect(await c.erc20(ATOM_ERC20, "balanceOf", [A])).to.equal(5_000_000n);
 
       const userAddr = await deployUser(h);
@@ -205,7 +213,13 @@ for (const make of harnesses()) {
         const bech = (await h.request<{ bech32_prefixes: { account: string } }>("cosmos_stakingState")).bech32_prefixes.account;
         const { bech32 } = await import("bech32");
         const balances = await get(`/cosmos/bank/v1beta1/balances/${bech32.encode(bech, bech32.toWords(getBytes(B)))}`);
-        expect(balances.body).to.deep.equal({ balances: [{ denom: "atest", amount: (await c.balance(B)).toString() }, { denom: ATOM, amount: "500000" }], pagination: { next_key: null, total: "2" } });
+        expect(balances.body).to.deep.equal({
+          balances: [
+            { denom: "atest", amount: (await c.balance(B)).toString() },
+            { denom: ATOM, amount: "500000" },
+          ],
+          pagination: { next_key: null, total: "2" },
+        });
         const pairs = await get("/cosmos/evm/erc20/v1/token_pairs");
         // in x/erc20's store order, by pair id (sha256 of "address|denom": ATOM's 2fe421e0…, the native coin's e7e4b6b8…), not registration order
         expect(pairs.body).to.deep.equal({
@@ -314,7 +328,14 @@ describe("x/erc20's token pairs as chain state", function () {
   it("genesis coins come from the config: minted, with metadata, a voucher paired", async () => {
     const cfg = resolveEpochsConfig({
       profile: "cosmos-evm",
-      precompiles: { erc20: { coins: [{ denom: ATOM, ...ATOM_META, balances: { [B]: "7000" } }, { denom: "uosmo", balances: { [A]: 12 } }] } },
+      precompiles: {
+        erc20: {
+          coins: [
+            { denom: ATOM, ...ATOM_META, balances: { [B]: "7000" } },
+            { denom: "uosmo", balances: { [A]: 12 } },
+          ],
+        },
+      },
     });
     h = await inProcess({ epochs: { profile: "cosmos-evm" }, cosmos: cosmosOptionsFromConfig(cfg) });
     const c = chainOf(h);

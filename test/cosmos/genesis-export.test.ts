@@ -35,7 +35,11 @@ contract Tally {
   function afterEpochEnd(string calldata, int64) external { ends++; }
 }`;
 
-type Genesis = { genesis_time: string; chain_id: string; app_state: Record<string, unknown> & { evm: { accounts: Array<{ address: string; code: string; storage: unknown[] }> }; auth: { accounts: unknown[] } } };
+type Genesis = {
+  genesis_time: string;
+  chain_id: string;
+  app_state: Record<string, unknown> & { evm: { accounts: Array<{ address: string; code: string; storage: unknown[] }> }; auth: { accounts: unknown[] } };
+};
 
 describe("epochs_exportGenesis: export a chain, start a node from it, the same state", function () {
   this.timeout(60_000);
@@ -47,11 +51,24 @@ describe("epochs_exportGenesis: export a chain, start a node from it, the same s
   });
 
   const tally = new Interface(["function ends() view returns (uint256)", "function label() view returns (string)", "function seen(address) view returns (uint256)"]);
-  const read = async (h: Harness, to: string, fn: string, args: unknown[] = []) => tally.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to, data: tally.encodeFunctionData(fn, args) }, "latest"]))[0] as unknown;
+  const read = async (h: Harness, to: string, fn: string, args: unknown[] = []) =>
+    tally.decodeFunctionResult(fn, await h.request<string>("eth_call", [{ to, data: tally.encodeFunctionData(fn, args) }, "latest"]))[0] as unknown;
 
   it("keeps balances, nonces, contracts, hooks, validators, delegations, other coins and the Cosmos chain id", async () => {
     a = await localNode((g) => {
-      (g.app_state as Record<string, unknown>).epochs = { epochs: [{ identifier: "minute", start_time: "0001-01-01T00:00:00Z", duration: "60s", current_epoch: "0", current_epoch_start_time: "0001-01-01T00:00:00Z", epoch_counting_started: false, current_epoch_start_height: "0" }] };
+      (g.app_state as Record<string, unknown>).epochs = {
+        epochs: [
+          {
+            identifier: "minute",
+            start_time: "0001-01-01T00:00:00Z",
+            duration: "60s",
+            current_epoch: "0",
+            current_epoch_start_time: "0001-01-01T00:00:00Z",
+            epoch_counting_started: false,
+            current_epoch_start_height: "0",
+          },
+        ],
+      };
     });
     const h = a.h;
     const c = compileStandard({ "Tally.sol": SOURCE });

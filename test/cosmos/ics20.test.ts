@@ -32,7 +32,14 @@ const ATOM_ERC20 = getAddress("0xf36e4c1f926001ceada9ca97ea622b25f41e5eb2");
 const ESCROW0 = escrowAddress("transfer", "channel-0");
 const COSMOS: Partial<RuntimeOptions> = {
   epochs: { profile: "cosmos-evm" },
-  cosmos: { ics20: { channels: [{ channelId: "channel-0", counterpartyChannelId: "channel-7", counterpartyChainId: "cosmoshub-4", open: true }, { channelId: "channel-1", counterpartyChannelId: "channel-1", counterpartyChainId: "osmosis-1", open: false }] } },
+  cosmos: {
+    ics20: {
+      channels: [
+        { channelId: "channel-0", counterpartyChannelId: "channel-7", counterpartyChainId: "cosmoshub-4", open: true },
+        { channelId: "channel-1", counterpartyChannelId: "channel-1", counterpartyChainId: "osmosis-1", open: false },
+      ],
+    },
+  },
 };
 const q = (n: bigint): string => `0x${n.toString(16)}`;
 const cosmosAddr = (hex: string) => bech32.encode("cosmos", bech32.toWords(getBytes(hex)));
@@ -114,18 +121,40 @@ for (const make of harnesses()) {
       const ev = ICS20_ABI.parseLog(sent.logs[0]);
       expect(getAddress(sent.logs[0].address)).to.equal(ICS20);
       expect(ev?.name).to.equal("IBCTransfer");
-      expect([ev?.args.sender, ev?.args.receiver.hash, ev?.args.sourcePort, ev?.args.sourceChannel, ev?.args.denom, ev?.args.amount, ev?.args.memo]).to.deep.equal([br, id("cosmos1receiver"), "transfer", "channel-0", "atest", 5n * E18, "weekly payout"]);
+      expect([ev?.args.sender, ev?.args.receiver.hash, ev?.args.sourcePort, ev?.args.sourceChannel, ev?.args.denom, ev?.args.amount, ev?.args.memo]).to.deep.equal([
+        br,
+        id("cosmos1receiver"),
+        "transfer",
+        "channel-0",
+        "atest",
+        5n * E18,
+        "weekly payout",
+      ]);
       expect(await c.balance(br)).to.equal(95n * E18);
       expect(await c.balance(ESCROW0)).to.equal(5n * E18);
       expect(bridge.decodeFunctionResult("lastSequence", await c.call(br, bridge.encodeFunctionData("lastSequence")))[0]).to.equal(1n);
-      expect((await c.packets())[0]).to.deep.include({ sequence: "1", source_channel: "channel-0", denom: "atest", local_denom: "atest", amount: `${5n * E18}`, state: "pending", burned: false, memo: "weekly payout", receiver: "cosmos1receiver" });
+      expect((await c.packets())[0]).to.deep.include({
+        sequence: "1",
+        source_channel: "channel-0",
+        denom: "atest",
+        local_denom: "atest",
+        amount: `${5n * E18}`,
+        state: "pending",
+        burned: false,
+        memo: "weekly payout",
+        receiver: "cosmos1receiver",
+      });
 
       expect(await h.request("cosmos_ibcSettle", ["channel-0", "0x1", "ack"])).to.deep.include({ state: "acknowledged", fate: "ack" });
       expect([await c.balance(br), await c.balance(ESCROW0)]).to.deep.equal([95n * E18, 5n * E18]);
       expect((await rpcError(h.request("cosmos_ibcSettle", ["channel-0", "0x1", "timeout"]))).message).to.equal("packet with sequence (1) has already been acknowledged: packet already relayed");
 
       await c.send(br, "channel-0", "atest", 2n * E18);
-      expect(await h.request("cosmos_ibcSettle", ["channel-0", "0x2", "error", "insufficient funds on the counterparty"])).to.deep.include({ state: "refunded", fate: "error", error: "insufficient funds on the counterparty" });
+      expect(await h.request("cosmos_ibcSettle", ["channel-0", "0x2", "error", "insufficient funds on the counterparty"])).to.deep.include({
+        state: "refunded",
+        fate: "error",
+        error: "insufficient funds on the counterparty",
+      });
       expect([await c.balance(br), await c.balance(ESCROW0)]).to.deep.equal([95n * E18, 5n * E18]);
 
       await c.send(br, "channel-0", "atest", 3n * E18);
@@ -211,9 +240,15 @@ for (const make of harnesses()) {
       expect(await c.failure(br, send("channel-0", "atest", 1000n * E18))).to.include(`spendable balance ${100n * E18}atest is smaller than ${1000n * E18}atest: insufficient funds`);
       expect(await c.failure(br, send("channel-0", "atest", 0n))).to.include("0atest: insufficient funds");
       expect(await c.failure(br, bridge.encodeFunctionData("sendAs", [A, "atest"]))).to.include(`msg.sender address ${getAddress(br)} does not match the requester address ${A}`);
-      expect((await rpcError(h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x1", receiver: "osmo1xyz" }]))).message).to.match(/^failed to decode receiver address osmo1xyz: .*: invalid address$/);
-      expect((await rpcError(h.request("cosmos_ibcReceive", [{ channel: "channel-1", denom: "uatom", amount: "0x1", receiver: B }]))).message).to.equal("channel (channel-1) is not open, current state: STATE_CLOSED: invalid channel state");
-      expect((await rpcError(h.request("cosmos_ibcSettle", ["channel-0", "0x9", "ack"]))).message).to.equal("packet commitment not found for port transfer, channel channel-0, sequence 9: packet commitment not found");
+      expect((await rpcError(h.request("cosmos_ibcReceive", [{ channel: "channel-0", denom: "uatom", amount: "0x1", receiver: "osmo1xyz" }]))).message).to.match(
+        /^failed to decode receiver address osmo1xyz: .*: invalid address$/,
+      );
+      expect((await rpcError(h.request("cosmos_ibcReceive", [{ channel: "channel-1", denom: "uatom", amount: "0x1", receiver: B }]))).message).to.equal(
+        "channel (channel-1) is not open, current state: STATE_CLOSED: invalid channel state",
+      );
+      expect((await rpcError(h.request("cosmos_ibcSettle", ["channel-0", "0x9", "ack"]))).message).to.equal(
+        "packet commitment not found for port transfer, channel channel-0, sequence 9: packet commitment not found",
+      );
       expect((await rpcError(h.request("cosmos_ibcSettle", ["channel-0", "0x1", "maybe"]))).code).to.equal(-32602);
       // nothing of it changed the chain
       expect(await c.packets()).to.deep.equal([]);
@@ -355,7 +390,12 @@ describe("ICS20 packets as chain state", function () {
     await h.request("cosmos_registerCoin", ["transfer/channel-0/aosmo", { name: "Osmosis", symbol: "OSMO", decimals: 18 }]);
     await h.request("cosmos_mintCoins", [A, "ujuno", "0x7"]);
     await h.request("cosmos_setDenomMetadata", ["ujuno", { name: "Juno", symbol: "JUNO", decimals: 6 }]);
-    const exported = await h.request<{ bank: { balances: unknown[]; denom_metadata: Array<{ base: string }> }; erc20: { token_pairs: Array<{ denom: string }> }; transfer: { denoms: unknown[] }; ibc: { channel_genesis: { channels: Array<{ channel_id: string; state: string }> } } }>("cosmos_exportGenesis");
+    const exported = await h.request<{
+      bank: { balances: unknown[]; denom_metadata: Array<{ base: string }> };
+      erc20: { token_pairs: Array<{ denom: string }> };
+      transfer: { denoms: unknown[] };
+      ibc: { channel_genesis: { channels: Array<{ channel_id: string; state: string }> } };
+    }>("cosmos_exportGenesis");
     expect(exported.bank.balances).to.deep.equal([
       { address: cosmosAddr(B), coins: [{ denom: ATOM, amount: "1000" }] },
       { address: cosmosAddr(A), coins: [{ denom: "ujuno", amount: "7" }] },
@@ -375,7 +415,11 @@ describe("ICS20 packets as chain state", function () {
       const doc = JSON.parse(readFileSync(home.paths.genesis, "utf8")) as { app_state: Record<string, unknown> };
       Object.assign(doc.app_state, exported);
       writeFileSync(home.paths.genesis, JSON.stringify(doc));
-      const options = await homeRuntimeOptions(openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" }), { chain: testChainConfig(), epochs: { profile: "cosmos-evm" }, cosmos: {} });
+      const options = await homeRuntimeOptions(openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" }), {
+        chain: testChainConfig(),
+        epochs: { profile: "cosmos-evm" },
+        cosmos: {},
+      });
       h = await inProcess({ ...options, epochs: { ...options.epochs, profile: "cosmos-evm" } });
       const again = chainOf(h);
       expect(await h.request("cosmos_tokenPairs")).to.deep.equal(before.pairs);
@@ -389,7 +433,11 @@ describe("ICS20 packets as chain state", function () {
       // a malformed section is refused with its field
       writeFileSync(home.paths.genesis, JSON.stringify({ ...doc, app_state: { ...doc.app_state, bank: { balances: [{ address: "osmo1xyz", coins: [] }] } } }));
       let message = "";
-      await homeRuntimeOptions(openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" }), { chain: testChainConfig(), epochs: { profile: "cosmos-evm" }, cosmos: {} }).catch((err: Error) => (message = err.message));
+      await homeRuntimeOptions(openHome(dir, { chainId: 9000n, genesisTime: 1_709_294_400n, epochs: () => [], namespaces: ["eth", "cosmos"], profile: "cosmos-evm" }), {
+        chain: testChainConfig(),
+        epochs: { profile: "cosmos-evm" },
+        cosmos: {},
+      }).catch((err: Error) => (message = err.message));
       expect(message).to.match(/app_state\.bank\.balances\[0\]\.address: /);
     } finally {
       await h.close();

@@ -53,7 +53,12 @@ describe("module records of an earlier version, carried into the indexes", () =>
     expect(balanceOf(state, ALICE)).to.equal(3n * DEC);
     expect(await staking.indexed()).to.equal(true);
     expect(await env.records(STAKING_PRECOMPILE).get("queue")).to.equal(undefined);
-    expect((await staking.bondedValidators()).map((v) => [v.operator, v.status])).to.deep.equal([[OP0, BondStatus.Bonded], [OP1, BondStatus.Bonded]].sort());
+    expect((await staking.bondedValidators()).map((v) => [v.operator, v.status])).to.deep.equal(
+      [
+        [OP0, BondStatus.Bonded],
+        [OP1, BondStatus.Bonded],
+      ].sort(),
+    );
     expect(await staking.nextMaturity()).to.equal(undefined);
   });
 
@@ -61,9 +66,37 @@ describe("module records of an earlier version, carried into the indexes", () =>
     const state = memoryState();
     const env = at(state, 50n);
     const r = env.records(GOV_PRECOMPILE);
-    const base = { messages: [], bodies: [], finalTallyResult: { yes: 0n, abstain: 0n, no: 0n, noWithVeto: 0n }, submitTime: 0n, votingStartTime: 0n, metadata: "", title: "t", summary: "s", proposer: ALICE };
-    await r.put("proposal/1", { ...base, id: 1n, status: ProposalStatus.DepositPeriod, depositEndTime: 100n, votingEndTime: 0n, totalDeposit: 4n, votes: [], deposits: [{ depositor: BOB, amount: 4n }] });
-    await r.put("proposal/2", { ...base, id: 2n, status: ProposalStatus.VotingPeriod, depositEndTime: 10n, votingEndTime: 500n, totalDeposit: 9n, votes: [{ voter: BOB, options: [{ option: 1, weight: DEC }], metadata: "" }], deposits: [{ depositor: ALICE, amount: 9n }] });
+    const base = {
+      messages: [],
+      bodies: [],
+      finalTallyResult: { yes: 0n, abstain: 0n, no: 0n, noWithVeto: 0n },
+      submitTime: 0n,
+      votingStartTime: 0n,
+      metadata: "",
+      title: "t",
+      summary: "s",
+      proposer: ALICE,
+    };
+    await r.put("proposal/1", {
+      ...base,
+      id: 1n,
+      status: ProposalStatus.DepositPeriod,
+      depositEndTime: 100n,
+      votingEndTime: 0n,
+      totalDeposit: 4n,
+      votes: [],
+      deposits: [{ depositor: BOB, amount: 4n }],
+    });
+    await r.put("proposal/2", {
+      ...base,
+      id: 2n,
+      status: ProposalStatus.VotingPeriod,
+      depositEndTime: 10n,
+      votingEndTime: 500n,
+      totalDeposit: 9n,
+      votes: [{ voter: BOB, options: [{ option: 1, weight: DEC }], metadata: "" }],
+      deposits: [{ depositor: ALICE, amount: 9n }],
+    });
     await r.put("proposals", [1n, 2n]);
     await r.put("nextId", 3n);
     await r.put("queue", [1n, 2n]);
@@ -74,7 +107,12 @@ describe("module records of an earlier version, carried into the indexes", () =>
     expect(await gov.nextDeadline()).to.equal(0n);
     // a vote on the inline proposal keeps BOB's inline vote
     await gov.vote(2n, ALICE, [{ option: 3, weight: DEC }], "");
-    expect((await gov.proposal(2n))?.votes.map((v) => [getAddress(v.voter), v.options[0].option])).to.deep.equal([[ALICE, 3], [BOB, 1]].sort());
+    expect((await gov.proposal(2n))?.votes.map((v) => [getAddress(v.voter), v.options[0].option])).to.deep.equal(
+      [
+        [ALICE, 3],
+        [BOB, 1],
+      ].sort(),
+    );
 
     const later = keepers(at(state, 100n)).gov;
     const ended = await later.endBlock(keepers(at(state, 100n)).staking);
@@ -92,7 +130,21 @@ describe("module records of an earlier version, carried into the indexes", () =>
     const env = at(state, 50n);
     const r = env.records(ICS20_PRECOMPILE);
     await r.put("channels", [{ channelId: "channel-0", counterpartyChannelId: "channel-7", counterpartyChainId: "cosmoshub-4", open: true }]);
-    const packet = { sequence: 1n, sourceChannel: "channel-0", denom: "atest", localDenom: "atest", amount: 5n, sender: ALICE, receiver: "cosmos1x", memo: "", timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n }, timeoutTimestamp: 100n * 10n ** 9n, burned: false, state: "pending", height: 1n };
+    const packet = {
+      sequence: 1n,
+      sourceChannel: "channel-0",
+      denom: "atest",
+      localDenom: "atest",
+      amount: 5n,
+      sender: ALICE,
+      receiver: "cosmos1x",
+      memo: "",
+      timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
+      timeoutTimestamp: 100n * 10n ** 9n,
+      burned: false,
+      state: "pending",
+      height: 1n,
+    };
     await r.put("packet/channel-0/1", packet);
     await r.put("sequence/channel-0", 2n);
     await r.put("timeouts", [["channel-0", 1n, 100n * 10n ** 9n]]);

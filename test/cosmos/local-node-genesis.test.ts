@@ -40,7 +40,15 @@ const close = closeLocalNode;
 
 const balance = async (h: Harness, a: string) => BigInt(await h.request<string>("eth_getBalance", [a, "latest"]));
 
-async function send(h: Harness, from: string, to: string, abi: Interface, fn: string, args: unknown[], value = 0n): Promise<{ status: string; gasUsed: string; effectiveGasPrice: string; logs: Array<{ topics: string[]; data: string }> }> {
+async function send(
+  h: Harness,
+  from: string,
+  to: string,
+  abi: Interface,
+  fn: string,
+  args: unknown[],
+  value = 0n,
+): Promise<{ status: string; gasUsed: string; effectiveGasPrice: string; logs: Array<{ topics: string[]; data: string }> }> {
   const hash = await h.request<string>("eth_sendTransaction", [{ from, to, data: abi.encodeFunctionData(fn, args), gas: q(2_000_000n), value: q(value) }]);
   return h.request("eth_getTransactionReceipt", [hash]);
 }
@@ -50,8 +58,14 @@ async function call(h: Harness, to: string, abi: Interface, fn: string, args: un
 }
 
 /** A proposal as cosmos/evm's gov suite builds it: one MsgSend from the gov account. */
-const proposalJson = (messages: unknown[], extra: Record<string, unknown> = {}): Uint8Array => Buffer.from(JSON.stringify({ messages, metadata: "ipfs://CID", title: "test prop", summary: "test prop", expedited: false, ...extra }));
-const msgSend = (to: string, amount: bigint) => ({ "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: GOV_ACCOUNT, to_address: account(to), amount: [{ denom: "atest", amount: amount.toString() }] });
+const proposalJson = (messages: unknown[], extra: Record<string, unknown> = {}): Uint8Array =>
+  Buffer.from(JSON.stringify({ messages, metadata: "ipfs://CID", title: "test prop", summary: "test prop", expedited: false, ...extra }));
+const msgSend = (to: string, amount: bigint) => ({
+  "@type": "/cosmos.bank.v1beta1.MsgSend",
+  from_address: GOV_ACCOUNT,
+  to_address: account(to),
+  amount: [{ denom: "atest", amount: amount.toString() }],
+});
 
 /** Mines a block `seconds` after the head's. */
 async function moveTime(h: Harness, seconds: number): Promise<void> {
@@ -74,7 +88,13 @@ describe("a node from local_node.sh's genesis", function () {
     expect(await balance(h, DEV0)).to.equal(1000n * E18);
     expect(await balance(h, VALIDATOR)).to.equal(100_000_000n * E18 - 1000n * E18);
     const [v] = await h.request<Array<Record<string, unknown> & { commission: { commission_rates: Record<string, string> }; description: { moniker: string } }>>("cosmos_validators", []);
-    expect([v.operator_address, v.tokens, v.status, v.description.moniker, v.min_self_delegation]).to.deep.equal([valoper(VALIDATOR), (1000n * E18).toString(), "BOND_STATUS_BONDED", "localtestnet", "1"]);
+    expect([v.operator_address, v.tokens, v.status, v.description.moniker, v.min_self_delegation]).to.deep.equal([
+      valoper(VALIDATOR),
+      (1000n * E18).toString(),
+      "BOND_STATUS_BONDED",
+      "localtestnet",
+      "1",
+    ]);
     expect(v.commission.commission_rates).to.deep.equal({ rate: "0.100000000000000000", max_rate: "0.200000000000000000", max_change_rate: "0.010000000000000000" });
     // the validator's consensus key is the one evmd init --recover derives from its mnemonic
     expect((v.consensus_pubkey as { key: string }).key).to.equal("DsS4h53SOQ7NIx2VGT8lvnHOoVOFqIPc+VE+uBPYBXw=");
@@ -99,12 +119,24 @@ describe("a node from local_node.sh's genesis", function () {
       await localNode(edit).then(close, (err: Error) => (message = err.message));
       return message;
     };
-    type App = { app_state: { genutil: { gen_txs: Array<{ body: { messages: Array<Record<string, unknown>> } }> }; bank: { balances: Array<{ coins: Array<{ amount: string }> }> }; erc20: Record<string, unknown>; mint: { params: Record<string, unknown> }; gov: Record<string, unknown> } };
+    type App = {
+      app_state: {
+        genutil: { gen_txs: Array<{ body: { messages: Array<Record<string, unknown>> } }> };
+        bank: { balances: Array<{ coins: Array<{ amount: string }> }> };
+        erc20: Record<string, unknown>;
+        mint: { params: Record<string, unknown> };
+        gov: Record<string, unknown>;
+      };
+    };
     const gentx = (g: Record<string, unknown>) => (g as unknown as App).app_state.genutil.gen_txs[0].body.messages[0];
     expect(await refused((g) => Object.assign(gentx(g), { value: { denom: "atest", amount: (10n ** 27n).toString() } }))).to.match(/app_state\.genutil\.gen_txs\[0\]: .* insufficient funds/);
-    expect(await refused((g) => Object.assign(gentx(g), { "@type": "/cosmos.bank.v1beta1.MsgSend" }))).to.match(/app_state\.genutil\.gen_txs\[0\]\.body\.messages\[0\]: "\/cosmos\.bank\.v1beta1\.MsgSend" is not a message this chain runs at genesis/);
+    expect(await refused((g) => Object.assign(gentx(g), { "@type": "/cosmos.bank.v1beta1.MsgSend" }))).to.match(
+      /app_state\.genutil\.gen_txs\[0\]\.body\.messages\[0\]: "\/cosmos\.bank\.v1beta1\.MsgSend" is not a message this chain runs at genesis/,
+    );
     expect(await refused((g) => Object.assign(gentx(g), { commission: { rate: "0.3", max_rate: "0.2", max_change_rate: "0.01" } }))).to.match(/commission cannot be more than the max rate/);
-    expect(await refused((g) => ((g as unknown as App).app_state.erc20.token_pairs = [{ erc20_address: ERC7528, denom: "atest", contract_owner: 2, enabled: true }]))).to.match(/app_state\.erc20\.token_pairs\[0\]\.contract_owner: pairs of ERC-20 contracts \(OWNER_EXTERNAL\) are not kept/);
+    expect(await refused((g) => ((g as unknown as App).app_state.erc20.token_pairs = [{ erc20_address: ERC7528, denom: "atest", contract_owner: 2, enabled: true }]))).to.match(
+      /app_state\.erc20\.token_pairs\[0\]\.contract_owner: pairs of ERC-20 contracts \(OWNER_EXTERNAL\) are not kept/,
+    );
     expect(await refused((g) => ((g as unknown as App).app_state.erc20.native_precompiles = [ERC7528, BOB]))).to.match(/app_state\.erc20\.native_precompiles: 2 addresses/);
     expect(await refused((g) => ((g as unknown as App).app_state.mint.params.mint_denom = "stake"))).to.match(/app_state\.mint\.params\.mint_denom: "stake" is not this chain's coin atest/);
     expect(await refused((g) => ((g as unknown as App).app_state.gov.proposals = [{ id: "1" }]))).to.match(/app_state\.gov\.proposals: this chain starts with no proposals/);
@@ -149,7 +181,15 @@ describe("a node from local_node.sh's genesis", function () {
     expect([p[2], p[8] - p[7], p[6].map((x: unknown[]) => [...x])]).to.deep.equal([2n, 30n, [["atest", E18]]]);
     // the validator votes (its own stake, less nothing delegated from it), then ALICE
     await h.request("hardhat_impersonateAccount", [VALIDATOR]);
-    await send(h, VALIDATOR, GOV, GOV_ABI, "voteWeighted", [VALIDATOR, id, [[1, "0.6"], [3, "0.4"]], ""]);
+    await send(h, VALIDATOR, GOV, GOV_ABI, "voteWeighted", [
+      VALIDATOR,
+      id,
+      [
+        [1, "0.6"],
+        [3, "0.4"],
+      ],
+      "",
+    ]);
     await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, id, 1, "yes"]);
     // listed as x/gov's store holds them, by voter address (bytewise), not in the order they came
     const [listed] = await call(h, GOV, GOV_ABI, "getVotes", [id, ["0x", 0, 10, true, false]]);
@@ -198,7 +238,11 @@ describe("a node from local_node.sh's genesis", function () {
     expect(await balance(h, BOB)).to.equal(before);
     expect(await balance(h, GOV_MODULE_ACCOUNT)).to.equal(10n);
     // a message this chain has no handler for fails the proposal in x/gov's words
-    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([{ "@type": "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade", authority: GOV_ACCOUNT, plan: { name: "v2", height: "100" } }]), [["atest", E18]]]);
+    await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [
+      ALICE,
+      proposalJson([{ "@type": "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade", authority: GOV_ACCOUNT, plan: { name: "v2", height: "100" } }]),
+      [["atest", E18]],
+    ]);
     await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 2, 1, ""]);
     await moveTime(h, 31);
     const upgrade = (await blockEvents(h)).end_block_events.find((e) => e.type === "active_proposal");
@@ -227,8 +271,28 @@ describe("a node from local_node.sh's genesis", function () {
     expect(await refused("submitProposal", [ALICE, Buffer.from("{not json"), []])).to.match(/invalid proposal JSON/);
     await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([]), [["atest", E18]]]);
     expect(await refused("vote", [ALICE, 2, 7, ""])).to.match(/invalid vote option/);
-    expect(await refused("voteWeighted", [ALICE, 2, [[1, "0.5"], [2, "0.4"]], ""])).to.match(/Total weight lower than 1\.00: invalid vote option/);
-    expect(await refused("voteWeighted", [ALICE, 2, [[1, "0.5"], [1, "0.5"]], ""])).to.match(/Duplicated vote option/);
+    expect(
+      await refused("voteWeighted", [
+        ALICE,
+        2,
+        [
+          [1, "0.5"],
+          [2, "0.4"],
+        ],
+        "",
+      ]),
+    ).to.match(/Total weight lower than 1\.00: invalid vote option/);
+    expect(
+      await refused("voteWeighted", [
+        ALICE,
+        2,
+        [
+          [1, "0.5"],
+          [1, "0.5"],
+        ],
+        "",
+      ]),
+    ).to.match(/Duplicated vote option/);
     expect(await refused("vote", [ALICE, 9, 1, ""])).to.match(/9: unknown proposal/);
     expect(await refused("cancelProposal", [BOB, 2], BOB)).to.match(/invalid proposer/);
     expect(await refused("deposit", [ALICE, 2, [["atest", 1n]]])).to.match(/minimum deposit is too small/);
@@ -269,7 +333,12 @@ describe("a node from local_node.sh's genesis", function () {
     const { h } = c;
     await send(h, ALICE, STAKING, STAKING_ABI, "delegate", [ALICE, valoper(VALIDATOR), 5000n * E18]);
     await h.request("eth_sendTransaction", [{ from: ALICE, to: GOV_MODULE_ACCOUNT, value: q(100n * E18) }]);
-    const delegate = { "@type": "/cosmos.staking.v1beta1.MsgDelegate", delegator_address: GOV_ACCOUNT, validator_address: valoper(VALIDATOR), amount: { denom: "atest", amount: (40n * E18).toString() } };
+    const delegate = {
+      "@type": "/cosmos.staking.v1beta1.MsgDelegate",
+      delegator_address: GOV_ACCOUNT,
+      validator_address: valoper(VALIDATOR),
+      amount: { denom: "atest", amount: (40n * E18).toString() },
+    };
     const fund = { "@type": "/cosmos.distribution.v1beta1.MsgFundCommunityPool", depositor: GOV_ACCOUNT, amount: [{ denom: "atest", amount: (10n * E18).toString() }] };
     await send(h, ALICE, GOV, GOV_ABI, "submitProposal", [ALICE, proposalJson([delegate, fund]), [["atest", E18]]]);
     await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 1, 1, ""]);
@@ -345,7 +414,15 @@ describe("a node from local_node.sh's genesis", function () {
     const one = await get("/cosmos/gov/v1/proposals/1");
     expect(one.status).to.equal(200);
     const p = one.body.proposal as Record<string, unknown>;
-    expect([p.id, p.status, p.total_deposit, p.proposer, p.title, p.expedited, p.failed_reason]).to.deep.equal(["1", "PROPOSAL_STATUS_VOTING_PERIOD", [{ denom: "atest", amount: E18.toString() }], account(ALICE), "test prop", false, ""]);
+    expect([p.id, p.status, p.total_deposit, p.proposer, p.title, p.expedited, p.failed_reason]).to.deep.equal([
+      "1",
+      "PROPOSAL_STATUS_VOTING_PERIOD",
+      [{ denom: "atest", amount: E18.toString() }],
+      account(ALICE),
+      "test prop",
+      false,
+      "",
+    ]);
     expect(p.messages).to.deep.equal([msgSend(BOB, 7n)]);
     expect(p.final_tally_result).to.deep.equal({ yes_count: "0", abstain_count: "0", no_count: "0", no_with_veto_count: "0" });
     expect(typeof p.voting_end_time).to.equal("string");
@@ -373,7 +450,12 @@ describe("a node from local_node.sh's genesis", function () {
     await send(h, ALICE, GOV, GOV_ABI, "vote", [ALICE, 1n, 1, "yes"]);
     // in the voting period: tallied as it stands (the final result is still all zero)
     expect((await get("/cosmos/gov/v1/proposals/1/tally")).body).to.deep.equal({ tally: { yes_count: `${5000n * E18}`, abstain_count: "0", no_count: "0", no_with_veto_count: "0" } });
-    expect(((await get("/cosmos/gov/v1/proposals/1")).body.proposal as { final_tally_result: unknown }).final_tally_result).to.deep.equal({ yes_count: "0", abstain_count: "0", no_count: "0", no_with_veto_count: "0" });
+    expect(((await get("/cosmos/gov/v1/proposals/1")).body.proposal as { final_tally_result: unknown }).final_tally_result).to.deep.equal({
+      yes_count: "0",
+      abstain_count: "0",
+      no_count: "0",
+      no_with_veto_count: "0",
+    });
     expect(await get("/cosmos/gov/v1/proposals/9/tally")).to.deep.equal({ status: 404, body: { code: 5, message: "proposal 9 doesn't exist", details: [] } });
     // the same over JSON-RPC (what the epochs page reads)
     expect(await h.request("cosmos_tally", ["0x1"])).to.deep.equal((await get("/cosmos/gov/v1/proposals/1/tally")).body.tally);
@@ -383,7 +465,7 @@ describe("a node from local_node.sh's genesis", function () {
     expect((await get(`/cosmos/staking/v1beta1/delegators/${account(ALICE)}/unbonding_delegations`)).body).to.deep.equal({ unbonding_responses: [], pagination: { next_key: null, total: "0" } });
     await send(h, ALICE, STAKING, STAKING_ABI, "undelegate", [ALICE, valoper(VALIDATOR), 2n * E18]);
     const head = await h.request<{ number: string; timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
-    const unbondingTime = BigInt(((await h.request<{ staking_params: { unbonding_time: string } }>("cosmos_stakingState")).staking_params.unbonding_time).replace("s", ""));
+    const unbondingTime = BigInt((await h.request<{ staking_params: { unbonding_time: string } }>("cosmos_stakingState")).staking_params.unbonding_time.replace("s", ""));
     const ubd = (await get(`/cosmos/staking/v1beta1/delegators/${account(ALICE)}/unbonding_delegations`)).body;
     expect(ubd).to.deep.equal({
       unbonding_responses: [

@@ -42,8 +42,12 @@ describe("Msg router", () => {
   it("refuses a malformed field as the SDK's unmarshalling does, and a Msg no server takes with x/gov's words", async () => {
     const { at } = await stakingChain();
     const env = at().env;
-    await expect(router.handle(env, "/cosmos.bank.v1beta1.MsgSend", { from_address: acc(ALICE), to_address: acc(BOB), amount: [{ denom: DENOM, amount: "-1" }] })).to.be.rejectedWith("amount: invalid coins");
-    await expect(router.handle(env, "/cosmos.staking.v1beta1.MsgDelegate", { delegator_address: acc(ALICE), validator_address: acc(OP0), amount: { denom: DENOM, amount: "1" } })).to.be.rejectedWith(/invalid validator address/);
+    await expect(router.handle(env, "/cosmos.bank.v1beta1.MsgSend", { from_address: acc(ALICE), to_address: acc(BOB), amount: [{ denom: DENOM, amount: "-1" }] })).to.be.rejectedWith(
+      "amount: invalid coins",
+    );
+    await expect(router.handle(env, "/cosmos.staking.v1beta1.MsgDelegate", { delegator_address: acc(ALICE), validator_address: acc(OP0), amount: { denom: DENOM, amount: "1" } })).to.be.rejectedWith(
+      /invalid validator address/,
+    );
     await expect(router.handle(env, "/cosmos.staking.v1beta1.MsgUpdateParams", { params: { max_entries: "4294967296" } })).to.be.rejectedWith('params.max_entries: invalid uint32 "4294967296"');
     await expect(router.handle(env, "/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade", {})).to.be.rejectedWith("/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade: proposal message not recognized by router");
   });

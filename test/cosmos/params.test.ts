@@ -76,7 +76,9 @@ describe("module params checked on every path (a local_node.sh genesis)", functi
     // and x/mint goes on minting
     await h.request("evm_mine", []);
     const next = await h.request<{ begin_block_events: Events }>("epochs_blockEvents", ["latest"]);
-    expect(next.begin_block_events.map((e) => e.type)).to.include("mint").and.not.include("mint_failed");
+    expect(next.begin_block_events.map((e) => e.type))
+      .to.include("mint")
+      .and.not.include("mint_failed");
   });
 
   it("refuses a genesis whose params or amounts fail their checks, naming the field", async () => {
@@ -85,7 +87,14 @@ describe("module params checked on every path (a local_node.sh genesis)", functi
       await localNode(edit).then(closeLocalNode, (err: Error) => (message = err.message));
       return message;
     };
-    type App = { app_state: { mint: { params: Record<string, unknown>; minter: Record<string, unknown> }; staking: { params: Record<string, unknown> }; distribution: { params: Record<string, unknown> }; bank: { balances: Array<{ coins: Array<{ amount: string }> }> } } };
+    type App = {
+      app_state: {
+        mint: { params: Record<string, unknown>; minter: Record<string, unknown> };
+        staking: { params: Record<string, unknown> };
+        distribution: { params: Record<string, unknown> };
+        bank: { balances: Array<{ coins: Array<{ amount: string }> }> };
+      };
+    };
     const app = (g: Record<string, unknown>) => (g as unknown as App).app_state;
     expect(await refused((g) => (app(g).mint.params.inflation_max = "1.5"))).to.match(/app_state\.mint\.params: max inflation too large: 1\.500000000000000000/);
     expect(await refused((g) => (app(g).mint.params.goal_bonded = "0"))).to.match(/app_state\.mint\.params: goal bonded must be positive: 0\.000000000000000000/);
@@ -94,7 +103,11 @@ describe("module params checked on every path (a local_node.sh genesis)", functi
     expect(await refused((g) => (app(g).staking.params.max_validators = 0))).to.match(/app_state\.staking\.params: max validators must be positive/);
     expect(await refused((g) => (app(g).distribution.params.community_tax = "1.5"))).to.match(/app_state\.distribution\.params\.community_tax: community tax too large: 1\.500000000000000000/);
     // an amount past math.Int's 256 bits (and an EVM balance's), and balances that add up past them
-    expect(await refused((g) => (app(g).bank.balances[1].coins[0].amount = (2n ** 256n).toString()))).to.match(/app_state\.bank\.balances\[1\]\.coins\[0\]\.amount: integer out of range: 115792089237316195423570985008687907853269984665640564039457584007913129639936/);
-    expect(await refused((g) => (app(g).bank.balances[1].coins[0].amount = (2n ** 256n - 1n).toString()))).to.match(/app_state\.bank\.balances: the atest balances add up to \d+, past 2\^256 − 1: Int overflow/);
+    expect(await refused((g) => (app(g).bank.balances[1].coins[0].amount = (2n ** 256n).toString()))).to.match(
+      /app_state\.bank\.balances\[1\]\.coins\[0\]\.amount: integer out of range: 115792089237316195423570985008687907853269984665640564039457584007913129639936/,
+    );
+    expect(await refused((g) => (app(g).bank.balances[1].coins[0].amount = (2n ** 256n - 1n).toString()))).to.match(
+      /app_state\.bank\.balances: the atest balances add up to \d+, past 2\^256 − 1: Int overflow/,
+    );
   });
 });

@@ -72,7 +72,7 @@ function mangle(data: Uint8Array, rnd: () => number): { data: Uint8Array; how: s
       // every run of printable bytes (a string's content) gets bytes that are not UTF-8
       let done = false;
       for (let i = 4; i + 1 < out.length; i++) if (out[i] >= 0x61 && out[i] <= 0x7a) ((out[i] = 0xff), (out[i + 1] = 0xfe), (done = true));
-      return { data: done ? out : concat([out, "0xfffe"]) as unknown as Uint8Array, how: "not UTF-8" };
+      return { data: done ? out : (concat([out, "0xfffe"]) as unknown as Uint8Array), how: "not UTF-8" };
     }
     case 1:
       return { data: out.subarray(0, 4 + Math.floor(rnd() * Math.max(1, out.length - 4))), how: "truncated" };
@@ -83,7 +83,10 @@ function mangle(data: Uint8Array, rnd: () => number): { data: Uint8Array; how: s
       if (words > 0) word(Math.floor(rnd() * words), 0xffffffffn);
       return { data: out, how: "a length past the data" };
     case 4:
-      out.set(Uint8Array.from({ length: 4 }, () => Math.floor(rnd() * 256)), 0);
+      out.set(
+        Uint8Array.from({ length: 4 }, () => Math.floor(rnd() * 256)),
+        0,
+      );
       return { data: out, how: "a wrong selector" };
     case 5:
       return { data: out.subarray(0, Math.floor(rnd() * 4)), how: "fewer than 4 bytes" };
@@ -118,7 +121,12 @@ describe("precompile fuzz: garbage in transactions never crosses the EVM's bound
       const target = TARGETS[round % TARGETS.length];
       const fns = target.abi.fragments.filter((f): f is FunctionFragment => f.type === "function");
       const fn = fns[Math.floor(rnd() * fns.length)];
-      const valid = getBytes(target.abi.encodeFunctionData(fn, fn.inputs.map((t) => value(t, rnd))));
+      const valid = getBytes(
+        target.abi.encodeFunctionData(
+          fn,
+          fn.inputs.map((t) => value(t, rnd)),
+        ),
+      );
       const { data, how } = mangle(valid, rnd);
       const what = `seed ${seed}, round ${round}: ${target.address} ${fn.name} with ${how} (${hexlify(data)})`;
       const receipt = await send({ to: target.address, data, value: fn.payable && rnd() < 0.3 ? 1n : 0n, gasLimit: 2_000_000 });

@@ -11,7 +11,11 @@ import { mulberry32 } from "../helpers/prng";
 function memoryRecords(tally?: RecordTally): MeteredRecords {
   const slots = new Map<string, Uint8Array>();
   const hex = (k: Uint8Array) => Buffer.from(k).toString("hex");
-  return new MeteredRecords({ get: async (k) => slots.get(hex(k)) ?? new Uint8Array(), put: async (k, v) => void (v.length === 0 ? slots.delete(hex(k)) : slots.set(hex(k), v)) }, new GasMeter(2n ** 255n), tally);
+  return new MeteredRecords(
+    { get: async (k) => slots.get(hex(k)) ?? new Uint8Array(), put: async (k, v) => void (v.length === 0 ? slots.delete(hex(k)) : slots.set(hex(k), v)) },
+    new GasMeter(2n ** 255n),
+    tally,
+  );
 }
 
 describe("cosmos: RecordHeap", () => {
@@ -49,7 +53,7 @@ describe("cosmos: RecordHeap", () => {
     const tally: RecordTally = { reads: 0, bytes: 0 };
     const heap = new RecordHeap(memoryRecords(tally), "h");
     const cost = async (n: number): Promise<number> => {
-      for (let i = (await heap.size()); i < n; i++) await heap.push(`m${i}`, [BigInt((i * 7919) % n)]);
+      for (let i = await heap.size(); i < n; i++) await heap.push(`m${i}`, [BigInt((i * 7919) % n)]);
       tally.reads = 0;
       await heap.push("probe", [-1n]);
       await heap.pop();

@@ -5,7 +5,20 @@
  * against values worked out by hand in the comments.
  */
 import { expect } from "chai";
-import { BrowserProvider, Contract, ContractFactory, Interface, type ContractTransactionResponse, type Eip1193Provider, JsonRpcProvider, type Provider, type Signer, type TransactionReceipt, WebSocketProvider, getBytes } from "ethers";
+import {
+  BrowserProvider,
+  Contract,
+  ContractFactory,
+  Interface,
+  type ContractTransactionResponse,
+  type Eip1193Provider,
+  JsonRpcProvider,
+  type Provider,
+  type Signer,
+  type TransactionReceipt,
+  WebSocketProvider,
+  getBytes,
+} from "ethers";
 import { artifacts } from "hardhat";
 import { bech32 } from "bech32";
 import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
@@ -133,9 +146,9 @@ for (const make of harnesses()) {
       expect(unbond).to.deep.equal([ALICE, OP0, 40n * E18, at + UNBONDING]);
       const out = await s.unbondingDelegation(ALICE, valoper(OP0));
       expect([out.delegatorAddress, out.validatorAddress]).to.deep.equal([account(ALICE), valoper(OP0)]);
-      expect(out[2].map((e: { creationHeight: bigint; completionTime: bigint; initialBalance: bigint; balance: bigint }) => [e.creationHeight, e.completionTime, e.initialBalance, e.balance])).to.deep.equal([
-        [BigInt(unReceipt!.blockNumber), at + UNBONDING, 40n * E18, 40n * E18],
-      ]);
+      expect(
+        out[2].map((e: { creationHeight: bigint; completionTime: bigint; initialBalance: bigint; balance: bigint }) => [e.creationHeight, e.completionTime, e.initialBalance, e.balance]),
+      ).to.deep.equal([[BigInt(unReceipt!.blockNumber), at + UNBONDING, 40n * E18, 40n * E18]]);
       expect(await balance(NOT_BONDED_POOL)).to.equal(40n * E18);
       expect((await s.delegation(ALICE, valoper(OP0)))[1].amount).to.equal(60n * E18);
 
@@ -168,7 +181,9 @@ for (const make of harnesses()) {
       expect((await s.delegation(ALICE, valoper(OP1)))[1].amount).to.equal(30n * E18);
       expect((await s.validator(OP1)).tokens).to.equal(530n * E18);
       const red = await s.redelegation(ALICE, valoper(OP0), valoper(OP1));
-      expect(red[3].map((e: { initialBalance: bigint; sharesDst: bigint; completionTime: bigint }) => [e.initialBalance, e.sharesDst, e.completionTime])).to.deep.equal([[30n * E18, 30n * E18 * E18, at + UNBONDING]]);
+      expect(red[3].map((e: { initialBalance: bigint; sharesDst: bigint; completionTime: bigint }) => [e.initialBalance, e.sharesDst, e.completionTime])).to.deep.equal([
+        [30n * E18, 30n * E18 * E18, at + UNBONDING],
+      ]);
       await expect(s.redelegate.staticCall(ALICE, valoper(OP1), valoper(OP0), 10n * E18)).to.be.rejectedWith(
         "redelegation to this validator already in progress; first redelegation to this validator must complete before next redelegation",
       );
@@ -304,81 +319,81 @@ describe("x/staking's share arithmetic (vectors from the Cosmos SDK's validator 
 });
 
 for (const make of harnesses()) {
-describe(`a contract that stakes through the precompiles over ${make.name}`, function () {
-  let chain: Chain;
-  let staker: Contract;
-  beforeEach(async () => {
-    chain = await open(make);
-    const artifact = await artifacts.readArtifact("Staker");
-    const signer = await chain.signer(ALICE);
-    staker = (await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy()) as unknown as Contract;
-    await staker.waitForDeployment();
-    await (await signer.sendTransaction({ to: await staker.getAddress(), value: 50n * E18 })).wait();
-  });
-  afterEach(async () => {
-    await chain.close();
-  });
+  describe(`a contract that stakes through the precompiles over ${make.name}`, function () {
+    let chain: Chain;
+    let staker: Contract;
+    beforeEach(async () => {
+      chain = await open(make);
+      const artifact = await artifacts.readArtifact("Staker");
+      const signer = await chain.signer(ALICE);
+      staker = (await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy()) as unknown as Contract;
+      await staker.waitForDeployment();
+      await (await signer.sendTransaction({ to: await staker.getAddress(), value: 50n * E18 })).wait();
+    });
+    afterEach(async () => {
+      await chain.close();
+    });
 
-  it("stakes its own balance, and a reverted call leaves nothing staked", async () => {
-    const address = await staker.getAddress();
-    await (await staker.stake(valoper(OP0), 20n * E18)).wait();
-    expect(await chain.provider.getBalance(address)).to.equal(30n * E18);
-    expect(await staker.staked(valoper(OP0))).to.deep.equal([20n * E18 * E18, 20n * E18]);
-    await expect(staker.stakeThenRevert.staticCall(valoper(OP0), E18)).to.be.rejectedWith("changed my mind");
-    const [ok, reason] = await staker.tryStake.staticCall(valoper(OP0), 100n * E18);
-    expect([ok, reason]).to.deep.equal([false, `spendable balance ${30n * E18}atest is smaller than ${100n * E18}atest: insufficient funds`]);
-    await expect(staker.stakeFor.staticCall(ALICE, valoper(OP0), E18)).to.be.rejectedWith(`msg.sender address ${address} does not match the requester address ${ALICE}`);
-    expect(await staker.staked(valoper(OP0))).to.deep.equal([20n * E18 * E18, 20n * E18]);
-    // a delegation inside a STATICCALL reverts with the EVM's words, as cosmos/evm's does
-    const [static_, data] = await staker.stakeInStaticCall(valoper(OP0), E18);
-    expect([static_, new Interface(["error Error(string)"]).decodeErrorResult("Error", data)[0]]).to.deep.equal([false, "write protection"]);
-  });
+    it("stakes its own balance, and a reverted call leaves nothing staked", async () => {
+      const address = await staker.getAddress();
+      await (await staker.stake(valoper(OP0), 20n * E18)).wait();
+      expect(await chain.provider.getBalance(address)).to.equal(30n * E18);
+      expect(await staker.staked(valoper(OP0))).to.deep.equal([20n * E18 * E18, 20n * E18]);
+      await expect(staker.stakeThenRevert.staticCall(valoper(OP0), E18)).to.be.rejectedWith("changed my mind");
+      const [ok, reason] = await staker.tryStake.staticCall(valoper(OP0), 100n * E18);
+      expect([ok, reason]).to.deep.equal([false, `spendable balance ${30n * E18}atest is smaller than ${100n * E18}atest: insufficient funds`]);
+      await expect(staker.stakeFor.staticCall(ALICE, valoper(OP0), E18)).to.be.rejectedWith(`msg.sender address ${address} does not match the requester address ${ALICE}`);
+      expect(await staker.staked(valoper(OP0))).to.deep.equal([20n * E18 * E18, 20n * E18]);
+      // a delegation inside a STATICCALL reverts with the EVM's words, as cosmos/evm's does
+      const [static_, data] = await staker.stakeInStaticCall(valoper(OP0), E18);
+      expect([static_, new Interface(["error Error(string)"]).decodeErrorResult("Error", data)[0]]).to.deep.equal([false, "write protection"]);
+    });
 
-  it("unstakes and moves its stake: completion times and its balance back at maturity", async () => {
-    const address = await staker.getAddress();
-    await (await staker.stake(valoper(OP0), 20n * E18)).wait();
-    const moved = await (await staker.move(valoper(OP0), valoper(OP1), 5n * E18)).wait();
-    const movedAt = BigInt((await chain.provider.getBlock(moved!.blockNumber))!.timestamp);
-    const staking = new Contract(STAKING, STAKING_ABI, chain.provider);
-    expect(eventOf(staking, moved, "Redelegate")).to.deep.equal([address, OP0, OP1, 5n * E18, movedAt + UNBONDING]);
-    const un = await (await staker.unstake(valoper(OP1), 2n * E18)).wait();
-    const at = BigInt((await chain.provider.getBlock(un!.blockNumber))!.timestamp);
-    expect(eventOf(staking, un, "Unbond")).to.deep.equal([address, OP1, 2n * E18, at + UNBONDING]);
-    expect(await staker.staked(valoper(OP0))).to.deep.equal([15n * E18 * E18, 15n * E18]);
-    expect(await staker.staked(valoper(OP1))).to.deep.equal([3n * E18 * E18, 3n * E18]);
-    expect(await chain.provider.getBalance(address)).to.equal(30n * E18);
-    // the unbonding completes in the first block at or after its completion time
-    await chain.h.request("evm_mine", [Number(at + UNBONDING)]);
-    expect(await chain.provider.getBalance(address)).to.equal(32n * E18);
-  });
+    it("unstakes and moves its stake: completion times and its balance back at maturity", async () => {
+      const address = await staker.getAddress();
+      await (await staker.stake(valoper(OP0), 20n * E18)).wait();
+      const moved = await (await staker.move(valoper(OP0), valoper(OP1), 5n * E18)).wait();
+      const movedAt = BigInt((await chain.provider.getBlock(moved!.blockNumber))!.timestamp);
+      const staking = new Contract(STAKING, STAKING_ABI, chain.provider);
+      expect(eventOf(staking, moved, "Redelegate")).to.deep.equal([address, OP0, OP1, 5n * E18, movedAt + UNBONDING]);
+      const un = await (await staker.unstake(valoper(OP1), 2n * E18)).wait();
+      const at = BigInt((await chain.provider.getBlock(un!.blockNumber))!.timestamp);
+      expect(eventOf(staking, un, "Unbond")).to.deep.equal([address, OP1, 2n * E18, at + UNBONDING]);
+      expect(await staker.staked(valoper(OP0))).to.deep.equal([15n * E18 * E18, 15n * E18]);
+      expect(await staker.staked(valoper(OP1))).to.deep.equal([3n * E18 * E18, 3n * E18]);
+      expect(await chain.provider.getBalance(address)).to.equal(30n * E18);
+      // the unbonding completes in the first block at or after its completion time
+      await chain.h.request("evm_mine", [Number(at + UNBONDING)]);
+      expect(await chain.provider.getBalance(address)).to.equal(32n * E18);
+    });
 
-  it("claims its rewards from an epochs hook at every minute's end", async () => {
-    await (await staker.stake(valoper(OP0), 20n * E18)).wait();
-    await (await staker.watch("minute")).wait();
-    const address = (await staker.getAddress()).toLowerCase();
-    // a block a minute after the last, three times: one minute end each, whose hook call logs its claim
-    const claimedLogs: unknown[] = [];
-    for (let i = 0; i < 3; i++) {
-      const { timestamp } = await chain.h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
-      await chain.h.request("evm_mine", [Number(BigInt(timestamp) + 60n)]);
-      const events = await chain.h.request<{ begin_block_events: Array<{ type: string; logs?: Array<{ address: string; topics: string[]; data: string }> }> }>("epochs_blockEvents", ["latest"]);
-      const hook = events.begin_block_events.find((e) => e.type === "epoch_hook" && e.logs !== undefined && e.logs.length > 0);
-      for (const log of hook?.logs ?? []) {
-        const parsed = log.address.toLowerCase() === address.toLowerCase() ? staker.interface.parseLog(log) : null;
-        if (parsed !== null) claimedLogs.push([...parsed.args]);
+    it("claims its rewards from an epochs hook at every minute's end", async () => {
+      await (await staker.stake(valoper(OP0), 20n * E18)).wait();
+      await (await staker.watch("minute")).wait();
+      const address = (await staker.getAddress()).toLowerCase();
+      // a block a minute after the last, three times: one minute end each, whose hook call logs its claim
+      const claimedLogs: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        const { timestamp } = await chain.h.request<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+        await chain.h.request("evm_mine", [Number(BigInt(timestamp) + 60n)]);
+        const events = await chain.h.request<{ begin_block_events: Array<{ type: string; logs?: Array<{ address: string; topics: string[]; data: string }> }> }>("epochs_blockEvents", ["latest"]);
+        const hook = events.begin_block_events.find((e) => e.type === "epoch_hook" && e.logs !== undefined && e.logs.length > 0);
+        for (const log of hook?.logs ?? []) {
+          const parsed = log.address.toLowerCase() === address.toLowerCase() ? staker.interface.parseLog(log) : null;
+          if (parsed !== null) claimedLogs.push([...parsed.args]);
+        }
       }
-    }
-    // each minute: validator 0 gets 9.8 × 1020/1520 coins, its delegators 90 % of that by 1020 tokens:
-    // per token 9.8 × 0.9 / 1520 = 0.005802631578947368 (truncated); 20 tokens: 0.11605263157894736 coins
-    const each = 116_052_631_578_947_360n;
-    expect(claimedLogs).to.deep.equal([
-      ["minute", 1n, each],
-      ["minute", 2n, each],
-      ["minute", 3n, each],
-    ]);
-    expect(await staker.claims()).to.equal(3n);
-    expect(await staker.claimed()).to.equal(3n * each);
-    expect(await chain.provider.getBalance(address)).to.equal(30n * E18 + 3n * each);
+      // each minute: validator 0 gets 9.8 × 1020/1520 coins, its delegators 90 % of that by 1020 tokens:
+      // per token 9.8 × 0.9 / 1520 = 0.005802631578947368 (truncated); 20 tokens: 0.11605263157894736 coins
+      const each = 116_052_631_578_947_360n;
+      expect(claimedLogs).to.deep.equal([
+        ["minute", 1n, each],
+        ["minute", 2n, each],
+        ["minute", 3n, each],
+      ]);
+      expect(await staker.claims()).to.equal(3n);
+      expect(await staker.claimed()).to.equal(3n * each);
+      expect(await chain.provider.getBalance(address)).to.equal(30n * E18 + 3n * each);
+    });
   });
-});
 }

@@ -71,7 +71,14 @@ describe("hardhat config → chain config", () => {
 
   it("takes accounts given as an array of keys and balances", () => {
     const { chain } = chainFor({
-      networks: { hardhat: { accounts: [{ privateKey: KEY_A, balance: "1000" }, { privateKey: KEY_B, balance: "10000000000000000000000" }] } },
+      networks: {
+        hardhat: {
+          accounts: [
+            { privateKey: KEY_A, balance: "1000" },
+            { privateKey: KEY_B, balance: "10000000000000000000000" },
+          ],
+        },
+      },
     });
     expect(chain.accounts.map((a) => hexlify(a.privateKey))).to.deep.equal([KEY_A, KEY_B]);
     expect(chain.accounts.map((a) => a.balance)).to.deep.equal([1000n, DEFAULT_ACCOUNT_BALANCE]);
@@ -209,7 +216,15 @@ describe("node settings → runtime and server options (one resolver)", () => {
   });
 
   it("maps the cap and timeout flags onto the chain, the dispatcher and the server (app.toml keys use the same names)", () => {
-    const c = resolve({ "json-rpc.gas-cap": "1000000", "json-rpc.logs-cap": "5", "json-rpc.block-range-cap": "7", "json-rpc.filter-cap": "3", "json-rpc.evm-timeout": "1m30s", "json-rpc.allow-unprotected-txs": true, "json-rpc.batch-request-limit": "4" });
+    const c = resolve({
+      "json-rpc.gas-cap": "1000000",
+      "json-rpc.logs-cap": "5",
+      "json-rpc.block-range-cap": "7",
+      "json-rpc.filter-cap": "3",
+      "json-rpc.evm-timeout": "1m30s",
+      "json-rpc.allow-unprotected-txs": true,
+      "json-rpc.batch-request-limit": "4",
+    });
     const r = runtimeSettings(c);
     expect(r.rpc).to.deep.include({ gasCap: 1_000_000n, logsCap: 5, blockRangeCap: 7, filterCap: 3, evmTimeoutMs: 90_000, allowUnprotectedTxs: true });
     expect(r.chain.gasCap).to.equal(1_000_000n); // where eth_call reads it
@@ -222,10 +237,16 @@ describe("node settings → runtime and server options (one resolver)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "apptoml-"));
     try {
       const file = path.join(dir, "app.toml");
-      fs.writeFileSync(file, 'minimum-gas-prices = "20aevmos"\n[json-rpc]\napi = "eth,net"\nlogs-cap = 50\naddress = "127.0.0.2:9000"\nbody-limit = 1000\nauth-token = "t0k"\n[epochs]\ntick-rule = "evmos"\n');
+      fs.writeFileSync(
+        file,
+        'minimum-gas-prices = "20aevmos"\n[json-rpc]\napi = "eth,net"\nlogs-cap = 50\naddress = "127.0.0.2:9000"\nbody-limit = 1000\nauth-token = "t0k"\n[epochs]\ntick-rule = "evmos"\n',
+      );
       const app = readAppToml(file);
       const c = resolve({ "json-rpc.logs-cap": "9", port: "9100" }, app);
-      expect(runtimeSettings(c)).to.deep.include({ chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n, txPool: defaults.txpool }, epochs: { profile: "evmos", tickRule: "evmos", hookGasLimit: 3_000_000n } });
+      expect(runtimeSettings(c)).to.deep.include({
+        chain: { gasCap: defaults.jsonRpc.gasCap, minGasPrice: 20n, txPool: defaults.txpool },
+        epochs: { profile: "evmos", tickRule: "evmos", hookGasLimit: 3_000_000n },
+      });
       expect(runtimeSettings(c).rpc.logsCap).to.equal(9);
       expect(serverSettings(c)).to.deep.include({ host: "127.0.0.2", port: 9100, bodyLimit: 1000, authToken: "t0k" });
       fs.writeFileSync(file, "[json-rpc\n");

@@ -149,7 +149,9 @@ describe("persistence: crashes lose nothing committed", function () {
         await rt.close();
       }
     }
-    console.log(`      crash: ${KILLS.length} SIGKILLs (${KILLS.join(", ")}), ${total} confirmed transactions all present afterwards, head reached ${maxHead}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `      crash: ${KILLS.length} SIGKILLs (${KILLS.join(", ")}), ${total} confirmed transactions all present afterwards, head reached ${maxHead}, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     expect(total).to.be.greaterThan(0);
   });
 });

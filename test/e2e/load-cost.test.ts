@@ -76,7 +76,10 @@ describe("building a chain: the modules it loads", function () {
     const r = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
     if (r.status !== 0) throw new Error(`exited ${r.status ?? r.signal}\n${r.stdout}${r.stderr}`);
     const loaded = JSON.parse(r.stdout.trim().split("\n").pop() as string) as string[];
-    expect(loaded.some((f) => f.startsWith("abi/")), "ethers' ABI coder").to.equal(true);
+    expect(
+      loaded.some((f) => f.startsWith("abi/")),
+      "ethers' ABI coder",
+    ).to.equal(true);
     expect(loaded.filter((f) => /^(providers|contract|wallet|wordlists)\//.test(f))).to.deep.equal([]);
   });
 });

@@ -11,7 +11,6 @@ import WebSocket from "ws";
 import { hardhatCli, ROOT, freePort, stopProcessGroup } from "../helpers/processes";
 import { rpcResult } from "../helpers/json-rpc";
 
-
 interface Started {
   child: ChildProcess;
   output: () => string;
@@ -79,7 +78,10 @@ describe("npx hardhat node: admin and db", function () {
   it("stops and restarts the HTTP listener of the node", async () => {
     const ws = (node as Started).wsUrl;
     expect(await rpc("admin_stopHTTP")).to.equal(true);
-    const err = await fetch(url, { method: "POST", body: "{}" }).then(() => undefined, (e: { cause?: { code?: string } }) => e.cause?.code);
+    const err = await fetch(url, { method: "POST", body: "{}" }).then(
+      () => undefined,
+      (e: { cause?: { code?: string } }) => e.cause?.code,
+    );
     expect(err).to.equal("ECONNREFUSED");
     expect(await wsCall(ws, "admin_startHTTP", ["127.0.0.1", port])).to.equal(true);
     expect(await rpc("eth_chainId")).to.equal("0x2328");

@@ -57,7 +57,7 @@ describe("npx hardhat node: Anvil's chain flags", function () {
 
   it("refuses a bad value with the flag's name", async () => {
     const failed = await startFails(["--block-time", "0"]);
-    expect(failed).to.include("--block-time: expected seconds greater than 0 (e.g. 2 or 0.5), got \"0\"");
+    expect(failed).to.include('--block-time: expected seconds greater than 0 (e.g. 2 or 0.5), got "0"');
     expect(failed).to.not.include("An unexpected error occurred");
   });
 
@@ -67,7 +67,9 @@ describe("npx hardhat node: Anvil's chain flags", function () {
       node = await startHardhatNode(["--port", "0", "--json-rpc.ws-address", "127.0.0.1:0", "--home", home, "--chain-id", "4242"]);
       expect((await rpc(node.url, "eth_chainId")).result).to.equal("0x1092");
       await stopProcessGroup(node.child);
-      expect(await startFails(["--home", home, "--chain-id", "777"])).to.include(`--chain-id 777: the home's genesis (${path.join(home, "config", "genesis.json")}) says chain id 4242, fixed when the home was made`);
+      expect(await startFails(["--home", home, "--chain-id", "777"])).to.include(
+        `--chain-id 777: the home's genesis (${path.join(home, "config", "genesis.json")}) says chain id 4242, fixed when the home was made`,
+      );
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

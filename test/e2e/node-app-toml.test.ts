@@ -18,7 +18,6 @@ const TOKEN = "app-toml-token";
 /** Init code that returns gasleft() as 32 bytes: GAS PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN. */
 const GASLEFT = "0x5a60005260206000f3";
 
-
 describe("npx hardhat node runs with what app.toml and the flags say", function () {
   this.timeout(120_000);
   let home: string;
@@ -54,7 +53,11 @@ tick-rule = "evmos"
 `,
     );
     // --port over app.toml's address; --json-rpc.gas-cap over app.toml's gas-cap
-    node = await startNodeProcess(process.execPath, hardhatCli("node", "--home", home, "--port", String(flagPort), "--json-rpc.gas-cap", "200000", "--json-rpc.allowed-origins", "tools.test,http://app.test:3000"), { cwd: ROOT });
+    node = await startNodeProcess(
+      process.execPath,
+      hardhatCli("node", "--home", home, "--port", String(flagPort), "--json-rpc.gas-cap", "200000", "--json-rpc.allowed-origins", "tools.test,http://app.test:3000"),
+      { cwd: ROOT },
+    );
   });
 
   after(async () => {
@@ -66,7 +69,12 @@ tick-rule = "evmos"
 
   it("--port wins over app.toml's address (the host comes from the file)", async () => {
     expect(url()).to.equal(`http://127.0.0.1:${flagPort}/`);
-    expect(await fetch(`http://127.0.0.1:${appTomlPort}/`).then(() => "answered", () => "refused")).to.equal("refused");
+    expect(
+      await fetch(`http://127.0.0.1:${appTomlPort}/`).then(
+        () => "answered",
+        () => "refused",
+      ),
+    ).to.equal("refused");
   });
 
   it("ws-address and [epochs] tick-rule from app.toml", async () => {

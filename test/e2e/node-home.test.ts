@@ -11,7 +11,6 @@ import path from "node:path";
 import { hardhatCli, ROOT, type Started, freePort, startHardhatNode, stopProcessGroup } from "../helpers/processes";
 import { rpcResult } from "../helpers/json-rpc";
 
-
 describe("npx hardhat node --home", function () {
   this.timeout(120_000);
   let home: string;
@@ -32,7 +31,15 @@ describe("npx hardhat node --home", function () {
         app_state: {
           epochs: {
             epochs: [
-              { identifier: "week", start_time: "0001-01-01T00:00:00Z", duration: "604800s", current_epoch: "0", current_epoch_start_time: "0001-01-01T00:00:00Z", epoch_counting_started: false, current_epoch_start_height: "0" },
+              {
+                identifier: "week",
+                start_time: "0001-01-01T00:00:00Z",
+                duration: "604800s",
+                current_epoch: "0",
+                current_epoch_start_time: "0001-01-01T00:00:00Z",
+                epoch_counting_started: false,
+                current_epoch_start_height: "0",
+              },
               { identifier: "fast", duration: "5s" },
             ],
           },

@@ -97,7 +97,8 @@ describe("npx hardhat node: the log tells the story", function () {
     expect((await receipt(failed)).status).to.equal("0x0");
     await logMatching(
       node,
-      new RegExp(`  Contract call:       Reverter#withReason\\n  Transaction:         ${failed}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with reason string 'Reverter: no way'\\n` +
+      new RegExp(
+        `  Contract call:       Reverter#withReason\\n  Transaction:         ${failed}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with reason string 'Reverter: no way'\\n` +
           // the Solidity frame, as Hardhat's node prints it under the error
           `      at Reverter\\.withReason \\(contracts/test/Reverter\\.sol:${lineOf("contracts/test/Reverter.sol", 'revert("Reverter: no way")')}\\)\\n\\n`,
       ),
@@ -107,7 +108,8 @@ describe("npx hardhat node: the log tells the story", function () {
     const custom = await send({ to: reverter.contractAddress, data: reverter.iface.encodeFunctionData("withCustom", [7]) });
     await logMatching(
       node,
-      new RegExp(`  Contract call:       Reverter#withCustom\\n  Transaction:         ${custom}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with custom error 'Custom\\(7, "custom failure"\\)'\\n` +
+      new RegExp(
+        `  Contract call:       Reverter#withCustom\\n  Transaction:         ${custom}\\n(?:.*\\n){5}\\n  Error: VM Exception while processing transaction: reverted with custom error 'Custom\\(7, "custom failure"\\)'\\n` +
           `      at Reverter\\.withCustom \\(contracts/test/Reverter\\.sol:${lineOf("contracts/test/Reverter.sol", "revert Custom(code")}\\)\\n\\n`,
       ),
     );
@@ -135,14 +137,20 @@ describe("npx hardhat node: the log tells the story", function () {
       ),
     );
     // the log prints the event's attributes: over HTTP epochs_blockEvents gives the same error and stack
-    const events = (await rpc<{ end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>(node.url, "epochs_blockEvents", [`0x${Number(ended[1]).toString(16)}`])).result!;
+    const events = (await rpc<{ end_block_events: Array<{ type: string; attributes: Array<{ key: string; value: string }> }> }>(node.url, "epochs_blockEvents", [`0x${Number(ended[1]).toString(16)}`]))
+      .result!;
     const failedHook = events.end_block_events.find((e) => e.type === "epoch_hook_failed" && e.attributes.some((a) => a.key === "address" && a.value === hook.contractAddress.toLowerCase()));
     expect(Object.fromEntries(failedHook!.attributes.map((a) => [a.key, a.value]))).to.include({
       reason: "execution reverted: hook says no",
       error: "VM Exception while processing transaction: reverted with reason string 'hook says no'",
       stack: `at RevertingHook.afterEpochEnd (contracts/examples/RevertingHook.sol:${lineOf("contracts/examples/RevertingHook.sol", 'revert("hook says no")', 2)})`,
     });
-    await logMatching(node, new RegExp(`    epoch day #2 started\\n      beforeEpochStart: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      beforeEpochStart: RevertingHook \\(${h}\\): failed: execution reverted: hook says no`));
+    await logMatching(
+      node,
+      new RegExp(
+        `    epoch day #2 started\\n      beforeEpochStart: DailyCounter \\(${c}\\): ok, gas used \\d+\\n      beforeEpochStart: RevertingHook \\(${h}\\): failed: execution reverted: hook says no`,
+      ),
+    );
   });
 
   it("tells pooled transactions when evm_mine or interval mining mines their block, console.log and failures included", async () => {

@@ -47,7 +47,12 @@ describe("npx hardhat node --profile cosmos-evm", function () {
     expect(appToml).to.match(/^profile = "cosmos-evm"$/m);
     expect(appToml).to.match(/^tick-rule = "sdk"$/m);
     const genesis = JSON.parse(readFileSync(path.join(home, "config", "genesis.json"), "utf8")) as { app_state: { epochs: { epochs: Array<{ identifier: string; duration: string }> } } };
-    expect(genesis.app_state.epochs.epochs.map((e) => [e.identifier, e.duration])).to.deep.equal([["day", "86400s"], ["hour", "3600s"], ["minute", "60s"], ["week", "604800s"]]);
+    expect(genesis.app_state.epochs.epochs.map((e) => [e.identifier, e.duration])).to.deep.equal([
+      ["day", "86400s"],
+      ["hour", "3600s"],
+      ["minute", "60s"],
+      ["week", "604800s"],
+    ]);
   });
 
   it("serves the SDK's REST paths and shapes, and not Evmos's", async () => {

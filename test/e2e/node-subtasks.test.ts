@@ -29,9 +29,18 @@ describe("npx hardhat node runs Hardhat's node subtasks", function () {
     const deployed = /fixture: deployed at (0x[0-9a-fA-F]{40}) before the server listened/.exec(out)?.[1];
     expect(deployed, out).to.be.a("string");
     // Hardhat's order: provider, server created, listening (the banner), ready
-    const order = ["fixture: deployed at", `fixture: server created for 127.0.0.1:${port} (object)`, "Started HTTP and WebSocket JSON-RPC server at", "Accounts", `fixture: ready at 127.0.0.1:${port}`];
+    const order = [
+      "fixture: deployed at",
+      `fixture: server created for 127.0.0.1:${port} (object)`,
+      "Started HTTP and WebSocket JSON-RPC server at",
+      "Accounts",
+      `fixture: ready at 127.0.0.1:${port}`,
+    ];
     const at = order.map((text) => out.indexOf(text));
-    expect(at.every((i) => i >= 0), out).to.equal(true);
+    expect(
+      at.every((i) => i >= 0),
+      out,
+    ).to.equal(true);
     expect([...at].sort((a, b) => a - b)).to.deep.equal(at);
     // what the hook sent is in the served chain
     const url = `http://127.0.0.1:${port}/`;

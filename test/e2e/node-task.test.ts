@@ -13,7 +13,6 @@ import { BOOTSTRAP, ROOT, hardhatCli, stopProcessGroup } from "../helpers/proces
 import { NODE_RECORD_FILE_NAME } from "../../src/hardhat/chain-config";
 import { rpc } from "../helpers/json-rpc";
 
-
 interface StartedNode {
   child: ChildProcess;
   url: string;
@@ -51,7 +50,6 @@ async function waitForOutput(node: StartedNode, re: RegExp): Promise<void> {
   }
 }
 
-
 describe("npx hardhat node", function () {
   this.timeout(60_000);
   let node: StartedNode | undefined;
@@ -68,7 +66,9 @@ describe("npx hardhat node", function () {
     expect((await rpc(node.url, "eth_chainId")).result).to.equal("0x2328");
     expect((await rpc(node.url, "net_version")).result).to.equal("9000");
     // --minimum-gas-prices refuses what pays less, with the text app.toml's setting and miner_setGasPrice give
-    const cheap = await rpc(node.url, "eth_sendTransaction", [{ from: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", to: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", gas: "0x5208", gasPrice: "0x3b9aca00" }]);
+    const cheap = await rpc(node.url, "eth_sendTransaction", [
+      { from: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", to: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", gas: "0x5208", gasPrice: "0x3b9aca00" },
+    ]);
     expect(cheap.error).to.deep.include({ code: -32000, message: "insufficient fee; got: 21000000000000aevmos required: 1050000000000000aevmos" });
     // --json-rpc.api narrowed the namespaces: evm_* answers like an unknown method.
     expect((await rpc(node.url, "evm_mine")).error?.code).to.equal(-32601);
@@ -95,7 +95,9 @@ describe("npx hardhat node", function () {
     expect(r.status, `${r.stdout}${r.stderr}`).to.equal(0);
     expect(r.stdout).to.match(/^day: current epoch \d+$/m);
     const port = new URL((node as StartedNode).url).port;
-    expect(r.stderr).to.include(`warning: epochs:advance moves this command's own in-process chain, which ends with it, not the node this project runs (pid ${node?.child.pid}, http://127.0.0.1:${port}/); to move the node's, add --network localhost`);
+    expect(r.stderr).to.include(
+      `warning: epochs:advance moves this command's own in-process chain, which ends with it, not the node this project runs (pid ${node?.child.pid}, http://127.0.0.1:${port}/); to move the node's, add --network localhost`,
+    );
   });
 
   it("stops on SIGTERM to its process group, and removes its record", async () => {

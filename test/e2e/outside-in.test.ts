@@ -36,7 +36,7 @@ interface LockEntry {
  */
 export function installClosure(lock: Record<string, LockEntry>, roots: string[]): string[] {
   const resolveFrom = (loc: string, name: string): string | undefined => {
-    for (let base = loc; ; ) {
+    for (let base = loc; ;) {
       const candidate = `${base === "" ? "" : `${base}/`}node_modules/${name}`;
       if (lock[candidate] !== undefined) return candidate;
       if (base === "") return undefined;
@@ -55,7 +55,12 @@ export function installClosure(lock: Record<string, LockEntry>, roots: string[])
     if (seen.has(loc)) continue;
     seen.add(loc);
     const e = lock[loc];
-    const optional = new Set([...Object.keys(e.optionalDependencies ?? {}), ...Object.entries(e.peerDependenciesMeta ?? {}).filter(([, m]) => m.optional === true).map(([n]) => n)]);
+    const optional = new Set([
+      ...Object.keys(e.optionalDependencies ?? {}),
+      ...Object.entries(e.peerDependenciesMeta ?? {})
+        .filter(([, m]) => m.optional === true)
+        .map(([n]) => n),
+    ]);
     for (const name of Object.keys({ ...e.dependencies, ...e.optionalDependencies, ...e.peerDependencies })) {
       const dep = resolveFrom(loc, name);
       if (dep !== undefined) stack.push(dep);
@@ -121,7 +126,19 @@ describe("the package, installed from its tarball into a fresh project", functio
 
   it("packs what a user needs and nothing else", () => {
     const files = packed.files.map((f) => f.path);
-    for (const f of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist/src/index.js", "dist/src/index.d.ts", "dist/src/hardhat/type-extensions.d.ts", "dist/src/hardhat/tasks/epochs.js", "contracts/IEpochs.sol", "contracts/IEpochHooks.sol", "contracts/examples/WeeklyRewards.sol"]) {
+    for (const f of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+      "dist/src/index.js",
+      "dist/src/index.d.ts",
+      "dist/src/hardhat/type-extensions.d.ts",
+      "dist/src/hardhat/tasks/epochs.js",
+      "contracts/IEpochs.sol",
+      "contracts/IEpochHooks.sol",
+      "contracts/examples/WeeklyRewards.sol",
+    ]) {
       expect(files, f).to.include(f);
     }
     expect(files.filter((f) => /^(src|test|scripts)\/|^(?!examples\/).*\.ts$(?<!\.d\.ts)|\.map$|^contracts\/test\/|^examples\/.*\/(node_modules|artifacts|cache)\//.test(f))).to.deep.equal([]);
@@ -202,7 +219,10 @@ describe("the package, installed from its tarball into a fresh project", functio
 
   it("reports coverage with solidity-coverage (`npx hardhat coverage`): a line only an epoch hook runs is covered, a contract no test calls is not", () => {
     // beside the example: a contract the tests never call
-    writeFileSync(path.join(project, "contracts", "Unused.sol"), "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Unused {\n    uint256 public n;\n    function bump() external {\n        n += 1;\n    }\n}\n");
+    writeFileSync(
+      path.join(project, "contracts", "Unused.sol"),
+      "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\ncontract Unused {\n    uint256 public n;\n    function bump() external {\n        n += 1;\n    }\n}\n",
+    );
     try {
       const out = npx(["hardhat", "coverage"]);
       expect(out, out).to.match(/4 passing/);

@@ -36,7 +36,12 @@ describe("fresh Hardhat environments in one process (resetHardhatContext)", func
   });
 
   it("a revert is Hardhat's error in every environment, not an internal error from the second on", () => {
-    const r = spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", CHILD], { cwd: path.join(ROOT, "test", "fixture-projects", "plugin-dist"), encoding: "utf8", timeout: 240_000, env: { ...process.env, HARDHAT_NETWORK: "hardhat" } });
+    const r = spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", CHILD], {
+      cwd: path.join(ROOT, "test", "fixture-projects", "plugin-dist"),
+      encoding: "utf8",
+      timeout: 240_000,
+      env: { ...process.env, HARDHAT_NETWORK: "hardhat" },
+    });
     expect(r.status, r.stderr).to.equal(0);
     const seen = JSON.parse(r.stdout.trim().split("\n").pop() ?? "[]") as Array<{ name: string; code: number | null; message: string }>;
     expect(seen).to.have.length(3);

@@ -1,17 +1,6 @@
 import { expect } from "chai";
 import protobuf from "protobufjs";
-import {
-  decodeEpochInfo,
-  decodeGenesis,
-  encodeEpochInfo,
-  encodeGenesis,
-  formatDuration,
-  formatTime,
-  fromJson,
-  parseDuration,
-  parseTime,
-  toJson,
-} from "../../src/epochs/codec";
+import { decodeEpochInfo, decodeGenesis, encodeEpochInfo, encodeGenesis, formatDuration, formatTime, fromJson, parseDuration, parseTime, toJson } from "../../src/epochs/codec";
 import { type EpochInfo, ZERO_TIME, fromNanos } from "../../src/epochs/types";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -128,7 +117,15 @@ describe("EpochInfo proto-JSON", () => {
 
   it("reads offsets and short fractions, refuses non-dates", () => {
     expect(parseTime("2024-03-01T14:00:00.5+02:00")).to.deep.equal({ seconds: 1709294400n, nanos: 500_000_000 });
-    for (const s of ["2024-02-30T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "0000-01-01T00:00:00Z", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00", "2024-01-01T00:00:00.1234567890Z"]) {
+    for (const s of [
+      "2024-02-30T00:00:00Z",
+      "2024-13-01T00:00:00Z",
+      "2024-01-01T24:00:00Z",
+      "0000-01-01T00:00:00Z",
+      "2024-01-01 00:00:00Z",
+      "2024-01-01T00:00:00",
+      "2024-01-01T00:00:00.1234567890Z",
+    ]) {
       expect(() => parseTime(s), s).to.throw("invalid RFC 3339 time");
     }
   });

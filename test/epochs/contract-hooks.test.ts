@@ -136,7 +136,9 @@ describe("epoch hooks reach contracts", function () {
   it("emits HooksRegistered and answers false for a second registration", async () => {
     const { counter } = await loadFixture(deployed);
     const epochs = await ethers.getContractAt("IEpochs", PRECOMPILE);
-    await expect(counter.unregister()).to.emit(epochs, "HooksUnregistered").withArgs(await counter.getAddress());
+    await expect(counter.unregister())
+      .to.emit(epochs, "HooksUnregistered")
+      .withArgs(await counter.getAddress());
     expect(await hre.epochs.registerHooks(await counter.getAddress())).to.equal(true);
     expect(await hre.epochs.registerHooks(await counter.getAddress())).to.equal(false);
   });

@@ -60,7 +60,11 @@ describe("epochs Solidity interfaces", function () {
 
   it("the examples implement IEpochHooks", () => {
     const out = compileAll();
-    for (const [file, name] of [["examples/WeeklyRewards.sol", "WeeklyRewards"], ["examples/DailyCounter.sol", "DailyCounter"], ["examples/RevertingHook.sol", "RevertingHook"]]) {
+    for (const [file, name] of [
+      ["examples/WeeklyRewards.sol", "WeeklyRewards"],
+      ["examples/DailyCounter.sol", "DailyCounter"],
+      ["examples/RevertingHook.sol", "RevertingHook"],
+    ]) {
       const abi = new Interface(out.contracts[file][name].abi);
       for (const fn of ["beforeEpochStart", "afterEpochEnd"]) expect(abi.getFunction(fn)?.selector, `${name}.${fn}`).to.equal(HOOKS_ABI.getFunction(fn)?.selector);
     }

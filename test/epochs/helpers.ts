@@ -68,8 +68,7 @@ export class FakeChain {
 }
 
 /** Compact event text: "3:end_block:epoch_end:epoch_number=1,identifier=e". */
-export const eventText = (e: RecordedEvent): string =>
-  `${e.height}:${e.phase}:${e.event.type}:${e.event.attributes.map((a) => `${a.key}=${a.value}`).join(",")}`;
+export const eventText = (e: RecordedEvent): string => `${e.height}:${e.phase}:${e.event.type}:${e.event.attributes.map((a) => `${a.key}=${a.value}`).join(",")}`;
 
 export interface Run {
   /** Hook calls: "e:B1@1" = BeforeEpochStart(e, 1) in block 1; "A" for AfterEpochEnd. */

@@ -49,7 +49,12 @@ describe("MultiEpochHooks", () => {
       },
     };
     const hooks = new MultiEpochHooks([broken]);
-    for (const [h, t] of [[1, 100], [2, 200], [3, 300]]) await chain.block(h, t, hooks, "spec");
+    for (const [h, t] of [
+      [1, 100],
+      [2, 200],
+      [3, 300],
+    ])
+      await chain.block(h, t, hooks, "spec");
     expect(chain.keeper.getEpochInfo("e").info?.currentEpoch).to.equal(2n);
     expect(chain.events.filter((e) => e.event.type === "epoch_hook_failed")).to.have.length(3);
   });

@@ -14,9 +14,7 @@ describe("EpochsKeeper", () => {
     const { store, keeper } = setup();
     const info = rec("day", 86400, 0);
     keeper.setEpochInfo(info);
-    expect(store.entries().map(([k, v]) => [Buffer.from(k).toString("hex"), Buffer.from(v).toString("hex")])).to.deep.equal([
-      ["01646179", Buffer.from(encodeEpochInfo(info)).toString("hex")],
-    ]);
+    expect(store.entries().map(([k, v]) => [Buffer.from(k).toString("hex"), Buffer.from(v).toString("hex")])).to.deep.equal([["01646179", Buffer.from(encodeEpochInfo(info)).toString("hex")]]);
   });
 
   it("gets (record, found) by exact bytes, with no trimming or case folding", () => {

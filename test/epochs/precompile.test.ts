@@ -30,8 +30,7 @@ function setup(infos: EpochInfo[] = [], opts: { isStatic?: boolean } = {}) {
   const state = new FakeState();
   let caller = A;
   const fn = createEpochsPrecompile({ caller: () => getBytes(caller), infos: async () => infos, isStatic: () => opts.isStatic === true, delegated: () => false });
-  const call = (data: string, gasLimit = 1_000_000n): Promise<ExecResult> =>
-    Promise.resolve(fn({ data: getBytes(data), gasLimit, _EVM: { stateManager: state } } as unknown as PrecompileInput));
+  const call = (data: string, gasLimit = 1_000_000n): Promise<ExecResult> => Promise.resolve(fn({ data: getBytes(data), gasLimit, _EVM: { stateManager: state } } as unknown as PrecompileInput));
   const as = (addr: string) => {
     caller = addr;
   };

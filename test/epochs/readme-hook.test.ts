@@ -40,7 +40,23 @@ describe("README.md's hook contract", function () {
 
   it("compiles against the package's interfaces, registers, refuses other callers, and is called at epoch boundaries", async () => {
     const { abi, bytecode } = compileReadmeHook();
-    h = await inProcess({ epochs: { genesis: { epochs: [{ identifier: "tick", duration: { seconds: 10n, nanos: 0 }, startTime: { seconds: 0n, nanos: 0 }, currentEpoch: 0n, currentEpochStartTime: { seconds: -62135596800n, nanos: 0 }, epochCountingStarted: false, currentEpochStartHeight: 0n }] } } });
+    h = await inProcess({
+      epochs: {
+        genesis: {
+          epochs: [
+            {
+              identifier: "tick",
+              duration: { seconds: 10n, nanos: 0 },
+              startTime: { seconds: 0n, nanos: 0 },
+              currentEpoch: 0n,
+              currentEpochStartTime: { seconds: -62135596800n, nanos: 0 },
+              epochCountingStarted: false,
+              currentEpochStartHeight: 0n,
+            },
+          ],
+        },
+      },
+    });
     const [from] = await h.request<string[]>("eth_accounts");
     const hash = await h.request<string>("eth_sendTransaction", [{ from, data: bytecode, gas: "0x1000000" }]);
     const { contractAddress, status } = await h.request<{ contractAddress: string; status: string }>("eth_getTransactionReceipt", [hash]);

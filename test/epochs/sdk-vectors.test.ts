@@ -39,7 +39,11 @@ const ABCI_CASES: Record<string, AbciCase> = {
   },
   "First block run sets start time, subsequent blocks within timer interval do not cause timer tick": {
     initial: { startTime: t(BLOCK1), currentEpoch: 0n },
-    blocks: [[2, BLOCK1 + 1], [3, BLOCK1 + 60], [4, BLOCK1 + 30 * 60]],
+    blocks: [
+      [2, BLOCK1 + 1],
+      [3, BLOCK1 + 60],
+      [4, BLOCK1 + 30 * 60],
+    ],
     expected: { startTime: t(BLOCK1), currentEpoch: 1n, currentEpochStartTime: t(BLOCK1), currentEpochStartHeight: 1n },
   },
   "Second block at exactly timer interval later does not tick": {
@@ -59,17 +63,27 @@ const ABCI_CASES: Record<string, AbciCase> = {
   },
   "Downtime recovery (many intervals), second block is at tick 2, w/ start time 2 intervals ahead": {
     initial: { startTime: t(BLOCK1), currentEpoch: 0n },
-    blocks: [[2, BLOCK1 + 24 * HOUR], [3, BLOCK1 + 24 * HOUR + EPS]],
+    blocks: [
+      [2, BLOCK1 + 24 * HOUR],
+      [3, BLOCK1 + 24 * HOUR + EPS],
+    ],
     expected: { startTime: t(BLOCK1), currentEpoch: 3n, currentEpochStartTime: t(BLOCK1 + 2 * HOUR), currentEpochStartHeight: 3n },
   },
   "Many blocks between first and second tick": {
     initial: { startTime: t(BLOCK1), currentEpoch: 1n, currentEpochStartTime: t(BLOCK1) },
-    blocks: [[2, BLOCK1 + 1], [3, BLOCK1 + 2], [4, BLOCK1 + HOUR + EPS]],
+    blocks: [
+      [2, BLOCK1 + 1],
+      [3, BLOCK1 + 2],
+      [4, BLOCK1 + HOUR + EPS],
+    ],
     expected: { startTime: t(BLOCK1), currentEpoch: 2n, currentEpochStartTime: t(BLOCK1 + HOUR), currentEpochStartHeight: 4n },
   },
   "Distinct identifier and duration still works": {
     initial: { identifier: "hello", duration: t(60), startTime: t(BLOCK1), currentEpoch: 0n },
-    blocks: [[2, BLOCK1 + 1], [3, BLOCK1 + 60 + EPS]],
+    blocks: [
+      [2, BLOCK1 + 1],
+      [3, BLOCK1 + 60 + EPS],
+    ],
     expected: { identifier: "hello", duration: t(60), startTime: t(BLOCK1), currentEpoch: 2n, currentEpochStartTime: t(BLOCK1 + 60), currentEpochStartHeight: 3n },
   },
   "StartTime in future won't get ticked on first block": {
@@ -127,9 +141,7 @@ describe('Cosmos SDK x/epochs keeper tests as vectors (tick rule "sdk", cosmos-e
     });
 
     it("TestAddEpochInfo zero_duration: refused", () => {
-      expect(() => validateGenesis({ epochs: [newEpochInfo("default_add_epoch_info_id", 0n)] }, "cosmos-evm")).to.throw(
-        "invalid epochs genesis: epochs[0]: epoch duration should NOT be 0",
-      );
+      expect(() => validateGenesis({ epochs: [newEpochInfo("default_add_epoch_info_id", 0n)] }, "cosmos-evm")).to.throw("invalid epochs genesis: epochs[0]: epoch duration should NOT be 0");
     });
 
     it("TestDuplicateAddEpochInfo: refused", () => {
@@ -177,7 +189,16 @@ describe('Cosmos SDK x/epochs keeper tests as vectors (tick rule "sdk", cosmos-e
 
   describe("what the SDK's BeginBlocker emits and calls", () => {
     it("typed events (one attribute per field, sorted, proto3-JSON values) and the ending number for AfterEpochEnd", async () => {
-      const r = await run("sdk", [newEpochInfo("hour", BigInt(HOUR), t(BLOCK1))], [[1, BLOCK1], [2, BLOCK1 + HOUR + 1]], BLOCK1, SDK_EVENTS);
+      const r = await run(
+        "sdk",
+        [newEpochInfo("hour", BigInt(HOUR), t(BLOCK1))],
+        [
+          [1, BLOCK1],
+          [2, BLOCK1 + HOUR + 1],
+        ],
+        BLOCK1,
+        SDK_EVENTS,
+      );
       expect(r.calls).to.deep.equal(["hour:B1@1", "hour:A1@2", "hour:B2@2"]);
       // AfterEpochEnd runs before the record is written; BeforeEpochStart after
       expect(r.seen).to.deep.equal(["hour:B1@1 saw 1", "hour:A1@2 saw 1", "hour:B2@2 saw 2"]);

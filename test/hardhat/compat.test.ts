@@ -4,15 +4,7 @@
  */
 import { expect } from "chai";
 import hre, { ethers } from "hardhat";
-import {
-  impersonateAccount,
-  loadFixture,
-  mine,
-  setBalance,
-  stopImpersonatingAccount,
-  takeSnapshot,
-  time,
-} from "@nomicfoundation/hardhat-network-helpers";
+import { impersonateAccount, loadFixture, mine, setBalance, stopImpersonatingAccount, takeSnapshot, time } from "@nomicfoundation/hardhat-network-helpers";
 import { anyValue } from "@nomicfoundation/hardhat-chai-matchers/withArgs";
 import type { Contract, Signer } from "ethers";
 
@@ -75,9 +67,7 @@ describe("hardhat compatibility (ethers, chai matchers, network helpers)", funct
     await expect(reverter.withCustom(7)).to.be.revertedWithCustomError(reverter, "Custom").withArgs(7, "custom failure");
     await expect(reverter.withoutReason()).to.be.revertedWithoutReason();
     await expect(reverter.withPanic()).to.be.revertedWithPanic(0x32);
-    await expect(by(token, alice).transfer(alice.address, 1n))
-      .to.be.revertedWithCustomError(token, "InsufficientBalance")
-      .withArgs(alice.address, 0n, 1n);
+    await expect(by(token, alice).transfer(alice.address, 1n)).to.be.revertedWithCustomError(token, "InsufficientBalance").withArgs(alice.address, 0n, 1n);
     await expect(by(token, alice).mint(alice.address, 1n)).to.be.revertedWithCustomError(token, "NotOwner");
     await expect(by(token, alice).withdraw(1n)).to.be.revertedWith("only the owner can withdraw");
     await expect(token.transfer(alice.address, 1n)).not.to.be.reverted;

@@ -60,7 +60,13 @@ describe("console.log from contracts", function () {
       "0x000000000000000000000000000000000000000000000000000000000000beef",
     ]);
     expect(await printed(() => logger.peek())).to.deep.equal(["peek 1"]);
-    expect(await printed(() => logger.bump.estimateGas(7, "again"))).to.deep.equal([`bump #2 by ${me}`, "again", "7", "flag true", "0x000000000000000000000000000000000000000000000000000000000000beef"]);
+    expect(await printed(() => logger.bump.estimateGas(7, "again"))).to.deep.equal([
+      `bump #2 by ${me}`,
+      "again",
+      "7",
+      "flag true",
+      "0x000000000000000000000000000000000000000000000000000000000000beef",
+    ]);
   });
 
   it("prints the lines of epoch hooks at the boundary", async () => {

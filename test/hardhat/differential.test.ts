@@ -111,7 +111,10 @@ describe("differential: our chain vs Hardhat's EDR network", function () {
       { wallet: 0, tx: { type: 2, data: compiled.Delegate.bytecode, ...fee } },
       { wallet: 1, tx: { type: 2, to: subjectAddr, value: 12345n, data: subject.encodeFunctionData("deposit", ["0xbeef"]), ...fee } },
       { wallet: 1, tx: { type: 0, to: subjectAddr, gasPrice: 10n ** 10n, data: subject.encodeFunctionData("push", [5]) } },
-      { wallet: 2, tx: { type: 1, to: subjectAddr, gasPrice: 10n ** 10n, accessList: [{ address: subjectAddr, storageKeys: ["0x" + "00".repeat(32)] }], data: subject.encodeFunctionData("push", [2]) } },
+      {
+        wallet: 2,
+        tx: { type: 1, to: subjectAddr, gasPrice: 10n ** 10n, accessList: [{ address: subjectAddr, storageKeys: ["0x" + "00".repeat(32)] }], data: subject.encodeFunctionData("push", [2]) },
+      },
       { wallet: 2, tx: { type: 2, to: subjectAddr, data: subject.encodeFunctionData("clear"), ...fee } },
       { wallet: 1, tx: { type: 2, to: subjectAddr, data: subject.encodeFunctionData("failReason"), ...fee } },
       { wallet: 1, tx: { type: 2, to: subjectAddr, data: subject.encodeFunctionData("failCustom"), ...fee } },

@@ -16,7 +16,9 @@ const MODE = { Reason: 0, Custom: 1, Panic: 2, Bare: 3, Nested: 4 } as const;
 
 /** The line of FailingHook.sol holding `text` (1-based, as Hardhat prints it). */
 function lineOf(text: string): number {
-  const i = readFileSync(SOURCE, "utf8").split("\n").findIndex((l) => l.includes(text));
+  const i = readFileSync(SOURCE, "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes(text));
   if (i < 0) throw new Error(`${text} is not in ${SOURCE}`);
   return i + 1;
 }
@@ -45,7 +47,13 @@ async function asTransaction(hook: Contract, epochNumber: bigint): Promise<{ mes
     await hook.afterEpochEnd("day", epochNumber);
   } catch (err) {
     const e = err as Error;
-    return { message: e.message, frames: (e.stack ?? "").split("\n").map((l) => l.trim()).filter((l) => /\.sol:\d+\)$/.test(l)) };
+    return {
+      message: e.message,
+      frames: (e.stack ?? "")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => /\.sol:\d+\)$/.test(l)),
+    };
   }
   throw new Error("expected the transaction to fail");
 }
@@ -107,7 +115,10 @@ describe("a failing epoch hook is told in Hardhat's words (in-process)", functio
     const hook = await deploy(MODE.Nested);
     const a = await failedHook(await hook.getAddress());
     expect(a.reason).to.equal("execution reverted: FailingHook: checked");
-    expect(a.stack.split("\n")).to.deep.equal([`at FailingHook.check (${SOURCE}:${lineOf("require(epochNumber < 0")})`, `at FailingHook.afterEpochEnd (${SOURCE}:${lineOf("this.check(epochNumber)")})`]);
+    expect(a.stack.split("\n")).to.deep.equal([
+      `at FailingHook.check (${SOURCE}:${lineOf("require(epochNumber < 0")})`,
+      `at FailingHook.afterEpochEnd (${SOURCE}:${lineOf("this.check(epochNumber)")})`,
+    ]);
     const tx = await asTransaction(hook, BigInt(a.epoch_number));
     expect([a.error, a.stack.split("\n")]).to.deep.equal([tx.message, tx.frames]);
   });

@@ -37,7 +37,9 @@ describe("package: Hardhat and Node.js checked at load", () => {
   it("names what is installed and what is needed", () => {
     expect(compatibilityProblem("2.29.1", "20.19.0")).to.equal(undefined);
     expect(compatibilityProblem("2.26.0", "22.1.0")).to.equal(undefined);
-    expect(compatibilityProblem("3.0.4", "22.13.0")).to.equal("hardhat-epochs needs Hardhat ^2.26.0, but this project has Hardhat 3.0.4: with Hardhat 3, list the plugin in `plugins` of hardhat.config.ts instead (`import hardhatEpochs from \"hardhat-epochs\"`, the package's import entry), or install hardhat@^2");
+    expect(compatibilityProblem("3.0.4", "22.13.0")).to.equal(
+      'hardhat-epochs needs Hardhat ^2.26.0, but this project has Hardhat 3.0.4: with Hardhat 3, list the plugin in `plugins` of hardhat.config.ts instead (`import hardhatEpochs from "hardhat-epochs"`, the package\'s import entry), or install hardhat@^2',
+    );
     expect(compatibilityProblem("2.22.0", "20.19.0")).to.match(/needs Hardhat \^2\.26\.0, but this project has Hardhat 2\.22\.0: upgrade Hardhat/);
     expect(compatibilityProblem("2.29.1", "20.18.3")).to.equal("hardhat-epochs needs Node.js >=20.19 (the EthereumJS VM it runs loads ES modules with require()), but this is Node.js 20.18.3");
     expect(compatibilityProblem("2.29.1", "18.20.0")).to.match(/needs Node\.js >=20\.19/);

@@ -8,7 +8,7 @@ import hre from "hardhat";
 import { resolveEpochsConfig } from "../../src/hardhat/chain-config";
 import { type EpochsProvider, createEpochsProvider } from "../../src/hardhat/provider";
 
-describe("epochs.profile = \"cosmos-evm\" in-process", function () {
+describe('epochs.profile = "cosmos-evm" in-process', function () {
   this.timeout(60_000);
   const saved = hre.config.epochs;
   let provider: EpochsProvider;

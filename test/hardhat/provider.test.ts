@@ -54,24 +54,18 @@ describe("in-process provider", function () {
     const receipt = (await provider.send("eth_getTransactionReceipt", [hash])) as { contractAddress: string };
     const iface = new Interface(c.abi as never);
 
-    const reason = (await provider
-      .send("eth_call", [{ to: receipt.contractAddress, data: iface.encodeFunctionData("reason") }])
-      .catch((e: unknown) => e)) as EpochsProviderError;
+    const reason = (await provider.send("eth_call", [{ to: receipt.contractAddress, data: iface.encodeFunctionData("reason") }]).catch((e: unknown) => e)) as EpochsProviderError;
     // Hardhat's network throws a SolidityError (no code) carrying the revert data
     expect(reason.message).to.equal("VM Exception while processing transaction: reverted with reason string 'no'");
     expect(iface.parseError(reason.data as string)?.args[0]).to.equal("no");
 
-    const custom = (await provider
-      .send("eth_call", [{ to: receipt.contractAddress, data: iface.encodeFunctionData("custom") }])
-      .catch((e: unknown) => e)) as EpochsProviderError;
+    const custom = (await provider.send("eth_call", [{ to: receipt.contractAddress, data: iface.encodeFunctionData("custom") }]).catch((e: unknown) => e)) as EpochsProviderError;
     expect(iface.parseError(custom.data as string)?.name).to.equal("Nope");
   });
 
   it("answers sendAsync with results and with errors inside the response", async () => {
     const call = (method: string, params: unknown[] = []) =>
-      new Promise<JsonRpcResponse>((resolve, reject) =>
-        provider.sendAsync({ jsonrpc: "2.0", id: 7, method, params }, (error, response) => (error !== null ? reject(error) : resolve(response))),
-      );
+      new Promise<JsonRpcResponse>((resolve, reject) => provider.sendAsync({ jsonrpc: "2.0", id: 7, method, params }, (error, response) => (error !== null ? reject(error) : resolve(response))));
     expect(await call("net_version")).to.deep.equal({ jsonrpc: "2.0", id: 7, result: "9000" });
     const res = await call("no_such");
     expect(res.error?.code).to.equal(-32601);

@@ -22,7 +22,12 @@ describe("hardhat-ethers signers: signMessage and signTypedData", function () {
   it("signTypedData verifies with ethers.verifyTypedData", async () => {
     const [signer] = await ethers.getSigners();
     const domain = { name: "Permit", version: "1", chainId: (await ethers.provider.getNetwork()).chainId, verifyingContract: "0x000000000000000000000000000000000000dEaD" };
-    const types = { Permit: [{ name: "owner", type: "address" }, { name: "value", type: "uint256" }] };
+    const types = {
+      Permit: [
+        { name: "owner", type: "address" },
+        { name: "value", type: "uint256" },
+      ],
+    };
     const value = { owner: signer.address, value: 42n };
     const sig = await signer.signTypedData(domain, types, value);
     expect(ethers.verifyTypedData(domain, types, value, sig)).to.equal(signer.address);

@@ -74,7 +74,9 @@ describe("Solidity errors: our in-process provider vs Hardhat's EDR network", fu
     const deploy = async (name: string, args = "0x") => {
       const data = `0x${contracts[name].evm.bytecode.object}${args.slice(2)}`;
       const [a, b] = await both("eth_sendTransaction", [{ from, data }]);
-      const [ra, rb] = (await Promise.all([ours.request({ method: "eth_getTransactionReceipt", params: [a] }), edr.request({ method: "eth_getTransactionReceipt", params: [b] })])) as Array<{ contractAddress: string }>;
+      const [ra, rb] = (await Promise.all([ours.request({ method: "eth_getTransactionReceipt", params: [a] }), edr.request({ method: "eth_getTransactionReceipt", params: [b] })])) as Array<{
+        contractAddress: string;
+      }>;
       expect(ra.contractAddress).to.equal(rb.contractAddress); // same sender, same nonce: same address
       addresses[name] = ra.contractAddress;
     };

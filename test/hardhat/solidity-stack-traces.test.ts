@@ -22,7 +22,10 @@ async function failure(p: Promise<unknown>): Promise<Error & { data?: string; tr
 }
 
 function frames(err: Error): string[] {
-  return (err.stack ?? "").split("\n").map((l) => l.trim()).filter((l) => /\.sol:\d+\)$/.test(l));
+  return (err.stack ?? "")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /\.sol:\d+\)$/.test(l));
 }
 
 describe("Solidity stack traces through hardhat-ethers and the chai matchers", () => {
@@ -50,7 +53,9 @@ describe("Solidity stack traces through hardhat-ethers and the chai matchers", (
     expect(frames(raw)).to.deep.equal([`at Reverter.withReason (${REVERTER}:18)`, `at Vault.relay (${VAULT}:32)`]);
 
     const [me] = await ethers.getSigners();
-    const tx = await failure(hre.network.provider.request({ method: "eth_sendTransaction", params: [{ from: me.address, to: await vault.getAddress(), data: vault.interface.encodeFunctionData("withdraw", [5]) }] }));
+    const tx = await failure(
+      hre.network.provider.request({ method: "eth_sendTransaction", params: [{ from: me.address, to: await vault.getAddress(), data: vault.interface.encodeFunctionData("withdraw", [5]) }] }),
+    );
     expect(tx.message).to.equal(`VM Exception while processing transaction: reverted with custom error 'Overdrawn("${me.address}", 5, 0)'`);
     expect(frames(tx)).to.deep.equal([`at Vault.withdraw (${VAULT}:22)`]);
     expect(tx.transactionHash).to.match(/^0x[0-9a-f]{64}$/);
@@ -60,7 +65,9 @@ describe("Solidity stack traces through hardhat-ethers and the chai matchers", (
     expect(panic.message).to.equal("VM Exception while processing transaction: reverted with panic code 0x11 (Arithmetic operation overflowed outside of an unchecked block)");
     expect(frames(panic)).to.deep.equal([`at Vault.subtract (${VAULT}:28)`]);
 
-    const value = await failure(hre.network.provider.request({ method: "eth_estimateGas", params: [{ from: me.address, to: await vault.getAddress(), data: vault.interface.encodeFunctionData("reset"), value: "0x1" }] }));
+    const value = await failure(
+      hre.network.provider.request({ method: "eth_estimateGas", params: [{ from: me.address, to: await vault.getAddress(), data: vault.interface.encodeFunctionData("reset"), value: "0x1" }] }),
+    );
     expect(value.message).to.equal("Transaction reverted: non-payable function was called with value 1");
     expect(frames(value)).to.deep.equal([`at Vault.reset (${VAULT}:35)`]);
   });

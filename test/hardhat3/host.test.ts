@@ -138,7 +138,9 @@ describe("Hardhat 3's network hooks (in-repo harness)", function () {
       expect(advance.printed).to.have.length(3);
       // the project's node runs: the in-process advance says it is not the node's
       expect(advance.warned).to.have.length(1);
-      expect(advance.warned[0]).to.match(/^warning: epochs:advance moves this command's own in-process chain, which ends with it, not the node this project runs \(pid \d+, http:\/\/127\.0\.0\.1:18545\/\); to move the node's, add --network localhost$/);
+      expect(advance.warned[0]).to.match(
+        /^warning: epochs:advance moves this command's own in-process chain, which ends with it, not the node this project runs \(pid \d+, http:\/\/127\.0\.0\.1:18545\/\); to move the node's, add --network localhost$/,
+      );
       expect(advance.printed[0]).to.match(/^day: current epoch \d+$/);
       expect(advance.both).to.equal("epochs:advance takes --to-next ID or --identifier ID, not both");
       expect(steps.get("closed")).to.equal(true);

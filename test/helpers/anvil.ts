@@ -20,7 +20,11 @@ export function anvilBinary(): string | undefined {
 /** Anvil on 127.0.0.1 (a free port), Prague, chain id 9000, as the differential tests compare. */
 export async function startAnvil(bin: string, extraArgs: string[] = []): Promise<{ h: Harness; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(bin, ["--host", "127.0.0.1", "--port", String(port), "--hardfork", "prague", "--chain-id", "9000", "--gas-limit", "60000000", "--base-fee", "875000000", "--steps-tracing", "--silent", ...extraArgs], { stdio: "ignore" });
+  const child = spawn(
+    bin,
+    ["--host", "127.0.0.1", "--port", String(port), "--hardfork", "prague", "--chain-id", "9000", "--gas-limit", "60000000", "--base-fee", "875000000", "--steps-tracing", "--silent", ...extraArgs],
+    { stdio: "ignore" },
+  );
   const url = `http://127.0.0.1:${port}/`;
   let id = 1;
   const request = async <T>(method: string, params: unknown[] = []): Promise<T> => {
@@ -43,7 +47,6 @@ export async function startAnvil(bin: string, extraArgs: string[] = []): Promise
   const h: Harness = { name: "http", runtime: undefined as never, url, raw: () => Promise.reject(new Error("not used")), request, close: async () => void child.kill() };
   return { h, child };
 }
-
 
 /**
  * The differential tests' setup: the trace corpus (test/helpers/trace-corpus.ts) sent to a fresh

@@ -17,7 +17,9 @@ describe("a test's missing tool (test/helpers/tools.ts)", function () {
   it("under CI=true fails naming the tool and what to install", () => {
     process.env.CI = "true";
     const ctx = context();
-    expect(() => requireTool(ctx, "Chromium", "no browser at /usr/bin/chromium", "apt-get install chromium")).to.throw("Chromium is missing (no browser at /usr/bin/chromium): apt-get install chromium");
+    expect(() => requireTool(ctx, "Chromium", "no browser at /usr/bin/chromium", "apt-get install chromium")).to.throw(
+      "Chromium is missing (no browser at /usr/bin/chromium): apt-get install chromium",
+    );
     expect(ctx.skipped).to.equal(false);
   });
 

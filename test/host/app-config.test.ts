@@ -91,7 +91,25 @@ describe("config: app configuration", () => {
     for (const text of [defaultAppToml(), defaultAppToml(NAMESPACES)]) {
       const layer = parseAppToml(text, "app.toml");
       expect(resolveAppConfig({ appToml: layer, defaults })).to.deep.equal(defaults);
-      for (const key of ["minimum-gas-prices", "gas-cap", "evm-timeout", "http-idle-timeout", "max-open-connections", "batch-request-limit", "body-limit", "auth-token", "tick-rule", "hook-gas-limit", "log", "[txpool]", "global-slots", "account-slots", "global-queue", "account-queue", "price-bump"]) {
+      for (const key of [
+        "minimum-gas-prices",
+        "gas-cap",
+        "evm-timeout",
+        "http-idle-timeout",
+        "max-open-connections",
+        "batch-request-limit",
+        "body-limit",
+        "auth-token",
+        "tick-rule",
+        "hook-gas-limit",
+        "log",
+        "[txpool]",
+        "global-slots",
+        "account-slots",
+        "global-queue",
+        "account-queue",
+        "price-bump",
+      ]) {
         expect(text).to.include(key);
       }
     }
@@ -155,7 +173,14 @@ describe("config: app configuration", () => {
 
   it("parses flag values as Evmos spells them: booleans, comma lists, durations", () => {
     const c = resolveAppConfig({
-      flags: { "json-rpc.enable": "true", "json-rpc.allow-unprotected-txs": true, "json-rpc.api": " eth, net ,,web3", "json-rpc.evm-timeout": "1m30s", "json-rpc.txfee-cap": "0.5", "json-rpc.auth-token": "tok" },
+      flags: {
+        "json-rpc.enable": "true",
+        "json-rpc.allow-unprotected-txs": true,
+        "json-rpc.api": " eth, net ,,web3",
+        "json-rpc.evm-timeout": "1m30s",
+        "json-rpc.txfee-cap": "0.5",
+        "json-rpc.auth-token": "tok",
+      },
       defaults,
     });
     expect(c.jsonRpc).to.deep.include({ enable: true, allowUnprotectedTxs: true, api: ["eth", "net", "web3"], evmTimeoutMs: 90_000, txFeeCap: 0.5, authToken: "tok" });
@@ -179,7 +204,7 @@ describe("config: app configuration", () => {
       ["evm-timeout = 5", 'json-rpc.evm-timeout: expected a duration string such as "5s", got 5'],
       ['logs-cap = "many"', 'json-rpc.logs-cap: expected a non-negative integer, got "many"'],
       ["enable = 1", "json-rpc.enable: expected true or false, got 1"],
-      ["gas-cap = 99999999999999999999", 'json-rpc.gas-cap: expected a non-negative integer (uint64), got 99999999999999999999'],
+      ["gas-cap = 99999999999999999999", "json-rpc.gas-cap: expected a non-negative integer (uint64), got 99999999999999999999"],
       ["batch-request-limit = 0", "json-rpc.batch-request-limit: JSON-RPC batch-request-limit must be greater than 0"],
       ["gas_cap = 5", "json-rpc.gas_cap: unknown key (known: enable, address"],
     ];
@@ -215,7 +240,21 @@ describe("config: app configuration", () => {
   });
 
   it("parses Go durations", () => {
-    const ok: Array<[string, number]> = [["5s", 5000], ["1m30s", 90_000], ["500ms", 500], ["2m0s", 120_000], ["1h", 3_600_000], ["1.5s", 1500], [".5s", 500], ["0", 0], ["+3s", 3000], ["-1s", -1000], ["1500us", 1.5], ["1µs", 0.001], ["2h45m", 9_900_000]];
+    const ok: Array<[string, number]> = [
+      ["5s", 5000],
+      ["1m30s", 90_000],
+      ["500ms", 500],
+      ["2m0s", 120_000],
+      ["1h", 3_600_000],
+      ["1.5s", 1500],
+      [".5s", 500],
+      ["0", 0],
+      ["+3s", 3000],
+      ["-1s", -1000],
+      ["1500us", 1.5],
+      ["1µs", 0.001],
+      ["2h45m", 9_900_000],
+    ];
     for (const [text, ms] of ok) expect(parseGoDuration(text), text).to.be.closeTo(ms, 1e-9);
     expect(() => parseGoDuration("")).to.throw('time: invalid duration ""');
     expect(() => parseGoDuration("5")).to.throw('time: missing unit in duration "5"');
@@ -240,9 +279,13 @@ describe("config: app configuration", () => {
     const cosmosEvm = resolveAppConfig({ defaults, flags: { "minimum-gas-prices": "0atest", profile: "cosmos-evm" } });
     expect([cosmosEvm.minimumGasPrices, cosmosEvm.epochs.profile]).to.deep.equal([0n, "cosmos-evm"]);
     expect(resolveAppConfig({ defaults, flags: { "minimum-gas-prices": "25atest", profile: "cosmos-evm" } }).minimumGasPrices).to.equal(25n);
-    expect(() => resolveAppConfig({ defaults, flags: { "minimum-gas-prices": "0atest" } })).to.throw('command line: --minimum-gas-prices: expected "<amount>aevmos" (a whole number of wei per gas), the "evmos" chain\'s coin, got "0atest"');
+    expect(() => resolveAppConfig({ defaults, flags: { "minimum-gas-prices": "0atest" } })).to.throw(
+      'command line: --minimum-gas-prices: expected "<amount>aevmos" (a whole number of wei per gas), the "evmos" chain\'s coin, got "0atest"',
+    );
     const file = toml("cosmos.toml", 'minimum-gas-prices = "3aevmos"\n[epochs]\nprofile = "cosmos-evm"\n');
-    expect(() => resolveAppConfig({ defaults, appToml: readAppToml(file) })).to.throw(`${file}: minimum-gas-prices: expected "<amount>atest" (a whole number of wei per gas), the "cosmos-evm" chain's coin, got "3aevmos"`);
+    expect(() => resolveAppConfig({ defaults, appToml: readAppToml(file) })).to.throw(
+      `${file}: minimum-gas-prices: expected "<amount>atest" (a whole number of wei per gas), the "cosmos-evm" chain's coin, got "3aevmos"`,
+    );
   });
 
   it("parses host:port like Go", () => {

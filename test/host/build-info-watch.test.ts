@@ -38,10 +38,15 @@ describe("a running node follows the build-info folder", () => {
     const node = new EventEmitter();
     const read: string[] = [];
     let partly = true;
-    const watch = watchBuildInfos(dir, node, (file) => {
-      if (partly) throw new Error("partly written");
-      read.push(path.basename(file));
-    }, 60_000);
+    const watch = watchBuildInfos(
+      dir,
+      node,
+      (file) => {
+        if (partly) throw new Error("partly written");
+        read.push(path.basename(file));
+      },
+      60_000,
+    );
     try {
       node.emit("block");
       mkdirSync(dir);

@@ -12,7 +12,7 @@ const derived = (mnemonic: string, n: number, start = 0): string[] => Array.from
 describe("node: Anvil's chain flags (--chain-id, --block-time, --accounts, --mnemonic, --balance)", () => {
   const chain = defaultChainConfig();
 
-  it("leaves the chain as the config gives it when no flag is given (hosts pass undefined, \"\" or -1)", () => {
+  it('leaves the chain as the config gives it when no flag is given (hosts pass undefined, "" or -1)', () => {
     expect(applyChainFlags(chain, undefined, { chainId: -1, blockTime: undefined, accounts: "", mnemonic: undefined, balance: "" })).to.deep.equal(chain);
   });
 

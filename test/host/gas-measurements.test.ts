@@ -108,7 +108,15 @@ describe("gas measurements (Hardhat 3's --gas-stats) from the node's executions"
 
     // (the DELEGATECALL's input is a view of the proxy's memory, which its return value then overwrites)
     await h.request("eth_call", [{ to: proxy.contractAddress, data: store.abi.encodeFunctionData("get") }, "latest"]);
-    expect(take()).to.deep.equal([{ type: "function", contractFqn: "contracts/Test.sol:Store", functionSig: "get()", gas: Number(records.at(-1)?.gasUsed), proxyChain: ["contracts/Forwarder.sol:Forwarder", "contracts/Test.sol:Store"] }]);
+    expect(take()).to.deep.equal([
+      {
+        type: "function",
+        contractFqn: "contracts/Test.sol:Store",
+        functionSig: "get()",
+        gas: Number(records.at(-1)?.gasUsed),
+        proxyChain: ["contracts/Forwarder.sol:Forwarder", "contracts/Test.sol:Store"],
+      },
+    ]);
 
     // epoch hooks: calls of the hook contract by block production (their gas: the call's own)
     const hooked = contract("Hooked");
@@ -121,7 +129,10 @@ describe("gas measurements (Hardhat 3's --gas-stats) from the node's executions"
       "contracts/Test.sol:Hooked beforeEpochStart(string,int64)",
     ]);
     expect(records.filter((r) => r.kind === "system").length).to.equal(2);
-    for (const m of hooks) expect(m.gas).to.be.greaterThan(0).and.lessThan(21_000 + 30_000);
+    for (const m of hooks)
+      expect(m.gas)
+        .to.be.greaterThan(0)
+        .and.lessThan(21_000 + 30_000);
 
     // replays are not executions
     await h.request("debug_traceTransaction", [set.transactionHash, {}]);

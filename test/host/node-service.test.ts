@@ -83,7 +83,12 @@ describe("node service", function () {
   it("without --home starts from the config's genesis file (epochs.genesisFile) and lists its funded addresses in the banner", async () => {
     const file = path.join(dir, "genesis.json");
     writeFileSync(file, JSON.stringify(localNodeGenesis("2024-03-01T12:00:00Z")));
-    const withGenesis: NodeHost = { ...host(dir), base: { chain: testChainConfig(), clientVersion: CLIENT_VERSION, epochs: { profile: "cosmos-evm" } }, configLayer: { source: "test", epochs: { profile: "cosmos-evm" } }, genesisFile: file };
+    const withGenesis: NodeHost = {
+      ...host(dir),
+      base: { chain: testChainConfig(), clientVersion: CLIENT_VERSION, epochs: { profile: "cosmos-evm" } },
+      configLayer: { source: "test", epochs: { profile: "cosmos-evm" } },
+      genesisFile: file,
+    };
     let banner: string[] = [];
     let validators: unknown;
     await runNode(withGenesis, FLAGS, {

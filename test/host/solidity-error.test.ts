@@ -39,7 +39,11 @@ describe("Solidity failures of the Hardhat 3 host", function () {
   // Hardhat 2's own encoder (src/hardhat/errors.ts borrows it) is the reference for every entry type the chain makes
   const traces: Array<[string, StackTraceEntry[], Uint8Array]> = [
     ["a reason string", [{ type: T.REVERT_ERROR, returnData: reason("too big"), sourceReference: ref("Vault", "deposit", 12), isInvalidOpcodeError: false }], reason("too big")],
-    ["a revert without reason, two calls deep", [call("run", 30), call("step", 21), { type: T.REVERT_ERROR, returnData: new Uint8Array(), sourceReference: ref("Vault", "check", 9), isInvalidOpcodeError: false }], new Uint8Array()],
+    [
+      "a revert without reason, two calls deep",
+      [call("run", 30), call("step", 21), { type: T.REVERT_ERROR, returnData: new Uint8Array(), sourceReference: ref("Vault", "check", 9), isInvalidOpcodeError: false }],
+      new Uint8Array(),
+    ],
     ["an invalid opcode", [{ type: T.REVERT_ERROR, returnData: new Uint8Array(), sourceReference: ref("Vault", "boom", 40), isInvalidOpcodeError: true }], new Uint8Array()],
     ["a panic", [{ type: T.PANIC_ERROR, errorCode: 0x11n, sourceReference: ref("Vault", "add", 7) }], panic(0x11)],
     ["a custom error", [{ type: T.CUSTOM_ERROR, message: "reverted with custom error 'TooBig(40)'", sourceReference: ref("Vault", "bump", 15) }], bytes("deadbeef")],
@@ -57,7 +61,15 @@ describe("Solidity failures of the Hardhat 3 host", function () {
     ["an unknown contract's panic", [call("run", 30), { type: T.UNRECOGNIZED_CONTRACT_ERROR, address, returnData: panic(0x12), isInvalidOpcodeError: false }], panic(0x12)],
     ["an unknown contract's raw data", [call("run", 30), { type: T.UNRECOGNIZED_CONTRACT_ERROR, address, returnData: bytes("cafe"), isInvalidOpcodeError: false }], bytes("cafe")],
     ["an unknown constructor", [call("make", 18), { type: T.UNRECOGNIZED_CREATE_ERROR, returnData: new Uint8Array(), isInvalidOpcodeError: true }], new Uint8Array()],
-    ["through an unknown contract", [{ type: T.UNRECOGNIZED_CONTRACT_CALLSTACK_ENTRY, address }, call("run", 30), { type: T.REVERT_ERROR, returnData: reason("deep"), sourceReference: ref("Vault", "check", 9), isInvalidOpcodeError: false }], reason("deep")],
+    [
+      "through an unknown contract",
+      [
+        { type: T.UNRECOGNIZED_CONTRACT_CALLSTACK_ENTRY, address },
+        call("run", 30),
+        { type: T.REVERT_ERROR, returnData: reason("deep"), sourceReference: ref("Vault", "check", 9), isInvalidOpcodeError: false },
+      ],
+      reason("deep"),
+    ],
     ["through an unknown constructor", [{ type: T.UNRECOGNIZED_CREATE_CALLSTACK_ENTRY }, { type: T.PANIC_ERROR, errorCode: 0x1n, sourceReference: ref("Vault", "assertOk", 2) }], panic(0x1)],
   ];
   for (const [what, trace, returnValue] of traces) {
@@ -76,15 +88,25 @@ describe("Solidity failures of the Hardhat 3 host", function () {
   });
 
   it("leaves Hardhat 3's `project/` prefix out of the project's source names when asked, and only that prefix", () => {
-    const at = (sourceName: string): StackTraceEntry => ({ type: T.REVERT_ERROR, returnData: new Uint8Array(), sourceReference: { ...ref("Vault", "check", 9), sourceName }, isInvalidOpcodeError: false });
+    const at = (sourceName: string): StackTraceEntry => ({
+      type: T.REVERT_ERROR,
+      returnData: new Uint8Array(),
+      sourceReference: { ...ref("Vault", "check", 9), sourceName },
+      isInvalidOpcodeError: false,
+    });
     const opts = { localSourcePrefix: "project/" };
     expect(solidityFailure({ returnValue: new Uint8Array() }, [at("project/contracts/Vault.sol")], undefined, opts).frames).to.deep.equal(["at Vault.check (contracts/Vault.sol:9)"]);
-    expect(solidityFailure({ returnValue: new Uint8Array() }, [at("npm/@oz/contracts@5.0.0/Vault.sol")], undefined, opts).frames).to.deep.equal(["at Vault.check (npm/@oz/contracts@5.0.0/Vault.sol:9)"]);
+    expect(solidityFailure({ returnValue: new Uint8Array() }, [at("npm/@oz/contracts@5.0.0/Vault.sol")], undefined, opts).frames).to.deep.equal([
+      "at Vault.check (npm/@oz/contracts@5.0.0/Vault.sol:9)",
+    ]);
     expect(solidityFailure({ returnValue: new Uint8Array() }, [at("project/contracts/Vault.sol")]).frames).to.deep.equal(["at Vault.check (project/contracts/Vault.sol:9)"]);
   });
 
   it("puts the frames at the top of a SolidityError's stack, with Hardhat 3's code, data and hash", () => {
-    const err = new SolidityError("VM Exception while processing transaction: reverted with reason string 'x'", "0x08c379a0", "0xabc", ["at Vault.deposit (contracts/Vault.sol:12)", "at Vault.run (contracts/Vault.sol:30)"]);
+    const err = new SolidityError("VM Exception while processing transaction: reverted with reason string 'x'", "0x08c379a0", "0xabc", [
+      "at Vault.deposit (contracts/Vault.sol:12)",
+      "at Vault.run (contracts/Vault.sol:30)",
+    ]);
     const lines = (err.stack ?? "").split("\n");
     expect(lines.slice(0, 3)).to.deep.equal([
       "SolidityError: VM Exception while processing transaction: reverted with reason string 'x'",

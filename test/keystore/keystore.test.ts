@@ -8,17 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Wallet, computeAddress, hexlify, keccak256 } from "ethers";
-import {
-  AccountExistsError,
-  DurationTooLargeError,
-  KeyStore,
-  LockedError,
-  MAX_UNLOCK_SECONDS,
-  NoKeyError,
-  STANDARD_SCRYPT,
-  WrongPassphraseError,
-  scryptParams,
-} from "../../src/keystore";
+import { AccountExistsError, DurationTooLargeError, KeyStore, LockedError, MAX_UNLOCK_SECONDS, NoKeyError, STANDARD_SCRYPT, WrongPassphraseError, scryptParams } from "../../src/keystore";
 import { DirectoryStorage } from "../../src/keystore/storage";
 
 const GETH_NAME = /^UTC--\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{9}Z--[0-9a-f]{40}$/;
@@ -34,7 +24,14 @@ function gethKeyFile(key: Buffer, password: string, n = 1024, r = 8, p = 1): str
   const address = computeAddress(hexlify(key)).slice(2).toLowerCase();
   return JSON.stringify({
     address,
-    crypto: { cipher: "aes-128-ctr", ciphertext: ciphertext.toString("hex"), cipherparams: { iv: iv.toString("hex") }, kdf: "scrypt", kdfparams: { dklen: 32, n, p, r, salt: salt.toString("hex") }, mac },
+    crypto: {
+      cipher: "aes-128-ctr",
+      ciphertext: ciphertext.toString("hex"),
+      cipherparams: { iv: iv.toString("hex") },
+      kdf: "scrypt",
+      kdfparams: { dklen: 32, n, p, r, salt: salt.toString("hex") },
+      mac,
+    },
     id: randomUUID(),
     version: 3,
   });
@@ -202,7 +199,9 @@ describe("key store", function () {
     const a = await ks.newAccount("right");
     expect(ks.isUnlocked(a)).to.equal(false);
     expect(() => ks.unlockedKey(a)).to.throw(LockedError, "authentication needed: password or unlock");
-    expect(await rejection(ks.unlock(a, "wrong"))).to.be.instanceOf(WrongPassphraseError).and.have.property("message", "could not decrypt key with given password");
+    expect(await rejection(ks.unlock(a, "wrong")))
+      .to.be.instanceOf(WrongPassphraseError)
+      .and.have.property("message", "could not decrypt key with given password");
     expect(ks.isUnlocked(a)).to.equal(false);
 
     await ks.unlock(a, "right");
@@ -218,8 +217,12 @@ describe("key store", function () {
     await sleep(1200);
     expect(ks.isUnlocked(a)).to.equal(true);
 
-    expect(await rejection(ks.unlock(a, "right", MAX_UNLOCK_SECONDS + 1n))).to.be.instanceOf(DurationTooLargeError).and.have.property("message", "unlock duration too large");
-    expect(await rejection(ks.unlock("0x" + "11".repeat(20), "x"))).to.be.instanceOf(NoKeyError).and.have.property("message", "no key for given address or file");
+    expect(await rejection(ks.unlock(a, "right", MAX_UNLOCK_SECONDS + 1n)))
+      .to.be.instanceOf(DurationTooLargeError)
+      .and.have.property("message", "unlock duration too large");
+    expect(await rejection(ks.unlock("0x" + "11".repeat(20), "x")))
+      .to.be.instanceOf(NoKeyError)
+      .and.have.property("message", "no key for given address or file");
     expect(ks.lock("0x" + "11".repeat(20))).to.equal(false);
 
     const key = ks.unlockedKey(a);

@@ -486,7 +486,10 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   it("exports the epochs as a Cosmos genesis (hardhat epochs:export-genesis)", () => {
     const out = hardhat("epochs:export-genesis --out genesis.json");
     expect(out).to.match(/^wrote evmos_9000-1's genesis \(2 epochs, 0 contracts\) to genesis\.json$/m);
-    const genesis = JSON.parse(readFileSync(path.join(project, "genesis.json"), "utf8")) as { chain_id: string; app_state: { epochs: { epochs: Array<{ identifier: string; duration: string }> }; bank: { balances: unknown[] } } };
+    const genesis = JSON.parse(readFileSync(path.join(project, "genesis.json"), "utf8")) as {
+      chain_id: string;
+      app_state: { epochs: { epochs: Array<{ identifier: string; duration: string }> }; bank: { balances: unknown[] } };
+    };
     expect(genesis.chain_id).to.equal("evmos_9000-1");
     // the dev accounts' balances travel as the native coin's bank balances
     expect(genesis.app_state.bank.balances).to.have.length(20);
@@ -516,7 +519,11 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat("--config hardhat.node-test.config.ts run scripts/save-state.ts --network localhost")).to.match(/^saved true$/m);
     await stopProcessGroup(node.child);
     // the same with --home: the token is the home's
-    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat --config hardhat.node-test.config.ts node --home ${path.join(project, ".home")} --port ${port} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
+    node = await startNodeProcess(
+      "sh",
+      ["-c", `./node_modules/.bin/hardhat --config hardhat.node-test.config.ts node --home ${path.join(project, ".home")} --port ${port} --json-rpc-ws-address 127.0.0.1:0`],
+      { cwd: project, env: env22 },
+    );
     await waitForOutput(node, "Accounts");
     expect(hardhat("--config hardhat.node-test.config.ts run scripts/save-state.ts --network localhost")).to.match(/^saved true$/m);
     await stopProcessGroup(node.child);
@@ -547,7 +554,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(await res.json()).to.deep.equal({ current_epoch: "0" });
     // the tasks read the Cosmos SDK's REST form too
     expect(hardhat(`epochs:list --rest ${node.url}`)).to.match(/^week\s+604800s\s+0\s/m);
-    const coinbase = (await (await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_coinbase", params: [] }) })).json()) as { error?: { code: number } };
+    const coinbase = (await (
+      await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_coinbase", params: [] }) })
+    ).json()) as { error?: { code: number } };
     expect(coinbase.error?.code).to.equal(-32601);
     await stopProcessGroup(node.child);
   });
@@ -567,11 +576,18 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("`hardhat node` takes Anvil's chain flags and Evmos's booleans written `--json-rpc-log true`", async () => {
     const port = await freePort();
-    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 --chain-id 777 --accounts 2 --balance 5 --json-rpc-log true`], { cwd: project, env: env22 });
+    node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 --chain-id 777 --accounts 2 --balance 5 --json-rpc-log true`], {
+      cwd: project,
+      env: env22,
+    });
     await waitForOutput(node, "Account #1: ");
     expect(node.output()).to.not.include("Account #2: ");
     const call = async (method: string, params: unknown[] = []): Promise<unknown> =>
-      ((await (await fetch(node!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: unknown }).result;
+      (
+        (await (await fetch(node!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as {
+          result: unknown;
+        }
+      ).result;
     expect(await call("eth_chainId")).to.equal("0x309");
     const [first] = (await call("eth_accounts")) as string[];
     expect(await call("eth_getBalance", [first, "latest"])).to.equal(`0x${(5n * 10n ** 18n).toString(16)}`);
@@ -582,7 +598,8 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
 
   it("forks a chain: `hardhat node --fork --fork-block-number --fork-rest`, and epochs.network.forking in-process", async () => {
     const rpc = async (url: string, method: string, params: unknown[] = []): Promise<unknown> =>
-      ((await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: unknown }).result;
+      ((await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()) as { result: unknown })
+        .result;
     const watch = "0x00000000000000000000000000000000000f0a4c";
     node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${await freePort()} --json-rpc-ws-address 127.0.0.1:0`], { cwd: project, env: env22 });
     await waitForOutput(node, "Accounts");
@@ -616,7 +633,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
       const inProcess = hardhat("--config hardhat.fork.config.ts run scripts/forked.ts", { FORK_URL: remote.url, WATCH: watch });
       expect(inProcess).to.match(/^block 0x1$/m);
       expect(inProcess).to.match(/^balance 0x3e8$/m);
-      expect(() => hardhat("node --json-rpc-ws-address 127.0.0.1:0 --fork ws://127.0.0.1:1")).to.throw(/hardhat-epochs: invalid --fork "ws:\/\/127\.0\.0\.1:1": expected an http:\/\/ or https:\/\/ JSON-RPC URL/);
+      expect(() => hardhat("node --json-rpc-ws-address 127.0.0.1:0 --fork ws://127.0.0.1:1")).to.throw(
+        /hardhat-epochs: invalid --fork "ws:\/\/127\.0\.0\.1:1": expected an http:\/\/ or https:\/\/ JSON-RPC URL/,
+      );
     } finally {
       await stopProcessGroup(remote.child);
     }
@@ -625,7 +644,11 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
   it("keeps the chain in a --home across restarts, and saves state with --state", async () => {
     const port = await freePort();
     const call = async (method: string): Promise<unknown> =>
-      ((await (await fetch(node!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }) })).json()) as { result: unknown }).result;
+      (
+        (await (await fetch(node!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }) })).json()) as {
+          result: unknown;
+        }
+      ).result;
     const start = async (flags: string): Promise<void> => {
       node = await startNodeProcess("sh", ["-c", `./node_modules/.bin/hardhat node --port ${port} --json-rpc-ws-address 127.0.0.1:0 ${flags}`], { cwd: project, env: env22 });
       await waitForOutput(node, "Accounts");

@@ -51,7 +51,13 @@ describe("the suite's core on Node 22", function () {
     env.CRASH_KILLS ??= "0";
     // the crash test's child loads dist/: built once, by this process, for both
     Object.assign(env, builtDistEnv());
-    const r = spawnSync("npx", ["-y", "-p", "node@22", "-c", `node --version && ./node_modules/.bin/hardhat test ${files.join(" ")}`], { cwd: ROOT, env, encoding: "utf8", timeout: 840_000, maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync("npx", ["-y", "-p", "node@22", "-c", `node --version && ./node_modules/.bin/hardhat test ${files.join(" ")}`], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+      timeout: 840_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const out = `${r.stdout}${r.stderr}`;
     const tail = out.split("\n").slice(-60).join("\n");
     expect(out, tail).to.match(/^v22\./m);

@@ -46,7 +46,8 @@ describe("examples/staking-vault-viem on Hardhat 3 (node:test + viem), from the 
     const out = run("./node_modules/.bin/hardhat test");
     expect(out, out).to.match(/4 passing \(4 nodejs\)/);
     expect(out).to.not.match(/failing/);
-    for (const t of ["delegates deposits through the staking precompile", "compounds its rewards at each day's end", "votes on a proposal with its stake", "takes hook calls only from the chain"]) expect(out).to.include(t);
+    for (const t of ["delegates deposits through the staking precompile", "compounds its rewards at each day's end", "votes on a proposal with its stake", "takes hook calls only from the chain"])
+      expect(out).to.include(t);
   });
 
   it("type-checks: viem's contract types, connection.epochs from the package's declarations", () => {

@@ -33,7 +33,6 @@ interface Answer {
   error?: { code: number; message: string };
 }
 
-
 function openWs(url: string, headers: Record<string, string>): Promise<WebSocket> {
   const ws = new WebSocket(url, { headers });
   return new Promise((resolve, reject) => {
@@ -114,7 +113,12 @@ describe("access classes: every method declares who may call it", function () {
       if (want !== undefined) expect(cls, name).to.equal(want);
     }
     const { raised } = runtime.dispatcher.accessClasses();
-    expect([...raised.entries()].filter(([, c]) => c === "code").map(([n]) => n).sort()).to.deep.equal(CODE_CALLS.map(([n]) => n).sort());
+    expect(
+      [...raised.entries()]
+        .filter(([, c]) => c === "code")
+        .map(([n]) => n)
+        .sort(),
+    ).to.deep.equal(CODE_CALLS.map(([n]) => n).sort());
     expect(raised.get("personal_sign")).to.equal("private");
     // a call that signs with a key-store key is at least dev (test/rpc/keystore-access.test.ts)
     for (const name of ["eth_sign", "eth_signTypedData", "eth_signTypedData_v4", "eth_signTransaction", "eth_sendTransaction"]) expect(raised.get(name), name).to.equal("dev");

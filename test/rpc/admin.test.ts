@@ -67,7 +67,7 @@ async function refused(url: string): Promise<string | undefined> {
   try {
     await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   } catch (err) {
-    return ((err as { cause?: { code?: string } }).cause?.code) ?? "failed";
+    return (err as { cause?: { code?: string } }).cause?.code ?? "failed";
   }
   return undefined;
 }

@@ -73,7 +73,20 @@ describe("bounded work: no request from any origin holds the node", function () 
     expect(pings).to.be.greaterThan(2);
     expect(longestMs).to.be.lessThan(MAX_WAIT_MS);
     // within the pool, calls run and report their gas
-    const two = await call("eth_simulateV1", [{ blockStateCalls: [{ stateOverrides: OVERRIDE, calls: [{ to: LOOP, gas: "0x989680" }, { to: LOOP, gas: "0x989680" }] }] }, "latest"]);
+    const two = await call("eth_simulateV1", [
+      {
+        blockStateCalls: [
+          {
+            stateOverrides: OVERRIDE,
+            calls: [
+              { to: LOOP, gas: "0x989680" },
+              { to: LOOP, gas: "0x989680" },
+            ],
+          },
+        ],
+      },
+      "latest",
+    ]);
     const used = (two.result as Array<{ calls: Array<{ gasUsed: string; status: string }> }>)[0].calls.map((c) => BigInt(c.gasUsed));
     expect(used).to.deep.equal([10_000_000n, 10_000_000n]);
   });
@@ -140,7 +153,11 @@ describe("bounded work: no request from any origin holds the node", function () 
     const capped = await createRuntime({ chain: testChainConfig({ gasCap: 1_000_000n }), clientVersion: CLIENT_VERSION });
     try {
       const ctx = { transport: "http" as const, authenticated: false, devOpen: false };
-      const trace = (await capped.dispatcher.call("debug_traceCall", [{ to: LOOP, gas: "0xffffff" }, "latest", { tracer: "callTracer", stateOverrides: OVERRIDE }], ctx)) as { gas: string; gasUsed: string; error: string };
+      const trace = (await capped.dispatcher.call("debug_traceCall", [{ to: LOOP, gas: "0xffffff" }, "latest", { tracer: "callTracer", stateOverrides: OVERRIDE }], ctx)) as {
+        gas: string;
+        gasUsed: string;
+        error: string;
+      };
       expect(trace).to.deep.include({ gas: "0xf4240", gasUsed: "0xf4240", error: "out of gas" });
       const traced = (await capped.dispatcher.call("trace_call", [{ to: LOOP, gas: "0xffffff" }, ["trace"], "latest"], ctx)) as { trace: Array<{ action: { gas: string } }> };
       expect(BigInt(traced.trace[0].action.gas)).to.be.lessThan(1_000_000n);
@@ -150,7 +167,11 @@ describe("bounded work: no request from any origin holds the node", function () 
   });
 
   it("hardhat_mine refuses a span no call should make, at once, and gives turns while it makes a long one", async () => {
-    for (const [count, interval] of [["0x3b9aca00", "0x1"], ["0xe8d4a51000", "0x1"], ["0x2", "0x2540be400"]]) {
+    for (const [count, interval] of [
+      ["0x3b9aca00", "0x1"],
+      ["0xe8d4a51000", "0x1"],
+      ["0x2", "0x2540be400"],
+    ]) {
       const t = Date.now();
       const a = await call("hardhat_mine", [count, interval], "http://localhost:3000");
       expect(a.error?.code, count).to.equal(-32000);

@@ -254,7 +254,7 @@ describe("every caller bounded", function () {
       // each transaction reads 1,200 slots: ~144 MiB of storage copies, under the bound alone, over it together
       await priv("hardhat_setCode", [LOOP, "0x6104b05b805450600190038060035700"]);
       await priv("evm_setAutomine", [false]);
-      const from = (await priv("eth_accounts", []) as string[])[0];
+      const from = ((await priv("eth_accounts", [])) as string[])[0];
       for (let i = 0; i < 2; i++) await priv("eth_sendTransaction", [{ from, to: LOOP, gas: "0x400000" }]);
       await priv("evm_mine", []);
       const traces = (await call(s.url, "debug_traceBlockByNumber", ["latest", { timeout: "60s" }])).result as Array<{ result?: unknown; error?: string }>;

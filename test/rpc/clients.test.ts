@@ -99,7 +99,7 @@ describe("client libraries over HTTP and WebSocket", function () {
     });
 
     it("sends through the node's key (a JSON-RPC account) and estimates gas", async () => {
-      const [addr] = await pub.request({ method: "eth_accounts" } as never) as `0x${string}`[];
+      const [addr] = (await pub.request({ method: "eth_accounts" } as never)) as `0x${string}`[];
       const wallet = viem.createWalletClient({ chain, account: addr, transport: viem.http(httpUrl) });
       const gas = await pub.estimateGas({ account: addr, to: account.address, value: 1n });
       expect(gas).to.equal(21000n);
@@ -130,10 +130,12 @@ describe("client libraries over HTTP and WebSocket", function () {
       try {
         const before = await ws.getBlockNumber({ cacheTime: 0 });
         const seen = new Promise<bigint>((resolve) => {
-          const stop = ws.watchBlockNumber({ onBlockNumber: (n) => {
-            stop();
-            resolve(n);
-          } });
+          const stop = ws.watchBlockNumber({
+            onBlockNumber: (n) => {
+              stop();
+              resolve(n);
+            },
+          });
         });
         // the subscription is set up in the background: mine until a block arrives
         let got: bigint | undefined;
@@ -146,7 +148,10 @@ describe("client libraries over HTTP and WebSocket", function () {
         expect((await seen) > before).to.equal(true);
         expect(await ws.getChainId()).to.equal(9000);
       } finally {
-        await (ws.transport as unknown as { getRpcClient(): Promise<{ close(): void }> }).getRpcClient().then((c) => c.close()).catch(() => undefined);
+        await (ws.transport as unknown as { getRpcClient(): Promise<{ close(): void }> })
+          .getRpcClient()
+          .then((c) => c.close())
+          .catch(() => undefined);
       }
     });
   });

@@ -83,7 +83,10 @@ for (const make of harnesses()) {
       expect(await h.request("clique_getSigners", ["0x1"])).to.deep.equal(["0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e"]);
       expect(await rpcError(h.request("clique_getSnapshot", ["0xffff"]))).to.deep.include({ code: -32000, message: "unknown block" });
       expect(await rpcError(h.request("clique_getSnapshotAtHash", ["0x" + "11".repeat(32)]))).to.deep.include({ code: -32000, message: "unknown block" });
-      for (const [m, params] of [["clique_propose", [other, true]], ["clique_discard", [other]]] as const) {
+      for (const [m, params] of [
+        ["clique_propose", [other, true]],
+        ["clique_discard", [other]],
+      ] as const) {
         const err = await rpcError(h.request(m, [...params]));
         expect(err.code).to.equal(-32000);
         expect(err.message).to.match(new RegExp(`^${m} is not available: a single-node dev chain has one block producer`));

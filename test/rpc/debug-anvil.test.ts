@@ -74,12 +74,14 @@ describe("debug tracers against Anvil (differential)", function () {
     await ours?.close();
   });
 
-
   it("deploys the corpus at the same addresses with the same receipts", async () => {
     expect(o.corpus).to.equal(a.corpus);
     expect(o.child).to.equal(a.child);
     for (const k of txNames(o)) {
-      const [ra, ro] = await Promise.all([anvil.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [txHash(a, k)]), ours.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [txHash(o, k)])]);
+      const [ra, ro] = await Promise.all([
+        anvil.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [txHash(a, k)]),
+        ours.request<{ status: string; gasUsed: string }>("eth_getTransactionReceipt", [txHash(o, k)]),
+      ]);
       expect([ro.status, ro.gasUsed], k).to.deep.equal([ra.status, ra.gasUsed]);
     }
   });

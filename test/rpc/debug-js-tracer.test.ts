@@ -71,17 +71,16 @@ describe("debug JavaScript tracers", function () {
     expect((await rpcError(h.request("debug_traceTransaction", [d.txs.nested, { tracer: "{result: function () {}, fault: function () {}, enter: function () {}}" }]))).message).to.equal(
       "trace object must expose either both or none of enter() and exit()",
     );
-    const thrown = await rpcError(h.request("debug_traceTransaction", [d.txs.nested, { tracer: "{step: function () { undefinedThing.x = 1; }, fault: function () {}, result: function () { return 1; }}" }]));
+    const thrown = await rpcError(
+      h.request("debug_traceTransaction", [d.txs.nested, { tracer: "{step: function () { undefinedThing.x = 1; }, fault: function () {}, result: function () { return 1; }}" }]),
+    );
     expect(thrown.message).to.equal("ReferenceError: undefinedThing is not defined    in server-side tracer function 'step'");
     expect((await rpcError(h.request("debug_traceTransaction", [d.txs.nested, { tracer: "{step: function ( {" }]))).message).to.match(/^SyntaxError: /);
   });
 
   it("a tracer that never returns is stopped by `timeout` with geth's text, and other requests are served", async () => {
     const loop = "{step: function () { while (true) {} }, fault: function () {}, result: function () { return 1; }}";
-    const [trace, blockNumber] = await Promise.all([
-      rpcError(h.request("debug_traceTransaction", [d.txs.nested, { tracer: loop, timeout: "300ms" }])),
-      h.request<string>("eth_blockNumber"),
-    ]);
+    const [trace, blockNumber] = await Promise.all([rpcError(h.request("debug_traceTransaction", [d.txs.nested, { tracer: loop, timeout: "300ms" }])), h.request<string>("eth_blockNumber")]);
     expect(trace.message).to.equal("execution timeout");
     expect(blockNumber).to.match(/^0x/);
     // result() that never returns, the same way
@@ -89,7 +88,9 @@ describe("debug JavaScript tracers", function () {
     expect(inResult.message).to.equal("execution timeout");
     // the node goes on: requests, and a later trace on the same block
     expect(await h.request("eth_chainId")).to.equal("0x2328");
-    expect(await h.request("debug_traceTransaction", [d.txs.nested, { tracer: "{n: 0, step: function () { this.n++; }, fault: function () {}, result: function () { return this.n > 0; }}" }])).to.equal(true);
+    expect(
+      await h.request("debug_traceTransaction", [d.txs.nested, { tracer: "{n: 0, step: function () { this.n++; }, fault: function () {}, result: function () { return this.n > 0; }}" }]),
+    ).to.equal(true);
     expect((await rpcError(h.request("debug_traceTransaction", [d.txs.nested, { tracer: loop, timeout: "soon" }]))).message).to.equal('invalid argument 1: time: invalid duration "soon"');
   });
 

@@ -29,12 +29,38 @@ import { type Deployed, runCorpus } from "../helpers/trace-corpus";
 
 /** The debug names this node must answer (never -32601). */
 const SPEC_DEBUG = [
-  "debug_traceTransaction", "debug_traceBlockByNumber",
-  "debug_backtraceAt", "debug_blockProfile", "debug_cpuProfile", "debug_dumpBlock", "debug_gcStats", "debug_getBlockRlp", "debug_goTrace",
-  "debug_freeOSMemory", "debug_memStats", "debug_mutexProfile", "debug_seedHash", "debug_setHead", "debug_setBlockProfileRate", "debug_setGCPercent",
-  "debug_setMutexProfileFraction", "debug_stacks", "debug_startCPUProfile", "debug_startGoTrace", "debug_stopCPUProfile", "debug_stopGoTrace",
-  "debug_traceBlock", "debug_traceBlockByHash", "debug_traceBlockFromFile", "debug_standardTraceBlockToFile", "debug_standardTraceBadBlockToFile",
-  "debug_verbosity", "debug_vmodule", "debug_writeBlockProfile", "debug_writeMemProfile", "debug_writeMutexProfile",
+  "debug_traceTransaction",
+  "debug_traceBlockByNumber",
+  "debug_backtraceAt",
+  "debug_blockProfile",
+  "debug_cpuProfile",
+  "debug_dumpBlock",
+  "debug_gcStats",
+  "debug_getBlockRlp",
+  "debug_goTrace",
+  "debug_freeOSMemory",
+  "debug_memStats",
+  "debug_mutexProfile",
+  "debug_seedHash",
+  "debug_setHead",
+  "debug_setBlockProfileRate",
+  "debug_setGCPercent",
+  "debug_setMutexProfileFraction",
+  "debug_stacks",
+  "debug_startCPUProfile",
+  "debug_startGoTrace",
+  "debug_stopCPUProfile",
+  "debug_stopGoTrace",
+  "debug_traceBlock",
+  "debug_traceBlockByHash",
+  "debug_traceBlockFromFile",
+  "debug_standardTraceBlockToFile",
+  "debug_standardTraceBadBlockToFile",
+  "debug_verbosity",
+  "debug_vmodule",
+  "debug_writeBlockProfile",
+  "debug_writeMemProfile",
+  "debug_writeMutexProfile",
 ];
 
 describe("debug namespace", function () {
@@ -90,7 +116,10 @@ describe("debug namespace", function () {
   });
 
   it("debug_dumpBlock: geth's state dump with the accounts it can name", async () => {
-    const dump = await h.request<{ root: string; accounts: Record<string, { balance: string; nonce: number; code?: string; storage?: Record<string, string>; address?: string; key: string }> }>("debug_dumpBlock", ["latest"]);
+    const dump = await h.request<{ root: string; accounts: Record<string, { balance: string; nonce: number; code?: string; storage?: Record<string, string>; address?: string; key: string }> }>(
+      "debug_dumpBlock",
+      ["latest"],
+    );
     const block = await h.request<{ stateRoot: string }>("eth_getBlockByNumber", ["latest", false]);
     expect(`0x${dump.root}`).to.equal(block.stateRoot);
     const corpusKey = Object.keys(dump.accounts).find((k) => k.toLowerCase() === d.corpus) as string;
@@ -175,7 +204,11 @@ describe("debug namespace", function () {
     const { httpAddress } = await server.listen();
     try {
       const call = async (method: string, params: unknown[]) => {
-        const res = await fetch(`http://127.0.0.1:${httpAddress.port}/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+        const res = await fetch(`http://127.0.0.1:${httpAddress.port}/`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        });
         return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
       };
       const privateOnes: Array<[string, unknown[]]> = [

@@ -121,7 +121,8 @@ for (const make of harnesses()) {
         { txHash: txs[2], result: 2 },
       ]);
       // a tracer stopped by its timeout aborts that transaction's execution; the rest are replayed and traced
-      const loopOnFirst = "{step: function () { while (this.first === undefined) {} }, enter: function () {}, exit: function () {}, fault: function () {}, result: function (ctx) { return ctx.txIndex; }, setup: function () {}}";
+      const loopOnFirst =
+        "{step: function () { while (this.first === undefined) {} }, enter: function () {}, exit: function () {}, fault: function () {}, result: function (ctx) { return ctx.txIndex; }, setup: function () {}}";
       const out = await h.request<Array<{ txHash: string; error?: string }>>("debug_traceBlockByNumber", [blockNumber, { tracer: loopOnFirst, timeout: "200ms" }]);
       expect(out.map((t) => t.txHash)).to.deep.equal(txs);
       expect(out.every((t) => t.error === "execution timeout")).to.equal(true);
@@ -141,7 +142,10 @@ for (const make of harnesses()) {
       const files = await h.request<string[]>("debug_standardTraceBlockToFile", [blockHash]);
       expect(files).to.have.length(3);
       try {
-        const lines = (await readFile(files[0], "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+        const lines = (await readFile(files[0], "utf8"))
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
         expect(lines[0]).to.include({ pc: 0, op: 0x60, gas: lines[0].gas, gasCost: "0x3", memSize: 0, depth: 1, refund: 0, opName: "PUSH1" });
         const end = lines[lines.length - 1];
         expect(Object.keys(end)).to.deep.equal(["output", "gasUsed"]);

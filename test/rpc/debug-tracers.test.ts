@@ -198,7 +198,10 @@ for (const make of harnesses()) {
 
     describe("prestateTracer", () => {
       it("every touched account as first seen: sender, recipient, coinbase, callee, with the storage slots read or written", async () => {
-        const t = await h.request<Record<string, { balance?: string; nonce?: number; code?: string; storage?: Record<string, string> }>>("debug_traceTransaction", [d.txs.nested, { tracer: "prestateTracer" }]);
+        const t = await h.request<Record<string, { balance?: string; nonce?: number; code?: string; storage?: Record<string, string> }>>("debug_traceTransaction", [
+          d.txs.nested,
+          { tracer: "prestateTracer" },
+        ]);
         expect(t).to.have.property(d.from);
         expect(t).to.have.property(d.corpus);
         expect(t).to.have.property(d.child);
@@ -221,7 +224,10 @@ for (const make of harnesses()) {
         // the counter was zero before: geth leaves empty slots out of pre
         expect(t.pre[d.corpus].storage).to.equal(undefined);
         expect(t.pre[d.corpus]).to.deep.equal({ balance: "0x0", nonce: 2, code: corpus.Corpus.deployedBytecode });
-        const sd = await h.request<{ post: Record<string, unknown>; pre: Record<string, unknown> }>("debug_traceTransaction", [d.txs.selfdestructNew, { tracer: "prestateTracer", tracerConfig: { diffMode: true } }]);
+        const sd = await h.request<{ post: Record<string, unknown>; pre: Record<string, unknown> }>("debug_traceTransaction", [
+          d.txs.selfdestructNew,
+          { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
+        ]);
         const created = ((await call(d.txs.selfdestructNew)).calls as CallFrame[])[0].to as string;
         expect(sd.pre).to.not.have.property(created);
         expect(sd.post).to.not.have.property(created);

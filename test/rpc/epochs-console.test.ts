@@ -28,7 +28,15 @@ const VALIDATOR = "0x7cB61D4117AE31a12E393a1Cfa3BaC666481D02E";
 const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const valoper = (hex: string): string => bech32.encode("cosmosvaloper", bech32.toWords(getBytes(hex)));
 const q = (n: bigint): string => `0x${n.toString(16)}`;
-const epochInfo = (identifier: string, seconds: number) => ({ identifier, start_time: "0001-01-01T00:00:00Z", duration: `${seconds}s`, current_epoch: "0", current_epoch_start_time: "0001-01-01T00:00:00Z", epoch_counting_started: false, current_epoch_start_height: "0" });
+const epochInfo = (identifier: string, seconds: number) => ({
+  identifier,
+  start_time: "0001-01-01T00:00:00Z",
+  duration: `${seconds}s`,
+  current_epoch: "0",
+  current_epoch_start_time: "0001-01-01T00:00:00Z",
+  epoch_counting_started: false,
+  current_epoch_start_height: "0",
+});
 
 async function send(h: Harness, to: string, abi: Interface, fn: string, args: unknown[]): Promise<void> {
   const hash = await h.request<string>("eth_sendTransaction", [{ from: ALICE, to, data: abi.encodeFunctionData(fn, args), gas: q(2_000_000n) }]);
@@ -52,7 +60,16 @@ describe("the epochs page as the chain's console, in a browser", function () {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // app.test is this machine under another name: a page there is not one of the node's allowed origins
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP app.test 127.0.0.1"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--host-resolver-rules=MAP app.test 127.0.0.1",
+      ],
     });
   });
   after(async () => {
@@ -146,13 +163,24 @@ describe("the epochs page as the chain's console, in a browser", function () {
     expect(await row("accounts", "address", ALICE.toLowerCase()).locator("td.balance").textContent()).to.equal(coins(balance));
     const validators = await h.request<Array<{ operator_address: string; description: { moniker: string }; tokens: string }>>("cosmos_validators");
     const v = row("validators", "operator", validators[0].operator_address);
-    expect(await v.locator("td").allTextContents()).to.deep.equal([validators[0].description.moniker, `${validators[0].operator_address.slice(0, 12)}…${validators[0].operator_address.slice(-6)}`, "bonded", coins(BigInt(validators[0].tokens)), "10.00%"]);
+    expect(await v.locator("td").allTextContents()).to.deep.equal([
+      validators[0].description.moniker,
+      `${validators[0].operator_address.slice(0, 12)}…${validators[0].operator_address.slice(-6)}`,
+      "bonded",
+      coins(BigInt(validators[0].tokens)),
+      "10.00%",
+    ]);
     expect(await row("delegations", "delegator", ALICE.toLowerCase()).locator("td").allTextContents()).to.deep.equal([ALICE, validators[0].description.moniker, "4998 TEST"]);
     const unbonding = await row("unbondings", "delegator", ALICE.toLowerCase()).locator("td").allTextContents();
     expect(unbonding.slice(0, 3)).to.deep.equal([ALICE, validators[0].description.moniker, "2 TEST"]);
     expect(unbonding[3]).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in (\d+d )?\d+h \d+m \d+s\)$/);
     // in its voting period: ALICE's 4998 yes, as the tally stands (the final result is still empty)
-    expect(await row("proposals", "id", "1").locator("td").allTextContents()).to.deep.include.members(["1", "raise the roof", "voting period", "yes 4998 TEST · abstain 0 TEST · no 0 TEST · veto 0 TEST"]);
+    expect(await row("proposals", "id", "1").locator("td").allTextContents()).to.deep.include.members([
+      "1",
+      "raise the roof",
+      "voting period",
+      "yes 4998 TEST · abstain 0 TEST · no 0 TEST · veto 0 TEST",
+    ]);
     if (process.env.EPOCHS_PAGE_SCREENSHOT !== undefined) writeFileSync(path.resolve(process.env.EPOCHS_PAGE_SCREENSHOT), await page.screenshot({ fullPage: true }));
     expect(errors).to.deep.equal([]);
     await page.close();

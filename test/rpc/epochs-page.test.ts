@@ -116,7 +116,10 @@ describe("the epochs page in a browser", function () {
     // by contract name, checksummed as ethers gives a contract's address (the events keep the attribute form the chain pins)
     expect(await page.locator("#hooks li").allTextContents()).to.deep.equal([`Counter ${getAddress(addresses[0])}`, `Grumpy ${getAddress(addresses[1])}`]);
     // the timers' first epochs started in block 1: the page opens on them, from the recent blocks
-    expect(await page.locator('#events > li.block[data-block="1"] .event.epoch_start').allTextContents()).to.deep.equal(["begin-block · epoch_start · day #1", "begin-block · epoch_start · minute #1"]);
+    expect(await page.locator('#events > li.block[data-block="1"] .event.epoch_start').allTextContents()).to.deep.equal([
+      "begin-block · epoch_start · day #1",
+      "begin-block · epoch_start · minute #1",
+    ]);
     expect(await page.locator("#no-events").isVisible()).to.equal(false);
     // one minute and a bit of chain time, over JSON-RPC: the minute epoch ends, then the next starts
     await h.request("evm_increaseTime", [61]);
@@ -126,7 +129,9 @@ describe("the epochs page in a browser", function () {
     await page.locator('tr[data-identifier="minute"] td.epoch', { hasText: /^2$/ }).waitFor();
     await page.waitForSelector("li.block .event.epoch_start");
     const failed = await page.locator("li.block .event.epoch_hook_failed").first().textContent();
-    expect(failed).to.include(`AfterEpochEnd on Grumpy ${getAddress(addresses[1])}`).and.include("not today");
+    expect(failed)
+      .to.include(`AfterEpochEnd on Grumpy ${getAddress(addresses[1])}`)
+      .and.include("not today");
     const ok = await page.locator("li.block .event.epoch_hook").allTextContents();
     expect(ok.some((t) => t.includes("BeforeEpochStart on Counter") && t.includes("gas"))).to.equal(true);
     expect(await epochOf("day")).to.equal("1");
@@ -154,7 +159,9 @@ describe("the epochs page in a browser", function () {
   it("keeps a hook's name after the project recompiles its contract with other code", async () => {
     // the source edited and compiled again: the new code no longer matches the deployed one
     const edited = compileStandard({ "Hooks.sol": HOOKS.replace("uint256 public n;", "uint256 public n;\n  function bump() external { n += 2; }") });
-    expect(edited.output.contracts["Hooks.sol"].Counter.evm.deployedBytecode.object).to.not.equal(compileStandard({ "Hooks.sol": HOOKS }).output.contracts["Hooks.sol"].Counter.evm.deployedBytecode.object);
+    expect(edited.output.contracts["Hooks.sol"].Counter.evm.deployedBytecode.object).to.not.equal(
+      compileStandard({ "Hooks.sol": HOOKS }).output.contracts["Hooks.sol"].Counter.evm.deployedBytecode.object,
+    );
     expect(await h.request("hardhat_addCompilationResult", [edited.solcVersion, edited.input, edited.output])).to.equal(true);
     const { page, errors } = await openPage();
     expect(await page.locator("#hooks li").allTextContents()).to.deep.equal([`Counter ${getAddress(addresses[0])}`, `Grumpy ${getAddress(addresses[1])}`]);

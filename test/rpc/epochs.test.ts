@@ -65,7 +65,10 @@ describe("epochs over JSON-RPC, REST and WebSocket", function () {
     for (let i = 0; i < 50 && notes.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     close();
     expect(notes.map((n) => `${n.phase}:${n.type}`)).to.deep.equal(["end_block:epoch_end", "begin_block:epoch_start"]);
-    expect(notes[0].attributes).to.deep.equal([{ key: "epoch_number", value: "1" }, { key: "identifier", value: "10s" }]);
+    expect(notes[0].attributes).to.deep.equal([
+      { key: "epoch_number", value: "1" },
+      { key: "identifier", value: "10s" },
+    ]);
     const events = (await rpc("epochs_blockEvents", ["latest"])).result as { height: string; begin_block_events: Array<{ type: string }>; end_block_events: unknown[] };
     expect(events.begin_block_events.map((e) => e.type)).to.deep.equal(["epoch_start"]);
     expect(events.end_block_events).to.deep.equal([]);

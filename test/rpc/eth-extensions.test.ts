@@ -72,12 +72,29 @@ for (const make of harnesses()) {
       expect(parsed.chainId).to.equal(9000n);
       expect(parsed.value).to.equal(16n);
       expect(parsed.to?.toLowerCase()).to.equal(accounts[4]);
-      expect(tx).to.deep.include({ type: "0x2", chainId: "0x2328", nonce, to: accounts[4], gas: "0x1ed2b4", gasPrice: null, maxPriorityFeePerGas: "0x3b9aca00", value: "0x10", input: "0x", accessList: [], v: "0x0", r: "0x0", s: "0x0", yParity: "0x0" });
+      expect(tx).to.deep.include({
+        type: "0x2",
+        chainId: "0x2328",
+        nonce,
+        to: accounts[4],
+        gas: "0x1ed2b4",
+        gasPrice: null,
+        maxPriorityFeePerGas: "0x3b9aca00",
+        value: "0x10",
+        input: "0x",
+        accessList: [],
+        v: "0x0",
+        r: "0x0",
+        s: "0x0",
+        yParity: "0x0",
+      });
       expect(BigInt(tx.maxFeePerGas as string) >= 1_000_000_000n + BigInt(block.baseFeePerGas)).to.equal(true);
       expect(tx.hash).to.equal(keccak256(raw));
       // legacy with gasPrice, an account the node holds no key for, explicit gas and nonce
       const stranger = "0x00000000000000000000000000000000000000cc";
-      const legacy = await h.request<{ raw: string; tx: Record<string, unknown> }>("eth_fillTransaction", [{ from: stranger, to: at, gasPrice: "0x77359400", gas: "0x5208", nonce: "0x9", data: "0x01" }]);
+      const legacy = await h.request<{ raw: string; tx: Record<string, unknown> }>("eth_fillTransaction", [
+        { from: stranger, to: at, gasPrice: "0x77359400", gas: "0x5208", nonce: "0x9", data: "0x01" },
+      ]);
       expect(legacy.tx).to.deep.include({ type: "0x0", gasPrice: "0x77359400", gas: "0x5208", nonce: "0x9", input: "0x01" });
       expect(Transaction.from(legacy.raw).type).to.equal(0);
       // the pool is untouched
@@ -86,10 +103,19 @@ for (const make of harnesses()) {
 
     it("eth_fillTransaction: errors", async () => {
       expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3] }]))).to.deep.include({ code: -32000, message: "contract creation without any data provided" });
-      expect(await rpcError(h.request("eth_fillTransaction", [{ to: accounts[3] }]))).to.deep.include({ code: -32000, message: "missing from: a transaction without nonce needs its sender to find the next nonce" });
-      expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], to: accounts[3], chainId: "0x1" }]))).to.deep.include({ code: -32000, message: "chainId does not match node's (have=1, want=9000)" });
+      expect(await rpcError(h.request("eth_fillTransaction", [{ to: accounts[3] }]))).to.deep.include({
+        code: -32000,
+        message: "missing from: a transaction without nonce needs its sender to find the next nonce",
+      });
+      expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], to: accounts[3], chainId: "0x1" }]))).to.deep.include({
+        code: -32000,
+        message: "chainId does not match node's (have=1, want=9000)",
+      });
       expect((await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], gasPrice: "0x1", maxFeePerGas: "0x2" }]))).code).to.equal(-32602);
-      expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], to: accounts[3], maxFeePerGas: "0x1", maxPriorityFeePerGas: "0x2" }]))).to.deep.include({ code: -32000, message: "maxFeePerGas (1) < maxPriorityFeePerGas (2)" });
+      expect(await rpcError(h.request("eth_fillTransaction", [{ from: accounts[3], to: accounts[3], maxFeePerGas: "0x1", maxPriorityFeePerGas: "0x2" }]))).to.deep.include({
+        code: -32000,
+        message: "maxFeePerGas (1) < maxPriorityFeePerGas (2)",
+      });
     });
 
     it("eth_pendingTransactions: pooled transactions of the node's accounts", async () => {
@@ -196,9 +222,13 @@ for (const make of harnesses()) {
 
     it("leaves out the sender, the recipient without storage and precompiles; keeps touched EOAs", async () => {
       const other = "0x00000000000000000000000000000000000000ab";
-      const res = await h.request<{ accessList: Array<{ address: string; storageKeys: string[] }> }>("eth_createAccessList", [{ from, to: callerAt, data: caller.encodeFunctionData("balanceOf", [other]) }]);
+      const res = await h.request<{ accessList: Array<{ address: string; storageKeys: string[] }> }>("eth_createAccessList", [
+        { from, to: callerAt, data: caller.encodeFunctionData("balanceOf", [other]) },
+      ]);
       expect(res.accessList).to.deep.equal([{ address: other, storageKeys: [] }]);
-      const pre = await h.request<{ accessList: unknown[] }>("eth_createAccessList", [{ from, to: callerAt, data: caller.encodeFunctionData("balanceOf", ["0x0000000000000000000000000000000000000004"]) }]);
+      const pre = await h.request<{ accessList: unknown[] }>("eth_createAccessList", [
+        { from, to: callerAt, data: caller.encodeFunctionData("balanceOf", ["0x0000000000000000000000000000000000000004"]) },
+      ]);
       expect(pre.accessList).to.deep.equal([]);
       const transfer = await h.request<{ accessList: unknown[]; gasUsed: string }>("eth_createAccessList", [{ from, to: other, value: "0x1" }]);
       expect(transfer).to.deep.equal({ accessList: [], gasUsed: "0x5208" });
@@ -307,8 +337,23 @@ for (const make of harnesses()) {
     const box = compile(SIM_SOURCE).Box;
     const iface = new Interface(box.abi as never);
     let at: string;
-    type SimCall = { returnData: string; logs: Array<{ blockHash: string; transactionHash: string; logIndex: string; blockNumber: string }>; gasUsed: string; status: string; error?: { code: number; message: string; data?: string } };
-    type SimBlock = { number: string; hash: string; parentHash: string; timestamp: string; miner: string; baseFeePerGas: string; transactions: Array<string | { from: string; hash: string }>; calls: SimCall[] };
+    type SimCall = {
+      returnData: string;
+      logs: Array<{ blockHash: string; transactionHash: string; logIndex: string; blockNumber: string }>;
+      gasUsed: string;
+      status: string;
+      error?: { code: number; message: string; data?: string };
+    };
+    type SimBlock = {
+      number: string;
+      hash: string;
+      parentHash: string;
+      timestamp: string;
+      miner: string;
+      baseFeePerGas: string;
+      transactions: Array<string | { from: string; hash: string }>;
+      calls: SimCall[];
+    };
 
     before(async () => {
       h = await make.create();
@@ -420,14 +465,19 @@ for (const make of harnesses()) {
       expect(logs.every((l) => l.address !== "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" || l.topics[0] === TRANSFER)).to.equal(true);
       expect(logs.map((l) => l.logIndex)).to.deep.equal(["0x0", "0x1", "0x2", "0x3"]);
       // without the flag only the contract's own log
-      const plain = await h.request<SimBlock[]>("eth_simulateV1", [{ blockStateCalls: [{ stateOverrides: { [sp]: { code: splitter.deployedBytecode } }, calls: [{ from, to: sp, value: "0x64", data: split.encodeFunctionData("split", [a, b]) }] }] }]);
+      const plain = await h.request<SimBlock[]>("eth_simulateV1", [
+        { blockStateCalls: [{ stateOverrides: { [sp]: { code: splitter.deployedBytecode } }, calls: [{ from, to: sp, value: "0x64", data: split.encodeFunctionData("split", [a, b]) }] }] },
+      ]);
       expect(plain[0].calls[0].logs).to.have.length(1);
     });
 
     it("answers geth's errors", async () => {
       const head = BigInt(await h.request<string>("eth_blockNumber"));
       expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [] }]))).to.deep.include({ code: -32602, message: "empty input" });
-      expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { number: q(head) } }] }]))).to.deep.include({ code: -38020, message: `block numbers must be in order: ${head} <= ${head}` });
+      expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { number: q(head) } }] }]))).to.deep.include({
+        code: -38020,
+        message: `block numbers must be in order: ${head} <= ${head}`,
+      });
       expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { time: "0x1" } }] }]))).code).to.equal(-38021);
       expect(await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ blockOverrides: { number: q(head + 300n) } }] }]))).to.deep.include({ code: -38026, message: "too many blocks" });
       expect((await rpcError(h.request("eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from, to: at, gas: "0x10000000000" }] }] }]))).code).to.equal(-38015);

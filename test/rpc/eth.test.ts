@@ -118,11 +118,7 @@ for (const make of harnesses()) {
       ]);
       expect(BigInt(overridden)).to.equal(7n);
       const elsewhere = "0x" + "12".repeat(20);
-      const fresh = await h.request<string>("eth_call", [
-        { to: elsewhere, data: iface.encodeFunctionData("value") },
-        "latest",
-        { [elsewhere]: { code: store.deployedBytecode } },
-      ]);
+      const fresh = await h.request<string>("eth_call", [{ to: elsewhere, data: iface.encodeFunctionData("value") }, "latest", { [elsewhere]: { code: store.deployedBytecode } }]);
       expect(BigInt(fresh)).to.equal(0n);
       expect(await h.request("eth_getCode", [elsewhere, "latest"])).to.equal("0x");
     });
@@ -156,17 +152,28 @@ for (const make of harnesses()) {
 
     it("serves eth_getProof verifiable against the block's stateRoot", async () => {
       const block = await h.request<{ stateRoot: string; number: string }>("eth_getBlockByNumber", ["latest", false]);
-      const proof = await h.request<{ accountProof: string[]; balance: string; storageProof: Array<{ key: string; value: string; proof: string[] }>; storageHash: string }>(
-        "eth_getProof",
-        [storeAddress, ["0x" + "00".repeat(32)], block.number],
-      );
+      const proof = await h.request<{ accountProof: string[]; balance: string; storageProof: Array<{ key: string; value: string; proof: string[] }>; storageHash: string }>("eth_getProof", [
+        storeAddress,
+        ["0x" + "00".repeat(32)],
+        block.number,
+      ]);
       const trie = new MerklePatriciaTrie({ useKeyHashing: true });
-      const account = await verifyMPTWithMerkleProof(trie, getBytes(block.stateRoot), getBytes(storeAddress), proof.accountProof.map((p) => getBytes(p)));
+      const account = await verifyMPTWithMerkleProof(
+        trie,
+        getBytes(block.stateRoot),
+        getBytes(storeAddress),
+        proof.accountProof.map((p) => getBytes(p)),
+      );
       expect(account).to.not.equal(null);
       const tampered = getBytes(block.stateRoot);
       tampered[0] ^= 1;
       let refused = false;
-      await verifyMPTWithMerkleProof(new MerklePatriciaTrie({ useKeyHashing: true }), tampered, getBytes(storeAddress), proof.accountProof.map((p) => getBytes(p))).catch(() => {
+      await verifyMPTWithMerkleProof(
+        new MerklePatriciaTrie({ useKeyHashing: true }),
+        tampered,
+        getBytes(storeAddress),
+        proof.accountProof.map((p) => getBytes(p)),
+      ).catch(() => {
         refused = true;
       });
       expect(refused).to.equal(true);
@@ -194,7 +201,14 @@ for (const make of harnesses()) {
       expect(verifyMessage("hello", sig).toLowerCase()).to.equal(accounts[0]);
       const typed = {
         domain: { name: "T", version: "1", chainId: 9000 },
-        types: { EIP712Domain: [{ name: "name", type: "string" }, { name: "version", type: "string" }, { name: "chainId", type: "uint256" }], Mail: [{ name: "body", type: "string" }] },
+        types: {
+          EIP712Domain: [
+            { name: "name", type: "string" },
+            { name: "version", type: "string" },
+            { name: "chainId", type: "uint256" },
+          ],
+          Mail: [{ name: "body", type: "string" }],
+        },
         primaryType: "Mail",
         message: { body: "hi" },
       };

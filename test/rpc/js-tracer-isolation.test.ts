@@ -37,12 +37,24 @@ const RUNAWAY: Record<string, { tracer: string; error: RegExp }> = {
   "an infinite loop in step": { tracer: "{ step: function () { for (;;) {} }, fault: function () {}, result: function () { return 1; } }", error: /^execution timeout$/ },
   "an infinite loop in result": { tracer: "{ fault: function () {}, result: function () { while (true) {} } }", error: /^execution timeout$/ },
   "an infinite loop at the top level": { tracer: "(function () { for (;;) {} })()", error: /^execution timeout$/ },
-  "a promise flood": { tracer: "{ step: function () { var f = function () { Promise.resolve().then(f); }; f(); }, fault: function () {}, result: function () { return 1; } }", error: /^execution timeout$/ },
-  "a memory bomb": { tracer: "{ a: [], step: function () { for (;;) this.a.push(new Uint8Array(8 << 20)); }, fault: function () {}, result: function () { return this.a.length; } }", error: /^tracer ran out of memory \(its limit is 64 MiB\) {4}in server-side tracer function 'step'$/ },
-  "a memory bomb of small objects": { tracer: "{ a: [], step: function () { for (;;) this.a.push({ x: this.a.length }); }, fault: function () {}, result: function () { return this.a.length; } }", error: /^tracer ran out of memory|^execution timeout$/ },
+  "a promise flood": {
+    tracer: "{ step: function () { var f = function () { Promise.resolve().then(f); }; f(); }, fault: function () {}, result: function () { return 1; } }",
+    error: /^execution timeout$/,
+  },
+  "a memory bomb": {
+    tracer: "{ a: [], step: function () { for (;;) this.a.push(new Uint8Array(8 << 20)); }, fault: function () {}, result: function () { return this.a.length; } }",
+    error: /^tracer ran out of memory \(its limit is 64 MiB\) {4}in server-side tracer function 'step'$/,
+  },
+  "a memory bomb of small objects": {
+    tracer: "{ a: [], step: function () { for (;;) this.a.push({ x: this.a.length }); }, fault: function () {}, result: function () { return this.a.length; } }",
+    error: /^tracer ran out of memory|^execution timeout$/,
+  },
   "a memory bomb in strings": { tracer: "{ fault: function () {}, result: function () { var s = 'x'; for (;;) s = s + s; } }", error: /out of memory|string too long/ },
   // the host copies what memory.slice asks for: past the EVM memory's end only 1 MiB of zeros (geth's limit)
-  "a memory bomb through memory.slice": { tracer: "{ a: [], step: function (log) { for (;;) this.a.push(log.memory.slice(0, 60 << 20)); }, fault: function () {}, result: function () { return this.a.length; } }", error: /^Error: reached limit for padding memory slice: \d+ {4}in server-side tracer function 'step'$/ },
+  "a memory bomb through memory.slice": {
+    tracer: "{ a: [], step: function (log) { for (;;) this.a.push(log.memory.slice(0, 60 << 20)); }, fault: function () {}, result: function () { return this.a.length; } }",
+    error: /^Error: reached limit for padding memory slice: \d+ {4}in server-side tracer function 'step'$/,
+  },
   "unbounded recursion": { tracer: "{ fault: function () {}, result: function () { var f = function () { return f() + 1; }; return f(); } }", error: /stack overflow/i },
 };
 
@@ -105,45 +117,46 @@ for (const make of harnesses()) {
     });
 
     // once, over HTTP: the programs run in the engine whatever carried them (~9 s a run)
-    if (make.name === "http") it("random tracer programs never crash or hang the node (bounded, seeded)", async () => {
-      const seed = Number(process.env.TRACER_FUZZ_SEED ?? 0x5eed);
-      let state = seed >>> 0;
-      const rand = (n: number): number => {
-        state = (state * 1664525 + 1013904223) >>> 0;
-        return state % n;
-      };
-      const pieces = [
-        "this.n = (this.n || 0) + 1;",
-        "log.stack.peek(" + "RAND" + ");",
-        "log.memory.slice(RAND, RAND * 3);",
-        "log.memory.getUint(RAND);",
-        "db.getBalance(log.contract.getAddress());",
-        "db.getState(log.contract.getAddress(), toWord(RAND));",
-        "toHex(toAddress('0x' + 'ab'.repeat(RAND % 40)));",
-        "bigInt('ff', 16) * 2n;",
-        "JSON.stringify(this);",
-        "throw new Error('boom' + RAND);",
-        "throw RAND;",
-        "for (var i = 0; i < RAND * 1000; i++) {}",
-        "var o = {}; o.o = o; JSON.stringify(o);",
-        "Promise.reject(new Error('x'));",
-        "new Array(RAND * 1000).join('y');",
-        "isPrecompiled(toAddress(RAND));",
-        "toContractAddress(log.contract.getCaller(), RAND);",
-        "undefinedName.x;",
-        "}{ syntax",
-        "log.getPC() + log.getGas() + log.getCost() + log.getDepth() + log.getRefund();",
-      ];
-      const fill = (s: string): string => s.replace(/RAND/g, () => String(rand(70) - 3));
-      const body = (): string => Array.from({ length: 1 + rand(4) }, () => fill(pieces[rand(pieces.length)])).join(" ");
-      for (let i = 0; i < 40; i++) {
-        const tracer = `{ step: function (log, db) { ${body()} }, fault: function (log, db) { ${body()} }, result: function (ctx, db) { ${body()} return this.n || 0; } }`;
-        const r = await trace(tracer, "2s");
-        if (r.error !== undefined) expect(r.error.code, `seed ${seed} #${i}: ${tracer}`).to.be.oneOf([-32000, -32602]);
-        else expect(r.result, `seed ${seed} #${i}`).to.not.equal(undefined);
-      }
-      expect(await h.request("eth_blockNumber")).to.match(/^0x/);
-      expect(existsSync(MARK)).to.equal(false);
-    });
+    if (make.name === "http")
+      it("random tracer programs never crash or hang the node (bounded, seeded)", async () => {
+        const seed = Number(process.env.TRACER_FUZZ_SEED ?? 0x5eed);
+        let state = seed >>> 0;
+        const rand = (n: number): number => {
+          state = (state * 1664525 + 1013904223) >>> 0;
+          return state % n;
+        };
+        const pieces = [
+          "this.n = (this.n || 0) + 1;",
+          "log.stack.peek(" + "RAND" + ");",
+          "log.memory.slice(RAND, RAND * 3);",
+          "log.memory.getUint(RAND);",
+          "db.getBalance(log.contract.getAddress());",
+          "db.getState(log.contract.getAddress(), toWord(RAND));",
+          "toHex(toAddress('0x' + 'ab'.repeat(RAND % 40)));",
+          "bigInt('ff', 16) * 2n;",
+          "JSON.stringify(this);",
+          "throw new Error('boom' + RAND);",
+          "throw RAND;",
+          "for (var i = 0; i < RAND * 1000; i++) {}",
+          "var o = {}; o.o = o; JSON.stringify(o);",
+          "Promise.reject(new Error('x'));",
+          "new Array(RAND * 1000).join('y');",
+          "isPrecompiled(toAddress(RAND));",
+          "toContractAddress(log.contract.getCaller(), RAND);",
+          "undefinedName.x;",
+          "}{ syntax",
+          "log.getPC() + log.getGas() + log.getCost() + log.getDepth() + log.getRefund();",
+        ];
+        const fill = (s: string): string => s.replace(/RAND/g, () => String(rand(70) - 3));
+        const body = (): string => Array.from({ length: 1 + rand(4) }, () => fill(pieces[rand(pieces.length)])).join(" ");
+        for (let i = 0; i < 40; i++) {
+          const tracer = `{ step: function (log, db) { ${body()} }, fault: function (log, db) { ${body()} }, result: function (ctx, db) { ${body()} return this.n || 0; } }`;
+          const r = await trace(tracer, "2s");
+          if (r.error !== undefined) expect(r.error.code, `seed ${seed} #${i}: ${tracer}`).to.be.oneOf([-32000, -32602]);
+          else expect(r.result, `seed ${seed} #${i}`).to.not.equal(undefined);
+        }
+        expect(await h.request("eth_blockNumber")).to.match(/^0x/);
+        expect(existsSync(MARK)).to.equal(false);
+      });
   });
 }

@@ -33,7 +33,11 @@ const GAS_PRICE = "0x77359400";
 function strip(o: unknown, keys: string[]): unknown {
   if (Array.isArray(o)) return o.map((x) => strip(x, keys));
   if (o === null || typeof o !== "object") return o;
-  return Object.fromEntries(Object.entries(o as J).filter(([k]) => !keys.includes(k)).map(([k, v]) => [k, strip(v, keys)]));
+  return Object.fromEntries(
+    Object.entries(o as J)
+      .filter(([k]) => !keys.includes(k))
+      .map(([k, v]) => [k, strip(v, keys)]),
+  );
 }
 
 /** The fields of a block that the same history fixes on both chains. */
@@ -102,7 +106,12 @@ describe("Otterscan's API against Anvil (differential)", function () {
   });
 
   it("ots_getBlockTransactions pages a block's transactions with their receipts", async () => {
-    for (const [page, size] of [[0, 2], [1, 2], [0, 5], [3, 2]]) {
+    for (const [page, size] of [
+      [0, 2],
+      [1, 2],
+      [0, 5],
+      [3, 2],
+    ]) {
       const [ta, to] = (await both("ots_getBlockTransactions", [multiBlock, page, size])) as [J, J];
       const fa = ta.fullblock as J;
       const fo = to.fullblock as J;
@@ -118,7 +127,10 @@ describe("Otterscan's API against Anvil (differential)", function () {
     for (const k of txNames(o)) {
       const h = txHash(o, k);
       const [ta, to] = (await both("ots_traceTransaction", [h])) as [J[], J[]];
-      expect(to.filter((f) => !["CREATE", "CREATE2", "SELFDESTRUCT"].includes(f.type as string)), `trace ${k}`).to.deep.equal(ta);
+      expect(
+        to.filter((f) => !["CREATE", "CREATE2", "SELFDESTRUCT"].includes(f.type as string)),
+        `trace ${k}`,
+      ).to.deep.equal(ta);
       const [ia, io] = (await both("ots_getInternalOperations", [h])) as [J[], J[]];
       const topOf = ta[0] ?? { from: o.from };
       expect(io, `internal ${k}`).to.deep.equal(ia.filter((op) => !(op.from === topOf.from && (op.type === 2 || op.to === topOf.to))));
@@ -145,9 +157,19 @@ describe("Otterscan's API against Anvil (differential)", function () {
 
   it("ots_searchTransactionsBefore/After: the same pages (whole blocks), flags and receipts", async () => {
     const [, second, third] = await ours.request<string[]>("eth_accounts");
-    const pageSet = (p: J) => ({ txs: (p.txs as J[]).map((t) => t.hash).sort(), receipts: (strip(p.receipts, ["blobGasPrice", "blockHash", "timestamp", "blockTimestamp"]) as J[]).sort((x, y) => String(x.transactionHash).localeCompare(String(y.transactionHash))), firstPage: p.firstPage, lastPage: p.lastPage });
+    const pageSet = (p: J) => ({
+      txs: (p.txs as J[]).map((t) => t.hash).sort(),
+      receipts: (strip(p.receipts, ["blobGasPrice", "blockHash", "timestamp", "blockTimestamp"]) as J[]).sort((x, y) => String(x.transactionHash).localeCompare(String(y.transactionHash))),
+      firstPage: p.firstPage,
+      lastPage: p.lastPage,
+    });
     for (const addr of [o.from, o.corpus, o.child, second, third, "0x" + "22".repeat(20)]) {
-      for (const [method, from, size] of [["ots_searchTransactionsBefore", 0, 3], ["ots_searchTransactionsBefore", multiBlock, 2], ["ots_searchTransactionsAfter", 0, 3], ["ots_searchTransactionsAfter", 2, 25]] as const) {
+      for (const [method, from, size] of [
+        ["ots_searchTransactionsBefore", 0, 3],
+        ["ots_searchTransactionsBefore", multiBlock, 2],
+        ["ots_searchTransactionsAfter", 0, 3],
+        ["ots_searchTransactionsAfter", 2, 25],
+      ] as const) {
         const [pa, po] = (await both(method, [addr, from, size])) as [J, J];
         const diffs: string[] = [];
         const walk = (x: unknown, y: unknown, path: string) => {

@@ -54,9 +54,7 @@ describe("rpc params (docs/json-rpc.md encodings)", () => {
   });
 
   it("names the field of a bad transaction object and refuses conflicting fields", () => {
-    expect(paramsError(() => parseParams([txRequest], [{ gas: "0x01" }])).message).to.equal(
-      "invalid argument 0: TransactionArgs.gas: hex number with leading zero digits",
-    );
+    expect(paramsError(() => parseParams([txRequest], [{ gas: "0x01" }])).message).to.equal("invalid argument 0: TransactionArgs.gas: hex number with leading zero digits");
     expect(paramsError(() => parseParams([txRequest], [{ data: "0x01", input: "0x02" }])).message).to.contain("both 'data' and 'input' are set");
     expect(paramsError(() => parseParams([txRequest], [{ gasPrice: "0x1", maxFeePerGas: "0x1" }])).message).to.contain("both gasPrice and (maxFeePerGas");
   });

@@ -13,7 +13,11 @@ for (const make of harnesses()) {
       try {
         const want = BigInt(await h.request<string>("eth_chainId"));
         const w = new Wallet(KEY);
-        for (const tx of [{ type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }, { type: 1, gasPrice: 10n ** 10n }, { type: 0, gasPrice: 10n ** 10n }]) {
+        for (const tx of [
+          { type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n },
+          { type: 1, gasPrice: 10n ** 10n },
+          { type: 0, gasPrice: 10n ** 10n },
+        ]) {
           const raw = await w.signTransaction({ ...tx, to: w.address, gasLimit: 21_000, chainId: 1n, nonce: 0 });
           const err = await rpcError(h.request("eth_sendRawTransaction", [raw]));
           expect(err.message, `type ${tx.type}`).to.equal(`invalid chain id for signer: have 1 want ${want}`);

@@ -49,7 +49,9 @@ describe("the README's curl line for epochs_advance", function () {
     expect(answer.error).to.equal(undefined);
     expect(answer).to.include({ jsonrpc: "2.0", id: 1 });
     // from genesis (epoch 0, not started), two advances end at epoch 2
-    const current = (await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "epochs_currentEpoch", params: ["day"] }) })).json()) as { result: unknown };
+    const current = (await (
+      await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "epochs_currentEpoch", params: ["day"] }) })
+    ).json()) as { result: unknown };
     expect(answer.result).to.deep.equal(current.result);
     expect(answer.result).to.deep.equal({ current_epoch: "2" });
   });

@@ -128,9 +128,13 @@ for (const make of harnesses()) {
       // each entry RLP [key, value], padded to whole words (src/chain/base/module-state.ts)
       const record = Buffer.from(words, "hex").subarray(0, length);
       const keys: string[] = [];
-      for (let at = 0; at < record.length; ) {
+      for (let at = 0; at < record.length;) {
         const { data, remainder } = RLP.decode(record.subarray(at), true);
-        keys.push(Buffer.from((data as Uint8Array[])[0]).subarray(1).toString());
+        keys.push(
+          Buffer.from((data as Uint8Array[])[0])
+            .subarray(1)
+            .toString(),
+        );
         at = Math.ceil((record.length - remainder.length) / 32) * 32;
       }
       expect(keys).to.deep.equal(["10s", "hour"]);

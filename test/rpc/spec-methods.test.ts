@@ -62,7 +62,10 @@ describe("every method of the spec's list answers (never -32601)", function () {
         await h.close();
       }
       expect(missing.filter((n) => !PENDING.includes(n))).to.deep.equal([]);
-      expect(PENDING.filter((n) => !missing.includes(n)), "implemented: remove from PENDING").to.deep.equal([]);
+      expect(
+        PENDING.filter((n) => !missing.includes(n)),
+        "implemented: remove from PENDING",
+      ).to.deep.equal([]);
     });
   }
 });

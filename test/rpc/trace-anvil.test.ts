@@ -53,10 +53,20 @@ describe("trace_* against Anvil (differential)", function () {
       const [ra, ro] = (await both("trace_replayBlockTransactions", [`0x${n.toString(16)}`, ["trace"]])) as [J[], J[]];
       const located = ["blockHash", "blockNumber", "transactionHash", "transactionPosition"];
       const unlocated = (ba as J[]).map((t) => Object.fromEntries(Object.entries(t).filter(([k]) => !located.includes(k))));
-      expect(ro.flatMap((r) => r.trace as J[]), `replay ${n}`).to.deep.equal(unlocated);
-      expect(ro.map(({ trace: _t, ...rest }) => rest), `replay ${n}`).to.deep.equal(ra.map(({ trace: _t, ...rest }) => rest));
+      expect(
+        ro.flatMap((r) => r.trace as J[]),
+        `replay ${n}`,
+      ).to.deep.equal(unlocated);
+      expect(
+        ro.map(({ trace: _t, ...rest }) => rest),
+        `replay ${n}`,
+      ).to.deep.equal(ra.map(({ trace: _t, ...rest }) => rest));
     }
-    for (const f of [{ fromBlock: "0x1", toBlock: "0x4" }, { fromBlock: "0x1", toAddress: [o.child] }, { fromAddress: [o.corpus], after: 1, count: 2 }]) {
+    for (const f of [
+      { fromBlock: "0x1", toBlock: "0x4" },
+      { fromBlock: "0x1", toAddress: [o.child] },
+      { fromAddress: [o.corpus], after: 1, count: 2 },
+    ]) {
       const [fa, fo] = await both("trace_filter", [f]);
       expect(noHash(fo), JSON.stringify(f)).to.deep.equal(noHash(fa));
     }
@@ -73,7 +83,9 @@ describe("trace_* against Anvil (differential)", function () {
     expect(r.stateDiff[o.child].storage).to.deep.equal({ [`0x${"0".repeat(64)}`]: { "*": { from: `0x${"0".repeat(64)}`, to: `0x${"0".repeat(62)}15` } } });
     expect((r.stateDiff[o.corpus].storage as J)[`0x${"0".repeat(63)}2`]).to.deep.equal({ "*": { from: `0x${"0".repeat(64)}`, to: `0x${"0".repeat(63)}1` } });
     const created = await ours.request<{ stateDiff: Record<string, J> }>("trace_replayTransaction", [o.deployTx, ["stateDiff"]]);
-    expect(created.stateDiff[o.corpus].code).to.have.property("+").that.matches(/^0x6080/);
+    expect(created.stateDiff[o.corpus].code)
+      .to.have.property("+")
+      .that.matches(/^0x6080/);
     expect(created.stateDiff[o.child].balance).to.deep.equal({ "+": "0x0" });
   });
 
@@ -99,7 +111,8 @@ describe("trace_* against Anvil (differential)", function () {
       sub: { code: string; ops: Op[] } | null;
     }
     const r = await ours.request<{ vmTrace: { code: string; ops: Op[] } }>("trace_replayTransaction", [o.txs.nested, ["vmTrace"]]);
-    const logs = (await ours.request<{ structLogs: Array<{ pc: number; op: string; depth: number; gas: number; gasCost: number }> }>("debug_traceTransaction", [o.txs.nested, { enableMemory: true }])).structLogs;
+    const logs = (await ours.request<{ structLogs: Array<{ pc: number; op: string; depth: number; gas: number; gasCost: number }> }>("debug_traceTransaction", [o.txs.nested, { enableMemory: true }]))
+      .structLogs;
     const top = r.vmTrace;
     expect(top.code).to.equal(await ours.request("eth_getCode", [o.corpus, "latest"]));
     const depth1 = logs.filter((l) => l.depth === 1);

@@ -13,7 +13,6 @@ import { post } from "../helpers/json-rpc";
 
 const TOKEN = "s3cret-token";
 
-
 function wsOpen(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
   const ws = new WebSocket(url, { headers });
   return new Promise((res, rej) => {
@@ -39,7 +38,15 @@ describe("JSON-RPC transports: HTTP and WebSocket", function () {
 
   before(async () => {
     runtime = await createRuntime({ chain: testChainConfig(), clientVersion: CLIENT_VERSION, maxBatch: 10 });
-    server = new JsonRpcServer(runtime.dispatcher, { host: "127.0.0.1", port: 0, ws: { host: "127.0.0.1", port: 0 }, token: TOKEN, bodyLimit: 64 * 1024, maxConnections: 20, log: (l) => logs.push(l) });
+    server = new JsonRpcServer(runtime.dispatcher, {
+      host: "127.0.0.1",
+      port: 0,
+      ws: { host: "127.0.0.1", port: 0 },
+      token: TOKEN,
+      bodyLimit: 64 * 1024,
+      maxConnections: 20,
+      log: (l) => logs.push(l),
+    });
     server.rest.get("/hello", () => ({ status: 200, body: { ok: true } }));
     const { httpAddress, wsAddress } = await server.listen();
     url = `http://127.0.0.1:${httpAddress.port}/`;
@@ -139,7 +146,7 @@ describe("JSON-RPC transports: HTTP and WebSocket", function () {
     const { port } = new URL(url);
     await new Promise<void>((resolve) => {
       const sock = connect(Number(port), "127.0.0.1", () => {
-        sock.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":");
+        sock.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":');
         sock.destroy();
         resolve();
       });
@@ -157,10 +164,16 @@ describe("JSON-RPC transports: HTTP and WebSocket", function () {
   });
 
   it("limits open connections and keeps serving the ones it has", async () => {
-    const socks = await Promise.all(Array.from({ length: 25 }, () => new Promise<ReturnType<typeof connect>>((r) => {
-      const s = connect(Number(new URL(url).port), "127.0.0.1", () => r(s));
-      s.on("error", () => undefined);
-    })));
+    const socks = await Promise.all(
+      Array.from(
+        { length: 25 },
+        () =>
+          new Promise<ReturnType<typeof connect>>((r) => {
+            const s = connect(Number(new URL(url).port), "127.0.0.1", () => r(s));
+            s.on("error", () => undefined);
+          }),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 100));
     const closed = socks.filter((s) => s.destroyed || s.readableEnded).length;
     for (const s of socks) s.destroy();

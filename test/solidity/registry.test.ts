@@ -43,7 +43,11 @@ const out = compiled.output.contracts["contracts/Limited.sol"] as unknown as Rec
   {
     evm: {
       bytecode: { object: string; linkReferences: Record<string, Record<string, Array<{ start: number; length: number }>>> };
-      deployedBytecode: { object: string; immutableReferences: Record<string, Array<{ start: number; length: number }>>; linkReferences: Record<string, Record<string, Array<{ start: number; length: number }>>> };
+      deployedBytecode: {
+        object: string;
+        immutableReferences: Record<string, Array<{ start: number; length: number }>>;
+        linkReferences: Record<string, Record<string, Array<{ start: number; length: number }>>>;
+      };
     };
   }
 >;

@@ -80,26 +80,13 @@ describe("LevelKV", function () {
   it("ranges in bytewise order, reversed and limited", async () => {
     const kv = await LevelKV.open(tmp.make());
     try {
-      const keys = [[0x01], [0x01, 0x00], [0x01, 0xff], [0x02], [0x7f], [0x80], [0xff], [0xff, 0x00]].map((k) =>
-        Uint8Array.from(k),
-      );
+      const keys = [[0x01], [0x01, 0x00], [0x01, 0xff], [0x02], [0x7f], [0x80], [0xff], [0xff, 0x00]].map((k) => Uint8Array.from(k));
       // insert shuffled: the order must come from the store
       await kv.batch([...keys].reverse().map((k, i) => ({ type: "put" as const, key: k, value: Uint8Array.of(i) })));
       const hex = (rows: Array<[Uint8Array, Uint8Array]>): string[] => rows.map(([k]) => Buffer.from(k).toString("hex"));
       expect(hex(await collect(kv.range({})))).to.deep.equal(["01", "0100", "01ff", "02", "7f", "80", "ff", "ff00"]);
-      expect(hex(await collect(kv.range({ gte: Uint8Array.of(0x01, 0x00), lt: Uint8Array.of(0x80) })))).to.deep.equal([
-        "0100",
-        "01ff",
-        "02",
-        "7f",
-      ]);
-      expect(hex(await collect(kv.range({ gte: Uint8Array.of(0x02), reverse: true })))).to.deep.equal([
-        "ff00",
-        "ff",
-        "80",
-        "7f",
-        "02",
-      ]);
+      expect(hex(await collect(kv.range({ gte: Uint8Array.of(0x01, 0x00), lt: Uint8Array.of(0x80) })))).to.deep.equal(["0100", "01ff", "02", "7f"]);
+      expect(hex(await collect(kv.range({ gte: Uint8Array.of(0x02), reverse: true })))).to.deep.equal(["ff00", "ff", "80", "7f", "02"]);
       expect(hex(await collect(kv.range({ lt: Uint8Array.of(0xff), reverse: true, limit: 2 })))).to.deep.equal(["80", "7f"]);
       expect(hex(await collect(kv.range({ limit: 0 })))).to.deep.equal([]);
       // breaking out early releases the iterator (close would otherwise wait on it)

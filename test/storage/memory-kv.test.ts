@@ -99,7 +99,11 @@ describe("MemoryKV values", function () {
     }
     expect(kv.bytes.live).to.equal(2000 * 4096);
     expect(kv.bytes.dead).to.be.below(kv.bytes.live);
-    for (let i = 0; i < 2000; i += 199) expect(((await kv.get(key(i))) as Uint8Array).every((x) => x === ((5 + i) & 0xff)), `key ${i}`).to.equal(true);
+    for (let i = 0; i < 2000; i += 199)
+      expect(
+        ((await kv.get(key(i))) as Uint8Array).every((x) => x === ((5 + i) & 0xff)),
+        `key ${i}`,
+      ).to.equal(true);
     expect((view as Uint8Array).every((x) => x === 0)).to.equal(true);
     expect(kv.size).to.equal(2000);
     expect((await collect(kv.range({}))).length).to.equal(2000);

@@ -22,7 +22,14 @@ describe("the import-cycle check", () => {
       ["a", "b", "c"],
       ["d", "e"],
     ]);
-    expect(cycles(new Map([["x", ["y"]], ["y", []]]))).to.deep.equal([]);
+    expect(
+      cycles(
+        new Map([
+          ["x", ["y"]],
+          ["y", []],
+        ]),
+      ),
+    ).to.deep.equal([]);
   });
 
   it("reads src/'s imports (static, type-only and require()) and finds no cycle", () => {
@@ -40,7 +47,13 @@ describe("the import-cycle check", () => {
     expect(folders.get("chain/base")).to.not.include("chain/engine");
     expect(cycles(folders)).to.deep.equal([]);
     // and a folder cycle is found as files are: two folders importing each other
-    const made = folderGraph(new Map([[`${SRC}/a/x/f.ts`, [`${SRC}/a/y/g.ts`]], [`${SRC}/a/y/g.ts`, [`${SRC}/a/x/h.ts`]], [`${SRC}/a/x/h.ts`, []]]));
+    const made = folderGraph(
+      new Map([
+        [`${SRC}/a/x/f.ts`, [`${SRC}/a/y/g.ts`]],
+        [`${SRC}/a/y/g.ts`, [`${SRC}/a/x/h.ts`]],
+        [`${SRC}/a/x/h.ts`, []],
+      ]),
+    );
     expect(cycles(made)).to.deep.equal([["a/x", "a/y"]]);
   });
 });

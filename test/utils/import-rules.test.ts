@@ -41,12 +41,18 @@ describe("import boundaries (eslint.config.mjs)", function () {
   });
 
   it("rpc/ reaches the Cosmos modules through src/cosmos/index.ts", async () => {
-    expect((await importProblems(eslint, "src/rpc/namespaces", 'import { ModuleError } from "../../cosmos/common/errors";\nexport const X = ModuleError;\n')).join("\n")).to.include("src/cosmos/index.ts only");
+    expect((await importProblems(eslint, "src/rpc/namespaces", 'import { ModuleError } from "../../cosmos/common/errors";\nexport const X = ModuleError;\n')).join("\n")).to.include(
+      "src/cosmos/index.ts only",
+    );
   });
 
   it("the composition root and the hosts reach the chain through its three entries only", async () => {
     const node = (folder: string, spec: string) => importProblems(eslint, folder, `import type { Node } from "${spec}";\nexport type X = Node;\n`);
-    for (const [folder, up] of [["src/host/node", "../../"], ["src/app", "../"], ["src/hardhat", "../"]] as const) {
+    for (const [folder, up] of [
+      ["src/host/node", "../../"],
+      ["src/app", "../"],
+      ["src/hardhat", "../"],
+    ] as const) {
       expect(await node(folder, `${up}chain`), folder).to.deep.equal([]);
       expect(await node(folder, `${up}chain/setup`), folder).to.deep.equal([]);
       expect((await node(folder, `${up}chain/node`)).join("\n"), folder).to.include("src/chain/setup.ts");

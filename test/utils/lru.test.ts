@@ -4,7 +4,12 @@ import { countBoundedLRU } from "../../src/utils/lru";
 describe("countBoundedLRU", () => {
   it("keeps at most its number of entries, dropping the least recently used first", () => {
     const lru = countBoundedLRU<string, number>(3);
-    for (const [k, v] of [["a", 1], ["b", 2], ["c", 3]] as const) lru.set(k, v);
+    for (const [k, v] of [
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ] as const)
+      lru.set(k, v);
     expect(lru.get("a")).to.equal(1); // a is now the most recent
     lru.set("d", 4);
     expect(lru.size).to.equal(3);

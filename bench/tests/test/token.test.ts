@@ -45,7 +45,9 @@ describe("BenchToken", function () {
     it(`approve + transferFrom #${i}`, async function () {
       const { token, owner, others } = await loadFixture(deployToken);
       const spender = others[i % 5];
-      await expect(token.approve(spender.address, 100n * UNIT)).to.emit(token, "Approval").withArgs(owner.address, spender.address, 100n * UNIT);
+      await expect(token.approve(spender.address, 100n * UNIT))
+        .to.emit(token, "Approval")
+        .withArgs(owner.address, spender.address, 100n * UNIT);
       await by(token, spender).transferFrom(owner.address, others[9].address, 40n * UNIT);
       expect(await token.allowance(owner.address, spender.address)).to.equal(60n * UNIT);
       await expect(by(token, spender).transferFrom(owner.address, spender.address, 61n * UNIT)).to.be.revertedWithCustomError(token, "InsufficientAllowance");
@@ -55,7 +57,9 @@ describe("BenchToken", function () {
   for (let i = 0; i < 10; i++) {
     it(`mint #${i}: owner only`, async function () {
       const { token, others } = await loadFixture(deployToken);
-      await expect(by(token, others[i % 5]).mint(others[0].address, 1n)).to.be.revertedWithCustomError(token, "NotOwner").withArgs(others[i % 5].address);
+      await expect(by(token, others[i % 5]).mint(others[0].address, 1n))
+        .to.be.revertedWithCustomError(token, "NotOwner")
+        .withArgs(others[i % 5].address);
       const before = await token.totalSupply();
       await token.mint(others[i % 5].address, UNIT);
       expect(await token.totalSupply()).to.equal(before + UNIT);
@@ -65,10 +69,7 @@ describe("BenchToken", function () {
   for (let i = 0; i < 10; i++) {
     it(`ether transfer #${i} changes ether balances`, async function () {
       const { owner, others } = await loadFixture(deployToken);
-      await expect(owner.sendTransaction({ to: others[i].address, value: BigInt(i + 1) * UNIT })).to.changeEtherBalances(
-        [owner, others[i]],
-        [-(BigInt(i + 1) * UNIT), BigInt(i + 1) * UNIT],
-      );
+      await expect(owner.sendTransaction({ to: others[i].address, value: BigInt(i + 1) * UNIT })).to.changeEtherBalances([owner, others[i]], [-(BigInt(i + 1) * UNIT), BigInt(i + 1) * UNIT]);
     });
   }
 });
@@ -78,7 +79,9 @@ describe("Registry", function () {
     it(`register #${i}, then "taken"`, async function () {
       const { registry, others } = await loadFixture(deployToken);
       const name = `name-${i}`;
-      await expect(by(registry, others[i % 10]).register(name)).to.emit(registry, "Registered").withArgs(ethers.id(name), others[i % 10].address, 0n);
+      await expect(by(registry, others[i % 10]).register(name))
+        .to.emit(registry, "Registered")
+        .withArgs(ethers.id(name), others[i % 10].address, 0n);
       await expect(registry.register(name)).to.be.revertedWith("taken");
       expect(await registry.count()).to.equal(1n);
     });

@@ -75,7 +75,13 @@ function pageQuery(q: URLSearchParams): { key: string; offset: bigint; limit: bi
   const limit = uint("limit");
   if (offset === undefined || limit === undefined) return { status: 400, body: { code: 3, message: "pagination offset and limit must be non-negative integers", details: [] } };
   const key = q.get("pagination.key");
-  return { key: key === null || key === "" ? "0x" : `0x${Buffer.from(key, "base64").toString("hex")}`, offset, limit, countTotal: q.get("pagination.count_total") === "true", reverse: q.get("pagination.reverse") === "true" };
+  return {
+    key: key === null || key === "" ? "0x" : `0x${Buffer.from(key, "base64").toString("hex")}`,
+    offset,
+    limit,
+    countTotal: q.get("pagination.count_total") === "true",
+    reverse: q.get("pagination.reverse") === "true",
+  };
 }
 
 /**
@@ -98,15 +104,17 @@ export function mountStakingRest(router: RestRouter, node: Node, cosmos: CosmosM
     };
   });
   /** A route of one delegator's: its address checked by the chain's codec first. */
-  const forDelegator = (answer: (q: CosmosQueries, hex: string) => Promise<Record<string, unknown>>) => async (text: string): Promise<RestResult> => {
-    let hex: string;
-    try {
-      hex = delegator(text);
-    } catch (err) {
-      return badAddress(err);
-    }
-    return { status: 200, body: await answer(await queries(), hex) };
-  };
+  const forDelegator =
+    (answer: (q: CosmosQueries, hex: string) => Promise<Record<string, unknown>>) =>
+    async (text: string): Promise<RestResult> => {
+      let hex: string;
+      try {
+        hex = delegator(text);
+      } catch (err) {
+        return badAddress(err);
+      }
+      return { status: 200, body: await answer(await queries(), hex) };
+    };
   const delegations = forDelegator(async (q, hex) => {
     const responses = await q.delegations(hex);
     return { delegation_responses: responses, pagination: { next_key: null, total: String(responses.length) } };
@@ -128,23 +136,33 @@ export function mountStakingRest(router: RestRouter, node: Node, cosmos: CosmosM
  */
 export function mountGovRest(router: RestRouter, node: Node, cosmos: CosmosModules): void {
   /** A route of one proposal's: its id parsed as the gateway does, unknown ids NotFound. */
-  const ofProposal = (field: string, answer: (q: CosmosQueries, id: bigint) => Promise<Json | undefined>) => async (_query: URLSearchParams, { proposal_id }: Record<string, string>): Promise<RestResult> => {
-    if (!/^\d+$/.test(proposal_id)) return { status: 400, body: { code: 3, message: `type mismatch, parameter: proposal_id, error: strconv.ParseUint: parsing ${JSON.stringify(proposal_id)}: invalid syntax`, details: [] } };
-    const id = BigInt(proposal_id);
-    if (id === 0n) return { status: 400, body: { code: 3, message: "proposal id can not be 0", details: [] } };
-    const value = await answer(await headQueries(node, cosmos), id);
-    if (value === undefined) return { status: 404, body: { code: 5, message: `proposal ${id} doesn't exist`, details: [] } };
-    return { status: 200, body: { [field]: value } };
-  };
-  router.get("/cosmos/gov/v1/proposals/{proposal_id}", ofProposal("proposal", (q, id) => q.proposal(id)));
+  const ofProposal =
+    (field: string, answer: (q: CosmosQueries, id: bigint) => Promise<Json | undefined>) =>
+    async (_query: URLSearchParams, { proposal_id }: Record<string, string>): Promise<RestResult> => {
+      if (!/^\d+$/.test(proposal_id))
+        return { status: 400, body: { code: 3, message: `type mismatch, parameter: proposal_id, error: strconv.ParseUint: parsing ${JSON.stringify(proposal_id)}: invalid syntax`, details: [] } };
+      const id = BigInt(proposal_id);
+      if (id === 0n) return { status: 400, body: { code: 3, message: "proposal id can not be 0", details: [] } };
+      const value = await answer(await headQueries(node, cosmos), id);
+      if (value === undefined) return { status: 404, body: { code: 5, message: `proposal ${id} doesn't exist`, details: [] } };
+      return { status: 200, body: { [field]: value } };
+    };
+  router.get(
+    "/cosmos/gov/v1/proposals/{proposal_id}",
+    ofProposal("proposal", (q, id) => q.proposal(id)),
+  );
   // x/gov/keeper/grpc_query.go `TallyResult`: as it stands in the voting period, the final one after
-  router.get("/cosmos/gov/v1/proposals/{proposal_id}/tally", ofProposal("tally", (q, id) => q.tally(id)));
+  router.get(
+    "/cosmos/gov/v1/proposals/{proposal_id}/tally",
+    ofProposal("tally", (q, id) => q.tally(id)),
+  );
   router.get("/cosmos/gov/v1/proposals", async (query) => {
     const page = pageQuery(query);
     if ("status" in page) return page;
     const given = query.get("proposal_status") ?? "";
     const status = given === "" ? undefined : /^\d+$/.test(given) ? Number(given) : PROPOSAL_STATUS_NAMES.indexOf(given as (typeof PROPOSAL_STATUS_NAMES)[number]);
-    if (status !== undefined && (status < 0 || status >= PROPOSAL_STATUS_NAMES.length)) return { status: 400, body: { code: 3, message: `invalid proposal status ${JSON.stringify(given)}`, details: [] } };
+    if (status !== undefined && (status < 0 || status >= PROPOSAL_STATUS_NAMES.length))
+      return { status: 400, body: { code: 3, message: `invalid proposal status ${JSON.stringify(given)}`, details: [] } };
     const { items, nextKey, total } = paginate(await (await headQueries(node, cosmos)).proposals(status), page);
     return { status: 200, body: { proposals: items, pagination: { next_key: nextKey === "0x" ? null : Buffer.from(nextKey.slice(2), "hex").toString("base64"), total: total.toString() } } };
   });

@@ -88,7 +88,12 @@ const INDEX = `<!doctype html>
 
 /** Mounts the page on the REST router of the JSON-RPC port. */
 export function mountEpochsPage(router: RestRouter): void {
-  const page = (contentType: string, body: string) => () => ({ status: 200, body, contentType, headers: { "content-security-policy": CSP, "x-content-type-options": "nosniff", "cache-control": "no-cache" } });
+  const page = (contentType: string, body: string) => () => ({
+    status: 200,
+    body,
+    contentType,
+    headers: { "content-security-policy": CSP, "x-content-type-options": "nosniff", "cache-control": "no-cache" },
+  });
   router.get("/epochs", page("text/html; charset=utf-8", HTML));
   // a browser opening the node's address: where the page is (JSON-RPC stays POST on "/")
   router.get("/", page("text/html; charset=utf-8", INDEX));

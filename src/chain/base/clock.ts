@@ -62,7 +62,7 @@ export interface ClockReading {
 }
 
 /** The earliest timestamp a block after one at `previous` may have: the same only when allowed. */
-export function earliestTimestamp(previous: bigint, allowSame: boolean): bigint {
+function earliestTimestamp(previous: bigint, allowSame: boolean): bigint {
   return allowSame ? previous : previous + 1n;
 }
 

@@ -133,14 +133,7 @@ export function genesisAllocations(config: Pick<ChainConfig, "accounts" | "genes
 const derivedCache = new Map<string, Uint8Array[]>();
 
 /** Hardhat's HD accounts: `path/initialIndex+i` of the mnemonic, each funded with `balance`. */
-export function deriveAccounts(
-  mnemonic: string,
-  path: string,
-  count: number,
-  initialIndex: number,
-  balance: bigint,
-  passphrase = "",
-): GenesisAccount[] {
+export function deriveAccounts(mnemonic: string, path: string, count: number, initialIndex: number, balance: bigint, passphrase = ""): GenesisAccount[] {
   const cacheKey = `${mnemonic}|${path}|${count}|${initialIndex}|${passphrase}`;
   let keys = derivedCache.get(cacheKey);
   if (keys === undefined) {

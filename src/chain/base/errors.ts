@@ -20,7 +20,6 @@ export class ChainError extends Error {
   }
 }
 
-
 /**
  * Whether an error stops the block being made rather than failing the transaction that met it (a
  * fork's remote that could not be read: src/chain/fork/remote.ts). Read as a property, so an error

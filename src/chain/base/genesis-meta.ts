@@ -7,7 +7,7 @@
  */
 import type { BatchOp, KVStore } from "../../storage/kv";
 
-export interface GenesisMeta {
+interface GenesisMeta {
   chainId: bigint;
   genesisHash: string;
 }

@@ -21,7 +21,8 @@ function hmac512(key: Uint8Array | string, data: Uint8Array): Buffer {
 
 function child(secp: typeof Secp256k1, parent: ExtendedKey, index: number): ExtendedKey {
   const data = Buffer.alloc(37);
-  if (index >= HARDENED) data.set(parent.key, 1); // 0x00 || private key
+  if (index >= HARDENED)
+    data.set(parent.key, 1); // 0x00 || private key
   else data.set(secp.publicKeyCreate(parent.key, true), 0); // compressed public key
   data.writeUInt32BE(index, 33);
   const i = hmac512(parent.chainCode, data);

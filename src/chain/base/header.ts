@@ -8,7 +8,7 @@ import type { Common } from "@ethereumjs/common";
 import { KECCAK256_RLP } from "@ethereumjs/util";
 import { createHash } from "node:crypto";
 
-export interface HeaderFields {
+interface HeaderFields {
   parentHash: Uint8Array;
   number: bigint;
   timestamp: bigint;

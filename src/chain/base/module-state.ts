@@ -35,7 +35,7 @@ export interface ModuleStore {
 }
 
 /** The name of the record that holds a module's store in its account's storage. */
-export const MODULE_STORE_RECORD = "module-store";
+const MODULE_STORE_RECORD = "module-store";
 
 type Entries = ReadonlyArray<readonly [key: string, value: Uint8Array]>;
 
@@ -110,7 +110,7 @@ export class MemoryModuleStore implements ModuleStore {
   /** The store a record's bytes hold, read-only. Throws when they are not word-aligned RLP [key, value] pairs. */
   static decode(bytes: Uint8Array): MemoryModuleStore {
     const entries: Array<[Uint8Array, Uint8Array]> = [];
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       if (bytes[at] < 0xc0) throw new Error(`a module store record holds RLP [key, value] lists (byte ${at} is not one)`);
       const { data: pair, remainder } = RLP.decode(bytes.subarray(at), true);
       if (!Array.isArray(pair) || pair.length !== 2 || !(pair[0] instanceof Uint8Array) || !(pair[1] instanceof Uint8Array)) {
@@ -229,7 +229,6 @@ interface StoreMark {
 export const EMPTY_MODULE_STORE = MemoryModuleStore.readOnly([]);
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
-
 
 /**
  * The last record decoded, by its bytes: an unchanged store (most blocks) is decoded once, and its

@@ -108,7 +108,6 @@ export interface GenesisContext {
   addBalance(address: Uint8Array, amount: bigint): Promise<void>;
 }
 
-
 export interface BlockModule {
   readonly name: string;
   /**

@@ -19,7 +19,7 @@ import { getBytes, hexlify } from "ethers/utils";
 const EMPTY = new Uint8Array();
 
 /** Ran out of the gas the call was given (the precompile then consumes all of it). */
-export class OutOfGas extends Error {}
+class OutOfGas extends Error {}
 
 /** A failure a precompile's handler reports: the call reverts with it as `Error(string)`. */
 export class PrecompileRevert extends Error {}
@@ -34,7 +34,7 @@ export class GasMeter {
   }
 }
 
-export type Log = [Uint8Array, Uint8Array[], Uint8Array];
+type Log = [Uint8Array, Uint8Array[], Uint8Array];
 
 /** What a handler gets. */
 export interface PrecompileCall {
@@ -70,7 +70,7 @@ export interface PrecompilePolicy {
   refusal(refusal: Refusal, used: bigint): { reason: string; gas: bigint };
 }
 
-export interface PrecompileSpec {
+interface PrecompileSpec {
   /** Where the precompile lives (the emitter of its events). */
   address: string;
   abi: Interface;
@@ -87,7 +87,7 @@ export interface PrecompileSpec {
 }
 
 /** What the chain tells a precompile about the execution it runs in (each answer is for `input`'s EVM). */
-export interface PrecompileContextDeps {
+interface PrecompileContextDeps {
   caller(input: PrecompileInput): Uint8Array;
   isStatic(input: PrecompileInput): boolean;
   /**

@@ -43,7 +43,7 @@ export function accountStorage(sm: SlotAccess, account: Uint8Array): StorageIO {
 const EMPTY = new Uint8Array();
 
 /** The most bytes a record holds (4 MiB: 131,072 storage words). */
-export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 /** A 32-byte big-endian storage word (slot keys and headers are never negative nor past 2^256). */
 const word = (n: bigint): Uint8Array => Buffer.from(n.toString(16).padStart(64, "0"), "hex");
 const toBig = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString("hex")}`));

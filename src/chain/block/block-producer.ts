@@ -12,7 +12,7 @@ import { abortsBlock } from "../base/errors";
 import { cleanVmError, describeFailure } from "../base/vm-errors";
 import { Block, createBlock, createBlockHeader } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Address, createAddressFromBigInt, equalsBytes } from "@ethereumjs/util";
+import { Address, equalsBytes } from "@ethereumjs/util";
 import { Bloom, type RunTxResult, type VM, encodeReceipt, runTx } from "@ethereumjs/vm";
 import { keccak256 } from "../../utils/keccak";
 import type { StoredReceipt } from "../store/chain-store";
@@ -159,7 +159,10 @@ export async function produceBlock(args: ProduceBlockArgs): Promise<ProducedBloc
         stateRoot,
         gasUsed,
         logsBloom: bloom.bitvector,
-        transactionsTrie: orderedTrieRoot(included.map((tx) => tx.serialize()), keccak256),
+        transactionsTrie: orderedTrieRoot(
+          included.map((tx) => tx.serialize()),
+          keccak256,
+        ),
         receiptTrie: orderedTrieRoot(encodedReceipts, keccak256),
       },
       { common },
@@ -210,7 +213,7 @@ export async function runBlockTx(vm: VM, tx: TypedTransaction, sender: Address, 
  * committed root, when known) the first time a module's phase needs its store, then carried to its
  * next phase. The stores always equal what the state holds, as no EVM code writes a store's record.
  */
-export interface PhaseStores {
+interface PhaseStores {
   source: ModuleStores;
   root?: Uint8Array;
   loaded: Map<string, MemoryModuleStore>;
@@ -355,7 +358,3 @@ async function explainFailure(vm: VM, block: Block, a: SystemCallArgs, failure: 
     return undefined;
   }
 }
-
-
-export const ZERO_ADDRESS = createAddressFromBigInt(0n);
-

@@ -26,7 +26,13 @@ export async function commitBlock(chain: ChainState, p: ProducedBlock, extra: Ba
   const head = chain.head as Block | undefined;
   const parentRoot = head?.header.stateRoot;
   const preState = parentRoot !== undefined && !equalsBytes(parentRoot, chain.liveRoot) ? chain.liveRoot : undefined;
-  const ops: BatchOp[] = [...chain.trieDb.drainOps(), ...chain.preimages.drainOps(), ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState), ...chain.addressIndex.commitOps(p.block, p.receipts), ...extra];
+  const ops: BatchOp[] = [
+    ...chain.trieDb.drainOps(),
+    ...chain.preimages.drainOps(),
+    ...chain.store.commitBlockOps(p.block, p.receipts, p.events, preState),
+    ...chain.addressIndex.commitOps(p.block, p.receipts),
+    ...extra,
+  ];
   try {
     await checkReadable(chain, p.block.header.stateRoot);
     await chain.store.kv.batch(ops);

@@ -18,7 +18,7 @@ export interface FeeHistory {
 }
 
 /** The chain's reads a fee history needs (`NodeReads`). */
-export interface FeeHistorySource {
+interface FeeHistorySource {
   /** The head now (read when the last block is reached: a block mined meanwhile is its successor). */
   headNumber(): bigint;
   readonly firstBlock: bigint;
@@ -41,9 +41,7 @@ export async function feeHistory(src: FeeHistorySource, count: bigint, last: big
     out.gasUsedRatio.push(h.gasLimit === 0n ? 0 : Number(h.gasUsed) / Number(h.gasLimit));
     if (out.reward !== undefined && percentiles !== undefined) {
       const receipts = (await src.getReceipts(n)) ?? [];
-      const tips = block.transactions
-        .map((tx, i) => ({ tip: effectiveTip(tx, baseFee), gas: receipts[i]?.gasUsed ?? 0n }))
-        .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+      const tips = block.transactions.map((tx, i) => ({ tip: effectiveTip(tx, baseFee), gas: receipts[i]?.gasUsed ?? 0n })).sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
       out.reward.push(percentiles.map((p) => percentileTip(tips, h.gasUsed, p)));
     }
     if (n === last) {

@@ -3,7 +3,7 @@
  * other changes are, inside its lock. A failed block is reported and the next interval tries again.
  */
 
-export interface IntervalMinerDeps {
+interface IntervalMinerDeps {
   /** The interval now (settings change at runtime: evm_setIntervalMining); 0 = off. */
   interval(): number | [number, number];
   /** Mines one block unless mining is paused; takes the node's lock itself. */

@@ -13,10 +13,7 @@ export const MAX_MINE_BLOCKS = 100_000_000n;
 export const MAX_MINE_SPAN_S = 315_360_000n;
 
 /** Where a console.log line came from. */
-export type ConsoleOrigin =
-  | { kind: "transaction"; hash: string; height: bigint }
-  | { kind: "block"; phase: BlockPhase; height: bigint }
-  | { kind: "call" };
+export type ConsoleOrigin = { kind: "transaction"; hash: string; height: bigint } | { kind: "block"; phase: BlockPhase; height: bigint } | { kind: "call" };
 
 /** What happened to a transaction in the block mined for it. */
 export interface Inclusion {

@@ -25,7 +25,7 @@ import type { BlockEvents, SteadyPlayer } from "../base/module";
 import { turnIfDue } from "../../utils/turn";
 
 /** The node's parts a block is made from now; `settings` is the node's record itself (a mined block clears its next-block-only values). */
-export interface MinerParts {
+interface MinerParts {
   chain: ChainState;
   pool: TxPool;
   clock: Clock;
@@ -33,7 +33,7 @@ export interface MinerParts {
 }
 
 /** What the miner needs of its node: the current parts (replaced by a reset) and where to report. */
-export interface MinerHost {
+interface MinerHost {
   readonly config: ChainConfig;
   readonly common: Common;
   parts(): MinerParts;
@@ -210,9 +210,10 @@ export class Miner {
     // Quiet blocks are reserved at no cost, but every epoch end in the span is a real block: bound
     // the span so that a typo (1e12 blocks) is refused at once instead of holding the node for hours.
     if (count > MAX_MINE_BLOCKS) throw new ChainError(`cannot mine ${count} blocks in one call: at most ${MAX_MINE_BLOCKS} (mine in several calls)`);
-    if (count * interval > MAX_MINE_SPAN_S) throw new ChainError(`cannot mine ${count} blocks ${interval} s apart in one call: at most ${MAX_MINE_SPAN_S} s of block time (10 years; mine in several calls)`);
+    if (count * interval > MAX_MINE_SPAN_S)
+      throw new ChainError(`cannot mine ${count} blocks ${interval} s apart in one call: at most ${MAX_MINE_SPAN_S} s of block time (10 years; mine in several calls)`);
     let ts: bigint | undefined;
-    for (let left = count; left > 0n; ) {
+    for (let left = count; left > 0n;) {
       // the real blocks of a long span give other requests a turn (reads do not wait for the lock)
       await turnIfDue();
       const quiet = await this._quietBlocks(ts, left, interval);
@@ -314,7 +315,12 @@ export class Miner {
     };
     // a run in which nothing was played (no event, so no write) is a plain range: its blocks share the start's state
     if (played.size === 0) await commitReservation(chain, r);
-    else await chain.changingLive(() => commitPlayedReservation(chain, r, starts, async (state) => { for (const p of players) await p.write(state); }));
+    else
+      await chain.changingLive(() =>
+        commitPlayedReservation(chain, r, starts, async (state) => {
+          for (const p of players) await p.write(state);
+        }),
+      );
     clock.didMine(chain.head.header.timestamp);
     this._host.reserved(r.first, r.last, this._host.common.isActivatedEIP(1559) ? r.baseFeePerGas : undefined, played);
     return reserved;

@@ -33,7 +33,8 @@ export interface ReplayResult {
  * to `vm.evm.events` there). Nothing is kept.
  */
 export async function replayBlock(chain: ChainState, n: bigint, observer: ReplayObserver = {}, opts: ContextOptions = {}): Promise<ReplayResult> {
-  if (n <= chain.firstBlock) throw new ChainError(chain.fork !== undefined ? `block ${n} is not traceable: the local chain starts after the fork block ${chain.firstBlock}` : "genesis is not traceable");
+  if (n <= chain.firstBlock)
+    throw new ChainError(chain.fork !== undefined ? `block ${n} is not traceable: the local chain starts after the fork block ${chain.firstBlock}` : "genesis is not traceable");
   const block = await chain.getBlock(n);
   if (block === undefined) throw new ChainError(`block #${n} not found`);
   const receipts = (await chain.store.getReceipts(n)) ?? [];

@@ -16,11 +16,6 @@ import type { NodeReads } from "../reads/node-reads";
 // A fixed key that only gives impersonated transactions a signature, hence a hash.
 const IMPERSONATION_KEY = keccak256(new TextEncoder().encode("hardhat-epochs impersonation"));
 
-export function canSign(node: NodeReads, from: Address): boolean {
-  const a = from.toString();
-  return node.keys.has(a) || node.impersonated.has(a);
-}
-
 /**
  * Builds and signs a transaction from `from` with `req`'s fields, gas and nonce already decided.
  * `key` is the sender's key when the caller holds it (a key-store account); else a dev account's.
@@ -34,4 +29,3 @@ export function signAs(node: NodeReads, from: Address, req: CallRequest, gas: bi
   // the signer is known: block production and runTx ask the transaction for it (src/chain/block/block-producer.ts)
   return signedBy(unsigned.sign(signingKey), publicKeyOf(signingKey));
 }
-

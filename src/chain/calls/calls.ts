@@ -15,10 +15,10 @@ import { MAX_SIMULATE_BLOCKS, simulate } from "./simulate";
 import type { TxPool } from "../pool/txpool";
 
 /** The tip the node suggests and a send gets when it names none (Hardhat's default priority fee). */
-export const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
+const DEFAULT_PRIORITY_FEE = 1_000_000_000n;
 
 /** A transaction as a client asks for it (eth_sendTransaction, eth_fillTransaction, eth_signTransaction). */
-export interface SendRequest extends CallRequest {
+interface SendRequest extends CallRequest {
   chainId?: bigint;
   type?: bigint;
 }

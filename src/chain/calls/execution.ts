@@ -33,13 +33,10 @@ export interface CallRequest {
 }
 
 /** geth's state override set (eth_call's third parameter). */
-export type StateOverride = Map<
-  string,
-  { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<string, Uint8Array>; stateDiff?: Map<string, Uint8Array> }
->;
+export type StateOverride = Map<string, { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<string, Uint8Array>; stateDiff?: Map<string, Uint8Array> }>;
 
 /** EIP-7825's per-transaction gas cap (2^24), when the hardfork has it. */
-export const EIP7825_TX_GAS_CAP = 16_777_216n;
+const EIP7825_TX_GAS_CAP = 16_777_216n;
 
 export function txGasCap(node: NodeReads): bigint {
   return node.common.isActivatedEIP(7825) ? EIP7825_TX_GAS_CAP : 2n ** 63n;
@@ -131,7 +128,7 @@ export class CallFailure extends Error {
   }
 }
 
-export interface CallOptions {
+interface CallOptions {
   overrides?: StateOverride;
   /** The deadline of the whole execution (for an estimate: of the whole search), ms; 0 = none. */
   timeoutMs?: number;
@@ -370,4 +367,3 @@ export async function applyOverrides(vm: VM, overrides: StateOverride): Promise<
 function hexToBytes32(h: string): Uint8Array {
   return new Uint8Array(Buffer.from(h.slice(2).padStart(64, "0"), "hex"));
 }
-

@@ -38,14 +38,14 @@ export interface SimBlock {
   calls: CallRequest[];
 }
 
-export interface SimOptions {
+interface SimOptions {
   blocks: SimBlock[];
   validation: boolean;
   /** Add an ERC-20-style Transfer log (from 0xEeee…EEeE) for every ether transfer, in execution order (geth's traceTransfers). */
   traceTransfers?: boolean;
 }
 
-export interface SimCall {
+interface SimCall {
   result: RunTxResult;
   tx: TypedTransaction;
   from: Uint8Array;
@@ -53,7 +53,7 @@ export interface SimCall {
   logs: StoredLog[];
 }
 
-export interface SimulatedBlock {
+interface SimulatedBlock {
   block: Block;
   /** Receipts in the chain's stored form (for the block formatter: senders, logs). */
   receipts: StoredReceipt[];
@@ -61,7 +61,7 @@ export interface SimulatedBlock {
 }
 
 /** A simulation refused as a whole, with geth's code (-38010 … -38026, -32602). */
-export class SimulationError extends ChainError {
+class SimulationError extends ChainError {
   /** `code`: eth_simulateV1's own (-38026 too many blocks, -38020 nonce too low, …). */
   constructor(code: number, message: string) {
     super(message, undefined, code);
@@ -269,7 +269,11 @@ function traceTransfers(vm: VM): { stop(): void; merge(logs: StoredLog[]): Store
     if (msg.value > 0n && !msg.delegatecall) {
       const to = msg.to?.bytes;
       items.push({
-        transfer: { address: TRANSFER_ADDRESS, topics: [TRANSFER_TOPIC, setLengthLeft(msg.caller.bytes, 32), setLengthLeft(to ?? new Uint8Array(20), 32)], data: setLengthLeft(bigToBytes(msg.value), 32) },
+        transfer: {
+          address: TRANSFER_ADDRESS,
+          topics: [TRANSFER_TOPIC, setLengthLeft(msg.caller.bytes, 32), setLengthLeft(to ?? new Uint8Array(20), 32)],
+          data: setLengthLeft(bigToBytes(msg.value), 32),
+        },
         pendingTo: to === undefined,
       });
     }

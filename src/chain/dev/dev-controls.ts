@@ -9,7 +9,7 @@ import type { TxPool } from "../pool/txpool";
 import type { NodeSettings } from "../base/config";
 
 /** What the controls change: the node's parts now (hardhat_reset and evm_revert replace them), under its lock. */
-export interface DevHost {
+interface DevHost {
   /** Runs `fn` inside the node's lock. */
   change<T>(fn: () => Promise<T>): Promise<T>;
   parts(): { settings: NodeSettings; pool: TxPool; impersonated: Set<string>; clock: Clock };

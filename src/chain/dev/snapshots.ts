@@ -6,7 +6,7 @@ import type { Clock } from "../base/clock";
 import type { NodeSettings } from "../base/config";
 import type { PooledTx } from "../pool/txpool";
 
-export interface Snapshot {
+interface Snapshot {
   /** The chain instance it was taken on (a state load on a fresh node replaces it: src/chain/node.ts). */
   chain: object;
   head: bigint;

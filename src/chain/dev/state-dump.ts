@@ -55,7 +55,7 @@ export interface StateDump {
 }
 
 /** A dump ready to apply: every value checked and decoded. */
-export interface ParsedDump {
+interface ParsedDump {
   accounts: Array<{ address: Address; nonce: bigint; balance: bigint; code: Uint8Array; storage: Array<[Uint8Array, Uint8Array]> }>;
   /** The dumped head (ours: from our section; Anvil's: best_block_number, else block.number). */
   blockNumber: bigint | undefined;
@@ -65,7 +65,7 @@ export interface ParsedDump {
 }
 
 /** A dump that cannot be used: the message names what is wrong; nothing was applied. */
-export class StateDumpError extends ChainError {
+class StateDumpError extends ChainError {
   constructor(message: string) {
     // a dump is a parameter of hardhat_loadState: a bad one is invalid params
     super(`invalid state dump: ${message}`, undefined, -32602);
@@ -126,7 +126,7 @@ export function encodeStateDump(dump: StateDump): string {
 }
 
 /** The most JSON a gzipped dump may decompress to. */
-export const MAX_DUMP_JSON_BYTES = 256 * 1024 * 1024;
+const MAX_DUMP_JSON_BYTES = 256 * 1024 * 1024;
 
 /** A dump from its wire form (hex of gzip or of plain JSON, as Anvil accepts) or a file's text. */
 export function decodeStateDump(input: string | Uint8Array): unknown {
@@ -144,7 +144,8 @@ export function decodeStateDump(input: string | Uint8Array): unknown {
       // a few MiB of gzip can hold gigabytes: stop at the bound instead of filling memory
       bytes = gunzipSync(bytes, { maxOutputLength: MAX_DUMP_JSON_BYTES });
     } catch (err) {
-      if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new StateDumpError(`the gzip stream holds more than ${MAX_DUMP_JSON_BYTES / 1024 / 1024} MiB of JSON (the most a dump may hold)`);
+      if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+        throw new StateDumpError(`the gzip stream holds more than ${MAX_DUMP_JSON_BYTES / 1024 / 1024} MiB of JSON (the most a dump may hold)`);
       throw new StateDumpError(`not a gzip stream: ${(err as Error).message}`);
     }
   }
@@ -273,4 +274,3 @@ export async function loadChainState(chain: ChainState, clock: Clock, dump: Pars
   await tellStateOpened(chain);
   if (dump.timestamp !== undefined && dump.timestamp > clock.nowSeconds()) clock.jumpTo(dump.timestamp);
 }
-

@@ -38,7 +38,7 @@ export class DynamicPrecompiles {
 /** Told of each precompile that threw (a fault of the node, not of the call): the precompile's address and the error. */
 export type PrecompileFaults = (address: string, err: Error) => void;
 
-export class ChainEVM extends EVM {
+class ChainEVM extends EVM {
   private _merged?: { base: Map<string, PrecompileFunc>; version: number; map: Map<string, PrecompileFunc> };
 
   constructor(
@@ -88,7 +88,14 @@ export class ChainEVM extends EVM {
 }
 
 /** The chain's VM: a ChainEVM over `stateManager`. */
-export async function createChainVM(opts: { common: Common; stateManager: StateManagerInterface; blockchain: EVMMockBlockchainInterface; evmOpts: EVMOpts; dynamic: DynamicPrecompiles; faults?: PrecompileFaults }): Promise<VM> {
+export async function createChainVM(opts: {
+  common: Common;
+  stateManager: StateManagerInterface;
+  blockchain: EVMMockBlockchainInterface;
+  evmOpts: EVMOpts;
+  dynamic: DynamicPrecompiles;
+  faults?: PrecompileFaults;
+}): Promise<VM> {
   const { common, stateManager, blockchain } = opts;
   const evm = new ChainEVM({ ...opts.evmOpts, common, stateManager, blockchain }, opts.dynamic, opts.faults);
   return createVM({ common, stateManager, blockchain, evm });

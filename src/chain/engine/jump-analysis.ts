@@ -96,8 +96,3 @@ export function installJumpAnalysisCache(): boolean {
   installed = true;
   return true;
 }
-
-/** Code bytes the cache covers now (its bound is MAX_CODE_BYTES). */
-export function jumpAnalysisCacheBytes(): number {
-  return analyses.calculatedSize;
-}

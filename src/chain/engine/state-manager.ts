@@ -21,7 +21,19 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { CODEHASH_PREFIX, MerkleStateManager } from "@ethereumjs/statemanager";
-import { type Account, type Address, KECCAK256_NULL, MAX_INTEGER, concatBytes, createAccount, createAccountFromRLP, createAddressFromString, equalsBytes, unpadBytes, unprefixedHexToBytes } from "@ethereumjs/util";
+import {
+  type Account,
+  type Address,
+  KECCAK256_NULL,
+  MAX_INTEGER,
+  concatBytes,
+  createAccount,
+  createAccountFromRLP,
+  createAddressFromString,
+  equalsBytes,
+  unpadBytes,
+  unprefixedHexToBytes,
+} from "@ethereumjs/util";
 import { keccak256 } from "../../utils/keccak";
 import { type ChangedKeys, FlushJournal } from "./flush-journal";
 import { ChainError } from "../base/errors";

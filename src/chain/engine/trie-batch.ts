@@ -58,7 +58,7 @@ interface Branch extends Encoded {
 type TrieNode = Leaf | Extension | Branch;
 
 /** Where nodes are read: by hash (a trie's node database). */
-export interface NodeSource {
+interface NodeSource {
   get(hash: Uint8Array): Promise<Uint8Array | undefined>;
 }
 

@@ -21,10 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** One line of the record file. */
-export type CacheRecord =
-  | { t: "a"; a: string; b: string; n: string; c: string }
-  | { t: "c"; h: string; v: string }
-  | { t: "s"; a: string; k: string; v: string };
+export type CacheRecord = { t: "a"; a: string; b: string; n: string; c: string } | { t: "c"; h: string; v: string } | { t: "s"; a: string; k: string; v: string };
 
 /** The remote block a fork starts from, as the cache keeps it. */
 export interface RemoteBlockJson {

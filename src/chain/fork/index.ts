@@ -14,10 +14,6 @@ import { ForkError, RemoteClient } from "./remote";
 import { RemoteState } from "./remote-state";
 import { ForkStateManager } from "./state-manager";
 
-export { ForkError, displayUrl, checkForkUrl } from "./remote";
-export { ForkStateManager } from "./state-manager";
-export { RemoteState } from "./remote-state";
-
 export interface ForkConfig {
   /** The remote's JSON-RPC endpoint (http or https). */
   url: string;
@@ -31,7 +27,7 @@ export interface ForkConfig {
 }
 
 /** The remote block the local chain continues from. */
-export interface ForkBlock {
+interface ForkBlock {
   number: bigint;
   hash: Uint8Array;
   parentHash: Uint8Array;

@@ -8,7 +8,7 @@ import { keccak256 } from "../../utils/keccak";
 import type { CacheRecord, ForkCacheFile } from "./cache";
 import { ForkError, type RemoteClient } from "./remote";
 
-export interface RemoteAccount {
+interface RemoteAccount {
   nonce: bigint;
   balance: bigint;
   codeHash: Uint8Array;

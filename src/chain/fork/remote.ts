@@ -14,7 +14,7 @@ export class ForkError extends ChainError {
   readonly abortsBlock = true;
 }
 
-export interface RemoteOptions {
+interface RemoteOptions {
   /** Extra HTTP headers (an API key, …), as Hardhat's `forking.httpHeaders`. */
   headers?: Record<string, string>;
   /** Deadline of one request, ms (default 20 s). */
@@ -30,7 +30,7 @@ interface RpcReply {
 }
 
 /** The URL as errors show it: without user name and password. */
-export function displayUrl(url: string): string {
+function displayUrl(url: string): string {
   try {
     const u = new URL(url);
     u.username = "";
@@ -42,7 +42,7 @@ export function displayUrl(url: string): string {
 }
 
 /** Checks a fork URL: http(s) only (the remote is read with plain JSON-RPC requests). */
-export function checkForkUrl(url: string): void {
+function checkForkUrl(url: string): void {
   let u: URL;
   try {
     u = new URL(url);

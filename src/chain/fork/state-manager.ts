@@ -24,11 +24,11 @@ import { ForkError } from "./remote";
 import type { RemoteState } from "./remote-state";
 
 /** The leaf of an account deleted on the local chain (an RLP empty list: no account encodes to it). */
-export const TOMBSTONE = new Uint8Array([0xc0]);
+const TOMBSTONE = new Uint8Array([0xc0]);
 /** A slot set to zero on the local chain (RLP of the empty string). */
 const ZERO_SLOT = new Uint8Array([0x80]);
 /** The slot that marks an account's storage as local only (a 32-byte key nobody's layout uses). */
-export const LOCAL_STORAGE_SLOT = keccak256(utf8ToBytes("hardhat-epochs fork: this account's storage is local"));
+const LOCAL_STORAGE_SLOT = keccak256(utf8ToBytes("hardhat-epochs fork: this account's storage is local"));
 const CODEHASH_PREFIX = utf8ToBytes("c");
 
 /** A ChainStateManager (impersonated contract senders work on a fork too) whose misses read the remote. */
@@ -143,4 +143,3 @@ export class ForkStateManager extends ChainStateManager {
     return equalsBytes(r.codeHash, KECCAK256_NULL);
   }
 }
-

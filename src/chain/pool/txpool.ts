@@ -190,7 +190,10 @@ export class TxPool {
     const list = this._pending.get(e.sender);
     if (list === undefined || list.length === 0) return;
     const base = list[0].tx.nonce;
-    this._pending.set(e.sender, list.filter((p) => p !== e));
+    this._pending.set(
+      e.sender,
+      list.filter((p) => p !== e),
+    );
     this._rebuild(e.sender, base);
   }
 
@@ -357,7 +360,7 @@ class Heap<T> {
   push(item: T): void {
     const a = this._items;
     a.push(item);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const up = (i - 1) >> 1;
       if (!this._first(a[i], a[up])) break;
       [a[i], a[up]] = [a[up], a[i]];
@@ -371,7 +374,7 @@ class Heap<T> {
     const last = a.pop();
     if (a.length === 0 || last === undefined) return top;
     a[0] = last;
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;

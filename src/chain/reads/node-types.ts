@@ -18,7 +18,7 @@ import type { PrecompileContext } from "../store/chain-state";
 import type { CacheBounds } from "../store/cache-bounds";
 import type { ConsoleOrigin, Inclusion, MinedBlock } from "../block/mined";
 
-export { type ConsoleOrigin, type Inclusion, MAX_MINE_BLOCKS, MAX_MINE_SPAN_S, type MinedBlock } from "../block/mined";
+export { type ConsoleOrigin, type Inclusion, type MinedBlock } from "../block/mined";
 
 export interface NodeOptions {
   config: ChainConfig;

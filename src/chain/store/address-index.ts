@@ -21,7 +21,6 @@ const P_ENTRY = enc.encode("ai/");
 const P_BLOCK = enc.encode("ab/");
 const ONE = new Uint8Array([1]);
 
-
 function num(n: bigint, bytes: 4 | 8): Uint8Array {
   const out = new Uint8Array(bytes);
   const view = new DataView(out.buffer);

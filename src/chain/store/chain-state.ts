@@ -130,7 +130,10 @@ export class ChainState {
     private readonly _steps: StepRelay | undefined,
   ) {
     this.modules = modules;
-    store.steadyRuns = new SteadyRuns(() => this.modules, (root) => this._stateAtRoot(root));
+    store.steadyRuns = new SteadyRuns(
+      () => this.modules,
+      (root) => this._stateAtRoot(root),
+    );
     this.moduleStores = new ModuleStores(store.kv);
     this.preimages = new Preimages(store.kv);
     if (vm.stateManager instanceof ChainStateManager) vm.stateManager.preimages = this.preimages;
@@ -138,7 +141,13 @@ export class ChainState {
     this.addressIndex.attach(vm);
     this._vms = new VmPool(vm, 8, cacheBounds.liveEntries);
     // the live VM's precompiles see the block being built: the module stores as its state holds them
-    bindEnv(vm, { messages: [], moduleStore: (name) => this.moduleStores.readModuleStore(this.module(name), vm.stateManager, this.headNumber), console: (data) => this._console(data), coverage: this._coverage, stepTap: _steps?.tap });
+    bindEnv(vm, {
+      messages: [],
+      moduleStore: (name) => this.moduleStores.readModuleStore(this.module(name), vm.stateManager, this.headNumber),
+      console: (data) => this._console(data),
+      coverage: this._coverage,
+      stepTap: _steps?.tap,
+    });
     _steps?.watchLive(vm);
   }
 

@@ -38,7 +38,7 @@ import {
 
 export type { StoredLog, StoredReceipt } from "./store-layout";
 
-export interface TxLocation {
+interface TxLocation {
   blockNumber: bigint;
   index: number;
 }

@@ -68,7 +68,18 @@ export function encodeReservation(r: Reservation): Uint8Array {
 
 export function decodeReservation(bytes: Uint8Array): Reservation {
   const [first, last, interval, timestamp, parentHash, stateRoot, gasLimit, coinbase, extraData, baseFee, starts, endBlock, endRoot] = RLP.decode(bytes) as Uint8Array[];
-  const r: Reservation = { first: big(first), last: big(last), interval: big(interval), timestamp: big(timestamp), parentHash, stateRoot, gasLimit: big(gasLimit), coinbase, extraData, baseFeePerGas: big(baseFee) };
+  const r: Reservation = {
+    first: big(first),
+    last: big(last),
+    interval: big(interval),
+    timestamp: big(timestamp),
+    parentHash,
+    stateRoot,
+    gasLimit: big(gasLimit),
+    coinbase,
+    extraData,
+    baseFeePerGas: big(baseFee),
+  };
   // a range written before steady work (ten fields) plays nothing
   if (starts === undefined) return r;
   const played = (starts as unknown as Uint8Array[][]).map(([module, start]) => ({ module: bytesToUtf8(module), start }));
@@ -80,7 +91,7 @@ export function decodeReservation(bytes: Uint8Array): Reservation {
  * (the change denominator) off per empty block, down to where an eighth rounds to nothing, so the
  * walk is at most a few hundred steps whatever `steps` is.
  */
-export function emptyBlocksBaseFee(common: Common, baseFee: bigint, steps: bigint): bigint {
+function emptyBlocksBaseFee(common: Common, baseFee: bigint, steps: bigint): bigint {
   if (!common.isActivatedEIP(1559)) return 0n;
   const denominator = common.param("baseFeeMaxChangeDenominator");
   let fee = baseFee;

@@ -28,7 +28,7 @@ export function steadyPlayers(modules: readonly BlockModule[], starts: SteadyRun
 }
 
 /** Plays one block on every player (in the chain's module order, as a made block runs them): its events, or undefined when one cannot play it. */
-export async function playBlock(players: readonly SteadyPlayer[], block: { number: bigint; timestamp: bigint }): Promise<BlockEvents | undefined> {
+async function playBlock(players: readonly SteadyPlayer[], block: { number: bigint; timestamp: bigint }): Promise<BlockEvents | undefined> {
   const events: BlockEvents = { begin: [], end: [] };
   for (const p of players) {
     const e = await p.step(block);
@@ -50,7 +50,7 @@ const rangeId = (r: RangeId): string => `${bytesToHex(r.stateRoot)}:${r.first}:$
  * `onEvents` sees each played block's events. Returns the step it stopped at: `to`, or the first
  * block a player refused (the players have then stepped into it: start again to stop before it).
  */
-export async function playRange(players: readonly SteadyPlayer[], r: RangeTimes, from: bigint, to: bigint, onEvents?: (events: BlockEvents) => void): Promise<bigint> {
+async function playRange(players: readonly SteadyPlayer[], r: RangeTimes, from: bigint, to: bigint, onEvents?: (events: BlockEvents) => void): Promise<bigint> {
   let k = from;
   for (let played = 0; k < to; played++) {
     const t = r.timestamp + k * r.interval;
@@ -75,7 +75,7 @@ export async function playRange(players: readonly SteadyPlayer[], r: RangeTimes,
 }
 
 /** Block `n`'s number and time in range `r`. */
-export const rangeBlock = (r: RangeTimes, n: bigint): { number: bigint; timestamp: bigint } => ({ number: n, timestamp: r.timestamp + (n - r.first) * r.interval });
+const rangeBlock = (r: RangeTimes, n: bigint): { number: bigint; timestamp: bigint } => ({ number: n, timestamp: r.timestamp + (n - r.first) * r.interval });
 
 export class SteadyRuns {
   /** Per range (rangeId): players after k·CHECKPOINT blocks. */
@@ -117,7 +117,14 @@ export class SteadyRuns {
    * Returns where it stopped (playRange).
    */
   async play(r: RangeId, players: SteadyPlayer[], to: bigint, onEvents?: (events: BlockEvents) => void): Promise<bigint> {
-    return this._advance(this._marks(r, () => players), r, players, 0n, to, onEvents);
+    return this._advance(
+      this._marks(r, () => players),
+      r,
+      players,
+      0n,
+      to,
+      onEvents,
+    );
   }
 
   /**
@@ -159,7 +166,11 @@ export class SteadyRuns {
       const reached = await playRange(players, r, at, until, onEvents);
       if (reached !== until) return reached;
       at = until;
-      if (at % CHECKPOINT === 0n && !marks.has(at)) marks.set(at, players.map((p) => p.copy()));
+      if (at % CHECKPOINT === 0n && !marks.has(at))
+        marks.set(
+          at,
+          players.map((p) => p.copy()),
+        );
     }
     return at;
   }

@@ -3,7 +3,7 @@
  * translated to geth's hooks: frame kinds from the opcode that opened them, geth's error texts,
  * logs and SELFDESTRUCT frames from the opcode stream, and a deadline that stops the trace.
  */
-import { Address, bytesToHex } from "@ethereumjs/util";
+import { Address } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { gethError, opName } from "./errors";
 import { type Frame, type FrameType, type OpStep, type Tracer, TraceError } from "./types";
@@ -243,8 +243,4 @@ export function readMemory(memory: Uint8Array, offset: number, size: number): Ui
   const out = new Uint8Array(size);
   if (offset < memory.length) out.set(memory.subarray(offset, Math.min(memory.length, offset + size)));
   return out;
-}
-
-export function hex(b: Uint8Array): string {
-  return bytesToHex(b);
 }

@@ -33,7 +33,15 @@ export async function runStackTrace(vm: VM, registry: ContractRegistry, run: () 
  * The stack trace of `req` run as eth_call / eth_estimateGas (its first run) at block `n`: from that
  * run's `result` where it made no calls and that says all (as for a mined transaction), else run again.
  */
-export async function callStackTrace(node: NodeReads, registry: ContractRegistry, req: CallRequest, n: bigint, overrides: StateOverride | undefined, lenient = false, result?: RunTxResult): Promise<StackTraceEntry[] | undefined> {
+export async function callStackTrace(
+  node: NodeReads,
+  registry: ContractRegistry,
+  req: CallRequest,
+  n: bigint,
+  overrides: StateOverride | undefined,
+  lenient = false,
+  result?: RunTxResult,
+): Promise<StackTraceEntry[] | undefined> {
   if (result !== undefined && madeNoCalls.has(result)) {
     const quick = inferFromResult(result, { to: req.to === undefined ? undefined : new Address(req.to), value: req.value ?? 0n, data: req.data ?? new Uint8Array() }, registry);
     if (quick !== undefined) return quick;

@@ -17,9 +17,6 @@ import { FourByteTracer, MuxTracer, NoopTracer } from "./simple-tracers";
 import { StructLogger, type TraceBudget } from "./struct-logger";
 import { type Tracer, type TxEnv, TraceError } from "./types";
 
-export { TraceError } from "./types";
-export type { Tracer } from "./types";
-
 /** geth's TraceConfig (JSON names); `tracerConfig` already parsed (object or JSON string on the wire). */
 export interface TraceConfig {
   tracer?: string;

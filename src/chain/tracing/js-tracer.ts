@@ -34,7 +34,7 @@ const MISSING_STATE = "__hardhat_epochs_missing_state__";
 /** Host function names the bootstrap calls, besides the db and helpers. */
 type HostFn = (...args: QuickJSHandle[]) => QuickJSHandle | undefined;
 
-export interface JsTracerDeps {
+interface JsTracerDeps {
   precompiled(a: Address): boolean;
   contractAddress(from: Uint8Array, nonce: number): Uint8Array;
   contract2Address(from: Uint8Array, salt: Uint8Array, code: Uint8Array): Uint8Array;
@@ -143,7 +143,8 @@ export class JsTracer implements Tracer {
       },
       __h_db: (k, a, s) => vm.newString(this._read(str(k), str(a), str(s))),
       __h_create: (from, nonce) => vm.newString(bytesToHex(deps.contractAddress(hexToBytes(str(from) as `0x${string}`), num(nonce)))),
-      __h_create2: (from, salt, code) => vm.newString(bytesToHex(deps.contract2Address(hexToBytes(str(from) as `0x${string}`), hexToBytes(str(salt) as `0x${string}`), hexToBytes(str(code) as `0x${string}`)))),
+      __h_create2: (from, salt, code) =>
+        vm.newString(bytesToHex(deps.contract2Address(hexToBytes(str(from) as `0x${string}`), hexToBytes(str(salt) as `0x${string}`), hexToBytes(str(code) as `0x${string}`)))),
       __h_precompiled: (a) => (deps.precompiled(new Address(hexToBytes(str(a) as `0x${string}`))) ? vm.true : vm.false),
     };
     for (const [name, fn] of Object.entries(host)) {
@@ -203,7 +204,14 @@ export class JsTracer implements Tracer {
 
   onEnter(f: Frame): void {
     if (f.depth === 0 || !this._hasEnterExit || this._err !== undefined || this._reason !== undefined) return;
-    const frame = { type: f.type, from: f.from.toString(), to: f.to?.toString() ?? null, input: bytesToHex(f.input), gas: Number(f.gas), value: f.value === undefined ? null : `0x${f.value.toString(16)}` };
+    const frame = {
+      type: f.type,
+      from: f.from.toString(),
+      to: f.to?.toString() ?? null,
+      input: bytesToHex(f.input),
+      gas: Number(f.gas),
+      value: f.value === undefined ? null : `0x${f.value.toString(16)}`,
+    };
     this._call("__enter", [JSON.stringify(frame)], "enter");
   }
 

@@ -142,14 +142,7 @@ export interface BlockOverrides {
 }
 
 /** geth's debug_traceCall: `req` run on the state after block `n`, with state and block overrides. */
-export async function traceCall(
-  node: NodeReads,
-  n: bigint,
-  req: CallRequest,
-  cfg: TraceConfig,
-  overrides?: StateOverride,
-  blockOverrides?: BlockOverrides,
-): Promise<unknown> {
+export async function traceCall(node: NodeReads, n: bigint, req: CallRequest, cfg: TraceConfig, overrides?: StateOverride, blockOverrides?: BlockOverrides): Promise<unknown> {
   const timeoutMs = timeoutOf(cfg);
   const ctx = await node.contextAt(n, { timeoutMs: timeoutMs + 1000 });
   const { vm } = ctx;

@@ -16,7 +16,7 @@ export interface StructLoggerConfig {
   limit?: number;
 }
 
-export interface StructLogRes {
+interface StructLogRes {
   pc: number;
   op: string;
   gas: number;
@@ -35,7 +35,7 @@ export interface StructLogRes {
  * call logs millions of steps, and with `enableMemory` each step copies the whole EVM memory: past
  * this the trace stops with an error instead of growing the node by gigabytes.
  */
-export const MAX_STRUCT_LOG_BYTES = 256 * 1024 * 1024;
+const MAX_STRUCT_LOG_BYTES = 256 * 1024 * 1024;
 /** An entry's own cost: the object, its numbers and its op name. */
 const ENTRY_BYTES = 160;
 /** One slot of an entry's `storage` copy: two 64-character strings and the property holding them. */
@@ -115,7 +115,9 @@ export class StructLogger implements Tracer {
   private _charge(bytes: number): void {
     this._budget.bytes += bytes;
     if (this._budget.bytes > MAX_STRUCT_LOG_BYTES) {
-      throw new TraceError(`trace too large: its struct logs passed ${MAX_STRUCT_LOG_BYTES / 1024 / 1024} MiB (ask for fewer with \`limit\`, \`disableStack\`, \`disableStorage\` or without \`enableMemory\`)`);
+      throw new TraceError(
+        `trace too large: its struct logs passed ${MAX_STRUCT_LOG_BYTES / 1024 / 1024} MiB (ask for fewer with \`limit\`, \`disableStack\`, \`disableStorage\` or without \`enableMemory\`)`,
+      );
     }
   }
 

@@ -25,7 +25,7 @@ interface Operation {
   sub: VmTrace | null;
 }
 
-export interface VmTrace {
+interface VmTrace {
   code: string;
   ops: Operation[];
 }

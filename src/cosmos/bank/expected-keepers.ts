@@ -2,7 +2,7 @@
 import type { Bank } from "./keeper";
 
 /** A coin's ERC-20 address, as x/erc20's token pairs name it. */
-export interface TokenPairRef {
+interface TokenPairRef {
   erc20: string;
   denom: string;
 }

@@ -18,7 +18,6 @@ import { type ModuleEnv } from "../common/module-env";
 import { ModuleError, insufficientFunds } from "../common/errors";
 import { coinAmount } from "../common/coins";
 
-
 export interface Coin {
   denom: string;
   amount: bigint;

@@ -17,12 +17,9 @@ import { AddressError, type Bech32Prefixes, fromBech32, toBech32 } from "../comm
 
 export const BECH32_PRECOMPILE = "0x0000000000000000000000000000000000000400" as const;
 /** cosmos/evm's `bech32PrecompileBaseGas` (precompiles/types/defaults.go). */
-export const BECH32_GAS = 6_000n;
+const BECH32_GAS = 6_000n;
 
-export const BECH32_ABI = new Interface([
-  "function hexToBech32(address addr, string prefix) returns (string bech32Address)",
-  "function bech32ToHex(string bech32Address) returns (address addr)",
-]);
+export const BECH32_ABI = new Interface(["function hexToBech32(address addr, string prefix) returns (string bech32Address)", "function bech32ToHex(string bech32Address) returns (address addr)"]);
 
 function hexToBech32(addr: string, prefix: string, prefixes: Bech32Prefixes): string {
   if (prefix.trim() === "") {

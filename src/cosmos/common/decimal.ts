@@ -19,4 +19,3 @@ export function parseFraction(v: string | number): bigint | undefined {
   const dec = m === null ? undefined : BigInt(m[1]) * DEC + BigInt((m[2] ?? "").padEnd(18, "0"));
   return dec !== undefined && dec <= DEC ? dec : undefined;
 }
-

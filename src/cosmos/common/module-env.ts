@@ -114,7 +114,12 @@ function managerState(sm: StateManagerInterface, putAccount: (a: Address, accoun
 /** The env of a running precompile: balances go through the EVM's journal, so they revert with the call. */
 export function precompileEnv(input: PrecompileInput, block: { number: bigint; timestamp: bigint }, denom: string, gas: GasMeter): ModuleEnv {
   const journal = input._EVM.journal;
-  return moduleEnv(managerState(input._EVM.stateManager, (a, account) => journal.putAccount(a, account)), block, denom, gas);
+  return moduleEnv(
+    managerState(input._EVM.stateManager, (a, account) => journal.putAccount(a, account)),
+    block,
+    denom,
+    gas,
+  );
 }
 
 /** A module env over a state manager outside any EVM execution (the live state between blocks, a state at a height): unmetered. */
@@ -144,5 +149,11 @@ export function readEnv(state: StateReader): ModuleEnv {
   const refuse = (): never => {
     throw new Error("a read-only module env cannot move coins");
   };
-  return moduleEnv({ getStorage: (address, key) => state.getStorage(address, key), putStorage: async () => refuse(), balance: async () => refuse(), setBalance: async () => refuse() }, { number: 0n, timestamp: 0n }, "", undefined, blockWork as RecordTally);
+  return moduleEnv(
+    { getStorage: (address, key) => state.getStorage(address, key), putStorage: async () => refuse(), balance: async () => refuse(), setBalance: async () => refuse() },
+    { number: 0n, timestamp: 0n },
+    "",
+    undefined,
+    blockWork as RecordTally,
+  );
 }

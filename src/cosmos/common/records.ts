@@ -2,7 +2,7 @@
  * The modules' records as the Cosmos SDK's KV store meters them: each read and write charged its KV
  * gas, in the EVM storage of the module's precompile account (src/chain/base/records.ts).
  */
-import { GasMeter, OutOfGas } from "../../chain/base/precompile";
+import { GasMeter } from "../../chain/base/precompile";
 import { StorageRecords, decodeRecord, encodeRecord } from "../../chain/base/records";
 
 /**
@@ -17,9 +17,9 @@ export function byteOrder(a: string, b: string): number {
 }
 
 /** The Cosmos SDK's KV gas (storetypes.KVGasConfig): what a module's store reads and writes cost. */
-export const KV_GAS = { readFlat: 1_000n, readPerByte: 3n, writeFlat: 2_000n, writePerByte: 30n } as const;
+const KV_GAS = { readFlat: 1_000n, readPerByte: 3n, writeFlat: 2_000n, writePerByte: 30n } as const;
 
-export { GasMeter, OutOfGas };
+export { GasMeter };
 
 /** What module records a piece of work read: counted where the modules' block work runs (src/cosmos/common/module-env.ts, blockWork). */
 export interface RecordTally {

@@ -15,7 +15,9 @@ export function distributionEpochHooks(denom: string, keepers: (env: ModuleEnv) 
     beforeEpochStart: async () => undefined,
     // idle at ticks of another epoch, or while the epoch mints nothing (a genesis with x/mint)
     idle: async (state, identifier) => {
-      const params = await keepers(readEnv(state)).distribution.params().catch(() => undefined);
+      const params = await keepers(readEnv(state))
+        .distribution.params()
+        .catch(() => undefined);
       return params === undefined || params.epochIdentifier !== identifier || params.rewardsPerEpoch <= 0n;
     },
     // the hooks run isolated (MultiEpochHooks): a throw undoes this hook's work and is the block's event

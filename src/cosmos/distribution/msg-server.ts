@@ -9,7 +9,7 @@ import type { JsonCoin } from "../common/proto-json";
 import type { StakingKeeper } from "./expected-keepers";
 import type { DistributionKeeper, DistributionParams } from "./keeper";
 
-export interface DistributionMsgKeepers {
+interface DistributionMsgKeepers {
   env: ModuleEnv;
   distribution: DistributionKeeper;
   staking: Pick<StakingKeeper, "delegationShares"> & { validator(operator: string): Promise<unknown> };

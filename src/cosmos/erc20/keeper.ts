@@ -65,7 +65,13 @@ export class Erc20Keeper {
     const out: Array<{ id: string; pair: TokenPair }> = [];
     for (const a of (await this._records.get<string[]>("pairs")) ?? []) {
       const p = await this.pair(a);
-      if (p !== undefined) out.push({ id: createHash("sha256").update(`${getAddress(p.erc20)}|${p.denom}`).digest("hex"), pair: p });
+      if (p !== undefined)
+        out.push({
+          id: createHash("sha256")
+            .update(`${getAddress(p.erc20)}|${p.denom}`)
+            .digest("hex"),
+          pair: p,
+        });
     }
     return out.sort((x, y) => byteOrder(x.id, y.id)).map((x) => x.pair);
   }

@@ -49,7 +49,7 @@ export interface Erc20Settings {
   recordTraces: boolean;
 }
 
-export const ERC20_MODULE = "erc20";
+const ERC20_MODULE = "erc20";
 
 /**
  * Registers a voucher's pair at its address, with code there so callers see a contract. The voucher
@@ -71,7 +71,7 @@ export async function registerVoucher(keeper: Erc20Keeper, putCode: (address: st
 }
 
 /** A genesis coin's denom on this chain: a voucher named by its path is `ibc/<hash>`. */
-export function localDenom(denomOrPath: string): string {
+function localDenom(denomOrPath: string): string {
   return !denomOrPath.startsWith("ibc/") && denomOrPath.includes("/") ? ibcDenom(denomFromPath(denomOrPath)) : denomOrPath;
 }
 

@@ -51,7 +51,7 @@ export const WERC20_ABI = new Interface([
 ]);
 
 /** cosmos/evm's flat gas per method (precompiles/erc20/erc20.go, werc20/werc20.go). */
-export const ERC20_GAS: Readonly<Record<string, bigint>> = {
+const ERC20_GAS: Readonly<Record<string, bigint>> = {
   transfer: 9_000n,
   transferFrom: 30_500n,
   approve: 8_100n,
@@ -95,7 +95,12 @@ async function metadata(k: Erc20Keepers, denom: string, fn: FunctionFragment): P
 }
 
 /** The precompile of the pair at `address`; `wrapped` gives it WERC20's deposit and withdraw (the native coin's pair). */
-export function createErc20Precompile(address: string, wrapped: boolean, deps: ModulePrecompileDeps & { value(input: PrecompileInput): bigint }, keepers: (env: ModuleEnv) => Erc20Keepers): (input: PrecompileInput) => Promise<ExecResult> {
+export function createErc20Precompile(
+  address: string,
+  wrapped: boolean,
+  deps: ModulePrecompileDeps & { value(input: PrecompileInput): bigint },
+  keepers: (env: ModuleEnv) => Erc20Keepers,
+): (input: PrecompileInput) => Promise<ExecResult> {
   const erc20 = getAddress(address);
   const abi = wrapped ? WERC20_ABI : ERC20_ABI;
   // the modules' records and coins, free of gas: these precompiles charge their flat prices only
@@ -103,10 +108,12 @@ export function createErc20Precompile(address: string, wrapped: boolean, deps: M
   // the pair each running call found in its state (calls in other VMs run at the same time)
   const pairs = new WeakMap<PrecompileInput, TokenPair>();
   const denomOf = (input: PrecompileInput): string => (pairs.get(input) as TokenPair).denom;
-  const view = (f: (call: { keepers: Erc20Keepers; bank: BankKeeper; keeper: Erc20Keeper; denom: string; args: unknown[]; fn: FunctionFragment }) => Promise<unknown[]>): PrecompileHandler => async (call) => {
-    const k = keepers(envOf(call.input));
-    return f({ keepers: k, bank: k.bank, keeper: k.erc20, denom: denomOf(call.input), args: [...call.args], fn: call.fn });
-  };
+  const view =
+    (f: (call: { keepers: Erc20Keepers; bank: BankKeeper; keeper: Erc20Keeper; denom: string; args: unknown[]; fn: FunctionFragment }) => Promise<unknown[]>): PrecompileHandler =>
+    async (call) => {
+      const k = keepers(envOf(call.input));
+      return f({ keepers: k, bank: k.bank, keeper: k.erc20, denom: denomOf(call.input), args: [...call.args], fn: call.fn });
+    };
   const transfer = async (c: Parameters<PrecompileHandler>[0], from: string, to: string, amount: bigint): Promise<unknown[]> => {
     const k = keepers(envOf(c.input));
     const bank = k.bank;

@@ -24,12 +24,10 @@ export const GOV_PRECOMPILE = "0x0000000000000000000000000000000000000805" as co
 /** The gov module account: deposits sit here, and proposals' messages act as it. */
 export const GOV_MODULE_ACCOUNT = moduleAddress("gov");
 
-export { ProposalStatus, VoteOption, type ProposalRecord, type StoredProposal, type WeightedVote };
+export { ProposalStatus, type ProposalRecord, type WeightedVote };
 export type { Tally };
-export { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams };
-
 /** The SDK's default MaxMetadataLen. */
-export const MAX_METADATA_LEN = 255;
+const MAX_METADATA_LEN = 255;
 
 const ZERO_TALLY: Tally = { yes: 0n, abstain: 0n, no: 0n, noWithVeto: 0n };
 
@@ -124,7 +122,15 @@ export class GovKeeper {
   };
 
   /** MsgSubmitProposal (the SDK's msg server and SubmitProposal): the proposal, then its initial deposit. */
-  async submit(s: { proposer: string; messages: Array<{ typeUrl: string; body: Record<string, unknown> }>; metadata: string; title: string; summary: string; expedited: boolean; deposit: bigint }): Promise<bigint> {
+  async submit(s: {
+    proposer: string;
+    messages: Array<{ typeUrl: string; body: Record<string, unknown> }>;
+    metadata: string;
+    title: string;
+    summary: string;
+    expedited: boolean;
+    deposit: bigint;
+  }): Promise<bigint> {
     const params = await this.params();
     if (s.title === "") throw new ModuleError("proposal title cannot be empty: invalid proposal content");
     if (s.summary === "") throw new ModuleError("proposal summary cannot be empty: invalid proposal content");
@@ -205,7 +211,8 @@ export class GovKeeper {
   async cancel(id: bigint, proposer: string): Promise<void> {
     const p = await this._need(id);
     if (p.proposer.toLowerCase() !== proposer.toLowerCase()) throw new ModuleError(`invalid proposer ${proposer}: invalid proposer`);
-    if (p.status !== ProposalStatus.DepositPeriod && p.status !== ProposalStatus.VotingPeriod) throw new ModuleError(`proposal with id ${id} should be in the deposit or voting period: invalid proposal`);
+    if (p.status !== ProposalStatus.DepositPeriod && p.status !== ProposalStatus.VotingPeriod)
+      throw new ModuleError(`proposal with id ${id} should be in the deposit or voting period: invalid proposal`);
     if (p.status === ProposalStatus.VotingPeriod && p.votingEndTime <= this._env.time) throw new ModuleError(`voting period is already ended for this proposal ${id}: invalid proposal`);
     const params = await this.params();
     let charges = 0n;
@@ -296,7 +303,7 @@ export class GovKeeper {
 const coins = (amount: bigint, denom: string): string => (amount === 0n ? "" : `${amount}${denom}`);
 
 /** WeightedVoteOptions' checks (the SDK's MsgVoteWeighted.ValidateBasic and ValidWeightedVoteOption). */
-export function validateOptions(options: WeightedVote["options"]): void {
+function validateOptions(options: WeightedVote["options"]): void {
   if (options.length === 0) throw new ModuleError("invalid request: invalid vote option");
   let total = 0n;
   const used = new Set<VoteOption>();

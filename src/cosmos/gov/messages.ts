@@ -14,13 +14,17 @@ import type { MsgRouter } from "./expected-keepers";
 import { GOV_MODULE_ACCOUNT, type GovKeepers } from "./keeper";
 import { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams } from "./params";
 
-export interface ProposalMessage {
+interface ProposalMessage {
   typeUrl: string;
   body: Record<string, unknown>;
 }
 
 /** `jsonProposal` as cosmos/evm reads it (precompiles/gov/types.go NewMsgSubmitProposal). */
-export function parseProposalJson(bytes: Uint8Array, prefixes: Bech32Prefixes, router: MsgRouter): { messages: ProposalMessage[]; metadata: string; title: string; summary: string; expedited: boolean } {
+export function parseProposalJson(
+  bytes: Uint8Array,
+  prefixes: Bech32Prefixes,
+  router: MsgRouter,
+): { messages: ProposalMessage[]; metadata: string; title: string; summary: string; expedited: boolean } {
   if (bytes.length === 0) throw new ModuleError("invalid proposal json jsonBlob arg ");
   let doc: unknown;
   try {

@@ -23,7 +23,7 @@ export interface GovGenesis {
   constitution?: string;
 }
 
-export const GOV_MODULE = "gov";
+const GOV_MODULE = "gov";
 
 export function govBlockModule(genesis: GovGenesis, denom: string, keepers: (env: ModuleEnv) => GovKeepers, router: MsgRouter): BlockModule {
   const event = (type: string, id: bigint, result: string, extra: Array<{ key: string; value: string }> = []) => ({

@@ -170,7 +170,10 @@ export function govHandlers(prefixes: Bech32Prefixes, keepers: (env: ModuleEnv) 
     getVotes: async (call) => {
       const [id, page] = call.args as unknown as [bigint, unknown];
       const p = await need(call.env, id);
-      const out = paginate(p.votes.map((v) => voteRow(id, v)), pageOf(page));
+      const out = paginate(
+        p.votes.map((v) => voteRow(id, v)),
+        pageOf(page),
+      );
       return [out.items, [out.nextKey, out.total]];
     },
     getDeposit: async (call) => {
@@ -183,7 +186,10 @@ export function govHandlers(prefixes: Bech32Prefixes, keepers: (env: ModuleEnv) 
     getDeposits: async (call) => {
       const [id, page] = call.args as unknown as [bigint, unknown];
       const p = await need(call.env, id);
-      const out = paginate(p.deposits.map((d) => depositRow(id, d, call.env.denom)), pageOf(page));
+      const out = paginate(
+        p.deposits.map((d) => depositRow(id, d, call.env.denom)),
+        pageOf(page),
+      );
       return [out.items, [out.nextKey, out.total]];
     },
     getParams: async (call) => {

@@ -86,7 +86,11 @@ export class ProposalStore {
     delete header.deposits;
     const ids = await this.ids();
     if (ids.length === 0 || ids[ids.length - 1] < p.id) await this._r.put("proposals", [...ids, p.id]);
-    else if (!ids.includes(p.id)) await this._r.put("proposals", [...ids, p.id].sort((a, b) => (a < b ? -1 : 1)));
+    else if (!ids.includes(p.id))
+      await this._r.put(
+        "proposals",
+        [...ids, p.id].sort((a, b) => (a < b ? -1 : 1)),
+      );
     await this._r.put(`proposal/${p.id}`, header);
     if (p.id >= ((await this._r.get<bigint>("nextId")) ?? 1n)) await this._r.put("nextId", p.id + 1n);
   }

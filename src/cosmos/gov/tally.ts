@@ -20,11 +20,11 @@ export interface Tally {
 type Options = ReadonlyArray<{ option: number; weight: bigint }>;
 
 /** What the tally reads of a proposal (src/cosmos/gov/keeper.ts's ProposalRecord) and of the params (GovParams). */
-export interface TallyInput {
+interface TallyInput {
   votes: ReadonlyArray<{ voter: string; options: Options }>;
   expedited?: boolean;
 }
-export interface TallyParams {
+interface TallyParams {
   quorum: bigint;
   threshold: bigint;
   expeditedThreshold: bigint;

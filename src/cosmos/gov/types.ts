@@ -2,10 +2,23 @@
 import type { Tally } from "./tally";
 
 /** x/gov's ProposalStatus, numbered as its protobuf enum (0 to 5). */
-export enum ProposalStatus { Unspecified, DepositPeriod, VotingPeriod, Passed, Rejected, Failed }
+export enum ProposalStatus {
+  Unspecified,
+  DepositPeriod,
+  VotingPeriod,
+  Passed,
+  Rejected,
+  Failed,
+}
 
 /** x/gov's VoteOption, numbered as its protobuf enum (0 to 4). */
-export enum VoteOption { Unspecified, Yes, Abstain, No, NoWithVeto }
+export enum VoteOption {
+  Unspecified,
+  Yes,
+  Abstain,
+  No,
+  NoWithVeto,
+}
 
 export interface WeightedVote {
   voter: string;

@@ -67,7 +67,7 @@ export function escrowAddress(portId: string, channelId: string): string {
 }
 
 /** What an outgoing transfer carries (the precompile's `transfer` arguments). */
-export interface TransferMsg {
+interface TransferMsg {
   sourcePort: string;
   sourceChannel: string;
   denom: string;

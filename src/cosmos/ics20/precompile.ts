@@ -34,7 +34,17 @@ const denomOut = (d: { base: string; trace: Array<{ portId: string; channelId: s
 export function ics20Handlers(keepers: (env: ModuleEnv) => Ics20Keepers): Record<string, MethodHandler> {
   return {
     transfer: async (call) => {
-      const [sourcePort, sourceChannel, denom, amount, sender, receiver, timeoutHeight, timeoutTimestamp, memo] = call.args as unknown as [string, string, string, bigint, string, string, [bigint, bigint], bigint, string];
+      const [sourcePort, sourceChannel, denom, amount, sender, receiver, timeoutHeight, timeoutTimestamp, memo] = call.args as unknown as [
+        string,
+        string,
+        string,
+        bigint,
+        string,
+        string,
+        [bigint, bigint],
+        bigint,
+        string,
+      ];
       if (getAddress(sender) !== getAddress(call.caller)) throw new ModuleError(`msg.sender address ${getAddress(call.caller)} does not match the requester address ${getAddress(sender)}`);
       const { sequence } = await keepers(call.env).ics20.transfer({
         sourcePort,

@@ -50,4 +50,3 @@ export async function mintBlockProvision(ctx: BlockContext, denom: string, keepe
     (reason) => ctx.emit({ type: "mint_failed", attributes: [{ key: "reason", value: reason }] }),
   );
 }
-

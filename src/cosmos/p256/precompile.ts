@@ -12,7 +12,7 @@ import { EVMError, type ExecResult, type PrecompileFunc, type PrecompileInput, g
 export const P256_PRECOMPILE = "0x0000000000000000000000000000000000000100";
 
 /** Evmos's and cosmos/evm's `VerifyGas`. */
-export const P256_VERIFY_GAS = 3450n;
+const P256_VERIFY_GAS = 3450n;
 
 /** What EIP-7951 charges: the EthereumJS verifier is given at least this, whatever the call had. */
 const EIP7951_GAS = 6900n;

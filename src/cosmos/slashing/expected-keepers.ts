@@ -9,4 +9,3 @@ export interface StakingKeeper {
   /** The end block's set update, run at once (a jailing or unjailing moves the validator out of or into the set). */
   applyValidatorSetUpdates(): Promise<unknown>;
 }
-

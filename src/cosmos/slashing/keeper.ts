@@ -15,7 +15,7 @@ import type { StakingKeeper } from "./expected-keepers";
 
 export const SLASHING_PRECOMPILE = "0x0000000000000000000000000000000000000806" as const;
 
-export interface SlashingParams {
+interface SlashingParams {
   signedBlocksWindow: bigint;
   /** LegacyDecs. */
   minSignedPerWindow: bigint;
@@ -26,7 +26,7 @@ export interface SlashingParams {
 }
 
 /** x/slashing's Params.Validate (x/slashing/types/params.go), in its words. */
-export function validateSlashingParams(p: SlashingParams): void {
+function validateSlashingParams(p: SlashingParams): void {
   const fraction = (v: bigint, what: string): void => {
     if (v < 0n) throw new ModuleError(`${what} cannot be negative: ${decString(v)}`);
     if (v > DEC) throw new ModuleError(`${what} too large: ${decString(v)}`);
@@ -39,7 +39,7 @@ export function validateSlashingParams(p: SlashingParams): void {
 }
 
 /** The Cosmos SDK's default slashing params (x/slashing/types/params.go). */
-export const DEFAULT_SLASHING_PARAMS: SlashingParams = {
+const DEFAULT_SLASHING_PARAMS: SlashingParams = {
   signedBlocksWindow: 100n,
   minSignedPerWindow: DEC / 2n,
   downtimeJailDuration: 600n,

@@ -24,9 +24,12 @@ export function named(field: string, check: () => void): void {
   }
 }
 
-
 /** A validator's description, commission rates and minimum self-delegation as a genesis or gentx gives them (absent = the defaults). */
-function validatorFields(v: { description?: unknown; commission?: { commission_rates?: unknown }; min_self_delegation?: unknown }, field: string, rates: unknown = v.commission?.commission_rates): Partial<GenesisValidator> {
+function validatorFields(
+  v: { description?: unknown; commission?: { commission_rates?: unknown }; min_self_delegation?: unknown },
+  field: string,
+  rates: unknown = v.commission?.commission_rates,
+): Partial<GenesisValidator> {
   const out: Partial<GenesisValidator> = {};
   const d = (v.description ?? {}) as Record<string, unknown>;
   const text = (key: string, name: "moniker" | "identity" | "website" | "securityContact" | "details") => {
@@ -39,7 +42,9 @@ function validatorFields(v: { description?: unknown; commission?: { commission_r
   text("website", "website");
   text("security_contact", "securityContact");
   text("details", "details");
-  named(`${field}.description`, () => ensureDescriptionLength({ moniker: out.moniker ?? "", identity: out.identity ?? "", website: out.website ?? "", securityContact: out.securityContact ?? "", details: out.details ?? "" }));
+  named(`${field}.description`, () =>
+    ensureDescriptionLength({ moniker: out.moniker ?? "", identity: out.identity ?? "", website: out.website ?? "", securityContact: out.securityContact ?? "", details: out.details ?? "" }),
+  );
   const r = (rates ?? {}) as { rate?: unknown; max_rate?: unknown; max_change_rate?: unknown };
   const rate = (x: unknown, key: string, name: "commissionRate" | "maxRate" | "maxChangeRate") => {
     if (x === undefined) return;
@@ -78,8 +83,17 @@ export function genTxValidators(appState: unknown, prefixes: Bech32Prefixes, bon
     if (!Array.isArray(messages)) throw new Error(`app_state.genutil.gen_txs[${i}].body.messages: expected an array`);
     messages.forEach((raw, j) => {
       const field = `app_state.genutil.gen_txs[${i}].body.messages[${j}]`;
-      const m = raw as { "@type"?: unknown; validator_address?: unknown; pubkey?: { key?: unknown }; value?: { denom?: unknown; amount?: unknown }; commission?: unknown; description?: unknown; min_self_delegation?: unknown };
-      if (m?.["@type"] !== "/cosmos.staking.v1beta1.MsgCreateValidator") throw new Error(`${field}: ${JSON.stringify(m?.["@type"])} is not a message this chain runs at genesis (only /cosmos.staking.v1beta1.MsgCreateValidator)`);
+      const m = raw as {
+        "@type"?: unknown;
+        validator_address?: unknown;
+        pubkey?: { key?: unknown };
+        value?: { denom?: unknown; amount?: unknown };
+        commission?: unknown;
+        description?: unknown;
+        min_self_delegation?: unknown;
+      };
+      if (m?.["@type"] !== "/cosmos.staking.v1beta1.MsgCreateValidator")
+        throw new Error(`${field}: ${JSON.stringify(m?.["@type"])} is not a message this chain runs at genesis (only /cosmos.staking.v1beta1.MsgCreateValidator)`);
       if (typeof m.validator_address !== "string") throw new Error(`${field}.validator_address: expected a ${prefixes.validator}1… address`);
       const operator = hexOf(m.validator_address, prefixes.validator, `${field}.validator_address`);
       if (m.value?.denom !== bondDenom) throw new Error(`${field}.value.denom: invalid coin denomination: got ${JSON.stringify(m.value?.denom)}, expected ${bondDenom}`);
@@ -92,7 +106,6 @@ export function genTxValidators(appState: unknown, prefixes: Bech32Prefixes, bon
   });
   return out;
 }
-
 
 /** The staking options `app_state.staking` gives, or undefined when the genesis has none. Errors name the field. */
 export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes): StakingOptions | undefined {
@@ -123,7 +136,16 @@ export function stakingFromGenesis(appState: unknown, prefixes: Bech32Prefixes):
   const parsed: Array<{ v: GenesisValidator; shares: bigint }> = [];
   validators.forEach((raw, i) => {
     const field = `app_state.staking.validators[${i}]`;
-    const v = raw as { operator_address?: unknown; consensus_pubkey?: { key?: unknown }; tokens?: unknown; delegator_shares?: unknown; jailed?: unknown; description?: unknown; commission?: { commission_rates?: unknown }; min_self_delegation?: unknown };
+    const v = raw as {
+      operator_address?: unknown;
+      consensus_pubkey?: { key?: unknown };
+      tokens?: unknown;
+      delegator_shares?: unknown;
+      jailed?: unknown;
+      description?: unknown;
+      commission?: { commission_rates?: unknown };
+      min_self_delegation?: unknown;
+    };
     if (typeof v?.operator_address !== "string") throw new Error(`${field}.operator_address: expected a ${prefixes.validator}1… address`);
     const operator = hexOf(v.operator_address, prefixes.validator, `${field}.operator_address`);
     const tokens = uint(v.tokens, `${field}.tokens`);

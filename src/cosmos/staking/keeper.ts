@@ -16,7 +16,20 @@ import { ModuleError } from "../common/errors";
 import { byteOrder } from "../common/records";
 import { MaturityQueue } from "./maturity-queue";
 import { invalidExRate, sharesFromTokens, tokensFromShares } from "./shares";
-import { BondStatus, type DelegationHooks, ERR_NO_DELEGATION, type Description, EMPTY_DESCRIPTION, type RedelegationEntry, STAKING_PRECOMPILE, type StakingParams, type UnbondingEntry, type Validator, type ValidatorCore, validateStakingParams } from "./types";
+import {
+  BondStatus,
+  type DelegationHooks,
+  ERR_NO_DELEGATION,
+  type Description,
+  EMPTY_DESCRIPTION,
+  type RedelegationEntry,
+  STAKING_PRECOMPILE,
+  type StakingParams,
+  type UnbondingEntry,
+  type Validator,
+  type ValidatorCore,
+  validateStakingParams,
+} from "./types";
 import { ValidatorSet } from "./validator-set";
 
 /**
@@ -173,7 +186,11 @@ export class StakingKeeper {
       if (has) {
         const rest = list.filter((op) => op.toLowerCase() !== operator.toLowerCase());
         await this._r.put(key("delegator", delegator), rest.length === 0 ? undefined : rest);
-        if (rest.length === 0) await this._r.put("delegators", (await this.delegators()).filter((d) => d.toLowerCase() !== delegator.toLowerCase()));
+        if (rest.length === 0)
+          await this._r.put(
+            "delegators",
+            (await this.delegators()).filter((d) => d.toLowerCase() !== delegator.toLowerCase()),
+          );
       }
       return;
     }
@@ -378,7 +395,9 @@ export class StakingKeeper {
         const left = entries.filter((e) => e.completionTime > this._env.time);
         await this._r.put(key("redelegation", item.delegator, item.validator, item.dst), left.length === 0 ? undefined : left);
         if (left.length === 0) {
-          const pairs = (await this.redelegationPairs(item.delegator)).filter((p) => !(p.src.toLowerCase() === item.validator.toLowerCase() && p.dst.toLowerCase() === (item.dst as string).toLowerCase()));
+          const pairs = (await this.redelegationPairs(item.delegator)).filter(
+            (p) => !(p.src.toLowerCase() === item.validator.toLowerCase() && p.dst.toLowerCase() === (item.dst as string).toLowerCase()),
+          );
           await this._r.put(key("redelegations", item.delegator), pairs.length === 0 ? undefined : pairs);
         }
         continue;

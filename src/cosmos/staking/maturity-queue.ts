@@ -18,7 +18,7 @@ interface LegacyQueueItem {
 }
 
 /** An entry's pair: an unbonding's delegator and validator, or a redelegation's with its destination. */
-export interface Maturity {
+interface Maturity {
   delegator: string;
   validator: string;
   dst?: string;

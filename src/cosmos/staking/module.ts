@@ -26,13 +26,13 @@ import type { StakingKeeper } from "./keeper";
 import { DEC, DEFAULT_MAX_VALIDATORS, POWER_REDUCTION, type StakingParams, ensureDescriptionLength, newValidator } from "./types";
 
 /** The keepers the staking module's end block and record check run on (src/cosmos/app.ts `Keepers` has them). */
-export interface StakingModuleKeepers {
+interface StakingModuleKeepers {
   staking: StakingKeeper;
   distribution: DistributionRecords;
   mint: MintRecords;
 }
 
-export const STAKING_MODULE = "staking";
+const STAKING_MODULE = "staking";
 
 /** A validator at genesis (the Hardhat config's `epochs.precompiles.staking.validators`). */
 export interface GenesisValidator {
@@ -82,7 +82,7 @@ export interface StakingOptions {
 
 export const DEFAULT_SELF_BOND = 1_000n * DEC;
 export const DEFAULT_COMMISSION = DEC / 10n;
-export const DEFAULT_UNBONDING_TIME = 1_814_400n;
+const DEFAULT_UNBONDING_TIME = 1_814_400n;
 
 /** A validator's consensus key when none is given (32 bytes, ed25519-sized, base64 as cosmos/evm formats it): keccak256 of its operator, stable across runs. */
 export function consensusPubkey(operator: string): string {
@@ -90,7 +90,9 @@ export function consensusPubkey(operator: string): string {
 }
 
 /** The staking settings with their defaults (the Hardhat config's or a genesis's). */
-export type StakingSettings = Required<Omit<StakingOptions, "validators">> & { validators: Array<Required<Omit<GenesisValidator, "commissionUpdateTime">> & Pick<GenesisValidator, "commissionUpdateTime">> };
+export type StakingSettings = Required<Omit<StakingOptions, "validators">> & {
+  validators: Array<Required<Omit<GenesisValidator, "commissionUpdateTime">> & Pick<GenesisValidator, "commissionUpdateTime">>;
+};
 
 /** `staking` with its defaults; `accounts` are the chain's genesis accounts (the first operates the default validator). */
 export function stakingSettings(staking: StakingOptions, accounts: ReadonlyArray<{ address: string }>): StakingSettings {
@@ -202,7 +204,8 @@ async function checkRecords(k: StakingModuleKeepers): Promise<void> {
   await read("params", () => staking.params());
   await read("unbonding queue", () => staking.nextMaturity());
   for (const v of await read("validators", () => staking.validators())) {
-    if (typeof v.operator !== "string" || typeof v.tokens !== "bigint" || typeof v.delegatorShares !== "bigint") throw new ModuleError(`the staking module's validator record ${JSON.stringify(v.operator)} is not a validator`);
+    if (typeof v.operator !== "string" || typeof v.tokens !== "bigint" || typeof v.delegatorShares !== "bigint")
+      throw new ModuleError(`the staking module's validator record ${JSON.stringify(v.operator)} is not a validator`);
     await read(`rewards of ${v.operator}`, () => distribution.validatorRewards(v.operator));
   }
   for (const d of await read("delegators", () => staking.delegators())) {

@@ -8,7 +8,16 @@ import { ModuleError } from "../common/errors";
 import type { JsonCoin } from "../common/proto-json";
 import type { StakingKeeper } from "./keeper";
 import { DEC } from "../common/decimal";
-import { DEFAULT_MAX_VALIDATORS, type Description, ERR_COMMISSION_GT_MAX_RATE, ERR_VALIDATOR_OWNER_EXISTS, type StakingParams, ensureDescriptionLength, newValidator, validateCommissionRates } from "./types";
+import {
+  DEFAULT_MAX_VALIDATORS,
+  type Description,
+  ERR_COMMISSION_GT_MAX_RATE,
+  ERR_VALIDATOR_OWNER_EXISTS,
+  type StakingParams,
+  ensureDescriptionLength,
+  newValidator,
+  validateCommissionRates,
+} from "./types";
 
 export interface StakingMsgKeepers {
   env: ModuleEnv;
@@ -16,7 +25,7 @@ export interface StakingMsgKeepers {
 }
 
 /** What `editValidator` leaves as it was: a description field, the commission rate or the minimum self-delegation. */
-export const DO_NOT_MODIFY = "[do-not-modify]";
+const DO_NOT_MODIFY = "[do-not-modify]";
 
 /**
  * MsgCreateValidator: a validator that does not exist yet, its commission rates valid, its
@@ -35,7 +44,18 @@ export async function createValidator(
   if (Object.values(msg.description).every((x) => x === "")) throw new ModuleError("empty description: invalid request");
   ensureDescriptionLength(msg.description);
   const { rate, maxRate, maxChangeRate } = msg.commission;
-  await k.staking.setValidator(newValidator({ operator: msg.validatorAddress, consensusPubkey: msg.pubkey, commissionRate: rate, maxRate, maxChangeRate, minSelfDelegation: msg.minSelfDelegation, time: k.env.time, description: msg.description }));
+  await k.staking.setValidator(
+    newValidator({
+      operator: msg.validatorAddress,
+      consensusPubkey: msg.pubkey,
+      commissionRate: rate,
+      maxRate,
+      maxChangeRate,
+      minSelfDelegation: msg.minSelfDelegation,
+      time: k.env.time,
+      description: msg.description,
+    }),
+  );
   await k.staking.delegate(msg.validatorAddress, msg.validatorAddress, msg.value);
 }
 
@@ -80,7 +100,10 @@ export async function undelegate(k: StakingMsgKeepers, msg: { delegatorAddress: 
   return k.staking.undelegate(msg.delegatorAddress, msg.validatorAddress, amount);
 }
 
-export async function beginRedelegate(k: StakingMsgKeepers, msg: { delegatorAddress: string; validatorSrcAddress: string; validatorDstAddress: string; amount: JsonCoin }): Promise<{ completionTime: bigint; amount: bigint }> {
+export async function beginRedelegate(
+  k: StakingMsgKeepers,
+  msg: { delegatorAddress: string; validatorSrcAddress: string; validatorDstAddress: string; amount: JsonCoin },
+): Promise<{ completionTime: bigint; amount: bigint }> {
   const amount = bondAmount(k, msg.amount);
   return k.staking.redelegate(msg.delegatorAddress, msg.validatorSrcAddress, msg.validatorDstAddress, amount);
 }

@@ -90,10 +90,22 @@ export class ValidatorCodec {
 }
 
 /** A validator as cosmos/evm's queries return it (`ValidatorInfo`). */
-export function validatorInfo(v: Validator | undefined): unknown[] {
+function validatorInfo(v: Validator | undefined): unknown[] {
   if (v === undefined) return ["", "", false, 0, 0n, 0n, ["", "", "", "", ""], 0n, 0n, 0n, 0n];
   const d = v.description;
-  return [v.operator, v.consensusPubkey, v.jailed, v.status, v.tokens, v.delegatorShares, [d.moniker, d.identity, d.website, d.securityContact, d.details], v.unbondingHeight, v.unbondingTime, v.commissionRate, v.minSelfDelegation];
+  return [
+    v.operator,
+    v.consensusPubkey,
+    v.jailed,
+    v.status,
+    v.tokens,
+    v.delegatorShares,
+    [d.moniker, d.identity, d.website, d.securityContact, d.details],
+    v.unbondingHeight,
+    v.unbondingTime,
+    v.commissionRate,
+    v.minSelfDelegation,
+  ];
 }
 
 /** The handlers of the staking precompile over the staking keeper (its delegation hooks are distribution's: src/cosmos/app.ts). */
@@ -104,21 +116,12 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
   const unbondingOutput = async (staking: StakingKeeper, delegator: string, operator: string): Promise<unknown[]> => {
     const entries = await staking.unbondingEntries(delegator, operator);
     if (entries.length === 0) return ["", "", []];
-    return [
-      toBech32(codec.prefixes.account, getBytes(delegator)),
-      codec.toBech32(operator),
-      entries.map((e) => [e.creationHeight, e.completionTime, e.initialBalance, e.balance, e.unbondingId, 0n]),
-    ];
+    return [toBech32(codec.prefixes.account, getBytes(delegator)), codec.toBech32(operator), entries.map((e) => [e.creationHeight, e.completionTime, e.initialBalance, e.balance, e.unbondingId, 0n])];
   };
   const redelegationOutput = async (staking: StakingKeeper, delegator: string, src: string, dst: string): Promise<unknown[]> => {
     const entries = await staking.redelegationEntries(delegator, src, dst);
     if (entries.length === 0) return ["", "", "", []];
-    return [
-      toBech32(codec.prefixes.account, getBytes(delegator)),
-      codec.toBech32(src),
-      codec.toBech32(dst),
-      entries.map((e) => [e.creationHeight, e.completionTime, e.initialBalance, e.sharesDst]),
-    ];
+    return [toBech32(codec.prefixes.account, getBytes(delegator)), codec.toBech32(src), codec.toBech32(dst), entries.map((e) => [e.creationHeight, e.completionTime, e.initialBalance, e.sharesDst])];
   };
   return {
     createValidator: async (call) => {
@@ -218,7 +221,9 @@ export function stakingHandlers(codec: ValidatorCodec, keepers: (call: MethodCal
       const src = srcText === "" ? undefined : codec.fromQuery(srcText);
       const dst = dstText === "" ? undefined : codec.fromQuery(dstText);
       const { staking } = keepers(call);
-      const pairs = (await staking.redelegationPairs(delegator)).filter((p) => (src === undefined || p.src.toLowerCase() === src.toLowerCase()) && (dst === undefined || p.dst.toLowerCase() === dst.toLowerCase()));
+      const pairs = (await staking.redelegationPairs(delegator)).filter(
+        (p) => (src === undefined || p.src.toLowerCase() === src.toLowerCase()) && (dst === undefined || p.dst.toLowerCase() === dst.toLowerCase()),
+      );
       const rows: unknown[] = [];
       for (const p of pairs) {
         const out = await redelegationOutput(staking, delegator, p.src, p.dst);

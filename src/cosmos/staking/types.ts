@@ -111,7 +111,7 @@ export function validateStakingParams(p: StakingParams): void {
 export const POWER_REDUCTION = 10n ** 18n;
 
 /** The SDK's description limits (x/staking/types/validator.go). */
-export const DESCRIPTION_LIMITS = { moniker: 70, identity: 3000, website: 140, securityContact: 140, details: 280 } as const;
+const DESCRIPTION_LIMITS = { moniker: 70, identity: 3000, website: 140, securityContact: 140, details: 280 } as const;
 const DESCRIPTION_WORDS: Record<keyof Description, string> = { moniker: "moniker", identity: "identity", website: "website", securityContact: "security contact", details: "details" };
 
 /**
@@ -168,6 +168,3 @@ export interface DelegationHooks {
   /** After a delegation is created or its shares changed: it starts a new reward period. */
   afterSharesModified(delegator: string, validator: string): Promise<void>;
 }
-
-/** Staking without a distribution module's hooks: for reads, and where no delegation changes. */
-export const NO_HOOKS: DelegationHooks = { beforeSharesModified: async () => undefined, afterSharesModified: async () => undefined };

@@ -18,7 +18,7 @@ import { type HeapEntry, RecordHeap } from "../common/record-heap";
 import { BondStatus, DEFAULT_MAX_VALIDATORS, POWER_REDUCTION, type StakingParams, type Validator } from "./types";
 
 /** What the set needs of the staking keeper: its validators and params (src/cosmos/staking/keeper.ts). */
-export interface ValidatorStore {
+interface ValidatorStore {
   validator(operator: string): Promise<Validator | undefined>;
   /** Writes a validator without marking it changed (the set update's own writes). */
   writeValidator(v: Validator): Promise<void>;

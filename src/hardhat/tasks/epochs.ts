@@ -10,15 +10,14 @@ import { epochsTable } from "../../host/helpers/epochs-table";
 import { advanceRequest } from "../../host/helpers/epochs-helpers";
 import { inProcessWhileNodeRuns } from "../../host/node/node-files";
 
-export { epochsTable, formatTable } from "../../host/helpers/epochs-table";
 import { PLUGIN_NAME } from "../chain-config";
 import { withPluginErrors } from "../plugin-error";
 import { restCurrentEpoch, restEpochs } from "../epochs-rest";
 
-export const TASK_EPOCHS_LIST = "epochs:list";
-export const TASK_EPOCHS_CURRENT = "epochs:current";
-export const TASK_EPOCHS_EXPORT_GENESIS = "epochs:export-genesis";
-export const TASK_EPOCHS_ADVANCE = "epochs:advance";
+const TASK_EPOCHS_LIST = "epochs:list";
+const TASK_EPOCHS_CURRENT = "epochs:current";
+const TASK_EPOCHS_EXPORT_GENESIS = "epochs:export-genesis";
+const TASK_EPOCHS_ADVANCE = "epochs:advance";
 
 /** A task's request to the chain, its failure (the node's or the helper's words) told as the plugin's error. */
 async function onChain<T>(request: () => Promise<T>): Promise<T> {

@@ -6,10 +6,9 @@ import { task, types } from "hardhat/config";
 import { type KeyArgs, keysImport, keysList, keysNew } from "../../host/helpers/key-tasks";
 import { withPluginErrors } from "../plugin-error";
 
-export const TASK_KEYS_NEW = "keys:new";
-export const TASK_KEYS_IMPORT = "keys:import";
-export const TASK_KEYS_LIST = "keys:list";
-
+const TASK_KEYS_NEW = "keys:new";
+const TASK_KEYS_IMPORT = "keys:import";
+const TASK_KEYS_LIST = "keys:list";
 
 const withKeyParams = <T extends ReturnType<typeof task>>(t: T): T =>
   t

@@ -29,11 +29,7 @@ export default async () => ({
     return next({ ...config, networks, solidity: solidity as HardhatUserConfig["solidity"] });
   },
 
-  async resolveUserConfig(
-    userConfig: HardhatUserConfig,
-    resolveConfigurationVariable: unknown,
-    next: (u: HardhatUserConfig, r: unknown) => Promise<HardhatConfig>,
-  ): Promise<HardhatConfig> {
+  async resolveUserConfig(userConfig: HardhatUserConfig, resolveConfigurationVariable: unknown, next: (u: HardhatUserConfig, r: unknown) => Promise<HardhatConfig>): Promise<HardhatConfig> {
     // `localhost` at this project's running node when the user gave it no URL (src/hardhat3/shared/localhost-follow.mts)
     // and requests to that node carry its bearer token (with or without --home)
     const resolved = withProjectNodeToken(followProjectNode(await next(userConfig, resolveConfigurationVariable), resolveConfigurationVariable), userConfig);

@@ -13,9 +13,7 @@ export interface JsonRpcRequest {
   params?: unknown[] | object;
 }
 
-export type JsonRpcResponse =
-  | { jsonrpc: "2.0"; id: number | string; result: unknown }
-  | { jsonrpc: "2.0"; id: number | string | null; error: { code: number; message: string; data?: unknown } };
+export type JsonRpcResponse = { jsonrpc: "2.0"; id: number | string; result: unknown } | { jsonrpc: "2.0"; id: number | string | null; error: { code: number; message: string; data?: unknown } };
 
 export interface EthereumProvider {
   request(args: { method: string; params?: unknown[] | object }): Promise<unknown>;

@@ -162,4 +162,3 @@ async function toJsonRpcError(err: unknown, runtime: Runtime): Promise<{ code: n
   }
   return { code: -32603, message: `internal error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` };
 }
-

@@ -16,12 +16,14 @@ const PACKAGE = "hardhat-epochs";
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** Each interface file as an npm source name, with its pragma's version range. */
-export function packageInterfaces(root = ROOT): Array<{ sourceName: string; pragma: string }> {
+function packageInterfaces(root = ROOT): Array<{ sourceName: string; pragma: string }> {
   const out: Array<{ sourceName: string; pragma: string }> = [];
   for (const dir of ["contracts", path.join("contracts", "precompiles")]) {
     let files: string[];
     try {
-      files = readdirSync(path.join(root, dir)).filter((f) => f.endsWith(".sol")).sort();
+      files = readdirSync(path.join(root, dir))
+        .filter((f) => f.endsWith(".sol"))
+        .sort();
     } catch {
       continue;
     }
@@ -34,13 +36,13 @@ export function packageInterfaces(root = ROOT): Array<{ sourceName: string; prag
 }
 
 /** Whether solc `version` takes `pragma` (a semver range, as Hardhat reads it); a version or a pragma that is none is left to Hardhat. */
-export function satisfies(version: string, pragma: string): boolean {
+function satisfies(version: string, pragma: string): boolean {
   if (semver.valid(version.trim()) === null || semver.validRange(pragma.trim()) === null) return true;
   return semver.satisfies(version.trim(), pragma.trim());
 }
 
 /** Every compiler version a Hardhat 3 `solidity` user config names (string, list, `{version}`, `{compilers}`, `{profiles}`). */
-export function configuredVersions(solidity: unknown): string[] {
+function configuredVersions(solidity: unknown): string[] {
   if (typeof solidity === "string") return [solidity];
   if (Array.isArray(solidity)) return solidity.flatMap(configuredVersions);
   if (solidity === null || typeof solidity !== "object") return [];
@@ -57,7 +59,11 @@ export function withPackageInterfaces(solidity: unknown, files = packageInterfac
   if (wanted.length === 0) return solidity;
   // the string and list forms have no room for the list: their object forms do
   const base: Record<string, unknown> =
-    typeof solidity === "string" ? { version: solidity } : Array.isArray(solidity) ? { compilers: solidity.map((v: unknown) => (typeof v === "string" ? { version: v } : v)) } : { ...(solidity as object) };
+    typeof solidity === "string"
+      ? { version: solidity }
+      : Array.isArray(solidity)
+        ? { compilers: solidity.map((v: unknown) => (typeof v === "string" ? { version: v } : v)) }
+        : { ...(solidity as object) };
   const own = Array.isArray(base.npmFilesToBuild) ? (base.npmFilesToBuild as string[]) : [];
   return { ...base, npmFilesToBuild: [...own, ...wanted.filter((w) => !own.includes(w))] };
 }

@@ -5,7 +5,7 @@
 import appConfigKeys from "../../host/settings/app-config-keys.js";
 
 /** `json-rpc.ws-address` → `jsonRpcWsAddress`. */
-export function flagOptionName(flag: string): string {
+function flagOptionName(flag: string): string {
   return flag.replace(/[.-]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 

@@ -50,7 +50,11 @@ export default async function node(args: NodeArgs, hre: HardhatRuntimeEnvironmen
   if (args.verbose) evmos.verbose = true;
   if (args.hostname !== undefined) evmos.hostname = args.hostname;
   evmos.port = String(args.port);
-  for (const [key, value] of [["home", args.home], ["minimum-gas-prices", args.minimumGasPrices], ["profile", args.profile]] as const) {
+  for (const [key, value] of [
+    ["home", args.home],
+    ["minimum-gas-prices", args.minimumGasPrices],
+    ["profile", args.profile],
+  ] as const) {
     if (given(value) !== undefined) evmos[key] = value as string;
   }
   const cache = hre.config.paths.cache;

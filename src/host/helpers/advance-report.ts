@@ -60,13 +60,7 @@ export interface AdvanceReport {
 const HOOK_TYPES = new Set(["epoch_hook", "epoch_hook_failed"]);
 
 /** The report of blocks `fromBlock`…`toBlock`, read with `blockEvents`. */
-export async function readAdvanceReport(
-  identifier: string,
-  epoch: bigint,
-  fromBlock: bigint,
-  toBlock: bigint,
-  blockEvents: (n: bigint) => Promise<BlockEventsJson | null>,
-): Promise<AdvanceReport> {
+export async function readAdvanceReport(identifier: string, epoch: bigint, fromBlock: bigint, toBlock: bigint, blockEvents: (n: bigint) => Promise<BlockEventsJson | null>): Promise<AdvanceReport> {
   const report: AdvanceReport = { identifier, epoch, fromBlock, toBlock, ticks: [], hooks: [] };
   for (let n = fromBlock; n <= toBlock; n++) {
     const events = await blockEvents(n);

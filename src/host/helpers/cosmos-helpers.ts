@@ -12,21 +12,22 @@ import { UserError } from "../../utils/user-error";
  * `balances()` and the SDK's JSON give). Hardhat 2 runs tests transpile-only, so the type alone does
  * not stop a string: a decimal string once read as hex here ("1000000" minted 16,777,216).
  */
-export type AmountArg = bigint | number | string;
+type AmountArg = bigint | number | string;
 
 /** `value` as a JSON-RPC quantity; anything that is not a whole non-negative amount is refused, naming `name`. */
-export function quantityArg(name: string, value: unknown): string {
+function quantityArg(name: string, value: unknown): string {
   let n: bigint | undefined;
   if (typeof value === "bigint") n = value;
   else if (typeof value === "number" && Number.isSafeInteger(value)) n = BigInt(value);
   else if (typeof value === "string" && /^[0-9]+$/.test(value)) n = BigInt(value);
-  if (n === undefined) throw new UserError(`${name}: expected a bigint, a safe integer or a decimal string, got ${typeof value === "string" ? JSON.stringify(value) : String(value)} (${typeof value})`);
+  if (n === undefined)
+    throw new UserError(`${name}: expected a bigint, a safe integer or a decimal string, got ${typeof value === "string" ? JSON.stringify(value) : String(value)} (${typeof value})`);
   if (n < 0n) throw new UserError(`${name}: ${n} is negative`);
   return `0x${n.toString(16)}`;
 }
 
 /** A validator as the Cosmos SDK's gateway lists it (strings for amounts, LegacyDecs with 18 decimals). */
-export interface ValidatorJson {
+interface ValidatorJson {
   operator_address: string;
   jailed: boolean;
   status: string;
@@ -37,7 +38,7 @@ export interface ValidatorJson {
   [more: string]: unknown;
 }
 
-export interface CosmosStateJson {
+interface CosmosStateJson {
   bech32_prefixes: { account: string; validator: string; consensus: string };
   staking_params: { unbonding_time: string; max_entries: number; max_validators: number; bond_denom: string };
   distribution_params: { community_tax: string; epoch_identifier: string; rewards_per_epoch: string };
@@ -145,7 +146,16 @@ export class CosmosHelpers {
     return this._rpc("cosmos_setProposal", [
       {
         ...p,
-        ...(t !== undefined ? { finalTallyResult: { yes: hex("finalTallyResult.yes", t.yes), abstain: hex("finalTallyResult.abstain", t.abstain), no: hex("finalTallyResult.no", t.no), noWithVeto: hex("finalTallyResult.noWithVeto", t.noWithVeto) } } : {}),
+        ...(t !== undefined
+          ? {
+              finalTallyResult: {
+                yes: hex("finalTallyResult.yes", t.yes),
+                abstain: hex("finalTallyResult.abstain", t.abstain),
+                no: hex("finalTallyResult.no", t.no),
+                noWithVeto: hex("finalTallyResult.noWithVeto", t.noWithVeto),
+              },
+            }
+          : {}),
         ...(p.deposits !== undefined ? { deposits: p.deposits.map((d, i) => ({ depositor: d.depositor, amount: hex(`deposits[${i}].amount`, d.amount) })) } : {}),
       },
     ]);
@@ -227,7 +237,7 @@ export class CosmosHelpers {
 }
 
 /** A token pair as cosmos/evm's gateway lists it. */
-export interface TokenPairJson {
+interface TokenPairJson {
   erc20_address: string;
   denom: string;
   enabled: boolean;
@@ -235,7 +245,7 @@ export interface TokenPairJson {
 }
 
 /** A sent ICS20 packet as `cosmos_ibcState` lists it. */
-export interface IbcPacketJson {
+interface IbcPacketJson {
   sequence: string;
   source_port: string;
   source_channel: string;
@@ -253,7 +263,7 @@ export interface IbcPacketJson {
   [more: string]: unknown;
 }
 
-export interface IbcStateJson {
+interface IbcStateJson {
   channels: Array<{ port_id: string; channel_id: string; counterparty_channel_id: string; counterparty_chain_id: string; state: string; escrow_address: string }>;
   packets: IbcPacketJson[];
   denoms: Array<{ base: string; trace: Array<{ port_id: string; channel_id: string }>; path: string; denom: string }>;

@@ -12,8 +12,6 @@ import { CosmosHelpers } from "./cosmos-helpers";
 import { epochsModule } from "../lazy";
 import { UserError } from "../../utils/user-error";
 
-export type { BlockEventsJson };
-
 /**
  * `epochs:advance`'s options, checked the same on both hosts: `--identifier ID [--count N]`, or
  * `--to-next ID` (the start of the timer's next epoch: one epoch on). Throws a UserError, which each
@@ -34,7 +32,7 @@ export function advanceRequest(opts: { identifier?: string; count?: number; toNe
 }
 
 /** What the helpers need from a host: a JSON-RPC provider, and the in-process chain when there is one. */
-export interface EpochsHelpersHost {
+interface EpochsHelpersHost {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
   /** The in-process chain's runtime; undefined when the network is a node elsewhere. */
   inProcess(): Promise<Runtime> | undefined;

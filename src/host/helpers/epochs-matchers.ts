@@ -46,7 +46,10 @@ function awaitable(assertion: ChaiAssertion, p: Promise<unknown>): ChaiAssertion
   return assertion;
 }
 
-/** The chai plugin: `chai.use(epochsChaiMatchers)`. */
+/**
+ * The chai plugin: `chai.use(epochsChaiMatchers)`.
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export function epochsChaiMatchers(chai: ChaiLike, utils: ChaiUtilsLike): void {
   const { Assertion } = chai;
 
@@ -95,7 +98,11 @@ export function epochsChaiMatchers(chai: ChaiLike, utils: ChaiUtilsLike): void {
     const failed = failedCalls(this, "withCustomError");
     const p = failed.then((calls) => {
       const { matching: decoded, names } = customErrors(calls, contract, name);
-      this.assert(decoded.length > 0, `expected the failed hook to revert with custom error ${name}, but it reverted with ${names.join(", ")}`, `expected the failed hook not to revert with custom error ${name}`);
+      this.assert(
+        decoded.length > 0,
+        `expected the failed hook to revert with custom error ${name}, but it reverted with ${names.join(", ")}`,
+        `expected the failed hook not to revert with custom error ${name}`,
+      );
       return decoded;
     });
     utils.flag(this, DECODED, p);
@@ -116,19 +123,21 @@ export function epochsChaiMatchers(chai: ChaiLike, utils: ChaiUtilsLike): void {
 
   // Hardhat's chai matchers have a withArgs of their own (after .emit and .revertedWithCustomError): ours
   // answers only after withCustomError, and hands every other use to theirs
-  Assertion.overwriteMethod("withArgs", (previous) =>
-    function (this: ChaiAssertion, ...expected: unknown[]) {
-      const decodedErrors = utils.flag(this, DECODED) as Promise<Array<ArrayLike<unknown>>> | undefined;
-      if (decodedErrors === undefined) return previous.apply(this, expected);
-      const p = decodedErrors.then((all) => {
-        const match = all.some((args) => args.length === expected.length && Array.from(args).every((a, i) => sameArg(a, expected[i])));
-        this.assert(
-          match,
-          `expected the custom error's arguments to be ${show(expected)}, but they were ${all.map((a) => show(Array.from(a))).join(", ")}`,
-          `expected the custom error's arguments not to be ${show(expected)}`,
-        );
-      });
-      return awaitable(this, p);
-    },
+  Assertion.overwriteMethod(
+    "withArgs",
+    (previous) =>
+      function (this: ChaiAssertion, ...expected: unknown[]) {
+        const decodedErrors = utils.flag(this, DECODED) as Promise<Array<ArrayLike<unknown>>> | undefined;
+        if (decodedErrors === undefined) return previous.apply(this, expected);
+        const p = decodedErrors.then((all) => {
+          const match = all.some((args) => args.length === expected.length && Array.from(args).every((a, i) => sameArg(a, expected[i])));
+          this.assert(
+            match,
+            `expected the custom error's arguments to be ${show(expected)}, but they were ${all.map((a) => show(Array.from(a))).join(", ")}`,
+            `expected the custom error's arguments not to be ${show(expected)}`,
+          );
+        });
+        return awaitable(this, p);
+      },
   );
 }

@@ -10,7 +10,7 @@ import type { EpochInfo, EpochInfoJson } from "../../epochs";
 import { epochsModule } from "../lazy";
 
 /** A REST endpoint that cannot be reached or that refused; `status` and `serverMessage` when it answered. */
-export class EpochsRestError extends UserError {
+class EpochsRestError extends UserError {
   constructor(
     message: string,
     readonly status?: number,
@@ -24,7 +24,7 @@ export class EpochsRestError extends UserError {
  * GET `path` on the REST endpoint `base`. `height` asks for the state at that block (the gateway's
  * `x-cosmos-block-height` header; a node that pruned it answers an error).
  */
-export async function restGet<T>(base: string, path: string, height?: bigint): Promise<T> {
+async function restGet<T>(base: string, path: string, height?: bigint): Promise<T> {
   const url = `${base.replace(/\/+$/, "")}${path}`;
   let res: Response;
   try {
@@ -36,7 +36,6 @@ export async function restGet<T>(base: string, path: string, height?: bigint): P
   if (!res.ok) throw new EpochsRestError(`${url} answered HTTP ${res.status}: ${body?.message ?? "no message"}`, res.status, body?.message);
   return body as T;
 }
-
 
 /**
  * The chain has no such route: the gateway's 501 "Not Implemented", or a bare 404 "Not Found" (not

@@ -3,9 +3,13 @@ import type { EpochInfo } from "../../epochs";
 import { epochsModule } from "../lazy";
 
 /** A plain text table, columns padded to their widest cell. */
-export function formatTable(rows: string[][]): string {
+function formatTable(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join("  ")
+      .trimEnd();
   return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 

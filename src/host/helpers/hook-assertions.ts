@@ -15,7 +15,7 @@ export type ContractLike = string | { getAddress(): Promise<string> } | { target
 /** What decodes a custom error: an ethers contract (its `interface`) or a viem contract (its `abi`). */
 export type ErrorDecoder = { interface: { parseError(data: string): { name: string; args: ArrayLike<unknown> } | null } } | { abi: readonly unknown[] };
 
-export type Hook = HookCallReport["hook"];
+type Hook = HookCallReport["hook"];
 const HOOKS: readonly Hook[] = ["beforeEpochStart", "afterEpochEnd"];
 
 export async function addressOf(contract: ContractLike): Promise<string> {

@@ -22,7 +22,7 @@ export interface KeyArgs {
 }
 
 /** A key task's refusal (each host shows it as its own plugin error). */
-export class KeyTaskError extends UserError {}
+class KeyTaskError extends UserError {}
 
 function fail(message: string): never {
   throw new KeyTaskError(message);
@@ -132,7 +132,10 @@ async function store(args: KeyArgs, make: (ks: KeyStore, passphrase: string) => 
       if (err instanceof keystoreModule().KeyStoreError) fail(err.message);
       throw err;
     }
-    const file = ks.wallets().find((w) => w.accounts[0].address === address)?.url.replace(/^keystore:\/\//, "");
+    const file = ks
+      .wallets()
+      .find((w) => w.accounts[0].address === address)
+      ?.url.replace(/^keystore:\/\//, "");
     console.log(`Public address of the key:   ${getAddress(address)}`);
     console.log(`Path of the secret key file: ${file}`);
     console.log("Keep a copy of the key file and remember the passphrase: without both, the key cannot be used.");

@@ -105,7 +105,7 @@ export function failureText(vmError: string | undefined, data: Uint8Array, custo
 }
 
 /** What the transaction did: "Contract deployment: Token", "Contract call: Token#transfer", or nothing when unknown. */
-export function whatLines(tx: TxStory, indent: string): string[] {
+function whatLines(tx: TxStory, indent: string): string[] {
   if (tx.to === undefined) return [field(indent, "Contract deployment", tx.name?.contract ?? "<UnrecognizedContract>")];
   if (tx.name === undefined) return [];
   return [field(indent, "Contract call", tx.name.function === undefined ? tx.name.contract : `${tx.name.contract}#${tx.name.function}`)];
@@ -169,7 +169,7 @@ export interface BlockEvent {
 }
 
 /** Names the contract behind a hook address (from its code), when known. */
-export type HookNamer = (address: string) => string | undefined;
+type HookNamer = (address: string) => string | undefined;
 
 /**
  * The epochs that ticked in a block, one line per tick, each followed by the hooks it called (the
@@ -189,8 +189,7 @@ export function epochLines(events: BlockEvent[], indent: string, nameOf: HookNam
     else if (e.type === SDK_EVENT_EPOCH_END || e.type === SDK_EVENT_EPOCH_START) {
       const name = names[typed.indexOf(e)];
       out.push(`${indent}epoch ${name === undefined ? "" : `${name} `}#${typedValue(a.epoch_number)} ${e.type === SDK_EVENT_EPOCH_END ? "ended" : "started"}`);
-    }
-    else if (e.type === "epoch_hook" || e.type === "epoch_hook_failed") {
+    } else if (e.type === "epoch_hook" || e.type === "epoch_hook_failed") {
       const fn = a.hook === "BeforeEpochStart" ? "beforeEpochStart" : "afterEpochEnd";
       const name = nameOf(a.address);
       const who = a.address === "typescript" ? "a TypeScript hook" : name === undefined ? a.address : `${name} (${a.address})`;
@@ -221,7 +220,10 @@ const MODULE_EVENTS: Readonly<Record<string, (a: Record<string, string>) => stri
   },
   timeout_packet: (a) => `ibc: packet #${a.packet_sequence} on ${a.packet_src_channel} timed out: its sender refunded`,
   // x/mint (every block) or the distribution module's epoch stand-in
-  mint: (a) => (a.epoch_identifier !== undefined ? `x/distribution: minted ${a.amount} at the end of epoch ${a.epoch_identifier}, allocated to the bonded validators` : `x/mint: minted ${a.amount} (inflation ${a.inflation}, bonded ratio ${a.bonded_ratio})`),
+  mint: (a) =>
+    a.epoch_identifier !== undefined
+      ? `x/distribution: minted ${a.amount} at the end of epoch ${a.epoch_identifier}, allocated to the bonded validators`
+      : `x/mint: minted ${a.amount} (inflation ${a.inflation}, bonded ratio ${a.bonded_ratio})`,
 };
 const MODULE_FAILURES: Readonly<Record<string, string>> = { mint_failed: "x/mint", staking_end_block_failed: "x/staking", gov_end_block_failed: "x/gov", transfer_end_block_failed: "ibc" };
 

@@ -21,7 +21,24 @@ import { logEnabled } from "../../utils/log-level";
 import type { CustomErrorDecoder } from "../solidity/failure-text";
 import { type FrameOptions, solidityFailure } from "../solidity/solidity-error";
 import { cosmosModule, epochsModule } from "../lazy";
-import { type BlockEvent, type Coin, type Paint, type TxStory, ANSI, NO_PAINT, blockHeading, consoleLines, emptyBlocksLine, epochLines, estimateNote, moduleLines, paramsSummary, playedTicksLine, ticked, txLines } from "./format";
+import {
+  type BlockEvent,
+  type Coin,
+  type Paint,
+  type TxStory,
+  ANSI,
+  NO_PAINT,
+  blockHeading,
+  consoleLines,
+  emptyBlocksLine,
+  epochLines,
+  estimateNote,
+  moduleLines,
+  paramsSummary,
+  playedTicksLine,
+  ticked,
+  txLines,
+} from "./format";
 import { errorText } from "../../utils/error-text";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
@@ -29,7 +46,7 @@ const RESULT_METHODS = new Set(["eth_call", "eth_estimateGas"]); // whose answer
 /** Hardhat's own bookkeeping calls: not part of the story. */
 const SILENT_METHODS = new Set(["hardhat_getStackTraceFailuresCount", "hardhat_setLoggingEnabled", "hardhat_addCompilationResult"]);
 
-export interface NodeLogOptions {
+interface NodeLogOptions {
   /** Writes text to the terminal (the node: process.stdout.write). */
   write: (text: string) => void;
   /** A terminal: repeats are rewritten in place and colours are used. */
@@ -43,7 +60,7 @@ export interface NodeLogOptions {
 }
 
 /** What the log reads from the project's compilations (a ContractRegistry): names, and the custom errors it decodes. */
-export type LogContracts = ContractNames & Partial<Pick<ContractRegistry, "customError">>;
+type LogContracts = ContractNames & Partial<Pick<ContractRegistry, "customError">>;
 
 /** A line that the next identical event extends (a repeated method, a run of empty blocks). */
 type Held = { kind: "method"; key: string; count: number; printed: boolean } | { kind: "empty"; indent: string; first: bigint; last: bigint; baseFee?: bigint; printed: boolean };
@@ -90,7 +107,9 @@ export class NodeLog {
     node.on("consoleLog", (line, origin) => this.onConsoleLog(line, origin));
     node.on("miningError", (err) => this._enqueue(() => this._error([this._paint.red(`Mining failed: ${err.message}`), ""])));
     // a bug of the node: the call failed with a revert saying so; the stack is for the report
-    node.on("precompileFault", (address, err) => this._enqueue(() => this._error([this._paint.red(`Internal error in the precompile at ${address || "(unknown)"}, the call reverted: ${err.stack ?? err.message}`), ""])));
+    node.on("precompileFault", (address, err) =>
+      this._enqueue(() => this._error([this._paint.red(`Internal error in the precompile at ${address || "(unknown)"}, the call reverted: ${err.stack ?? err.message}`), ""])),
+    );
   }
 
   onRequest(method: string, params: unknown): void {
@@ -115,7 +134,10 @@ export class NodeLog {
     const i = this._inFlight.indexOf(method);
     if (i >= 0) this._inFlight.splice(i, 1);
     if (this._opts.rpcLog === true) {
-      const answer = "error" in outcome ? { error: { code: outcome.error.code, message: outcome.error.message, ...(outcome.error.data !== undefined ? { data: outcome.error.data } : {}) } } : { result: outcome.result ?? null };
+      const answer =
+        "error" in outcome
+          ? { error: { code: outcome.error.code, message: outcome.error.message, ...(outcome.error.data !== undefined ? { data: outcome.error.data } : {}) } }
+          : { result: outcome.result ?? null };
       this._enqueue(() => this._print([`${this._paint.green(method)} ← ${fullJson(answer)}`]));
       return;
     }

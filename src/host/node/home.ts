@@ -25,7 +25,7 @@ import { genesisRuntimeOptions } from "../settings/genesis-file";
 import { PROFILES } from "../../epochs/profile";
 
 /** A home that cannot be opened: its files' problems, naming the file (each host shows it as its own plugin error). */
-export class HomeError extends UserError {}
+class HomeError extends UserError {}
 
 export interface HomePaths {
   dir: string;
@@ -37,7 +37,7 @@ export interface HomePaths {
   contractNames: string;
 }
 
-export function homePaths(dir: string): HomePaths {
+function homePaths(dir: string): HomePaths {
   const d = path.resolve(dir);
   return {
     dir: d,

@@ -28,7 +28,10 @@ export function nodeUrl(node: LocalNodeRecord): string {
   return `http://127.0.0.1:${node.ports[0]}`;
 }
 
-/** `nodeUrl` of the project's running node, if one runs. */
+/**
+ * `nodeUrl` of the project's running node, if one runs.
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export function projectNodeUrl(cacheDir: string): string | undefined {
   const node = runningNode(cacheDir);
   return node === undefined ? undefined : nodeUrl(node);

@@ -100,7 +100,7 @@ export interface StartedServer {
 }
 
 /** The steps Hardhat 2 runs inside its node subtasks; each defaults to this module's own. */
-export interface NodeSteps {
+interface NodeSteps {
   createRuntime(plan: NodePlan): Promise<Runtime>;
   /** After the chain is built and its saved state loaded, before the server exists. */
   runtimeReady(runtime: Runtime): Promise<void>;
@@ -157,7 +157,13 @@ export async function planNode(host: NodeHost, flags: NodeFlags): Promise<NodePl
 }
 
 /** A new home records the profile asked for (`--profile`, else the config's) and the epochs the chain starts with. */
-function openNodeHome(dir: string, host: NodeHost, chain: RuntimeOptions["chain"], epochs: Exclude<RuntimeOptions["epochs"], false | undefined>, flagProfile: string | boolean | undefined): HomeSettings {
+function openNodeHome(
+  dir: string,
+  host: NodeHost,
+  chain: RuntimeOptions["chain"],
+  epochs: Exclude<RuntimeOptions["epochs"], false | undefined>,
+  flagProfile: string | boolean | undefined,
+): HomeSettings {
   const asked = isProfile(flagProfile) ? flagProfile : undefined;
   const configProfile = host.configLayer.epochs?.profile ?? "evmos";
   return openHome(dir, {
@@ -187,7 +193,10 @@ export async function buildNodeRuntime(plan: NodePlan): Promise<Runtime> {
   // the project's compilations now, and those compiled while the node runs (as on Hardhat's node);
   // the watcher's block listener goes before the log's, so a contract deployed right after its compilation is named
   const recovered = runtime.node.recovered;
-  if (recovered !== undefined) console.log(`Warning: the data directory's head block ${recovered.head} had lost its state (its trie nodes never reached the disk); the node opened at block ${recovered.at}, the last block whose state is stored, and dropped the blocks above it.`);
+  if (recovered !== undefined)
+    console.log(
+      `Warning: the data directory's head block ${recovered.head} had lost its state (its trie nodes never reached the disk); the node opened at block ${recovered.at}, the last block whose state is stored, and dropped the blocks above it.`,
+    );
   followers.set(runtime, followCompilations(plan.host.compilations, runtime.node, runtime.deps.contracts));
   // a home remembers the contracts' names across restarts (a recompile may leave no build-info that names old code)
   if (plan.home !== undefined) keepContractNames(plan.home.paths.contractNames, runtime.deps.contracts);
@@ -211,7 +220,10 @@ function addressInUse(err: unknown, opts: { port: number; ws?: { host: string; p
 /** The build-info watcher of each node runtime, stopped when the node stops. */
 const followers = new WeakMap<Runtime, { stop(): void }>();
 
-/** The HTTP and WebSocket servers over the runtime, listening; `created` runs before they listen (Hardhat 2's node:server-created). */
+/**
+ * The HTTP and WebSocket servers over the runtime, listening; `created` runs before they listen (Hardhat 2's node:server-created).
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export async function startNodeServer(runtime: Runtime, plan: NodePlan, created?: (server: JsonRpcServer) => Promise<void>): Promise<StartedServer> {
   const { config, host } = plan;
   const { authToken, ...opts } = serverSettings(config);
@@ -240,8 +252,7 @@ export async function startNodeServer(runtime: Runtime, plan: NodePlan, created?
     token,
     beyondLoopback: beyondLoopback(bound),
     close: () => server.close(),
-    waitUntilClosed: () =>
-      server.waitUntilClosed().finally(() => rmSync(record, { force: true })),
+    waitUntilClosed: () => server.waitUntilClosed().finally(() => rmSync(record, { force: true })),
   };
 }
 
@@ -262,7 +273,9 @@ export function nodeBanner(server: StartedServer): string[] {
   const fork = node.fork;
   if (fork !== undefined) {
     const hash = `0x${Buffer.from(fork.block.hash).toString("hex")}`;
-    lines.push(`Forked chain ${fork.chainId} at block ${fork.block.number} (${hash}) from ${fork.client.name}${fork.pinned ? "" : " (its latest block; pin one with --fork-block-number to cache the remote's reads)"}`);
+    lines.push(
+      `Forked chain ${fork.chainId} at block ${fork.block.number} (${hash}) from ${fork.client.name}${fork.pinned ? "" : " (its latest block; pin one with --fork-block-number to cache the remote's reads)"}`,
+    );
   }
   if (plan.home !== undefined) lines.push(`Home ${plan.home.paths.dir} (block ${node.headNumber})`);
   if (plan.files.load !== undefined) lines.push(`Loaded the state in ${plan.files.load} (block ${node.headNumber})`);
@@ -270,7 +283,9 @@ export function nodeBanner(server: StartedServer): string[] {
   // epochs tick inside block production: a node that mines only for transactions leaves its timers still
   const { automine, intervalMs } = node.settings;
   if (runtime.epochs !== undefined && automine && intervalMs === 0) {
-    lines.push("Blocks are mined only when a transaction arrives: epoch timers move with blocks, so they wait too. For blocks over time start with --block-time S; to move a timer now, `npx hardhat epochs:advance --identifier ID --network localhost`.");
+    lines.push(
+      "Blocks are mined only when a transaction arrives: epoch timers move with blocks, so they wait too. For blocks over time start with --block-time S; to move a timer now, `npx hardhat epochs:advance --identifier ID --network localhost`.",
+    );
   }
   lines.push(`Bearer token in ${server.tokenFile}:`, `  ${server.token}`);
   const { declared, raised } = runtime.dispatcher.accessClasses();
@@ -282,7 +297,7 @@ export function nodeBanner(server: StartedServer): string[] {
   return lines;
 }
 
-export const DEFAULT_STEPS: NodeSteps = {
+const DEFAULT_STEPS: NodeSteps = {
   createRuntime: buildNodeRuntime,
   runtimeReady: async () => undefined,
   startServer: (runtime, plan) => startNodeServer(runtime, plan),

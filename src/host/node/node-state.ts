@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Runtime } from "../../app/runtime";
 
 /** A state flag or file the node cannot use (each host shows it as its own plugin error). */
-export class NodeStateError extends UserError {}
+class NodeStateError extends UserError {}
 
 export interface StateFiles {
   load?: string;

@@ -54,7 +54,12 @@ export const JSON_RPC_KEYS: Record<string, KeySpec> = {
   // Evmos v14+ defaults to false; a dev node exists to serve JSON-RPC
   enable: { field: "enable", kind: "bool", default: true, description: "Serve JSON-RPC (on by default for this node)" },
   address: { field: "address", kind: "address", description: "HTTP JSON-RPC host:port; it accepts WebSocket upgrades too (Evmos's spelling of --hostname/--port)" },
-  "ws-address": { field: "wsAddress", kind: "address", description: "A WebSocket-only listener, host:port (default: beside the HTTP listener, on its host at its port + 1: 127.0.0.1:8546; with --port 0, a free port; Evmos's own default is 0.0.0.0:8546)" },
+  "ws-address": {
+    field: "wsAddress",
+    kind: "address",
+    description:
+      "A WebSocket-only listener, host:port (default: beside the HTTP listener, on its host at its port + 1: 127.0.0.1:8546; with --port 0, a free port; Evmos's own default is 0.0.0.0:8546)",
+  },
   api: { field: "api", kind: "api", description: "Comma-separated namespaces to serve (default: all)" },
   "gas-cap": { field: "gasCap", kind: "uint64", description: "Gas cap of eth_call and eth_estimateGas (0 = none)" },
   "evm-timeout": { field: "evmTimeoutMs", kind: "duration", description: "Deadline of eth_call (e.g. 5s; 0 = none)", negative: "JSON-RPC EVM timeout duration cannot be negative" },
@@ -67,13 +72,28 @@ export const JSON_RPC_KEYS: Record<string, KeySpec> = {
   "http-idle-timeout": { field: "httpIdleTimeoutMs", kind: "duration", description: "HTTP keep-alive idle timeout (e.g. 120s)", negative: "JSON-RPC HTTP idle timeout duration cannot be negative" },
   "allow-unprotected-txs": { field: "allowUnprotectedTxs", kind: "bool", default: false, description: "Accept transactions without an EIP-155 chain id" },
   "allow-insecure-unlock": { field: "allowInsecureUnlock", kind: "bool", default: true, description: "Allow unlocking accounts over HTTP" },
-  "max-open-connections": { field: "maxOpenConnections", kind: "int", description: "Maximum simultaneous HTTP connections (0 = unlimited)", negative: "JSON-RPC max-open-connections cannot be negative" },
+  "max-open-connections": {
+    field: "maxOpenConnections",
+    kind: "int",
+    description: "Maximum simultaneous HTTP connections (0 = unlimited)",
+    negative: "JSON-RPC max-open-connections cannot be negative",
+  },
   "batch-request-limit": { field: "batchRequestLimit", kind: "int", description: "Requests in one batch", negative: "JSON-RPC batch-request-limit must be greater than 0", positive: true },
-  "batch-response-max-size": { field: "batchResponseMaxSize", kind: "int", description: "Bytes the answers of one batch may take", negative: "JSON-RPC batch-response-max-size must be greater than 0", positive: true },
+  "batch-response-max-size": {
+    field: "batchResponseMaxSize",
+    kind: "int",
+    description: "Bytes the answers of one batch may take",
+    negative: "JSON-RPC batch-response-max-size must be greater than 0",
+    positive: true,
+  },
   "body-limit": { field: "bodyLimit", kind: "int", description: "Bytes of one HTTP request body or WebSocket message", negative: "JSON-RPC body-limit must be greater than 0", positive: true },
   "enable-indexer": { field: "enableIndexer", kind: "bool", default: false, description: "Accepted for compatibility (this node always indexes)" },
   log: { field: "log", kind: "bool", default: false, description: "Print every JSON-RPC request and its answer in full in the node's log" },
-  "allowed-origins": { field: "allowedOrigins", kind: "origins", description: "More browser origins whose pages may call the dev methods (evm_*, hardhat_*) without the token, besides localhost, 127.0.0.1 and [::1]; a bare host matches any port" },
+  "allowed-origins": {
+    field: "allowedOrigins",
+    kind: "origins",
+    description: "More browser origins whose pages may call the dev methods (evm_*, hardhat_*) without the token, besides localhost, 127.0.0.1 and [::1]; a bare host matches any port",
+  },
   "ws-origins": { field: "wsOrigins", kind: "origins", description: "Origins that may open a WebSocket (cosmos/evm's key; default: any)" },
   "auth-token": { field: "authToken", kind: "token", description: "Bearer token of the private namespaces (app.toml only)", fileOnly: true },
 };
@@ -93,4 +113,3 @@ export const JSON_RPC_FLAGS: ReadonlyArray<{ flag: string; bool: boolean; descri
 
 /** Evmos/cosmos-evm [json-rpc] keys that mean nothing on this node; accepted so their app.toml loads. */
 export const IGNORED_JSON_RPC_KEYS = new Set(["metrics-address", "fix-revert-gas-refund-height", "allow-indexer-gap", "enable-profiling"]);
-

@@ -71,7 +71,8 @@ export function parseMinimumGasPrices(value: string): GasPriceSetting {
   const v = value.trim();
   if (v === "") return { amount: 0n };
   const m = /^(\d+)(?:\.(\d+))?([a-zA-Z][a-zA-Z0-9/:._-]{2,127})$/.exec(v);
-  if (m === null || /[1-9]/.test(m[2] ?? "") || !EPOCHS_PROFILES.some((p) => PROFILES[p].denom === m[3])) throw new Error(`${gasPriceForm(m?.[3] === "atest" ? "atest" : "aevmos")}, got ${JSON.stringify(value)}`);
+  if (m === null || /[1-9]/.test(m[2] ?? "") || !EPOCHS_PROFILES.some((p) => PROFILES[p].denom === m[3]))
+    throw new Error(`${gasPriceForm(m?.[3] === "atest" ? "atest" : "aevmos")}, got ${JSON.stringify(value)}`);
   return { amount: BigInt(m[1]), denom: m[3] };
 }
 
@@ -314,4 +315,3 @@ export function layerFromFlags(flags: Record<string, string | boolean>, source =
   if (address.host !== undefined || address.port !== undefined) setJsonRpc(layer, { field: "address", kind: "address", description: "" }, address);
   return layer;
 }
-

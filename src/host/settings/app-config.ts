@@ -8,19 +8,30 @@
  * either: the defaults' owners load when first asked.
  */
 import type { RuntimeOptions } from "../../app/runtime";
-import type { HostPort, ServerOptions } from "../../rpc/transport/server";
+import type { ServerOptions } from "../../rpc/transport/server";
 import type { TxPoolLimits } from "../../chain/setup";
 import { defaultRpcSettings } from "../../rpc/deps";
 import { DEFAULT_BATCH_LIMIT, DEFAULT_BATCH_RESPONSE_BYTES, DEFAULT_BODY_LIMIT, DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from "../../rpc/limits";
 import type { EpochsProfile, TickRule } from "../../epochs/types";
 import { PROFILES } from "../../epochs/profile";
-import { JSON_RPC_FLAGS, type JsonRpcConfig, boolDefault } from "./app-config-keys";
+import { type JsonRpcConfig, boolDefault } from "./app-config-keys";
 import { type AppConfigLayer, type EpochsAppConfig, type GasPriceSetting, type NodeLogLevel, checkGasPriceDenom, layerFromFlags } from "./app-config-sources";
 
-export type { EpochsProfile, TickRule };
-export { JSON_RPC_FLAGS, type JsonRpcConfig };
-export type { HostPort };
-export { type AppConfigLayer, type EpochsAppConfig, type GasPriceSetting, LOG_VERBOSITY, type NodeLogLevel, TXPOOL_KEYS, formatGoDuration, layerFromFlags, parseAppToml, parseHostPort, parseMinimumGasPrices, readAppToml } from "./app-config-sources";
+export type { EpochsProfile };
+export { type JsonRpcConfig };
+export {
+  type AppConfigLayer,
+  type EpochsAppConfig,
+  LOG_VERBOSITY,
+  type NodeLogLevel,
+  TXPOOL_KEYS,
+  formatGoDuration,
+  layerFromFlags,
+  parseAppToml,
+  parseHostPort,
+  parseMinimumGasPrices,
+  readAppToml,
+} from "./app-config-sources";
 export { parseGoDuration } from "../../utils/go-duration";
 
 export interface AppConfig {
@@ -34,8 +45,6 @@ export interface AppConfig {
   txpool: TxPoolLimits;
   home?: string;
 }
-
-
 
 /**
  * Every setting's default. Values that a lower layer owns come from it, so each number is written
@@ -83,7 +92,7 @@ export function defaultAppConfig(namespaces: readonly string[]): AppConfig {
 
 // ------------------------------------------------------------------------------------------ merge
 
-export interface ResolveAppConfigInput {
+interface ResolveAppConfigInput {
   /** Flags the user gave, keyed as Evmos spells them (see layerFromFlags). */
   flags?: Record<string, string | boolean>;
   /** readAppToml's result, when there is a home. */
@@ -140,7 +149,7 @@ export function resolveAppConfig(input: ResolveAppConfigInput): AppConfig {
 // ---------------------------------------------------------------------------------------- mapping
 
 /** What the resolved settings set in the chain, the dispatcher and the epochs module. */
-export interface AppRuntimeSettings {
+interface AppRuntimeSettings {
   chain: { gasCap: bigint; minGasPrice: bigint; txPool: TxPoolLimits };
   rpc: NonNullable<RuntimeOptions["rpc"]>;
   enabledNamespaces: ReadonlySet<string>;
@@ -190,4 +199,3 @@ export function serverSettings(c: AppConfig): Omit<ServerOptions, "token" | "res
     authToken: j.authToken,
   };
 }
-

@@ -42,7 +42,7 @@ export interface HdAccounts {
 }
 
 /** More dev accounts than this are refused: each is a key derivation at start and a line of the banner. */
-export const MAX_DEV_ACCOUNTS = 1000;
+const MAX_DEV_ACCOUNTS = 1000;
 
 /** Whether a flag's value was given: hosts pass "" (Hardhat 2 unset), undefined or -1 (Hardhat 3's --chain-id unset) otherwise. */
 export function given(v: string | number | undefined): v is string | number {

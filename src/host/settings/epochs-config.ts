@@ -13,7 +13,7 @@ import { safeInteger, shown, wholeNumber } from "../../utils/values";
 
 export { EpochsConfigError };
 
-export const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
+const DEFAULT_HOOK_GAS_LIMIT = 3_000_000;
 
 /** Which tick rule the epochs module runs (docs/epochs.md, "Tick rules"). */
 export type EpochsTickRule = "spec" | "evmos" | "sdk";
@@ -80,13 +80,13 @@ export interface PrecompilesUserConfig {
   ics20?: boolean | { channels?: Array<{ channelId: string; counterpartyChannelId?: string; counterpartyChainId?: string; open?: boolean }> };
 }
 
-export interface Erc20UserConfig {
+interface Erc20UserConfig {
   /** Coins at genesis: minted to their holders; an IBC voucher (`ibc/<64 hex>`, or its path `transfer/channel-0/uatom`) is paired as an ERC-20 at its address. */
   coins?: Array<{ denom: string; name?: string; symbol?: string; decimals?: number; balances?: Record<string, bigint | number | string> }>;
 }
 
 /** A decimal as a string ("0.1") or a number; amounts in wei as a bigint, a number or a decimal string. */
-export interface StakingUserConfig {
+interface StakingUserConfig {
   /** Default: one validator operated by the first account, 1,000 coins self-bonded. */
   validators?: Array<{ operator: string; tokens?: bigint | number | string; commissionRate?: string | number; moniker?: string; jailed?: boolean }>;
   /** Seconds; default 1,814,400 (21 days). */
@@ -97,7 +97,7 @@ export interface StakingUserConfig {
   maxValidators?: number;
 }
 
-export interface DistributionUserConfig {
+interface DistributionUserConfig {
   /** Wei minted at each end of `epochIdentifier`; default 10 coins. */
   rewardsPerEpoch?: bigint | number | string;
   /** Default "day". */
@@ -137,8 +137,10 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
     throw new EpochsConfigError("invalid epochs.genesis: expected { epochs: [...] }");
   }
   const genesisFile = user?.genesisFile;
-  if (genesisFile !== undefined && (typeof genesisFile !== "string" || genesisFile.trim() === "")) throw new EpochsConfigError(`invalid epochs.genesisFile ${JSON.stringify(genesisFile)}: expected the path of a genesis.json`);
-  if (genesisFile !== undefined && genesis !== undefined) throw new EpochsConfigError("epochs.genesis and epochs.genesisFile both set: the genesis file's app_state.epochs is the chain's epochs; set one");
+  if (genesisFile !== undefined && (typeof genesisFile !== "string" || genesisFile.trim() === ""))
+    throw new EpochsConfigError(`invalid epochs.genesisFile ${JSON.stringify(genesisFile)}: expected the path of a genesis.json`);
+  if (genesisFile !== undefined && genesis !== undefined)
+    throw new EpochsConfigError("epochs.genesis and epochs.genesisFile both set: the genesis file's app_state.epochs is the chain's epochs; set one");
   const precompiles = user?.precompiles;
   if (precompiles !== undefined) checkPrecompiles(precompiles);
   return {
@@ -197,18 +199,22 @@ export function cosmosOptionsFromConfig(cfg: EpochsConfig): CosmosPrecompilesOpt
 function ics20Options(v: PrecompilesUserConfig["ics20"]): CosmosPrecompilesOptions["ics20"] {
   if (v === undefined || typeof v === "boolean") return v;
   const shape = "expected true, false or { channels: [{ channelId, counterpartyChannelId?, counterpartyChainId?, open? }] }";
-  if (v === null || typeof v !== "object" || (v.channels !== undefined && (!Array.isArray(v.channels) || v.channels.length === 0))) throw new EpochsConfigError(`invalid epochs.precompiles.ics20: ${shape}`);
+  if (v === null || typeof v !== "object" || (v.channels !== undefined && (!Array.isArray(v.channels) || v.channels.length === 0)))
+    throw new EpochsConfigError(`invalid epochs.precompiles.ics20: ${shape}`);
   if (v.channels === undefined) return {};
   const seen = new Set<string>();
   return {
     channels: v.channels.map((c, i) => {
       const field = `epochs.precompiles.ics20.channels[${i}]`;
       const id = /^channel-\d+$/;
-      if (c === null || typeof c !== "object" || typeof c.channelId !== "string" || !id.test(c.channelId)) throw new EpochsConfigError(`invalid ${field}.channelId: expected a channel identifier like "channel-0"`);
+      if (c === null || typeof c !== "object" || typeof c.channelId !== "string" || !id.test(c.channelId))
+        throw new EpochsConfigError(`invalid ${field}.channelId: expected a channel identifier like "channel-0"`);
       if (seen.has(c.channelId)) throw new EpochsConfigError(`invalid ${field}.channelId: ${c.channelId} is listed twice`);
       seen.add(c.channelId);
-      if (c.counterpartyChannelId !== undefined && (typeof c.counterpartyChannelId !== "string" || !id.test(c.counterpartyChannelId))) throw new EpochsConfigError(`invalid ${field}.counterpartyChannelId: expected a channel identifier like "channel-7"`);
-      if (c.counterpartyChainId !== undefined && (typeof c.counterpartyChainId !== "string" || c.counterpartyChainId === "")) throw new EpochsConfigError(`invalid ${field}.counterpartyChainId: expected a chain id`);
+      if (c.counterpartyChannelId !== undefined && (typeof c.counterpartyChannelId !== "string" || !id.test(c.counterpartyChannelId)))
+        throw new EpochsConfigError(`invalid ${field}.counterpartyChannelId: expected a channel identifier like "channel-7"`);
+      if (c.counterpartyChainId !== undefined && (typeof c.counterpartyChainId !== "string" || c.counterpartyChainId === ""))
+        throw new EpochsConfigError(`invalid ${field}.counterpartyChainId: expected a chain id`);
       if (c.open !== undefined && typeof c.open !== "boolean") throw new EpochsConfigError(`invalid ${field}.open: expected true or false`);
       return { channelId: c.channelId, counterpartyChannelId: c.counterpartyChannelId ?? c.channelId, counterpartyChainId: c.counterpartyChainId ?? "counterparty-1", open: c.open ?? true };
     }),
@@ -223,7 +229,8 @@ function erc20Options(v: PrecompilesUserConfig["erc20"]): CosmosPrecompilesOptio
   return {
     coins: (v.coins ?? []).map((c, i) => {
       const field = `epochs.precompiles.erc20.coins[${i}]`;
-      if (c === null || typeof c !== "object" || typeof c.denom !== "string" || !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(c.denom)) throw new EpochsConfigError(`invalid ${field}.denom: expected a Cosmos denom (3–128 characters, a letter first)`);
+      if (c === null || typeof c !== "object" || typeof c.denom !== "string" || !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(c.denom))
+        throw new EpochsConfigError(`invalid ${field}.denom: expected a Cosmos denom (3–128 characters, a letter first)`);
       if (c.denom.startsWith("ibc/") && !/^ibc\/[0-9a-fA-F]{64}$/.test(c.denom)) throw new EpochsConfigError(`invalid ${field}.denom ${c.denom}: an IBC voucher is ibc/ and a 64-hex-digit hash`);
       if (seen.has(c.denom)) throw new EpochsConfigError(`invalid ${field}.denom: ${c.denom} is listed twice`);
       seen.add(c.denom);
@@ -237,7 +244,11 @@ function erc20Options(v: PrecompilesUserConfig["erc20"]): CosmosPrecompilesOptio
         if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new EpochsConfigError(`invalid ${field}.balances: ${address} is not a hex address`);
         return { address, amount: wei(amount, `${field}.balances["${address}"]`) };
       });
-      return { denom: c.denom, ...(c.name !== undefined ? { metadata: { name: c.name, symbol: c.symbol as string, decimals: c.decimals as number } } : {}), balances: balances.filter((b) => b.amount > 0n) };
+      return {
+        denom: c.denom,
+        ...(c.name !== undefined ? { metadata: { name: c.name, symbol: c.symbol as string, decimals: c.decimals as number } } : {}),
+        balances: balances.filter((b) => b.amount > 0n),
+      };
     }),
   };
 }
@@ -261,10 +272,14 @@ function stakingOptions(v: PrecompilesUserConfig["staking"]): CosmosPrecompilesO
   if (v === null || typeof v !== "object") throw new EpochsConfigError("invalid epochs.precompiles.staking: expected true, false or { validators?, unbondingTime?, maxEntries?, maxValidators? }");
   const { validators, unbondingTime, maxEntries, maxValidators } = v;
   // x/staking's Params.Validate: every one of them positive
-  if (unbondingTime !== undefined && safeInteger(unbondingTime, { min: 1 }) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.unbondingTime ${String(unbondingTime)}: expected seconds (a positive integer)`);
-  if (maxEntries !== undefined && safeInteger(maxEntries, { min: 1 }) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxEntries ${String(maxEntries)}: expected a positive integer`);
-  if (maxValidators !== undefined && safeInteger(maxValidators, { min: 1 }) === undefined) throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxValidators ${String(maxValidators)}: expected a positive integer`);
-  if (validators !== undefined && (!Array.isArray(validators) || validators.length === 0)) throw new EpochsConfigError("invalid epochs.precompiles.staking.validators: expected a non-empty list of { operator, tokens?, commissionRate?, moniker?, jailed? }");
+  if (unbondingTime !== undefined && safeInteger(unbondingTime, { min: 1 }) === undefined)
+    throw new EpochsConfigError(`invalid epochs.precompiles.staking.unbondingTime ${String(unbondingTime)}: expected seconds (a positive integer)`);
+  if (maxEntries !== undefined && safeInteger(maxEntries, { min: 1 }) === undefined)
+    throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxEntries ${String(maxEntries)}: expected a positive integer`);
+  if (maxValidators !== undefined && safeInteger(maxValidators, { min: 1 }) === undefined)
+    throw new EpochsConfigError(`invalid epochs.precompiles.staking.maxValidators ${String(maxValidators)}: expected a positive integer`);
+  if (validators !== undefined && (!Array.isArray(validators) || validators.length === 0))
+    throw new EpochsConfigError("invalid epochs.precompiles.staking.validators: expected a non-empty list of { operator, tokens?, commissionRate?, moniker?, jailed? }");
   const seen = new Set<string>();
   return {
     ...(unbondingTime !== undefined ? { unbondingTime: BigInt(unbondingTime) } : {}),
@@ -274,7 +289,8 @@ function stakingOptions(v: PrecompilesUserConfig["staking"]): CosmosPrecompilesO
       ? {
           validators: validators.map((g, i) => {
             const field = `epochs.precompiles.staking.validators[${i}]`;
-            if (g === null || typeof g !== "object" || typeof g.operator !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(g.operator)) throw new EpochsConfigError(`invalid ${field}.operator: expected a hex address`);
+            if (g === null || typeof g !== "object" || typeof g.operator !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(g.operator))
+              throw new EpochsConfigError(`invalid ${field}.operator: expected a hex address`);
             if (seen.has(g.operator.toLowerCase())) throw new EpochsConfigError(`invalid ${field}.operator: ${g.operator} is listed twice`);
             seen.add(g.operator.toLowerCase());
             const tokens = g.tokens === undefined ? undefined : wei(g.tokens, `${field}.tokens`);
@@ -297,7 +313,8 @@ function stakingOptions(v: PrecompilesUserConfig["staking"]): CosmosPrecompilesO
 function distributionOptions(v: PrecompilesUserConfig["distribution"]): CosmosPrecompilesOptions["distribution"] {
   if (v === undefined || typeof v === "boolean") return v;
   if (v === null || typeof v !== "object") throw new EpochsConfigError("invalid epochs.precompiles.distribution: expected true, false or { rewardsPerEpoch?, epochIdentifier?, communityTax? }");
-  if (v.epochIdentifier !== undefined && (typeof v.epochIdentifier !== "string" || v.epochIdentifier === "")) throw new EpochsConfigError(`invalid epochs.precompiles.distribution.epochIdentifier ${JSON.stringify(v.epochIdentifier)}: expected an epoch identifier`);
+  if (v.epochIdentifier !== undefined && (typeof v.epochIdentifier !== "string" || v.epochIdentifier === ""))
+    throw new EpochsConfigError(`invalid epochs.precompiles.distribution.epochIdentifier ${JSON.stringify(v.epochIdentifier)}: expected an epoch identifier`);
   return {
     ...(v.rewardsPerEpoch !== undefined ? { rewardsPerEpoch: wei(v.rewardsPerEpoch, "epochs.precompiles.distribution.rewardsPerEpoch") } : {}),
     ...(v.epochIdentifier !== undefined ? { epochIdentifier: v.epochIdentifier } : {}),
@@ -323,7 +340,7 @@ function toInt(v: number | bigint | string | undefined): bigint {
 }
 
 /** One genesis record of `hardhat.config.ts` (seconds, RFC 3339, Dates or Cosmos durations) → EpochInfo. */
-export function epochInfoFromConfig(e: EpochInfoUserConfig, i: number): EpochInfo {
+function epochInfoFromConfig(e: EpochInfoUserConfig, i: number): EpochInfo {
   const where = `epochs[${i}]`;
   const { parseDuration, seconds, newEpochInfo } = epochsModule();
   const duration = typeof e.duration === "string" && e.duration.endsWith("s") ? parseDuration(e.duration) : seconds(BigInt(e.duration));

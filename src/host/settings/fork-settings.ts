@@ -8,7 +8,7 @@ import path from "node:path";
 import type { ForkConfig } from "../../chain/setup";
 import { wholeNumber } from "../../utils/values";
 
-export const FORK_CACHE_FOLDER = "hardhat-epochs-fork";
+const FORK_CACHE_FOLDER = "hardhat-epochs-fork";
 
 /** A fork setting that cannot be used; each host words it as its own error. */
 export class ForkSettingsError extends UserError {}

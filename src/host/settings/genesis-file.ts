@@ -17,9 +17,9 @@ import { epochsModule } from "../lazy";
 import type { EpochsProfile } from "./app-config";
 
 /** A genesis file that cannot be read or honoured: the file and the field. */
-export class GenesisFileError extends UserError {}
+class GenesisFileError extends UserError {}
 
-export interface GenesisFile {
+interface GenesisFile {
   path: string;
   genesis: CosmosGenesis;
   /** The file's `app_state` as written (the Cosmos modules read their sections from it). */
@@ -27,7 +27,7 @@ export interface GenesisFile {
 }
 
 /** Reads and checks a genesis.json under `profile` (its epochs, chain ids and time; the modules' sections are read by genesisRuntimeOptions). */
-export function readGenesisFile(file: string, profile: EpochsProfile): GenesisFile {
+function readGenesisFile(file: string, profile: EpochsProfile): GenesisFile {
   try {
     const text = readFileSync(file, "utf8");
     return { path: file, genesis: epochsModule().parseCosmosGenesis(text, profile), appState: (JSON.parse(text) as { app_state?: unknown }).app_state };
@@ -65,7 +65,9 @@ export function genesisRuntimeOptions(
     ...base.cosmos,
     ...(app.staking !== undefined ? { staking: app.staking } : {}),
     ...(app.gov !== undefined && base.cosmos?.gov !== false ? { gov: app.gov } : {}),
-    ...(app.distribution !== undefined && base.cosmos?.distribution !== false ? { distribution: { ...(typeof base.cosmos?.distribution === "object" ? base.cosmos.distribution : {}), ...app.distribution } } : {}),
+    ...(app.distribution !== undefined && base.cosmos?.distribution !== false
+      ? { distribution: { ...(typeof base.cosmos?.distribution === "object" ? base.cosmos.distribution : {}), ...app.distribution } }
+      : {}),
     ...(app.erc20 !== undefined && base.cosmos?.erc20 !== false ? { erc20: { ...(typeof base.cosmos?.erc20 === "object" ? base.cosmos.erc20 : {}), ...app.erc20 } } : {}),
     ...(app.ics20 !== undefined && base.cosmos?.ics20 !== false ? { ics20: app.ics20 } : {}),
   };

@@ -26,16 +26,25 @@ export interface InProcessNetworkUserConfig {
   allowBlocksWithSameTimestamp?: boolean;
   throwOnTransactionFailures?: boolean;
   mining?: { auto?: boolean; interval?: number | [number, number]; mempool?: { order?: "priority" | "fifo" } };
-  accounts?:
-    | { mnemonic?: string; path?: string; count?: number; initialIndex?: number; accountsBalance?: Amount; passphrase?: string }
-    | Array<{ privateKey: string; balance: Amount }>;
+  accounts?: { mnemonic?: string; path?: string; count?: number; initialIndex?: number; accountsBalance?: Amount; passphrase?: string } | Array<{ privateKey: string; balance: Amount }>;
   /** Fork a remote chain, as an `edr-simulated` network's `forking`. */
   forking?: ForkingUserConfig;
 }
 
 const KEYS = new Set([
-  "chainId", "hardfork", "blockGasLimit", "initialBaseFeePerGas", "minGasPrice", "coinbase", "initialDate",
-  "allowUnlimitedContractSize", "allowBlocksWithSameTimestamp", "throwOnTransactionFailures", "mining", "accounts", "forking",
+  "chainId",
+  "hardfork",
+  "blockGasLimit",
+  "initialBaseFeePerGas",
+  "minGasPrice",
+  "coinbase",
+  "initialDate",
+  "allowUnlimitedContractSize",
+  "allowBlocksWithSameTimestamp",
+  "throwOnTransactionFailures",
+  "mining",
+  "accounts",
+  "forking",
 ]);
 
 /** Hardhat's hardfork names that EthereumJS spells differently. */
@@ -58,12 +67,10 @@ function bytesOf(key: string, v: unknown, length: number): Uint8Array {
 }
 
 /** How the genesis accounts are given: keys, or Hardhat's HD settings (derived when the chain is built). */
-type AccountsSetting =
-  | { keys: GenesisAccount[] }
-  | { mnemonic?: string; path?: string; count?: number; initialIndex?: number; accountsBalance?: bigint; passphrase?: string };
+type AccountsSetting = { keys: GenesisAccount[] } | { mnemonic?: string; path?: string; count?: number; initialIndex?: number; accountsBalance?: bigint; passphrase?: string };
 
 /** `epochs.network`, checked: what the user set, in the chain's types. */
-export interface NetworkSettings extends Partial<Omit<ChainConfig, "mining" | "accounts">> {
+interface NetworkSettings extends Partial<Omit<ChainConfig, "mining" | "accounts">> {
   mining?: Partial<ChainConfig["mining"]>;
   accounts?: AccountsSetting;
   /** The remote to fork (`forking`), without its cache folder. */
@@ -154,7 +161,10 @@ export function parseNetworkSettings(user: InProcessNetworkUserConfig | undefine
   return s;
 }
 
-/** The HD settings `node --accounts/--mnemonic` derive from (src/host/settings/chain-flags.ts); undefined when the config lists keys. */
+/**
+ * The HD settings `node --accounts/--mnemonic` derive from (src/host/settings/chain-flags.ts); undefined when the config lists keys.
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export function hdAccountsOf(settings: NetworkSettings): HdAccounts | undefined {
   const accounts = settings.accounts;
   if (accounts !== undefined && "keys" in accounts) return undefined;

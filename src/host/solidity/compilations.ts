@@ -25,7 +25,10 @@ export function hardhat2BuildInfos(artifacts: string): BuildInfoReader {
   return { dir: path.join(artifacts, "build-info"), read: (file) => JSON.parse(readFileSync(file, "utf8")) as Compilation };
 }
 
-/** Hardhat 3: `<id>.json` with the input, `<id>.output.json` beside it with the output. */
+/**
+ * Hardhat 3: `<id>.json` with the input, `<id>.output.json` beside it with the output.
+ * @lazy loaded by a deferred require() (knip cannot see it)
+ */
 export function hardhat3BuildInfos(artifacts: string): BuildInfoReader {
   return {
     dir: path.join(artifacts, "build-info"),

@@ -12,8 +12,7 @@ import type { ContractInfo, ContractRegistry } from "../../solidity/registry";
 
 /** Hardhat 3's GasMeasurement (hardhat/internal gas-analytics types). */
 export type GasMeasurement =
-  | { type: "deployment"; contractFqn: string; gas: number; runtimeSize: number }
-  | { type: "function"; contractFqn: string; functionSig: string; gas: number; proxyChain: string[] };
+  { type: "deployment"; contractFqn: string; gas: number; runtimeSize: number } | { type: "function"; contractFqn: string; functionSig: string; gas: number; proxyChain: string[] };
 
 /** What EDR calls a contract it cannot name (in a proxy chain). */
 const UNRECOGNIZED_CONTRACT = "<UnrecognizedContract>";
@@ -55,7 +54,7 @@ function functionSignature(c: ContractInfo, input: Uint8Array): string | undefin
  * A proxy forwards its call: a DELEGATECALL with the same selector that returned what the call
  * returned. Followed down: [implementation, …, `frame`], or undefined when `frame` forwards nothing.
  */
-export function proxyChain(frame: ExecutionFrame): ExecutionFrame[] | undefined {
+function proxyChain(frame: ExecutionFrame): ExecutionFrame[] | undefined {
   if (frame.create || frame.input.length < 4) return undefined;
   for (const child of frame.children) {
     if (!child.delegate || child.input.length < 4 || !sameBytes(child.input.subarray(0, 4), frame.input.subarray(0, 4)) || !sameBytes(child.output, frame.output)) continue;

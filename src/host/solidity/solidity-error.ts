@@ -19,7 +19,7 @@ const CONSTRUCTOR = "constructor";
 const VM_EXCEPTION = "VM Exception while processing transaction:";
 
 /** Hardhat 3's code on a SolidityError (its REVERT_ERROR_CODE), what viem and the matchers read. */
-export const REVERT_ERROR_CODE = 3;
+const REVERT_ERROR_CODE = 3;
 
 /** One frame as V8 prints a call site: `Type.method (file:line)`, or `(file)` without a line. */
 function site(file: string | undefined, contract: string | undefined, fn: string | undefined, line: number | undefined): string {
@@ -41,7 +41,7 @@ export interface FrameOptions {
 }
 
 /** The frame Hardhat prints for one entry, or undefined for an entry it skips. */
-export function callSite(e: StackTraceEntry, opts: FrameOptions = {}): string | undefined {
+function callSite(e: StackTraceEntry, opts: FrameOptions = {}): string | undefined {
   const ref = e.sourceReference;
   const prefix = opts.localSourcePrefix;
   const file = ref === undefined ? undefined : prefix !== undefined && ref.sourceName.startsWith(prefix) ? ref.sourceName.slice(prefix.length) : ref.sourceName;
@@ -80,7 +80,7 @@ export function callSite(e: StackTraceEntry, opts: FrameOptions = {}): string | 
 }
 
 /** Hardhat's message for the entry that ends a trace; undefined where it falls back to the return data's. */
-export function lastEntryMessage(e: StackTraceEntry): string | undefined {
+function lastEntryMessage(e: StackTraceEntry): string | undefined {
   const value = (e.value ?? 0n).toString(10);
   switch (e.type) {
     case T.FUNCTION_NOT_PAYABLE_ERROR:
@@ -141,12 +141,7 @@ export function lastEntryMessage(e: StackTraceEntry): string | undefined {
  * return data) and the Solidity frames, innermost first. A trace that reaches no known source (or
  * none) gives the message from the return data alone and no frames, as Hardhat does for unknown code.
  */
-export function solidityFailure(
-  f: FailedExecution,
-  trace: StackTraceEntry[] | undefined,
-  customError?: CustomErrorDecoder,
-  opts: FrameOptions = {},
-): { message: string; frames: string[] } {
+export function solidityFailure(f: FailedExecution, trace: StackTraceEntry[] | undefined, customError?: CustomErrorDecoder, opts: FrameOptions = {}): { message: string; frames: string[] } {
   const fallback = failureText(f, customError);
   if (trace === undefined || trace.length === 0 || !trace.some((e) => e.sourceReference !== undefined)) return { message: fallback, frames: [] };
   const frames = trace

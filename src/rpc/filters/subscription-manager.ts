@@ -14,12 +14,12 @@ import type { Connection } from "../types";
 import { pageShare } from "./page-share";
 
 /** The node's events, fanned out: one listener on the node however many subscriptions there are. */
-export interface NodeFeed {
+interface NodeFeed {
   onBlock(fn: (b: MinedBlock) => void): () => void;
   onPendingTransaction(fn: (hash: string) => void): () => void;
 }
 
-export interface SubscriptionKind {
+interface SubscriptionKind {
   /** Parses the kind's optional argument (throws a ParamError-like Error for a bad one). */
   parse(arg: unknown): unknown;
   /** Starts delivering to `send`; returns the function that stops it. */
@@ -51,7 +51,7 @@ interface Sub {
 
 /** Subscriptions one WebSocket may hold, and the node in all (each is fed every block: the fan-out is bounded by them). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;
-export const MAX_SUBSCRIPTIONS = 10_000;
+const MAX_SUBSCRIPTIONS = 10_000;
 
 export class SubscriptionManager {
   private readonly _subs = new Map<string, Sub>();
@@ -128,7 +128,8 @@ export class SubscriptionManager {
     if (own.size >= this._perConnection) throw new SubscriptionLimitError(`too many subscriptions on this connection: at most ${this._perConnection} (unsubscribe some first)`);
     if (this._subs.size >= this._total) throw new SubscriptionLimitError(`too many subscriptions on this node: at most ${this._total}`);
     const page = origin !== undefined;
-    if (page && this._pages >= pageShare(this._total)) throw new SubscriptionLimitError(`too many subscriptions of pages on this node: callers with an Origin hold at most ${pageShare(this._total)} together`);
+    if (page && this._pages >= pageShare(this._total))
+      throw new SubscriptionLimitError(`too many subscriptions of pages on this node: callers with an Origin hold at most ${pageShare(this._total)} together`);
     const id = `0x${randomBytes(16).toString("hex")}`;
     const stop = kind.start(parsed, (result) => connection.notify({ jsonrpc: "2.0", method: "eth_subscription", params: { subscription: id, result } }), this._feed);
     this._subs.set(id, { connection, stop, page });

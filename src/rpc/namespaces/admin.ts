@@ -89,7 +89,12 @@ const port = codec((v): number => {
 });
 
 const list = (s: string | undefined): string[] | undefined =>
-  s === undefined ? undefined : s.split(",").map((x) => x.trim()).filter((x) => x !== "");
+  s === undefined
+    ? undefined
+    : s
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x !== "");
 
 const ENODE = /^enode:\/\/([0-9a-fA-F]{128})@([^:/?]+|\[[0-9a-fA-F:.]+\]):(\d{1,5})(\?discport=\d{1,5})?$/;
 

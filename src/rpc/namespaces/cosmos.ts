@@ -50,7 +50,6 @@ const rewardsChange = objectOf("the rewards", (field) => {
   return out;
 });
 
-
 const STATUS_NAMES = ["PROPOSAL_STATUS_UNSPECIFIED", "PROPOSAL_STATUS_DEPOSIT_PERIOD", "PROPOSAL_STATUS_VOTING_PERIOD", "PROPOSAL_STATUS_PASSED", "PROPOSAL_STATUS_REJECTED", "PROPOSAL_STATUS_FAILED"];
 const OPTION_NAMES = ["VOTE_OPTION_UNSPECIFIED", "VOTE_OPTION_YES", "VOTE_OPTION_ABSTAIN", "VOTE_OPTION_NO", "VOTE_OPTION_NO_WITH_VETO"];
 
@@ -76,7 +75,10 @@ const voteOf = objectOf("the vote", (field) => {
   const voter = field("voter", address.parse);
   if (voter === undefined) throw new ParamError("the vote.voter: missing");
   const option = field("option", named(OPTION_NAMES, "a vote option").parse);
-  const weighted = field("options", arrayOf((o) => objectOf("the option", (f) => ({ option: f("option", named(OPTION_NAMES, "a vote option").parse) ?? 0, weight: f("weight", fraction.parse) ?? 10n ** 18n })).parse(o), "options"));
+  const weighted = field(
+    "options",
+    arrayOf((o) => objectOf("the option", (f) => ({ option: f("option", named(OPTION_NAMES, "a vote option").parse) ?? 0, weight: f("weight", fraction.parse) ?? 10n ** 18n })).parse(o), "options"),
+  );
   if (option === undefined && weighted === undefined) throw new ParamError("the vote: give option or options");
   return { voter: hexlify(voter), options: weighted ?? [{ option: option as number, weight: 10n ** 18n }], metadata: field("metadata", string.parse) ?? "" };
 });
@@ -91,7 +93,11 @@ const proposalOf = objectOf("the proposal", (field) => {
   const proposer = field("proposer", address.parse);
   if (id === undefined || id === 0n) throw new ParamError("the proposal.id: give a positive id");
   if (proposer === undefined) throw new ParamError("the proposal.proposer: missing");
-  const deposits = field("deposits", arrayOf((d) => depositOf.parse(d), "deposits")) ?? [];
+  const deposits =
+    field(
+      "deposits",
+      arrayOf((d) => depositOf.parse(d), "deposits"),
+    ) ?? [];
   return {
     id,
     messages: field("messages", texts.parse) ?? [],
@@ -106,7 +112,11 @@ const proposalOf = objectOf("the proposal", (field) => {
     title: field("title", string.parse) ?? "",
     summary: field("summary", string.parse) ?? "",
     proposer: hexlify(proposer),
-    votes: field("votes", arrayOf((v) => voteOf.parse(v), "votes")) ?? [],
+    votes:
+      field(
+        "votes",
+        arrayOf((v) => voteOf.parse(v), "votes"),
+      ) ?? [],
     deposits,
   };
 });
@@ -196,8 +206,7 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
       access: "read",
       params: [blockNumberOrTag.opt()],
       doc: "The modules' parts of a Cosmos genesis.json at a block: `app_state.staking` (params, validators, delegations), `bank` (other coins' balances, metadata), `erc20` (token pairs), `transfer` (denom traces), `ibc` (transfer channels), `distribution` (community tax), `mint` (when the chain mints every block) and `gov` (params, next id, constitution).",
-      handler: async ([block]): Promise<Json> =>
-        read(async () => cosmos.exportGenesis(await at(block))),
+      handler: async ([block]): Promise<Json> => read(async () => cosmos.exportGenesis(await at(block))),
     }),
     method({
       name: "cosmos_validators",
@@ -236,22 +245,20 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
       access: "dev",
       params: [newValidator],
       doc: "Adds a bonded validator: { operator, tokens?, commissionRate?, moniker? }; its self-delegation is minted.",
-      handler: async ([v]) =>
-        change(async (admin) => admin.queries().validatorJson(await admin.addValidator(v))),
+      handler: async ([v]) => change(async (admin) => admin.queries().validatorJson(await admin.addValidator(v))),
     }),
     method({
       name: "cosmos_jailValidator",
       access: "dev",
       params: [address, bool.opt()],
       doc: "Jails a validator (true, the default) or unjails it (false).",
-      handler: async ([operator, jailed]) =>
-        change(async (admin) => admin.queries().validatorJson(await admin.setJailed(hexlify(operator), jailed ?? true))),
+      handler: async ([operator, jailed]) => change(async (admin) => admin.queries().validatorJson(await admin.setJailed(hexlify(operator), jailed ?? true))),
     }),
     method({
       name: "cosmos_slashValidator",
       access: "dev",
       params: [address, fraction],
-      doc: "Burns a fraction (\"0.05\") of a validator's tokens; its delegations are worth that much less.",
+      doc: 'Burns a fraction ("0.05") of a validator\'s tokens; its delegations are worth that much less.',
       handler: async ([operator, f]) =>
         change(async (admin) => {
           const { burned, validator } = await admin.slash(hexlify(operator), f);
@@ -276,7 +283,12 @@ export function cosmosMethods({ node }: RpcDeps, cosmos: CosmosModules) {
       doc: "Writes a governance proposal the gov precompile answers for: { id, proposer, title?, summary?, status?, messages?, finalTallyResult?, votes?, deposits?, times? }.",
       handler: async ([p]) =>
         change(async (admin) => {
-          await admin.setProposal({ ...p, proposer: getAddress(p.proposer), votes: p.votes.map((v) => ({ ...v, voter: getAddress(v.voter) })), deposits: p.deposits.map((d) => ({ ...d, depositor: getAddress(d.depositor) })) });
+          await admin.setProposal({
+            ...p,
+            proposer: getAddress(p.proposer),
+            votes: p.votes.map((v) => ({ ...v, voter: getAddress(v.voter) })),
+            deposits: p.deposits.map((d) => ({ ...d, depositor: getAddress(d.depositor) })),
+          });
           return true;
         }),
     }),
@@ -361,7 +373,6 @@ const incomingOf = objectOf("the transfer", (field): IncomingTransfer => {
   return { channelId, denom, amount, receiver, sender: field("sender", string.parse) ?? "counterparty", memo: field("memo", string.parse) ?? "" };
 });
 
-
 /** ICS20 against a simulated counterparty: the channels and packets, a packet's fate, incoming transfers. */
 function ics20DevMethods(cosmos: CosmosModules, at: At, read: Read, change: Change) {
   return [
@@ -370,14 +381,13 @@ function ics20DevMethods(cosmos: CosmosModules, at: At, read: Read, change: Chan
       access: "read",
       params: [blockNumberOrTag.opt()],
       doc: "The transfer channels, every packet sent (with its state: pending, acknowledged, refunded) and the vouchers' denom traces, at a block.",
-      handler: async ([block]): Promise<Json> =>
-        read(async () => (await at(block)).ibcState()),
+      handler: async ([block]): Promise<Json> => read(async () => (await at(block)).ibcState()),
     }),
     method({
       name: "cosmos_ibcSettle",
       access: "dev",
       params: [string, quantity, fateOf, string.opt()],
-      doc: "Ends a pending packet sent on a channel: \"ack\" (delivered), \"error\" (an error acknowledgement, optional text: refunded) or \"timeout\" (refunded).",
+      doc: 'Ends a pending packet sent on a channel: "ack" (delivered), "error" (an error acknowledgement, optional text: refunded) or "timeout" (refunded).',
       handler: async ([channel, sequence, fate, error]): Promise<Json> => CosmosQueries.packetJson(await change((admin) => admin.settlePacket(channel, sequence, fate, error))),
     }),
     method({

@@ -42,13 +42,13 @@ const pagination = codec((v): PageRequest => {
 });
 
 /** Most epochs one epochs_advance moves a timer: each is one to a few blocks, mined while other requests wait. */
-export const MAX_ADVANCE = 1000;
+const MAX_ADVANCE = 1000;
 
 /** Blocks one epoch may take before epochs_advance gives up (a timer another rule or a hook keeps from moving). */
 const MAX_BLOCKS_PER_EPOCH = 16;
 
 /** What the app layer lends the namespace: the whole chain as a genesis.json (src/app/genesis-export.ts). */
-export interface EpochsExports {
+interface EpochsExports {
   genesis(): Promise<Json>;
 }
 
@@ -195,15 +195,14 @@ async function typedTimers(node: RpcDeps["node"], height: bigint, events: { begi
 export function registerEpochsSubscription(deps: RpcDeps, subscriptions: SubscriptionManager): void {
   subscriptions.registerKind("epochs", {
     parse: () => undefined,
-    start: (_arg, send, feed) =>
-      {
-        // one block's notifications after the last's, though naming a typed event's timer reads the store
-        let previous = Promise.resolve();
-        return feed.onBlock(({ block, events }) => {
-          previous = previous.then(async () => {
-            for (const n of eventNotifications(block, events, await typedTimers(deps.node, block.header.number, events))) send(n);
-          });
+    start: (_arg, send, feed) => {
+      // one block's notifications after the last's, though naming a typed event's timer reads the store
+      let previous = Promise.resolve();
+      return feed.onBlock(({ block, events }) => {
+        previous = previous.then(async () => {
+          for (const n of eventNotifications(block, events, await typedTimers(deps.node, block.header.number, events))) send(n);
         });
-      },
+      });
+    },
   });
 }

@@ -11,7 +11,7 @@ export function erigonMethods({ node }: RpcDeps) {
       name: "erigon_getHeaderByNumber",
       access: "read",
       params: [otsBlock],
-      doc: "The block at a number or tag (transaction hashes), as Anvil answers it; null when there is none. Otterscan's probe calls it with \"latest\".",
+      doc: 'The block at a number or tag (transaction hashes), as Anvil answers it; null when there is none. Otterscan\'s probe calls it with "latest".',
       handler: async ([b]) => {
         const n = await resolveHeight(node, b);
         const block = n === undefined ? undefined : await node.getBlock(n);

@@ -87,7 +87,11 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [address, data],
       doc: "Sets an account's code.",
       handler: async ([addr, code]) => {
-        await modifyAccount(addr, () => undefined, (sm, a) => sm.putCode(a, code));
+        await modifyAccount(
+          addr,
+          () => undefined,
+          (sm, a) => sm.putCode(a, code),
+        );
         return true;
       },
     }),
@@ -98,7 +102,11 @@ export function hardhatMethods(deps: RpcDeps) {
       doc: "Sets one 32-byte storage slot of an account.",
       handler: async ([addr, slot, value]) => {
         if (value.length !== 32) throw new InvalidParamsError("invalid argument 2: storage value must be exactly 32 bytes");
-        await modifyAccount(addr, () => undefined, (sm, a) => sm.putStorage(a, setLengthLeft(hexToBytes(q(slot)), 32), value));
+        await modifyAccount(
+          addr,
+          () => undefined,
+          (sm, a) => sm.putStorage(a, setLengthLeft(hexToBytes(q(slot)), 32), value),
+        );
         return true;
       },
     }),
@@ -182,9 +190,7 @@ export function hardhatMethods(deps: RpcDeps) {
         instanceId: hex(node.instanceId),
         latestBlockNumber: Number(node.headNumber),
         latestBlockHash: hex(node.head.hash()),
-        ...(node.fork !== undefined
-          ? { forkedNetwork: { chainId: Number(node.fork.chainId), forkBlockNumber: Number(node.fork.block.number), forkBlockHash: hex(node.fork.block.hash) } }
-          : {}),
+        ...(node.fork !== undefined ? { forkedNetwork: { chainId: Number(node.fork.chainId), forkBlockNumber: Number(node.fork.block.number), forkBlockHash: hex(node.fork.block.hash) } } : {}),
       }),
     }),
     method({
@@ -218,7 +224,8 @@ export function hardhatMethods(deps: RpcDeps) {
       params: [any, any, any],
       doc: "Adds a solc run (version, standard-JSON input and output; Hardhat's node task sends one per compilation) to the contracts the node recognises in Solidity stack traces.",
       handler: ([, input, output]) => {
-        if (input === null || typeof input !== "object" || output === null || typeof output !== "object") throw new InvalidParamsError("invalid argument: the compiler input and output must be objects");
+        if (input === null || typeof input !== "object" || output === null || typeof output !== "object")
+          throw new InvalidParamsError("invalid argument: the compiler input and output must be objects");
         deps.contracts.addCompilation(input as SolcInput, output as SolcOutput);
         return true;
       },

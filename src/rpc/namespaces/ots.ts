@@ -15,7 +15,7 @@ import { ParamError, address, codec, hash, numberOrQuantity, parseBlockNumberOrT
 import { resolveHeight } from "../resolve";
 
 /** Otterscan's API level this node implements. */
-export const OTS_API_LEVEL = 8;
+const OTS_API_LEVEL = 8;
 
 /** A block number as Otterscan sends it: a JSON number, a hex quantity or a tag. */
 export const otsBlock = codec((v) => (typeof v === "number" ? parseBlockNumberOrTag(`0x${check(v).toString(16)}`) : parseBlockNumberOrTag(v)));

@@ -33,7 +33,7 @@ const unlockSeconds = codec((v): bigint => {
 });
 
 /** geth's crypto.HexToECDSA, with an optional 0x: its error texts for bad keys. */
-export function parsePrivateKey(text: string): Uint8Array {
+function parsePrivateKey(text: string): Uint8Array {
   const body = text.startsWith("0x") || text.startsWith("0X") ? text.slice(2) : text;
   const bad = /[^0-9a-fA-F]/.exec(body);
   if (bad !== null) throw new ServerError(`invalid hex character ${JSON.stringify(bad[0]).replace(/^"|"$/g, "'")} in private key`);
@@ -79,8 +79,7 @@ export function personalMethods(deps: RpcDeps) {
     return { key: await withKeyStore(() => keystore.unlockedKey(addr)), zero: true };
   };
   /** Hardhat's form (a dev account, no password) is `dev`; a key-store key is `private`. */
-  const signAccess = (from: Uint8Array, passphrase: string | undefined): Access =>
-    passphrase === undefined && isDevAccount(deps, new Address(from).toString()) ? "dev" : "private";
+  const signAccess = (from: Uint8Array, passphrase: string | undefined): Access => (passphrase === undefined && isDevAccount(deps, new Address(from).toString()) ? "dev" : "private");
 
   const walletUrl = (url: string) => keystore.wallets().some((w) => w.url === url);
   const noSmartcard = (url: string, geth: string): never => {

@@ -22,7 +22,7 @@ import { turnIfDue } from "../../utils/turn";
 type TraceType = "trace" | "stateDiff" | "vmTrace";
 
 const traceTypes = codec((v): Set<TraceType> => {
-  if (!Array.isArray(v)) throw new ParamError("expected the trace types: an array of \"trace\", \"stateDiff\", \"vmTrace\"");
+  if (!Array.isArray(v)) throw new ParamError('expected the trace types: an array of "trace", "stateDiff", "vmTrace"');
   const out = new Set<TraceType>();
   for (const t of v) {
     if (t !== "trace" && t !== "stateDiff" && t !== "vmTrace") throw new ParamError(`unknown trace type ${JSON.stringify(t)} (expected trace, stateDiff or vmTrace)`);
@@ -43,8 +43,14 @@ interface TraceFilter {
 const traceFilter = objectOf("TraceFilter", (f): TraceFilter => ({
   fromBlock: f("fromBlock", parseBlockNumberOrTag),
   toBlock: f("toBlock", parseBlockNumberOrTag),
-  fromAddress: f("fromAddress", arrayOf((x) => address.parse(x), "fromAddress")),
-  toAddress: f("toAddress", arrayOf((x) => address.parse(x), "toAddress")),
+  fromAddress: f(
+    "fromAddress",
+    arrayOf((x) => address.parse(x), "fromAddress"),
+  ),
+  toAddress: f(
+    "toAddress",
+    arrayOf((x) => address.parse(x), "toAddress"),
+  ),
   after: f("after", (x) => numberOrQuantity.parse(x)),
   count: f("count", (x) => numberOrQuantity.parse(x)),
 }));
@@ -164,7 +170,6 @@ function replayResult(r: { callTracer: CallFrame; prestateTracer?: unknown; pari
   };
 }
 
-
 function whereOf(block: Block, index: number): Where {
   return { blockHash: bytesToHex(block.hash()), blockNumber: Number(block.header.number), transactionHash: bytesToHex(block.transactions[index].hash()), transactionPosition: index };
 }
@@ -242,7 +247,10 @@ export function traceMethods({ node }: RpcDeps) {
         for (let n = from; n <= to; n++) {
           // each block is a replay: other requests get turns between them, and the whole has a deadline
           await turnIfDue();
-          if (Date.now() > deadline) throw new ServerError(`trace_filter ran past its ${FILTER_DEADLINE_MS / 1000}s deadline at block ${n} of ${from}..${to}: ask for fewer blocks (fromBlock, toBlock) or fewer traces (count)`);
+          if (Date.now() > deadline)
+            throw new ServerError(
+              `trace_filter ran past its ${FILTER_DEADLINE_MS / 1000}s deadline at block ${n} of ${from}..${to}: ask for fewer blocks (fromBlock, toBlock) or fewer traces (count)`,
+            );
           for (const t of await blockTraces(node, n)) {
             const action = (t as { action: Record<string, string | null> }).action;
             const src = action.from ?? action.address;

@@ -10,8 +10,5 @@ const LES = "a dev node has no light-client server";
 export function unsupportedMethods(): MethodSpec[] {
   const shh = ["post", "version", "newIdentity", "hasIdentity", "newGroup", "addToGroup", "newFilter", "uninstallFilter", "getFilterChanges", "getMessages"];
   const les = ["serverInfo", "clientInfo", "priorityClientInfo", "addBalance", "setClientParams", "setDefaultParams", "latestCheckpoint", "getCheckpoint", "getCheckpointContractAddress"];
-  return [
-    ...shh.map((m) => unsupported(`shh_${m}`, WHISPER)),
-    ...les.map((m) => unsupported(`les_${m}`, LES)),
-  ];
+  return [...shh.map((m) => unsupported(`shh_${m}`, WHISPER)), ...les.map((m) => unsupported(`les_${m}`, LES))];
 }

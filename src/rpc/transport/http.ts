@@ -11,7 +11,7 @@ import { TIMEOUT_CODE, encodeResponse, encodeRest, errorBody, invalidRequestBody
 /** geth's accepted media types; parameters such as `; charset=utf-8` are ignored. */
 const JSON_TYPES = new Set(["application/json", "application/json-rpc", "application/jsonrequest"]);
 
-export interface HttpHandlerOptions {
+interface HttpHandlerOptions {
   dispatcher: Dispatcher;
   rest: RestRouter;
   bodyLimit: number;
@@ -33,8 +33,7 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.writeHead(status, headers).end(body);
 }
 
-const sendJson = (res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void =>
-  send(res, status, { "content-type": "application/json", ...extra }, text);
+const sendJson = (res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void => send(res, status, { "content-type": "application/json", ...extra }, text);
 
 export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
   return async (req, res) => {
@@ -110,11 +109,7 @@ export function createHttpHandler(o: HttpHandlerOptions): HttpHandler {
  * The dispatcher's answer, or geth's `request timed out` (-32002) for every member owed one when it
  * takes longer than the HTTP timeout. The call itself runs on; only its answer is dropped.
  */
-async function withTimeout(
-  work: Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>,
-  ms: number,
-  body: unknown,
-): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+async function withTimeout(work: Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>, ms: number, body: unknown): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
   if (ms <= 0) return work;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<JsonRpcResponse | JsonRpcResponse[] | undefined>((resolve) => {

@@ -10,7 +10,7 @@ export function checkBatch(body: unknown, limit: number): JsonRpcResponse | unde
   return refused === undefined ? undefined : invalidRequestBody(refused);
 }
 
-export type BodyResult = { ok: true; text: string } | { ok: false; reason: "too-large" | "aborted" };
+type BodyResult = { ok: true; text: string } | { ok: false; reason: "too-large" | "aborted" };
 
 /** Reads the body up to `limit` bytes; beyond it, the rest is drained and discarded. */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {

@@ -12,10 +12,10 @@ export interface RestResult {
 }
 
 /** A route's handler: the query string, and the path's `{name}` segments by name (URL-decoded). */
-export type RestHandler = (query: URLSearchParams, params: Record<string, string>) => Promise<RestResult> | RestResult;
+type RestHandler = (query: URLSearchParams, params: Record<string, string>) => Promise<RestResult> | RestResult;
 
 /** The gateway's answer for a path nobody serves (gRPC code 5, NotFound). */
-export const REST_NOT_FOUND: RestResult = { status: 404, body: { code: 5, message: "Not Found", details: [] } };
+const REST_NOT_FOUND: RestResult = { status: 404, body: { code: 5, message: "Not Found", details: [] } };
 
 export class RestRouter {
   private readonly _routes = new Map<string, RestHandler>();

@@ -54,7 +54,7 @@ export interface ServerOptions extends HostPort {
   log?: (line: string) => void;
 }
 
-export interface ListenResult {
+interface ListenResult {
   httpAddress: HostPort;
   wsAddress?: HostPort;
 }

@@ -11,7 +11,7 @@ import { WS_MAX_BUFFERED } from "../limits";
 import { checkBatch } from "./limits";
 import { encodeResponse, errorBody, invalidRequestBody, parseErrorBody, tryEncode } from "./wire";
 
-export interface WsHandlerOptions {
+interface WsHandlerOptions {
   dispatcher: Dispatcher;
   bodyLimit: number;
   batchLimit: number;

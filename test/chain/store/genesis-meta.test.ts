@@ -10,8 +10,7 @@ const enc = new TextEncoder();
 
 describe("genesis meta record", () => {
   // MemoryKV.close keeps the data, so one store can be "reopened" in memory
-  const open = (kv: MemoryKV, chainId = 9000n): Promise<Runtime> =>
-    createRuntime({ chain: testChainConfig({ chainId }), clientVersion: CLIENT_VERSION, kv, epochs: false });
+  const open = (kv: MemoryKV, chainId = 9000n): Promise<Runtime> => createRuntime({ chain: testChainConfig({ chainId }), clientVersion: CLIENT_VERSION, kv, epochs: false });
 
   it("is written with the genesis block: chain id and genesis hash", async () => {
     const kv = new MemoryKV();

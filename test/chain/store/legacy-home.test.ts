@@ -19,8 +19,24 @@ const EPOCHS_PRECOMPILE = "0x0000000000000000000000000000000000000900";
 const EPOCHS = {
   genesis: {
     epochs: [
-      { identifier: "tick", duration: { seconds: 10n, nanos: 0 }, startTime: { seconds: 0n, nanos: 0 }, currentEpoch: 0n, currentEpochStartTime: { seconds: -62135596800n, nanos: 0 }, epochCountingStarted: false, currentEpochStartHeight: 0n },
-      { identifier: "week", duration: { seconds: 604800n, nanos: 0 }, startTime: { seconds: 0n, nanos: 0 }, currentEpoch: 0n, currentEpochStartTime: { seconds: -62135596800n, nanos: 0 }, epochCountingStarted: false, currentEpochStartHeight: 0n },
+      {
+        identifier: "tick",
+        duration: { seconds: 10n, nanos: 0 },
+        startTime: { seconds: 0n, nanos: 0 },
+        currentEpoch: 0n,
+        currentEpochStartTime: { seconds: -62135596800n, nanos: 0 },
+        epochCountingStarted: false,
+        currentEpochStartHeight: 0n,
+      },
+      {
+        identifier: "week",
+        duration: { seconds: 604800n, nanos: 0 },
+        startTime: { seconds: 0n, nanos: 0 },
+        currentEpoch: 0n,
+        currentEpochStartTime: { seconds: -62135596800n, nanos: 0 },
+        epochCountingStarted: false,
+        currentEpochStartHeight: 0n,
+      },
     ],
   },
 };

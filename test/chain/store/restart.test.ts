@@ -51,7 +51,15 @@ function readU64(b: Uint8Array | undefined): bigint {
 const EPOCHS = {
   genesis: {
     epochs: [
-      { identifier: "tick", duration: { seconds: 3n, nanos: 0 }, startTime: { seconds: 0n, nanos: 0 }, currentEpoch: 0n, currentEpochStartTime: { seconds: -62135596800n, nanos: 0 }, epochCountingStarted: false, currentEpochStartHeight: 0n },
+      {
+        identifier: "tick",
+        duration: { seconds: 3n, nanos: 0 },
+        startTime: { seconds: 0n, nanos: 0 },
+        currentEpoch: 0n,
+        currentEpochStartTime: { seconds: -62135596800n, nanos: 0 },
+        epochCountingStarted: false,
+        currentEpochStartHeight: 0n,
+      },
     ],
   },
 };

@@ -10,7 +10,14 @@ describe("bank Msg server", () => {
     const k = keepersAt(state);
     await k.env.mint(ALICE, 5n * DEC);
     await k.bank.mint(ALICE, "uatom", 700n);
-    await send(k, { fromAddress: ALICE, toAddress: BOB, amount: [{ denom: DENOM, amount: 2n * DEC }, { denom: "uatom", amount: 300n }] });
+    await send(k, {
+      fromAddress: ALICE,
+      toAddress: BOB,
+      amount: [
+        { denom: DENOM, amount: 2n * DEC },
+        { denom: "uatom", amount: 300n },
+      ],
+    });
     expect(balanceOf(state, BOB)).to.equal(2n * DEC);
     expect(balanceOf(state, ALICE)).to.equal(3n * DEC);
     expect(await k.bank.balance(BOB, "uatom")).to.equal(300n);

@@ -10,7 +10,9 @@ describe("staking Msg server", () => {
   it("MsgDelegate, MsgUndelegate and MsgBeginRedelegate in the bond denom reach the keeper; another denom is refused first, in x/staking's words", async () => {
     const { state, at } = await stakingChain();
     const k = at();
-    await expect(delegate(k, { delegatorAddress: ALICE, validatorAddress: OP0, amount: { denom: "uatom", amount: DEC } })).to.be.rejectedWith(`invalid coin denomination: got uatom, expected ${DENOM}`);
+    await expect(delegate(k, { delegatorAddress: ALICE, validatorAddress: OP0, amount: { denom: "uatom", amount: DEC } })).to.be.rejectedWith(
+      `invalid coin denomination: got uatom, expected ${DENOM}`,
+    );
     expect(await k.staking.delegationShares(ALICE, OP0)).to.equal(undefined);
     await delegate(k, { delegatorAddress: ALICE, validatorAddress: OP0, amount: { denom: DENOM, amount: 4n * DEC } });
     expect(balanceOf(state, ALICE)).to.equal(96n * DEC);
@@ -19,7 +21,9 @@ describe("staking Msg server", () => {
     expect(out).to.deep.equal({ completionTime: 1_100n, amount: DEC });
     await expect(undelegate(k, { delegatorAddress: ALICE, validatorAddress: OP0, amount: { denom: "uatom", amount: DEC } })).to.be.rejectedWith("invalid coin denomination");
     await k.staking.setValidator(newValidator({ operator: OP1, consensusPubkey: "", commissionRate: 0n, time: 0n }));
-    await expect(beginRedelegate(k, { delegatorAddress: ALICE, validatorSrcAddress: OP0, validatorDstAddress: OP1, amount: { denom: "uatom", amount: DEC } })).to.be.rejectedWith("invalid coin denomination");
+    await expect(beginRedelegate(k, { delegatorAddress: ALICE, validatorSrcAddress: OP0, validatorDstAddress: OP1, amount: { denom: "uatom", amount: DEC } })).to.be.rejectedWith(
+      "invalid coin denomination",
+    );
     const moved = await beginRedelegate(k, { delegatorAddress: ALICE, validatorSrcAddress: OP0, validatorDstAddress: OP1, amount: { denom: DENOM, amount: DEC } });
     expect(moved.amount).to.equal(DEC);
     expect(await k.staking.delegatorValidators(ALICE)).to.have.members([OP0, OP1]);

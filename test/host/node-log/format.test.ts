@@ -94,14 +94,20 @@ describe("node log: texts", () => {
   });
 
   it("tells a failed call: the function, console.log lines under it, then the reason", () => {
-    const lines = txLines(story({ status: 0, vmError: "revert", returnData: errorString("boom"), name: { contract: "Token", function: "transfer" }, consoleLines: ["a", "b"] }), { indent: "    ", withBlock: false });
+    const lines = txLines(story({ status: 0, vmError: "revert", returnData: errorString("boom"), name: { contract: "Token", function: "transfer" }, consoleLines: ["a", "b"] }), {
+      indent: "    ",
+      withBlock: false,
+    });
     expect(lines[0]).to.equal("    Contract call:       Token#transfer");
     expect(lines).to.not.include.members([`    Block #7:            0x${"cd".repeat(32)}`]);
     const at = lines.indexOf("    console.log:");
     expect(lines.slice(at, at + 3)).to.deep.equal(["    console.log:", "      a", "      b"]);
     expect(lines.slice(-2)).to.deep.equal(["    Error: VM Exception while processing transaction: reverted with reason string 'boom'", ""]);
     // located in the project's sources: the frames under the error, as Hardhat's node prints them
-    const located = txLines(story({ status: 0, vmError: "revert", returnData: errorString("boom"), frames: ["at Token.transfer (contracts/Token.sol:42)", "at Bank.pay (contracts/Bank.sol:7)"] }), { indent: "  ", withBlock: true });
+    const located = txLines(story({ status: 0, vmError: "revert", returnData: errorString("boom"), frames: ["at Token.transfer (contracts/Token.sol:42)", "at Bank.pay (contracts/Bank.sol:7)"] }), {
+      indent: "  ",
+      withBlock: true,
+    });
     expect(located.slice(-4)).to.deep.equal([
       "  Error: VM Exception while processing transaction: reverted with reason string 'boom'",
       "      at Token.transfer (contracts/Token.sol:42)",
@@ -115,7 +121,9 @@ describe("node log: texts", () => {
   it("says under a precompile call that ran out of gas after its block's begin block did module work why the estimate fell short", () => {
     const staking = `0x${"0".repeat(36)}0800`;
     const note = estimateNote({ to: staking, status: 0, vmError: "out of gas" }, [{ type: "mint" }, { type: "mint" }]);
-    expect(note).to.match(/^Note: this block's begin block did module work before this transaction \(mint\), .* as on evmd\. Send such calls with a margin \(docs\/cosmos-precompiles\.md, "Gas estimates"\)\.$/);
+    expect(note).to.match(
+      /^Note: this block's begin block did module work before this transaction \(mint\), .* as on evmd\. Send such calls with a margin \(docs\/cosmos-precompiles\.md, "Gas estimates"\)\.$/,
+    );
     const lines = txLines(story({ to: staking, status: 0, vmError: "out of gas", note }), { indent: "  ", withBlock: true });
     expect(lines.slice(-3)).to.deep.equal(["  Error: Transaction ran out of gas", `  ${note}`, ""]);
     // not said of another failure, another address, or a block whose begin block did nothing
@@ -247,7 +255,12 @@ describe("node log: the Cosmos modules' block work, on a local_node.sh chain", f
       }
     };
     const json = (messages: unknown[]) => Buffer.from(JSON.stringify({ messages, metadata: "", title: "t", summary: "s" }));
-    const msgSend = (amount: string) => ({ "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: govAccount, to_address: bech32.encode("cosmos", bech32.toWords(getBytes(ALICE))), amount: [{ denom: "atest", amount }] });
+    const msgSend = (amount: string) => ({
+      "@type": "/cosmos.bank.v1beta1.MsgSend",
+      from_address: govAccount,
+      to_address: bech32.encode("cosmos", bech32.toWords(getBytes(ALICE))),
+      amount: [{ denom: "atest", amount }],
+    });
     await send(STAKING, STAKING_ABI.encodeFunctionData("delegate", [ALICE, valoper, 5000n * 10n ** 18n]));
     // the gov account's own coins, which proposal #1's MsgSend spends
     await h.request("eth_sendTransaction", [{ from: ALICE, to: GOV_MODULE_ACCOUNT, value: q(10n) }]);

@@ -99,11 +99,16 @@ describe("transport: HTTP JSON-RPC", function () {
   });
 
   it("answers a CORS preflight and sets Allow-Origin on answers", async () => {
-    const pre = await send(s.url, { method: "OPTIONS", headers: { origin: "http://dapp.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
+    const pre = await send(s.url, {
+      method: "OPTIONS",
+      headers: { origin: "http://dapp.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+    });
     expect(pre.status).to.equal(204);
     expect(pre.headers["access-control-allow-origin"]).to.equal("*");
     expect(pre.headers["access-control-allow-methods"]).to.include("POST");
-    expect(pre.headers["access-control-allow-headers"]).to.match(/Authorization/).and.match(/Content-Type/);
+    expect(pre.headers["access-control-allow-headers"])
+      .to.match(/Authorization/)
+      .and.match(/Content-Type/);
     const r = await rpc(s.url, { jsonrpc: "2.0", id: 1, method: "echo" }, { origin: "http://dapp.test" });
     expect(r.headers["access-control-allow-origin"]).to.equal("*");
   });
@@ -136,7 +141,12 @@ describe("transport: HTTP JSON-RPC", function () {
   it("turns a bigint that escaped the dispatcher into -32603, per batch member", async () => {
     const r = await rpc(s.url, { jsonrpc: "2.0", id: 3, method: "bigint" });
     expect(r.json).to.deep.equal({ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "internal error: the result could not be encoded as JSON" } });
-    const b = (await rpc(s.url, [{ jsonrpc: "2.0", id: 1, method: "bigint" }, { jsonrpc: "2.0", id: 2, method: "echo" }])).json as Array<{ id: number; error?: { code: number }; result?: unknown }>;
+    const b = (
+      await rpc(s.url, [
+        { jsonrpc: "2.0", id: 1, method: "bigint" },
+        { jsonrpc: "2.0", id: 2, method: "echo" },
+      ])
+    ).json as Array<{ id: number; error?: { code: number }; result?: unknown }>;
     expect(b[0]).to.deep.include({ id: 1, error: { code: -32603, message: "internal error: the result could not be encoded as JSON" } });
     expect(b[1]).to.deep.equal({ jsonrpc: "2.0", id: 2, result: [] });
   });
@@ -150,7 +160,12 @@ describe("transport: HTTP JSON-RPC", function () {
       const r = await rpc(s.url, { jsonrpc: "2.0", id: 4, method: "bigint" });
       expect((r.json as { error: { code: number } }).error.code).to.equal(-32603);
       // in a batch too: the bigint member fails alone, the others are answered
-      const b = (await rpc(s.url, [{ jsonrpc: "2.0", id: 1, method: "echo" }, { jsonrpc: "2.0", id: 2, method: "bigint" }])).json as Array<{ id: number; error?: { code: number }; result?: unknown }>;
+      const b = (
+        await rpc(s.url, [
+          { jsonrpc: "2.0", id: 1, method: "echo" },
+          { jsonrpc: "2.0", id: 2, method: "bigint" },
+        ])
+      ).json as Array<{ id: number; error?: { code: number }; result?: unknown }>;
       expect(b[0]).to.deep.equal({ jsonrpc: "2.0", id: 1, result: [] });
       expect(b[1].error?.code).to.equal(-32603);
     } finally {
@@ -171,7 +186,10 @@ describe("transport: HTTP JSON-RPC", function () {
     expect(await ctx({ authorization: "Bearer wrong" })).to.equal(false);
     expect(await ctx({ authorization: `Bearer ${TOKEN}x` })).to.equal(false);
     expect(await ctx({ authorization: `Basic ${TOKEN}` })).to.equal(false);
-    const batch = [{ jsonrpc: "2.0", id: 1, method: "private" }, { jsonrpc: "2.0", id: 2, method: "echo" }];
+    const batch = [
+      { jsonrpc: "2.0", id: 1, method: "private" },
+      { jsonrpc: "2.0", id: 2, method: "echo" },
+    ];
     const refused = (await rpc(s.url, batch)).json as Array<{ error?: { code: number }; result?: unknown }>;
     expect(refused[0].error?.code).to.equal(4100);
     expect(refused[1].result).to.deep.equal([]);
@@ -184,7 +202,7 @@ describe("transport: HTTP JSON-RPC", function () {
     try {
       await new Promise<void>((resolve) => {
         const sock = connect(s.port, "127.0.0.1", () => {
-          sock.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":");
+          sock.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":');
           sock.destroy();
           resolve();
         });

@@ -38,7 +38,11 @@ describe("transport: server limits and lifecycle", function () {
       const r = await rpc(s.url, { jsonrpc: "2.0", id: 5, method: "slow", params: [1000] });
       expect(Date.now() - started).to.be.lessThan(900);
       expect(r.json).to.deep.equal({ jsonrpc: "2.0", id: 5, error: { code: -32002, message: "request timed out" } });
-      const batch = await rpc(s.url, [{ jsonrpc: "2.0", id: 1, method: "slow", params: [1000] }, { jsonrpc: "2.0", id: 2, method: "echo" }, { jsonrpc: "2.0", method: "echo" }]);
+      const batch = await rpc(s.url, [
+        { jsonrpc: "2.0", id: 1, method: "slow", params: [1000] },
+        { jsonrpc: "2.0", id: 2, method: "echo" },
+        { jsonrpc: "2.0", method: "echo" },
+      ]);
       expect(batch.json).to.deep.equal([
         { jsonrpc: "2.0", id: 1, error: { code: -32002, message: "request timed out" } },
         { jsonrpc: "2.0", id: 2, error: { code: -32002, message: "request timed out" } },
@@ -72,10 +76,12 @@ describe("transport: server limits and lifecycle", function () {
       const idle = await rawConnect(s.port);
       const idleClosed = closedWithin(idle, 2000);
       const ws = await wsOpen(s.wsUrl as string);
-      const sub = JSON.parse(await new Promise<string>((r) => {
-        ws.once("message", (b: Buffer) => r(b.toString()));
-        ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscribe" }));
-      })) as { result: string };
+      const sub = JSON.parse(
+        await new Promise<string>((r) => {
+          ws.once("message", (b: Buffer) => r(b.toString()));
+          ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscribe" }));
+        }),
+      ) as { result: string };
       expect(sub.result).to.be.a("string");
       const wsDone = wsClosed(ws);
       const started = Date.now();

@@ -18,7 +18,7 @@ export interface FileRoots {
 
 export class FilePathError extends Error {}
 
-export function resolveUnder(roots: FileRoots, file: string): string {
+function resolveUnder(roots: FileRoots, file: string): string {
   if (file === "") throw new FilePathError("no file name given");
   const expanded = file === "~" || file.startsWith("~/") ? resolve(homedir(), file.slice(2)) : file;
   const base = roots.home ?? roots.cwd;

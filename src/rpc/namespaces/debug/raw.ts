@@ -126,7 +126,14 @@ export function rawMethods({ node }: RpcDeps) {
 
 function printBlock(block: Block): string {
   const h = block.header.toJSON() as Record<string, unknown>;
-  const lines = [`Block(#${block.header.number}): Size: ${block.serialize().length} bytes {`, `MinerHash: ${bytesToHex(block.hash())}`, "Header(", ...Object.entries(h).map(([k, v]) => `  ${k}: ${String(v)}`), ")", "Transactions:"];
+  const lines = [
+    `Block(#${block.header.number}): Size: ${block.serialize().length} bytes {`,
+    `MinerHash: ${bytesToHex(block.hash())}`,
+    "Header(",
+    ...Object.entries(h).map(([k, v]) => `  ${k}: ${String(v)}`),
+    ")",
+    "Transactions:",
+  ];
   for (const tx of block.transactions) {
     lines.push(`  TX(${bytesToHex(tx.hash())})`);
     for (const [k, v] of Object.entries(tx.toJSON())) lines.push(`    ${k}: ${JSON.stringify(v)}`);

@@ -200,14 +200,7 @@ export function runtimeMethods(roots: FileRoots): MethodSpec[] {
         };
         const js = report.javascriptStack?.stack ?? [];
         const native = report.nativeStack ?? [];
-        return [
-          `thread ${report.header?.threadId ?? 0} [JavaScript]:`,
-          ...js.map((l) => `\t${l.trim()}`),
-          "",
-          "native:",
-          ...native.map((f) => `\t${f.pc} ${f.symbol}`),
-          "",
-        ].join("\n");
+        return [`thread ${report.header?.threadId ?? 0} [JavaScript]:`, ...js.map((l) => `\t${l.trim()}`), "", "native:", ...native.map((f) => `\t${f.pc} ${f.symbol}`), ""].join("\n");
       },
     }),
     method({

@@ -7,7 +7,7 @@ import type { BlockOverrides, StateOverride, TraceConfig } from "../../../chain"
 import { stateOverride } from "../../objects";
 import { ParamError, codec, jsonType, parseAddress, parseHash, parseQuantity } from "../../params";
 
-export interface TraceCallConfig extends TraceConfig {
+interface TraceCallConfig extends TraceConfig {
   stateOverrides?: StateOverride;
   blockOverrides?: BlockOverrides;
 }
@@ -75,7 +75,7 @@ function parseBlockOverrides(v: unknown): BlockOverrides {
 export const traceConfig = codec(parseTraceConfig);
 
 /** Go's time.ParseDuration, in ms, with Go's error texts (geth returns them as the request's error). */
-export function goDuration(text: string): number {
+function goDuration(text: string): number {
   try {
     return parseGoDuration(text);
   } catch (err) {

@@ -15,7 +15,6 @@ import { requireHeight, resolveHeight } from "../../resolve";
 import { type FileRoots, readUnder, writeNew } from "./files";
 import { traceConfig } from "./trace-config";
 
-
 /** JSON as it goes on the wire (absent fields dropped), so in-process callers see what HTTP sees. */
 function wire(v: unknown, cfg: TraceConfig | undefined): unknown {
   return cfg?.tracer === undefined || cfg.tracer === "" ? v : (JSON.parse(JSON.stringify(v) ?? "null") as unknown);

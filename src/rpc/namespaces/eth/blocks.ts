@@ -7,8 +7,7 @@ import { blockId, blockNumberOrTag, bool, hash, quantity, type BlockSpec } from 
 import { resolveBlock } from "../../resolve";
 
 export function blockMethods({ node }: RpcDeps) {
-  const full = async (block: Block | undefined, withTxs: boolean | undefined) =>
-    block === undefined ? null : formatBlock(block, withTxs === true, await node.store.getReceipts(block.header.number));
+  const full = async (block: Block | undefined, withTxs: boolean | undefined) => (block === undefined ? null : formatBlock(block, withTxs === true, await node.store.getReceipts(block.header.number)));
   const txAt = async (block: Block | undefined, index: bigint) => {
     if (block === undefined || index >= BigInt(block.transactions.length)) return null;
     const i = Number(index);

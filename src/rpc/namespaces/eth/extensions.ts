@@ -77,10 +77,12 @@ export function extensionMethods({ node }: RpcDeps) {
       doc: "Transactions in the pool (pending, then queued) sent from an account the node sends for: one whose key it holds (geth's meaning; web3.js's getPendingTransactions) or an impersonated one (hardhat_impersonateAccount, as Hardhat lists them).",
       handler: () => {
         const own = new Set(node.keys.keys());
-        return [...node.pool.pending(), ...node.pool.queued()]
-          .filter((p) => own.has(p.sender) || node.impersonated.has(p.sender))
-          // the recorded sender: an impersonated transaction's signature is a throwaway key's
-          .map((p) => formatTransaction(p.tx, p.sender));
+        return (
+          [...node.pool.pending(), ...node.pool.queued()]
+            .filter((p) => own.has(p.sender) || node.impersonated.has(p.sender))
+            // the recorded sender: an impersonated transaction's signature is a throwaway key's
+            .map((p) => formatTransaction(p.tx, p.sender))
+        );
       },
     }),
     method({

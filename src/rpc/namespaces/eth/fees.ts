@@ -7,7 +7,7 @@ import { ParamError, arrayOf, blockNumberOrTag, codec, numberOrQuantity } from "
 import { resolveHeight } from "../../resolve";
 
 /** The most reward percentiles one eth_feeHistory may ask for (geth's maxQueryLimit). */
-export const MAX_PERCENTILES = 100;
+const MAX_PERCENTILES = 100;
 
 const percentileList = arrayOf((v) => {
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) throw new ParamError(`invalid reward percentile ${JSON.stringify(v)}`);

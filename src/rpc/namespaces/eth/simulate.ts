@@ -50,10 +50,11 @@ const simOpts = objectOf("simOpts", (f, raw) => {
       calls: calls.map((c, j) => at(`calls[${j}]`, () => txRequest.parse(c))),
     };
   });
-  const flag = (name: string) => f(name, (v) => {
-    if (typeof v !== "boolean") throw new ParamError(`cannot unmarshal ${jsonType(v)} into a boolean`);
-    return v;
-  });
+  const flag = (name: string) =>
+    f(name, (v) => {
+      if (typeof v !== "boolean") throw new ParamError(`cannot unmarshal ${jsonType(v)} into a boolean`);
+      return v;
+    });
   return { blocks, traceTransfers: flag("traceTransfers") ?? false, validation: flag("validation") ?? false, returnFullTransactions: flag("returnFullTransactions") ?? false };
 });
 

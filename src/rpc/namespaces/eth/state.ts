@@ -116,4 +116,3 @@ export function stateMethods(deps: RpcDeps) {
     }),
   ];
 }
-

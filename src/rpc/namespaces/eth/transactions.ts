@@ -154,7 +154,7 @@ export function signMessage(key: Uint8Array, message: Uint8Array): string {
   return new SigningKey(key).sign(digest).serialized;
 }
 
-export function signTypedData(deps: RpcDeps, from: Address, typed: unknown): string {
+function signTypedData(deps: RpcDeps, from: Address, typed: unknown): string {
   let obj: unknown = typed;
   if (typeof typed === "string") {
     try {
