@@ -45,3 +45,10 @@ export function secondsOf(v: unknown, field: string): bigint {
   if (m === null) throw new Error(`${field}: expected seconds such as "1814400s", got ${JSON.stringify(v)}`);
   return BigInt(m[1]);
 }
+
+/** A genesis field that holds a list (absent: none); errors name `field`. */
+export function arrayAt(v: unknown, field: string): unknown[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new Error(`${field}: expected an array`);
+  return v;
+}
