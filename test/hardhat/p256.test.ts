@@ -1,6 +1,6 @@
 /**
  * The secp256r1 (P-256) verification precompile at 0x100: the Cosmos chains' on this chain (at any
- * hardfork: test/cosmos/p256.test.ts), RIP-7212 on Hardhat's EDR network with `enableRip7212`. A valid
+ * hardfork: test/cosmos/p256/p256.test.ts), RIP-7212 on Hardhat's EDR network with `enableRip7212`. A valid
  * signature answers the 32-byte word 1, an invalid one nothing, on both. Without the chains' (`p256:
  * false`) the EVM's rule is back: Osaka's EIP-7951, and `enableRip7212` brings it before Osaka.
  */

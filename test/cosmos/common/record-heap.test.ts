@@ -4,9 +4,9 @@
  * push or a pop reads grow with log n, not n.
  */
 import { expect } from "chai";
-import { GasMeter, MeteredRecords, type RecordTally } from "../../src/cosmos/common/records";
-import { RecordHeap, compareKeys } from "../../src/cosmos/common/record-heap";
-import { mulberry32 } from "../helpers/prng";
+import { GasMeter, MeteredRecords, type RecordTally } from "../../../src/cosmos/common/records";
+import { RecordHeap, compareKeys } from "../../../src/cosmos/common/record-heap";
+import { mulberry32 } from "../../helpers/prng";
 
 function memoryRecords(tally?: RecordTally): MeteredRecords {
   const slots = new Map<string, Uint8Array>();

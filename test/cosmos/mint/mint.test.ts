@@ -3,8 +3,8 @@
  * (x/mint/types/minter_test.go: TestNextInflation, TestBlockProvision), and LegacyDec's rounding.
  */
 import { expect } from "chai";
-import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, blockProvision, bondedRatio, nextAnnualProvisions, nextInflationRate } from "../../src/cosmos/mint/keeper";
-import { decMul, decQuo } from "../../src/cosmos/common/legacy-dec";
+import { DEFAULT_MINTER, DEFAULT_MINT_PARAMS, blockProvision, bondedRatio, nextAnnualProvisions, nextInflationRate } from "../../../src/cosmos/mint/keeper";
+import { decMul, decQuo } from "../../../src/cosmos/common/legacy-dec";
 
 const DEC = 10n ** 18n;
 /** math.LegacyNewDecWithPrec(n, prec). */

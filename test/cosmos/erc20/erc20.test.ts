@@ -11,15 +11,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { AbiCoder, Interface, getAddress, getBytes } from "ethers";
-import { BANK_ABI, NATIVE_ERC20 } from "../../src/cosmos/bank/precompile";
-import { ERC20_ABI, WERC20_ABI } from "../../src/cosmos/erc20/precompile";
-import { CosmosHelpers } from "../../src/host/helpers/cosmos-helpers";
-import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/settings/epochs-config";
-import { LevelKV } from "../../src/storage/level-kv";
-import type { RuntimeOptions } from "../../src/app/runtime";
-import { type Harness, inProcess, rpcError } from "../helpers/harness";
-import { harnesses } from "../helpers/matrix";
-import { compile } from "../helpers/solc";
+import { BANK_ABI, NATIVE_ERC20 } from "../../../src/cosmos/bank/precompile";
+import { ERC20_ABI, WERC20_ABI } from "../../../src/cosmos/erc20/precompile";
+import { CosmosHelpers } from "../../../src/host/helpers/cosmos-helpers";
+import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../../src/host/settings/epochs-config";
+import { LevelKV } from "../../../src/storage/level-kv";
+import type { RuntimeOptions } from "../../../src/app/runtime";
+import { type Harness, inProcess, rpcError } from "../../helpers/harness";
+import { harnesses } from "../../helpers/matrix";
+import { compile } from "../../helpers/solc";
 
 const E18 = 10n ** 18n;
 const BANK = "0x0000000000000000000000000000000000000804";
@@ -33,7 +33,7 @@ const ATOM_META = { name: "Cosmos Hub Atom", symbol: "ATOM", decimals: 6 };
 const COSMOS: Partial<RuntimeOptions> = { epochs: { profile: "cosmos-evm" } };
 const q = (n: bigint): string => `0x${n.toString(16)}`;
 
-const USER = compile(`${readFileSync(path.join(__dirname, "../../contracts/precompiles/IWERC20.sol"), "utf8")}
+const USER = compile(`${readFileSync(path.join(__dirname, "../../../contracts/precompiles/IWERC20.sol"), "utf8")}
 contract PairUser {
     function deposit(address w) external payable { IWERC20(w).deposit{value: msg.value}(); }
     function withdraw(address w, uint256 wad) external { IWERC20(w).withdraw(wad); }

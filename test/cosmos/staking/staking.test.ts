@@ -21,13 +21,13 @@ import {
 } from "ethers";
 import { artifacts } from "hardhat";
 import { bech32 } from "bech32";
-import { DISTRIBUTION_ABI } from "../../src/cosmos/distribution/precompile";
-import { BONDED_POOL, DISTRIBUTION_ACCOUNT, NOT_BONDED_POOL } from "../../src/cosmos/common/accounts";
-import { STAKING_ABI } from "../../src/cosmos/staking/precompile";
-import { StakingKeeper } from "../../src/cosmos/staking/keeper";
-import type { RuntimeOptions } from "../../src/app/runtime";
-import type { Harness } from "../helpers/harness";
-import { harnesses } from "../helpers/matrix";
+import { DISTRIBUTION_ABI } from "../../../src/cosmos/distribution/precompile";
+import { BONDED_POOL, DISTRIBUTION_ACCOUNT, NOT_BONDED_POOL } from "../../../src/cosmos/common/accounts";
+import { STAKING_ABI } from "../../../src/cosmos/staking/precompile";
+import { StakingKeeper } from "../../../src/cosmos/staking/keeper";
+import type { RuntimeOptions } from "../../../src/app/runtime";
+import type { Harness } from "../../helpers/harness";
+import { harnesses } from "../../helpers/matrix";
 
 const E18 = 10n ** 18n;
 const STAKING = "0x0000000000000000000000000000000000000800";

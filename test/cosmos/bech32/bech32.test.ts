@@ -6,10 +6,10 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { bech32 } from "bech32";
-import { BECH32_ABI, BECH32_PRECOMPILE } from "../../src/cosmos/bech32/precompile";
-import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/settings/epochs-config";
-import { inProcess, rpcError } from "../helpers/harness";
-import { harnesses } from "../helpers/matrix";
+import { BECH32_ABI, BECH32_PRECOMPILE } from "../../../src/cosmos/bech32/precompile";
+import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../../src/host/settings/epochs-config";
+import { inProcess, rpcError } from "../../helpers/harness";
+import { harnesses } from "../../helpers/matrix";
 
 const ADDRESS = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const encode = (prefix: string, hex: string): string => bech32.encode(prefix, bech32.toWords(ethers.getBytes(hex)));

@@ -11,16 +11,16 @@ import path from "node:path";
 import { expect } from "chai";
 import { Interface, getAddress, getBytes, id } from "ethers";
 import { bech32 } from "bech32";
-import { ERC20_ABI } from "../../src/cosmos/erc20/precompile";
-import { ICS20_ABI } from "../../src/cosmos/ics20/precompile";
-import { escrowAddress } from "../../src/cosmos/ics20/keeper";
-import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/settings/epochs-config";
-import type { RuntimeOptions } from "../../src/app/runtime";
-import { LevelKV } from "../../src/storage/level-kv";
-import { homeRuntimeOptions, openHome } from "../../src/host/node/home";
-import { type Harness, inProcess, rpcError, testChainConfig } from "../helpers/harness";
-import { harnesses } from "../helpers/matrix";
-import { compile } from "../helpers/solc";
+import { ERC20_ABI } from "../../../src/cosmos/erc20/precompile";
+import { ICS20_ABI } from "../../../src/cosmos/ics20/precompile";
+import { escrowAddress } from "../../../src/cosmos/ics20/keeper";
+import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../../src/host/settings/epochs-config";
+import type { RuntimeOptions } from "../../../src/app/runtime";
+import { LevelKV } from "../../../src/storage/level-kv";
+import { homeRuntimeOptions, openHome } from "../../../src/host/node/home";
+import { type Harness, inProcess, rpcError, testChainConfig } from "../../helpers/harness";
+import { harnesses } from "../../helpers/matrix";
+import { compile } from "../../helpers/solc";
 
 const ICS20 = "0x0000000000000000000000000000000000000802";
 const A = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
@@ -44,7 +44,7 @@ const COSMOS: Partial<RuntimeOptions> = {
 const q = (n: bigint): string => `0x${n.toString(16)}`;
 const cosmosAddr = (hex: string) => bech32.encode("cosmos", bech32.toWords(getBytes(hex)));
 
-const BRIDGE = compile(`${readFileSync(path.join(__dirname, "../../contracts/precompiles/IICS20.sol"), "utf8")}
+const BRIDGE = compile(`${readFileSync(path.join(__dirname, "../../../contracts/precompiles/IICS20.sol"), "utf8")}
 contract Bridge {
     uint64 public lastSequence;
     function send(string calldata channel, string calldata denom, uint256 amount, string calldata receiver, uint64 timeoutTimestamp) external returns (uint64) {

@@ -8,11 +8,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import { Interface } from "ethers";
-import { P256_PRECOMPILE } from "../../src/cosmos/p256/precompile";
-import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../src/host/settings/epochs-config";
-import { type Harness, inProcess } from "../helpers/harness";
-import { harnesses } from "../helpers/matrix";
-import { compile } from "../helpers/solc";
+import { P256_PRECOMPILE } from "../../../src/cosmos/p256/precompile";
+import { EpochsConfigError, cosmosOptionsFromConfig, resolveEpochsConfig } from "../../../src/host/settings/epochs-config";
+import { type Harness, inProcess } from "../../helpers/harness";
+import { harnesses } from "../../helpers/matrix";
+import { compile } from "../../helpers/solc";
 
 const ONE = `0x${"00".repeat(31)}01`;
 const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
@@ -35,7 +35,7 @@ function signed(message: string): string {
 }
 
 // the package's library (contracts/precompiles/P256.sol) and a probe that calls the precompile with a given gas
-const PROBE = compile(`${readFileSync(path.join(__dirname, "../../contracts/precompiles/P256.sol"), "utf8")}
+const PROBE = compile(`${readFileSync(path.join(__dirname, "../../../contracts/precompiles/P256.sol"), "utf8")}
 contract P256Probe {
     /// The verifier's answer to \`input\` when the call may use \`gas\`.
     function verify(bytes calldata input, uint256 gas) external view returns (bool ok, bytes memory out) {
