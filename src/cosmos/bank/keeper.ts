@@ -15,7 +15,7 @@ import { getAddress } from "ethers/address";
 import { BANK_PRECOMPILE } from "../common/accounts";
 import { type MeteredRecords } from "../common/records";
 import { type ModuleEnv } from "../common/module-env";
-import { ModuleError, insufficientFunds } from "../common/errors";
+import { ModuleError, insufficientFunds, invalidCoins } from "../common/errors";
 import { coinAmount } from "../common/coins";
 
 export interface Coin {
@@ -68,7 +68,7 @@ export class Bank {
 
   /** Moves coins; the bank's insufficient-funds error when `from` has too few. */
   async send(from: string, to: string, denom: string, amount: bigint): Promise<void> {
-    if (amount < 0n) throw new ModuleError(`${amount}${denom}: invalid coins`);
+    if (amount < 0n) throw invalidCoins(`${amount}${denom}`);
     if (denom === this._env.denom) return this._env.send(from, to, amount);
     if (amount === 0n) return;
     await this._take(from, denom, amount);
@@ -76,7 +76,7 @@ export class Bank {
   }
 
   async mint(to: string, denom: string, amount: bigint): Promise<void> {
-    if (amount <= 0n) throw new ModuleError(`${amount}${denom}: invalid coins`);
+    if (amount <= 0n) throw invalidCoins(`${amount}${denom}`);
     if (denom === this._env.denom) return this._env.mint(to, amount);
     await this._give(to, denom, amount);
     await this._note("denoms", denom);
@@ -84,7 +84,7 @@ export class Bank {
   }
 
   async burn(from: string, denom: string, amount: bigint): Promise<void> {
-    if (amount <= 0n) throw new ModuleError(`${amount}${denom}: invalid coins`);
+    if (amount <= 0n) throw invalidCoins(`${amount}${denom}`);
     if (denom === this._env.denom) return this._env.burn(from, amount);
     await this._take(from, denom, amount);
     await this._records.put(`supply/${denom}`, (await this.supplyOf(denom)) - amount);

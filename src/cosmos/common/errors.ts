@@ -8,3 +8,8 @@ export class ModuleError extends PrecompileRevert {}
 export function insufficientFunds(have: bigint, amount: bigint, denom: string): ModuleError {
   return new ModuleError(`spendable balance ${have}${denom} is smaller than ${amount}${denom}: insufficient funds`);
 }
+
+/** The SDK's ErrInvalidCoins wrapping what was refused (`5uatom: invalid coins`). */
+export function invalidCoins(what: string): ModuleError {
+  return new ModuleError(`${what}: invalid coins`);
+}

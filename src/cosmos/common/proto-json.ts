@@ -5,7 +5,7 @@
  * (src/cosmos/gov/messages.ts) read messages with these.
  */
 import { decOf, hexOf, secondsOf } from "./genesis-values";
-import { ModuleError } from "./errors";
+import { ModuleError, invalidCoins } from "./errors";
 
 export interface JsonCoin {
   denom: string;
@@ -17,7 +17,7 @@ export function coinsOf(v: unknown, field: string): JsonCoin[] {
   if (!Array.isArray(v)) throw new ModuleError(`${field}: expected coins`);
   return v.map((c) => {
     const coin = c as { denom?: unknown; amount?: unknown };
-    if (typeof coin?.denom !== "string" || typeof coin.amount !== "string" || !/^\d+$/.test(coin.amount)) throw new ModuleError(`${field}: invalid coins`);
+    if (typeof coin?.denom !== "string" || typeof coin.amount !== "string" || !/^\d+$/.test(coin.amount)) throw invalidCoins(field);
     return { denom: coin.denom, amount: BigInt(coin.amount) };
   });
 }

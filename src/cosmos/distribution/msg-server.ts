@@ -4,7 +4,7 @@
  * for a proposal's messages.
  */
 import { type ModuleEnv } from "../common/module-env";
-import { ModuleError } from "../common/errors";
+import { ModuleError, invalidCoins } from "../common/errors";
 import type { JsonCoin } from "../common/proto-json";
 import type { StakingKeeper } from "./expected-keepers";
 import type { DistributionKeeper, DistributionParams } from "./keeper";
@@ -33,7 +33,7 @@ export async function setWithdrawAddress(k: DistributionMsgKeepers, msg: { deleg
 
 export async function fundCommunityPool(k: DistributionMsgKeepers, msg: { depositor: string; amount: JsonCoin[] }): Promise<void> {
   for (const c of msg.amount) {
-    if (c.denom !== k.env.denom) throw new ModuleError(`${c.amount}${c.denom}: invalid coins`);
+    if (c.denom !== k.env.denom) throw invalidCoins(`${c.amount}${c.denom}`);
     await k.distribution.fundCommunityPool(msg.depositor, c.amount);
   }
 }

@@ -13,7 +13,7 @@ import { DEC, decString } from "../common/decimal";
 import { parseDec } from "../common/legacy-dec";
 import { type Tally, type TallyOutcome, tallyProposal } from "./tally";
 import { type ModuleEnv } from "../common/module-env";
-import { ModuleError } from "../common/errors";
+import { ModuleError, invalidCoins } from "../common/errors";
 import { moduleAddress } from "../common/accounts";
 import type { StakingKeeper } from "./expected-keepers";
 import { DEFAULT_GOV_PARAMS, type GovParams, validateGovParams } from "./params";
@@ -174,7 +174,7 @@ export class GovKeeper {
   async deposit(id: bigint, depositor: string, amount: bigint): Promise<boolean> {
     const p = await this._need(id);
     if (p.status !== ProposalStatus.DepositPeriod && p.status !== ProposalStatus.VotingPeriod) throw new ModuleError(`${id}: inactive proposal`);
-    if (amount <= 0n) throw new ModuleError(`${coins(amount, this._env.denom)}: invalid coins`);
+    if (amount <= 0n) throw invalidCoins(coins(amount, this._env.denom));
     const params = await this.params();
     const minDeposit = p.expedited === true ? params.expeditedMinDeposit : params.minDeposit;
     if (params.minDepositRatio !== 0n) {

@@ -21,7 +21,7 @@ import { type ModuleEnv } from "../common/module-env";
 import { ModuleError } from "../common/errors";
 import { byteOrder } from "../common/records";
 import { RecordHeap } from "../common/record-heap";
-import { CHANNEL_ID, type IbcDenom, PORT_ID, denomFromPath, denomHash, denomPath, ibcDenom } from "../common/ibc-denom";
+import { type IbcDenom, denomFromPath, denomHash, denomPath, ibcDenom } from "../common/ibc-denom";
 
 export const ICS20_PRECOMPILE = "0x0000000000000000000000000000000000000802" as const;
 export const TRANSFER_PORT = "transfer";
@@ -67,7 +67,7 @@ export function escrowAddress(portId: string, channelId: string): string {
 }
 
 /** What an outgoing transfer carries (the precompile's `transfer` arguments). */
-interface TransferMsg {
+export interface TransferMsg {
   sourcePort: string;
   sourceChannel: string;
   denom: string;
@@ -91,10 +91,8 @@ export interface IncomingTransfer {
   memo?: string;
 }
 
-const MAX_RECEIVER = 2048;
 /** IBC counts time in nanoseconds. */
 const NS = 1_000_000_000n;
-const MAX_MEMO = 32768;
 
 export class Ics20Keeper {
   constructor(
@@ -169,16 +167,8 @@ export class Ics20Keeper {
     return out;
   }
 
-  /** MsgTransfer: checks it as ibc-go does, escrows or burns the coin, records the packet; its sequence. */
+  /** sendTransfer (after MsgTransfer's checks: src/cosmos/ics20/msg-server.ts): escrows or burns the coin, records the packet; its sequence. */
   async transfer(msg: TransferMsg): Promise<{ sequence: bigint; packet: Packet }> {
-    if (!PORT_ID.test(msg.sourcePort)) throw new ModuleError(`identifier ${msg.sourcePort} has invalid length or characters: invalid identifier: invalid source port ID`);
-    if (!CHANNEL_ID.test(msg.sourceChannel)) throw new ModuleError(`invalid channel ID (${msg.sourceChannel}) on v2 packet: invalid channel`);
-    if (msg.amount <= 0n) throw new ModuleError(`${msg.amount}${msg.denom}: insufficient funds`);
-    if (msg.receiver.trim() === "") throw new ModuleError("missing recipient address: invalid address");
-    // ibc-go's limits are in bytes (Go's len), not in characters
-    if (Buffer.byteLength(msg.receiver, "utf8") > MAX_RECEIVER) throw new ModuleError(`recipient address must not exceed ${MAX_RECEIVER} bytes: invalid address`);
-    if (Buffer.byteLength(msg.memo, "utf8") > MAX_MEMO) throw new ModuleError(`memo must not exceed ${MAX_MEMO} bytes: invalid memo`);
-    if (msg.timeoutHeight.revisionHeight === 0n && msg.timeoutTimestamp === 0n) throw new ModuleError("timeout height and timeout timestamp cannot both be 0: invalid packet timeout");
     await this.openChannel(msg.sourcePort, msg.sourceChannel);
     const denom = await this._localDenom(msg.denom);
     const bank = this._bank;

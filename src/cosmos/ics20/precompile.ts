@@ -12,6 +12,7 @@ import { type ModuleEnv } from "../common/module-env";
 import { ModuleError } from "../common/errors";
 import { pageOf, paginate } from "../common/paging";
 import type { Ics20Keepers } from "./keeper";
+import * as msgs from "./msg-server";
 import { denomFromPath, denomHash } from "../common/ibc-denom";
 
 const HOP = "tuple(string portId, string channelId)";
@@ -46,7 +47,7 @@ export function ics20Handlers(keepers: (env: ModuleEnv) => Ics20Keepers): Record
         string,
       ];
       if (getAddress(sender) !== getAddress(call.caller)) throw new ModuleError(`msg.sender address ${getAddress(call.caller)} does not match the requester address ${getAddress(sender)}`);
-      const { sequence } = await keepers(call.env).ics20.transfer({
+      const { sequence } = await msgs.transfer(keepers(call.env), {
         sourcePort,
         sourceChannel,
         denom,
