@@ -8,7 +8,8 @@
 import { AbiCoder, ErrorFragment, Interface, type Result } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { keccak256 } from "../utils/keccak";
-import { type SourceLocation, decodeSourceMap, instructionIndexes, lineOf } from "./source-map";
+import { type Bytecode, type SolcBytecode, bytecodeOf } from "./bytecode";
+import { lineOf } from "./source-map";
 
 /** What Hardhat's SourceReference holds. */
 export interface SourceReference {
@@ -18,13 +19,6 @@ export interface SourceReference {
   function?: string;
   line: number;
   range: [number, number];
-}
-
-interface SolcBytecode {
-  object?: string;
-  sourceMap?: string;
-  linkReferences?: Record<string, Record<string, Array<{ start: number; length: number }>>>;
-  immutableReferences?: Record<string, Array<{ start: number; length: number }>>;
 }
 
 interface SolcContract {
@@ -69,41 +63,6 @@ interface SourceFile {
 /** One compilation: its sources by solc's source index. */
 class Compilation {
   readonly files = new Map<number, SourceFile>();
-}
-
-/** Code of one contract (init or deployed) with the byte ranges that vary between deployments. */
-class Bytecode {
-  private _pcIndex: Map<number, number> | undefined;
-  private _locations: SourceLocation[] | undefined;
-
-  constructor(
-    readonly code: Uint8Array,
-    readonly masked: Array<[number, number]>,
-    private readonly _sourceMap: string,
-  ) {}
-
-  /** True when `candidate` (its first code.length bytes, for init code) is this code up to the masked ranges. */
-  matches(candidate: Uint8Array, prefix: boolean): boolean {
-    if (prefix ? candidate.length < this.code.length : candidate.length !== this.code.length) return false;
-    let from = 0;
-    for (const [start, len] of this.masked) {
-      if (!sameBytes(candidate, this.code, from, start)) return false;
-      from = Math.max(from, start + len);
-    }
-    return sameBytes(candidate, this.code, from, this.code.length);
-  }
-
-  location(pc: number): SourceLocation | undefined {
-    this._pcIndex ??= instructionIndexes(this.code);
-    this._locations ??= decodeSourceMap(this._sourceMap);
-    const i = this._pcIndex.get(pc);
-    return i === undefined ? undefined : this._locations[i];
-  }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 interface AbiFunction {
@@ -241,23 +200,6 @@ function collect(node: AstNode, contract: string | undefined, file: SourceFile):
     file.functions.push({ start: at[0], end: at[0] + at[1], name: node.name ?? "", kind: node.kind ?? "modifier", contract });
   }
   for (const child of node.nodes ?? []) collect(child, contract, file);
-}
-
-/** Hex of solc's bytecode, with library placeholders (`__$…$__`) as zeros; their ranges are masked. */
-function bytecodeOf(bc: SolcBytecode | undefined): Bytecode | undefined {
-  const hex = bc?.object;
-  if (hex === undefined || hex === "") return undefined;
-  const code = new Uint8Array(Buffer.from(hex.replace(/__\$[0-9a-fA-F]{34}\$__/g, "0".repeat(40)), "hex"));
-  const masked: Array<[number, number]> = [];
-  for (const libs of Object.values(bc?.linkReferences ?? {})) for (const refs of Object.values(libs)) for (const r of refs) masked.push([r.start, r.length]);
-  for (const refs of Object.values(bc?.immutableReferences ?? {})) for (const r of refs) masked.push([r.start, r.length]);
-  // solc appends CBOR metadata whose length is the last two bytes; its hash changes with any source edit
-  if (code.length >= 2) {
-    const len = (code[code.length - 2] << 8) | code[code.length - 1];
-    if (len + 2 <= code.length) masked.push([code.length - 2 - len, len + 2]);
-  }
-  masked.sort((a, b) => a[0] - b[0]);
-  return new Bytecode(code, masked, bc?.sourceMap ?? "");
 }
 
 /**

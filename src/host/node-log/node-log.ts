@@ -30,7 +30,6 @@ import {
   NO_PAINT,
   blockHeading,
   consoleLines,
-  emptyBlocksLine,
   epochLines,
   estimateNote,
   moduleLines,
@@ -40,6 +39,7 @@ import {
   txLines,
 } from "./format";
 import { errorText } from "../../utils/error-text";
+import { HeldLine } from "./held-line";
 
 const SEND_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "personal_sendTransaction"]);
 const RESULT_METHODS = new Set(["eth_call", "eth_estimateGas"]); // whose answer --verbose prints
@@ -62,14 +62,10 @@ interface NodeLogOptions {
 /** What the log reads from the project's compilations (a ContractRegistry): names, and the custom errors it decodes. */
 type LogContracts = ContractNames & Partial<Pick<ContractRegistry, "customError">>;
 
-/** A line that the next identical event extends (a repeated method, a run of empty blocks). */
-type Held = { kind: "method"; key: string; count: number; printed: boolean } | { kind: "empty"; indent: string; first: bigint; last: bigint; baseFee?: bigint; printed: boolean };
-
 export class NodeLog {
   private readonly _paint: Paint;
   private _queue: Promise<void> = Promise.resolve();
-  private _held: Held | undefined;
-  private _holdTimer: NodeJS.Timeout | undefined;
+  private readonly _held: HeldLine;
   /** Requests running now, oldest first: a block mined meanwhile is told under them. */
   private readonly _inFlight: string[] = [];
   private readonly _txConsole = new Map<string, string[]>();
@@ -84,6 +80,7 @@ export class NodeLog {
 
   constructor(private readonly _opts: NodeLogOptions) {
     this._paint = _opts.tty ? ANSI : NO_PAINT;
+    this._held = new HeldLine({ write: (text) => _opts.write(text), tty: _opts.tty, holdMs: _opts.holdMs, paint: this._paint, enqueue: (task) => this._enqueue(task) });
   }
 
   /**
@@ -125,7 +122,7 @@ export class NodeLog {
         const summary = paramsSummary(params);
         this._print([summary === "" ? this._paint.green(method) : `${this._paint.green(method)}  ${summary}`]);
       } else {
-        this._holdMethod(method);
+        if (this._held.method(method)) this._callConsoleOpen = false;
       }
     });
   }
@@ -184,7 +181,7 @@ export class NodeLog {
     const indent = this._inFlight.length > 0 && logEnabled("rpc", 3) ? "  " : "";
     this._enqueue(() => {
       if (!logEnabled("chain", 3)) return;
-      this._holdEmpty(indent, first, baseFee, last);
+      if (this._held.empty(indent, first, baseFee, last)) this._callConsoleOpen = false;
       const ticks = logEnabled("epochs", 3) ? playedTicksLine(played, indent) : undefined;
       if (ticks !== undefined) this._print([ticks]); // the range then stands alone
     });
@@ -193,7 +190,7 @@ export class NodeLog {
   /** Resolves once everything logged so far is written (held lines included). */
   async flush(): Promise<void> {
     await this._queue;
-    this._releaseHeld();
+    this._held.release();
   }
 
   // ------------------------------------------------------------------------------ blocks
@@ -229,7 +226,7 @@ export class NodeLog {
     }
     const indent = ctx.under !== undefined && logEnabled("rpc", 3) ? "  " : "";
     if (txs.length === 0 && !epochsShown && !(modulesShown && (modules.notable || moduleFailed))) {
-      if (story) this._holdEmpty(indent, number, baseFee, number);
+      if (story && this._held.empty(indent, number, baseFee, number)) this._callConsoleOpen = false;
       return;
     }
     const inner = `${indent}  `;
@@ -344,63 +341,9 @@ export class NodeLog {
 
   /** Writes lines after whatever line is held. */
   private _print(lines: string[]): void {
-    this._releaseHeld();
+    this._held.release();
     this._callConsoleOpen = false;
     this._opts.write(lines.map((l) => `${l}\n`).join(""));
-  }
-
-  private _holdMethod(method: string): void {
-    const h = this._held;
-    if (h?.kind === "method" && h.key === method) {
-      h.count++;
-      this._showHeld();
-      return;
-    }
-    this._releaseHeld();
-    this._callConsoleOpen = false;
-    this._held = { kind: "method", key: method, count: 1, printed: false };
-    this._showHeld();
-  }
-
-  /** Empty blocks n … last (one, or a reserved range), joined to the held range they continue. */
-  private _holdEmpty(indent: string, n: bigint, baseFee: bigint | undefined, last: bigint): void {
-    const h = this._held;
-    if (h?.kind === "empty" && h.indent === indent && h.last + 1n === n) {
-      h.last = last;
-      this._showHeld();
-      return;
-    }
-    this._releaseHeld();
-    this._callConsoleOpen = false;
-    this._held = { kind: "empty", indent, first: n, last, baseFee, printed: false };
-    this._showHeld();
-  }
-
-  private _heldText(h: Held): string {
-    return h.kind === "method" ? (h.count === 1 ? h.key : `${h.key} (${h.count})`) : `${h.indent}${emptyBlocksLine(h.first, h.last, h.baseFee)}`;
-  }
-
-  /** On a terminal the held line is shown at once and rewritten in place; elsewhere it waits for its last repeat. */
-  private _showHeld(): void {
-    const h = this._held;
-    if (h === undefined) return;
-    if (this._opts.tty) {
-      // cursor up one line and clear it, then the new text
-      this._opts.write(`${h.printed ? "\u001b[1A\u001b[2K" : ""}${this._paint.green(this._heldText(h))}\n`);
-      h.printed = true;
-      return;
-    }
-    if (this._holdTimer !== undefined) clearTimeout(this._holdTimer);
-    this._holdTimer = setTimeout(() => this._enqueue(() => this._releaseHeld()), this._opts.holdMs ?? 250);
-    this._holdTimer.unref();
-  }
-
-  private _releaseHeld(): void {
-    const h = this._held;
-    this._held = undefined;
-    if (this._holdTimer !== undefined) clearTimeout(this._holdTimer);
-    this._holdTimer = undefined;
-    if (h !== undefined && !h.printed) this._opts.write(`${this._heldText(h)}\n`);
   }
 }
 
