@@ -2,7 +2,7 @@
  * The wiring of the Cosmos modules, this project's `app.go`: the one place a keeper is built. Each
  * keeper gets its dependencies here, explicitly, as evmd's app constructor hands them out:
  * distribution gets staking; staking's delegation hooks are distribution's (the SDK's
- * `stakingKeeper.SetHooks(distrKeeper.Hooks(), …)`); ICS20 and x/erc20 get the bank. A module folder
+ * `stakingKeeper.SetHooks(distrKeeper.Hooks(), …)`); slashing gets staking; ICS20 the bank. A module folder
  * names what it needs of the others as types of its own (its `expected-keepers.ts`, the SDK's
  * `types/expected_keepers.go`) and is handed a `Keepers` by whoever runs it: the precompiles, the
  * block modules, the queries and the dev methods (src/cosmos/index.ts, src/cosmos/precompiles.ts).
@@ -17,9 +17,8 @@ import { type CosmosModulesSettings, DEFAULT_COMMUNITY_TAX } from "./app-setting
 import { Bank } from "./bank/keeper";
 import type { Bech32Prefixes } from "./common/address-codec";
 import { BANK_PRECOMPILE } from "./common/accounts";
-import { type ModuleEnv } from "./common/module-env";
 import { addSupply } from "./common/coins";
-import { INVALID_CODE, genesisEnv } from "./common/module-env";
+import { INVALID_CODE, type ModuleEnv, genesisEnv } from "./common/module-env";
 import { DISTRIBUTION_PRECOMPILE, DistributionKeeper } from "./distribution/keeper";
 import { distributionEpochHooks } from "./distribution/module";
 import { Erc20Keeper, type TokenPair } from "./erc20/keeper";
@@ -117,11 +116,11 @@ async function initGenesis(ctx: GenesisContext, settings: CosmosModulesSettings)
 
 /**
  * The chain's parts the modules add, in the app's order (evmd's SetOrderInitGenesis, SetOrderBeginBlockers,
- * SetOrderEndBlockers): block modules — staking's (the modules' genesis below, x/mint's begin block,
+ * SetOrderEndBlockers): block modules — staking's (the modules' genesis, `initGenesis` above; x/mint's begin block;
  * staking's end block), the transfer module's (genesis, timeouts), x/erc20's (genesis), x/gov's
  * (genesis, end block) — and the epochs hooks: distribution's minting, which the epochs module runs
- * before the contract hooks (src/app/runtime.ts adds them first), so a contract hook that claims at an epoch end sees
- * that epoch's rewards. `onPairs` is told the token pairs of each state the chain opens (their
+ * before the contract hooks (src/app/runtime.ts adds them first), so a contract hook that claims at
+ * an epoch end sees that epoch's rewards. `onPairs` is told the token pairs of each state the chain opens (their
  * precompiles join the EVM: src/cosmos/precompiles.ts `erc20PairPrecompile`).
  */
 export function cosmosModules(settings: CosmosModulesSettings | undefined, prefixes: Bech32Prefixes, onPairs: (pairs: TokenPair[]) => void): { blockModules: BlockModule[]; epochHooks: EpochHooks[] } {

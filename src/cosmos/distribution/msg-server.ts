@@ -1,7 +1,7 @@
 /**
  * x/distribution's Msg server (x/distribution/keeper/msg_server.go): one function per Msg, the SDK's
- * checks in its order and words, then the keeper. The Msg router (src/cosmos/msg-router.ts) calls it
- * for a proposal's messages.
+ * checks in its order and words, then the keeper. The distribution precompile calls it, and so does
+ * the Msg router (src/cosmos/msg-router.ts) for a proposal's messages.
  */
 import { type ModuleEnv } from "../common/module-env";
 import { ModuleError, invalidCoins } from "../common/errors";

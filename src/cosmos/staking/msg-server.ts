@@ -1,7 +1,7 @@
 /**
  * x/staking's Msg server (x/staking/keeper/msg_server.go): one function per Msg, the SDK's checks in
- * its order and words, then the keeper. The Msg router (src/cosmos/msg-router.ts) calls it for a
- * proposal's messages.
+ * its order and words, then the keeper. The staking precompile calls it (ABI arguments → Msg), and so
+ * does the Msg router (src/cosmos/msg-router.ts) for a proposal's messages.
  */
 import { type ModuleEnv } from "../common/module-env";
 import { ModuleError } from "../common/errors";
