@@ -32,13 +32,14 @@ export type Json = string | number | boolean | null | Json[] | { [k: string]: Js
 
 /** Queries over one state (live, or at a height). */
 export class CosmosQueries {
+  /** The keepers over this state, built once (each keeper on first use: src/cosmos/app.ts). */
+  private readonly _keepers: Keepers;
+
   constructor(
     readonly env: ModuleEnv,
     private readonly _prefixes: Bech32Prefixes,
-  ) {}
-
-  private _keepers(): Keepers {
-    return keepers(this.env);
+  ) {
+    this._keepers = keepers(env);
   }
 
   valoper(operator: string): string {
@@ -78,13 +79,13 @@ export class CosmosQueries {
 
   /** Validators sorted as the SDK's store keeps them (by operator address bytes); `status` filters ("BOND_STATUS_BONDED", …). */
   async validators(status?: string): Promise<Validator[]> {
-    const all = await this._keepers().staking.validators();
+    const all = await this._keepers.staking.validators();
     return all.filter((v) => status === undefined || status === "" || STATUS_NAMES[v.status] === status);
   }
 
   /** The delegator's delegations with what they are worth. */
   async delegations(delegator: string): Promise<Json[]> {
-    const { staking } = this._keepers();
+    const { staking } = this._keepers;
     const out: Json[] = [];
     for (const op of await staking.delegatorValidators(delegator)) {
       const v = await staking.validator(op);
@@ -103,7 +104,7 @@ export class CosmosQueries {
    * the store's order: each entry's creation height, completion time and balances.
    */
   async unbondings(delegator: string): Promise<Json[]> {
-    const { staking } = this._keepers();
+    const { staking } = this._keepers;
     const out: Json[] = [];
     for (const v of await staking.validators()) {
       const entries = await staking.unbondingEntries(delegator, v.operator);
@@ -126,12 +127,12 @@ export class CosmosQueries {
 
   /** Every account with a delegation. */
   delegators(): Promise<string[]> {
-    return this._keepers().staking.delegators();
+    return this._keepers.staking.delegators();
   }
 
   /** The delegator's pending rewards per validator and in total (`DelegationTotalRewards`). */
   async rewards(delegator: string): Promise<{ rewards: Json[]; total: Json[] }> {
-    const { staking, distribution } = this._keepers();
+    const { staking, distribution } = this._keepers;
     const rows: Json[] = [];
     let total = 0n;
     for (const op of await staking.delegatorValidators(delegator)) {
@@ -144,7 +145,7 @@ export class CosmosQueries {
 
   /** x/gov's Proposal as its gateway answers it (cosmos.gov.v1.Proposal, proto JSON); unknown ids: undefined. */
   async proposal(id: bigint): Promise<Json | undefined> {
-    const p = await this._keepers().gov.proposal(id);
+    const p = await this._keepers.gov.proposal(id);
     if (p === undefined) return undefined;
     const time = (t: bigint): Json => (t === 0n ? null : rfc3339(t));
     return {
@@ -177,16 +178,16 @@ export class CosmosQueries {
    * final tally; unknown ids undefined.
    */
   async tally(id: bigint): Promise<Json | undefined> {
-    const gov = this._keepers().gov;
+    const gov = this._keepers.gov;
     const p = await gov.proposal(id);
     if (p === undefined) return undefined;
-    const t = p.status === ProposalStatus.VotingPeriod ? (await gov.tally(p, this._keepers().staking)).result : p.finalTallyResult;
+    const t = p.status === ProposalStatus.VotingPeriod ? (await gov.tally(p, this._keepers.staking)).result : p.finalTallyResult;
     return { yes_count: t.yes.toString(), abstain_count: t.abstain.toString(), no_count: t.no.toString(), no_with_veto_count: t.noWithVeto.toString() };
   }
 
   /** x/bank's metadata of a denom as its gateway answers it (cosmos.bank.v1beta1.Metadata); none: undefined. */
   async denomMetadata(denom: string): Promise<Json | undefined> {
-    const m = await this._keepers().bank.metadata(denom);
+    const m = await this._keepers.bank.metadata(denom);
     if (m === undefined) return undefined;
     const display = m.symbol.toLowerCase();
     const units: Json[] = [{ denom, exponent: 0, aliases: [] }];
@@ -196,7 +197,7 @@ export class CosmosQueries {
 
   /** Every proposal (by id), those of `status` only when given (a ProposalStatus number). */
   async proposals(status?: number): Promise<Json[]> {
-    const gov = this._keepers().gov;
+    const gov = this._keepers.gov;
     const out: Json[] = [];
     for (const id of await gov.ids()) {
       const p = await gov.proposal(id);
@@ -208,7 +209,7 @@ export class CosmosQueries {
 
   /** The modules' params and pools (the `cosmos_stakingState` answer). */
   async summary(): Promise<Json> {
-    const { staking, distribution } = this._keepers();
+    const { staking, distribution } = this._keepers;
     const params = await staking.params();
     const dist = await distribution.params();
     return {
@@ -222,17 +223,17 @@ export class CosmosQueries {
 
   /** The account's coins, as x/bank's AllBalances lists them (sorted by denom, amounts as strings). */
   async balances(address: string): Promise<Json[]> {
-    return (await this._keepers().bank.balances(address)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
+    return (await this._keepers.bank.balances(address)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
   }
 
   /** x/erc20's token pairs, in the order they were registered. */
   tokenPairs(): Promise<TokenPair[]> {
-    return this._keepers().erc20.pairs();
+    return this._keepers.erc20.pairs();
   }
 
   /** A pair by its ERC-20 address or its denom. */
   async tokenPair(token: string): Promise<TokenPair | undefined> {
-    const keeper = this._keepers().erc20;
+    const keeper = this._keepers.erc20;
     return /^0x[0-9a-fA-F]{40}$/.test(token) ? keeper.pair(token) : keeper.pairOfDenom(token);
   }
 
@@ -242,7 +243,7 @@ export class CosmosQueries {
 
   /** The transfer channels, every packet sent (with its state) and the vouchers' denom traces, as `cosmos_ibcState` answers. */
   async ibcState(): Promise<Json> {
-    const keeper = this._keepers().ics20;
+    const keeper = this._keepers.ics20;
     return {
       channels: (await keeper.channels()).map((c) => ({
         port_id: TRANSFER_PORT,
