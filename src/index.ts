@@ -17,6 +17,7 @@ import { withProviderExtenders } from "./hardhat/provider-extenders";
 import { followedNodeNote } from "./host/node/node-files";
 import "./hardhat/tasks/epochs";
 import "./hardhat/tasks/keys";
+import "./hardhat/tasks/solidity-tests";
 import "./hardhat/coverage";
 import "./hardhat/chai-matchers";
 

@@ -99,6 +99,8 @@ export interface Runtime {
   deps: RpcDeps;
   services: FilterServices;
   epochs: EpochsModule | undefined;
+  /** The validator operator address of an account, when the chain runs the staking module (Solidity tests' `validatorAddress` cheat). */
+  valoper: ((address: Uint8Array) => string) | undefined;
   keystore: KeyStore;
   /** Mounts the REST routes (the epochs queries at Evmos's paths, the Cosmos bank and staking) on a server's router. */
   mountRest(router: RestRouter): void;
@@ -232,6 +234,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     deps,
     services,
     epochs,
+    valoper: cosmos.staking ? (address) => cosmos.valoper(address) : undefined,
     keystore,
     mountRest,
     serve: (server) => {

@@ -20,3 +20,7 @@ export type { CallRequest, StateOverride } from "./calls/execution";
 export type { SimBlock } from "./calls/simulate";
 export type { IndexedTx } from "./store/address-index";
 export type { CallFrame } from "./tracing/call-tracer";
+export { TestVm, TEST_SENDER } from "./testing/test-vm";
+export { VM_ADDRESS } from "./testing/cheats";
+export { ASSUME_MAGIC } from "./testing/cheat-failure";
+export type { EpochClock } from "./testing/chain-cheats";

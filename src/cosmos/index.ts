@@ -30,7 +30,7 @@ import type { BlockModule } from "../chain/base/module";
 import type { EpochHooks, EpochsProfile } from "../epochs/types";
 import { PROFILES } from "../epochs/profile";
 import { CosmosAdmin } from "./admin";
-import { type Bech32Prefixes, accountFromBech32, bech32Prefixes } from "./common/address-codec";
+import { type Bech32Prefixes, accountFromBech32, bech32Prefixes, toBech32 } from "./common/address-codec";
 import { INVALID_CODE } from "./common/module-env";
 import type { ModulePrecompileDeps } from "./common/module-precompile";
 import { stateEnv } from "./common/module-env";
@@ -200,5 +200,10 @@ export class CosmosModules {
   /** The bytes of one of this chain's bech32 account addresses (20, or 32 for a module account); throws the address codec's text. */
   accountBytes(bech32: string): Uint8Array {
     return accountFromBech32(bech32, this.prefixes.account);
+  }
+
+  /** The validator operator address (`…valoper1…`) of an account's 20 bytes, as the staking precompile takes it. */
+  valoper(address: Uint8Array): string {
+    return toBech32(this.prefixes.validator, address);
   }
 }

@@ -10,3 +10,5 @@ export const TASK_NODE_CREATE_RUNTIME = "epochs:node:create-runtime";
 export const TASK_NODE_START_SERVER = "epochs:node:start-server";
 /** Prints the start banner (addresses, accounts, warnings). */
 export const TASK_NODE_PRINT_BANNER = "epochs:node:print-banner";
+/** Runs the project's Solidity tests (`.t.sol`) on the epochs chain (Hardhat 2; Hardhat 3 runs them in `test solidity`). */
+export const TASK_TEST_SOLIDITY = "test:solidity";

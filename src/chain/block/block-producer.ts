@@ -232,7 +232,7 @@ export async function runPhase(
   modules: readonly BlockModule[],
   stores: PhaseStores,
   sink: ModuleEvent[],
-  { explain, replay = false }: { explain?: SystemCallExplainer; replay?: boolean } = {},
+  { explain, replay = false, inExecution = false }: { explain?: SystemCallExplainer; replay?: boolean; inExecution?: boolean } = {},
 ): Promise<void> {
   for (const module of modules) {
     const fn = phase === "begin_block" ? module.beginBlock : module.endBlock;
@@ -255,7 +255,7 @@ export async function runPhase(
       emit: (e) => sink.push(e),
       systemCall: async (a) => {
         await writeBack();
-        return systemCall(vm, block, a, explain);
+        return systemCall(vm, block, a, explain, inExecution);
       },
       getStorage: async (address, key) => {
         if (equalsBytes(address, account)) await writeBack();
@@ -290,7 +290,7 @@ export async function runPhase(
  * A call outside any transaction: no nonce, no fee, no receipt. Its own checkpoint makes it
  * isolated: a failing call leaves nothing behind, a successful one stays in the block.
  */
-export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explain?: SystemCallExplainer): Promise<SystemCallResult> {
+export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explain?: SystemCallExplainer, inExecution = false): Promise<SystemCallResult> {
   const depth = checkpointDepth(vm);
   await vm.evm.journal.checkpoint();
   try {
@@ -312,8 +312,9 @@ export async function systemCall(vm: VM, block: Block, a: SystemCallArgs, explai
     if (abortsBlock(err)) throw err;
     return { success: false, gasUsed: a.gasLimit, returnValue: new Uint8Array(), logs: [], error: cleanVmError(err) };
   } finally {
-    // warm/cold tracking of a system call must not leak into the next transaction
-    vm.evm.journal.cleanJournal();
+    // warm/cold tracking of a system call must not leak into the next transaction; inside a running
+    // execution (a Solidity test's epoch cheat, src/chain/testing/chain-cheats.ts) the journal is that execution's
+    if (!inExecution) vm.evm.journal.cleanJournal();
   }
 }
 

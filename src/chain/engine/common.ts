@@ -42,6 +42,13 @@ export class ChainCommon extends Common {
   }
 
   private _activeEips?: { list: number[]; set: Set<number> };
+
+  /** The chain id CHAINID answers instead of the chain's (a Solidity test's `vm.chainId`, src/chain/testing/cheats.ts); set only on a test's own copy. */
+  chainIdOverride?: bigint;
+
+  override chainId(): bigint {
+    return this.chainIdOverride ?? super.chainId();
+  }
 }
 
 const mergedInto = new WeakMap<object, Set<ParamsTable>>();

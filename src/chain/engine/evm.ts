@@ -11,7 +11,8 @@
  * (its own TODO says so), which would lose the registered precompiles.
  */
 import type { Common, StateManagerInterface } from "@ethereumjs/common";
-import { EVM, EVMError, type EVMMockBlockchainInterface, type EVMOpts, type ExecResult, NobleBN254, type PrecompileFunc } from "@ethereumjs/evm";
+import { EVM, EVMError, type EVMMockBlockchainInterface, type EVMOpts, type EVMResult, type EVMRunCallOpts, type ExecResult, NobleBN254, type PrecompileFunc } from "@ethereumjs/evm";
+import type { Address } from "@ethereumjs/util";
 import { type VM, createVM } from "@ethereumjs/vm";
 import { endsExecution, errorText } from "../base/errors";
 import { revertData } from "../base/precompile";
@@ -35,10 +36,20 @@ export class DynamicPrecompiles {
   }
 }
 
+/**
+ * What a Solidity test's cheatcodes put around every message of its EVM (src/chain/testing/cheats.ts):
+ * `next` runs the message as the EVM would. Only a test's own VM has one.
+ */
+interface MessageInterceptor {
+  runCall(opts: EVMRunCallOpts, next: (opts: EVMRunCallOpts) => Promise<EVMResult>): Promise<EVMResult>;
+}
+
 /** Told of each precompile that threw (a fault of the node, not of the call): the precompile's address and the error. */
 export type PrecompileFaults = (address: string, err: Error) => void;
 
-class ChainEVM extends EVM {
+export class ChainEVM extends EVM {
+  /** Set on a Solidity test's VM only (src/chain/testing/test-vm.ts). */
+  interceptor?: MessageInterceptor;
   private _merged?: { base: Map<string, PrecompileFunc>; version: number; map: Map<string, PrecompileFunc> };
 
   constructor(
@@ -70,6 +81,44 @@ class ChainEVM extends EVM {
     }
   }
 
+  override runCall(opts: EVMRunCallOpts): Promise<EVMResult> {
+    const interceptor = this.interceptor;
+    if (interceptor === undefined) return super.runCall(opts);
+    return interceptor.runCall(opts, (o) => this._runNested(o));
+  }
+
+  /**
+   * A message, or a new top-level execution begun while another runs (an epoch hook's system call
+   * inside a Solidity test): EthereumJS keeps one block and one origin for the running execution and
+   * a top-level runCall replaces them, so the running one gets its own back when the inner one ends.
+   */
+  private async _runNested(opts: EVMRunCallOpts): Promise<EVMResult> {
+    if (opts.message !== undefined) return super.runCall(opts);
+    const block = this._block;
+    const tx = this._tx;
+    try {
+      return await super.runCall(opts);
+    } finally {
+      if (block !== undefined) {
+        this._block = block;
+        this._tx = tx;
+      }
+    }
+  }
+
+  /**
+   * ORIGIN and GASPRICE answer `fields` in frames begun from now (a test's `vm.prank(sender, origin)`,
+   * `vm.txGasPrice`), until the returned function puts the running execution's back.
+   */
+  setTxFields(fields: { origin?: Address; gasPrice?: bigint }): () => void {
+    const tx = this._tx;
+    if (tx === undefined) return () => {};
+    this._tx = { ...tx, ...fields };
+    return () => {
+      this._tx = tx;
+    };
+  }
+
   override get precompiles(): Map<string, PrecompileFunc> {
     const base = super.precompiles;
     const m = this._merged;
@@ -81,9 +130,9 @@ class ChainEVM extends EVM {
     return map;
   }
 
-  /** A copy over `stateManager`, with the same options and the same dynamic precompiles. */
-  copy(common: Common, stateManager: StateManagerInterface, blockchain: EVMMockBlockchainInterface): ChainEVM {
-    return new ChainEVM({ ...this._optsCached, common, stateManager, blockchain }, this.dynamic, this.faults);
+  /** A copy over `stateManager`, with the same options (but `overrides`) and the same dynamic precompiles. */
+  copy(common: Common, stateManager: StateManagerInterface, blockchain: EVMMockBlockchainInterface, overrides: Partial<EVMOpts> = {}): ChainEVM {
+    return new ChainEVM({ ...this._optsCached, ...overrides, common, stateManager, blockchain }, this.dynamic, this.faults);
   }
 }
 
@@ -103,14 +152,15 @@ export async function createChainVM(opts: {
 
 /**
  * A VM over a copy of `base`'s state manager (its caches not shared: `shallowCopy(false)`), as
- * `VM.shallowCopy(false)` makes one, with a ChainEVM.
+ * `VM.shallowCopy(false)` makes one, with a ChainEVM (`overrides`: EVM options of its own, as a
+ * Solidity test's VM deploys test contracts of any size, as forge does).
  */
-export async function copyChainVM(base: VM): Promise<VM> {
+export async function copyChainVM(base: VM, overrides: Partial<EVMOpts> = {}): Promise<VM> {
   const common = base.common.copy();
   common.setHardfork(base.common.hardfork());
   const stateManager = base.stateManager.shallowCopy(false);
   const blockchain = base.blockchain.shallowCopy();
   if (!(base.evm instanceof ChainEVM)) throw new Error("the chain's VMs run a ChainEVM");
-  const evm = base.evm.copy(common, stateManager, blockchain);
+  const evm = base.evm.copy(common, stateManager, blockchain, overrides);
   return createVM({ common, stateManager, blockchain, evm });
 }

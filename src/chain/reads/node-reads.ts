@@ -141,6 +141,11 @@ export class NodeReads extends EventEmitter<NodeEvents> {
   }
 
   /** Re-executes stored block `n` for tracers (src/chain/block/replay.ts). Nothing is kept. */
+  /** A VM of its own at the head for a Solidity test run (ChainState.testContext). */
+  testContext(): ReturnType<ChainState["testContext"]> {
+    return this._chain.testContext();
+  }
+
   replayBlock(n: bigint, observer: ReplayObserver = {}, opts: ContextOptions = {}): Promise<ReplayResult> {
     return replayBlock(this._chain, n, observer, opts);
   }

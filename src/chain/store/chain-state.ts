@@ -14,7 +14,7 @@ import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { Caches, MerkleStateManager } from "@ethereumjs/statemanager";
 import { type Account, Address, KECCAK256_RLP, ValueEncoding, createAccountFromRLP, equalsBytes, createAddressFromString } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { DynamicPrecompiles, type PrecompileFaults, createChainVM } from "../engine/evm";
+import { DynamicPrecompiles, type PrecompileFaults, copyChainVM, createChainVM } from "../engine/evm";
 import type { KVStore } from "../../storage/kv";
 import { readLegacyModuleSet } from "../../storage/legacy-module-log";
 import { TrieDB } from "../../storage/trie-db";
@@ -358,6 +358,21 @@ export class ChainState {
       },
     };
     return ctx;
+  }
+
+  /**
+   * A VM of its own over the head's state, never pooled nor released (a Solidity test run,
+   * src/chain/testing/test-vm.ts), its env bound, and what runs the modules' block phases on it.
+   */
+  async testContext(): Promise<{ vm: VM; env: ExecEnv; head: Block; modules: readonly BlockModule[]; moduleStores: ModuleStores }> {
+    const head = this.head;
+    const vm = await copyChainVM(this.vm, { allowUnlimitedContractSize: true });
+    trackMessages(vm);
+    await vm.stateManager.setStateRoot(this.liveRoot);
+    const moduleStore = (name: string): Promise<ModuleStore> => this.moduleStores.readModuleStore(this.module(name), vm.stateManager, head.header.number);
+    const env: ExecEnv = { messages: [], moduleStore };
+    bindEnv(vm, env);
+    return { vm, env, head, modules: this.modules, moduleStores: this.moduleStores };
   }
 
   /**

@@ -58,6 +58,18 @@ export interface EpochsUserConfig {
   network?: InProcessNetworkUserConfig;
   /** The Cosmos precompiles (docs/cosmos-precompiles.md): `bech32: false` leaves it out, `{ prefix }` sets the chain's account prefix. */
   precompiles?: PrecompilesUserConfig;
+  /**
+   * Solidity tests (`.t.sol`) on the epochs chain (docs/solidity-tests.md): Hardhat 3 runs
+   * `hardhat test solidity` here instead of on EDR when set; Hardhat 2's `test:solidity` reads the settings.
+   */
+  solidityTests?: boolean | SolidityTestsUserConfig;
+}
+
+/** Hardhat 2's settings of its Solidity tests (Hardhat 3 takes them from its own `test.solidity`). */
+export interface SolidityTestsUserConfig {
+  fuzz?: { runs?: number; seed?: string; maxTestRejects?: number };
+  /** Milliseconds one test may run; default none. */
+  timeout?: number;
 }
 
 export interface PrecompilesUserConfig {
@@ -116,6 +128,7 @@ export interface EpochsConfig {
   hookGasLimit: number;
   network?: InProcessNetworkUserConfig;
   precompiles?: PrecompilesUserConfig;
+  solidityTests?: boolean | SolidityTestsUserConfig;
 }
 
 /** Resolves and checks the `epochs` section; the genesis records themselves are checked at chain start. */
@@ -143,6 +156,8 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
     throw new EpochsConfigError("epochs.genesis and epochs.genesisFile both set: the genesis file's app_state.epochs is the chain's epochs; set one");
   const precompiles = user?.precompiles;
   if (precompiles !== undefined) checkPrecompiles(precompiles);
+  const solidityTests = user?.solidityTests;
+  if (solidityTests !== undefined) checkSolidityTests(solidityTests);
   return {
     profile,
     genesis,
@@ -151,7 +166,23 @@ export function resolveEpochsConfig(user: EpochsUserConfig | undefined): EpochsC
     hookGasLimit,
     ...(user?.network !== undefined ? { network: user.network } : {}),
     ...(precompiles !== undefined ? { precompiles } : {}),
+    ...(solidityTests !== undefined ? { solidityTests } : {}),
   };
+}
+
+function checkSolidityTests(t: boolean | SolidityTestsUserConfig): void {
+  if (typeof t === "boolean") return;
+  const bad = (what: string): never => {
+    throw new EpochsConfigError(`invalid epochs.solidityTests${what}`);
+  };
+  if (t === null || typeof t !== "object") bad(`: expected true, false or { fuzz?, timeout? }`);
+  const runs = t.fuzz?.runs;
+  if (runs !== undefined && (!Number.isSafeInteger(runs) || runs < 1)) bad(`.fuzz.runs ${String(runs)}: expected a positive integer`);
+  const rejects = t.fuzz?.maxTestRejects;
+  if (rejects !== undefined && (!Number.isSafeInteger(rejects) || rejects < 0)) bad(`.fuzz.maxTestRejects ${String(rejects)}: expected a whole number`);
+  const seed = t.fuzz?.seed;
+  if (seed !== undefined && (typeof seed !== "string" || !/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(seed))) bad(`.fuzz.seed ${JSON.stringify(seed)}: expected a decimal or 0x-hex string`);
+  if (t.timeout !== undefined && (!Number.isSafeInteger(t.timeout) || t.timeout < 0)) bad(`.timeout ${String(t.timeout)}: expected milliseconds`);
 }
 
 const PRECOMPILE_KEYS = ["bech32", "staking", "distribution", "bank", "slashing", "gov", "p256", "erc20", "ics20"];

@@ -1,0 +1,364 @@
+/**
+ * The cheatcodes this chain runs, by name, with forge-std's signatures (its Vm.sol interface):
+ * each handler gets the decoded arguments and what it may touch (the test's state, block env and
+ * expectations: src/chain/testing/cheats.ts) and returns the outputs, or revert data.
+ */
+import type { StateManagerInterface } from "@ethereumjs/common";
+import { Account, Address, bigIntToBytes, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
+import { type FunctionFragment, Interface, type Result } from "ethers/abi";
+import { getAddress } from "ethers/address";
+import { SigningKey } from "ethers/crypto";
+import { computeAddress } from "ethers/transaction";
+import { getBytes, hexlify } from "ethers/utils";
+import { ASSUME_MAGIC, CheatFailure } from "./cheat-failure";
+import type { Cheats } from "./cheats";
+
+/** What a handler may use. */
+export interface CheatContext {
+  cheats: Cheats;
+  /** The depth of the cheatcode's message: the next call of the frame that called it has this depth too. */
+  depth: number;
+  fn: FunctionFragment;
+  caller: Address;
+  state: StateManagerInterface;
+  /** Makes ORIGIN answer `origin` until the returned function is called. */
+  setOrigin(origin: Address): () => void;
+  setChainId(id: bigint): void;
+  /** Makes GASPRICE answer `price` in the rest of the test. */
+  setGasPrice(price: bigint): void;
+  /** A contract's creation or deployed bytecode from the project's artifacts (`getCode`): "Foo.sol", "Foo.sol:Foo", "Foo". */
+  artifactCode(name: string, deployed: boolean): Uint8Array;
+  /** Runs `initcode` as a CREATE of `caller` (deployCode); the created address, or the revert data. */
+  create(caller: Address, initcode: Uint8Array, value: bigint, depth: number): Promise<Address | Uint8Array>;
+  snapshot(): Promise<bigint>;
+  revertTo(id: bigint, remove: boolean): Promise<boolean>;
+  deleteSnapshot(id: bigint | undefined): boolean;
+  /** The process environment (envOr and the env* family). */
+  environment: Readonly<Record<string, string | undefined>>;
+}
+
+/** Outputs (encoded by the cheatcode's ABI), revert data, or nothing. */
+export type CheatHandler = (args: Result, ctx: CheatContext) => Promise<unknown[] | Uint8Array | void> | unknown[] | Uint8Array | void;
+
+const SIGNATURES = [
+  "function warp(uint256)",
+  "function roll(uint256)",
+  "function fee(uint256)",
+  "function chainId(uint256)",
+  "function coinbase(address)",
+  "function prevrandao(bytes32)",
+  "function prevrandao(uint256)",
+  "function txGasPrice(uint256)",
+  "function getBlockNumber() view returns (uint256)",
+  "function getBlockTimestamp() view returns (uint256)",
+  "function prank(address)",
+  "function prank(address,address)",
+  "function startPrank(address)",
+  "function startPrank(address,address)",
+  "function stopPrank()",
+  "function deal(address,uint256)",
+  "function store(address,bytes32,bytes32)",
+  "function load(address,bytes32) view returns (bytes32)",
+  "function etch(address,bytes)",
+  "function getNonce(address) view returns (uint64)",
+  "function setNonce(address,uint64)",
+  "function setNonceUnsafe(address,uint64)",
+  "function expectRevert()",
+  "function expectRevert(bytes4)",
+  "function expectRevert(bytes)",
+  "function expectRevert(address)",
+  "function expectRevert(bytes4,address)",
+  "function expectRevert(bytes,address)",
+  "function expectRevert(uint64)",
+  "function expectRevert(bytes4,uint64)",
+  "function expectRevert(bytes,uint64)",
+  "function expectPartialRevert(bytes4)",
+  "function expectPartialRevert(bytes4,address)",
+  "function expectEmit()",
+  "function expectEmit(address)",
+  "function expectEmit(bool,bool,bool,bool)",
+  "function expectEmit(bool,bool,bool,bool,address)",
+  "function expectCall(address,bytes)",
+  "function expectCall(address,uint256,bytes)",
+  "function expectCall(address,bytes,uint64)",
+  "function expectCall(address,uint256,bytes,uint64)",
+  "function mockCall(address,bytes,bytes)",
+  "function mockCall(address,uint256,bytes,bytes)",
+  "function mockCallRevert(address,bytes,bytes)",
+  "function mockCallRevert(address,uint256,bytes,bytes)",
+  "function clearMockedCalls()",
+  "function record()",
+  "function stopRecord()",
+  "function accesses(address) returns (bytes32[] readSlots, bytes32[] writeSlots)",
+  "function recordLogs()",
+  "function getRecordedLogs() returns (tuple(bytes32[] topics, bytes data, address emitter)[])",
+  "function label(address,string)",
+  "function getLabel(address) view returns (string)",
+  "function addr(uint256) pure returns (address)",
+  "function sign(uint256,bytes32) pure returns (uint8,bytes32,bytes32)",
+  "function toString(address) pure returns (string)",
+  "function toString(bytes) pure returns (string)",
+  "function toString(bytes32) pure returns (string)",
+  "function toString(bool) pure returns (string)",
+  "function toString(uint256) pure returns (string)",
+  "function toString(int256) pure returns (string)",
+  "function parseBytes(string) pure returns (bytes)",
+  "function parseAddress(string) pure returns (address)",
+  "function parseUint(string) pure returns (uint256)",
+  "function parseInt(string) pure returns (int256)",
+  "function parseBytes32(string) pure returns (bytes32)",
+  "function parseBool(string) pure returns (bool)",
+  "function snapshotState() returns (uint256)",
+  "function revertToState(uint256) returns (bool)",
+  "function revertToStateAndDelete(uint256) returns (bool)",
+  "function deleteStateSnapshot(uint256) returns (bool)",
+  "function deleteStateSnapshots()",
+  "function snapshot() returns (uint256)",
+  "function revertTo(uint256) returns (bool)",
+  "function assume(bool) pure",
+  "function getCode(string) view returns (bytes)",
+  "function getDeployedCode(string) view returns (bytes)",
+  "function deployCode(string) returns (address)",
+  "function deployCode(string,bytes) returns (address)",
+  "function envOr(string,bool) view returns (bool)",
+  "function envOr(string,uint256) view returns (uint256)",
+  "function envOr(string,int256) view returns (int256)",
+  "function envOr(string,address) view returns (address)",
+  "function envOr(string,bytes32) view returns (bytes32)",
+  "function envOr(string,string) view returns (string)",
+  "function envOr(string,bytes) view returns (bytes)",
+  "function envExists(string) view returns (bool)",
+  "function envBool(string) view returns (bool)",
+  "function envUint(string) view returns (uint256)",
+  "function envInt(string) view returns (int256)",
+  "function envAddress(string) view returns (address)",
+  "function envBytes32(string) view returns (bytes32)",
+  "function envString(string) view returns (string)",
+  "function envBytes(string) view returns (bytes)",
+];
+
+const ASSERTION_TYPES = ["bool", "uint256", "int256", "address", "bytes32", "string", "bytes"];
+const assertionSignatures = (): string[] => {
+  const out: string[] = [];
+  for (const m of ["", ",string"]) {
+    out.push(`function assertTrue(bool${m})`, `function assertFalse(bool${m})`);
+    for (const t of ASSERTION_TYPES) for (const name of ["assertEq", "assertNotEq"]) out.push(`function ${name}(${t},${t}${m})`, `function ${name}(${t}[],${t}[]${m})`);
+    for (const t of ["uint256", "int256"]) {
+      for (const name of ["assertLt", "assertGt", "assertLe", "assertGe"]) out.push(`function ${name}(${t},${t}${m})`, `function ${name}Decimal(${t},${t},uint256${m})`);
+      for (const name of ["assertEq", "assertNotEq"]) out.push(`function ${name}Decimal(${t},${t},uint256${m})`);
+      for (const name of ["assertApproxEqAbs", "assertApproxEqRel"]) out.push(`function ${name}(${t},${t},uint256${m})`, `function ${name}Decimal(${t},${t},uint256,uint256${m})`);
+    }
+  }
+  return out.map((s) => `${s} pure`);
+};
+
+/** Every cheatcode this chain answers (assertions included: src/chain/testing/assertions.ts). */
+export const CHEAT_ABI = new Interface([...SIGNATURES, ...assertionSignatures()]);
+
+const word = (v: bigint): Uint8Array => setLengthLeft(bigIntToBytes(v), 32);
+const addr = (a: unknown): Address => new Address(hexToBytes(String(a) as `0x${string}`));
+
+async function account(state: StateManagerInterface, a: Address): Promise<Account> {
+  return (await state.getAccount(a)) ?? new Account();
+}
+
+function expectRevertArgs(fn: FunctionFragment, args: Result, depth: number, partial: boolean): Parameters<Cheats["expectRevert"]>[0] {
+  let data: Uint8Array | undefined;
+  let reverter: Address | undefined;
+  let count = 1;
+  fn.inputs.forEach((p, i) => {
+    if (p.type === "bytes4" || p.type === "bytes") data = getBytes(args[i]);
+    else if (p.type === "address") reverter = addr(args[i]);
+    else if (p.type === "uint64") count = Number(args[i]);
+  });
+  return { data, reverter, partial, depth, count };
+}
+
+function envValue(ctx: CheatContext, name: string): string | undefined {
+  const v = ctx.environment[name];
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function parseAs(type: string, text: string): unknown {
+  const t = text.trim();
+  switch (type) {
+    case "bool":
+      if (t === "true" || t === "1") return true;
+      if (t === "false" || t === "0") return false;
+      throw new CheatFailure(`failed parsing "${text}" as type \`bool\``);
+    case "uint256":
+    case "int256":
+      try {
+        const v = /^-?0x/i.test(t) ? (t.startsWith("-") ? -BigInt(t.slice(1)) : BigInt(t)) : BigInt(t);
+        if (type === "uint256" && v < 0n) throw new Error("negative");
+        return v;
+      } catch {
+        throw new CheatFailure(`failed parsing "${text}" as type \`${type}\``);
+      }
+    case "address":
+      try {
+        return getAddress(t);
+      } catch {
+        throw new CheatFailure(`failed parsing "${text}" as type \`address\``);
+      }
+    case "bytes32":
+    case "bytes":
+      if (!/^(0x)?([0-9a-fA-F]{2})*$/.test(t)) throw new CheatFailure(`failed parsing "${text}" as type \`${type}\``);
+      return type === "bytes32" ? hexlify(setLengthRight(getBytes(t.startsWith("0x") ? t : `0x${t}`), 32)) : t.startsWith("0x") ? t : `0x${t}`;
+    default:
+      return t;
+  }
+}
+
+function setLengthRight(b: Uint8Array, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  out.set(b.subarray(0, n));
+  return out;
+}
+
+function envRead(ctx: CheatContext, args: Result, type: string): unknown[] {
+  const v = envValue(ctx, String(args[0]));
+  if (v === undefined) throw new CheatFailure(`environment variable "${String(args[0])}" not found`);
+  return [parseAs(type, v)];
+}
+
+function toStringOf(fn: FunctionFragment, v: unknown): string {
+  const type = fn.inputs[0].type;
+  if (type === "address") return getAddress(String(v));
+  if (type === "bytes" || type === "bytes32") return hexlify(v as string);
+  return String(v);
+}
+
+export const handlers: Record<string, CheatHandler> = {
+  warp: ([t], { cheats }) => void (cheats.env.timestamp = t as bigint),
+  roll: ([n], { cheats }) => void (cheats.env.number = n as bigint),
+  fee: ([f], { cheats }) => void (cheats.env.baseFee = f as bigint),
+  chainId: ([id], { setChainId }) => {
+    if ((id as bigint) >= 2n ** 64n) throw new CheatFailure("chain ID must be less than 2^64 - 1");
+    setChainId(id as bigint);
+  },
+  coinbase: ([a], { cheats }) => void (cheats.env.coinbase = addr(a)),
+  prevrandao: ([v], { cheats }) => void (cheats.env.prevRandao = typeof v === "bigint" ? word(v) : getBytes(v as string)),
+  txGasPrice: ([p], { cheats, setGasPrice }) => {
+    cheats.env.gasPrice = p as bigint;
+    setGasPrice(p as bigint);
+  },
+  getBlockNumber: (_a, { cheats }) => [cheats.env.number],
+  getBlockTimestamp: (_a, { cheats }) => [cheats.env.timestamp],
+  prank: (args, { cheats, depth }) => cheats.prank({ sender: addr(args[0]), origin: args.length > 1 ? addr(args[1]) : undefined, depth, single: true }),
+  startPrank: (args, { cheats, depth }) => cheats.prank({ sender: addr(args[0]), origin: args.length > 1 ? addr(args[1]) : undefined, depth, single: false }),
+  stopPrank: (_a, { cheats }) => cheats.stopPrank(),
+  deal: async ([a, amount], { state }) => {
+    const acc = await account(state, addr(a));
+    acc.balance = amount as bigint;
+    await state.putAccount(addr(a), acc);
+  },
+  store: async ([a, slot, value], { state }) => {
+    const target = addr(a);
+    if ((await state.getAccount(target)) === undefined) await state.putAccount(target, new Account());
+    await state.putStorage(target, getBytes(slot as string), getBytes(value as string));
+  },
+  load: async ([a, slot], { state }) => [bytesToHex(setLengthLeft(await state.getStorage(addr(a), getBytes(slot as string)), 32))],
+  etch: async ([a, code], { state }) => {
+    const target = addr(a);
+    if ((await state.getAccount(target)) === undefined) await state.putAccount(target, new Account());
+    await state.putCode(target, getBytes(code as string));
+  },
+  getNonce: async ([a], { state }) => [(await account(state, addr(a))).nonce],
+  setNonce: async ([a, n], { state }) => {
+    const acc = await account(state, addr(a));
+    if ((n as bigint) < acc.nonce) throw new CheatFailure(`new nonce (${n}) must be strictly equal to or higher than the account's current nonce (${acc.nonce})`);
+    acc.nonce = n as bigint;
+    await state.putAccount(addr(a), acc);
+  },
+  setNonceUnsafe: async ([a, n], { state }) => {
+    const acc = await account(state, addr(a));
+    acc.nonce = n as bigint;
+    await state.putAccount(addr(a), acc);
+  },
+  expectRevert: (args, { cheats, fn, depth }) => cheats.expectRevert(expectRevertArgs(fn, args, depth, false)),
+  expectPartialRevert: (args, { cheats, fn, depth }) => cheats.expectRevert(expectRevertArgs(fn, args, depth, true)),
+  expectEmit: (args, { cheats, fn, depth }) => {
+    const checks: [boolean, boolean, boolean, boolean] = fn.inputs.length >= 4 ? [args[0], args[1], args[2], args[3]] : [true, true, true, true];
+    const last = fn.inputs[fn.inputs.length - 1];
+    cheats.expectEmit({ depth, checks, emitter: last?.type === "address" ? addr(args[fn.inputs.length - 1]) : undefined });
+  },
+  expectCall: (args, { cheats, fn }) => {
+    const types = fn.inputs.map((p) => p.type);
+    const value = types[1] === "uint256" ? (args[1] as bigint) : undefined;
+    const data = getBytes(args[types.indexOf("bytes")] as string);
+    const hasCount = types[types.length - 1] === "uint64";
+    cheats.expectCall({ callee: addr(args[0]), data, value, count: hasCount ? Number(args[types.length - 1]) : 1, exact: hasCount });
+  },
+  mockCall: (args, { cheats, fn }) => mock(cheats, fn, args, false),
+  mockCallRevert: (args, { cheats, fn }) => mock(cheats, fn, args, true),
+  clearMockedCalls: (_a, { cheats }) => cheats.clearMocks(),
+  record: (_a, { cheats }) => cheats.logs.record(),
+  stopRecord: (_a, { cheats }) => cheats.logs.stopRecord(),
+  accesses: ([a], { cheats }) => {
+    const { reads, writes } = cheats.logs.accesses(String(a));
+    return [reads.map((r) => bytesToHex(r)), writes.map((w) => bytesToHex(w))];
+  },
+  recordLogs: (_a, { cheats }) => cheats.logs.recordLogs(),
+  getRecordedLogs: (_a, { cheats }) => [cheats.logs.takeRecorded().map((l) => [l.topics.map((t) => bytesToHex(t)), bytesToHex(l.data), bytesToHex(l.emitter)])],
+  label: ([a, name], { cheats }) => void cheats.labels.set(getAddress(String(a)), String(name)),
+  getLabel: ([a], { cheats }) => [cheats.labels.get(getAddress(String(a))) ?? `unlabeled:${getAddress(String(a))}`],
+  addr: ([pk]) => [computeAddress(privateKey(pk as bigint))],
+  sign: ([pk, digest]) => {
+    const sig = new SigningKey(privateKey(pk as bigint)).sign(digest as string);
+    return [sig.v, sig.r, sig.s];
+  },
+  toString: ((args, { fn }) => [toStringOf(fn, args[0])]) as CheatHandler,
+  parseBytes: ([s]) => [parseAs("bytes", String(s))],
+  parseAddress: ([s]) => [parseAs("address", String(s))],
+  parseUint: ([s]) => [parseAs("uint256", String(s))],
+  parseInt: ([s]) => [parseAs("int256", String(s))],
+  parseBytes32: ([s]) => [parseAs("bytes32", String(s))],
+  parseBool: ([s]) => [parseAs("bool", String(s))],
+  snapshotState: async (_a, ctx) => [await ctx.snapshot()],
+  snapshot: async (_a, ctx) => [await ctx.snapshot()],
+  revertToState: async ([id], ctx) => [await ctx.revertTo(id as bigint, false)],
+  revertTo: async ([id], ctx) => [await ctx.revertTo(id as bigint, false)],
+  revertToStateAndDelete: async ([id], ctx) => [await ctx.revertTo(id as bigint, true)],
+  deleteStateSnapshot: ([id], ctx) => [ctx.deleteSnapshot(id as bigint)],
+  deleteStateSnapshots: (_a, ctx) => void ctx.deleteSnapshot(undefined),
+  assume: ([condition]) => (condition === true ? undefined : ASSUME_MAGIC),
+  getCode: ([name], ctx) => [ctx.artifactCode(String(name), false)],
+  getDeployedCode: ([name], ctx) => [ctx.artifactCode(String(name), true)],
+  deployCode: async (args, ctx) => {
+    const code = ctx.artifactCode(String(args[0]), false);
+    const initcode = args.length > 1 ? new Uint8Array([...code, ...getBytes(args[1] as string)]) : code;
+    const created = await ctx.create(ctx.caller, initcode, 0n, ctx.depth);
+    if (created instanceof Uint8Array) throw new CheatFailure(`could not deploy ${String(args[0])}: the constructor reverted${created.length > 0 ? ` with ${bytesToHex(created)}` : ""}`);
+    return [created.toString()];
+  },
+  envOr: (args, ctx) => {
+    const v = envValue(ctx, String(args[0]));
+    return [v === undefined ? args[1] : parseAs(ctx.fn.inputs[1].type, v)];
+  },
+  envExists: ([name], ctx) => [envValue(ctx, String(name)) !== undefined],
+  envBool: (args, ctx) => envRead(ctx, args, "bool"),
+  envUint: (args, ctx) => envRead(ctx, args, "uint256"),
+  envInt: (args, ctx) => envRead(ctx, args, "int256"),
+  envAddress: (args, ctx) => envRead(ctx, args, "address"),
+  envBytes32: (args, ctx) => envRead(ctx, args, "bytes32"),
+  envString: (args, ctx) => envRead(ctx, args, "string"),
+  envBytes: (args, ctx) => envRead(ctx, args, "bytes"),
+};
+
+function mock(cheats: Cheats, fn: FunctionFragment, args: Result, revert: boolean): void {
+  const withValue = fn.inputs.length === 4;
+  cheats.mockCall(addr(args[0]), {
+    data: getBytes(args[withValue ? 2 : 1] as string),
+    value: withValue ? (args[1] as bigint) : undefined,
+    returnData: getBytes(args[withValue ? 3 : 2] as string),
+    revert,
+  });
+}
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+function privateKey(pk: bigint): string {
+  if (pk === 0n || pk >= SECP256K1_N) throw new CheatFailure("private key must be less than the secp256k1 curve order");
+  return bytesToHex(word(pk));
+}

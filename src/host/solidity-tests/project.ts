@@ -1,0 +1,46 @@
+/**
+ * A project's Solidity tests on its in-process chain, for both hosts: the test contracts found
+ * among its artifacts, run on the runtime's chain (src/host/solidity-tests/runner.ts) and told in
+ * Hardhat 3's reporter shape. Each host supplies its artifacts, its test sources and its settings.
+ */
+import type { Runtime } from "../../app/runtime";
+import { EPOCHS_MODULE } from "../../epochs";
+import { consoleLogDecoder } from "../solidity/console-log-source";
+import { SolidityTestReporter, type Totals } from "./reporter";
+import { type SolidityTestSettings, type TestContractArtifact, runSolidityTests, testContracts } from "./runner";
+
+interface ProjectTestRun {
+  artifacts: readonly TestContractArtifact[];
+  isTestSource(sourceName: string): boolean;
+  settings: SolidityTestSettings;
+  projectRoot: string;
+  write(text: string): void;
+  userSource?(sourceName: string): string;
+  verbose?: boolean;
+}
+
+export async function runProjectSolidityTests(runtime: Runtime, run: ProjectTestRun): Promise<Totals> {
+  const epochs = runtime.epochs;
+  const chain = {
+    node: runtime.node,
+    epochs: epochs === undefined ? undefined : { module: EPOCHS_MODULE, currentEpoch: epochs.currentEpoch.bind(epochs), nextMoveTime: epochs.nextMoveTime.bind(epochs) },
+    contracts: runtime.deps.contracts,
+    valoper: runtime.valoper,
+    console: consoleLogDecoder(run.projectRoot),
+  };
+  const reporter = new SolidityTestReporter(run.write, run.userSource, run.verbose);
+  const suites = testContracts(run.artifacts, run.isTestSource);
+  await runSolidityTests(chain, suites, run.artifacts, run.settings, (s) => reporter.suite(s));
+  reporter.end();
+  return reporter.totals;
+}
+
+/** forge's and Hardhat 3's defaults. */
+export const DEFAULT_FUZZ_RUNS = 256;
+export const DEFAULT_MAX_TEST_REJECTS = 65_536;
+
+/** A seed from the user's text (decimal or hex), or a random one. */
+export function fuzzSeed(text: string | undefined): bigint {
+  if (text === undefined || text === "") return BigInt(Math.floor(Math.random() * Number.MAX_SAFE_INTEGER));
+  return BigInt(text);
+}
