@@ -11,11 +11,27 @@ import { SigningKey } from "ethers/crypto";
 import { computeAddress } from "ethers/transaction";
 import { getBytes, hexlify } from "ethers/utils";
 import { ASSUME_MAGIC, CheatFailure } from "./cheat-failure";
-import type { Cheats } from "./cheats";
+import type { TestBlockEnv } from "./cheat-env";
+import type { ExpectedCall, ExpectedEmit, ExpectedRevert, Mock, Prank } from "./expectations";
+import type { LogWatch } from "./log-watch";
+
+/** What the handlers set on the test's cheats (src/chain/testing/cheats.ts). */
+export interface CheatsApi {
+  readonly env: TestBlockEnv;
+  readonly logs: LogWatch;
+  readonly labels: Map<string, string>;
+  prank(p: Omit<Prank, "used">): void;
+  stopPrank(): void;
+  expectRevert(r: ExpectedRevert): void;
+  expectEmit(e: Omit<ExpectedEmit, "template">): void;
+  expectCall(c: Omit<ExpectedCall, "seen">): void;
+  mockCall(to: Address, m: Mock): void;
+  clearMocks(): void;
+}
 
 /** What a handler may use. */
 export interface CheatContext {
-  cheats: Cheats;
+  cheats: CheatsApi;
   /** The depth of the cheatcode's message: the next call of the frame that called it has this depth too. */
   depth: number;
   fn: FunctionFragment;
@@ -162,7 +178,7 @@ async function account(state: StateManagerInterface, a: Address): Promise<Accoun
   return (await state.getAccount(a)) ?? new Account();
 }
 
-function expectRevertArgs(fn: FunctionFragment, args: Result, depth: number, partial: boolean): Parameters<Cheats["expectRevert"]>[0] {
+function expectRevertArgs(fn: FunctionFragment, args: Result, depth: number, partial: boolean): ExpectedRevert {
   let data: Uint8Array | undefined;
   let reverter: Address | undefined;
   let count = 1;
@@ -346,7 +362,7 @@ export const handlers: Record<string, CheatHandler> = {
   envBytes: (args, ctx) => envRead(ctx, args, "bytes"),
 };
 
-function mock(cheats: Cheats, fn: FunctionFragment, args: Result, revert: boolean): void {
+function mock(cheats: CheatsApi, fn: FunctionFragment, args: Result, revert: boolean): void {
   const withValue = fn.inputs.length === 4;
   cheats.mockCall(addr(args[0]), {
     data: getBytes(args[withValue ? 2 : 1] as string),

@@ -15,9 +15,10 @@ import { revertData } from "../base/precompile";
 import SIGNATURES from "./vm-signatures.json";
 import { checkAssertion, isAssertion } from "./assertions";
 import type { TestBlockEnv } from "./cheat-env";
-import { CHEAT_ABI, type CheatContext, type CheatHandler, handlers } from "./cheat-handlers";
+import { CHEAT_ABI, type CheatContext, type CheatHandler, type CheatsApi, handlers } from "./cheat-handlers";
 import { CheatFailure } from "./cheat-failure";
-import type { LogWatch, WatchedLog } from "./log-watch";
+import type { ExpectedCall, ExpectedEmit, ExpectedRevert, Mock, Prank } from "./expectations";
+import type { LogWatch } from "./log-watch";
 
 /** forge's cheatcode address: keccak256("hevm cheat code"), last 20 bytes. */
 export const VM_ADDRESS = "0x7109709ecfa91a80626ff3989d68f67f5b1dd12d";
@@ -30,49 +31,10 @@ const NO_LOGS = "expected an emit, but no logs were emitted afterwards. you migh
 
 type Message = NonNullable<EVMRunCallOpts["message"]>;
 
-interface Prank {
-  sender: Address;
-  origin?: Address;
-  depth: number;
-  single: boolean;
-  used: boolean;
-}
-
-interface ExpectedRevert {
-  data?: Uint8Array;
-  partial: boolean;
-  reverter?: Address;
-  depth: number;
-  count: number;
-}
-
-interface ExpectedEmit {
-  depth: number;
-  checks: [boolean, boolean, boolean, boolean];
-  emitter?: Address;
-  template?: WatchedLog;
-}
-
-interface ExpectedCall {
-  callee: Address;
-  data: Uint8Array;
-  value?: bigint;
-  count: number;
-  exact: boolean;
-  seen: number;
-}
-
-interface Mock {
-  data: Uint8Array;
-  value?: bigint;
-  returnData: Uint8Array;
-  revert: boolean;
-}
-
 const ok = (returnValue: Uint8Array, logs?: ExecResult["logs"]): EVMResult => ({ execResult: { returnValue, executionGasUsed: 0n, ...(logs !== undefined && logs.length > 0 ? { logs } : {}) } });
 const reverted = (returnValue: Uint8Array): EVMResult => ({ execResult: { returnValue, executionGasUsed: 0n, exceptionError: new EVMError(EVMError.errorMessages.REVERT) } });
 
-export class Cheats {
+export class Cheats implements CheatsApi {
   private readonly _abi = CHEAT_ABI;
   private _prank?: Prank;
   private _revert?: ExpectedRevert;
