@@ -79,6 +79,10 @@ const plugin: HardhatPlugin = {
       .setAction(() => import("./tasks/epochs-export-genesis.mjs"))
       .build(),
     ...keyTasks(),
+    // Solidity tests on the epochs chain when the project sets `epochs.solidityTests` (else Hardhat's own runner)
+    overrideTask(["test", "solidity"])
+      .setAction(() => import("./tasks/test-solidity.mjs"))
+      .build(),
     // Hardhat's node serves EDR only; this one serves the epochs chain (Hardhat's options stay: --chain-type is refused)
     [...jsonRpcOptions(), ...[...NODE_OPTIONS, ...ANVIL_OPTIONS].map(([name, description]) => ({ name, description, type: "STRING_WITHOUT_DEFAULT", defaultValue: undefined }))]
       .reduce<TaskBuilder>((t, option) => t.addOption(option), overrideTask("node").setDescription(NODE_DESCRIPTION))

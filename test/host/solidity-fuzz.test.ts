@@ -1,7 +1,8 @@
 /** The fuzz inputs of Solidity tests (src/host/solidity-tests/fuzz.ts): seeded, typed, edge-weighted, shrinkable. */
 import { expect } from "chai";
 import { ParamType } from "ethers/abi";
-import { Rng, randomValue, shrinkCandidates } from "../../src/host/solidity-tests/fuzz";
+import { randomValue, shrinkCandidates } from "../../src/host/solidity-tests/fuzz";
+import { Rng } from "../../src/utils/rng";
 
 describe("Solidity test fuzz inputs", () => {
   it("come out the same for the same seed and differ for another", () => {

@@ -9,7 +9,9 @@ import { type FunctionFragment, Interface, type Result } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { SigningKey } from "ethers/crypto";
 import { computeAddress } from "ethers/transaction";
-import { getBytes, hexlify } from "ethers/utils";
+import { getCreate2Address, getCreateAddress } from "ethers/address";
+import { getBytes, hexlify, toUtf8Bytes } from "ethers/utils";
+import type { Rng } from "../../utils/rng";
 import { ASSUME_MAGIC, CheatFailure } from "./cheat-failure";
 import type { TestBlockEnv } from "./cheat-env";
 import type { ExpectedCall, ExpectedEmit, ExpectedRevert, Mock, Prank } from "./expectations";
@@ -20,6 +22,8 @@ export interface CheatsApi {
   readonly env: TestBlockEnv;
   readonly logs: LogWatch;
   readonly labels: Map<string, string>;
+  /** The random cheatcodes' sequence (seeded per test run by the runner). */
+  readonly random: Rng;
   prank(p: Omit<Prank, "used">): void;
   stopPrank(): void;
   expectRevert(r: ExpectedRevert): void;
@@ -151,6 +155,25 @@ const SIGNATURES = [
   "function envBytes32(string) view returns (bytes32)",
   "function envString(string) view returns (string)",
   "function envBytes(string) view returns (bytes)",
+  "function randomAddress() returns (address)",
+  "function randomUint() returns (uint256)",
+  "function randomUint(uint256,uint256) returns (uint256)",
+  "function randomUint(uint256) returns (uint256)",
+  "function randomInt() returns (int256)",
+  "function randomInt(uint256) returns (int256)",
+  "function randomBool() returns (bool)",
+  "function randomBytes(uint256) returns (bytes)",
+  "function randomBytes4() returns (bytes4)",
+  "function randomBytes8() returns (bytes8)",
+  "function toBase64(bytes) pure returns (string)",
+  "function toBase64(string) pure returns (string)",
+  "function toBase64URL(bytes) pure returns (string)",
+  "function toBase64URL(string) pure returns (string)",
+  "function publicKeyP256(uint256) pure returns (uint256,uint256)",
+  "function signP256(uint256,bytes32) pure returns (bytes32,bytes32)",
+  "function computeCreateAddress(address,uint256) pure returns (address)",
+  "function computeCreate2Address(bytes32,bytes32,address) pure returns (address)",
+  "function computeCreate2Address(bytes32,bytes32) pure returns (address)",
 ];
 
 const ASSERTION_TYPES = ["bool", "uint256", "int256", "address", "bytes32", "string", "bytes"];
@@ -243,6 +266,25 @@ function toStringOf(fn: FunctionFragment, v: unknown): string {
   if (type === "address") return getAddress(String(v));
   if (type === "bytes" || type === "bytes32") return hexlify(v as string);
   return String(v);
+}
+
+// @noble/curves (EthereumJS's curves) is an ES module: Node (≥ 20.19) loads it with require()
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { p256 } = require("@noble/curves/nist.js") as typeof import("@noble/curves/nist.js", { with: { "resolution-mode": "import" } });
+
+/** forge's CREATE2 deployer (Nick's factory), the deployer of `computeCreate2Address(salt, hash)`. */
+const CREATE2_DEPLOYER = "0x4e59b44847b379578588920cA78FbF26c0B4956C";
+const P256_N = p256.Point.CURVE().n;
+
+function base64(fn: FunctionFragment, v: unknown, url: boolean): string {
+  const bytes = fn.inputs[0].type === "string" ? toUtf8Bytes(String(v)) : getBytes(v as string);
+  const text = Buffer.from(bytes).toString("base64");
+  return url ? text.replace(/\+/g, "-").replace(/\//g, "_") : text;
+}
+
+function p256Key(pk: bigint): Uint8Array {
+  if (pk === 0n || pk >= P256_N) throw new CheatFailure("private key must be less than the secp256r1 curve order");
+  return word(pk);
 }
 
 export const handlers: Record<string, CheatHandler> = {
@@ -352,6 +394,38 @@ export const handlers: Record<string, CheatHandler> = {
     const v = envValue(ctx, String(args[0]));
     return [v === undefined ? args[1] : parseAs(ctx.fn.inputs[1].type, v)];
   },
+  randomAddress: (_a, { cheats }) => [getAddress(hexlify(cheats.random.bytes(20)))],
+  randomUint: (args, { cheats, fn }) => {
+    if (fn.inputs.length === 2) {
+      const [min, max] = args as unknown as [bigint, bigint];
+      if (min > max) throw new CheatFailure(`min must be less than or equal to max`);
+      return [min + (cheats.random.bits(256) % (max - min + 1n))];
+    }
+    const bits = fn.inputs.length === 1 ? Number(args[0]) : 256;
+    if (bits > 256) throw new CheatFailure("number of bits cannot exceed 256");
+    return [bits === 0 ? 0n : cheats.random.bits(bits)];
+  },
+  randomInt: (args, { cheats, fn }) => {
+    const bits = fn.inputs.length === 1 ? Number(args[0]) : 256;
+    if (bits > 256) throw new CheatFailure("number of bits cannot exceed 256");
+    return [bits === 0 ? 0n : BigInt.asIntN(bits, cheats.random.bits(bits))];
+  },
+  randomBool: (_a, { cheats }) => [cheats.random.below(2) === 1],
+  randomBytes: ([n], { cheats }) => [hexlify(cheats.random.bytes(Number(n)))],
+  randomBytes4: (_a, { cheats }) => [hexlify(cheats.random.bytes(4))],
+  randomBytes8: (_a, { cheats }) => [hexlify(cheats.random.bytes(8))],
+  toBase64: (args, { fn }) => [base64(fn, args[0], false)],
+  toBase64URL: (args, { fn }) => [base64(fn, args[0], true)],
+  publicKeyP256: ([pk]) => {
+    const point = p256.Point.fromBytes(p256.getPublicKey(p256Key(pk as bigint), false));
+    return [point.x, point.y];
+  },
+  signP256: ([pk, digest]) => {
+    const sig = p256.Signature.fromBytes(p256.sign(getBytes(digest as string), p256Key(pk as bigint), { prehash: false, lowS: false }), "compact");
+    return [bytesToHex(word(sig.r)), bytesToHex(word(sig.s))];
+  },
+  computeCreateAddress: ([deployer, nonce]) => [getCreateAddress({ from: String(deployer), nonce: nonce as bigint })],
+  computeCreate2Address: (args) => [getCreate2Address(args.length > 2 ? String(args[2]) : CREATE2_DEPLOYER, args[0] as string, args[1] as string)],
   envExists: ([name], ctx) => [envValue(ctx, String(name)) !== undefined],
   envBool: (args, ctx) => envRead(ctx, args, "bool"),
   envUint: (args, ctx) => envRead(ctx, args, "uint256"),

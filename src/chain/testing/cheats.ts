@@ -19,6 +19,7 @@ import { CHEAT_ABI, type CheatContext, type CheatHandler, type CheatsApi, handle
 import { CheatFailure } from "./cheat-failure";
 import type { ExpectedCall, ExpectedEmit, ExpectedRevert, Mock, Prank } from "./expectations";
 import type { LogWatch } from "./log-watch";
+import { Rng } from "../../utils/rng";
 
 /** forge's cheatcode address: keccak256("hevm cheat code"), last 20 bytes. */
 export const VM_ADDRESS = "0x7109709ecfa91a80626ff3989d68f67f5b1dd12d";
@@ -46,6 +47,9 @@ export class Cheats implements CheatsApi {
   /** A failure found after the call it concerns returned (an expected call never made): the test fails with it. */
   failure?: string;
   readonly labels = new Map<string, string>();
+  random = new Rng(0n);
+  /** The contracts created since the last `reset` (the targets of an invariant test: what `setUp` deployed). */
+  readonly created: Address[] = [];
 
   constructor(
     readonly env: TestBlockEnv,
@@ -63,7 +67,17 @@ export class Cheats implements CheatsApi {
     this._calls = [];
     this._mocks.clear();
     this.failure = undefined;
+    this.created.length = 0;
     this.logs.reset();
+  }
+
+  /**
+   * Whether a test that reverted itself met the revert its own frame expected (forge's inline
+   * `allow_internal_expect_revert`: a library function's revert unwinds the test function).
+   */
+  internalRevertMet(data: Uint8Array): boolean {
+    const r = this._revert;
+    return r !== undefined && r.depth === 1 && (r.data === undefined || revertMatches(r.data, data, r.partial));
   }
 
   /** What a test left unmet when it returned (an expected revert, emit or call that never came). */
@@ -111,6 +125,7 @@ export class Cheats implements CheatsApi {
       const mocked = msg.to === undefined ? undefined : this._mocked(msg.to, msg.data, msg.value);
       const result = mocked ?? (await next(opts));
       if (this._reverter === null && result.execResult.exceptionError !== undefined) this._reverter = msg.to ?? result.createdAddress;
+      if (msg.to === undefined && result.execResult.exceptionError === undefined && result.createdAddress !== undefined) this.created.push(result.createdAddress);
       if (revert !== undefined) return this._checkRevert(revert, result, msg);
       if (emits.length > 0) return this._checkEmits(emits, result);
       return result;

@@ -87,7 +87,7 @@ export interface TaskBuilder {
 
 export interface HardhatConfigModule {
   task(id: string, description?: string): TaskBuilder;
-  overrideTask(id: string): TaskBuilder;
+  overrideTask(id: string | string[]): TaskBuilder;
 }
 
 export interface HardhatPlugin {

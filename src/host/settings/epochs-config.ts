@@ -68,6 +68,8 @@ export interface EpochsUserConfig {
 /** Hardhat 2's settings of its Solidity tests (Hardhat 3 takes them from its own `test.solidity`). */
 export interface SolidityTestsUserConfig {
   fuzz?: { runs?: number; seed?: string; maxTestRejects?: number };
+  /** Invariant tests: runs (default: the fuzz runs) and calls per run (default 500). */
+  invariant?: { runs?: number; depth?: number };
   /** Milliseconds one test may run; default none. */
   timeout?: number;
 }
@@ -182,6 +184,10 @@ function checkSolidityTests(t: boolean | SolidityTestsUserConfig): void {
   if (rejects !== undefined && (!Number.isSafeInteger(rejects) || rejects < 0)) bad(`.fuzz.maxTestRejects ${String(rejects)}: expected a whole number`);
   const seed = t.fuzz?.seed;
   if (seed !== undefined && (typeof seed !== "string" || !/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(seed))) bad(`.fuzz.seed ${JSON.stringify(seed)}: expected a decimal or 0x-hex string`);
+  for (const key of ["runs", "depth"] as const) {
+    const v = t.invariant?.[key];
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) bad(`.invariant.${key} ${String(v)}: expected a positive integer`);
+  }
   if (t.timeout !== undefined && (!Number.isSafeInteger(t.timeout) || t.timeout < 0)) bad(`.timeout ${String(t.timeout)}: expected milliseconds`);
 }
 

@@ -3,6 +3,8 @@
  * among its artifacts, run on the runtime's chain (src/host/solidity-tests/runner.ts) and told in
  * Hardhat 3's reporter shape. Each host supplies its artifacts, its test sources and its settings.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Runtime } from "../../app/runtime";
 import { EPOCHS_MODULE } from "../../epochs";
 import { consoleLogDecoder } from "../solidity/console-log-source";
@@ -17,27 +19,38 @@ interface ProjectTestRun {
   write(text: string): void;
   userSource?(sourceName: string): string;
   verbose?: boolean;
+  /** Hardhat 3's `test` task runs this among its runners: failures numbered from here, no summary (it prints one). */
+  summaryIndex?: number;
 }
 
-export async function runProjectSolidityTests(runtime: Runtime, run: ProjectTestRun): Promise<Totals> {
+export async function runProjectSolidityTests(runtime: Runtime, run: ProjectTestRun): Promise<Totals & { failureOutput: string }> {
   const epochs = runtime.epochs;
   const chain = {
     node: runtime.node,
     epochs: epochs === undefined ? undefined : { module: EPOCHS_MODULE, currentEpoch: epochs.currentEpoch.bind(epochs), nextMoveTime: epochs.nextMoveTime.bind(epochs) },
     contracts: runtime.deps.contracts,
+    source: (sourceName: string): string | undefined => {
+      try {
+        return readFileSync(path.resolve(run.projectRoot, sourceName), "utf8");
+      } catch {
+        return undefined;
+      }
+    },
     valoper: runtime.valoper,
     console: consoleLogDecoder(run.projectRoot),
   };
-  const reporter = new SolidityTestReporter(run.write, run.userSource, run.verbose);
+  const index = run.summaryIndex ?? 0;
+  const reporter = new SolidityTestReporter(run.write, run.userSource, run.verbose, index === 0 ? 1 : index);
   const suites = testContracts(run.artifacts, run.isTestSource);
   await runSolidityTests(chain, suites, run.artifacts, run.settings, (s) => reporter.suite(s));
-  reporter.end();
-  return reporter.totals;
+  const failureOutput = reporter.end(index === 0);
+  return { ...reporter.totals, failureOutput };
 }
 
 /** forge's and Hardhat 3's defaults. */
 export const DEFAULT_FUZZ_RUNS = 256;
 export const DEFAULT_MAX_TEST_REJECTS = 65_536;
+export const DEFAULT_INVARIANT_DEPTH = 500;
 
 /** A seed from the user's text (decimal or hex), or a random one. */
 export function fuzzSeed(text: string | undefined): bigint {

@@ -22,6 +22,8 @@ export class SolidityTestReporter {
     private readonly _userSource: (sourceName: string) => string = (s) => s,
     /** Prints passing tests' console.log lines too. */
     private readonly _verbose = false,
+    /** The number of the first failure (Hardhat 3's `test` task numbers the failures of all its runners in one sequence). */
+    private readonly _firstFailure = 1,
   ) {}
 
   suite(s: SuiteResult): void {
@@ -41,23 +43,30 @@ export class SolidityTestReporter {
       } else {
         this._failures.push({ contract: s.contract, test: t });
         this.totals.failed++;
-        this._write(`  ${this._failures.length}) ${t.name}\n`);
+        this._write(`  ${this._firstFailure + this._failures.length - 1}) ${t.name}\n`);
       }
     }
   }
 
-  /** The counts and every failure's reason; call once, after the last suite. */
-  end(): void {
+  /**
+   * Call once, after the last suite: writes the counts and every failure's reason, or (`summary`
+   * false: Hardhat 3's `test` task prints one summary for all its runners) returns the failures' text.
+   */
+  end(summary = true): string {
+    let failures = "";
+    this._failures.forEach(({ contract, test }, i) => {
+      failures += `\n  ${this._firstFailure + i}) ${contract}#${test.name}\n`;
+      failures += `    Error: ${test.reason ?? "Unknown error"}\n`;
+      if (test.counterexample !== undefined) {
+        failures += "    Counterexample:\n";
+        for (const [k, v] of Object.entries(test.counterexample)) failures += `      ${k}: ${v}\n`;
+      }
+    });
+    if (!summary) return failures;
     this._write(`\n\n  ${this.totals.passed} passing\n`);
     if (this.totals.failed > 0) this._write(`  ${this.totals.failed} failing\n`);
     if (this.totals.skipped > 0) this._write(`  ${this.totals.skipped} skipped\n`);
-    this._failures.forEach(({ contract, test }, i) => {
-      this._write(`\n  ${i + 1}) ${contract}#${test.name}\n`);
-      this._write(`    Error: ${test.reason ?? "Unknown error"}\n`);
-      if (test.counterexample !== undefined) {
-        this._write("    Counterexample:\n");
-        for (const [k, v] of Object.entries(test.counterexample)) this._write(`      ${k}: ${v}\n`);
-      }
-    });
+    this._write(failures);
+    return failures;
   }
 }

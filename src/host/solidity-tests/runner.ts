@@ -19,7 +19,10 @@ import { errorText } from "../../utils/error-text";
 import type { ContractRegistry } from "../../solidity/registry";
 import { formatCustomError } from "../../solidity/registry";
 import type { ConsoleLogDecoder } from "../../solidity/console-log";
-import { Rng, randomValue, showValue, shrinkCandidates } from "./fuzz";
+import { randomValue, showValue, shrinkCandidates } from "./fuzz";
+import { Rng } from "../../utils/rng";
+import { type InlineConfig, inlineConfig } from "./inline-config";
+import { invariantTargets, runInvariant } from "./invariants";
 
 export interface TestContractArtifact {
   /** The source as the compiler knows it ("test/Vault.t.sol", "project/test/Vault.t.sol"). */
@@ -40,6 +43,9 @@ export interface SolidityTestSettings {
   timeoutMs: number;
   /** Runs only the tests whose `Contract.function` matches. */
   grep?: RegExp;
+  /** Invariant runs and calls per run (forge: 256 and 500; Hardhat 3's profile: `invariant.runs`, `invariant.depth`). */
+  invariantRuns: number;
+  invariantDepth: number;
   environment: Readonly<Record<string, string | undefined>>;
 }
 
@@ -67,6 +73,8 @@ export interface SuiteResult {
 
 /** The chain the tests run on and what explains their results. */
 interface SolidityTestChain {
+  /** A source's text (its inline `forge-config` comments), if it can be read. */
+  source?: (sourceName: string) => string | undefined;
   node: Node;
   epochs?: EpochClock;
   valoper?: (address: Uint8Array) => string;
@@ -82,7 +90,7 @@ export function testContracts(artifacts: readonly TestContractArtifact[], isTest
 function testFunctions(abi: Interface): FunctionFragment[] {
   const out: FunctionFragment[] = [];
   abi.forEachFunction((f) => {
-    if (/^test/.test(f.name)) out.push(f);
+    if (/^(test|invariant)/.test(f.name)) out.push(f);
   });
   return out;
 }
@@ -124,16 +132,25 @@ async function runSuite(chain: SolidityTestChain, artifact: TestContractArtifact
     },
   });
   const explain = (data: Uint8Array, error?: string): string => explainFailure(chain, data, error);
-  if (artifact.bytecode.includes("__$")) return failAll(suite, selected, "the contract needs libraries linked, which Solidity tests on this chain do not do yet");
+  // a contract that cannot be deployed or set up fails as one test, named as forge and Hardhat 3 name it
+  const failSuite = (name: string, reason: string): SuiteResult => {
+    suite.tests.push({ name, status: "Failure", reason, logs: [...logs] });
+    return suite;
+  };
+  if (artifact.bytecode.includes("__$")) return failSuite("constructor()", "the contract needs libraries linked, which Solidity tests on this chain do not do yet");
   const deployed = await vm.call(TEST_SENDER, undefined, getBytes(artifact.bytecode));
-  if (!deployed.success || deployed.createdAddress === undefined) return failAll(suite, selected, `the test contract's constructor failed: ${explain(deployed.returnValue)}`);
+  if (!deployed.success || deployed.createdAddress === undefined) return failSuite("constructor()", explain(deployed.returnValue));
   const address = deployed.createdAddress;
   await vm.setBalance(address, 2n ** 96n - 1n);
+  vm.cheats.reset();
   if (abi.getFunction("setUp") !== null) {
     const setUp = await vm.call(TEST_SENDER, address, getBytes(abi.encodeFunctionData("setUp")));
     const unmet = vm.cheats.unmet();
-    if (!setUp.success || unmet !== undefined) return failAll(suite, selected, `setUp() failed: ${setUp.success ? unmet : explain(setUp.returnValue)}`, logs);
+    if (!setUp.success || unmet !== undefined) return failSuite("setUp()", setUp.success ? unmet! : explain(setUp.returnValue));
   }
+  const created = [...vm.cheats.created];
+  const inline = inlineConfig(chain.source?.(artifact.sourceName), artifact.contractName);
+  const configOf = (fn: FunctionFragment): InlineConfig => inline.get(fn.name) ?? inline.get("") ?? {};
   const mark = await vm.mark();
   const runOnce = async (fn: FunctionFragment, args: unknown[]): Promise<{ ok: boolean; rejected: boolean; reason?: string; gas: bigint }> => {
     logs.length = 0;
@@ -152,7 +169,9 @@ async function runSuite(chain: SolidityTestChain, artifact: TestContractArtifact
       await vm.rewind(mark);
       return { ok: true, rejected: true, gas: 0n };
     }
-    let reason = r.success ? vm.cheats.unmet() : explain(r.returnValue);
+    const internalRevert = !r.success && configOf(fn).allowInternalExpectRevert === true && vm.cheats.internalRevertMet(r.returnValue);
+    let reason = r.success || internalRevert ? vm.cheats.unmet() : explain(r.returnValue);
+    if (internalRevert) reason = undefined;
     if (r.success && reason === undefined && (await flaggedFailed(vm, address, abi))) reason = "assertion failed";
     await vm.rewind(mark);
     return { ok: reason === undefined, rejected: false, reason, gas: r.gasUsed };
@@ -164,25 +183,41 @@ async function runSuite(chain: SolidityTestChain, artifact: TestContractArtifact
       suite.tests.push({ name, status: "Failure", reason: TEST_FAIL_REMOVED, logs: [] });
       continue;
     }
+    if (fn.name.startsWith("invariant")) {
+      const config = configOf(fn);
+      const { targets, senders } = await invariantTargets(vm, address, abi, created, all);
+      const check = async (f: FunctionFragment): Promise<string | undefined> => {
+        const r = await vm.call(TEST_SENDER, address, getBytes(abi.encodeFunctionData(f)));
+        if (!r.success) return explain(r.returnValue);
+        return (await flaggedFailed(vm, address, abi)) ? "assertion failed" : undefined;
+      };
+      const settingsOf = { runs: config.invariantRuns ?? settings.invariantRuns, depth: config.invariantDepth ?? settings.invariantDepth, seed: settings.seed ^ BigInt(id(name).slice(0, 18)) };
+      suite.tests.push(await runInvariant(vm, fn, name, targets, senders, settingsOf, () => vm.rewind(mark), check));
+      await vm.rewind(mark);
+      continue;
+    }
     if (fn.inputs.length === 0) {
+      vm.cheats.random = new Rng(settings.seed ^ BigInt(id(name).slice(0, 18)));
       const r = await runOnce(fn, []);
       suite.tests.push({ name, status: r.ok ? "Success" : "Failure", reason: r.reason, gas: r.gas, logs: [...logs] });
       continue;
     }
-    suite.tests.push(await fuzz(fn, name, runOnce, settings, logs));
+    const config = configOf(fn);
+    suite.tests.push(await fuzz(fn, name, runOnce, { ...settings, fuzzRuns: config.fuzzRuns ?? settings.fuzzRuns, maxTestRejects: config.maxTestRejects ?? settings.maxTestRejects }, logs, vm));
   }
   return suite;
 }
 
 type RunOnce = (fn: FunctionFragment, args: unknown[]) => Promise<{ ok: boolean; rejected: boolean; reason?: string; gas: bigint }>;
 
-async function fuzz(fn: FunctionFragment, name: string, runOnce: RunOnce, settings: SolidityTestSettings, logs: string[]): Promise<TestResult> {
+async function fuzz(fn: FunctionFragment, name: string, runOnce: RunOnce, settings: SolidityTestSettings, logs: string[], vm: TestVm): Promise<TestResult> {
   // each test its own sequence from the seed, so adding a test does not change another's inputs
   const rng = new Rng(settings.seed ^ BigInt(id(name).slice(0, 18)));
   const gases: bigint[] = [];
   let rejects = 0;
   for (let run = 0; run < settings.fuzzRuns;) {
     let args: unknown[];
+    vm.cheats.random = new Rng(rng.next64());
     try {
       args = fn.inputs.map((p) => randomValue(p, rng));
     } catch (err) {
@@ -259,11 +294,6 @@ function counterexample(inputs: readonly ParamType[], args: unknown[]): Record<s
     out[p.name !== "" ? p.name : `arg${i}`] = showValue(args[i]);
   });
   return out;
-}
-
-function failAll(suite: SuiteResult, fns: FunctionFragment[], reason: string, logs: string[] = []): SuiteResult {
-  for (const f of fns) suite.tests.push({ name: f.format("sighash"), status: "Failure", reason, logs: [...logs] });
-  return suite;
 }
 
 /** forge-std's failure flag (`fail()` stores it at the cheatcode address), or an old test base's `failed()`. */
