@@ -15,7 +15,7 @@ import { Rng } from "../../utils/rng";
 import { randomValue, showValue } from "./fuzz";
 import type { TestContractArtifact, TestResult } from "./runner";
 
-export interface InvariantSettings {
+interface InvariantSettings {
   runs: number;
   depth: number;
   seed: bigint;
