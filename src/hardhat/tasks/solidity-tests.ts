@@ -9,7 +9,7 @@ import { HardhatPluginError } from "hardhat/plugins";
 import { TASK_COMPILE } from "hardhat/builtin-tasks/task-names";
 import type { SolidityTestsUserConfig } from "../../host/settings/epochs-config";
 import { DEFAULT_FUZZ_RUNS, DEFAULT_INVARIANT_DEPTH, DEFAULT_MAX_TEST_REJECTS, fuzzSeed, runProjectSolidityTests } from "../../host/solidity-tests/project";
-import type { TestContractArtifact } from "../../host/solidity-tests/runner";
+import type { TestContractArtifact } from "../../host/solidity-tests/types";
 import { PLUGIN_NAME } from "../chain-config";
 import { TASK_TEST_SOLIDITY } from "../task-names";
 

@@ -11,7 +11,7 @@ import compilationsModule from "../../host/solidity/compilations.js";
 import genesisFileModule from "../../host/settings/genesis-file.js";
 import inProcessModule from "../../host/in-process.js";
 import projectModule from "../../host/solidity-tests/project.js";
-import type { TestContractArtifact } from "../../host/solidity-tests/runner.js";
+import type { TestContractArtifact } from "../../host/solidity-tests/types.js";
 import { runtimeOptionsFor } from "../shared/in-process-chain.mjs";
 import type { HardhatRuntimeEnvironment } from "../shared/hardhat3-api.mjs";
 import { pluginError } from "../shared/plugin-error.mjs";

@@ -13,7 +13,7 @@ import { getBytes } from "ethers/utils";
 import { TEST_SENDER, type TestVm } from "../../chain";
 import { Rng } from "../../utils/rng";
 import { randomValue, showValue } from "./fuzz";
-import type { TestContractArtifact, TestResult } from "./runner";
+import type { TestContractArtifact, TestResult } from "./types";
 
 interface InvariantSettings {
   runs: number;

@@ -9,7 +9,8 @@ import type { Runtime } from "../../app/runtime";
 import { EPOCHS_MODULE } from "../../epochs";
 import { consoleLogDecoder } from "../solidity/console-log-source";
 import { SolidityTestReporter, type Totals } from "./reporter";
-import { type SolidityTestSettings, type TestContractArtifact, runSolidityTests, testContracts } from "./runner";
+import { type SolidityTestSettings, runSolidityTests, testContracts } from "./runner";
+import type { TestContractArtifact } from "./types";
 
 interface ProjectTestRun {
   artifacts: readonly TestContractArtifact[];

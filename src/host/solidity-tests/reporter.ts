@@ -3,7 +3,7 @@
  * `source:Contract`, a line per test (`✔ name (runs: N)` or a numbered failure), console.log lines of
  * failures, the counts, then each failure's reason and counterexample.
  */
-import type { SuiteResult, TestResult } from "./runner";
+import type { SuiteResult, TestResult } from "./types";
 
 export interface Totals {
   passed: number;

@@ -9,7 +9,7 @@
  * `vm.assume` rejects discarded, the first failing input shrunk and shown.
  */
 import { Address, equalsBytes, hexToBytes } from "@ethereumjs/util";
-import { type FunctionFragment, Interface, type InterfaceAbi, type ParamType } from "ethers/abi";
+import { type FunctionFragment, Interface, type ParamType } from "ethers/abi";
 import { id } from "ethers/hash";
 import { getBytes } from "ethers/utils";
 import { ASSUME_MAGIC, TEST_SENDER, type EpochClock, TestVm, VM_ADDRESS } from "../../chain";
@@ -22,16 +22,8 @@ import type { ConsoleLogDecoder } from "../../solidity/console-log";
 import { randomValue, showValue, shrinkCandidates } from "./fuzz";
 import { Rng } from "../../utils/rng";
 import { type InlineConfig, inlineConfig } from "./inline-config";
+import type { SuiteResult, TestContractArtifact, TestResult } from "./types";
 import { invariantTargets, runInvariant } from "./invariants";
-
-export interface TestContractArtifact {
-  /** The source as the compiler knows it ("test/Vault.t.sol", "project/test/Vault.t.sol"). */
-  sourceName: string;
-  contractName: string;
-  abi: InterfaceAbi;
-  bytecode: string;
-  deployedBytecode: string;
-}
 
 export interface SolidityTestSettings {
   /** Inputs per fuzz test (Hardhat 3 and forge: 256). */
@@ -47,28 +39,6 @@ export interface SolidityTestSettings {
   invariantRuns: number;
   invariantDepth: number;
   environment: Readonly<Record<string, string | undefined>>;
-}
-
-export type TestStatus = "Success" | "Failure" | "Skipped";
-
-export interface TestResult {
-  /** The function's signature (`testTransfer(uint256)`). */
-  name: string;
-  status: TestStatus;
-  reason?: string;
-  /** Gas of the call (the median run's for a fuzz test). */
-  gas?: bigint;
-  /** Inputs run (fuzz tests). */
-  runs?: number;
-  counterexample?: Record<string, string>;
-  /** console.log lines of the test (the failing run's for a fuzz test). */
-  logs: string[];
-}
-
-export interface SuiteResult {
-  source: string;
-  contract: string;
-  tests: TestResult[];
 }
 
 /** The chain the tests run on and what explains their results. */
