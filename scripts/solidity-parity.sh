@@ -60,12 +60,15 @@ cat >"$P/package.json" <<PKG
 { "name": "solidity-parity", "private": true, "type": "module",
   "devDependencies": { "hardhat": "3.18.0", "solc": "0.8.30", "hardhat-epochs": "file:$TARBALL" } }
 PKG
+# this machine's npm (Node 22's bundled npm 10 drops EDR's platform package on reinstalls: npm/cli#4828)
+NPM=$(command -v npm)
 NODE22=$(npx -y -p node@22 -c 'dirname "$(command -v node)"' | tail -1)
 export PATH="$NODE22:$PATH" HARDHAT_DISABLE_TELEMETRY_PROMPT=true DO_NOT_TRACK=1
 if [ "${SKIP_INSTALL:-}" != 1 ] || [ ! -d "$P/node_modules/hardhat" ]; then
-  (cd "$P" && npm install --no-audit --no-fund --prefer-offline >/dev/null)
+  (cd "$P" && "$NPM" install --no-audit --no-fund --prefer-offline >/dev/null)
 else
-  (cd "$P" && npm install --no-audit --no-fund --prefer-offline --no-save "$TARBALL" >/dev/null)
+  rm -rf "$P/node_modules/hardhat-epochs" && mkdir -p "$P/node_modules/hardhat-epochs"
+  tar -xzf "$TARBALL" -C "$P/node_modules/hardhat-epochs" --strip-components=1
 fi
 
 # 3. Build once, then each runner on the same artifacts.
