@@ -28,6 +28,10 @@ const VM_BYTES = hexToBytes(VM_ADDRESS);
 const DUMMY_OUTPUT = new Uint8Array(8192);
 const DUMMY_CREATE = new Address(hexToBytes("0x0000000000000000000000000000000000000001"));
 
+/** The cheatcodes by selector, made once: ethers hashes every fragment's signature again at each lookup by selector. */
+const BY_SELECTOR = new Map<string, FunctionFragment>();
+CHEAT_ABI.forEachFunction((f) => BY_SELECTOR.set(f.selector, f));
+
 const NO_LOGS = "expected an emit, but no logs were emitted afterwards. you might have mismatched events or not enough events were emitted";
 
 type Message = NonNullable<EVMRunCallOpts["message"]>;
@@ -188,12 +192,7 @@ export class Cheats implements CheatsApi {
   private async _cheatcode(msg: Message): Promise<EVMResult> {
     const data = msg.data;
     const selector = bytesToHex(data.subarray(0, 4));
-    let fn: FunctionFragment | null = null;
-    try {
-      fn = data.length >= 4 ? this._abi.getFunction(selector) : null;
-    } catch {
-      fn = null;
-    }
+    const fn = data.length >= 4 ? (BY_SELECTOR.get(selector) ?? null) : null;
     const known = (SIGNATURES as Record<string, string>)[selector];
     if (fn === null) {
       const name = known ?? `the cheatcode with selector ${selector}`;

@@ -266,14 +266,34 @@ function counterexample(inputs: readonly ParamType[], args: unknown[]): Record<s
   return out;
 }
 
-/** forge-std's failure flag (`fail()` stores it at the cheatcode address), or an old test base's `failed()`. */
+const VM = new Address(hexToBytes(VM_ADDRESS));
+/** `failed()`'s calldata. */
+const FAILED_CALL = getBytes(id("failed()").slice(0, 10));
+
+/** forge-std's failure flag (`fail()` stores it at the cheatcode address), or an old test base's `failed()` (a DSTest that keeps its own). */
 async function flaggedFailed(vm: TestVm, address: Address, abi: Interface): Promise<boolean> {
-  const flag = await vm.vm.stateManager.getStorage(new Address(hexToBytes(VM_ADDRESS)), FAILED_SLOT);
+  const flag = await vm.vm.stateManager.getStorage(VM, FAILED_SLOT);
   if (flag.some((b) => b !== 0)) return true;
-  const failed = abi.getFunction("failed");
-  if (failed === null || failed.inputs.length > 0) return false;
-  const r = await vm.call(TEST_SENDER, address, getBytes(abi.encodeFunctionData(failed)));
+  if (!keepsOwnFailure(abi)) return false;
+  const r = await vm.call(TEST_SENDER, address, FAILED_CALL);
   return r.success && r.returnValue.length >= 32 && r.returnValue[31] === 1;
+}
+
+const ownFailure = new WeakMap<Interface, boolean>();
+
+/**
+ * Whether a test base keeps a failure flag of its own: DSTest's `failed()` (a `view` reading its
+ * `_failed`, with `IS_TEST`). forge-std v1.8+'s `failed()` reads the cheatcode address's flag,
+ * already read above, so its tests need no second call.
+ */
+function keepsOwnFailure(abi: Interface): boolean {
+  let known = ownFailure.get(abi);
+  if (known === undefined) {
+    const failed = abi.getFunction("failed");
+    known = failed !== null && failed.inputs.length === 0 && abi.getFunction("IS_TEST") !== null && abi.getFunction("excludeArtifacts") === null;
+    ownFailure.set(abi, known);
+  }
+  return known;
 }
 
 /** A failed call's revert in Hardhat's words, the project's custom errors named; a cheatcode's own message as it is. */
