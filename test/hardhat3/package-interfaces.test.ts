@@ -21,7 +21,7 @@ function withInterfaces(solidity: unknown): { version?: string; compilers?: unkn
 }
 
 const PRECOMPILES = ["CosmosTypes", "IBank", "IBech32", "IDistribution", "IGov", "IICS20", "ISlashing", "IStaking", "IWERC20", "P256"].map((n) => `hardhat-epochs/contracts/precompiles/${n}.sol`);
-const EPOCHS = ["hardhat-epochs/contracts/IEpochHooks.sol", "hardhat-epochs/contracts/IEpochs.sol"];
+const EPOCHS = ["hardhat-epochs/contracts/IEpochHooks.sol", "hardhat-epochs/contracts/IEpochs.sol", "hardhat-epochs/contracts/IEpochsCheats.sol"];
 
 describe("the package's Solidity interfaces on Hardhat 3 (npmFilesToBuild)", function () {
   this.timeout(240_000);
@@ -39,9 +39,9 @@ describe("the package's Solidity interfaces on Hardhat 3 (npmFilesToBuild)", fun
 
   it("keeps the user's own list first and each file once; profiles and compilers forms too", () => {
     const own = ["@openzeppelin/contracts/token/ERC20/ERC20.sol", EPOCHS[1]];
-    expect(withInterfaces({ compilers: [{ version: "0.8.30" }], npmFilesToBuild: own }).npmFilesToBuild).to.deep.equal([...own, EPOCHS[0], ...PRECOMPILES]);
+    expect(withInterfaces({ compilers: [{ version: "0.8.30" }], npmFilesToBuild: own }).npmFilesToBuild).to.deep.equal([...own, EPOCHS[0], EPOCHS[2], ...PRECOMPILES]);
     const profiles = withInterfaces({ profiles: { default: { version: "0.8.30" }, production: { version: "0.8.30" } } });
     expect(profiles.profiles).to.deep.equal({ default: { version: "0.8.30" }, production: { version: "0.8.30" } });
-    expect(profiles.npmFilesToBuild).to.have.length(12);
+    expect(profiles.npmFilesToBuild).to.have.length(13);
   });
 });
