@@ -123,6 +123,58 @@ export default defineConfig({
 });
 `,
   // a cosmos/evm chain with its staking and distribution precompiles, minting at each hour's end
+  // Solidity tests on the epochs chain: Hardhat 3's `test solidity` with `epochs.solidityTests`
+  "hardhat.solidity.config.ts": `import { defineConfig } from "hardhat/config";
+import hardhatEpochs from "hardhat-epochs";
+export default defineConfig({
+  plugins: [hardhatEpochs],
+  solidity: "0.8.30",
+  epochs: { genesis: { epochs: [{ identifier: "week", duration: 604800 }, { identifier: "day", duration: 86400 }] }, solidityTests: true },
+  test: { solidity: { fuzz: { runs: 16 } } },
+});
+`,
+  "test/WeeklyRewards.t.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+import {WeeklyRewards} from "../contracts/WeeklyRewards.sol";
+import {EPOCHS_CHEATS} from "hardhat-epochs/contracts/IEpochsCheats.sol";
+interface Vm {
+    function deal(address, uint256) external;
+    function prank(address) external;
+    function expectEmit(bool, bool, bool, bool, address) external;
+    function expectRevert(bytes4) external;
+    function assertEq(uint256, uint256) external pure;
+}
+contract WeeklyRewardsTest {
+    Vm constant vm = Vm(0x7109709ECfa91a80626fF3989D68f67F5b1DD12D);
+    event WeekClosed(int64 indexed week, uint256 reward, uint256 totalStaked);
+    WeeklyRewards rewards;
+    address constant ALICE = address(0xA11CE);
+    function setUp() public {
+        rewards = new WeeklyRewards{value: 10 ether}(1 ether);
+        vm.deal(ALICE, 5 ether);
+        vm.prank(ALICE);
+        rewards.stake{value: 2 ether}();
+        // the week timer starts with the first advance
+        if (EPOCHS_CHEATS.currentEpoch("week") == 0) EPOCHS_CHEATS.advanceEpoch("week");
+    }
+    function test_aWeekEndPaysStakers() public {
+        vm.expectEmit(false, false, false, false, address(rewards));
+        emit WeekClosed(0, 1 ether, 2 ether);
+        EPOCHS_CHEATS.advanceEpoch("week");
+        vm.assertEq(rewards.weeksPaid(), 1);
+        vm.assertEq(rewards.pending(ALICE), 1 ether);
+    }
+    function test_onlyTheChainClosesAWeek() public {
+        vm.expectRevert(WeeklyRewards.OnlyChain.selector);
+        rewards.afterEpochEnd("week", 1);
+    }
+    function testFuzz_stakesAddUp(uint96 amount) public {
+        vm.deal(address(this), amount);
+        rewards.stake{value: amount}();
+        vm.assertEq(rewards.totalStaked(), 2 ether + uint256(amount));
+    }
+}
+`,
   "hardhat.staking.config.ts": `import { defineConfig } from "hardhat/config";
 import hardhatEthers from "@nomicfoundation/hardhat-ethers";
 import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
@@ -362,9 +414,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat("--version")).to.match(/^3\.\d+\.\d+/m);
   });
 
-  it("builds offline with the npm solc (the example's contract, Logger, RefusingHook, Counter, Forwarder, and the package's 13 interfaces)", () => {
+  it("builds offline with the npm solc (the example's contract, Logger, RefusingHook, Counter, Forwarder, a Solidity test, and the package's 13 interfaces)", () => {
     // the package's contracts/*.sol and contracts/precompiles/*.sol get artifacts without npmFilesToBuild in the config
-    expect(hardhat("build")).to.match(/Compiled 18 Solidity files with solc 0\.8\.30/);
+    expect(hardhat("build")).to.match(/Compiled 19 Solidity files with solc 0\.8\.30/);
   });
 
   it("type-checks: connection.epochs and the epochs config are typed from the package's declarations", () => {
@@ -376,6 +428,16 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out, out).to.match(/8 passing/);
     expect(out).to.not.match(/failing/);
     expect(out).to.match(/^bump by 3 from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266$/m);
+  });
+
+  it("runs Solidity tests on the epochs chain (`test solidity` with epochs.solidityTests): a week's end pays stakers through the hook", () => {
+    const out = hardhat("--config hardhat.solidity.config.ts test solidity");
+    expect(out).to.include("Running Solidity tests on the epochs chain");
+    expect(out).to.include("test/WeeklyRewards.t.sol:WeeklyRewardsTest");
+    expect(out).to.match(/✔ test_aWeekEndPaysStakers\(\)/);
+    expect(out).to.match(/✔ test_onlyTheChainClosesAWeek\(\)/);
+    expect(out).to.match(/✔ testFuzz_stakesAddUp\(uint96\) \(runs: 16\)/);
+    expect(out).to.match(/3 passing/);
   });
 
   it("runs the same mocha tests on Node 24", () => {
