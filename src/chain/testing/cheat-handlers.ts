@@ -5,7 +5,7 @@
  */
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { Account, Address, bigIntToBytes, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
-import { type FunctionFragment, Interface, type Result } from "ethers/abi";
+import type { FunctionFragment, Result } from "ethers/abi";
 import { getAddress } from "ethers/address";
 import { SigningKey } from "ethers/crypto";
 import { computeAddress } from "ethers/transaction";
@@ -59,140 +59,6 @@ export interface CheatContext {
 
 /** Outputs (encoded by the cheatcode's ABI), revert data, or nothing. */
 export type CheatHandler = (args: Result, ctx: CheatContext) => Promise<unknown[] | Uint8Array | void> | unknown[] | Uint8Array | void;
-
-const SIGNATURES = [
-  "function warp(uint256)",
-  "function roll(uint256)",
-  "function fee(uint256)",
-  "function chainId(uint256)",
-  "function coinbase(address)",
-  "function prevrandao(bytes32)",
-  "function prevrandao(uint256)",
-  "function txGasPrice(uint256)",
-  "function getBlockNumber() view returns (uint256)",
-  "function getBlockTimestamp() view returns (uint256)",
-  "function prank(address)",
-  "function prank(address,address)",
-  "function startPrank(address)",
-  "function startPrank(address,address)",
-  "function stopPrank()",
-  "function deal(address,uint256)",
-  "function store(address,bytes32,bytes32)",
-  "function load(address,bytes32) view returns (bytes32)",
-  "function etch(address,bytes)",
-  "function getNonce(address) view returns (uint64)",
-  "function setNonce(address,uint64)",
-  "function setNonceUnsafe(address,uint64)",
-  "function expectRevert()",
-  "function expectRevert(bytes4)",
-  "function expectRevert(bytes)",
-  "function expectRevert(address)",
-  "function expectRevert(bytes4,address)",
-  "function expectRevert(bytes,address)",
-  "function expectRevert(uint64)",
-  "function expectRevert(bytes4,uint64)",
-  "function expectRevert(bytes,uint64)",
-  "function expectPartialRevert(bytes4)",
-  "function expectPartialRevert(bytes4,address)",
-  "function expectEmit()",
-  "function expectEmit(address)",
-  "function expectEmit(bool,bool,bool,bool)",
-  "function expectEmit(bool,bool,bool,bool,address)",
-  "function expectCall(address,bytes)",
-  "function expectCall(address,uint256,bytes)",
-  "function expectCall(address,bytes,uint64)",
-  "function expectCall(address,uint256,bytes,uint64)",
-  "function mockCall(address,bytes,bytes)",
-  "function mockCall(address,uint256,bytes,bytes)",
-  "function mockCallRevert(address,bytes,bytes)",
-  "function mockCallRevert(address,uint256,bytes,bytes)",
-  "function clearMockedCalls()",
-  "function record()",
-  "function stopRecord()",
-  "function accesses(address) returns (bytes32[] readSlots, bytes32[] writeSlots)",
-  "function recordLogs()",
-  "function getRecordedLogs() returns (tuple(bytes32[] topics, bytes data, address emitter)[])",
-  "function label(address,string)",
-  "function getLabel(address) view returns (string)",
-  "function addr(uint256) pure returns (address)",
-  "function sign(uint256,bytes32) pure returns (uint8,bytes32,bytes32)",
-  "function toString(address) pure returns (string)",
-  "function toString(bytes) pure returns (string)",
-  "function toString(bytes32) pure returns (string)",
-  "function toString(bool) pure returns (string)",
-  "function toString(uint256) pure returns (string)",
-  "function toString(int256) pure returns (string)",
-  "function parseBytes(string) pure returns (bytes)",
-  "function parseAddress(string) pure returns (address)",
-  "function parseUint(string) pure returns (uint256)",
-  "function parseInt(string) pure returns (int256)",
-  "function parseBytes32(string) pure returns (bytes32)",
-  "function parseBool(string) pure returns (bool)",
-  "function snapshotState() returns (uint256)",
-  "function revertToState(uint256) returns (bool)",
-  "function revertToStateAndDelete(uint256) returns (bool)",
-  "function deleteStateSnapshot(uint256) returns (bool)",
-  "function deleteStateSnapshots()",
-  "function snapshot() returns (uint256)",
-  "function revertTo(uint256) returns (bool)",
-  "function assume(bool) pure",
-  "function getCode(string) view returns (bytes)",
-  "function getDeployedCode(string) view returns (bytes)",
-  "function deployCode(string) returns (address)",
-  "function deployCode(string,bytes) returns (address)",
-  "function envOr(string,bool) view returns (bool)",
-  "function envOr(string,uint256) view returns (uint256)",
-  "function envOr(string,int256) view returns (int256)",
-  "function envOr(string,address) view returns (address)",
-  "function envOr(string,bytes32) view returns (bytes32)",
-  "function envOr(string,string) view returns (string)",
-  "function envOr(string,bytes) view returns (bytes)",
-  "function envExists(string) view returns (bool)",
-  "function envBool(string) view returns (bool)",
-  "function envUint(string) view returns (uint256)",
-  "function envInt(string) view returns (int256)",
-  "function envAddress(string) view returns (address)",
-  "function envBytes32(string) view returns (bytes32)",
-  "function envString(string) view returns (string)",
-  "function envBytes(string) view returns (bytes)",
-  "function randomAddress() returns (address)",
-  "function randomUint() returns (uint256)",
-  "function randomUint(uint256,uint256) returns (uint256)",
-  "function randomUint(uint256) returns (uint256)",
-  "function randomInt() returns (int256)",
-  "function randomInt(uint256) returns (int256)",
-  "function randomBool() returns (bool)",
-  "function randomBytes(uint256) returns (bytes)",
-  "function randomBytes4() returns (bytes4)",
-  "function randomBytes8() returns (bytes8)",
-  "function toBase64(bytes) pure returns (string)",
-  "function toBase64(string) pure returns (string)",
-  "function toBase64URL(bytes) pure returns (string)",
-  "function toBase64URL(string) pure returns (string)",
-  "function publicKeyP256(uint256) pure returns (uint256,uint256)",
-  "function signP256(uint256,bytes32) pure returns (bytes32,bytes32)",
-  "function computeCreateAddress(address,uint256) pure returns (address)",
-  "function computeCreate2Address(bytes32,bytes32,address) pure returns (address)",
-  "function computeCreate2Address(bytes32,bytes32) pure returns (address)",
-];
-
-const ASSERTION_TYPES = ["bool", "uint256", "int256", "address", "bytes32", "string", "bytes"];
-const assertionSignatures = (): string[] => {
-  const out: string[] = [];
-  for (const m of ["", ",string"]) {
-    out.push(`function assertTrue(bool${m})`, `function assertFalse(bool${m})`);
-    for (const t of ASSERTION_TYPES) for (const name of ["assertEq", "assertNotEq"]) out.push(`function ${name}(${t},${t}${m})`, `function ${name}(${t}[],${t}[]${m})`);
-    for (const t of ["uint256", "int256"]) {
-      for (const name of ["assertLt", "assertGt", "assertLe", "assertGe"]) out.push(`function ${name}(${t},${t}${m})`, `function ${name}Decimal(${t},${t},uint256${m})`);
-      for (const name of ["assertEq", "assertNotEq"]) out.push(`function ${name}Decimal(${t},${t},uint256${m})`);
-      for (const name of ["assertApproxEqAbs", "assertApproxEqRel"]) out.push(`function ${name}(${t},${t},uint256${m})`, `function ${name}Decimal(${t},${t},uint256,uint256${m})`);
-    }
-  }
-  return out.map((s) => `${s} pure`);
-};
-
-/** Every cheatcode this chain answers (assertions included: src/chain/testing/assertions.ts). */
-export const CHEAT_ABI = new Interface([...SIGNATURES, ...assertionSignatures()]);
 
 const word = (v: bigint): Uint8Array => setLengthLeft(bigIntToBytes(v), 32);
 const addr = (a: unknown): Address => new Address(hexToBytes(String(a) as `0x${string}`));

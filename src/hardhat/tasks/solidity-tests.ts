@@ -8,7 +8,7 @@ import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import { TASK_COMPILE } from "hardhat/builtin-tasks/task-names";
 import type { SolidityTestsUserConfig } from "../../host/settings/epochs-config";
-import { DEFAULT_FUZZ_RUNS, DEFAULT_INVARIANT_DEPTH, DEFAULT_MAX_TEST_REJECTS, fuzzSeed, runProjectSolidityTests } from "../../host/solidity-tests/project";
+import { fuzzSeed, runProjectSolidityTests, testSettings } from "../../host/solidity-tests/project";
 import type { TestContractArtifact } from "../../host/solidity-tests/types";
 import { PLUGIN_NAME } from "../chain-config";
 import { TASK_TEST_SOLIDITY } from "../task-names";
@@ -50,16 +50,7 @@ task(TASK_TEST_SOLIDITY, "Runs the project's Solidity tests (.t.sol) on the epoc
     const totals = await runProjectSolidityTests(await provider.runtime(), {
       artifacts,
       isTestSource: (s) => s.endsWith(".t.sol"),
-      settings: {
-        fuzzRuns: args.fuzzRuns ?? user.fuzz?.runs ?? DEFAULT_FUZZ_RUNS,
-        seed,
-        maxTestRejects: user.fuzz?.maxTestRejects ?? DEFAULT_MAX_TEST_REJECTS,
-        invariantRuns: user.invariant?.runs ?? args.fuzzRuns ?? user.fuzz?.runs ?? DEFAULT_FUZZ_RUNS,
-        invariantDepth: user.invariant?.depth ?? DEFAULT_INVARIANT_DEPTH,
-        timeoutMs: user.timeout ?? 0,
-        grep,
-        environment: process.env,
-      },
+      settings: testSettings({ ...user, fuzz: { ...user.fuzz, runs: args.fuzzRuns ?? user.fuzz?.runs } }, seed, grep),
       projectRoot: root,
       write: (text) => process.stdout.write(text),
       verbose: args.logs,

@@ -78,16 +78,7 @@ export default async function testSolidity(args: Args, hre: SolidityHre, runSupe
     const totals = await projectModule.runProjectSolidityTests(runtime, {
       artifacts,
       isTestSource: (sourceName) => tests.has(path.resolve(root, sourceName)),
-      settings: {
-        fuzzRuns: profile.fuzz?.runs ?? projectModule.DEFAULT_FUZZ_RUNS,
-        seed: BigInt(profile.fuzz?.seed ?? HARDHAT_FUZZ_SEED),
-        maxTestRejects: profile.fuzz?.maxTestRejects ?? projectModule.DEFAULT_MAX_TEST_REJECTS,
-        invariantRuns: profile.invariant?.runs ?? profile.fuzz?.runs ?? projectModule.DEFAULT_FUZZ_RUNS,
-        invariantDepth: profile.invariant?.depth ?? projectModule.DEFAULT_INVARIANT_DEPTH,
-        timeoutMs: profile.timeout ?? 0,
-        grep,
-        environment: process.env,
-      },
+      settings: projectModule.testSettings(profile, BigInt(profile.fuzz?.seed ?? HARDHAT_FUZZ_SEED), grep),
       projectRoot: root,
       write: (text) => process.stdout.write(text),
       summaryIndex: args.testSummaryIndex,

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Runtime } from "../../app/runtime";
 import { EPOCHS_MODULE } from "../../epochs";
+import type { SolidityTestsUserConfig } from "../settings/epochs-config";
 import { consoleLogDecoder } from "../solidity/console-log-source";
 import { SolidityTestReporter, type Totals } from "./reporter";
 import { type SolidityTestSettings, runSolidityTests, testContracts } from "./runner";
@@ -49,9 +50,28 @@ export async function runProjectSolidityTests(runtime: Runtime, run: ProjectTest
 }
 
 /** forge's and Hardhat 3's defaults. */
-export const DEFAULT_FUZZ_RUNS = 256;
-export const DEFAULT_MAX_TEST_REJECTS = 65_536;
-export const DEFAULT_INVARIANT_DEPTH = 500;
+const DEFAULT_FUZZ_RUNS = 256;
+const DEFAULT_MAX_TEST_REJECTS = 65_536;
+const DEFAULT_INVARIANT_DEPTH = 500;
+
+/**
+ * A run's settings from a host's config — Hardhat 3's selected test profile or Hardhat 2's
+ * `epochs.solidityTests`, the same shape — with forge's defaults where it is silent (invariant runs:
+ * the fuzz runs, as Hardhat 3 reports them).
+ */
+export function testSettings(config: SolidityTestsUserConfig, seed: bigint, grep: RegExp | undefined): SolidityTestSettings {
+  const fuzzRuns = config.fuzz?.runs ?? DEFAULT_FUZZ_RUNS;
+  return {
+    fuzzRuns,
+    seed,
+    maxTestRejects: config.fuzz?.maxTestRejects ?? DEFAULT_MAX_TEST_REJECTS,
+    invariantRuns: config.invariant?.runs ?? fuzzRuns,
+    invariantDepth: config.invariant?.depth ?? DEFAULT_INVARIANT_DEPTH,
+    timeoutMs: config.timeout ?? 0,
+    grep,
+    environment: process.env,
+  };
+}
 
 /** A seed from the user's text (decimal or hex), or a random one. */
 export function fuzzSeed(text: string | undefined): bigint {

@@ -1,6 +1,6 @@
 /** forge's assertion cheatcodes' rules and failure texts (src/chain/testing/assertions.ts). */
 import { expect } from "chai";
-import { CHEAT_ABI } from "../../../src/chain/testing/cheat-handlers";
+import { CHEAT_ABI } from "../../../src/chain/testing/cheat-abi";
 import { checkAssertion } from "../../../src/chain/testing/assertions";
 
 function check(signature: string, values: unknown[]): string | undefined {
