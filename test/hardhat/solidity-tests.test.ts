@@ -96,6 +96,12 @@ for (const profile of ["evmos", "cosmos-evm"]) {
       expect(run.output).to.match(/✔ testFuzz_storedValue\(uint128\) \(runs: 32\)/);
     });
 
+    it("runs an invariant test and forge's inline config", () => {
+      expect(outcomes(run.output, "LedgerInvariantTest").get("invariant_totalNeverAboveWhatWasAdded()")).to.equal("pass");
+      expect(run.output).to.match(/✔ invariant_totalNeverAboveWhatWasAdded\(\) \(runs: 4\)/);
+      expect(run.output).to.match(/✔ testFuzz_inlineRuns\(uint8\) \(runs: 7\)/);
+    });
+
     it("runs the Cosmos example: delegate, a day's end, the vault's hook claims rewards and emits", () => {
       const got = outcomes(run.output, "EpochStakingVaultTest");
       for (const name of declaredTests("EpochStakingVault.t.sol")) expect(got.get(name), `${name}\n${run.output}`).to.equal("pass");
@@ -115,7 +121,7 @@ for (const profile of ["evmos", "cosmos-evm"]) {
 
     it("prints console.log lines and the counts", () => {
       expect(run.output).to.include("hello from a Solidity test");
-      const passing = [...outcomes(run.output, "CheatsTest").values(), ...outcomes(run.output, "EpochStakingVaultTest").values()].length;
+      const passing = ["CheatsTest", "EpochStakingVaultTest", "LedgerInvariantTest"].map((suite) => outcomes(run.output, suite).size).reduce((a, b) => a + b);
       expect(run.output).to.include(`  ${passing} passing\n  ${Object.keys(FAILING).length} failing\n`);
     });
   });

@@ -5,6 +5,13 @@ import {TestBase} from "./TestBase.sol";
 import {Vm} from "./Vm.sol";
 import {Target, Relay} from "./Target.sol";
 
+/// A contract whose constructor reverts.
+contract Reverting {
+    constructor() {
+        revert("no");
+    }
+}
+
 /// One test (or more) per cheatcode this chain supports; each must pass.
 contract CheatsTest is TestBase {
     Target internal target;
@@ -144,6 +151,11 @@ contract CheatsTest is TestBase {
         Relay relay = new Relay();
         vm.expectRevert(bytes("target: no"), address(target));
         relay.relayFail(target);
+    }
+
+    function test_expectRevertOnACreation() public {
+        vm.expectRevert();
+        new Reverting();
     }
 
     function test_expectRevertCount() public {
@@ -323,6 +335,76 @@ contract CheatsTest is TestBase {
         (bool ok, bytes memory data) = address(vm).call(abi.encodeCall(Vm.ffi, (cmd)));
         assertTrue(!ok);
         assertEq(keccak256(data), keccak256(abi.encodeWithSignature("Error(string)", "vm.ffi: cheatcode ffi(string[]) is not supported on the epochs chain")));
+    }
+
+    function test_moreStateCheats() public {
+        vm.setNonceUnsafe(ALICE, 3);
+        assertEq(vm.getNonce(ALICE), 3);
+        vm.record();
+        target.set(1);
+        vm.stopRecord();
+        target.stored();
+        (bytes32[] memory reads, ) = vm.accesses(address(target));
+        assertEq(reads.length, 1);
+        uint256 snap = vm.snapshot();
+        target.set(2);
+        assertTrue(vm.revertTo(snap));
+        assertEq(target.stored(), 1);
+        assertTrue(vm.deleteStateSnapshot(snap));
+        assertTrue(!vm.revertTo(snap));
+    }
+
+    function test_envReads() public view {
+        assertTrue(vm.envExists("EPOCHS_SOLIDITY_TEST_VALUE"));
+        assertTrue(!vm.envExists("EPOCHS_SOLIDITY_TEST_UNSET"));
+        assertEq(vm.envString("EPOCHS_SOLIDITY_TEST_VALUE"), "from-env");
+    }
+
+    function test_random() public {
+        assertTrue(vm.randomAddress() != vm.randomAddress());
+        assertTrue(vm.randomUint() != vm.randomUint());
+        uint256 r = vm.randomUint(10, 20);
+        assertTrue(r >= 10 && r <= 20);
+        assertEq(vm.randomBytes(7).length, 7);
+        vm.randomBool();
+    }
+
+    function test_base64() public pure {
+        assertEq(vm.toBase64(bytes("hello?>")), "aGVsbG8/Pg==");
+        assertEq(vm.toBase64URL(bytes("hello?>")), "aGVsbG8_Pg==");
+    }
+
+    function test_p256SignaturesVerifyOnTheChainsPrecompile() public view {
+        uint256 key = 0x1234;
+        bytes32 digest = keccak256("message");
+        (uint256 x, uint256 y) = vm.publicKeyP256(key);
+        (bytes32 r, bytes32 s) = vm.signP256(key, digest);
+        // RIP-7212's P256VERIFY at 0x…0100: 1 (32 bytes) for a valid signature
+        (bool ok, bytes memory out) = address(0x100).staticcall(abi.encode(digest, r, s, x, y));
+        assertTrue(ok);
+        assertEq(abi.decode(out, (uint256)), 1);
+    }
+
+    function test_computeAddresses() public {
+        assertEq(vm.computeCreateAddress(address(this), vm.getNonce(address(this))), address(new Target(0)));
+        bytes32 hash = keccak256(type(Target).creationCode);
+        assertEq(vm.computeCreate2Address(bytes32(0), hash, address(this)), address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), bytes32(0), hash))))));
+        assertEq(vm.computeCreate2Address(bytes32(0), hash), vm.computeCreate2Address(bytes32(0), hash, 0x4e59b44847b379578588920cA78FbF26c0B4956C));
+    }
+
+    /// forge-config: default.allow_internal_expect_revert = true
+    function test_internalExpectRevertByInlineConfig() public {
+        vm.expectRevert(abi.encodeWithSignature("Panic(uint256)", 0x11));
+        _underflow(0);
+    }
+
+    function _underflow(uint256 x) internal pure returns (uint256) {
+        return x - 1;
+    }
+
+    /// forge-config: default.fuzz.runs = 7
+    function testFuzz_inlineRuns(uint8 x) public pure {
+        x;
     }
 
     function test_consoleLogIsCaptured() public view {

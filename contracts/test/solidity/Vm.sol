@@ -100,6 +100,26 @@ interface Vm {
     function assertApproxEqAbs(uint256, uint256, uint256) external pure;
     function assertApproxEqRel(uint256, uint256, uint256) external pure;
     function assertEqDecimal(uint256, uint256, uint256) external pure;
+    function setNonceUnsafe(address, uint64) external;
+    function stopRecord() external;
+    function snapshot() external returns (uint256);
+    function revertTo(uint256) external returns (bool);
+    function deleteStateSnapshot(uint256) external returns (bool);
+    function envExists(string calldata) external view returns (bool);
+    function envUint(string calldata) external view returns (uint256);
+    function envString(string calldata) external view returns (string memory);
+    function randomAddress() external returns (address);
+    function randomUint() external returns (uint256);
+    function randomUint(uint256, uint256) external returns (uint256);
+    function randomBool() external returns (bool);
+    function randomBytes(uint256) external returns (bytes memory);
+    function toBase64(bytes calldata) external pure returns (string memory);
+    function toBase64URL(bytes calldata) external pure returns (string memory);
+    function publicKeyP256(uint256) external pure returns (uint256, uint256);
+    function signP256(uint256, bytes32) external pure returns (bytes32, bytes32);
+    function computeCreateAddress(address, uint256) external pure returns (address);
+    function computeCreate2Address(bytes32, bytes32, address) external pure returns (address);
+    function computeCreate2Address(bytes32, bytes32) external pure returns (address);
     /// Not supported on the epochs chain: its call reverts naming it.
     function ffi(string[] calldata) external returns (bytes memory);
 }

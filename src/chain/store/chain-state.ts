@@ -366,7 +366,7 @@ export class ChainState {
    */
   async testContext(): Promise<{ vm: VM; env: ExecEnv; head: Block; modules: readonly BlockModule[]; moduleStores: ModuleStores }> {
     const head = this.head;
-    const vm = await copyChainVM(this.vm, { allowUnlimitedContractSize: true });
+    const vm = await copyChainVM(this.vm, { allowUnlimitedContractSize: true, allowUnlimitedInitCodeSize: true });
     trackMessages(vm);
     await vm.stateManager.setStateRoot(this.liveRoot);
     const moduleStore = (name: string): Promise<ModuleStore> => this.moduleStores.readModuleStore(this.module(name), vm.stateManager, head.header.number);

@@ -126,12 +126,14 @@ export class Cheats implements CheatsApi {
     const revert = this._revert !== undefined && msg.depth === this._revert.depth ? this._revert : undefined;
     const emits = this._emits.filter((e) => e.depth === msg.depth && e.template !== undefined);
     if (revert !== undefined) this._reverter = null;
+    // a creation's message gets its address (`to`) while it runs
+    const isCreate = msg.to === undefined;
     try {
       const mocked = msg.to === undefined ? undefined : this._mocked(msg.to, msg.data, msg.value);
       const result = mocked ?? (await next(opts));
       if (this._reverter === null && result.execResult.exceptionError !== undefined) this._reverter = msg.to ?? result.createdAddress;
-      if (msg.to === undefined && result.execResult.exceptionError === undefined && result.createdAddress !== undefined) this.created.push(result.createdAddress);
-      if (revert !== undefined) return this._checkRevert(revert, result, msg);
+      if (isCreate && result.execResult.exceptionError === undefined && result.createdAddress !== undefined) this.created.push(result.createdAddress);
+      if (revert !== undefined) return this._checkRevert(revert, result, msg, isCreate);
       if (emits.length > 0) return this._checkEmits(emits, result);
       return result;
     } finally {
@@ -149,7 +151,7 @@ export class Cheats implements CheatsApi {
     return best.revert ? reverted(best.returnData) : ok(best.returnData);
   }
 
-  private _checkRevert(expected: ExpectedRevert, result: EVMResult, msg: Message): EVMResult {
+  private _checkRevert(expected: ExpectedRevert, result: EVMResult, msg: Message, isCreate: boolean): EVMResult {
     const err = result.execResult.exceptionError;
     const fail = (reason: string): EVMResult => {
       this._revert = undefined;
@@ -167,7 +169,7 @@ export class Cheats implements CheatsApi {
     }
     expected.count--;
     if (expected.count <= 0) this._revert = undefined;
-    return msg.to === undefined
+    return isCreate
       ? { createdAddress: DUMMY_CREATE, execResult: { returnValue: new Uint8Array(), executionGasUsed: result.execResult.executionGasUsed } }
       : { execResult: { returnValue: DUMMY_OUTPUT, executionGasUsed: result.execResult.executionGasUsed } };
   }

@@ -25,6 +25,8 @@ export class LogWatch {
   private _recorded?: WatchedLog[];
   private _capture?: { depth: number; take(log: WatchedLog): void };
   private _accesses?: Map<string, { reads: Uint8Array[]; writes: Uint8Array[] }>;
+  /** `vm.record` is on (`vm.stopRecord` keeps what was recorded, for `vm.accesses`). */
+  private _recording = false;
   private _attached = false;
   private readonly _listener = (step: InterpreterStep): void => this._step(step);
 
@@ -34,6 +36,7 @@ export class LogWatch {
     this._recorded = undefined;
     this._capture = undefined;
     this._accesses = undefined;
+    this._recording = false;
     this._sync();
   }
 
@@ -59,11 +62,12 @@ export class LogWatch {
   /** `vm.record`: from now on storage reads and writes are noted by account. */
   record(): void {
     this._accesses = new Map();
+    this._recording = true;
     this._sync();
   }
 
   stopRecord(): void {
-    this._accesses = undefined;
+    this._recording = false;
     this._sync();
   }
 
@@ -73,7 +77,7 @@ export class LogWatch {
   }
 
   private _sync(): void {
-    const wanted = this._recorded !== undefined || this._capture !== undefined || this._accesses !== undefined;
+    const wanted = this._recorded !== undefined || this._capture !== undefined || this._recording;
     if (this._events === undefined || wanted === this._attached) return;
     if (wanted) this._events.on("step", this._listener);
     else this._events.off("step", this._listener);
@@ -82,7 +86,7 @@ export class LogWatch {
 
   private _step(step: InterpreterStep): void {
     const name = step.opcode.name;
-    if (this._accesses !== undefined && (name === "SLOAD" || name === "SSTORE")) {
+    if (this._recording && this._accesses !== undefined && (name === "SLOAD" || name === "SSTORE")) {
       const key = word(step.stack[step.stack.length - 1]);
       const at = step.address.toString().toLowerCase();
       let acc = this._accesses.get(at);
