@@ -21,6 +21,7 @@ import { type Started, freePort, startNodeProcess, stopProcessGroup, waitForOutp
 const ROOT = path.resolve(__dirname, "../..");
 const EXAMPLE = path.join(ROOT, "examples", "weekly-rewards-hardhat3");
 const NODE = "node@22";
+const SOLIDITY_TESTS = path.join(ROOT, "contracts", "test", "solidity");
 
 /** Beside the example: a contract that logs and fails, its mocha test, and node:test tests with their config. */
 const EXTRA_FILES: Record<string, string> = {
@@ -130,10 +131,11 @@ export default defineConfig({
   plugins: [hardhatEpochs],
   solidity: "0.8.30",
   epochs: { genesis: { epochs: [{ identifier: "week", duration: 604800 }, { identifier: "day", duration: 86400 }] }, solidityTests: true },
+  paths: { tests: { solidity: "test-solidity" } },
   test: { solidity: { fuzz: { runs: 16 } } },
 });
 `,
-  "test/WeeklyRewards.t.sol": `// SPDX-License-Identifier: MIT
+  "test-solidity/WeeklyRewards.t.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 import {WeeklyRewards} from "../contracts/WeeklyRewards.sol";
 import {EPOCHS_CHEATS} from "hardhat-epochs/contracts/IEpochsCheats.sol";
@@ -399,6 +401,12 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
       mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
       writeFileSync(path.join(project, file), text);
     }
+    // the repository's cheatcode suite, its interface imported from the installed package
+    mkdirSync(path.join(project, "test-solidity", "solidity"), { recursive: true });
+    for (const f of ["Vm.sol", "TestBase.sol", "Target.sol", "Cheats.t.sol"]) {
+      const text = readFileSync(path.join(SOLIDITY_TESTS, f), "utf8").replace('"../../IEpochsCheats.sol"', '"hardhat-epochs/contracts/IEpochsCheats.sol"');
+      writeFileSync(path.join(project, "test-solidity", "solidity", f), text);
+    }
     env22 = { ...env, PATH: `${nodeBin(NODE)}${path.delimiter}${env.PATH ?? ""}` };
     on22("npm install --prefer-offline --no-audit --no-fund");
   });
@@ -414,9 +422,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(hardhat("--version")).to.match(/^3\.\d+\.\d+/m);
   });
 
-  it("builds offline with the npm solc (the example's contract, Logger, RefusingHook, Counter, Forwarder, a Solidity test, and the package's 13 interfaces)", () => {
+  it("builds offline with the npm solc (the example's contract, Logger, RefusingHook, Counter, Forwarder, and the package's 13 interfaces)", () => {
     // the package's contracts/*.sol and contracts/precompiles/*.sol get artifacts without npmFilesToBuild in the config
-    expect(hardhat("build")).to.match(/Compiled 19 Solidity files with solc 0\.8\.30/);
+    expect(hardhat("build")).to.match(/Compiled 18 Solidity files with solc 0\.8\.30/);
   });
 
   it("type-checks: connection.epochs and the epochs config are typed from the package's declarations", () => {
@@ -430,14 +438,18 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out).to.match(/^bump by 3 from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266$/m);
   });
 
-  it("runs Solidity tests on the epochs chain (`test solidity` with epochs.solidityTests): a week's end pays stakers through the hook", () => {
-    const out = hardhat("--config hardhat.solidity.config.ts test solidity");
+  it("runs Solidity tests on the epochs chain (`test solidity` with epochs.solidityTests): every cheatcode's test, and a week's end paying stakers through the hook", () => {
+    const out = hardhat("--config hardhat.solidity.config.ts test solidity", { EPOCHS_SOLIDITY_TEST_VALUE: "from-env" });
     expect(out).to.include("Running Solidity tests on the epochs chain");
-    expect(out).to.include("test/WeeklyRewards.t.sol:WeeklyRewardsTest");
+    expect(out).to.include("test-solidity/WeeklyRewards.t.sol:WeeklyRewardsTest");
     expect(out).to.match(/✔ test_aWeekEndPaysStakers\(\)/);
     expect(out).to.match(/✔ test_onlyTheChainClosesAWeek\(\)/);
     expect(out).to.match(/✔ testFuzz_stakesAddUp\(uint96\) \(runs: 16\)/);
-    expect(out).to.match(/3 passing/);
+    // the repository's own suite of every supported cheatcode (contracts/test/solidity/Cheats.t.sol), on Hardhat 3
+    const cheats = [...readFileSync(path.join(SOLIDITY_TESTS, "Cheats.t.sol"), "utf8").matchAll(/function (test\w*)\(/g)].length;
+    expect(out).to.include("test-solidity/solidity/Cheats.t.sol:CheatsTest");
+    expect(out).to.match(new RegExp(`\\n\\s+${cheats + 3} passing\\n`));
+    expect(out).to.not.match(/failing/);
   });
 
   it("runs the same mocha tests on Node 24", () => {
