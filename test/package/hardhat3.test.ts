@@ -130,7 +130,12 @@ import hardhatEpochs from "hardhat-epochs";
 export default defineConfig({
   plugins: [hardhatEpochs],
   solidity: "0.8.30",
-  epochs: { genesis: { epochs: [{ identifier: "week", duration: 604800 }, { identifier: "day", duration: 86400 }] }, solidityTests: true },
+  epochs: {
+    profile: process.env.EPOCHS_PROFILE === "cosmos-evm" ? "cosmos-evm" : "evmos",
+    genesis: { epochs: [{ identifier: "week", duration: 604800 }, { identifier: "day", duration: 86400 }] },
+    precompiles: { staking: true },
+    solidityTests: true,
+  },
   paths: { tests: { solidity: "test-solidity" } },
   test: { solidity: { fuzz: { runs: 16 } } },
 });
@@ -403,8 +408,9 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     }
     // the repository's cheatcode suite, its interface imported from the installed package
     mkdirSync(path.join(project, "test-solidity", "solidity"), { recursive: true });
-    for (const f of ["Vm.sol", "TestBase.sol", "Target.sol", "Cheats.t.sol"]) {
-      const text = readFileSync(path.join(SOLIDITY_TESTS, f), "utf8").replace('"../../IEpochsCheats.sol"', '"hardhat-epochs/contracts/IEpochsCheats.sol"');
+    for (const f of ["Vm.sol", "TestBase.sol", "Target.sol", "Cheats.t.sol", "EpochStakingVault.t.sol"]) {
+      // their imports of the repository's contracts/ become the installed package's
+      const text = readFileSync(path.join(SOLIDITY_TESTS, f), "utf8").replace(/"\.\.\/\.\.\//g, '"hardhat-epochs/contracts/');
       writeFileSync(path.join(project, "test-solidity", "solidity", f), text);
     }
     env22 = { ...env, PATH: `${nodeBin(NODE)}${path.delimiter}${env.PATH ?? ""}` };
@@ -438,19 +444,22 @@ describe("the package on Hardhat 3 (Node 22), installed from its tarball into a 
     expect(out).to.match(/^bump by 3 from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266$/m);
   });
 
-  it("runs Solidity tests on the epochs chain (`test solidity` with epochs.solidityTests): every cheatcode's test, and a week's end paying stakers through the hook", () => {
-    const out = hardhat("--config hardhat.solidity.config.ts test solidity", { EPOCHS_SOLIDITY_TEST_VALUE: "from-env" });
-    expect(out).to.include("Running Solidity tests on the epochs chain");
-    expect(out).to.include("test-solidity/WeeklyRewards.t.sol:WeeklyRewardsTest");
-    expect(out).to.match(/✔ test_aWeekEndPaysStakers\(\)/);
-    expect(out).to.match(/✔ test_onlyTheChainClosesAWeek\(\)/);
-    expect(out).to.match(/✔ testFuzz_stakesAddUp\(uint96\) \(runs: 16\)/);
-    // the repository's own suite of every supported cheatcode (contracts/test/solidity/Cheats.t.sol), on Hardhat 3
-    const cheats = [...readFileSync(path.join(SOLIDITY_TESTS, "Cheats.t.sol"), "utf8").matchAll(/function (test\w*)\(/g)].length;
-    expect(out).to.include("test-solidity/solidity/Cheats.t.sol:CheatsTest");
-    expect(out).to.match(new RegExp(`\\n\\s+${cheats + 3} passing\\n`));
-    expect(out).to.not.match(/failing/);
-  });
+  for (const profile of ["evmos", "cosmos-evm"]) {
+    it(`runs Solidity tests on the epochs chain under ${profile} (\`test solidity\` with epochs.solidityTests): every cheatcode's test, the Cosmos vault, a week's end paying stakers`, () => {
+      const out = hardhat("--config hardhat.solidity.config.ts test solidity", { EPOCHS_SOLIDITY_TEST_VALUE: "from-env", EPOCHS_PROFILE: profile });
+      expect(out).to.include("Running Solidity tests on the epochs chain");
+      expect(out).to.include("test-solidity/WeeklyRewards.t.sol:WeeklyRewardsTest");
+      expect(out).to.match(/✔ test_aWeekEndPaysStakers\(\)/);
+      expect(out).to.match(/✔ test_onlyTheChainClosesAWeek\(\)/);
+      expect(out).to.match(/✔ testFuzz_stakesAddUp\(uint96\) \(runs: 16\)/);
+      expect(out).to.match(/✔ test_aDaysEndClaimsRewardsInTheHook\(\)/);
+      // the repository's own suites (contracts/test/solidity/): every supported cheatcode, and the Cosmos vault
+      const count = (f: string): number => [...readFileSync(path.join(SOLIDITY_TESTS, f), "utf8").matchAll(/function (test\w*)\(/g)].length;
+      expect(out).to.include("test-solidity/solidity/Cheats.t.sol:CheatsTest");
+      expect(out).to.match(new RegExp(`\\n\\s+${count("Cheats.t.sol") + count("EpochStakingVault.t.sol") + 3} passing\\n`));
+      expect(out).to.not.match(/failing/);
+    });
+  }
 
   it("runs the same mocha tests on Node 24", () => {
     const out = on22("node --version && ./node_modules/.bin/hardhat test mocha", {}, "node@24");
