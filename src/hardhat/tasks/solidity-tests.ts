@@ -8,7 +8,6 @@ import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import { TASK_COMPILE } from "hardhat/builtin-tasks/task-names";
 import type { SolidityTestsUserConfig } from "../../host/settings/epochs-config";
-import { fuzzSeed, runProjectSolidityTests, testSettings } from "../../host/solidity-tests/project";
 import type { TestContractArtifact } from "../../host/solidity-tests/types";
 import { PLUGIN_NAME } from "../chain-config";
 import { TASK_TEST_SOLIDITY } from "../task-names";
@@ -29,6 +28,9 @@ task(TASK_TEST_SOLIDITY, "Runs the project's Solidity tests (.t.sol) on the epoc
   .addFlag("logs", "Prints passing tests' console.log lines too")
   .setAction(async (args: Args, hre) => {
     if (!args.noCompile) await hre.run(TASK_COMPILE, { quiet: true });
+    // deferred: the chain's code loads when the task runs, not with the config (test/e2e/load-cost.test.ts)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { fuzzSeed, runProjectSolidityTests, testSettings } = require("../../host/solidity-tests/project") as typeof import("../../host/solidity-tests/project");
     const provider = hre.epochsProvider;
     if (provider === undefined) throw new HardhatPluginError(PLUGIN_NAME, `${TASK_TEST_SOLIDITY} runs on the in-process epochs chain: use the hardhat network (it was "${hre.network.name}")`);
     const user: SolidityTestsUserConfig = typeof hre.config.epochs.solidityTests === "object" ? hre.config.epochs.solidityTests : {};

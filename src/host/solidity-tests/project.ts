@@ -25,6 +25,7 @@ interface ProjectTestRun {
   summaryIndex?: number;
 }
 
+/** @lazy loaded by a deferred require() (knip cannot see it) */
 export async function runProjectSolidityTests(runtime: Runtime, run: ProjectTestRun): Promise<Totals & { failureOutput: string }> {
   const epochs = runtime.epochs;
   const chain = {
@@ -58,6 +59,7 @@ const DEFAULT_INVARIANT_DEPTH = 500;
  * A run's settings from a host's config — Hardhat 3's selected test profile or Hardhat 2's
  * `epochs.solidityTests`, the same shape — with forge's defaults where it is silent (invariant runs:
  * the fuzz runs, as Hardhat 3 reports them).
+ * @lazy loaded by a deferred require() (knip cannot see it)
  */
 export function testSettings(config: SolidityTestsUserConfig, seed: bigint, grep: RegExp | undefined): SolidityTestSettings {
   const fuzzRuns = config.fuzz?.runs ?? DEFAULT_FUZZ_RUNS;
@@ -73,7 +75,7 @@ export function testSettings(config: SolidityTestsUserConfig, seed: bigint, grep
   };
 }
 
-/** A seed from the user's text (decimal or hex), or a random one. */
+/** A seed from the user's text (decimal or hex), or a random one. @lazy loaded by a deferred require() (knip cannot see it) */
 export function fuzzSeed(text: string | undefined): bigint {
   if (text === undefined || text === "") return BigInt(Math.floor(Math.random() * Number.MAX_SAFE_INTEGER));
   return BigInt(text);
